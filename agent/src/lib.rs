@@ -1,0 +1,1 @@
+//! nab-agent: under construction in this session.

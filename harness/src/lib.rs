@@ -1,0 +1,1 @@
+//! nab-harness: under construction in this session.

@@ -1,0 +1,1 @@
+//! nab-judges: under construction in this session.

@@ -1,0 +1,27 @@
+//! The types that cross a process boundary in Native AgentBench.
+//!
+//! Each file format here carries a version field (`v`). Writers always write the
+//! current version; readers accept every version they know and reject the others
+//! with a message that names the file's version and the supported one, so an old
+//! results folder either keeps loading or fails clearly.
+//!
+//! - [`events`]: what `nab-agent` writes to `events.jsonl` (read by the harness).
+//! - [`trial`]: one line of `results.jsonl` (written by the harness, read by reports).
+//! - [`transcript`]: one line of the gateway's `transcript.jsonl`.
+//! - [`scripted`]: the assistant turns a scripted model plays (`trajectory.yaml`).
+//! - [`usage`]: token usage as providers report it.
+
+pub mod events;
+pub mod jsonl;
+pub mod scripted;
+pub mod transcript;
+pub mod trial;
+pub mod usage;
+
+pub use jsonl::{JsonlError, read_jsonl};
+pub use usage::Usage;
+
+/// Seconds since the epoch are easy to diff; RFC 3339 is easy to read. Files use RFC 3339 UTC.
+pub fn now_rfc3339() -> String {
+    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+}

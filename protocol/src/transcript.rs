@@ -1,0 +1,37 @@
+//! One line of the gateway's `transcript.jsonl`: one model call as the provider saw it.
+
+use crate::usage::Usage;
+use serde::{Deserialize, Serialize};
+
+pub const TRANSCRIPT_VERSION: u32 = 1;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TranscriptLine {
+    pub v: u32,
+    pub ts: String,
+    /// 0-based order of the call within the trial.
+    pub seq: u64,
+    /// The provider spec with secrets removed, e.g. `openai:deepseek-chat@https://…`.
+    pub provider: String,
+    pub stream: bool,
+    /// The request body as the agent sent it (the gateway adds credentials only in headers).
+    pub request: serde_json::Value,
+    /// The full response; for a stream, the chunks reassembled into one
+    /// `chat.completion` object. Absent when no response was obtained.
+    #[serde(default)]
+    pub response: Option<serde_json::Value>,
+    #[serde(default)]
+    pub usage: Option<Usage>,
+    pub latency_ms: u64,
+    /// The provider's final HTTP status (absent for a connection failure).
+    #[serde(default)]
+    pub status: Option<u16>,
+    #[serde(default)]
+    pub retries: u32,
+    #[serde(default)]
+    pub error: Option<String>,
+    /// Set when the gateway refused the call because a budget was spent:
+    /// `llm_calls` or `tokens`.
+    #[serde(default)]
+    pub budget_exceeded: Option<String>,
+}

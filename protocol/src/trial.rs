@@ -1,0 +1,225 @@
+//! One line of `results.jsonl`: the record of one trial of one task.
+
+use serde::{Deserialize, Serialize};
+
+/// The version this crate writes. Readers accept `1..=TRIAL_VERSION`.
+pub const TRIAL_VERSION: u32 = 1;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TrialStatus {
+    /// Every verify step exited 0.
+    Passed,
+    /// The verifier ran and some step failed (including a compile failure).
+    Failed,
+    /// An infrastructure fault (Docker, image, provider after retries): not a task failure.
+    Error,
+}
+
+/// How the agent's container ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SandboxExit {
+    /// The agent process exited by itself (any exit code).
+    Exited,
+    /// The deadline passed and the harness killed it.
+    Timeout,
+    /// Killed for another reason (out of memory, interrupted run).
+    Killed,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TrialRecord {
+    pub v: u32,
+    pub run_id: String,
+    pub task_id: String,
+    pub category: String,
+    /// 0-based trial index within the task.
+    pub trial: u32,
+    pub agent: String,
+    #[serde(default)]
+    pub model: Option<String>,
+    pub status: TrialStatus,
+    /// 1.0 when passed, else 0.0 (kept as a number so partial credit can come later).
+    pub reward: f64,
+    #[serde(default)]
+    pub tests_passed: Option<u32>,
+    #[serde(default)]
+    pub tests_total: Option<u32>,
+    /// Absent when the agent never started (an infrastructure error before it).
+    #[serde(default)]
+    pub exit_reason: Option<SandboxExit>,
+    #[serde(default)]
+    pub agent_exit_code: Option<i64>,
+    pub agent_s: f64,
+    pub verify_s: f64,
+    /// Infrastructure fault only; task failures are `status: failed` with no error.
+    #[serde(default)]
+    pub error: Option<String>,
+    /// How many times the trial was attempted (infrastructure retries + 1).
+    #[serde(default = "one")]
+    pub attempts: u32,
+    #[serde(default)]
+    pub started_at: Option<String>,
+
+    // Metrics. Tokens and calls come from the gateway transcript (authoritative);
+    // steps, tools and policy blocks from the agent's events. Absent when unknown.
+    #[serde(default)]
+    pub llm_calls: Option<u64>,
+    #[serde(default)]
+    pub input_tokens: Option<u64>,
+    #[serde(default)]
+    pub output_tokens: Option<u64>,
+    #[serde(default)]
+    pub cached_tokens: Option<u64>,
+    #[serde(default)]
+    pub steps: Option<u64>,
+    #[serde(default)]
+    pub tool_calls: Option<u64>,
+    #[serde(default)]
+    pub tool_failures: Option<u64>,
+    #[serde(default)]
+    pub tool_failure_rate: Option<f64>,
+    #[serde(default)]
+    pub policy_blocks: Option<u64>,
+    #[serde(default)]
+    pub agent_exit_reason: Option<String>,
+    #[serde(default)]
+    pub budget_exceeded: Option<bool>,
+    /// Sandbox or safety violations the harness detected (e.g. a required tool never called
+    /// through the gateway, a container left behind). The CI gate can mark them fatal.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub violations: Vec<String>,
+
+    /// LLM-judge results, one per judge, when the run was judged.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub judges: Vec<JudgeRecord>,
+}
+
+fn one() -> u32 {
+    1
+}
+
+impl TrialRecord {
+    /// A record with the identity fields set and everything else empty.
+    pub fn new(run_id: &str, task_id: &str, category: &str, trial: u32, agent: &str) -> Self {
+        TrialRecord {
+            v: TRIAL_VERSION,
+            run_id: run_id.to_owned(),
+            task_id: task_id.to_owned(),
+            category: category.to_owned(),
+            trial,
+            agent: agent.to_owned(),
+            model: None,
+            status: TrialStatus::Error,
+            reward: 0.0,
+            tests_passed: None,
+            tests_total: None,
+            exit_reason: None,
+            agent_exit_code: None,
+            agent_s: 0.0,
+            verify_s: 0.0,
+            error: None,
+            attempts: 1,
+            started_at: None,
+            llm_calls: None,
+            input_tokens: None,
+            output_tokens: None,
+            cached_tokens: None,
+            steps: None,
+            tool_calls: None,
+            tool_failures: None,
+            tool_failure_rate: None,
+            policy_blocks: None,
+            agent_exit_reason: None,
+            budget_exceeded: None,
+            violations: Vec::new(),
+            judges: Vec::new(),
+        }
+    }
+
+    /// Parses one line of `results.jsonl`, rejecting unknown versions clearly.
+    pub fn parse_line(line: &str) -> Result<TrialRecord, String> {
+        let value: serde_json::Value =
+            serde_json::from_str(line).map_err(|e| format!("not JSON: {e}"))?;
+        let v = value.get("v").and_then(|v| v.as_u64()).ok_or("missing numeric field `v`")?;
+        if v == 0 || v > TRIAL_VERSION as u64 {
+            return Err(format!(
+                "trial record version {v} is not supported (this build reads 1..={TRIAL_VERSION}); upgrade nab"
+            ));
+        }
+        serde_json::from_value(value).map_err(|e| format!("invalid trial record: {e}"))
+    }
+}
+
+/// One judge's verdict on one trial. Scores and gates are computed in Rust from the
+/// validated answer; `raw_output` keeps what the model said.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct JudgeRecord {
+    pub judge_model: String,
+    pub rubric_id: String,
+    pub rubric_hash: String,
+    pub prompt_hash: String,
+    /// Absent when the judge's answer never validated (`error` says why).
+    #[serde(default)]
+    pub weighted_score: Option<f64>,
+    #[serde(default)]
+    pub scores: Vec<DimensionScore>,
+    #[serde(default)]
+    pub vetoes: Vec<VetoVerdict>,
+    #[serde(default)]
+    pub vetoed: bool,
+    #[serde(default)]
+    pub gate_passed: Option<bool>,
+    /// `judge_error: ...` when the output was rejected after the allowed retries.
+    #[serde(default)]
+    pub error: Option<String>,
+    #[serde(default)]
+    pub retries: u32,
+    #[serde(default)]
+    pub raw_output: String,
+    /// Judge tokens, kept apart from the agent's.
+    #[serde(default)]
+    pub input_tokens: u64,
+    #[serde(default)]
+    pub output_tokens: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DimensionScore {
+    pub dimension: String,
+    pub score: u8,
+    pub evidence: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VetoVerdict {
+    pub id: String,
+    pub violated: bool,
+    pub evidence: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_minimal_v1_line_loads_with_defaults() {
+        let line = r#"{"v":1,"run_id":"r","task_id":"t","category":"bug-fix","trial":0,"agent":"oracle","status":"passed","reward":1.0,"agent_s":1.5,"verify_s":0.5}"#;
+        let r = TrialRecord::parse_line(line).unwrap();
+        assert_eq!(r.status, TrialStatus::Passed);
+        assert_eq!(r.attempts, 1);
+        assert!(r.judges.is_empty() && r.llm_calls.is_none());
+    }
+
+    #[test]
+    fn round_trip_keeps_every_field() {
+        let mut r = TrialRecord::new("run", "task", "terminal", 2, "nab-agent");
+        r.status = TrialStatus::Failed;
+        r.exit_reason = Some(SandboxExit::Timeout);
+        r.violations.push("required tool not called: mcp__t__x".into());
+        let line = serde_json::to_string(&r).unwrap();
+        assert!(line.contains(r#""exit_reason":"timeout""#));
+        assert_eq!(TrialRecord::parse_line(&line).unwrap(), r);
+    }
+}

@@ -1,0 +1,60 @@
+use serde::{Deserialize, Serialize};
+
+/// Token usage for one model call, as the provider reported it.
+///
+/// `cached_tokens` is the part of `prompt_tokens` served from the provider's prefix cache
+/// (OpenAI's `prompt_tokens_details.cached_tokens`, DeepSeek's `prompt_cache_hit_tokens`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Usage {
+    pub prompt_tokens: u64,
+    pub completion_tokens: u64,
+    #[serde(default)]
+    pub cached_tokens: u64,
+}
+
+impl Usage {
+    pub fn total(&self) -> u64 {
+        self.prompt_tokens + self.completion_tokens
+    }
+
+    /// Reads the `usage` object of an OpenAI-compatible response or final stream chunk,
+    /// accepting the common vendor spellings of the cached-token count.
+    pub fn from_openai(usage: &serde_json::Value) -> Option<Usage> {
+        let obj = usage.as_object()?;
+        let n = |v: Option<&serde_json::Value>| v.and_then(|v| v.as_u64()).unwrap_or(0);
+        let cached = obj
+            .get("prompt_tokens_details")
+            .and_then(|d| d.get("cached_tokens"))
+            .or_else(|| obj.get("prompt_cache_hit_tokens"))
+            .or_else(|| obj.get("cached_tokens"));
+        Some(Usage {
+            prompt_tokens: n(obj.get("prompt_tokens")),
+            completion_tokens: n(obj.get("completion_tokens")),
+            cached_tokens: n(cached),
+        })
+    }
+}
+
+impl std::ops::AddAssign for Usage {
+    fn add_assign(&mut self, rhs: Usage) {
+        self.prompt_tokens += rhs.prompt_tokens;
+        self.completion_tokens += rhs.completion_tokens;
+        self.cached_tokens += rhs.cached_tokens;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn reads_openai_and_deepseek_cached_counts() {
+        let openai = json!({"prompt_tokens": 10, "completion_tokens": 3, "prompt_tokens_details": {"cached_tokens": 4}});
+        let deepseek = json!({"prompt_tokens": 10, "completion_tokens": 3, "prompt_cache_hit_tokens": 6});
+        assert_eq!(Usage::from_openai(&openai).unwrap().cached_tokens, 4);
+        assert_eq!(Usage::from_openai(&deepseek).unwrap().cached_tokens, 6);
+        assert_eq!(Usage::from_openai(&openai).unwrap().total(), 13);
+        assert!(Usage::from_openai(&json!(null)).is_none());
+    }
+}

@@ -1,0 +1,1 @@
+//! nab-reports: under construction in this session.
