@@ -1,0 +1,126 @@
+//! A cassette: a directory with one JSON file per distinct request, `<key>.json`, where the
+//! key is [`crate::canonical::request_key`]. Each file holds the canonical request and the
+//! responses recorded for it, in the order the request was made within a trial (an agent
+//! that sends the same request twice gets the second recording the second time).
+
+use crate::error::ProviderError;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+pub const CASSETTE_VERSION: u32 = 1;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CassetteEntry {
+    pub v: u32,
+    pub key: String,
+    /// The canonical request (volatile fields removed).
+    pub request: Value,
+    pub responses: Vec<RecordedResponse>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum RecordedResponse {
+    /// A non-stream answer: the whole `chat.completion`.
+    Json { status: u16, body: Value },
+    /// A stream: each `chat.completion.chunk` in the order it arrived.
+    Stream { status: u16, chunks: Vec<Value> },
+}
+
+/// Serializes read-modify-write of cassette files between trials of one process.
+static WRITE_LOCK: Mutex<()> = Mutex::new(());
+
+fn cassette_err(path: &Path, message: impl std::fmt::Display) -> ProviderError {
+    ProviderError::Cassette {
+        path: path.to_owned(),
+        message: message.to_string(),
+    }
+}
+
+pub fn entry_path(dir: &Path, key: &str) -> PathBuf {
+    dir.join(format!("{key}.json"))
+}
+
+/// Reads every entry of a cassette directory, sorted by key.
+pub fn load_dir(dir: &Path) -> Result<Vec<CassetteEntry>, ProviderError> {
+    let read = std::fs::read_dir(dir).map_err(|e| {
+        cassette_err(
+            dir,
+            format!(
+                "cannot read the cassette directory: {e} (record one with record:<dir>:<spec>)"
+            ),
+        )
+    })?;
+    let mut entries = Vec::new();
+    for item in read {
+        let item = item.map_err(|e| cassette_err(dir, e))?;
+        let path = item.path();
+        if path.extension().and_then(|e| e.to_str()) != Some("json") {
+            continue;
+        }
+        entries.push(read_entry(&path)?);
+    }
+    entries.sort_by(|a, b| a.key.cmp(&b.key));
+    Ok(entries)
+}
+
+fn read_entry(path: &Path) -> Result<CassetteEntry, ProviderError> {
+    let text = std::fs::read_to_string(path).map_err(|e| cassette_err(path, e))?;
+    let entry: CassetteEntry = serde_json::from_str(&text)
+        .map_err(|e| cassette_err(path, format!("not a cassette entry: {e}")))?;
+    if entry.v != CASSETTE_VERSION {
+        return Err(cassette_err(
+            path,
+            format!(
+                "cassette version {} is not supported (this build reads {CASSETTE_VERSION})",
+                entry.v
+            ),
+        ));
+    }
+    let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("");
+    if stem != entry.key {
+        return Err(cassette_err(
+            path,
+            format!("file name does not match its key {}", entry.key),
+        ));
+    }
+    Ok(entry)
+}
+
+/// Stores `response` as the `occurrence`-th (0-based) answer to `request` under `key`:
+/// replaces what a previous recording had there, or appends. Written to a temporary file
+/// and renamed, so a reader never sees half a file.
+pub fn store_response(
+    dir: &Path,
+    key: &str,
+    canonical_request: &Value,
+    occurrence: usize,
+    response: RecordedResponse,
+) -> Result<(), ProviderError> {
+    let _guard = WRITE_LOCK.lock().unwrap_or_else(|p| p.into_inner());
+    std::fs::create_dir_all(dir).map_err(|e| cassette_err(dir, e))?;
+    let path = entry_path(dir, key);
+    let mut entry = if path.exists() {
+        read_entry(&path)?
+    } else {
+        CassetteEntry {
+            v: CASSETTE_VERSION,
+            key: key.to_owned(),
+            request: canonical_request.clone(),
+            responses: Vec::new(),
+        }
+    };
+    if occurrence < entry.responses.len() {
+        entry.responses[occurrence] = response;
+    } else {
+        entry.responses.push(response);
+    }
+    let text = serde_json::to_string_pretty(&entry).map_err(|e| cassette_err(&path, e))?;
+    let tmp = dir.join(format!(".{key}.{}.tmp", std::process::id()));
+    std::fs::write(&tmp, text + "\n").map_err(|e| cassette_err(&tmp, e))?;
+    std::fs::rename(&tmp, &path).map_err(|e| cassette_err(&path, e))?;
+    Ok(())
+}

@@ -1,0 +1,169 @@
+//! Calling a provider the way the gateway does — retries with backoff, timeouts — without
+//! HTTP in between. The gateway uses it per request; the judges call [`Client::complete`].
+
+use crate::assemble::Assembler;
+use crate::error::{GatewayError, ProviderError, SpecError};
+use crate::provider::{ChunkStream, Provider, ProviderResponse};
+use crate::spec::{ProviderOptions, build_provider};
+use futures::StreamExt;
+use nab_protocol::Usage;
+use serde_json::Value;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Retries and timeouts for provider calls.
+#[derive(Debug, Clone)]
+pub struct CallPolicy {
+    /// Retries after the first attempt for 429, 5xx, connection errors and timeouts.
+    pub max_retries: u32,
+    /// Backoff before retry k (0-based) is `base_backoff * 2^k`, unless the provider sent
+    /// `Retry-After`; either way at most `max_backoff`.
+    pub base_backoff: Duration,
+    pub max_backoff: Duration,
+    /// Longest gap between two stream chunks before the stream is ended as stalled.
+    pub idle_timeout: Duration,
+    /// Longest wait for the provider's answer to start (the headers of a stream, the whole
+    /// body of a non-stream answer).
+    pub response_timeout: Duration,
+}
+
+impl Default for CallPolicy {
+    fn default() -> Self {
+        CallPolicy {
+            max_retries: 3,
+            base_backoff: Duration::from_millis(500),
+            max_backoff: Duration::from_secs(30),
+            idle_timeout: Duration::from_secs(60),
+            response_timeout: Duration::from_secs(300),
+        }
+    }
+}
+
+impl CallPolicy {
+    fn backoff(&self, retry: u32, error: &ProviderError) -> Duration {
+        let asked = match error {
+            ProviderError::Http { retry_after, .. } => *retry_after,
+            _ => None,
+        };
+        let exp = self
+            .base_backoff
+            .saturating_mul(2u32.saturating_pow(retry.min(16)));
+        asked.unwrap_or(exp).min(self.max_backoff)
+    }
+}
+
+/// A provider with a call policy.
+#[derive(Clone)]
+pub struct Client {
+    provider: Arc<dyn Provider>,
+    policy: CallPolicy,
+}
+
+/// The outcome of [`Client::open`]: the answer or the last error, and how many retries it took.
+pub struct Opened {
+    pub result: Result<ProviderResponse, ProviderError>,
+    pub retries: u32,
+}
+
+impl Client {
+    pub fn new(provider: Arc<dyn Provider>, policy: CallPolicy) -> Client {
+        Client { provider, policy }
+    }
+
+    /// Builds the provider of `spec` (see [`crate::spec`]).
+    pub fn from_spec(
+        spec: &str,
+        opts: &ProviderOptions,
+        policy: CallPolicy,
+    ) -> Result<Client, SpecError> {
+        Ok(Client::new(build_provider(spec, opts)?, policy))
+    }
+
+    pub fn provider(&self) -> &Arc<dyn Provider> {
+        &self.provider
+    }
+
+    pub fn policy(&self) -> &CallPolicy {
+        &self.policy
+    }
+
+    /// Sends `request`, retrying what is retryable. A stream is returned as soon as it
+    /// starts; what goes wrong inside it is not retried (the caller already passed chunks on).
+    pub async fn open(&self, request: &Value) -> Opened {
+        let mut retries = 0;
+        loop {
+            let attempt =
+                tokio::time::timeout(self.policy.response_timeout, self.provider.send(request))
+                    .await
+                    .unwrap_or(Err(ProviderError::Timeout {
+                        after: self.policy.response_timeout,
+                        what: "waiting for the response",
+                    }));
+            match attempt {
+                Err(e) if e.is_retryable() && retries < self.policy.max_retries => {
+                    let wait = self.policy.backoff(retries, &e);
+                    tracing::warn!(error = %e, retry = retries + 1, wait_ms = wait.as_millis() as u64, "provider call failed; retrying");
+                    tokio::time::sleep(wait).await;
+                    retries += 1;
+                }
+                result => return Opened { result, retries },
+            }
+        }
+    }
+
+    /// Ends `chunks` with a [`ProviderError::Timeout`] when nothing arrives for the idle timeout.
+    pub fn with_idle_timeout(&self, chunks: ChunkStream) -> ChunkStream {
+        let idle = self.policy.idle_timeout;
+        futures::stream::unfold(Some(chunks), move |state| async move {
+            let mut chunks = state?;
+            match tokio::time::timeout(idle, chunks.next()).await {
+                Ok(Some(item)) => Some((item, Some(chunks))),
+                Ok(None) => None,
+                Err(_) => Some((
+                    Err(ProviderError::Timeout {
+                        after: idle,
+                        what: "between stream chunks",
+                    }),
+                    None,
+                )),
+            }
+        })
+        .boxed()
+    }
+
+    /// One whole completion: the `chat.completion` object (a stream is reassembled) and
+    /// its usage (zero when the provider reported none). For callers without HTTP, such
+    /// as the judges.
+    pub async fn complete(&self, request: Value) -> Result<(Value, Usage), GatewayError> {
+        let opened = self.open(&request).await;
+        let retries = opened.retries;
+        let fail = |error| GatewayError::Provider { error, retries };
+        let completion = match opened.result.map_err(fail)? {
+            ProviderResponse::Json { body, .. } => body,
+            ProviderResponse::Stream { chunks, .. } => {
+                let mut chunks = self.with_idle_timeout(chunks);
+                let mut assembler = Assembler::new();
+                while let Some(item) = chunks.next().await {
+                    let text = item.map_err(fail)?;
+                    let chunk: Value = serde_json::from_str(&text).map_err(|e| {
+                        fail(ProviderError::InvalidResponse(format!(
+                            "a stream chunk is not JSON: {e}"
+                        )))
+                    })?;
+                    assembler.push(&chunk);
+                }
+                if let Some(err) = assembler.stream_error() {
+                    return Err(fail(ProviderError::InvalidResponse(format!(
+                        "the provider sent an error inside the stream: {err}"
+                    ))));
+                }
+                assembler.finish()
+            }
+        };
+        let usage = completion
+            .get("usage")
+            .and_then(Usage::from_openai)
+            .unwrap_or_default();
+        Ok((completion, usage))
+    }
+}

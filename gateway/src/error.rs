@@ -1,0 +1,131 @@
+//! Errors of the gateway crate. Each message says what went wrong, where, and what to do.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// A provider spec string could not be turned into a provider.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum SpecError {
+    #[error(
+        "unknown provider spec {spec:?}: expected openai:<model>[@<base_url>], record:<cassette-dir>:<inner spec>, replay:<cassette-dir> or scripted:<file>|task"
+    )]
+    UnknownKind { spec: String },
+    #[error("provider spec {spec:?}: {message}")]
+    Invalid { spec: String, message: String },
+    #[error(
+        "provider spec {spec:?}: no API key: set {var} in the host environment (or name another variable with api_key_env)"
+    )]
+    MissingKey { spec: String, var: String },
+    #[error(
+        "provider spec {spec:?}: no base URL: write openai:<model>@<base_url> (e.g. openai:{model}@http://127.0.0.1:8000/v1) or set {var}"
+    )]
+    MissingBaseUrl {
+        spec: String,
+        model: String,
+        var: String,
+    },
+    #[error("provider spec {spec:?}: cannot read {path}: {source}")]
+    Io {
+        spec: String,
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("provider spec {spec:?}: {path}: {message}")]
+    File {
+        spec: String,
+        path: PathBuf,
+        message: String,
+    },
+}
+
+/// One failed attempt (or a failed stream) at the provider.
+#[derive(Debug, Clone, thiserror::Error)]
+#[non_exhaustive]
+pub enum ProviderError {
+    /// The provider answered with a non-success HTTP status.
+    #[error("provider answered HTTP {status}: {body}")]
+    Http {
+        status: u16,
+        body: String,
+        retry_after: Option<Duration>,
+    },
+    /// No HTTP answer at all: refused, reset, DNS, TLS.
+    #[error("cannot reach the provider: {0}")]
+    Connect(String),
+    /// Nothing arrived for too long (before the response, or between stream chunks).
+    #[error("the provider sent nothing for {}s ({what}); idle timeout", after.as_secs_f64())]
+    Timeout { after: Duration, what: &'static str },
+    /// The provider's answer was not valid OpenAI-compatible JSON / SSE.
+    #[error("invalid response from the provider: {0}")]
+    InvalidResponse(String),
+    /// The request body itself is unusable (not a JSON object, no messages…).
+    #[error("invalid request: {0}")]
+    InvalidRequest(String),
+    /// `replay:` has no recording for this request.
+    #[error("{0}")]
+    ReplayMiss(String),
+    /// `scripted:` has played all its turns.
+    #[error(
+        "scripted model {source_name}: out of turns: all {played} turns were played and the agent asked for another"
+    )]
+    ScriptExhausted { source_name: String, played: usize },
+    /// `scripted:` was asked for a summary (nab-agent's context compaction) and has none left.
+    #[error(
+        "scripted model {source_name}: out of summaries: the agent asked to summarize its history but the trajectory's `summaries:` has {played} and all were used; add one"
+    )]
+    SummariesExhausted { source_name: String, played: usize },
+    /// Reading or writing a cassette failed.
+    #[error("cassette {path}: {message}")]
+    Cassette { path: PathBuf, message: String },
+}
+
+impl ProviderError {
+    /// Whether trying again could help: 429, 5xx, connection failures and timeouts
+    /// before the response started. Everything else is final.
+    pub fn is_retryable(&self) -> bool {
+        match self {
+            ProviderError::Http { status, .. } => *status == 429 || *status >= 500,
+            ProviderError::Connect(_) | ProviderError::Timeout { .. } => true,
+            _ => false,
+        }
+    }
+
+    /// The provider's HTTP status, when there was one.
+    pub fn status(&self) -> Option<u16> {
+        match self {
+            ProviderError::Http { status, .. } => Some(*status),
+            _ => None,
+        }
+    }
+
+    /// A stable machine-readable code, used as `error.code` in answers to the agent.
+    pub fn code(&self) -> &'static str {
+        match self {
+            ProviderError::Http { .. } => "provider_http_error",
+            ProviderError::Connect(_) => "provider_unreachable",
+            ProviderError::Timeout { .. } => "idle_timeout",
+            ProviderError::InvalidResponse(_) => "invalid_provider_response",
+            ProviderError::InvalidRequest(_) => "invalid_request",
+            ProviderError::ReplayMiss(_) => "replay_miss",
+            ProviderError::ScriptExhausted { .. } => "scripted_out_of_turns",
+            ProviderError::SummariesExhausted { .. } => "scripted_out_of_summaries",
+            ProviderError::Cassette { .. } => "cassette_error",
+        }
+    }
+}
+
+/// Errors of the gateway and of [`crate::Client`].
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum GatewayError {
+    #[error("gateway socket {path}: {message}")]
+    Socket { path: PathBuf, message: String },
+    #[error("transcript {path}: {source}")]
+    Transcript {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{error} (after {retries} retries)")]
+    Provider { error: ProviderError, retries: u32 },
+}

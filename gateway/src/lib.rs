@@ -1,0 +1,33 @@
+//! The Native AgentBench model gateway and its providers.
+//!
+//! The agent runs without network and without keys; it speaks the OpenAI chat-completions
+//! protocol over a Unix socket to a [`Gateway`] on the host, which adds credentials,
+//! enforces the trial's [`Budgets`], retries what can be retried, passes streams through
+//! as they arrive, and writes every exchange to `transcript.jsonl`
+//! ([`nab_protocol::transcript::TranscriptLine`]). Trial metrics come from that transcript
+//! ([`metrics`]).
+//!
+//! Providers are built from spec strings ([`spec`]): `openai:<model>[@<base_url>]`,
+//! `record:<cassette-dir>:<inner spec>`, `replay:<cassette-dir>`, `scripted:<file>|task`.
+//! [`Client::complete`] calls a provider without HTTP (for the judges).
+
+pub mod assemble;
+pub mod budget;
+pub mod canonical;
+pub mod cassette;
+pub mod client;
+pub mod error;
+pub mod metrics;
+pub mod provider;
+pub mod providers;
+pub mod recorder;
+pub mod server;
+pub mod spec;
+
+pub use budget::{BudgetKind, Budgets};
+pub use client::{CallPolicy, Client};
+pub use error::{GatewayError, ProviderError, SpecError};
+pub use metrics::{TranscriptMetrics, metrics_from_file};
+pub use provider::{ChunkStream, Provider, ProviderResponse};
+pub use server::{Gateway, GatewayConfig, GatewayHandle};
+pub use spec::{ProviderOptions, ProviderSpec, build_provider};

@@ -1,0 +1,566 @@
+//! The gateway: an OpenAI-compatible HTTP server on a Unix socket, one per trial. It
+//! enforces budgets, forwards to the provider through a [`Client`] (retries, timeouts),
+//! passes streams through chunk by chunk, and records every exchange.
+
+use crate::assemble::Assembler;
+use crate::budget::{BudgetState, Budgets};
+use crate::client::{CallPolicy, Client};
+use crate::error::{GatewayError, ProviderError};
+use crate::metrics::TranscriptMetrics;
+use crate::provider::{Provider, ProviderResponse, wants_stream};
+use crate::recorder::Recorder;
+use bytes::Bytes;
+use futures::StreamExt;
+use http::{Method, Request, Response, StatusCode, header};
+use http_body_util::{BodyExt, Full, Limited, StreamBody, combinators::BoxBody};
+use hyper::body::{Frame, Incoming};
+use hyper::service::service_fn;
+use hyper_util::rt::TokioIo;
+use hyper_util::server::graceful::GracefulShutdown;
+use nab_protocol::Usage;
+use nab_protocol::transcript::{TRANSCRIPT_VERSION, TranscriptLine};
+use serde_json::{Value, json};
+use std::convert::Infallible;
+use std::os::unix::fs::{FileTypeExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use tokio::net::UnixListener;
+use tokio::sync::{mpsc, oneshot};
+use tokio::task::JoinSet;
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
+
+/// The largest request body accepted (a long agent history is a few MB at most).
+const MAX_REQUEST_BYTES: usize = 64 << 20;
+/// `sun_path` holds 108 bytes including the terminating NUL.
+const MAX_SOCKET_PATH: usize = 107;
+
+type Body = BoxBody<Bytes, Infallible>;
+
+/// Where and how one trial's gateway runs.
+#[derive(Debug, Clone)]
+pub struct GatewayConfig {
+    /// The Unix socket to create (mounted into the container as `/nab/llm.sock`).
+    pub socket_path: PathBuf,
+    /// `transcript.jsonl`, appended to.
+    pub transcript_path: PathBuf,
+    pub budgets: Budgets,
+    pub policy: CallPolicy,
+    /// How long `shutdown` waits for exchanges in flight before cutting them off.
+    pub shutdown_grace: Duration,
+}
+
+impl GatewayConfig {
+    pub fn new(socket_path: impl Into<PathBuf>, transcript_path: impl Into<PathBuf>) -> Self {
+        GatewayConfig {
+            socket_path: socket_path.into(),
+            transcript_path: transcript_path.into(),
+            budgets: Budgets::default(),
+            policy: CallPolicy::default(),
+            shutdown_grace: Duration::from_secs(5),
+        }
+    }
+}
+
+struct State {
+    client: Client,
+    recorder: Recorder,
+    budget: Mutex<BudgetState>,
+    seq: AtomicU64,
+    tracker: TaskTracker,
+    /// Cancelled when the grace period of a shutdown is over: streams still running end
+    /// and are recorded as cut off.
+    cancel: CancellationToken,
+    describe: String,
+}
+
+/// Starts gateways.
+pub struct Gateway;
+
+/// A running gateway. [`GatewayHandle::shutdown`] stops it and returns the trial's metrics;
+/// dropping the handle also stops it. Either way the socket file is removed.
+pub struct GatewayHandle {
+    socket_path: PathBuf,
+    stop: Option<oneshot::Sender<()>>,
+    task: Option<tokio::task::JoinHandle<()>>,
+    state: Arc<State>,
+}
+
+impl Gateway {
+    /// Binds the socket (permissions 0666, so the container's non-root user can connect)
+    /// and serves until shut down.
+    pub async fn start(
+        config: GatewayConfig,
+        provider: Arc<dyn Provider>,
+    ) -> Result<GatewayHandle, GatewayError> {
+        let path = config.socket_path.clone();
+        let listener = bind(&path)?;
+        let recorder = match Recorder::open(&config.transcript_path) {
+            Ok(r) => r,
+            Err(e) => {
+                let _ = std::fs::remove_file(&path);
+                return Err(e);
+            }
+        };
+        let state = Arc::new(State {
+            describe: provider.describe(),
+            client: Client::new(provider, config.policy.clone()),
+            recorder,
+            budget: Mutex::new(BudgetState::new(config.budgets)),
+            seq: AtomicU64::new(0),
+            tracker: TaskTracker::new(),
+            cancel: CancellationToken::new(),
+        });
+        let (stop, stopped) = oneshot::channel();
+        let task = tokio::spawn(serve(
+            listener,
+            state.clone(),
+            stopped,
+            path.clone(),
+            config.shutdown_grace,
+        ));
+        Ok(GatewayHandle {
+            socket_path: path,
+            stop: Some(stop),
+            task: Some(task),
+            state,
+        })
+    }
+}
+
+impl GatewayHandle {
+    pub fn socket_path(&self) -> &Path {
+        &self.socket_path
+    }
+
+    /// The metrics of the exchanges recorded so far.
+    pub fn metrics(&self) -> TranscriptMetrics {
+        self.state.recorder.metrics()
+    }
+
+    /// Stops accepting, lets exchanges in flight finish (up to the grace period), removes
+    /// the socket file and returns the trial's metrics.
+    pub async fn shutdown(mut self) -> TranscriptMetrics {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(task) = self.task.take() {
+            let _ = task.await;
+        }
+        let _ = std::fs::remove_file(&self.socket_path);
+        self.state.recorder.metrics()
+    }
+}
+
+impl Drop for GatewayHandle {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if self.task.is_some() {
+            let _ = std::fs::remove_file(&self.socket_path);
+        }
+    }
+}
+
+fn socket_err(path: &Path, message: impl std::fmt::Display) -> GatewayError {
+    GatewayError::Socket {
+        path: path.to_owned(),
+        message: message.to_string(),
+    }
+}
+
+fn bind(path: &Path) -> Result<UnixListener, GatewayError> {
+    let len = path.as_os_str().len();
+    if len > MAX_SOCKET_PATH {
+        return Err(socket_err(
+            path,
+            format!(
+                "the path is {len} bytes; a Unix socket path may have at most {MAX_SOCKET_PATH}: use a shorter directory"
+            ),
+        ));
+    }
+    if let Ok(meta) = std::fs::symlink_metadata(path) {
+        if !meta.file_type().is_socket() {
+            return Err(socket_err(
+                path,
+                "a file that is not a socket is in the way",
+            ));
+        }
+        if std::os::unix::net::UnixStream::connect(path).is_ok() {
+            return Err(socket_err(path, "another gateway is listening on it"));
+        }
+        // A socket left by a process that died: nobody listens, so it is safe to replace.
+        std::fs::remove_file(path)
+            .map_err(|e| socket_err(path, format!("cannot remove the stale socket: {e}")))?;
+    }
+    let listener =
+        UnixListener::bind(path).map_err(|e| socket_err(path, format!("cannot bind: {e}")))?;
+    if let Err(e) = std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o666)) {
+        let _ = std::fs::remove_file(path);
+        return Err(socket_err(
+            path,
+            format!("cannot make it connectable for the container's user: {e}"),
+        ));
+    }
+    Ok(listener)
+}
+
+async fn serve(
+    listener: UnixListener,
+    state: Arc<State>,
+    mut stopped: oneshot::Receiver<()>,
+    path: PathBuf,
+    grace: Duration,
+) {
+    let graceful = GracefulShutdown::new();
+    let mut conns = JoinSet::new();
+    loop {
+        tokio::select! {
+            Some(_) = conns.join_next(), if !conns.is_empty() => {}
+            accepted = listener.accept() => {
+                let stream = match accepted {
+                    Ok((stream, _)) => stream,
+                    Err(e) => {
+                        tracing::warn!(error = %e, "gateway accept failed");
+                        tokio::time::sleep(Duration::from_millis(10)).await;
+                        continue;
+                    }
+                };
+                let st = state.clone();
+                let svc = service_fn(move |req| handle(st.clone(), req));
+                let conn = hyper::server::conn::http1::Builder::new()
+                    .serve_connection(TokioIo::new(stream), svc);
+                let conn = graceful.watch(conn);
+                conns.spawn(async move {
+                    if let Err(e) = conn.await {
+                        tracing::debug!(error = %e, "gateway connection ended with an error");
+                    }
+                });
+            }
+            _ = &mut stopped => break,
+        }
+    }
+    drop(listener);
+    let _ = std::fs::remove_file(&path);
+    let deadline = tokio::time::Instant::now() + grace;
+    if tokio::time::timeout_at(deadline, graceful.shutdown())
+        .await
+        .is_err()
+    {
+        tracing::warn!("gateway connections still open after the grace period; closing them");
+    }
+    // Past the grace period: cut off what is still running, so that nothing is recorded
+    // after `shutdown` returned its metrics.
+    state.cancel.cancel();
+    state.tracker.close();
+    let _ = tokio::time::timeout(Duration::from_secs(2), state.tracker.wait()).await;
+    conns.abort_all();
+}
+
+fn json_response(status: StatusCode, body: &Value) -> Response<Body> {
+    let mut resp = Response::new(Full::new(Bytes::from(body.to_string())).boxed());
+    *resp.status_mut() = status;
+    resp.headers_mut().insert(
+        header::CONTENT_TYPE,
+        header::HeaderValue::from_static("application/json"),
+    );
+    resp
+}
+
+fn error_body(kind: &str, code: &str, message: &str) -> Value {
+    json!({"error": {"type": kind, "code": code, "message": message, "param": null}})
+}
+
+async fn handle(state: Arc<State>, req: Request<Incoming>) -> Result<Response<Body>, Infallible> {
+    let path = req.uri().path().to_owned();
+    let resp = match (req.method(), path.as_str()) {
+        (&Method::POST, "/v1/chat/completions" | "/chat/completions") => chat(state, req).await,
+        (&Method::GET, "/v1/models" | "/models") => {
+            let data: Vec<Value> = state
+                .client
+                .provider()
+                .model()
+                .into_iter()
+                .map(|id| json!({"id": id, "object": "model", "owned_by": "nab-gateway"}))
+                .collect();
+            json_response(StatusCode::OK, &json!({"object": "list", "data": data}))
+        }
+        (m, p) => json_response(
+            StatusCode::NOT_FOUND,
+            &error_body(
+                "invalid_request_error",
+                "not_found",
+                &format!(
+                    "the gateway serves POST /v1/chat/completions and GET /v1/models, not {m} {p}"
+                ),
+            ),
+        ),
+    };
+    Ok(resp)
+}
+
+/// One transcript line in the making.
+struct Exchange {
+    state: Arc<State>,
+    seq: u64,
+    stream: bool,
+    request: Value,
+    started: Instant,
+}
+
+impl Exchange {
+    fn record(
+        &self,
+        response: Option<Value>,
+        usage: Option<Usage>,
+        status: Option<u16>,
+        retries: u32,
+        error: Option<String>,
+        budget_exceeded: Option<String>,
+    ) {
+        if let Some(u) = &usage {
+            self.state
+                .budget
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .add_tokens(u.total());
+        }
+        self.state.recorder.record(&TranscriptLine {
+            v: TRANSCRIPT_VERSION,
+            ts: nab_protocol::now_rfc3339(),
+            seq: self.seq,
+            provider: self.state.describe.clone(),
+            stream: self.stream,
+            request: self.request.clone(),
+            response,
+            usage,
+            latency_ms: self.started.elapsed().as_millis() as u64,
+            status,
+            retries,
+            error,
+            budget_exceeded,
+        });
+    }
+}
+
+async fn chat(state: Arc<State>, req: Request<Incoming>) -> Response<Body> {
+    let started = Instant::now();
+    let bytes = match Limited::new(req.into_body(), MAX_REQUEST_BYTES)
+        .collect()
+        .await
+    {
+        Ok(b) => b.to_bytes(),
+        Err(e) => {
+            return json_response(
+                StatusCode::BAD_REQUEST,
+                &error_body(
+                    "invalid_request_error",
+                    "unreadable_body",
+                    &format!("cannot read the request body (limit {MAX_REQUEST_BYTES} bytes): {e}"),
+                ),
+            );
+        }
+    };
+    let request: Value = match serde_json::from_slice(&bytes) {
+        Ok(v @ Value::Object(_)) => v,
+        Ok(_) => {
+            return json_response(
+                StatusCode::BAD_REQUEST,
+                &error_body(
+                    "invalid_request_error",
+                    "invalid_json",
+                    "the request body must be a JSON object",
+                ),
+            );
+        }
+        Err(e) => {
+            return json_response(
+                StatusCode::BAD_REQUEST,
+                &error_body(
+                    "invalid_request_error",
+                    "invalid_json",
+                    &format!("the request body is not JSON: {e}"),
+                ),
+            );
+        }
+    };
+    let stream = wants_stream(&request);
+    let ex = Exchange {
+        seq: state.seq.fetch_add(1, Ordering::SeqCst),
+        state: state.clone(),
+        stream,
+        request,
+        started,
+    };
+
+    let admitted = state
+        .budget
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .admit();
+    if let Err(refusal) = admitted {
+        let body = refusal.error_body();
+        ex.record(
+            None,
+            None,
+            None,
+            0,
+            Some(refusal.message()),
+            Some(refusal.kind.transcript_name().to_owned()),
+        );
+        return json_response(StatusCode::TOO_MANY_REQUESTS, &body);
+    }
+
+    // Ask for usage in streams: the transcript's token counts must not depend on whether
+    // the agent asked for them. The agent's own request is what gets recorded.
+    let mut upstream = ex.request.clone();
+    if stream && let Some(obj) = upstream.as_object_mut() {
+        let opts = obj.entry("stream_options").or_insert_with(|| json!({}));
+        if let Some(o) = opts.as_object_mut() {
+            o.insert("include_usage".into(), json!(true));
+        }
+    }
+
+    let opened = state.client.open(&upstream).await;
+    let retries = opened.retries;
+    match opened.result {
+        Err(e) => {
+            let (status, body) = error_for_agent(&e, retries);
+            ex.record(None, None, e.status(), retries, Some(e.to_string()), None);
+            json_response(status, &body)
+        }
+        Ok(ProviderResponse::Json { status, body }) => {
+            let usage = body.get("usage").and_then(Usage::from_openai);
+            let text = body.to_string();
+            ex.record(Some(body), usage, Some(status), retries, None, None);
+            let mut resp = Response::new(Full::new(Bytes::from(text)).boxed());
+            resp.headers_mut().insert(
+                header::CONTENT_TYPE,
+                header::HeaderValue::from_static("application/json"),
+            );
+            resp
+        }
+        Ok(ProviderResponse::Stream { status, chunks }) => {
+            let chunks = state.client.with_idle_timeout(chunks);
+            let (tx, rx) = mpsc::channel::<Bytes>(64);
+            state.tracker.spawn(pump(ex, chunks, tx, status, retries));
+            let body = futures::stream::unfold(rx, |mut rx| async move {
+                rx.recv()
+                    .await
+                    .map(|b| (Ok::<_, Infallible>(Frame::data(b)), rx))
+            });
+            let mut resp = Response::new(BodyExt::boxed(StreamBody::new(body)));
+            let h = resp.headers_mut();
+            h.insert(
+                header::CONTENT_TYPE,
+                header::HeaderValue::from_static("text/event-stream"),
+            );
+            h.insert(
+                header::CACHE_CONTROL,
+                header::HeaderValue::from_static("no-cache"),
+            );
+            resp
+        }
+    }
+}
+
+/// Passes the provider's chunks to the agent as they come, reassembling them for the
+/// transcript; a failure mid-stream becomes an SSE `error` event and is recorded.
+async fn pump(
+    ex: Exchange,
+    mut chunks: crate::provider::ChunkStream,
+    tx: mpsc::Sender<Bytes>,
+    status: u16,
+    retries: u32,
+) {
+    let mut assembler = Assembler::new();
+    let mut error: Option<String> = None;
+    loop {
+        let item = tokio::select! {
+            biased;
+            _ = ex.state.cancel.cancelled() => {
+                error = Some("the gateway shut down before the stream ended".into());
+                break;
+            }
+            item = chunks.next() => item,
+        };
+        let Some(item) = item else { break };
+        match item {
+            Ok(text) => {
+                match serde_json::from_str::<Value>(&text) {
+                    Ok(chunk) => assembler.push(&chunk),
+                    Err(e) => {
+                        error.get_or_insert(format!(
+                            "the provider sent a chunk that is not JSON: {e}"
+                        ));
+                    }
+                }
+                let frame = Bytes::from(format!("data: {text}\n\n"));
+                if tx.send(frame).await.is_err() {
+                    error.get_or_insert("the agent closed the connection mid-stream".into());
+                    break;
+                }
+            }
+            Err(e) => {
+                let body = error_body(
+                    "upstream_error",
+                    e.code(),
+                    &format!("{e} (after {retries} retries)"),
+                );
+                let _ = tx.send(Bytes::from(format!("data: {body}\n\n"))).await;
+                error = Some(e.to_string());
+                break;
+            }
+        }
+    }
+    if error.is_none() {
+        if let Some(e) = assembler.stream_error() {
+            error = Some(format!("the provider sent an error inside the stream: {e}"));
+        }
+        let _ = tx.send(Bytes::from_static(b"data: [DONE]\n\n")).await;
+    }
+    drop(tx);
+    let usage = assembler.usage().and_then(Usage::from_openai);
+    let response = (assembler.chunk_count() > 0).then(|| assembler.finish());
+    ex.record(response, usage, Some(status), retries, error, None);
+}
+
+/// The status and OpenAI-style body telling the agent what could not be recovered.
+fn error_for_agent(e: &ProviderError, retries: u32) -> (StatusCode, Value) {
+    match e {
+        // A 4xx the provider meant for the agent (context too long, bad tool schema…):
+        // passed on as the provider said it.
+        ProviderError::Http { status, body, .. }
+            if (400..500).contains(status) && *status != 429 =>
+        {
+            let status = StatusCode::from_u16(*status).unwrap_or(StatusCode::BAD_REQUEST);
+            let parsed = serde_json::from_str::<Value>(body)
+                .ok()
+                .filter(|v| v.get("error").is_some());
+            let body = parsed
+                .unwrap_or_else(|| error_body("invalid_request_error", "provider_rejected", body));
+            (status, body)
+        }
+        ProviderError::ReplayMiss(_)
+        | ProviderError::ScriptExhausted { .. }
+        | ProviderError::SummariesExhausted { .. }
+        | ProviderError::InvalidRequest(_)
+        | ProviderError::Cassette { .. } => (
+            StatusCode::BAD_REQUEST,
+            error_body("invalid_request_error", e.code(), &e.to_string()),
+        ),
+        _ => (
+            StatusCode::BAD_GATEWAY,
+            error_body(
+                "upstream_error",
+                e.code(),
+                &format!(
+                    "the model provider failed and the gateway gave up after {retries} retries: {e}"
+                ),
+            ),
+        ),
+    }
+}

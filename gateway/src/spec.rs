@@ -1,0 +1,321 @@
+//! Provider spec strings (`openai:…`, `record:…`, `replay:…`, `scripted:…`) and building
+//! providers from them.
+
+use crate::error::SpecError;
+use crate::provider::Provider;
+use crate::providers::{OpenAiProvider, RecordProvider, ReplayProvider, ScriptedProvider};
+use nab_protocol::scripted::Trajectory;
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// The variable holding the API key unless [`ProviderOptions::api_key_env`] names another.
+pub const DEFAULT_KEY_ENV: &str = "NAB_API_KEY";
+/// The variable giving the base URL of `openai:<model>` when the spec has no `@<base_url>`.
+pub const BASE_URL_ENV: &str = "NAB_BASE_URL";
+
+/// A parsed provider spec.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ProviderSpec {
+    /// `openai:<model>[@<base_url>]`
+    OpenAi {
+        model: String,
+        base_url: Option<String>,
+    },
+    /// `record:<cassette-dir>:<inner spec>`
+    Record {
+        dir: PathBuf,
+        inner: Box<ProviderSpec>,
+    },
+    /// `replay:<cassette-dir>`
+    Replay { dir: PathBuf },
+    /// `scripted:<file>` or `scripted:task`
+    Scripted { source: ScriptSource },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ScriptSource {
+    File(PathBuf),
+    /// The task's `trajectory.yaml`, passed by the caller in [`ProviderOptions::task_trajectory`].
+    Task,
+}
+
+impl ProviderSpec {
+    pub fn parse(spec: &str) -> Result<ProviderSpec, SpecError> {
+        let invalid = |message: &str| SpecError::Invalid {
+            spec: spec.to_owned(),
+            message: message.to_owned(),
+        };
+        let Some((kind, rest)) = spec.split_once(':') else {
+            return Err(SpecError::UnknownKind {
+                spec: spec.to_owned(),
+            });
+        };
+        match kind {
+            "openai" => {
+                // A model name may contain ':' (Ollama's `qwen2.5:7b`); the base URL starts
+                // at the first '@' followed by a scheme.
+                let (model, base_url) = match rest.find("@http://").or(rest.find("@https://")) {
+                    Some(at) => (&rest[..at], Some(rest[at + 1..].to_owned())),
+                    None => (rest, None),
+                };
+                if model.is_empty() {
+                    return Err(invalid(
+                        "the model name is empty: write openai:<model>[@<base_url>]",
+                    ));
+                }
+                if model.contains('@') {
+                    return Err(invalid(
+                        "the base URL after '@' must start with http:// or https://",
+                    ));
+                }
+                Ok(ProviderSpec::OpenAi {
+                    model: model.to_owned(),
+                    base_url,
+                })
+            }
+            "record" => {
+                let Some((dir, inner)) = rest.split_once(':') else {
+                    return Err(invalid(
+                        "expected record:<cassette-dir>:<inner spec>, e.g. record:cassettes/run1:openai:gpt-4o@http://127.0.0.1:8000/v1",
+                    ));
+                };
+                if dir.is_empty() {
+                    return Err(invalid("the cassette directory is empty"));
+                }
+                let inner = ProviderSpec::parse(inner)?;
+                if matches!(
+                    inner,
+                    ProviderSpec::Replay { .. } | ProviderSpec::Record { .. }
+                ) {
+                    return Err(invalid(
+                        "record: must wrap openai: or scripted:, not replay: or record:",
+                    ));
+                }
+                Ok(ProviderSpec::Record {
+                    dir: PathBuf::from(dir),
+                    inner: Box::new(inner),
+                })
+            }
+            "replay" => {
+                if rest.is_empty() {
+                    return Err(invalid("expected replay:<cassette-dir>"));
+                }
+                Ok(ProviderSpec::Replay {
+                    dir: PathBuf::from(rest),
+                })
+            }
+            "scripted" => match rest {
+                "" => Err(invalid(
+                    "expected scripted:<trajectory.yaml> or scripted:task",
+                )),
+                "task" => Ok(ProviderSpec::Scripted {
+                    source: ScriptSource::Task,
+                }),
+                file => Ok(ProviderSpec::Scripted {
+                    source: ScriptSource::File(PathBuf::from(file)),
+                }),
+            },
+            _ => Err(SpecError::UnknownKind {
+                spec: spec.to_owned(),
+            }),
+        }
+    }
+}
+
+/// What building a provider needs besides the spec.
+#[derive(Debug, Clone, Default)]
+pub struct ProviderOptions {
+    /// The variable holding the API key (default [`DEFAULT_KEY_ENV`]).
+    pub api_key_env: Option<String>,
+    /// The task's `trajectory.yaml`, for `scripted:task`.
+    pub task_trajectory: Option<PathBuf>,
+    /// Variables looked up before the process environment (lets tests and callers pass a
+    /// key without touching the process's environment).
+    pub env_overrides: HashMap<String, String>,
+}
+
+impl ProviderOptions {
+    fn var(&self, name: &str) -> Option<String> {
+        self.env_overrides
+            .get(name)
+            .cloned()
+            .or_else(|| std::env::var(name).ok())
+            .filter(|v| !v.is_empty())
+    }
+}
+
+/// Parses `spec` and builds its provider.
+pub fn build_provider(spec: &str, opts: &ProviderOptions) -> Result<Arc<dyn Provider>, SpecError> {
+    let parsed = ProviderSpec::parse(spec)?;
+    build_parsed(spec, &parsed, opts)
+}
+
+fn build_parsed(
+    spec: &str,
+    parsed: &ProviderSpec,
+    opts: &ProviderOptions,
+) -> Result<Arc<dyn Provider>, SpecError> {
+    match parsed {
+        ProviderSpec::OpenAi { model, base_url } => {
+            let base_url = match base_url.clone().or_else(|| opts.var(BASE_URL_ENV)) {
+                Some(u) => u,
+                None => {
+                    return Err(SpecError::MissingBaseUrl {
+                        spec: spec.to_owned(),
+                        model: model.clone(),
+                        var: BASE_URL_ENV.into(),
+                    });
+                }
+            };
+            if !(base_url.starts_with("http://") || base_url.starts_with("https://")) {
+                return Err(SpecError::Invalid {
+                    spec: spec.to_owned(),
+                    message: format!("base URL {base_url:?} must start with http:// or https://"),
+                });
+            }
+            let var = opts.api_key_env.as_deref().unwrap_or(DEFAULT_KEY_ENV);
+            let Some(key) = opts.var(var) else {
+                return Err(SpecError::MissingKey {
+                    spec: spec.to_owned(),
+                    var: var.to_owned(),
+                });
+            };
+            let p = OpenAiProvider::new(model.clone(), base_url, Some(key)).map_err(|message| {
+                SpecError::Invalid {
+                    spec: spec.to_owned(),
+                    message,
+                }
+            })?;
+            Ok(Arc::new(p))
+        }
+        ProviderSpec::Record { dir, inner } => {
+            let inner = build_parsed(spec, inner, opts)?;
+            Ok(Arc::new(RecordProvider::new(dir.clone(), inner)))
+        }
+        ProviderSpec::Replay { dir } => {
+            let p = ReplayProvider::open(dir.clone()).map_err(|e| SpecError::File {
+                spec: spec.to_owned(),
+                path: dir.clone(),
+                message: e.to_string(),
+            })?;
+            Ok(Arc::new(p))
+        }
+        ProviderSpec::Scripted { source } => {
+            let path = match source {
+                ScriptSource::File(p) => p.clone(),
+                ScriptSource::Task => opts.task_trajectory.clone().ok_or_else(|| SpecError::Invalid {
+                    spec: spec.to_owned(),
+                    message: "scripted:task needs the task's trajectory.yaml (the caller passes ProviderOptions::task_trajectory)".into(),
+                })?,
+            };
+            let text = std::fs::read_to_string(&path).map_err(|source| SpecError::Io {
+                spec: spec.to_owned(),
+                path: path.clone(),
+                source,
+            })?;
+            let trajectory = Trajectory::from_yaml(&text).map_err(|e| SpecError::File {
+                spec: spec.to_owned(),
+                path: path.clone(),
+                message: format!("not a trajectory: {e}"),
+            })?;
+            if trajectory.turns.is_empty() {
+                return Err(SpecError::File {
+                    spec: spec.to_owned(),
+                    path,
+                    message: "the trajectory has no turns".into(),
+                });
+            }
+            Ok(Arc::new(ScriptedProvider::new(
+                path.display().to_string(),
+                trajectory,
+            )))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_every_kind() {
+        assert_eq!(
+            ProviderSpec::parse("openai:qwen2.5:7b@http://127.0.0.1:11434/v1").unwrap(),
+            ProviderSpec::OpenAi {
+                model: "qwen2.5:7b".into(),
+                base_url: Some("http://127.0.0.1:11434/v1".into())
+            }
+        );
+        assert_eq!(
+            ProviderSpec::parse("openai:m").unwrap(),
+            ProviderSpec::OpenAi {
+                model: "m".into(),
+                base_url: None
+            }
+        );
+        assert_eq!(
+            ProviderSpec::parse("record:cas/x:scripted:task").unwrap(),
+            ProviderSpec::Record {
+                dir: "cas/x".into(),
+                inner: Box::new(ProviderSpec::Scripted {
+                    source: ScriptSource::Task
+                })
+            }
+        );
+        assert_eq!(
+            ProviderSpec::parse("replay:cas").unwrap(),
+            ProviderSpec::Replay { dir: "cas".into() }
+        );
+    }
+
+    #[test]
+    fn bad_specs_say_what_is_wrong() {
+        let e = ProviderSpec::parse("anthropic:x").unwrap_err().to_string();
+        assert!(
+            e.contains("unknown provider spec") && e.contains("openai:<model>"),
+            "{e}"
+        );
+        let e = ProviderSpec::parse("record:dir").unwrap_err().to_string();
+        assert!(e.contains("record:<cassette-dir>:<inner spec>"), "{e}");
+        let e = ProviderSpec::parse("openai:m@ftp://x")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("http://"), "{e}");
+        let e = ProviderSpec::parse("record:d:replay:x")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("must wrap"), "{e}");
+    }
+
+    #[test]
+    fn openai_needs_a_base_url_and_a_key() {
+        let opts = ProviderOptions::default();
+        let e = build_provider("openai:m", &opts).err().unwrap().to_string();
+        assert!(e.contains("no base URL"), "{e}");
+        let opts = ProviderOptions {
+            api_key_env: Some("NAB_TEST_SURELY_UNSET_KEY".into()),
+            ..Default::default()
+        };
+        let e = build_provider("openai:m@http://127.0.0.1:1/v1", &opts)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(e.contains("NAB_TEST_SURELY_UNSET_KEY"), "{e}");
+        let mut opts = opts;
+        opts.env_overrides
+            .insert("NAB_TEST_SURELY_UNSET_KEY".into(), "k".into());
+        let p = build_provider("openai:m@http://u:pw@127.0.0.1:1/v1", &opts).unwrap();
+        assert_eq!(p.describe(), "openai:m@http://127.0.0.1:1/v1");
+    }
+
+    #[test]
+    fn scripted_task_needs_the_trajectory_path() {
+        let e = build_provider("scripted:task", &ProviderOptions::default())
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(e.contains("trajectory.yaml"), "{e}");
+    }
+}
