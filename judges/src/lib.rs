@@ -1,1 +1,43 @@
-//! nab-judges: under construction in this session.
+//! nab-judges: LLM judging that is trustworthy by construction.
+//!
+//! - [`rubric`]: rubrics are YAML data, validated on load, identified by id + content hash.
+//! - [`prompt`]: judge prompts rendered from minijinja templates; the candidate's diff and
+//!   trajectory sit between delimiters carrying a per-request random nonce.
+//! - [`parse`]: the strict answer parser (every dimension once, integer 1–5, real booleans…).
+//! - [`grade`]: ask → validate → retry (at most twice, with the error shown) → score, giving a
+//!   [`nab_protocol::trial::JudgeRecord`]. A malformed answer is never scored.
+//! - [`score`]: weighted score, vetoes and gates, computed in Rust.
+//! - [`pairwise`]: baseline vs candidate, judged in both orders; a winner counts only when
+//!   both orders agree.
+//! - [`kappa`], [`combine`]: agreement between raters (Cohen's kappa, quadratic-weighted
+//!   kappa, seeded bootstrap intervals) and the median combination of several judges.
+//! - [`review`]: blind, seeded, stratified human-review export and verdict import.
+//! - [`cli`]: `clap` arguments and `run` functions for `nab judge`, `nab compare`,
+//!   `nab review export|import`, and the `--judge/--rubric` options of `nab run`.
+//!
+//! Models are reached only through the [`model::JudgeModel`] trait; the harness implements
+//! it with its gateway providers.
+
+pub mod cli;
+pub mod combine;
+pub mod error;
+pub mod grade;
+pub mod kappa;
+pub mod model;
+pub mod pairwise;
+pub mod parse;
+pub mod prompt;
+pub mod review;
+pub mod rubric;
+pub mod rundir;
+pub mod score;
+pub mod scripted;
+mod seeded;
+pub mod trajectory;
+
+mod hash;
+
+pub use error::JudgeError;
+pub use grade::{Grading, grade};
+pub use model::{ChatMessage, JudgeModel, ModelError, ModelReply, Role};
+pub use rubric::Rubric;

@@ -1,0 +1,127 @@
+//! `nab compare --baseline DIR --candidate DIR --judge SPEC`: position-swapped pairwise
+//! comparison over the (task, trial) pairs both runs have.
+
+use super::load_rubric;
+use crate::model::{JudgeModel, ModelFactory};
+use crate::pairwise::{PairJudgement, PairwiseReport, compare_pair};
+use crate::rundir::RunDir;
+use anyhow::Context;
+use nab_protocol::trial::TrialStatus;
+use serde::Serialize;
+use std::io::Write;
+use std::path::PathBuf;
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct CompareArgs {
+    #[arg(long, value_name = "DIR")]
+    pub baseline: PathBuf,
+    #[arg(long, value_name = "DIR")]
+    pub candidate: PathBuf,
+    /// Judge model spec; repeat for several judges (each is reported on its own).
+    #[arg(long = "judge", value_name = "SPEC", required = true)]
+    pub judges: Vec<String>,
+    #[arg(long, value_name = "FILE")]
+    pub rubric: Option<PathBuf>,
+    /// The task suite both runs used (for each task's instruction.md).
+    #[arg(long, value_name = "DIR", default_value = "tasks")]
+    pub tasks: PathBuf,
+    /// Write every judged pair (both raw answers) here as JSONL.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct PairLine {
+    pub task_id: String,
+    pub trial: u32,
+    #[serde(flatten)]
+    pub judgement: PairJudgement,
+}
+
+#[derive(Debug, Clone)]
+pub struct CompareSummary {
+    /// Per judge, in `--judge` order.
+    pub reports: Vec<(String, PairwiseReport)>,
+    pub pairs: Vec<PairLine>,
+    pub markdown: String,
+}
+
+pub async fn run(args: CompareArgs, factory: ModelFactory<'_>) -> anyhow::Result<CompareSummary> {
+    let rubric = load_rubric(args.rubric.as_deref())?;
+    let models: Vec<Box<dyn JudgeModel>> = args
+        .judges
+        .iter()
+        .map(|s| factory(s).with_context(|| format!("--judge {s}")))
+        .collect::<anyhow::Result<_>>()?;
+    let base = RunDir::open(&args.baseline)?;
+    let cand = RunDir::open(&args.candidate)?;
+    let mut pairs = Vec::new();
+    for c in cand
+        .records
+        .iter()
+        .filter(|r| r.status != TrialStatus::Error)
+    {
+        let Some(b) = base.records.iter().find(|b| {
+            b.task_id == c.task_id && b.trial == c.trial && b.status != TrialStatus::Error
+        }) else {
+            continue;
+        };
+        let (bm, cm) = match (base.material(b, &args.tasks), cand.material(c, &args.tasks)) {
+            (Ok(bm), Ok(cm)) => (bm, cm),
+            (Err(e), _) | (_, Err(e)) => {
+                eprintln!("skipping {}/{}: {e}", c.task_id, c.trial);
+                continue;
+            }
+        };
+        for model in &models {
+            let judgement = compare_pair(
+                model.as_ref(),
+                &rubric,
+                &cm.instruction,
+                &bm.candidate(),
+                &cm.candidate(),
+            )
+            .await?;
+            pairs.push(PairLine {
+                task_id: c.task_id.clone(),
+                trial: c.trial,
+                judgement,
+            });
+        }
+    }
+    if pairs.is_empty() {
+        anyhow::bail!(
+            "the runs share no (task, trial) pair that completed in both: nothing to compare"
+        );
+    }
+    if let Some(out) = &args.out {
+        let mut f = std::fs::File::create(out)
+            .with_context(|| format!("cannot create {}", out.display()))?;
+        for p in &pairs {
+            writeln!(f, "{}", serde_json::to_string(p)?)
+                .with_context(|| format!("cannot write {}", out.display()))?;
+        }
+    }
+    let mut markdown = format!(
+        "Pairwise comparison (candidate vs baseline), rubric `{}`, {} pairs per judge\n\n",
+        rubric.id,
+        pairs.len() / models.len().max(1)
+    );
+    let mut reports = Vec::new();
+    for model in &models {
+        let id = model.id();
+        let report = PairwiseReport::from_outcomes(
+            pairs
+                .iter()
+                .filter(|p| p.judgement.judge_model == id)
+                .map(|p| &p.judgement.outcome),
+        );
+        markdown.push_str(&report.render_markdown(&id));
+        reports.push((id, report));
+    }
+    Ok(CompareSummary {
+        reports,
+        pairs,
+        markdown,
+    })
+}

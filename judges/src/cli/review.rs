@@ -1,0 +1,134 @@
+//! `nab review export --run DIR --fraction 0.1 --seed S` and `nab review import FILE`.
+
+use super::load_rubric;
+use crate::review::pairwise::export_pairwise;
+use crate::review::{ExportSummary, ReviewReport, export, import};
+use crate::rundir::RunDir;
+use std::path::PathBuf;
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct ReviewArgs {
+    #[command(subcommand)]
+    pub command: ReviewCommand,
+}
+
+#[derive(clap::Subcommand, Debug, Clone)]
+pub enum ReviewCommand {
+    /// Write a blind, seeded, task-stratified sample of judged trials for human review.
+    Export(ReviewExportArgs),
+    /// Write a blind sample of the pairs `nab compare --out FILE` judged.
+    ExportPairwise(ReviewPairwiseExportArgs),
+    /// Read human verdicts and report agreement with each judge.
+    Import(ReviewImportArgs),
+}
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct ReviewPairwiseExportArgs {
+    #[arg(long, value_name = "DIR")]
+    pub baseline: PathBuf,
+    #[arg(long, value_name = "DIR")]
+    pub candidate: PathBuf,
+    /// The JSONL written by `nab compare --out FILE`.
+    #[arg(long, value_name = "FILE")]
+    pub pairwise: PathBuf,
+    #[arg(long, default_value_t = 0.1)]
+    pub fraction: f64,
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    #[arg(long, value_name = "FILE")]
+    pub rubric: Option<PathBuf>,
+    #[arg(long, value_name = "DIR", default_value = "tasks")]
+    pub tasks: PathBuf,
+    /// Output folder. Give reviewers only its `blind/` folder.
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+}
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct ReviewExportArgs {
+    #[arg(long, value_name = "DIR")]
+    pub run: PathBuf,
+    #[arg(long, default_value_t = 0.1)]
+    pub fraction: f64,
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// The rubric the trials were judged with (default: the shipped code-quality rubric).
+    #[arg(long, value_name = "FILE")]
+    pub rubric: Option<PathBuf>,
+    #[arg(long, value_name = "DIR", default_value = "tasks")]
+    pub tasks: PathBuf,
+    /// Output folder (default: <run>/review). Give reviewers only its `blind/` folder.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+}
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct ReviewImportArgs {
+    /// The verdicts file the review form downloaded (JSONL).
+    pub file: PathBuf,
+    /// The export folder holding review-key.json (default: the verdict file's folder).
+    #[arg(long, value_name = "DIR")]
+    pub export: Option<PathBuf>,
+    /// Warn when a kappa is below this.
+    #[arg(long, default_value_t = 0.6)]
+    pub threshold: f64,
+    #[arg(long, default_value_t = 2000)]
+    pub bootstrap: usize,
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+}
+
+pub enum ReviewOutcome {
+    Exported(ExportSummary),
+    Imported(ReviewReport),
+}
+
+pub fn run(args: ReviewArgs) -> anyhow::Result<ReviewOutcome> {
+    match args.command {
+        ReviewCommand::Export(a) => {
+            let rubric = load_rubric(a.rubric.as_deref())?;
+            let run = RunDir::open(&a.run)?;
+            let out = a.out.unwrap_or_else(|| a.run.join("review"));
+            Ok(ReviewOutcome::Exported(export(
+                &run, &rubric, &a.tasks, &out, a.fraction, a.seed,
+            )?))
+        }
+        ReviewCommand::ExportPairwise(a) => {
+            let rubric = load_rubric(a.rubric.as_deref())?;
+            let (base, cand) = (RunDir::open(&a.baseline)?, RunDir::open(&a.candidate)?);
+            Ok(ReviewOutcome::Exported(export_pairwise(
+                &base,
+                &cand,
+                &a.pairwise,
+                &rubric,
+                &a.tasks,
+                &a.out,
+                a.fraction,
+                a.seed,
+            )?))
+        }
+        ReviewCommand::Import(a) => {
+            let export_dir = match a.export {
+                Some(d) => d,
+                None => a
+                    .file
+                    .parent()
+                    .map(|p| {
+                        if p.as_os_str().is_empty() {
+                            PathBuf::from(".")
+                        } else {
+                            p.to_owned()
+                        }
+                    })
+                    .unwrap_or_else(|| PathBuf::from(".")),
+            };
+            Ok(ReviewOutcome::Imported(import(
+                &a.file,
+                &export_dir,
+                a.threshold,
+                a.bootstrap,
+                a.seed,
+            )?))
+        }
+    }
+}

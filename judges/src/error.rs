@@ -1,0 +1,31 @@
+//! Errors of the library. Messages say what was wrong, where, and what is allowed.
+
+use std::path::PathBuf;
+
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum JudgeError {
+    #[error("cannot read {path}: {source}")]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// A rubric file failed to load; every problem found is listed.
+    #[error("invalid rubric {path}:\n{}", problems.iter().map(|p| format!("  - {p}")).collect::<Vec<_>>().join("\n"))]
+    Rubric {
+        path: PathBuf,
+        problems: Vec<String>,
+    },
+    #[error("cannot render judge prompt template `{template}`: {message}")]
+    Template { template: String, message: String },
+    #[error("{path}: {message}")]
+    RunDir { path: PathBuf, message: String },
+    #[error("{path}:{line}: {message}")]
+    Verdicts {
+        path: PathBuf,
+        line: usize,
+        message: String,
+    },
+    #[error("{0}")]
+    Invalid(String),
+}

@@ -1,0 +1,68 @@
+//! The one seam to language models: a chat model that answers a list of messages with text
+//! and token usage. The harness implements it with its gateway providers (`openai:`,
+//! `replay:`, `scripted:`…); this crate never speaks HTTP itself.
+
+use async_trait::async_trait;
+use nab_protocol::Usage;
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    System,
+    User,
+    Assistant,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChatMessage {
+    pub role: Role,
+    pub content: String,
+}
+
+impl ChatMessage {
+    pub fn system(content: impl Into<String>) -> Self {
+        ChatMessage {
+            role: Role::System,
+            content: content.into(),
+        }
+    }
+    pub fn user(content: impl Into<String>) -> Self {
+        ChatMessage {
+            role: Role::User,
+            content: content.into(),
+        }
+    }
+    pub fn assistant(content: impl Into<String>) -> Self {
+        ChatMessage {
+            role: Role::Assistant,
+            content: content.into(),
+        }
+    }
+}
+
+/// What the model said, and what it cost.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ModelReply {
+    pub text: String,
+    pub usage: Usage,
+}
+
+/// The model could not be asked (provider down, budget spent…). This is an infrastructure
+/// failure, recorded apart from a malformed answer and never retried as one.
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("{0}")]
+pub struct ModelError(pub String);
+
+#[async_trait]
+pub trait JudgeModel: Send + Sync {
+    /// The id recorded with every verdict, e.g. `openai:gpt-4.1` (no secrets).
+    fn id(&self) -> String;
+
+    /// Answers `messages` (system first). Implementations should ask for deterministic
+    /// sampling (temperature 0) where the provider allows it.
+    async fn complete(&self, messages: &[ChatMessage]) -> Result<ModelReply, ModelError>;
+}
+
+/// Turns a `--judge` spec string into a model. The harness passes its provider factory.
+pub type ModelFactory<'a> = &'a (dyn Fn(&str) -> anyhow::Result<Box<dyn JudgeModel>> + Sync);

@@ -1,0 +1,366 @@
+//! Position-swapped pairwise comparison of a baseline and a candidate on the same task.
+//!
+//! Judges favour whichever answer they see first. Each pair is therefore judged twice:
+//! baseline as A then candidate as A. Each answer is mapped back to "baseline",
+//! "candidate" or "tie", and a winner counts only when both orders agree. Disagreement is
+//! recorded as `inconsistent` — scored like a tie, but counted apart from a tie the judge
+//! actually gave, so position bias is visible.
+
+use crate::error::JudgeError;
+use crate::grade::{Failure, ask_validated};
+use crate::model::JudgeModel;
+use crate::parse::{Winner, parse_pairwise};
+use crate::prompt::{Candidate, pairwise_prompt};
+use crate::rubric::Rubric;
+use serde::Serialize;
+
+/// A judge's preference expressed in terms of the two runs.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum Preference {
+    Baseline,
+    Candidate,
+    Tie,
+}
+
+/// The result of one pair, from the candidate's point of view.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PairOutcome {
+    Win,
+    Loss,
+    Tie,
+    /// The two orders disagreed.
+    Inconsistent,
+    /// A judge or model error in either order: not counted.
+    Error,
+}
+
+/// Maps a winner back to a run. In the first order the baseline is A; when `swapped`
+/// the candidate is A.
+pub fn map_back(winner: Winner, swapped: bool) -> Preference {
+    match (winner, swapped) {
+        (Winner::Tie, _) => Preference::Tie,
+        (Winner::A, false) | (Winner::B, true) => Preference::Baseline,
+        (Winner::B, false) | (Winner::A, true) => Preference::Candidate,
+    }
+}
+
+/// Both orders must agree for a result to count.
+pub fn combine_orders(first: Preference, second: Preference) -> PairOutcome {
+    match (first, second) {
+        (Preference::Candidate, Preference::Candidate) => PairOutcome::Win,
+        (Preference::Baseline, Preference::Baseline) => PairOutcome::Loss,
+        (Preference::Tie, Preference::Tie) => PairOutcome::Tie,
+        _ => PairOutcome::Inconsistent,
+    }
+}
+
+/// One judged pair, with both raw answers kept.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PairJudgement {
+    pub judge_model: String,
+    pub rubric_id: String,
+    pub rubric_hash: String,
+    pub outcome: PairOutcome,
+    /// Baseline shown as A.
+    pub first: Option<Preference>,
+    /// Candidate shown as A.
+    pub second: Option<Preference>,
+    pub evidence: Vec<String>,
+    pub prompt_hashes: [String; 2],
+    pub raw_outputs: [String; 2],
+    pub retries: u32,
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// Judges baseline vs candidate in both orders.
+pub async fn compare_pair(
+    model: &dyn JudgeModel,
+    rubric: &Rubric,
+    instruction: &str,
+    baseline: &Candidate,
+    candidate: &Candidate,
+) -> Result<PairJudgement, JudgeError> {
+    let mut j = PairJudgement {
+        judge_model: model.id(),
+        rubric_id: rubric.id.clone(),
+        rubric_hash: rubric.hash.clone(),
+        outcome: PairOutcome::Error,
+        first: None,
+        second: None,
+        evidence: Vec::new(),
+        prompt_hashes: Default::default(),
+        raw_outputs: Default::default(),
+        retries: 0,
+        input_tokens: 0,
+        output_tokens: 0,
+        error: None,
+    };
+    let mut errors = Vec::new();
+    for (i, swapped) in [false, true].into_iter().enumerate() {
+        let (a, b) = if swapped {
+            (candidate, baseline)
+        } else {
+            (baseline, candidate)
+        };
+        let prompt = pairwise_prompt(rubric, instruction, a, b, None)?;
+        let asked = ask_validated(model, &prompt, parse_pairwise).await?;
+        j.prompt_hashes[i] = prompt.hash;
+        j.raw_outputs[i] = asked.last_raw;
+        j.retries += asked.retries;
+        j.input_tokens += asked.usage.prompt_tokens;
+        j.output_tokens += asked.usage.completion_tokens;
+        let order = if swapped {
+            "candidate as A"
+        } else {
+            "baseline as A"
+        };
+        match asked.result {
+            Ok(answer) => {
+                let pref = map_back(answer.winner, swapped);
+                if swapped {
+                    j.second = Some(pref)
+                } else {
+                    j.first = Some(pref)
+                }
+                j.evidence.push(answer.evidence);
+            }
+            Err(Failure::Rejected(r)) => errors.push(format!(
+                "judge_error ({order}): {r} (after {} retries)",
+                asked.retries
+            )),
+            Err(Failure::Model(e)) => errors.push(format!("model_error ({order}): {e}")),
+        }
+    }
+    match (j.first, j.second) {
+        (Some(a), Some(b)) => j.outcome = combine_orders(a, b),
+        _ => j.error = Some(errors.join("; ")),
+    }
+    Ok(j)
+}
+
+/// Counts over many pairs.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct PairwiseReport {
+    pub wins: u64,
+    pub losses: u64,
+    pub ties: u64,
+    pub inconsistent: u64,
+    /// Pairs with a judge or model error in either order (excluded from `n`).
+    pub errors: u64,
+    /// wins + losses + ties + inconsistent.
+    pub n: u64,
+    /// (wins + losses + ties) / n: how often both orders agreed.
+    pub swap_consistency: Option<f64>,
+    /// (W + 0.5·T) / N for the candidate, where T counts real ties and inconsistent pairs.
+    pub score: Option<f64>,
+}
+
+impl PairwiseReport {
+    pub fn from_outcomes<'a>(
+        outcomes: impl IntoIterator<Item = &'a PairOutcome>,
+    ) -> PairwiseReport {
+        let mut r = PairwiseReport::default();
+        for o in outcomes {
+            match o {
+                PairOutcome::Win => r.wins += 1,
+                PairOutcome::Loss => r.losses += 1,
+                PairOutcome::Tie => r.ties += 1,
+                PairOutcome::Inconsistent => r.inconsistent += 1,
+                PairOutcome::Error => r.errors += 1,
+            }
+        }
+        r.n = r.wins + r.losses + r.ties + r.inconsistent;
+        if r.n > 0 {
+            let n = r.n as f64;
+            r.swap_consistency = Some((r.wins + r.losses + r.ties) as f64 / n);
+            r.score = Some((r.wins as f64 + 0.5 * (r.ties + r.inconsistent) as f64) / n);
+        }
+        r
+    }
+
+    /// A Markdown table row block.
+    pub fn render_markdown(&self, judge: &str) -> String {
+        let pct = |x: Option<f64>| x.map_or("n/a".to_owned(), |v| format!("{:.1}%", v * 100.0));
+        let score = self.score.map_or("n/a".to_owned(), |v| format!("{v:.3}"));
+        format!(
+            "| judge | W | L | T | inconsistent | errors | N | swap-consistency | (W+0.5·T)/N |\n|---|---|---|---|---|---|---|---|---|\n| {judge} | {} | {} | {} | {} | {} | {} | {} | {score} |\n",
+            self.wins,
+            self.losses,
+            self.ties,
+            self.inconsistent,
+            self.errors,
+            self.n,
+            pct(self.swap_consistency)
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mapping_back_from_swapped_order() {
+        assert_eq!(map_back(Winner::A, false), Preference::Baseline);
+        assert_eq!(map_back(Winner::B, false), Preference::Candidate);
+        assert_eq!(map_back(Winner::A, true), Preference::Candidate);
+        assert_eq!(map_back(Winner::B, true), Preference::Baseline);
+        assert_eq!(map_back(Winner::Tie, true), Preference::Tie);
+    }
+
+    #[test]
+    fn only_agreeing_orders_count_and_inconsistency_is_kept_apart_from_ties() {
+        use Preference::*;
+        assert_eq!(combine_orders(Candidate, Candidate), PairOutcome::Win);
+        assert_eq!(combine_orders(Baseline, Baseline), PairOutcome::Loss);
+        assert_eq!(combine_orders(Tie, Tie), PairOutcome::Tie);
+        assert_eq!(
+            combine_orders(Candidate, Baseline),
+            PairOutcome::Inconsistent
+        );
+        assert_eq!(combine_orders(Tie, Candidate), PairOutcome::Inconsistent);
+        let r = PairwiseReport::from_outcomes(&[
+            PairOutcome::Win,
+            PairOutcome::Win,
+            PairOutcome::Loss,
+            PairOutcome::Tie,
+            PairOutcome::Inconsistent,
+            PairOutcome::Error,
+        ]);
+        assert_eq!(
+            (r.wins, r.losses, r.ties, r.inconsistent, r.errors, r.n),
+            (2, 1, 1, 1, 1, 5)
+        );
+        assert_eq!(r.swap_consistency, Some(0.8));
+        assert_eq!(r.score, Some((2.0 + 0.5 * 2.0) / 5.0));
+    }
+}
+
+#[cfg(test)]
+mod scripted_judges {
+    use super::*;
+    use crate::model::ChatMessage;
+    use crate::scripted::ScriptedJudge;
+
+    fn answer(w: &str) -> String {
+        format!(r#"{{"winner":"{w}","evidence":"compared both diffs"}}"#)
+    }
+
+    /// Which side holds the marker text, read from the real rendered prompt.
+    fn side_with(msgs: &[ChatMessage], marker: &str) -> Option<&'static str> {
+        let user = &msgs[1].content;
+        let a = user.find("# Change A")?;
+        let b = user.find("# Change B")?;
+        let at = user.find(marker)?;
+        Some(if at > a && at < b { "A" } else { "B" })
+    }
+
+    fn pairs() -> Vec<(Candidate, Candidate)> {
+        (0..4)
+            .map(|i| {
+                (
+                    Candidate::new(&format!("+baseline change {i}\n"), "t"),
+                    Candidate::new(&format!("+GOOD candidate change {i}\n"), "t"),
+                )
+            })
+            .collect()
+    }
+
+    #[tokio::test]
+    async fn a_judge_that_always_prefers_position_a_is_100_percent_inconsistent() {
+        let rubric = Rubric::default_code_quality();
+        let judge = ScriptedJudge::deciding("scripted:first", |_| answer("A"));
+        let mut outcomes = Vec::new();
+        for (b, c) in pairs() {
+            let j = compare_pair(&judge, &rubric, "Fix it.", &b, &c)
+                .await
+                .unwrap();
+            // Order 1 (baseline as A) maps to baseline; order 2 (candidate as A) to candidate.
+            assert_eq!(
+                (j.first, j.second),
+                (Some(Preference::Baseline), Some(Preference::Candidate))
+            );
+            outcomes.push(j.outcome);
+        }
+        let r = PairwiseReport::from_outcomes(&outcomes);
+        assert_eq!(
+            (r.wins, r.losses, r.ties, r.inconsistent, r.n),
+            (0, 0, 0, 4, 4)
+        );
+        assert_eq!(r.swap_consistency, Some(0.0));
+        assert_eq!(r.score, Some(0.5));
+        assert_eq!(judge.conversations().len(), 8, "each pair judged twice");
+    }
+
+    #[tokio::test]
+    async fn a_consistent_judge_yields_wins_mapped_back_from_the_swapped_order() {
+        let rubric = Rubric::default_code_quality();
+        // Prefers whichever side holds the GOOD change, wherever it is shown.
+        let judge = ScriptedJudge::deciding("scripted:consistent", |m| {
+            answer(side_with(m, "GOOD").unwrap_or("tie"))
+        });
+        let mut outcomes = Vec::new();
+        for (b, c) in pairs() {
+            let j = compare_pair(&judge, &rubric, "Fix it.", &b, &c)
+                .await
+                .unwrap();
+            assert_eq!(
+                (j.first, j.second),
+                (Some(Preference::Candidate), Some(Preference::Candidate))
+            );
+            outcomes.push(j.outcome);
+        }
+        // The swap really happened: the second prompt showed the candidate as A.
+        let convs = judge.conversations();
+        assert_eq!(side_with(&convs[0], "GOOD"), Some("B"));
+        assert_eq!(side_with(&convs[1], "GOOD"), Some("A"));
+        let r = PairwiseReport::from_outcomes(&outcomes);
+        assert_eq!((r.wins, r.losses, r.inconsistent), (4, 0, 0));
+        assert_eq!((r.swap_consistency, r.score), (Some(1.0), Some(1.0)));
+
+        // Swapping the roles turns every win into a loss.
+        let mut losses = Vec::new();
+        for (b, c) in pairs() {
+            losses.push(
+                compare_pair(&judge, &rubric, "Fix it.", &c, &b)
+                    .await
+                    .unwrap()
+                    .outcome,
+            );
+        }
+        let r = PairwiseReport::from_outcomes(&losses);
+        assert_eq!((r.wins, r.losses, r.score), (0, 4, Some(0.0)));
+    }
+
+    #[tokio::test]
+    async fn a_real_tie_is_kept_apart_from_inconsistency_and_bad_answers_are_errors() {
+        let rubric = Rubric::default_code_quality();
+        let tie = ScriptedJudge::deciding("scripted:tie", |_| answer("tie"));
+        let (b, c) = &pairs()[0];
+        assert_eq!(
+            compare_pair(&tie, &rubric, "x", b, c)
+                .await
+                .unwrap()
+                .outcome,
+            PairOutcome::Tie
+        );
+        let bad = ScriptedJudge::deciding("scripted:bad", |_| {
+            r#"{"winner":"a","evidence":"x"}"#.to_owned()
+        });
+        let j = compare_pair(&bad, &rubric, "x", b, c).await.unwrap();
+        assert_eq!(j.outcome, PairOutcome::Error);
+        assert_eq!(j.retries, 4, "two retries in each order");
+        assert!(
+            j.error.as_deref().unwrap().contains("unknown variant `a`"),
+            "{:?}",
+            j.error
+        );
+    }
+}

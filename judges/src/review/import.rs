@@ -1,0 +1,320 @@
+//! Importing human verdicts and measuring agreement with each judge.
+//!
+//! Verdict lines (what the form downloads):
+//! `{"item":"item-003","reviewer":"ana","scores":{"readability":4,…},"vetoes":{"tests_tampered":false},"notes":""}`.
+//! Scores must be integers 1–5 and vetoes JSON booleans, exactly as for judges. A human may
+//! leave a dimension or veto unanswered; it is then left out of that comparison.
+
+use super::{KEY_FILE, ReviewKey};
+use crate::error::JudgeError;
+use crate::grade::is_scored;
+use crate::kappa::{
+    Interval, bootstrap_95, cohen_kappa, percent_agreement, quadratic_weighted_kappa,
+};
+use crate::pairwise::Preference;
+use crate::parse::Winner;
+use crate::parse::fields::{Score, StrictBool};
+use crate::rundir::RunDir;
+use nab_protocol::trial::JudgeRecord;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct HumanVerdict {
+    item: String,
+    #[serde(default)]
+    #[allow(dead_code)]
+    reviewer: Option<String>,
+    #[serde(default)]
+    scores: BTreeMap<String, Score>,
+    #[serde(default)]
+    vetoes: BTreeMap<String, StrictBool>,
+    /// Pairwise reviews only.
+    #[serde(default)]
+    winner: Option<Winner>,
+    #[serde(default)]
+    #[allow(dead_code)]
+    notes: String,
+}
+
+/// Agreement between the human and one judge on one dimension or veto.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AgreementRow {
+    pub judge: String,
+    /// `dimension` or `veto`.
+    pub kind: String,
+    pub id: String,
+    pub n: usize,
+    pub percent_agreement: Option<f64>,
+    /// Quadratic-weighted for dimensions, plain Cohen's for vetoes; None when undefined.
+    pub kappa: Option<f64>,
+    pub kappa_ci95: Option<Interval>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ReviewReport {
+    pub items: usize,
+    pub threshold: f64,
+    pub rows: Vec<AgreementRow>,
+    /// One line per row whose kappa is below the threshold or undefined.
+    pub warnings: Vec<String>,
+}
+
+impl ReviewReport {
+    pub fn render_markdown(&self) -> String {
+        let f = |x: Option<f64>| x.map_or("n/a".to_owned(), |v| format!("{v:.3}"));
+        let mut s = format!(
+            "Human review: {} items, kappa threshold {}\n\n| judge | kind | id | n | agreement | kappa | 95% CI |\n|---|---|---|---|---|---|---|\n",
+            self.items, self.threshold
+        );
+        for r in &self.rows {
+            let ci = r
+                .kappa_ci95
+                .map_or("n/a".to_owned(), |c| format!("[{:.3}, {:.3}]", c.lo, c.hi));
+            s.push_str(&format!(
+                "| {} | {} | {} | {} | {} | {} | {ci} |\n",
+                r.judge,
+                r.kind,
+                r.id,
+                r.n,
+                f(r.percent_agreement),
+                f(r.kappa)
+            ));
+        }
+        for w in &self.warnings {
+            s.push_str(&format!("\nWARNING: {w}"));
+        }
+        s
+    }
+}
+
+/// Reads `verdicts` (JSONL), maps items back through the key in `export_dir`, and compares
+/// with every judge's verdicts in the run.
+pub fn import(
+    verdicts: &Path,
+    export_dir: &Path,
+    threshold: f64,
+    bootstrap_resamples: usize,
+    seed: u64,
+) -> Result<ReviewReport, JudgeError> {
+    let key_path = export_dir.join(KEY_FILE);
+    let key_text = std::fs::read_to_string(&key_path).map_err(|source| JudgeError::Io {
+        path: key_path.clone(),
+        source,
+    })?;
+    let key: ReviewKey = serde_json::from_str(&key_text).map_err(|e| JudgeError::RunDir {
+        path: key_path.clone(),
+        message: format!("not a review key: {e}"),
+    })?;
+    let run = RunDir::open(&key.run_dir)?;
+
+    let text = std::fs::read_to_string(verdicts).map_err(|source| JudgeError::Io {
+        path: verdicts.to_owned(),
+        source,
+    })?;
+    let mut humans: Vec<(usize, HumanVerdict)> = Vec::new();
+    let mut seen = BTreeSet::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let bad = |message: String| JudgeError::Verdicts {
+            path: verdicts.to_owned(),
+            line: i + 1,
+            message,
+        };
+        let mut de = serde_json::Deserializer::from_str(line);
+        let v: HumanVerdict = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+            let at = e.path().to_string();
+            bad(format!("at `{at}`: {}", e.into_inner()))
+        })?;
+        if !key.items.iter().any(|k| k.item == v.item) {
+            return Err(bad(format!(
+                "item `{}` is not in {}",
+                v.item,
+                key_path.display()
+            )));
+        }
+        if !seen.insert(v.item.clone()) {
+            return Err(bad(format!("item `{}` appears twice", v.item)));
+        }
+        humans.push((i + 1, v));
+    }
+
+    if let Some(pk) = &key.pairwise {
+        let mut winners = Vec::new();
+        for (line, h) in &humans {
+            match h.winner {
+                Some(w) => winners.push((h.item.clone(), w)),
+                None => {
+                    return Err(JudgeError::Verdicts {
+                        path: verdicts.to_owned(),
+                        line: *line,
+                        message: "a pairwise review needs `winner`: \"A\", \"B\" or \"tie\"".into(),
+                    });
+                }
+            }
+        }
+        let rows = super::pairwise::pairwise_rows(&key, pk, &winners, bootstrap_resamples, seed)?;
+        let warnings = agreement_warnings(&rows, threshold);
+        for w in &warnings {
+            tracing::warn!("{w}");
+        }
+        return Ok(ReviewReport {
+            items: humans.len(),
+            threshold,
+            rows,
+            warnings,
+        });
+    }
+
+    // judge → id → (human, judge) pairs
+    let mut dims: BTreeMap<(String, String), Vec<(u8, u8)>> = BTreeMap::new();
+    let mut vetoes: BTreeMap<(String, String), Vec<(bool, bool)>> = BTreeMap::new();
+    for (_, h) in &humans {
+        let Some(entry) = key.items.iter().find(|k| k.item == h.item) else {
+            continue;
+        };
+        let Some(record) = run
+            .records
+            .iter()
+            .find(|r| r.task_id == entry.task_id && r.trial == entry.trial)
+        else {
+            return Err(JudgeError::RunDir {
+                path: run.path.clone(),
+                message: format!(
+                    "trial {}/{} of {} is no longer in results.jsonl",
+                    entry.task_id, entry.trial, h.item
+                ),
+            });
+        };
+        for j in record
+            .judges
+            .iter()
+            .filter(|j| j.rubric_id == key.rubric_id && is_scored(j))
+        {
+            collect(h, j, &mut dims, &mut vetoes);
+        }
+    }
+
+    let mut rows = Vec::new();
+    for ((judge, id), pairs) in &dims {
+        let stat = |s: &[(u8, u8)]| quadratic_weighted_kappa(s, 1, 5);
+        rows.push(AgreementRow {
+            judge: judge.clone(),
+            kind: "dimension".into(),
+            id: id.clone(),
+            n: pairs.len(),
+            percent_agreement: percent_agreement(pairs),
+            kappa: stat(pairs),
+            kappa_ci95: bootstrap_95(pairs, stat, bootstrap_resamples, seed),
+        });
+    }
+    for ((judge, id), pairs) in &vetoes {
+        let stat = |s: &[(bool, bool)]| cohen_kappa(s);
+        rows.push(AgreementRow {
+            judge: judge.clone(),
+            kind: "veto".into(),
+            id: id.clone(),
+            n: pairs.len(),
+            percent_agreement: percent_agreement(pairs),
+            kappa: stat(pairs),
+            kappa_ci95: bootstrap_95(pairs, stat, bootstrap_resamples, seed),
+        });
+    }
+    let warnings = agreement_warnings(&rows, threshold);
+    for w in &warnings {
+        tracing::warn!("{w}");
+    }
+    Ok(ReviewReport {
+        items: humans.len(),
+        threshold,
+        rows,
+        warnings,
+    })
+}
+
+fn collect(
+    h: &HumanVerdict,
+    j: &JudgeRecord,
+    dims: &mut BTreeMap<(String, String), Vec<(u8, u8)>>,
+    vetoes: &mut BTreeMap<(String, String), Vec<(bool, bool)>>,
+) {
+    for (dim, score) in &h.scores {
+        if let Some(js) = j.scores.iter().find(|s| &s.dimension == dim) {
+            dims.entry((j.judge_model.clone(), dim.clone()))
+                .or_default()
+                .push((score.0, js.score));
+        }
+    }
+    for (id, violated) in &h.vetoes {
+        if let Some(jv) = j.vetoes.iter().find(|v| &v.id == id) {
+            vetoes
+                .entry((j.judge_model.clone(), id.clone()))
+                .or_default()
+                .push((violated.0, jv.violated));
+        }
+    }
+}
+
+/// Human vs judge on pairwise preferences (nominal labels: plain Cohen's kappa), for
+/// callers that collect human pairwise verdicts.
+pub fn pairwise_agreement(
+    judge: &str,
+    pairs: &[(Preference, Preference)],
+    bootstrap_resamples: usize,
+    seed: u64,
+) -> AgreementRow {
+    let stat = |s: &[(Preference, Preference)]| cohen_kappa(s);
+    AgreementRow {
+        judge: judge.to_owned(),
+        kind: "pairwise".into(),
+        id: "winner".into(),
+        n: pairs.len(),
+        percent_agreement: percent_agreement(pairs),
+        kappa: stat(pairs),
+        kappa_ci95: bootstrap_95(pairs, stat, bootstrap_resamples, seed),
+    }
+}
+
+/// A warning for each row whose kappa is below `threshold` or cannot be computed.
+pub fn agreement_warnings(rows: &[AgreementRow], threshold: f64) -> Vec<String> {
+    rows.iter()
+        .filter_map(|r| match r.kappa {
+            Some(k) if k < threshold => Some(format!("judge `{}` {} `{}`: kappa {k:.3} is below {threshold} (n = {}); do not trust this judge on it without recalibration", r.judge, r.kind, r.id, r.n)),
+            None => Some(format!("judge `{}` {} `{}`: kappa is undefined (n = {}, a single label throughout); review more items", r.judge, r.kind, r.id, r.n)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use Preference::*;
+
+    #[test]
+    fn pairwise_agreement_uses_plain_kappa_and_warns_below_threshold() {
+        // Human vs judge over 6 pairs: agree on 4. Human marginals C 3, B 2, T 1; judge C 3, B 3.
+        // p_o = 4/6; p_e = (3·3 + 2·3 + 1·0)/36 = 15/36; κ = (24/36 − 15/36)/(21/36) = 9/21.
+        let pairs = [
+            (Candidate, Candidate),
+            (Candidate, Candidate),
+            (Candidate, Baseline),
+            (Baseline, Baseline),
+            (Baseline, Baseline),
+            (Tie, Candidate),
+        ];
+        let row = pairwise_agreement("j", &pairs, 200, 1);
+        assert!((row.kappa.unwrap() - 9.0 / 21.0).abs() < 1e-12, "{row:?}");
+        assert!((row.percent_agreement.unwrap() - 4.0 / 6.0).abs() < 1e-12);
+        let w = agreement_warnings(&[row], 0.6);
+        assert!(w.len() == 1 && w[0].contains("below 0.6"), "{w:?}");
+        assert!(
+            agreement_warnings(&[pairwise_agreement("j", &pairs[..2], 10, 1)], 0.6)[0]
+                .contains("undefined")
+        );
+    }
+}

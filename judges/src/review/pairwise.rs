@@ -1,0 +1,265 @@
+//! Human review of pairwise comparisons: a blind, seeded, task-stratified sample of the
+//! pairs `nab compare --out FILE` judged, with a seeded coin deciding which run is shown as
+//! A (so the reviewer cannot learn a position), and agreement of the human's winner with
+//! each judge's swap-checked outcome (plain Cohen's kappa; `inconsistent` counts as a tie,
+//! as in the pairwise score).
+
+use super::export::{ExportSummary, redact, render_html, secret_names, stratified_sample};
+use super::import::{AgreementRow, pairwise_agreement};
+use super::{BLIND_DIR, FORM_FILE, ITEMS_FILE, KEY_FILE, KeyEntry, PairwiseKey, ReviewKey};
+use crate::error::JudgeError;
+use crate::pairwise::{Preference, map_back};
+use crate::parse::Winner;
+use crate::rubric::Rubric;
+use crate::rundir::RunDir;
+use crate::seeded::Seeded;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+#[derive(Serialize)]
+struct Side {
+    diff: String,
+    trajectory: String,
+}
+
+#[derive(Serialize)]
+struct BlindPair {
+    item: String,
+    task: String,
+    instruction: String,
+    a: Side,
+    b: Side,
+}
+
+/// One judged pair from the compare output.
+struct JudgedPair {
+    task_id: String,
+    trial: u32,
+    judge: String,
+    /// None for a judge or model error.
+    preference: Option<Preference>,
+}
+
+fn read_pairs(path: &Path) -> Result<Vec<JudgedPair>, JudgeError> {
+    let text = std::fs::read_to_string(path).map_err(|source| JudgeError::Io {
+        path: path.to_owned(),
+        source,
+    })?;
+    let mut out = Vec::new();
+    for (i, line) in text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+    {
+        let bad = |m: &str| JudgeError::Verdicts {
+            path: path.to_owned(),
+            line: i + 1,
+            message: m.to_owned(),
+        };
+        let v: serde_json::Value =
+            serde_json::from_str(line).map_err(|e| bad(&format!("not JSON: {e}")))?;
+        let s = |k: &str| {
+            v.get(k)
+                .and_then(|x| x.as_str())
+                .map(str::to_owned)
+                .ok_or_else(|| {
+                    bad(&format!(
+                        "missing string field `{k}`; is this a `nab compare --out` file?"
+                    ))
+                })
+        };
+        let preference = match s("outcome")?.as_str() {
+            "win" => Some(Preference::Candidate),
+            "loss" => Some(Preference::Baseline),
+            "tie" | "inconsistent" => Some(Preference::Tie),
+            _ => None,
+        };
+        let trial = v
+            .get("trial")
+            .and_then(|t| t.as_u64())
+            .and_then(|t| u32::try_from(t).ok())
+            .ok_or_else(|| bad("missing integer field `trial`"))?;
+        out.push(JudgedPair {
+            task_id: s("task_id")?,
+            trial,
+            judge: s("judge_model")?,
+            preference,
+        });
+    }
+    Ok(out)
+}
+
+#[allow(clippy::too_many_arguments)]
+pub fn export_pairwise(
+    baseline: &RunDir,
+    candidate: &RunDir,
+    pairwise_file: &Path,
+    rubric: &Rubric,
+    tasks_dir: &Path,
+    out_dir: &Path,
+    fraction: f64,
+    seed: u64,
+) -> Result<ExportSummary, JudgeError> {
+    if !(fraction > 0.0 && fraction <= 1.0) {
+        return Err(JudgeError::Invalid(format!(
+            "--fraction {fraction} is not allowed; use a number in (0, 1]"
+        )));
+    }
+    let pairs = read_pairs(pairwise_file)?;
+    let mut keys: Vec<(String, u32)> = pairs
+        .iter()
+        .filter(|p| p.preference.is_some())
+        .map(|p| (p.task_id.clone(), p.trial))
+        .collect();
+    keys.sort();
+    keys.dedup();
+    if keys.is_empty() {
+        return Err(JudgeError::RunDir {
+            path: pairwise_file.to_owned(),
+            message: "no judged pair without an error; nothing to review".into(),
+        });
+    }
+    let picked = stratified_sample(&keys, fraction, seed);
+    let mut names = secret_names(&baseline.records);
+    names.extend(secret_names(&candidate.records));
+    names.sort_by(|a, b| b.len().cmp(&a.len()).then(a.cmp(b)));
+    names.dedup();
+    let mut rng = Seeded::new(seed ^ 0x0ab0_5eed);
+    let mut order: Vec<usize> = (0..picked.len()).collect();
+    rng.shuffle(&mut order);
+    let (mut items, mut entries, mut candidate_is_a) = (Vec::new(), Vec::new(), Vec::new());
+    for (n, &i) in order.iter().enumerate() {
+        let (task, trial) = &picked[i];
+        let find = |run: &RunDir| {
+            run.records
+                .iter()
+                .find(|r| &r.task_id == task && r.trial == *trial)
+                .cloned()
+                .ok_or_else(|| JudgeError::RunDir {
+                    path: run.path.clone(),
+                    message: format!("trial {task}/{trial} is not in results.jsonl"),
+                })
+        };
+        let bm = baseline.material(&find(baseline)?, tasks_dir)?;
+        let cm = candidate.material(&find(candidate)?, tasks_dir)?;
+        let side = |m: &crate::rundir::TrialMaterial| Side {
+            diff: redact(&m.diff, &names),
+            trajectory: redact(&m.trajectory.render(), &names),
+        };
+        let item = format!("pair-{:03}", n + 1);
+        let cand_first = rng.index(2) == 1;
+        let (a, b) = if cand_first {
+            (side(&cm), side(&bm))
+        } else {
+            (side(&bm), side(&cm))
+        };
+        if cand_first {
+            candidate_is_a.push(item.clone());
+        }
+        items.push(BlindPair {
+            item: item.clone(),
+            task: task.clone(),
+            instruction: redact(&cm.instruction, &names),
+            a,
+            b,
+        });
+        entries.push(KeyEntry {
+            item,
+            task_id: task.clone(),
+            trial: *trial,
+        });
+    }
+    let blind = out_dir.join(BLIND_DIR);
+    std::fs::create_dir_all(&blind).map_err(|source| JudgeError::Io {
+        path: blind.clone(),
+        source,
+    })?;
+    let write = |path: &Path, text: &str| {
+        std::fs::write(path, text).map_err(|source| JudgeError::Io {
+            path: path.to_owned(),
+            source,
+        })
+    };
+    let items_path = blind.join(ITEMS_FILE);
+    let mut jsonl = String::new();
+    for it in &items {
+        jsonl.push_str(&serde_json::to_string(it).map_err(|e| JudgeError::Invalid(e.to_string()))?);
+        jsonl.push('\n');
+    }
+    write(&items_path, &jsonl)?;
+    let form_path = blind.join(FORM_FILE);
+    write(
+        &form_path,
+        &render_html(
+            "review_pairwise_form.html.j2",
+            include_str!("../../templates/review_pairwise_form.html.j2"),
+            rubric,
+            &items,
+        )?,
+    )?;
+    let canon = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_owned());
+    let key = ReviewKey {
+        run_dir: canon(&candidate.path),
+        rubric_id: rubric.id.clone(),
+        rubric_hash: rubric.hash.clone(),
+        fraction,
+        seed,
+        items: entries,
+        pairwise: Some(PairwiseKey {
+            baseline_dir: canon(&baseline.path),
+            pairwise_file: canon(pairwise_file),
+            candidate_is_a,
+        }),
+    };
+    let key_path = out_dir.join(KEY_FILE);
+    write(
+        &key_path,
+        &serde_json::to_string_pretty(&key).map_err(|e| JudgeError::Invalid(e.to_string()))?,
+    )?;
+    Ok(ExportSummary {
+        eligible: keys.len(),
+        sampled: items.len(),
+        tasks: items
+            .iter()
+            .map(|i| i.task.as_str())
+            .collect::<std::collections::BTreeSet<_>>()
+            .len(),
+        items_path,
+        form_path,
+        key_path,
+    })
+}
+
+/// Human winners (item → A/B/tie) against every judge's outcome on the same pairs.
+pub(super) fn pairwise_rows(
+    key: &ReviewKey,
+    pk: &PairwiseKey,
+    humans: &[(String, Winner)],
+    resamples: usize,
+    seed: u64,
+) -> Result<Vec<AgreementRow>, JudgeError> {
+    let judged = read_pairs(&pk.pairwise_file)?;
+    let mut by_judge: BTreeMap<String, Vec<(Preference, Preference)>> = BTreeMap::new();
+    for (item, winner) in humans {
+        let Some(entry) = key.items.iter().find(|k| &k.item == item) else {
+            continue;
+        };
+        let human = map_back(*winner, pk.candidate_is_a.contains(item));
+        for j in judged
+            .iter()
+            .filter(|j| j.task_id == entry.task_id && j.trial == entry.trial)
+        {
+            if let Some(p) = j.preference {
+                by_judge
+                    .entry(j.judge.clone())
+                    .or_default()
+                    .push((human, p));
+            }
+        }
+    }
+    Ok(by_judge
+        .iter()
+        .map(|(judge, pairs)| pairwise_agreement(judge, pairs, resamples, seed))
+        .collect())
+}
