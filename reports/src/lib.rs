@@ -1,1 +1,32 @@
-//! nab-reports: under construction in this session.
+//! nab-reports: what a run's trial records mean, and how people and CI see it.
+//!
+//! - [`stats`]: the statistics, each a small pure function with its formula.
+//! - [`run`], [`meta`]: loading a run directory (`results.jsonl`, `run.json`).
+//! - [`summary`]: the run's aggregates (`summary.json`).
+//! - [`table`]: `results.parquet` via polars.
+//! - [`trial`]: one trial's artifacts (trajectory, diff, logs) for its view.
+//! - [`html`]: the self-contained `report.html` and `compare.html` (minijinja templates).
+//! - [`compare`]: the paired comparison of two runs.
+//! - [`gate`]: the CI gate (rules, Markdown, JUnit XML).
+//! - [`cli`]: the `nab report | compare | gate` subcommands, as `clap::Args` + `run`.
+//! - [`finish`]: what the runner calls at the end of `nab run`.
+
+pub mod cli;
+pub mod compare;
+pub mod error;
+pub mod finish;
+pub mod fixtures;
+pub mod gate;
+pub mod html;
+pub mod meta;
+pub mod run;
+pub mod stats;
+pub mod summary;
+pub mod table;
+pub mod trial;
+
+pub use error::{ReportError, Result};
+pub use finish::{RunOutputs, write_run_outputs};
+pub use meta::RunMeta;
+pub use run::Run;
+pub use summary::RunSummary;

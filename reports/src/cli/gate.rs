@@ -1,0 +1,72 @@
+//! `nab gate --baseline DIR --candidate DIR [--config gate.yaml]`.
+
+use crate::finish::write_file;
+use crate::gate::{self, GateConfig, GateOutcome};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Debug, Clone, clap::Args)]
+pub struct GateArgs {
+    #[arg(long, value_name = "DIR")]
+    pub baseline: PathBuf,
+    #[arg(long, value_name = "DIR")]
+    pub candidate: PathBuf,
+    /// Rules and thresholds (default: every rule with its default threshold).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// JUnit XML output (default: <candidate>/gate-junit.xml).
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
+    /// Also write the Markdown summary here (e.g. "$GITHUB_STEP_SUMMARY"); it is always printed.
+    #[arg(long, value_name = "FILE")]
+    pub markdown: Option<PathBuf>,
+}
+
+/// The exit code for a gate outcome: 0 when it passed, 1 when a rule failed.
+pub fn exit_code(outcome: &GateOutcome) -> ExitCode {
+    if outcome.passed() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}
+
+/// Evaluates the gate, prints the Markdown summary, writes the JUnit XML (and the Markdown
+/// file if asked). Bad input is an `Err` (the binary should exit 2 for it, so CI can tell a
+/// broken gate from a failing candidate).
+pub fn run(args: &GateArgs) -> anyhow::Result<GateOutcome> {
+    let config = match &args.config {
+        Some(p) => GateConfig::load(p)?,
+        None => GateConfig::default(),
+    };
+    let cmp = super::compare::load(&args.baseline, &args.candidate, Vec::new(), config.seed)?;
+    let outcome = gate::evaluate(cmp, &config);
+    let md = gate::markdown::render(&outcome);
+    print!("{md}");
+    let junit = args
+        .junit
+        .clone()
+        .unwrap_or_else(|| args.candidate.join("gate-junit.xml"));
+    write_file(&junit, gate::junit::render(&outcome).as_bytes())?;
+    if let Some(p) = &args.markdown {
+        // Append: a CI job summary file may already hold other steps' output.
+        use std::io::Write;
+        let mut f = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(p)
+            .map_err(|source| crate::ReportError::Write {
+                path: p.clone(),
+                source,
+            })?;
+        f.write_all(md.as_bytes())
+            .map_err(|source| crate::ReportError::Write {
+                path: p.clone(),
+                source,
+            })?;
+    }
+    for r in outcome.failing() {
+        eprintln!("gate: {} failed: {}", r.id, r.detail);
+    }
+    Ok(outcome)
+}

@@ -1,0 +1,40 @@
+//! `nab report --run DIR`: (re)write results.parquet, summary.json and report.html.
+
+use crate::finish::write_outputs_for;
+use crate::run::Run;
+use anyhow::Context;
+use std::path::PathBuf;
+
+#[derive(Debug, Clone, clap::Args)]
+pub struct ReportArgs {
+    /// The run directory (the folder holding results.jsonl).
+    #[arg(long, value_name = "DIR")]
+    pub run: PathBuf,
+    /// Where to write the outputs (default: the run directory).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+}
+
+pub fn run(args: &ReportArgs) -> anyhow::Result<()> {
+    let run = Run::load(&args.run)?;
+    let out = args.out.clone().unwrap_or_else(|| args.run.clone());
+    std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
+    let o = write_outputs_for(&run, &out)?;
+    let pct = |v: Option<f64>| {
+        v.map(|v| format!("{:.1}%", v * 100.0))
+            .unwrap_or_else(|| "—".into())
+    };
+    println!(
+        "pass rate {} (95% CI {} – {}) over {} tasks, {} trials, {} infrastructure errors",
+        pct(o.summary.pass_rate),
+        pct(o.summary.pass_rate_ci.map(|c| c.low)),
+        pct(o.summary.pass_rate_ci.map(|c| c.high)),
+        o.summary.tasks,
+        o.summary.trials,
+        o.summary.infra.error_trials
+    );
+    println!("wrote {}", o.report_html.display());
+    println!("wrote {}", o.summary_json.display());
+    println!("wrote {}", o.parquet.display());
+    Ok(())
+}

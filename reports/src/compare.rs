@@ -1,0 +1,456 @@
+//! Comparing two runs on the same tasks: per-task deltas and paired statistics.
+
+use crate::error::{ReportError, Result};
+use crate::run::{Run, TaskTrials};
+use crate::stats::{self, Interval, PairedT, bootstrap::Bootstrap};
+use crate::summary::{RunSummary, trial_tokens};
+use nab_protocol::trial::TrialStatus;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
+use std::path::Path;
+
+/// A task counts as passed in a run, for McNemar, when at least half its scored trials passed.
+pub const TASK_PASS_THRESHOLD: f64 = 0.5;
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Comparison {
+    pub baseline_dir: String,
+    pub candidate_dir: String,
+    pub baseline: RunSummary,
+    pub candidate: RunSummary,
+    /// Every task of either run, in id order.
+    pub tasks: Vec<TaskDelta>,
+    pub paired: PairedStats,
+    pub pairwise: Option<PairwiseSummary>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct TaskSide {
+    pub scored: u32,
+    pub passed: u32,
+    pub errors: u32,
+    pub pass_rate: Option<f64>,
+    pub mean_tokens: Option<f64>,
+    pub mean_steps: Option<f64>,
+    pub violations: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct TaskDelta {
+    pub task_id: String,
+    pub category: String,
+    pub baseline: Option<TaskSide>,
+    pub candidate: Option<TaskSide>,
+    /// candidate − baseline pass rate, when both have a verdict.
+    pub delta: Option<f64>,
+    /// `improved`, `regressed`, `same`, `only_baseline`, `only_candidate` or `no_verdict`.
+    pub change: &'static str,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct McNemar {
+    /// Tasks only the baseline passes.
+    pub b: u32,
+    /// Tasks only the candidate passes.
+    pub c: u32,
+    pub p_value: f64,
+    pub baseline_only: Vec<String>,
+    pub candidate_only: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct PairedStats {
+    /// Tasks with a verdict in both runs: the sample size.
+    pub tasks: usize,
+    /// Tasks left out because one side has no verdict (missing or infrastructure errors only).
+    pub excluded: Vec<String>,
+    pub mean_diff: Option<f64>,
+    pub t: Option<PairedT>,
+    pub bootstrap: Option<Bootstrap>,
+    pub mcnemar: McNemar,
+    /// Paired MDE at α = 0.05, power 0.8.
+    pub mde: Option<f64>,
+    /// True when the observed differences had no spread and the MDE used the binomial
+    /// planning value √(p_b(1−p_b) + p_c(1−p_c)) instead.
+    pub mde_sd_assumed: bool,
+    /// Σ candidate mean tokens / Σ baseline mean tokens over paired tasks with both known.
+    pub token_ratio: Option<f64>,
+    pub step_ratio: Option<f64>,
+}
+
+/// One pairwise judge verdict on one task, as the judges write it (JSON Lines).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PairwiseRecord {
+    pub task_id: String,
+    #[serde(default)]
+    pub trial: Option<u32>,
+    /// `baseline`, `candidate` or `tie` (a tie includes a position-inconsistent pair).
+    pub winner: String,
+    /// False when the two position-swapped judgements disagreed.
+    #[serde(default = "yes")]
+    pub consistent: bool,
+    #[serde(default)]
+    pub judge_model: Option<String>,
+    #[serde(default)]
+    pub reason: Option<String>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct PairwiseSummary {
+    pub judgements: usize,
+    pub baseline_wins: usize,
+    pub candidate_wins: usize,
+    pub ties: usize,
+    pub inconsistency_rate: f64,
+    pub records: Vec<PairwiseRecord>,
+}
+
+/// Reads a pairwise-judgement JSONL file.
+pub fn read_pairwise(path: &Path) -> Result<Vec<PairwiseRecord>> {
+    let read =
+        nab_protocol::read_jsonl::<PairwiseRecord>(path).map_err(|e| ReportError::Pairwise {
+            path: path.to_owned(),
+            message: e.to_string(),
+        })?;
+    for r in &read.records {
+        if !matches!(r.winner.as_str(), "baseline" | "candidate" | "tie") {
+            return Err(ReportError::Pairwise {
+                path: path.to_owned(),
+                message: format!(
+                    "task {}: winner must be baseline, candidate or tie, not {:?}",
+                    r.task_id, r.winner
+                ),
+            });
+        }
+    }
+    Ok(read.records)
+}
+
+fn summarize_pairwise(records: Vec<PairwiseRecord>) -> Option<PairwiseSummary> {
+    if records.is_empty() {
+        return None;
+    }
+    let count = |w: &str| records.iter().filter(|r| r.winner == w).count();
+    Some(PairwiseSummary {
+        judgements: records.len(),
+        baseline_wins: count("baseline"),
+        candidate_wins: count("candidate"),
+        ties: count("tie"),
+        inconsistency_rate: records.iter().filter(|r| !r.consistent).count() as f64
+            / records.len() as f64,
+        records,
+    })
+}
+
+fn side(run: &Run, t: &TaskTrials) -> TaskSide {
+    let recs: Vec<_> = t
+        .trial_indexes
+        .iter()
+        .map(|&i| &run.records[i])
+        .filter(|r| r.status != TrialStatus::Error)
+        .collect();
+    let mean =
+        |vals: Vec<f64>| (!vals.is_empty()).then(|| vals.iter().sum::<f64>() / vals.len() as f64);
+    TaskSide {
+        scored: t.scored,
+        passed: t.passed,
+        errors: t.errors,
+        pass_rate: t.pass_rate(),
+        mean_tokens: mean(recs.iter().filter_map(|r| trial_tokens(r)).collect()),
+        mean_steps: mean(
+            recs.iter()
+                .filter_map(|r| r.steps.map(|s| s as f64))
+                .collect(),
+        ),
+        violations: t
+            .trial_indexes
+            .iter()
+            .flat_map(|&i| run.records[i].violations.iter().cloned())
+            .collect(),
+    }
+}
+
+fn ratio(pairs: impl Iterator<Item = (Option<f64>, Option<f64>)>) -> Option<f64> {
+    let (mut b, mut c) = (0.0, 0.0);
+    for (x, y) in pairs {
+        if let (Some(x), Some(y)) = (x, y) {
+            b += x;
+            c += y;
+        }
+    }
+    (b > 0.0).then(|| c / b)
+}
+
+impl Comparison {
+    pub fn compute(
+        baseline: &Run,
+        candidate: &Run,
+        pairwise: Vec<PairwiseRecord>,
+        seed: u64,
+    ) -> Result<Comparison> {
+        let ids: BTreeSet<&str> = baseline
+            .tasks
+            .iter()
+            .chain(&candidate.tasks)
+            .map(|t| t.task_id.as_str())
+            .collect();
+        let shared = ids
+            .iter()
+            .filter(|id| baseline.task(id).is_some() && candidate.task(id).is_some())
+            .count();
+        if shared == 0 {
+            return Err(ReportError::NoCommonTasks {
+                baseline: baseline.dir.clone(),
+                candidate: candidate.dir.clone(),
+            });
+        }
+        let mut tasks = Vec::new();
+        for id in ids {
+            let b = baseline.task(id).map(|t| side(baseline, t));
+            let c = candidate.task(id).map(|t| side(candidate, t));
+            let category = candidate
+                .task(id)
+                .or(baseline.task(id))
+                .map(|t| t.category.clone())
+                .unwrap_or_default();
+            let delta = match (
+                b.as_ref().and_then(|s| s.pass_rate),
+                c.as_ref().and_then(|s| s.pass_rate),
+            ) {
+                (Some(x), Some(y)) => Some(y - x),
+                _ => None,
+            };
+            let change = match (&b, &c, delta) {
+                (Some(_), None, _) => "only_baseline",
+                (None, Some(_), _) => "only_candidate",
+                (_, _, None) => "no_verdict",
+                (_, _, Some(d)) if d > 1e-12 => "improved",
+                (_, _, Some(d)) if d < -1e-12 => "regressed",
+                _ => "same",
+            };
+            tasks.push(TaskDelta {
+                task_id: id.to_owned(),
+                category,
+                baseline: b,
+                candidate: c,
+                delta,
+                change,
+            });
+        }
+
+        let paired: Vec<&TaskDelta> = tasks.iter().filter(|t| t.delta.is_some()).collect();
+        let diffs: Vec<f64> = paired.iter().filter_map(|t| t.delta).collect();
+        let rate = |s: &Option<TaskSide>| s.as_ref().and_then(|s| s.pass_rate).unwrap_or(0.0);
+        let mut mc = McNemar {
+            b: 0,
+            c: 0,
+            p_value: 1.0,
+            baseline_only: Vec::new(),
+            candidate_only: Vec::new(),
+        };
+        for t in &paired {
+            let bp = rate(&t.baseline) >= TASK_PASS_THRESHOLD;
+            let cp = rate(&t.candidate) >= TASK_PASS_THRESHOLD;
+            if bp && !cp {
+                mc.b += 1;
+                mc.baseline_only.push(t.task_id.clone());
+            } else if cp && !bp {
+                mc.c += 1;
+                mc.candidate_only.push(t.task_id.clone());
+            }
+        }
+        mc.p_value = stats::mcnemar_exact(mc.b, mc.c);
+        let t = stats::paired_t_interval(&diffs, 0.95);
+        let m = diffs.len();
+        let (sd, assumed) = match t {
+            Some(t) if t.sd > 0.0 => (t.sd, false),
+            _ => {
+                let pb = paired.iter().map(|t| rate(&t.baseline)).sum::<f64>() / m.max(1) as f64;
+                let pc = paired.iter().map(|t| rate(&t.candidate)).sum::<f64>() / m.max(1) as f64;
+                let mut v = pb * (1.0 - pb) + pc * (1.0 - pc);
+                if v <= 0.0 {
+                    v = 0.5; // both at 0 or 1: the worst case ¼ + ¼
+                }
+                (v.sqrt(), true)
+            }
+        };
+        let stats = PairedStats {
+            tasks: m,
+            excluded: tasks
+                .iter()
+                .filter(|t| t.delta.is_none())
+                .map(|t| t.task_id.clone())
+                .collect(),
+            mean_diff: (m > 0).then(|| diffs.iter().sum::<f64>() / m as f64),
+            t,
+            bootstrap: stats::paired_bootstrap(&diffs, stats::bootstrap::RESAMPLES, 0.95, seed),
+            mcnemar: mc,
+            mde: stats::mde_paired(sd, m, 0.05, 0.8),
+            mde_sd_assumed: assumed,
+            token_ratio: ratio(paired.iter().map(|t| {
+                (
+                    t.baseline.as_ref().and_then(|s| s.mean_tokens),
+                    t.candidate.as_ref().and_then(|s| s.mean_tokens),
+                )
+            })),
+            step_ratio: ratio(paired.iter().map(|t| {
+                (
+                    t.baseline.as_ref().and_then(|s| s.mean_steps),
+                    t.candidate.as_ref().and_then(|s| s.mean_steps),
+                )
+            })),
+        };
+        Ok(Comparison {
+            baseline_dir: baseline.dir.display().to_string(),
+            candidate_dir: candidate.dir.display().to_string(),
+            baseline: RunSummary::compute(baseline),
+            candidate: RunSummary::compute(candidate),
+            tasks,
+            paired: stats,
+            pairwise: summarize_pairwise(pairwise),
+        })
+    }
+
+    /// The plain-text summary `nab compare` prints.
+    pub fn terminal_summary(&self) -> String {
+        use std::fmt::Write;
+        let pct = |v: Option<f64>| {
+            v.map(|v| format!("{:.1}%", v * 100.0))
+                .unwrap_or_else(|| "—".into())
+        };
+        let ci = |v: Option<Interval>| {
+            v.map(|i| format!("[{:.1}, {:.1}]", i.low * 100.0, i.high * 100.0))
+                .unwrap_or_else(|| "—".into())
+        };
+        let pts = |v: Option<f64>| {
+            v.map(|v| format!("{:+.1} pts", v * 100.0))
+                .unwrap_or_else(|| "—".into())
+        };
+        let mut s = String::new();
+        let (b, c, p) = (&self.baseline, &self.candidate, &self.paired);
+        let _ = writeln!(s, "{:<22} {:>22} {:>22}", "", "baseline", "candidate");
+        let _ = writeln!(
+            s,
+            "{:<22} {:>22} {:>22}",
+            "run",
+            b.run_id.as_deref().unwrap_or("?"),
+            c.run_id.as_deref().unwrap_or("?")
+        );
+        let _ = writeln!(
+            s,
+            "{:<22} {:>22} {:>22}",
+            "tasks × trials",
+            format!("{} / {}", b.tasks, b.trials),
+            format!("{} / {}", c.tasks, c.trials)
+        );
+        let _ = writeln!(
+            s,
+            "{:<22} {:>22} {:>22}",
+            "pass rate",
+            pct(b.pass_rate),
+            pct(c.pass_rate)
+        );
+        let _ = writeln!(
+            s,
+            "{:<22} {:>22} {:>22}",
+            "95% CI (Wilson)",
+            ci(b.pass_rate_ci),
+            ci(c.pass_rate_ci)
+        );
+        let _ = writeln!(
+            s,
+            "{:<22} {:>22} {:>22}",
+            "infrastructure errors", b.infra.error_trials, c.infra.error_trials
+        );
+        let _ = writeln!(
+            s,
+            "{:<22} {:>22} {:>22}",
+            "tokens", b.usage.total_tokens, c.usage.total_tokens
+        );
+        let _ = writeln!(s);
+        let _ = writeln!(s, "paired over {} tasks (clustered by task):", p.tasks);
+        let _ = writeln!(s, "  mean difference      {}", pts(p.mean_diff));
+        let _ = writeln!(
+            s,
+            "  95% t-interval       {}",
+            p.t.map(|t| format!(
+                "[{:+.1}, {:+.1}] pts",
+                t.interval.low * 100.0,
+                t.interval.high * 100.0
+            ))
+            .unwrap_or_else(|| "—".into())
+        );
+        let _ = writeln!(
+            s,
+            "  95% bootstrap        {}",
+            p.bootstrap
+                .map(|b| format!(
+                    "[{:+.1}, {:+.1}] pts ({} resamples, seed {})",
+                    b.interval.low * 100.0,
+                    b.interval.high * 100.0,
+                    b.resamples,
+                    b.seed
+                ))
+                .unwrap_or_else(|| "—".into())
+        );
+        let _ = writeln!(
+            s,
+            "  McNemar exact        b={} c={} p={:.4}",
+            p.mcnemar.b, p.mcnemar.c, p.mcnemar.p_value
+        );
+        let _ = writeln!(
+            s,
+            "  detectable effect    {} (α=0.05, power 0.8{}) — smaller true differences can go unseen",
+            pts(p.mde).trim_start_matches('+'),
+            if p.mde_sd_assumed {
+                ", planning sd"
+            } else {
+                ""
+            }
+        );
+        if !p.excluded.is_empty() {
+            let _ = writeln!(
+                s,
+                "  excluded (no verdict on one side): {}",
+                p.excluded.join(", ")
+            );
+        }
+        let changed: Vec<&TaskDelta> = self.tasks.iter().filter(|t| t.change != "same").collect();
+        if !changed.is_empty() {
+            let _ = writeln!(s);
+            let _ = writeln!(s, "changed tasks:");
+            for t in changed {
+                let frac = |x: &Option<TaskSide>| {
+                    x.as_ref()
+                        .map(|x| format!("{}/{}", x.passed, x.scored))
+                        .unwrap_or_else(|| "—".into())
+                };
+                let _ = writeln!(
+                    s,
+                    "  {:<40} {:>7} → {:<7} {:<14} {}",
+                    t.task_id,
+                    frac(&t.baseline),
+                    frac(&t.candidate),
+                    t.change,
+                    pts(t.delta)
+                );
+            }
+        }
+        if let Some(pw) = &self.pairwise {
+            let _ = writeln!(s);
+            let _ = writeln!(
+                s,
+                "pairwise judge: candidate {} · baseline {} · tie {} (inconsistent {:.0}%)",
+                pw.candidate_wins,
+                pw.baseline_wins,
+                pw.ties,
+                pw.inconsistency_rate * 100.0
+            );
+        }
+        s
+    }
+}

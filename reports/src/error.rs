@@ -1,0 +1,52 @@
+//! Errors of this crate. Each message names the file or value at fault and what to do.
+
+use std::path::PathBuf;
+
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ReportError {
+    #[error(
+        "{path} is not a run directory: it has no results.jsonl (run `nab run` first, or pass the folder that holds results.jsonl)"
+    )]
+    NotARun { path: PathBuf },
+    #[error("cannot read the results of {path}: {source}")]
+    Results {
+        path: PathBuf,
+        source: nab_protocol::JsonlError,
+    },
+    #[error("{path}:{line}: {message}")]
+    Record {
+        path: PathBuf,
+        line: usize,
+        message: String,
+    },
+    #[error("{path}: invalid run metadata: {message}")]
+    Meta { path: PathBuf, message: String },
+    #[error("{path}: invalid gate config: {message}")]
+    GateConfig { path: PathBuf, message: String },
+    #[error("{path}: invalid pairwise judge results: {message}")]
+    Pairwise { path: PathBuf, message: String },
+    #[error("cannot write {path}: {source}")]
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot read {path}: {source}")]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot build the results table for {path}: {message}")]
+    Table { path: PathBuf, message: String },
+    #[error("cannot render {template}: {message}")]
+    Render { template: String, message: String },
+    #[error(
+        "the baseline and the candidate share no task: nothing to compare ({baseline} vs {candidate})"
+    )]
+    NoCommonTasks {
+        baseline: PathBuf,
+        candidate: PathBuf,
+    },
+}
+
+pub type Result<T, E = ReportError> = std::result::Result<T, E>;

@@ -1,0 +1,105 @@
+//! The gate's Markdown summary (for a CI job summary or a pull-request comment).
+
+use super::{GateOutcome, RuleOutcome};
+use std::fmt::Write;
+
+fn pct(v: Option<f64>) -> String {
+    v.map(|v| format!("{:.1}%", v * 100.0))
+        .unwrap_or_else(|| "—".into())
+}
+
+fn cell(s: &str) -> String {
+    s.replace('|', "\\|").replace('\n', " ")
+}
+
+pub fn render(g: &GateOutcome) -> String {
+    let mut s = String::new();
+    let c = &g.comparison;
+    let failing: Vec<_> = g.failing().collect();
+    if failing.is_empty() {
+        let _ = writeln!(s, "## nab gate: ✅ passed\n");
+    } else {
+        let _ = writeln!(s, "## nab gate: ❌ failed ({} rule(s))\n", failing.len());
+        for r in &failing {
+            let _ = writeln!(s, "- **{}**: {}", r.id, r.detail);
+        }
+        let _ = writeln!(s);
+    }
+    let _ = writeln!(s, "| | baseline | candidate |\n|---|---:|---:|");
+    let (b, k) = (&c.baseline, &c.candidate);
+    let _ = writeln!(
+        s,
+        "| pass rate | {} | {} |",
+        pct(b.pass_rate),
+        pct(k.pass_rate)
+    );
+    let ci = |x: Option<crate::stats::Interval>| {
+        x.map(|i| format!("{:.1}–{:.1}%", i.low * 100.0, i.high * 100.0))
+            .unwrap_or_else(|| "—".into())
+    };
+    let _ = writeln!(
+        s,
+        "| 95% CI (Wilson, tasks) | {} | {} |",
+        ci(b.pass_rate_ci),
+        ci(k.pass_rate_ci)
+    );
+    let _ = writeln!(
+        s,
+        "| tasks / trials | {} / {} | {} / {} |",
+        b.tasks, b.trials, k.tasks, k.trials
+    );
+    let _ = writeln!(
+        s,
+        "| infrastructure errors | {} | {} |",
+        b.infra.error_trials, k.infra.error_trials
+    );
+    let _ = writeln!(
+        s,
+        "| tokens | {} | {} |",
+        b.usage.total_tokens, k.usage.total_tokens
+    );
+    let _ = writeln!(s, "\n### Rules\n\n| rule | result | why |\n|---|---|---|");
+    for r in &g.rules {
+        let mark = match r.outcome {
+            RuleOutcome::Pass => "✅ pass",
+            RuleOutcome::Fail => "❌ fail",
+            RuleOutcome::Skipped => "➖ skipped",
+        };
+        let _ = writeln!(s, "| `{}` | {} | {} |", r.id, mark, cell(&r.detail));
+    }
+    if !g.notes.is_empty() {
+        let _ = writeln!(s, "\n### Notes\n");
+        for n in &g.notes {
+            let _ = writeln!(s, "- {}", cell(n));
+        }
+    }
+    let changed: Vec<_> = c.tasks.iter().filter(|t| t.change != "same").collect();
+    if !changed.is_empty() {
+        let _ = writeln!(
+            s,
+            "\n### Changed tasks\n\n| task | baseline | candidate | change |\n|---|---:|---:|---|"
+        );
+        for t in changed {
+            let f = |x: &Option<crate::compare::TaskSide>| {
+                x.as_ref()
+                    .map(|x| {
+                        if x.errors > 0 {
+                            format!("{}/{} (+{} err)", x.passed, x.scored, x.errors)
+                        } else {
+                            format!("{}/{}", x.passed, x.scored)
+                        }
+                    })
+                    .unwrap_or_else(|| "—".into())
+            };
+            let _ = writeln!(
+                s,
+                "| `{}` | {} | {} | {} |",
+                t.task_id,
+                f(&t.baseline),
+                f(&t.candidate),
+                t.change
+            );
+        }
+    }
+    s
+}

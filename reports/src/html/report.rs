@@ -1,0 +1,165 @@
+//! report.html for one run.
+
+use super::svg::{self, Bar};
+use super::{environment, pack, render};
+use crate::error::Result;
+use crate::run::Run;
+use crate::summary::{RunSummary, trial_tokens};
+use crate::trial::TrialView;
+use minijinja::{Value, context};
+use nab_protocol::trial::TrialStatus;
+use serde::Serialize;
+
+#[derive(Serialize)]
+struct TrialLink {
+    /// Index into the run's records: the id of the embedded view.
+    idx: usize,
+    trial: u32,
+    status: &'static str,
+}
+
+#[derive(Serialize)]
+struct TaskRow {
+    id: String,
+    category: String,
+    status: &'static str,
+    scored: u32,
+    passed: u32,
+    errors: u32,
+    rate: Option<f64>,
+    mean_tokens: Option<f64>,
+    mean_steps: Option<f64>,
+    trials: Vec<TrialLink>,
+}
+
+#[derive(Serialize)]
+struct Blob {
+    idx: usize,
+    title: String,
+    data: String,
+}
+
+fn status_word(s: TrialStatus) -> &'static str {
+    match s {
+        TrialStatus::Passed => "passed",
+        TrialStatus::Failed => "failed",
+        TrialStatus::Error => "error",
+    }
+}
+
+fn mean(v: &[f64]) -> Option<f64> {
+    (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64)
+}
+
+/// Renders the whole self-contained page.
+pub fn render_report(run: &Run, summary: &RunSummary) -> Result<String> {
+    let env = environment()?;
+    let rows: Vec<TaskRow> = run
+        .tasks
+        .iter()
+        .map(|t| {
+            let recs: Vec<_> = t
+                .trial_indexes
+                .iter()
+                .map(|&i| (i, &run.records[i]))
+                .collect();
+            let scored: Vec<_> = recs
+                .iter()
+                .filter(|(_, r)| r.status != TrialStatus::Error)
+                .collect();
+            TaskRow {
+                id: t.task_id.clone(),
+                category: t.category.clone(),
+                status: t.status(),
+                scored: t.scored,
+                passed: t.passed,
+                errors: t.errors,
+                rate: t.pass_rate(),
+                mean_tokens: mean(
+                    &scored
+                        .iter()
+                        .filter_map(|(_, r)| trial_tokens(r))
+                        .collect::<Vec<_>>(),
+                ),
+                mean_steps: mean(
+                    &scored
+                        .iter()
+                        .filter_map(|(_, r)| r.steps.map(|s| s as f64))
+                        .collect::<Vec<_>>(),
+                ),
+                trials: recs
+                    .iter()
+                    .map(|(i, r)| TrialLink {
+                        idx: *i,
+                        trial: r.trial,
+                        status: status_word(r.status),
+                    })
+                    .collect(),
+            }
+        })
+        .collect();
+
+    let mut blobs = Vec::with_capacity(run.records.len());
+    for (idx, rec) in run.records.iter().enumerate() {
+        let view = TrialView::load(&run.dir, &run.meta, rec);
+        let html = render(&env, "trial.html", context! { t => view })?;
+        blobs.push(Blob {
+            idx,
+            title: format!("{} · trial {}", rec.task_id, rec.trial),
+            data: pack(&html),
+        });
+    }
+
+    let bars: Vec<Bar<'_>> = summary
+        .categories
+        .iter()
+        .map(|c| Bar {
+            label: &c.category,
+            value: c.pass_rate,
+            ci: c.ci,
+            note: format!("n={}", c.scored_tasks),
+        })
+        .collect();
+    let scored: Vec<_> = run
+        .records
+        .iter()
+        .filter(|r| r.status != TrialStatus::Error)
+        .collect();
+    let tokens: Vec<f64> = scored.iter().filter_map(|r| trial_tokens(r)).collect();
+    let steps: Vec<f64> = scored
+        .iter()
+        .filter_map(|r| r.steps.map(|s| s as f64))
+        .collect();
+    let d = &summary.distributions;
+    let charts = context! {
+        categories => Value::from_safe_string(svg::interval_bars("Pass rate by category (95% Wilson interval over tasks)", &bars)),
+        tokens => Value::from_safe_string(svg::histogram("Tokens per trial", &tokens, d.tokens.median, d.tokens.p90)),
+        steps => Value::from_safe_string(svg::histogram("Steps per trial", &steps, d.steps.median, d.steps.p90)),
+    };
+    let mut categories: Vec<&str> = run.tasks.iter().map(|t| t.category.as_str()).collect();
+    categories.sort_unstable();
+    categories.dedup();
+    render(
+        &env,
+        "report.html",
+        context! {
+            s => summary,
+            meta => &run.meta,
+            tasks_dir => run.meta.tasks_dir.as_ref().map(|p| p.display().to_string()),
+            rows => rows,
+            blobs => blobs,
+            charts => charts,
+            categories => categories,
+            truncated_tail => run.truncated_tail,
+            generated_at => nab_protocol::now_rfc3339(),
+            limits => context! {
+                text => crate::trial::text::MAX_TEXT,
+                collapse_chars => crate::trial::text::COLLAPSE_CHARS,
+                collapse_lines => crate::trial::text::COLLAPSE_LINES,
+                turns => crate::trial::MAX_TURNS,
+                diff_lines => crate::trial::diff::MAX_DIFF_LINES,
+                log_chars => crate::trial::MAX_LOG_CHARS,
+            },
+        },
+    )
+}

@@ -1,0 +1,166 @@
+//! A run directory loaded: its trial records grouped by task.
+
+use crate::error::{ReportError, Result};
+use crate::meta::RunMeta;
+use nab_protocol::trial::{TrialRecord, TrialStatus};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+pub const RESULTS_FILE: &str = "results.jsonl";
+
+/// One loaded run.
+#[derive(Debug, Clone)]
+pub struct Run {
+    pub dir: PathBuf,
+    pub meta: RunMeta,
+    /// Every trial, one per (task, trial index), sorted by task then trial.
+    pub records: Vec<TrialRecord>,
+    /// Tasks in id order.
+    pub tasks: Vec<TaskTrials>,
+    /// The last line of results.jsonl was cut off (an interrupted writer) and skipped.
+    pub truncated_tail: bool,
+}
+
+/// The trials of one task and their verdict counts.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TaskTrials {
+    pub task_id: String,
+    pub category: String,
+    /// Indexes into [`Run::records`].
+    pub trial_indexes: Vec<usize>,
+    /// Trials with a verdict (passed or failed). Infrastructure errors are not scored.
+    pub scored: u32,
+    pub passed: u32,
+    pub errors: u32,
+}
+
+impl TaskTrials {
+    /// The task's pass rate over its scored trials; `None` when every trial was an error.
+    pub fn pass_rate(&self) -> Option<f64> {
+        (self.scored > 0).then(|| f64::from(self.passed) / f64::from(self.scored))
+    }
+
+    /// A one-word status for tables and filters.
+    pub fn status(&self) -> &'static str {
+        match (self.scored, self.passed) {
+            (0, _) => "error",
+            (n, c) if c == n => "passed",
+            (_, 0) => "failed",
+            _ => "flaky",
+        }
+    }
+}
+
+impl Run {
+    /// Loads `<dir>/results.jsonl` and `<dir>/run.json` (optional).
+    ///
+    /// A trial recorded twice (a resumed run that retried it) counts once: the last line wins.
+    pub fn load(dir: &Path) -> Result<Run> {
+        let path = dir.join(RESULTS_FILE);
+        if !path.is_file() {
+            return Err(ReportError::NotARun {
+                path: dir.to_owned(),
+            });
+        }
+        let read = nab_protocol::read_jsonl::<serde_json::Value>(&path).map_err(|source| {
+            ReportError::Results {
+                path: path.clone(),
+                source,
+            }
+        })?;
+        let mut records = Vec::with_capacity(read.records.len());
+        for (i, value) in read.records.into_iter().enumerate() {
+            // Go through parse_line so an unknown version gets its clear message.
+            let rec = TrialRecord::parse_line(&value.to_string()).map_err(|message| {
+                ReportError::Record {
+                    path: path.clone(),
+                    line: i + 1,
+                    message,
+                }
+            })?;
+            records.push(rec);
+        }
+        let meta = RunMeta::read(dir)?;
+        Ok(Run::from_records(dir, meta, records, read.truncated_tail))
+    }
+
+    /// Builds a run from records already in memory (tests, benchmarks, the runner).
+    pub fn from_records(
+        dir: &Path,
+        meta: RunMeta,
+        records: Vec<TrialRecord>,
+        truncated_tail: bool,
+    ) -> Run {
+        let mut latest: BTreeMap<(String, u32), TrialRecord> = BTreeMap::new();
+        for r in records {
+            latest.insert((r.task_id.clone(), r.trial), r);
+        }
+        let records: Vec<TrialRecord> = latest.into_values().collect();
+        let mut tasks: Vec<TaskTrials> = Vec::new();
+        for (i, r) in records.iter().enumerate() {
+            if tasks.last().map(|t| t.task_id != r.task_id).unwrap_or(true) {
+                tasks.push(TaskTrials {
+                    task_id: r.task_id.clone(),
+                    category: r.category.clone(),
+                    trial_indexes: Vec::new(),
+                    scored: 0,
+                    passed: 0,
+                    errors: 0,
+                });
+            }
+            if let Some(t) = tasks.last_mut() {
+                t.trial_indexes.push(i);
+                match r.status {
+                    TrialStatus::Passed => {
+                        t.scored += 1;
+                        t.passed += 1;
+                    }
+                    TrialStatus::Failed => t.scored += 1,
+                    TrialStatus::Error => t.errors += 1,
+                }
+            }
+        }
+        Run {
+            dir: dir.to_owned(),
+            meta,
+            records,
+            tasks,
+            truncated_tail,
+        }
+    }
+
+    pub fn task(&self, id: &str) -> Option<&TaskTrials> {
+        self.tasks
+            .binary_search_by(|t| t.task_id.as_str().cmp(id))
+            .ok()
+            .map(|i| &self.tasks[i])
+    }
+
+    /// The agent: from run.json, else the records.
+    pub fn agent(&self) -> Option<String> {
+        self.meta
+            .agent
+            .clone()
+            .or_else(|| self.records.first().map(|r| r.agent.clone()))
+    }
+
+    /// The model: from run.json, else the records.
+    pub fn model(&self) -> Option<String> {
+        self.meta
+            .model
+            .clone()
+            .or_else(|| self.records.iter().find_map(|r| r.model.clone()))
+    }
+
+    pub fn run_id(&self) -> Option<String> {
+        self.meta
+            .run_id
+            .clone()
+            .or_else(|| self.records.first().map(|r| r.run_id.clone()))
+    }
+}
+
+/// The folder of one trial's artifacts: `<run>/trials/<task>/<trial>/`.
+pub fn trial_dir(run_dir: &Path, task_id: &str, trial: u32) -> PathBuf {
+    run_dir.join("trials").join(task_id).join(trial.to_string())
+}

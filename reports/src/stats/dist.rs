@@ -1,0 +1,33 @@
+//! Quantiles of the reference distributions (thin wrappers over statrs).
+
+use statrs::distribution::{ContinuousCDF, Normal, StudentsT};
+
+/// Φ⁻¹(p), the standard normal quantile.
+pub fn normal_quantile(p: f64) -> f64 {
+    // Normal::new(0, 1) cannot fail: the parameters are constants.
+    Normal::new(0.0, 1.0)
+        .map(|n| n.inverse_cdf(p))
+        .unwrap_or(f64::NAN)
+}
+
+/// The Student-t quantile with `df` degrees of freedom; `None` when df < 1.
+pub fn t_quantile(p: f64, df: f64) -> Option<f64> {
+    if df < 1.0 {
+        return None;
+    }
+    StudentsT::new(0.0, 1.0, df).ok().map(|t| t.inverse_cdf(p))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quantiles_match_tables() {
+        assert!((normal_quantile(0.975) - 1.959964).abs() < 1e-5);
+        // t(0.975, 27) = 2.051831 from standard tables; t(0.975, 1) = 12.7062
+        assert!((t_quantile(0.975, 27.0).unwrap() - 2.051831).abs() < 1e-4);
+        assert!((t_quantile(0.975, 1.0).unwrap() - 12.7062).abs() < 1e-3);
+        assert_eq!(t_quantile(0.975, 0.0), None);
+    }
+}

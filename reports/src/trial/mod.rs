@@ -1,0 +1,127 @@
+//! One trial's view: what its folder holds, loaded and capped for the report.
+//!
+//! Size limits (so a run of 28 tasks × 5 trials with long transcripts opens fast):
+//! - a text block (message, tool arguments or result) keeps at most [`text::MAX_TEXT`]
+//!   characters: the head and the tail, with the number of characters left out in between;
+//!   blocks over [`text::COLLAPSE_CHARS`] characters or [`text::COLLAPSE_LINES`] lines start
+//!   collapsed;
+//! - at most [`MAX_TURNS`] model turns are shown, the rest are counted;
+//! - the diff keeps at most [`diff::MAX_DIFF_LINES`] lines;
+//! - agent.log and verify.log keep their last [`MAX_LOG_CHARS`] characters (the end is where
+//!   the failure is).
+
+pub mod diff;
+pub mod text;
+pub mod trajectory;
+
+use crate::meta::RunMeta;
+use crate::run::trial_dir;
+use diff::DiffView;
+use nab_protocol::trial::{JudgeRecord, TrialRecord};
+use serde::Serialize;
+use std::path::Path;
+use text::Text;
+use trajectory::{EventRow, Trajectory};
+
+pub const MAX_TURNS: usize = 200;
+pub const MAX_LOG_CHARS: usize = 64 * 1024;
+
+/// Everything the trial template shows.
+#[derive(Debug, Clone, Serialize)]
+pub struct TrialView {
+    pub task_id: String,
+    pub category: String,
+    pub trial: u32,
+    pub status: String,
+    pub instruction: Option<Text>,
+    pub trajectory: Trajectory,
+    pub events: Vec<EventRow>,
+    pub diff: Option<DiffView>,
+    pub verify_log: Option<Text>,
+    pub agent_log: Option<Text>,
+    pub judges: Vec<JudgeRecord>,
+    pub metrics: Vec<(String, String)>,
+    pub violations: Vec<String>,
+    pub error: Option<String>,
+}
+
+/// Reads a file as text, lossily; `None` when it is absent or unreadable (the report shows
+/// "not available" rather than failing on a half-written trial folder).
+pub fn read_text(path: &Path) -> Option<String> {
+    std::fs::read(path)
+        .ok()
+        .map(|b| String::from_utf8_lossy(&b).into_owned())
+}
+
+impl TrialView {
+    pub fn load(run_dir: &Path, meta: &RunMeta, rec: &TrialRecord) -> TrialView {
+        let dir = trial_dir(run_dir, &rec.task_id, rec.trial);
+        let instruction = meta
+            .tasks_dir_in(run_dir)
+            .and_then(|t| read_text(&t.join(&rec.task_id).join("instruction.md")))
+            .map(|s| Text::new(&s));
+        let events = trajectory::load_events(&dir.join("events.jsonl"));
+        let trajectory = Trajectory::load(&dir.join("transcript.jsonl"), &events);
+        TrialView {
+            task_id: rec.task_id.clone(),
+            category: rec.category.clone(),
+            trial: rec.trial,
+            status: format!("{:?}", rec.status).to_lowercase(),
+            instruction,
+            trajectory,
+            events: events.iter().map(EventRow::from_value).collect(),
+            diff: read_text(&dir.join("diff.patch")).map(|d| DiffView::parse(&d)),
+            verify_log: read_text(&dir.join("verify.log")).map(|s| Text::tail(&s, MAX_LOG_CHARS)),
+            agent_log: read_text(&dir.join("agent.log")).map(|s| Text::tail(&s, MAX_LOG_CHARS)),
+            judges: rec.judges.clone(),
+            metrics: metrics(rec),
+            violations: rec.violations.clone(),
+            error: rec.error.clone(),
+        }
+    }
+}
+
+fn metrics(r: &TrialRecord) -> Vec<(String, String)> {
+    let opt = |v: Option<u64>| v.map(|v| v.to_string()).unwrap_or_else(|| "—".into());
+    let mut m = vec![
+        ("status".into(), format!("{:?}", r.status).to_lowercase()),
+        (
+            "tests".into(),
+            match (r.tests_passed, r.tests_total) {
+                (Some(p), Some(t)) => format!("{p}/{t}"),
+                _ => "—".into(),
+            },
+        ),
+        ("steps".into(), opt(r.steps)),
+        ("model calls".into(), opt(r.llm_calls)),
+        ("input tokens".into(), opt(r.input_tokens)),
+        ("output tokens".into(), opt(r.output_tokens)),
+        ("cached tokens".into(), opt(r.cached_tokens)),
+        ("tool calls".into(), opt(r.tool_calls)),
+        ("tool failures".into(), opt(r.tool_failures)),
+        (
+            "tool failure rate".into(),
+            r.tool_failure_rate
+                .map(|v| format!("{:.1}%", v * 100.0))
+                .unwrap_or_else(|| "—".into()),
+        ),
+        ("dangerous commands blocked".into(), opt(r.policy_blocks)),
+        ("agent time".into(), format!("{:.1} s", r.agent_s)),
+        ("verify time".into(), format!("{:.1} s", r.verify_s)),
+        (
+            "sandbox exit".into(),
+            r.exit_reason
+                .map(|e| format!("{e:?}").to_lowercase())
+                .unwrap_or_else(|| "—".into()),
+        ),
+        (
+            "agent exit reason".into(),
+            r.agent_exit_reason.clone().unwrap_or_else(|| "—".into()),
+        ),
+        ("attempts".into(), r.attempts.to_string()),
+    ];
+    if let Some(b) = r.budget_exceeded {
+        m.push(("budget exceeded".into(), b.to_string()));
+    }
+    m
+}

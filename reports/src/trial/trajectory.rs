@@ -1,0 +1,277 @@
+//! The trajectory: model turns with their tool calls and results.
+//!
+//! The gateway transcript is authoritative: each line is one model call, its response is
+//! the assistant turn, and the results of that turn's tool calls are the `tool` messages
+//! of the *next* request (matched by `tool_call_id`). The agent's events add each call's
+//! status and duration. Without a transcript the events alone are shown.
+
+use super::MAX_TURNS;
+use super::text::Text;
+use nab_protocol::transcript::TranscriptLine;
+use serde::Serialize;
+use serde_json::Value;
+use std::collections::HashMap;
+use std::path::Path;
+
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Trajectory {
+    /// "transcript", "events" or "none".
+    pub source: &'static str,
+    pub system: Option<Text>,
+    pub prompt: Option<Text>,
+    pub turns: Vec<Turn>,
+    pub omitted_turns: usize,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Turn {
+    pub index: usize,
+    pub reasoning: Option<Text>,
+    pub content: Option<Text>,
+    pub tool_calls: Vec<ToolCallView>,
+    pub input_tokens: Option<u64>,
+    pub output_tokens: Option<u64>,
+    pub latency_ms: u64,
+    pub error: Option<String>,
+    pub finish_reason: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ToolCallView {
+    pub id: String,
+    pub name: String,
+    pub arguments: Text,
+    pub result: Option<Text>,
+    pub status: Option<String>,
+    pub duration_ms: Option<u64>,
+}
+
+/// One line of events.jsonl for the timeline (kept loose: an unknown kind still shows).
+#[derive(Debug, Clone, Serialize)]
+pub struct EventRow {
+    pub ts: String,
+    pub kind: String,
+    pub step: Option<u64>,
+    pub detail: String,
+    pub status: Option<String>,
+}
+
+impl EventRow {
+    pub fn from_value(v: &Value) -> EventRow {
+        let s = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_owned);
+        let kind = s("kind").unwrap_or_else(|| "?".into());
+        let detail = match kind.as_str() {
+            "tool_call" => format!(
+                "{} {}",
+                s("name").unwrap_or_default(),
+                s("args_summary").unwrap_or_default()
+            ),
+            "policy_block" => format!(
+                "{} — {}",
+                s("command").unwrap_or_default(),
+                s("reason").unwrap_or_default()
+            ),
+            "finish" => format!(
+                "{}{}",
+                s("exit_reason").unwrap_or_default(),
+                s("message").map(|m| format!(": {m}")).unwrap_or_default()
+            ),
+            "model_call" => format!(
+                "{} ms{}",
+                v.get("latency_ms").and_then(Value::as_u64).unwrap_or(0),
+                s("finish_reason")
+                    .map(|f| format!(", {f}"))
+                    .unwrap_or_default()
+            ),
+            _ => {
+                let mut o = v.clone();
+                if let Some(m) = o.as_object_mut() {
+                    for k in ["v", "ts", "kind", "step"] {
+                        m.remove(k);
+                    }
+                }
+                o.to_string()
+            }
+        };
+        EventRow {
+            ts: s("ts").unwrap_or_default(),
+            step: v.get("step").and_then(Value::as_u64),
+            status: s("status"),
+            detail: detail.chars().take(400).collect(),
+            kind,
+        }
+    }
+}
+
+/// Reads events.jsonl as loose JSON values; absent or unreadable → empty.
+pub fn load_events(path: &Path) -> Vec<Value> {
+    nab_protocol::read_jsonl::<Value>(path)
+        .map(|r| r.records)
+        .unwrap_or_default()
+}
+
+/// The text of a chat message's `content` (a string or an array of text parts).
+fn content_text(v: Option<&Value>) -> Option<String> {
+    match v? {
+        Value::String(s) if !s.is_empty() => Some(s.clone()),
+        Value::Array(parts) => {
+            let t: Vec<&str> = parts
+                .iter()
+                .filter_map(|p| p.get("text").and_then(Value::as_str))
+                .collect();
+            (!t.is_empty()).then(|| t.join("\n"))
+        }
+        _ => None,
+    }
+}
+
+fn pretty_args(raw: &str) -> String {
+    serde_json::from_str::<Value>(raw)
+        .ok()
+        .and_then(|v| serde_json::to_string_pretty(&v).ok())
+        .unwrap_or_else(|| raw.to_owned())
+}
+
+impl Trajectory {
+    pub fn load(transcript: &Path, events: &[Value]) -> Trajectory {
+        let lines = nab_protocol::read_jsonl::<TranscriptLine>(transcript)
+            .map(|r| r.records)
+            .unwrap_or_default();
+        if !lines.is_empty() {
+            return Trajectory::from_transcript(lines, events);
+        }
+        Trajectory {
+            source: if events.is_empty() { "none" } else { "events" },
+            ..Default::default()
+        }
+    }
+
+    pub fn from_transcript(mut lines: Vec<TranscriptLine>, events: &[Value]) -> Trajectory {
+        lines.sort_by_key(|l| l.seq);
+        // Status and duration of each tool call, by id, from the agent's events.
+        let mut call_events: HashMap<&str, (Option<String>, Option<u64>)> = HashMap::new();
+        for e in events {
+            if e.get("kind").and_then(Value::as_str) == Some("tool_call")
+                && let Some(id) = e.get("tool_call_id").and_then(Value::as_str)
+            {
+                call_events.insert(
+                    id,
+                    (
+                        e.get("status").and_then(Value::as_str).map(str::to_owned),
+                        e.get("duration_ms").and_then(Value::as_u64),
+                    ),
+                );
+            }
+        }
+        // Every tool result the agent sent, by tool_call_id (later requests repeat earlier
+        // results; the first time a result appears it is still whole, before any clearing).
+        let mut results: HashMap<String, String> = HashMap::new();
+        for l in &lines {
+            for m in l
+                .request
+                .get("messages")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                if m.get("role").and_then(Value::as_str) == Some("tool")
+                    && let Some(id) = m.get("tool_call_id").and_then(Value::as_str)
+                    && !results.contains_key(id)
+                {
+                    results.insert(
+                        id.to_owned(),
+                        content_text(m.get("content")).unwrap_or_default(),
+                    );
+                }
+            }
+        }
+        let first_msgs = lines[0].request.get("messages").and_then(Value::as_array);
+        let find_role = |role: &str| {
+            first_msgs
+                .into_iter()
+                .flatten()
+                .find(|m| m.get("role").and_then(Value::as_str) == Some(role))
+                .and_then(|m| content_text(m.get("content")))
+                .map(|s| Text::new(&s))
+        };
+        let mut traj = Trajectory {
+            source: "transcript",
+            system: find_role("system").map(|mut t| {
+                t.collapsed = true;
+                t
+            }),
+            prompt: find_role("user"),
+            turns: Vec::new(),
+            omitted_turns: lines.len().saturating_sub(MAX_TURNS),
+        };
+        for (index, l) in lines.iter().take(MAX_TURNS).enumerate() {
+            let choice = l
+                .response
+                .as_ref()
+                .and_then(|r| r.get("choices"))
+                .and_then(|c| c.get(0));
+            let msg = choice.and_then(|c| c.get("message"));
+            let tool_calls = msg
+                .and_then(|m| m.get("tool_calls"))
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .map(|tc| {
+                    let id = tc
+                        .get("id")
+                        .and_then(Value::as_str)
+                        .unwrap_or_default()
+                        .to_owned();
+                    let f = tc.get("function");
+                    let (status, duration_ms) = call_events
+                        .get(id.as_str())
+                        .cloned()
+                        .unwrap_or((None, None));
+                    ToolCallView {
+                        name: f
+                            .and_then(|f| f.get("name"))
+                            .and_then(Value::as_str)
+                            .unwrap_or("?")
+                            .to_owned(),
+                        arguments: Text::new(&pretty_args(
+                            f.and_then(|f| f.get("arguments"))
+                                .and_then(Value::as_str)
+                                .unwrap_or(""),
+                        )),
+                        result: results.get(&id).map(|r| Text::new(r)),
+                        status,
+                        duration_ms,
+                        id,
+                    }
+                })
+                .collect();
+            traj.turns.push(Turn {
+                index,
+                reasoning: msg
+                    .and_then(|m| m.get("reasoning_content"))
+                    .and_then(Value::as_str)
+                    .filter(|s| !s.is_empty())
+                    .map(|s| {
+                        let mut t = Text::new(s);
+                        t.collapsed = true;
+                        t
+                    }),
+                content: content_text(msg.and_then(|m| m.get("content"))).map(|s| Text::new(&s)),
+                tool_calls,
+                input_tokens: l.usage.map(|u| u.prompt_tokens),
+                output_tokens: l.usage.map(|u| u.completion_tokens),
+                latency_ms: l.latency_ms,
+                error: l.error.clone().or_else(|| {
+                    l.budget_exceeded
+                        .as_ref()
+                        .map(|b| format!("budget exceeded: {b}"))
+                }),
+                finish_reason: choice
+                    .and_then(|c| c.get("finish_reason"))
+                    .and_then(Value::as_str)
+                    .map(str::to_owned),
+            });
+        }
+        traj
+    }
+}

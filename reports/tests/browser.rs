@@ -1,0 +1,274 @@
+//! The report in a real headless Chromium (Debian's `chromium` package).
+//!
+//! Opens report.html of a generated run of 28 tasks × 5 trials over the DevTools protocol
+//! and checks: no console error or uncaught exception; the summary numbers in the DOM equal
+//! summary.json; a trial view opens and shows its diff; no network request is made.
+//! Saves a screenshot to `target/nab-artifacts/report.png` for CI to keep.
+
+mod common;
+
+use headless_chrome::protocol::cdp::Network;
+use headless_chrome::protocol::cdp::Page::CaptureScreenshotFormatOption;
+use headless_chrome::protocol::cdp::types::Event;
+use headless_chrome::{Browser, LaunchOptions};
+use nab_reports::fixtures;
+use serde_json::Value;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+fn chromium() -> PathBuf {
+    let p =
+        PathBuf::from(std::env::var("NAB_CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into()));
+    assert!(
+        p.is_file(),
+        "{} not found: install Debian's `chromium` package (apt-get install -y chromium), or set NAB_CHROMIUM",
+        p.display()
+    );
+    p
+}
+
+fn artifacts_dir() -> PathBuf {
+    let target = std::env::var("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|_| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target"));
+    let d = target.join("nab-artifacts");
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Parses "67.9%", "1,234" or "12" to a number.
+fn number(text: &str) -> f64 {
+    let t = text.trim().trim_end_matches('%').replace(',', "");
+    t.parse()
+        .unwrap_or_else(|_| panic!("not a number in the DOM: {text:?}"))
+}
+
+#[test]
+fn the_report_renders_in_headless_chromium_offline_and_matches_summary_json() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut spec = common::spec("browser", 28, 5, true);
+    spec.error_rate = 0.03;
+    spec.turns = 6;
+    let recs = fixtures::records(&spec);
+    let dir = common::write(tmp.path(), "run", &spec, &recs);
+    let out = nab_reports::write_run_outputs(&dir).unwrap();
+    let summary: Value =
+        serde_json::from_slice(&std::fs::read(&out.summary_json).unwrap()).unwrap();
+
+    let browser = Browser::new(
+        LaunchOptions::default_builder()
+            .path(Some(chromium()))
+            .headless(true)
+            .sandbox(false) // CI runs as root
+            .window_size(Some((1400, 1800)))
+            .idle_browser_timeout(Duration::from_secs(120))
+            .build()
+            .unwrap(),
+    )
+    .expect("launch chromium");
+    let tab = browser.new_tab().unwrap();
+    tab.set_default_timeout(Duration::from_secs(30));
+
+    let problems: Arc<Mutex<Vec<String>>> = Arc::default();
+    let requests: Arc<Mutex<Vec<String>>> = Arc::default();
+    {
+        let (problems, requests) = (problems.clone(), requests.clone());
+        tab.add_event_listener(Arc::new(move |event: &Event| match event {
+            Event::RuntimeConsoleAPICalled(e) => {
+                let p = serde_json::to_value(&e.params).unwrap_or_default();
+                if matches!(p["type"].as_str(), Some("error" | "assert")) {
+                    problems
+                        .lock()
+                        .unwrap()
+                        .push(format!("console.{}: {}", p["type"], p["args"]));
+                }
+            }
+            Event::RuntimeExceptionThrown(e) => {
+                let p = serde_json::to_value(&e.params).unwrap_or_default();
+                problems
+                    .lock()
+                    .unwrap()
+                    .push(format!("uncaught: {}", p["exceptionDetails"]));
+            }
+            Event::LogEntryAdded(e) => {
+                let p = serde_json::to_value(&e.params).unwrap_or_default();
+                if p["entry"]["level"] == "error" {
+                    problems
+                        .lock()
+                        .unwrap()
+                        .push(format!("log: {}", p["entry"]["text"]));
+                }
+            }
+            Event::NetworkRequestWillBeSent(e) => {
+                requests.lock().unwrap().push(e.params.request.url.clone());
+            }
+            _ => {}
+        }))
+        .unwrap();
+    }
+    tab.enable_runtime().unwrap();
+    tab.enable_log().unwrap();
+    // Every field of Network.enable is optional; build it from `{}`.
+    let enable: Network::Enable = serde_json::from_str("{}").unwrap();
+    tab.call_method(enable).unwrap();
+
+    let url = format!(
+        "file://{}",
+        out.report_html.canonicalize().unwrap().display()
+    );
+    tab.navigate_to(&url)
+        .unwrap()
+        .wait_until_navigated()
+        .unwrap();
+    tab.wait_for_element("#tasks tbody tr").unwrap();
+
+    // The summary numbers in the DOM equal summary.json (to the precision shown).
+    let dom: Value = serde_json::from_str(
+        tab.evaluate(
+            "JSON.stringify(Object.fromEntries(Array.from(document.querySelectorAll('[data-summary]')).map(e => [e.dataset.summary, e.textContent])))",
+            false,
+        )
+        .unwrap()
+        .value
+        .unwrap()
+        .as_str()
+        .unwrap(),
+    )
+    .unwrap();
+    let text = |k: &str| {
+        dom[k]
+            .as_str()
+            .unwrap_or_else(|| panic!("no [data-summary={k}] in the DOM: {dom}"))
+            .to_owned()
+    };
+    let pct_eq = |k: &str, v: &Value| {
+        let shown = number(&text(k));
+        let want = v.as_f64().unwrap() * 100.0;
+        assert!(
+            (shown - want).abs() <= 0.05 + 1e-9,
+            "{k}: DOM {shown} vs summary.json {want}"
+        );
+    };
+    pct_eq("pass_rate", &summary["pass_rate"]);
+    pct_eq("pass_rate_ci_low", &summary["pass_rate_ci"]["low"]);
+    pct_eq("pass_rate_ci_high", &summary["pass_rate_ci"]["high"]);
+    pct_eq("flip_rate", &summary["flip_rate"]);
+    pct_eq("mde", &summary["mde"]);
+    for m in summary["pass_at_k"].as_array().unwrap() {
+        pct_eq(&format!("pass_at_{}", m["k"]), &m["value"]);
+    }
+    for m in summary["pass_hat_k"].as_array().unwrap() {
+        pct_eq(&format!("pass_hat_{}", m["k"]), &m["value"]);
+    }
+    for (k, v) in [
+        ("tasks", &summary["tasks"]),
+        ("scored_tasks", &summary["scored_tasks"]),
+        ("trials", &summary["trials"]),
+        ("passed_trials", &summary["passed_trials"]),
+        ("scored_trials", &summary["scored_trials"]),
+        ("error_trials", &summary["infra"]["error_trials"]),
+        ("total_tokens", &summary["usage"]["total_tokens"]),
+        ("llm_calls", &summary["usage"]["llm_calls"]),
+        ("violations", &summary["safety"]["violations"]),
+    ] {
+        assert_eq!(number(&text(k)), v.as_f64().unwrap(), "{k}");
+    }
+    assert_eq!(text("agent"), summary["agent"].as_str().unwrap());
+    assert_eq!(summary["tasks"], 28);
+    assert_eq!(summary["trials"], 140);
+
+    // Filtering by status hides the other rows.
+    let visible = tab
+        .evaluate(
+            "(() => { const s = document.getElementById('f-status'); s.value = 'passed'; s.dispatchEvent(new Event('change')); const n = document.querySelectorAll('#tasks tbody tr:not([hidden])').length; const bad = Array.from(document.querySelectorAll('#tasks tbody tr:not([hidden])')).filter(r => r.dataset.status !== 'passed').length; s.value = ''; s.dispatchEvent(new Event('change')); return n * 1000 + bad; })()",
+            false,
+        )
+        .unwrap()
+        .value
+        .unwrap()
+        .as_f64()
+        .unwrap();
+    assert!(
+        visible >= 1000.0 && visible % 1000.0 == 0.0,
+        "filter shows only passed rows: {visible}"
+    );
+
+    // A trial view opens (click a failed trial) and shows its highlighted diff.
+    tab.find_element("a.tl.failed").unwrap().click().unwrap();
+    let diff = tab.wait_for_element("#trial-body pre.diff span.add").unwrap_or_else(|e| {
+        let state = tab
+            .evaluate("location.hash + ' | ' + document.getElementById('trial-body').innerHTML.slice(0, 300)", false)
+            .ok()
+            .and_then(|v| v.value);
+        panic!("the trial view did not open: {e}; page state {state:?}; console {:?}", problems.lock().unwrap())
+    });
+    assert_eq!(
+        diff.get_inner_text().unwrap().trim(),
+        "+    end = start + size"
+    );
+    let body = tab
+        .find_element("#trial-body")
+        .unwrap()
+        .get_inner_text()
+        .unwrap();
+    assert!(
+        body.contains("The function `paginate`"),
+        "instruction shown"
+    );
+    assert!(
+        body.contains("read_file") && body.contains("execute_command"),
+        "trajectory with tool calls"
+    );
+    assert!(body.contains("FAILED tests/test_app.py"), "verifier output");
+    assert!(body.contains("readability"), "judge evidence");
+    // The long tool output starts collapsed.
+    let collapsed = tab
+        .evaluate(
+            "document.querySelectorAll('#trial-body details:not([open])').length",
+            false,
+        )
+        .unwrap()
+        .value
+        .unwrap()
+        .as_f64()
+        .unwrap();
+    assert!(collapsed >= 1.0);
+
+    // Screenshot the trial view at its diff, to show the highlighting.
+    tab.evaluate(
+        "document.querySelector('#trial-body pre.diff').scrollIntoView({block: 'center'})",
+        false,
+    )
+    .unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+    let png = tab
+        .capture_screenshot(CaptureScreenshotFormatOption::Png, None, None, true)
+        .unwrap();
+    let shot = artifacts_dir().join("trial.png");
+    std::fs::write(&shot, &png).unwrap();
+    // And the top of the report.
+    tab.evaluate("history.pushState(null, '', location.pathname); document.getElementById('trial-view').classList.remove('open'); window.scrollTo(0, 0)", false)
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    let png = tab
+        .capture_screenshot(CaptureScreenshotFormatOption::Png, None, None, true)
+        .unwrap();
+    assert!(png.starts_with(b"\x89PNG"));
+    std::fs::write(artifacts_dir().join("report.png"), &png).unwrap();
+    std::fs::copy(&out.report_html, artifacts_dir().join("report.html")).unwrap();
+
+    let problems = problems.lock().unwrap().clone();
+    assert!(problems.is_empty(), "console errors: {problems:#?}");
+    let requests = requests.lock().unwrap().clone();
+    // data: URLs (the empty favicon) are inline, not network.
+    let external: Vec<&String> = requests
+        .iter()
+        .filter(|u| !u.starts_with("file://") && !u.starts_with("data:"))
+        .collect();
+    assert!(external.is_empty(), "network requests: {external:#?}");
+    assert!(
+        requests.iter().any(|u| u.ends_with("report.html")),
+        "the Network domain saw the page load itself: {requests:?}"
+    );
+}

@@ -1,0 +1,95 @@
+//! `nab compare`: compare.html, the terminal summary and pairwise judge input.
+
+mod common;
+
+use nab_protocol::trial::TrialStatus;
+use nab_reports::cli::compare::{CompareArgs, run};
+use nab_reports::fixtures;
+
+#[test]
+fn writes_compare_html_and_reports_paired_statistics_and_pairwise_results() {
+    let tmp = tempfile::tempdir().unwrap();
+    let spec = common::spec("base", 28, 3, false);
+    let base = fixtures::records(&spec);
+    let mut cand = base.clone();
+    // The candidate loses task 00 (always passing) and gains task 01 (always failing).
+    for r in cand.iter_mut() {
+        r.run_id = "cand".into();
+        match &r.task_id[..7] {
+            "task-00" => r.status = TrialStatus::Failed,
+            "task-01" => r.status = TrialStatus::Passed,
+            _ => {}
+        }
+    }
+    let b = common::write(tmp.path(), "base", &spec, &base);
+    let c = common::write(tmp.path(), "cand", &spec, &cand);
+    let pairs = tmp.path().join("pairs.jsonl");
+    std::fs::write(
+        &pairs,
+        "{\"task_id\":\"task-02-terminal\",\"winner\":\"candidate\",\"consistent\":true,\"judge_model\":\"j\"}\n\
+         {\"task_id\":\"task-03-mcp\",\"winner\":\"tie\",\"consistent\":false}\n",
+    )
+    .unwrap();
+    let out = tmp.path().join("compare.html");
+    let cmp = run(&CompareArgs {
+        baseline: b.clone(),
+        candidate: c.clone(),
+        out: Some(out.clone()),
+        pairwise: Some(pairs.clone()),
+        seed: 1,
+    })
+    .unwrap();
+    assert_eq!(cmp.paired.tasks, 28);
+    assert_eq!(cmp.paired.mean_diff, Some(0.0), "one lost, one gained");
+    assert_eq!((cmp.paired.mcnemar.b, cmp.paired.mcnemar.c), (1, 1));
+    assert_eq!(cmp.paired.mcnemar.p_value, 1.0);
+    let changed: Vec<(&str, &str)> = cmp
+        .tasks
+        .iter()
+        .filter(|t| t.change != "same")
+        .map(|t| (t.task_id.as_str(), t.change))
+        .collect();
+    assert_eq!(
+        changed,
+        [
+            ("task-00-localization", "regressed"),
+            ("task-01-bug-fix", "improved")
+        ]
+    );
+    let pw = cmp.pairwise.as_ref().unwrap();
+    assert_eq!((pw.candidate_wins, pw.ties, pw.baseline_wins), (1, 1, 0));
+    assert_eq!(pw.inconsistency_rate, 0.5);
+
+    let text = cmp.terminal_summary();
+    assert!(
+        text.contains("McNemar exact        b=1 c=1 p=1.0000"),
+        "{text}"
+    );
+    assert!(
+        text.contains("task-00-localization") && text.contains("regressed"),
+        "{text}"
+    );
+    assert!(text.contains("detectable effect"), "{text}");
+    let html = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        html.contains("candidate wins <b>1</b>"),
+        "pairwise section rendered"
+    );
+    assert!(html.contains("data-status=\"regressed\""));
+
+    // A bad pairwise file is a clear error naming the file and the task.
+    std::fs::write(&pairs, "{\"task_id\":\"t\",\"winner\":\"both\"}\n").unwrap();
+    let err = run(&CompareArgs {
+        baseline: b,
+        candidate: c,
+        out: Some(out),
+        pairwise: Some(pairs),
+        seed: 1,
+    })
+    .unwrap_err()
+    .to_string();
+    assert!(
+        err.contains("pairs.jsonl") && err.contains("task t") && err.contains("\"both\""),
+        "{err}"
+    );
+}

@@ -1,0 +1,121 @@
+//! report.html, summary.json and results.parquet for a synthetic run.
+
+mod common;
+
+use nab_reports::fixtures;
+use nab_reports::{RunSummary, write_run_outputs};
+use polars::prelude::*;
+
+#[test]
+fn writes_typed_parquet_summary_json_and_a_self_contained_report() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut spec = common::spec("r1", 28, 5, true);
+    spec.error_rate = 0.05;
+    spec.turns = 4;
+    spec.long_output_chars = 50_000;
+    let recs = fixtures::records(&spec);
+    let dir = common::write(tmp.path(), "run", &spec, &recs);
+    let out = write_run_outputs(&dir).unwrap();
+
+    // summary.json is what was computed, and its numbers are the task-level ones.
+    let bytes = std::fs::read(&out.summary_json).unwrap();
+    // Compared as JSON values: serde_json's default float parser may differ in the last ulp.
+    let value: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+    let expected: serde_json::Value =
+        serde_json::from_str(&serde_json::to_string(&out.summary).unwrap()).unwrap();
+    assert_eq!(value, expected);
+    let json: RunSummary = serde_json::from_slice(&bytes).unwrap();
+    assert_eq!(json.tasks, 28);
+    assert_eq!(json.trials, 140);
+    let errors = recs.iter().filter(|r| r.error.is_some()).count();
+    assert!(errors > 0);
+    assert_eq!(json.infra.error_trials, errors);
+    assert_eq!(json.scored_trials, 140 - errors);
+    let ci = json.pass_rate_ci.unwrap();
+    assert!(ci.low < json.pass_rate.unwrap() && json.pass_rate.unwrap() < ci.high);
+    assert!(
+        (json.pass_at(1).unwrap() - json.pass_rate.unwrap()).abs() < 1e-12,
+        "pass@1 is the mean task pass rate"
+    );
+    assert_eq!(json.categories.len(), 5);
+
+    // results.parquet: one typed row per trial, nulls for absent metrics.
+    let df = ParquetReader::new(std::fs::File::open(&out.parquet).unwrap())
+        .finish()
+        .unwrap();
+    assert_eq!(df.height(), 140);
+    let dtype = |c: &str| df.column(c).unwrap().dtype().clone();
+    assert_eq!(dtype("trial"), DataType::UInt32);
+    assert_eq!(dtype("input_tokens"), DataType::UInt64);
+    assert_eq!(dtype("passed"), DataType::Boolean);
+    assert_eq!(dtype("agent_s"), DataType::Float64);
+    assert_eq!(
+        dtype("violations"),
+        DataType::List(Box::new(DataType::String))
+    );
+    assert_eq!(
+        df.column("passed").unwrap().null_count(),
+        errors,
+        "errors have no verdict"
+    );
+    assert_eq!(
+        df.column("input_tokens").unwrap().null_count(),
+        errors,
+        "absent is null, not 0"
+    );
+
+    // The page: no external reference of any kind, and every trial view embedded.
+    let html = std::fs::read_to_string(&out.report_html).unwrap();
+    for bad in [
+        "src=\"http",
+        "href=\"http",
+        "url(http",
+        "@import",
+        "<link rel=\"stylesheet",
+    ] {
+        assert!(!html.contains(bad), "report.html contains {bad}");
+    }
+    assert!(html.contains("Content-Security-Policy"));
+    assert_eq!(
+        html.matches("type=\"application/x-nab-trial\"").count(),
+        140
+    );
+    assert!(html.contains("<svg class=\"chart\""));
+}
+
+#[test]
+fn a_run_without_metadata_or_trial_folders_still_reports() {
+    let tmp = tempfile::tempdir().unwrap();
+    let spec = common::spec("bare", 3, 2, false);
+    let recs = fixtures::records(&spec);
+    std::fs::create_dir_all(tmp.path()).unwrap();
+    let lines: String = recs
+        .iter()
+        .map(|r| serde_json::to_string(r).unwrap() + "\n")
+        .collect();
+    std::fs::write(tmp.path().join("results.jsonl"), lines).unwrap();
+    let out = write_run_outputs(tmp.path()).unwrap();
+    let html = std::fs::read_to_string(&out.report_html).unwrap();
+    assert_eq!(
+        out.summary.agent.as_deref(),
+        Some("nab-agent"),
+        "taken from the records"
+    );
+    assert_eq!(html.matches("type=\"application/x-nab-trial\"").count(), 6);
+}
+
+#[test]
+fn a_folder_without_results_is_a_clear_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    let err = write_run_outputs(tmp.path()).unwrap_err().to_string();
+    assert!(
+        err.contains("no results.jsonl") && err.contains(&tmp.path().display().to_string()),
+        "{err}"
+    );
+    std::fs::write(tmp.path().join("results.jsonl"), "{\"v\":9}\n").unwrap();
+    let err = write_run_outputs(tmp.path()).unwrap_err().to_string();
+    assert!(
+        err.contains("results.jsonl:1") && err.contains("version 9"),
+        "{err}"
+    );
+}
