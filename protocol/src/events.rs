@@ -34,7 +34,10 @@ impl Event {
     pub fn parse_line(line: &str) -> Result<Event, String> {
         let value: serde_json::Value =
             serde_json::from_str(line).map_err(|e| format!("not JSON: {e}"))?;
-        let v = value.get("v").and_then(|v| v.as_u64()).ok_or("missing numeric field `v`")?;
+        let v = value
+            .get("v")
+            .and_then(|v| v.as_u64())
+            .ok_or("missing numeric field `v`")?;
         if v == 0 || v > EVENTS_VERSION as u64 {
             return Err(format!(
                 "event schema version {v} is not supported (this build reads 1..={EVENTS_VERSION}); upgrade nab"
@@ -190,8 +193,10 @@ mod tests {
 
     #[test]
     fn an_unknown_version_is_rejected_with_the_supported_range() {
-        let err = Event::parse_line(r#"{"v":9,"ts":"x","kind":"finish","exit_reason":"error","steps":0}"#)
-            .unwrap_err();
+        let err = Event::parse_line(
+            r#"{"v":9,"ts":"x","kind":"finish","exit_reason":"error","steps":0}"#,
+        )
+        .unwrap_err();
         assert!(err.contains("version 9") && err.contains("1..=1"), "{err}");
     }
 }

@@ -45,7 +45,10 @@ pub fn read_jsonl<T: DeserializeOwned>(path: &Path) -> Result<JsonlRead<T>, Json
     parse_jsonl(&text, path)
 }
 
-pub fn parse_jsonl<T: DeserializeOwned>(text: &str, path: &Path) -> Result<JsonlRead<T>, JsonlError> {
+pub fn parse_jsonl<T: DeserializeOwned>(
+    text: &str,
+    path: &Path,
+) -> Result<JsonlRead<T>, JsonlError> {
     let ends_with_newline = text.ends_with('\n');
     let lines: Vec<&str> = text.lines().collect();
     let mut records = Vec::with_capacity(lines.len());
@@ -86,7 +89,8 @@ mod tests {
         let ok: JsonlRead<serde_json::Value> = parse_jsonl("{\"a\":1}\n{\"a\":", p).unwrap();
         assert_eq!(ok.records.len(), 1);
         assert!(ok.truncated_tail);
-        let err = parse_jsonl::<serde_json::Value>("{\"a\":1}\nnot json\n{\"a\":2}\n", p).unwrap_err();
+        let err =
+            parse_jsonl::<serde_json::Value>("{\"a\":1}\nnot json\n{\"a\":2}\n", p).unwrap_err();
         assert!(err.to_string().starts_with("results.jsonl:2:"), "{err}");
     }
 }

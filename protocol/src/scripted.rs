@@ -41,10 +41,15 @@ pub fn is_summary_request(request: &serde_json::Value) -> bool {
     request
         .get("messages")
         .and_then(|m| m.as_array())
-        .and_then(|m| m.iter().find(|m| m.get("role").and_then(|r| r.as_str()) == Some("system")))
+        .and_then(|m| {
+            m.iter()
+                .find(|m| m.get("role").and_then(|r| r.as_str()) == Some("system"))
+        })
         .and_then(|m| m.get("content"))
         .and_then(|c| match c {
-            serde_json::Value::String(s) => Some(s.trim_start().starts_with(SUMMARY_REQUEST_MARKER)),
+            serde_json::Value::String(s) => {
+                Some(s.trim_start().starts_with(SUMMARY_REQUEST_MARKER))
+            }
             // Content given as parts: the first text part.
             serde_json::Value::Array(parts) => parts
                 .iter()

@@ -142,7 +142,10 @@ impl TrialRecord {
     pub fn parse_line(line: &str) -> Result<TrialRecord, String> {
         let value: serde_json::Value =
             serde_json::from_str(line).map_err(|e| format!("not JSON: {e}"))?;
-        let v = value.get("v").and_then(|v| v.as_u64()).ok_or("missing numeric field `v`")?;
+        let v = value
+            .get("v")
+            .and_then(|v| v.as_u64())
+            .ok_or("missing numeric field `v`")?;
         if v == 0 || v > TRIAL_VERSION as u64 {
             return Err(format!(
                 "trial record version {v} is not supported (this build reads 1..={TRIAL_VERSION}); upgrade nab"
@@ -217,7 +220,8 @@ mod tests {
         let mut r = TrialRecord::new("run", "task", "terminal", 2, "nab-agent");
         r.status = TrialStatus::Failed;
         r.exit_reason = Some(SandboxExit::Timeout);
-        r.violations.push("required tool not called: mcp__t__x".into());
+        r.violations
+            .push("required tool not called: mcp__t__x".into());
         let line = serde_json::to_string(&r).unwrap();
         assert!(line.contains(r#""exit_reason":"timeout""#));
         assert_eq!(TrialRecord::parse_line(&line).unwrap(), r);

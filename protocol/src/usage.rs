@@ -51,7 +51,8 @@ mod tests {
     #[test]
     fn reads_openai_and_deepseek_cached_counts() {
         let openai = json!({"prompt_tokens": 10, "completion_tokens": 3, "prompt_tokens_details": {"cached_tokens": 4}});
-        let deepseek = json!({"prompt_tokens": 10, "completion_tokens": 3, "prompt_cache_hit_tokens": 6});
+        let deepseek =
+            json!({"prompt_tokens": 10, "completion_tokens": 3, "prompt_cache_hit_tokens": 6});
         assert_eq!(Usage::from_openai(&openai).unwrap().cached_tokens, 4);
         assert_eq!(Usage::from_openai(&deepseek).unwrap().cached_tokens, 6);
         assert_eq!(Usage::from_openai(&openai).unwrap().total(), 13);
