@@ -1,0 +1,1 @@
+"""fleet: trip analytics. Plugins in fleet.plugins compute one metric each."""

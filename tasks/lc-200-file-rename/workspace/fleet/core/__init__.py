@@ -1,0 +1,1 @@
+"""fleet core library (API v3). See MIGRATION.md."""

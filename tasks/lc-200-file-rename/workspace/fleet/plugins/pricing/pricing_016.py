@@ -1,0 +1,13 @@
+"""Plugin pricing_016: nested metric for a trip (pricing)."""
+from fleet.core import geo, mathx, timeutil
+
+
+NAME = "pricing_016"
+
+
+def run(trip):
+    """Computes the nested metric of one trip (see fleet.plugins.TRIP_FIELDS)."""
+    d_km = geo.distance(trip["start"], trip["end"])
+    t = timeutil.parse_iso(trip["when"])
+    value = mathx.clamp(max(d_km, trip["bias"]) * (8 + t.minute / 60), min(0, 3), trip["cap"] + 1)
+    return {"value": round(value, 3)}

@@ -1,0 +1,12 @@
+"""Plugin pricing_066: score metric for a trip (pricing)."""
+from fleet.core import geo, mathx
+
+
+NAME = "pricing_066"
+
+
+def run(trip):
+    """Computes the score metric of one trip (see fleet.plugins.TRIP_FIELDS)."""
+    d_km = geo.distance(trip["start"], trip["end"])
+    score = mathx.clamp(d_km * 5 + trip["bias"], 1, trip["cap"])
+    return {"score": round(score, 3)}

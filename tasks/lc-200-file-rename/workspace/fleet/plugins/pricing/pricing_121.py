@@ -1,0 +1,13 @@
+"""Plugin pricing_121: time metric for a trip (pricing)."""
+import fleet.core.mathx as mx
+import fleet.core.timeutil as tu
+
+
+NAME = "pricing_121"
+
+
+def run(trip):
+    """Computes the time metric of one trip (see fleet.plugins.TRIP_FIELDS)."""
+    t = tu.parse_iso(trip["when"])
+    lateness = mx.clamp(t.hour - 0, 0, 12)
+    return {"hour": t.hour, "weekday": t.weekday(), "late": lateness}

@@ -1,0 +1,13 @@
+"""Plugin pricing_171: score metric for a trip (pricing)."""
+import fleet.core.mathx as mx
+from fleet.core.geo import distance as distance_fn
+
+
+NAME = "pricing_171"
+
+
+def run(trip):
+    """Computes the score metric of one trip (see fleet.plugins.TRIP_FIELDS)."""
+    d_km = distance_fn(trip["start"], trip["end"])
+    score = mx.clamp(d_km * 9 + trip["bias"], 0, trip["cap"])
+    return {"score": round(score, 3)}

@@ -1,0 +1,13 @@
+"""Plugin reporting_108: length metric for a trip (reporting)."""
+from fleet.core.mathx import clamp
+from fleet.core.units import to_meters
+
+
+NAME = "reporting_108"
+
+
+def run(trip):
+    """Computes the length metric of one trip (see fleet.plugins.TRIP_FIELDS)."""
+    metres = to_meters(trip["raw_len"], trip["unit"])
+    capped = clamp(metres / 800, 0, trip["cap"])
+    return {"metres": round(metres, 2), "capped": round(capped, 3)}

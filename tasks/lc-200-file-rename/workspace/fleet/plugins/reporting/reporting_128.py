@@ -1,0 +1,13 @@
+"""Plugin reporting_128: score metric for a trip (reporting)."""
+import fleet.core.mathx as mx
+from fleet.core.geo import distance as distance_fn
+
+
+NAME = "reporting_128"
+
+
+def run(trip):
+    """Computes the score metric of one trip (see fleet.plugins.TRIP_FIELDS)."""
+    d_km = distance_fn(trip["start"], trip["end"])
+    score = mx.clamp(d_km * 6 + trip["bias"], 1, trip["cap"])
+    return {"score": round(score, 3)}

@@ -1,0 +1,12 @@
+"""Plugin reporting_143: score metric for a trip (reporting)."""
+from fleet.core import geo, mathx
+
+
+NAME = "reporting_143"
+
+
+def run(trip):
+    """Computes the score metric of one trip (see fleet.plugins.TRIP_FIELDS)."""
+    d_km = geo.distance(trip["start"], trip["end"])
+    score = mathx.clamp(d_km * 4 + trip["bias"], 0, trip["cap"])
+    return {"score": round(score, 3)}

@@ -1,0 +1,12 @@
+"""Plugin routing_070: score metric for a trip (routing)."""
+from fleet.core import geo, mathx
+
+
+NAME = "routing_070"
+
+
+def run(trip):
+    """Computes the score metric of one trip (see fleet.plugins.TRIP_FIELDS)."""
+    d_km = geo.distance(trip["start"], trip["end"])
+    score = mathx.clamp(d_km * 9 + trip["bias"], 4, trip["cap"])
+    return {"score": round(score, 3)}

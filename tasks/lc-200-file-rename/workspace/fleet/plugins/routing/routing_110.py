@@ -1,0 +1,13 @@
+"""Plugin routing_110: score metric for a trip (routing)."""
+from fleet.core.geo import distance
+from fleet.core.mathx import clamp
+
+
+NAME = "routing_110"
+
+
+def run(trip):
+    """Computes the score metric of one trip (see fleet.plugins.TRIP_FIELDS)."""
+    d_km = distance(trip["start"], trip["end"])
+    score = clamp(d_km * 9 + trip["bias"], 2, trip["cap"])
+    return {"score": round(score, 3)}

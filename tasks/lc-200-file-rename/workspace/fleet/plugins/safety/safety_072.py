@@ -1,0 +1,13 @@
+"""Plugin safety_072: time metric for a trip (safety)."""
+import fleet.core.mathx as mx
+import fleet.core.timeutil as tu
+
+
+NAME = "safety_072"
+
+
+def run(trip):
+    """Computes the time metric of one trip (see fleet.plugins.TRIP_FIELDS)."""
+    t = tu.parse_iso(trip["when"])
+    lateness = mx.clamp(t.hour - 4, 0, 12)
+    return {"hour": t.hour, "weekday": t.weekday(), "late": lateness}

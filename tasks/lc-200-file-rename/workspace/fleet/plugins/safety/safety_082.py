@@ -1,0 +1,13 @@
+"""Plugin safety_082: score metric for a trip (safety)."""
+from fleet.core.geo import distance
+from fleet.core.mathx import clamp
+
+
+NAME = "safety_082"
+
+
+def run(trip):
+    """Computes the score metric of one trip (see fleet.plugins.TRIP_FIELDS)."""
+    d_km = distance(trip["start"], trip["end"])
+    score = clamp(d_km * 8 + trip["bias"], 4, trip["cap"])
+    return {"score": round(score, 3)}

@@ -1,0 +1,12 @@
+"""Plugin safety_147: time metric for a trip (safety)."""
+from fleet.core import mathx, timeutil
+
+
+NAME = "safety_147"
+
+
+def run(trip):
+    """Computes the time metric of one trip (see fleet.plugins.TRIP_FIELDS)."""
+    t = timeutil.parse_iso(trip["when"])
+    lateness = mathx.clamp(t.hour - 0, 0, 12)
+    return {"hour": t.hour, "weekday": t.weekday(), "late": lateness}

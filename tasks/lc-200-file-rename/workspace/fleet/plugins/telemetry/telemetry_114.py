@@ -1,0 +1,15 @@
+"""Plugin telemetry_114: combo metric for a trip (telemetry)."""
+from fleet.core.geo import distance
+from fleet.core.mathx import clamp
+from fleet.core.units import to_meters
+
+
+NAME = "telemetry_114"
+
+
+def run(trip):
+    """Computes the combo metric of one trip (see fleet.plugins.TRIP_FIELDS)."""
+    d_km = distance(trip["start"], trip["end"])
+    metres = to_meters(trip["raw_len"], trip["unit"])
+    level = clamp(int(d_km // 3), 1, 5)
+    return {"ratio": round(metres / 1000 / max(d_km, 0.001), 4), "level": level}

@@ -1,0 +1,12 @@
+"""Plugin telemetry_179: score metric for a trip (telemetry)."""
+from fleet.core import geo, mathx
+
+
+NAME = "telemetry_179"
+
+
+def run(trip):
+    """Computes the score metric of one trip (see fleet.plugins.TRIP_FIELDS)."""
+    d_km = geo.distance(trip["start"], trip["end"])
+    score = mathx.clamp(d_km * 2 + trip["bias"], 0, trip["cap"])
+    return {"score": round(score, 3)}

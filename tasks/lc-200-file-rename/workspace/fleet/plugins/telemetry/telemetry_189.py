@@ -1,0 +1,13 @@
+"""Plugin telemetry_189: time metric for a trip (telemetry)."""
+from fleet.core.mathx import clamp
+from fleet.core.timeutil import parse_iso
+
+
+NAME = "telemetry_189"
+
+
+def run(trip):
+    """Computes the time metric of one trip (see fleet.plugins.TRIP_FIELDS)."""
+    t = parse_iso(trip["when"])
+    lateness = clamp(t.hour - 2, 0, 12)
+    return {"hour": t.hour, "weekday": t.weekday(), "late": lateness}

@@ -1,0 +1,106 @@
+/* A tiny test runner for the hidden C tests: each test runs in its own child process so a
+ * crash (or a sanitizer abort) fails that test only; results go to a JUnit XML file. */
+#ifndef MINITEST_H
+#define MINITEST_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define MT_MAX 128
+
+typedef void (*mt_fn)(void);
+
+static struct { const char *name; int failed; char msg[512]; } mt_results[MT_MAX];
+static int mt_count;
+static int mt_pipe_fd = -1;
+
+static void mt_report(const char *file, int line, const char *what) {
+    char buf[512];
+    int n = snprintf(buf, sizeof buf, "%s:%d: %s", file, line, what);
+    if (mt_pipe_fd >= 0 && n > 0) {
+        ssize_t w = write(mt_pipe_fd, buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
+        (void)w;
+    }
+    fprintf(stderr, "    %s\n", buf);
+    _exit(1);
+}
+
+#define CHECK(cond) do { if (!(cond)) mt_report(__FILE__, __LINE__, "CHECK(" #cond ") failed"); } while (0)
+#define CHECK_EQ(a, b) do { long long mt_a = (long long)(a), mt_b = (long long)(b); if (mt_a != mt_b) { \
+    char mt_m[400]; snprintf(mt_m, sizeof mt_m, "%s == %s: got %lld, want %lld", #a, #b, mt_a, mt_b); \
+    mt_report(__FILE__, __LINE__, mt_m); } } while (0)
+#define CHECK_MEM(a, b, n) do { if (memcmp((a), (b), (n)) != 0) mt_report(__FILE__, __LINE__, "memory differs: " #a " vs " #b); } while (0)
+
+static void mt_run(const char *name, mt_fn fn) {
+    int fds[2];
+    if (mt_count >= MT_MAX || pipe(fds) != 0) { perror("minitest"); exit(2); }
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) { perror("fork"); exit(2); }
+    if (pid == 0) {
+        close(fds[0]);
+        mt_pipe_fd = fds[1];
+        alarm(20);
+        fn();
+        _exit(0);
+    }
+    close(fds[1]);
+    mt_results[mt_count].name = name;
+    ssize_t n = read(fds[0], mt_results[mt_count].msg, sizeof mt_results[mt_count].msg - 1);
+    mt_results[mt_count].msg[n > 0 ? n : 0] = '\0';
+    close(fds[0]);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    int ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    if (!ok && mt_results[mt_count].msg[0] == '\0') {
+        snprintf(mt_results[mt_count].msg, sizeof mt_results[mt_count].msg, "crashed (%s %d)",
+                 WIFSIGNALED(status) ? "signal" : "exit status",
+                 WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+    }
+    mt_results[mt_count].failed = !ok;
+    printf("%s %s\n", ok ? "ok  " : "FAIL", name);
+    mt_count++;
+}
+
+#define RUN(fn) mt_run(#fn, fn)
+
+static void mt_xml_escaped(FILE *f, const char *s) {
+    for (; *s; s++) {
+        switch (*s) {
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '&': fputs("&amp;", f); break;
+        case '"': fputs("&quot;", f); break;
+        default: if ((unsigned char)*s >= 0x20) fputc(*s, f);
+        }
+    }
+}
+
+static int mt_finish(const char *suite, const char *xml_path) {
+    int failed = 0;
+    for (int i = 0; i < mt_count; i++) failed += mt_results[i].failed;
+    FILE *f = fopen(xml_path, "w");
+    if (f) {
+        fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"%s\" tests=\"%d\" failures=\"%d\" errors=\"0\">\n",
+                suite, mt_count, failed);
+        for (int i = 0; i < mt_count; i++) {
+            fprintf(f, "  <testcase classname=\"%s\" name=\"%s\"", suite, mt_results[i].name);
+            if (mt_results[i].failed) {
+                fputs("><failure message=\"", f);
+                mt_xml_escaped(f, mt_results[i].msg);
+                fputs("\"/></testcase>\n", f);
+            } else {
+                fputs("/>\n", f);
+            }
+        }
+        fputs("</testsuite>\n", f);
+        fclose(f);
+    }
+    printf("%d tests, %d failed\n", mt_count, failed);
+    return failed == 0 && mt_count > 0 ? 0 : 1;
+}
+
+#endif

@@ -1,0 +1,14 @@
+#!/bin/bash
+# Wrong: checks every parcel, so a cancelled parcel keeps the order from ever being delivered.
+set -euo pipefail
+cd /workspace
+printf 'src/main/java/com/acme/orders/fulfilment/DeliveryPolicy.java::isComplete\n' > ANSWER.txt
+python3 - <<'PY'
+
+p = "src/main/java/com/acme/orders/fulfilment/DeliveryPolicy.java"
+s = open(p).read()
+old = "    public boolean isComplete(Order order) {\n        return activeParcels(order).stream().anyMatch(Parcel::isDelivered);\n"
+new = "    public boolean isComplete(Order order) {\n        return !order.parcels().isEmpty() && order.parcels().stream().allMatch(Parcel::isDelivered);\n"
+assert old in s
+open(p, "w").write(s.replace(old, new))
+PY

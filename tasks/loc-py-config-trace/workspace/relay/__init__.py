@@ -1,0 +1,1 @@
+"""relay: receives webhooks and delivers them to subscribers with retries."""

@@ -1,0 +1,1 @@
+"""Everything that turns a cart into amounts: discounts, coupons, tax, shipping."""

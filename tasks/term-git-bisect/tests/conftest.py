@@ -1,0 +1,1 @@
+# Roots pytest here; nothing from the workspace is configuration.
