@@ -1,0 +1,287 @@
+//! The three tiers together, behind the loop's [`ContextManager`] seam: before every model
+//! call, cheapest first — offload big outputs, clear old tool results at 60% of the
+//! summary threshold, summarize at the threshold — with one `compaction` event per action.
+
+use super::clear::{KEEP_RECENT_TOOL_RESULTS, clear_old_tool_results};
+use super::offload::Offloader;
+use super::summarize::{CHUNK_CHARS, Summarizer, clear_threshold, summarize, summary_threshold};
+use super::tokens::TokenCounter;
+use super::{ContextError, ContextManager, ContextState};
+use crate::message::{Message, Role};
+use crate::tools::ToolRegistry;
+use nab_protocol::events::{CompactionTier, EventKind};
+use std::path::Path;
+use std::sync::Arc;
+
+/// The window assumed when `--context-window` is not given.
+pub const DEFAULT_WINDOW: usize = 128_000;
+
+pub struct ThreeTier {
+    window: Option<usize>,
+    counter: Arc<TokenCounter>,
+    summarizer: Arc<dyn Summarizer>,
+    registry: Option<Arc<ToolRegistry>>,
+    offloader: Option<(std::path::PathBuf, Offloader)>,
+    /// Unscaled tokens of the last request, to calibrate against the reported usage.
+    last_raw: Option<usize>,
+    /// Tokens when a summary was last abandoned: not retried until the history grows.
+    abandoned_at: Option<usize>,
+}
+
+impl ThreeTier {
+    /// `window` overrides the loop's `--context-window` (tests); `None` uses the loop's, or
+    /// [`DEFAULT_WINDOW`].
+    pub fn new(summarizer: Arc<dyn Summarizer>) -> ThreeTier {
+        ThreeTier {
+            window: None,
+            counter: Arc::new(TokenCounter::default()),
+            summarizer,
+            registry: None,
+            offloader: None,
+            last_raw: None,
+            abandoned_at: None,
+        }
+    }
+
+    pub fn with_window(mut self, window: usize) -> ThreeTier {
+        self.window = Some(window);
+        self
+    }
+
+    /// Counts the tool schemas sent with every request as part of it.
+    pub fn with_registry(mut self, registry: Arc<ToolRegistry>) -> ThreeTier {
+        self.registry = Some(registry);
+        self
+    }
+
+    pub fn counter(&self) -> &Arc<TokenCounter> {
+        &self.counter
+    }
+
+    fn offloader(&mut self, state_dir: &Path) -> &Offloader {
+        let stale = self.offloader.as_ref().is_none_or(|(d, _)| d != state_dir);
+        if stale {
+            self.offloader = Some((state_dir.to_path_buf(), Offloader::new(state_dir)));
+        }
+        &self.offloader.as_ref().expect("set just above").1
+    }
+
+    fn tools_tokens(&self) -> usize {
+        self.registry.as_ref().map_or(0, |r| {
+            self.counter
+                .count_json(&serde_json::Value::Array(r.schemas()))
+        })
+    }
+
+    /// Unscaled tokens of a request (what the provider's `prompt_tokens` is compared with).
+    fn request_tokens_raw(&self, history: &[Arc<Message>]) -> usize {
+        let tools = self.registry.as_ref().map_or(0, |r| {
+            self.counter
+                .count_text(&serde_json::Value::Array(r.schemas()).to_string())
+        });
+        self.counter.count_history_raw(history) + tools
+    }
+
+    /// Tokens of the request this history makes (messages and tool schemas).
+    pub fn request_tokens(&self, history: &[Arc<Message>]) -> usize {
+        self.counter.count_history(history) + self.tools_tokens()
+    }
+
+    fn event(
+        step: u32,
+        tier: CompactionTier,
+        before: (usize, usize),
+        after: (usize, usize),
+        ok: bool,
+        detail: String,
+    ) -> EventKind {
+        EventKind::Compaction {
+            step,
+            tier,
+            tokens_before: before.0 as u64,
+            tokens_after: after.0 as u64,
+            messages_before: before.1 as u32,
+            messages_after: after.1 as u32,
+            succeeded: ok,
+            detail: Some(detail),
+        }
+    }
+
+    /// Tier 1 on one text: offloaded when over the threshold.
+    fn offload_text(
+        &mut self,
+        step: u32,
+        tool_call_id: &str,
+        text: String,
+        state_dir: &Path,
+        msgs: usize,
+    ) -> (String, Option<EventKind>) {
+        if !Offloader::wants(&text) {
+            return (text, None);
+        }
+        let before = self.counter.count_text(&text);
+        match self.offloader(state_dir).offload(tool_call_id, &text) {
+            Ok(stub) => {
+                let after = self.counter.count_text(&stub);
+                let detail = super::offload::offloaded_path(&stub)
+                    .map(|p| format!("output of {tool_call_id} → {p}"))
+                    .unwrap_or_default();
+                let e = Self::event(
+                    step,
+                    CompactionTier::Offload,
+                    (before, msgs),
+                    (after, msgs),
+                    true,
+                    detail,
+                );
+                (stub, Some(e))
+            }
+            Err(err) => {
+                let detail = format!(
+                    "could not write the output of {tool_call_id} to {}: {err}",
+                    state_dir.display()
+                );
+                let e = Self::event(
+                    step,
+                    CompactionTier::Offload,
+                    (before, msgs),
+                    (before, msgs),
+                    false,
+                    detail,
+                );
+                (text, Some(e))
+            }
+        }
+    }
+
+    /// All three tiers on a history; what [`ContextManager::before_model_call`] does.
+    pub async fn manage(
+        &mut self,
+        history: &mut Vec<Arc<Message>>,
+        step: u32,
+        window: usize,
+        state_dir: &Path,
+    ) -> Result<Vec<EventKind>, ContextError> {
+        let mut events = Vec::new();
+        // Tier 1: any tool result still over the limit (normally caught on entry).
+        for i in 0..history.len() {
+            if history[i].role != Role::Tool
+                || !history[i].content.as_deref().is_some_and(Offloader::wants)
+            {
+                continue;
+            }
+            let id = history[i].tool_call_id.clone().unwrap_or_default();
+            let text = history[i].content.clone().unwrap_or_default();
+            let n = history.len();
+            let (new, e) = self.offload_text(step, &id, text, state_dir, n);
+            let mut m = (*history[i]).clone();
+            m.content = Some(new);
+            history[i] = Arc::new(m);
+            events.extend(e);
+        }
+
+        // Tier 2.
+        let tokens = self.request_tokens(history);
+        if tokens >= clear_threshold(window) {
+            let cleared = clear_old_tool_results(history, KEEP_RECENT_TOOL_RESULTS);
+            if cleared > 0 {
+                let after = self.request_tokens(history);
+                events.push(Self::event(
+                    step,
+                    CompactionTier::Clear,
+                    (tokens, history.len()),
+                    (after, history.len()),
+                    true,
+                    format!("{cleared} older tool results cleared; the {KEEP_RECENT_TOOL_RESULTS} most recent kept"),
+                ));
+            }
+        }
+
+        // Tier 3.
+        let tokens = self.request_tokens(history);
+        let threshold = summary_threshold(window);
+        let retry = self
+            .abandoned_at
+            .is_none_or(|t| tokens > t + window / 20 || tokens > window);
+        if tokens >= threshold && retry {
+            // The recent turns may use at most a fifth of the threshold, so that after the
+            // summary the agent has room to work before the next compaction.
+            let keep_budget = threshold / 5;
+            let chunk_chars = CHUNK_CHARS.min(window.saturating_mul(2)).max(4_000);
+            let (rebuilt, report) = summarize(
+                history,
+                &self.counter,
+                &*self.summarizer,
+                keep_budget,
+                chunk_chars,
+            )
+            .await;
+            let before = (tokens, history.len());
+            match rebuilt {
+                Some(h) => {
+                    *history = h;
+                    self.abandoned_at = None;
+                    let after = (self.request_tokens(history), history.len());
+                    events.push(Self::event(
+                        step,
+                        CompactionTier::Summarize,
+                        before,
+                        after,
+                        true,
+                        report.detail,
+                    ));
+                }
+                None => {
+                    self.abandoned_at = Some(tokens);
+                    events.push(Self::event(
+                        step,
+                        CompactionTier::Summarize,
+                        before,
+                        before,
+                        false,
+                        report.detail,
+                    ));
+                }
+            }
+        }
+
+        let tokens = self.request_tokens(history);
+        self.last_raw = Some(self.request_tokens_raw(history));
+        if tokens > window {
+            return Err(ContextError::Overflow(format!(
+                "the request needs about {tokens} tokens but the window is {window} and compaction could not make room"
+            )));
+        }
+        Ok(events)
+    }
+}
+
+#[async_trait::async_trait]
+impl ContextManager for ThreeTier {
+    async fn before_model_call(
+        &mut self,
+        state: ContextState<'_>,
+    ) -> Result<Vec<EventKind>, ContextError> {
+        if let (Some(raw), Some(usage)) = (self.last_raw, state.last_usage) {
+            self.counter.calibrate(raw, usage.prompt_tokens);
+        }
+        let window = self
+            .window
+            .or(state.context_window.map(|w| w as usize))
+            .unwrap_or(DEFAULT_WINDOW);
+        self.manage(state.history, state.step, window, state.state_dir)
+            .await
+    }
+
+    async fn on_tool_result(
+        &mut self,
+        step: u32,
+        _tool_name: &str,
+        tool_call_id: &str,
+        text: String,
+        state_dir: &Path,
+    ) -> (String, Vec<EventKind>) {
+        let (text, e) = self.offload_text(step, tool_call_id, text, state_dir, 0);
+        (text, e.into_iter().collect())
+    }
+}

@@ -1,0 +1,180 @@
+//! The MCP configuration file (`--mcp-config FILE`).
+//!
+//! The common `mcpServers` shape, one entry per server:
+//! ```json
+//! {"mcpServers": {
+//!    "tracker": {"command": "python3", "args": ["/nab/task/tracker.py"], "env": {"MODE": "ro"}},
+//!    "docs":    {"url": "http://127.0.0.1:8931/mcp"}
+//! }}
+//! ```
+//! A server has either `command` (stdio) or `url` (streamable HTTP), never both.
+
+use super::McpError;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct McpConfig {
+    /// Sorted by name so that start-up order and tool order are deterministic.
+    pub servers: Vec<ServerConfig>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ServerConfig {
+    pub name: String,
+    pub transport: TransportConfig,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum TransportConfig {
+    Stdio {
+        command: String,
+        args: Vec<String>,
+        env: BTreeMap<String, String>,
+    },
+    Http {
+        url: String,
+    },
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFile {
+    #[serde(rename = "mcpServers")]
+    mcp_servers: BTreeMap<String, RawServer>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawServer {
+    command: Option<String>,
+    #[serde(default)]
+    args: Vec<String>,
+    #[serde(default)]
+    env: BTreeMap<String, String>,
+    url: Option<String>,
+    /// Accepted for compatibility with other clients' files ("stdio" | "http" | ...).
+    #[serde(rename = "type")]
+    _kind: Option<String>,
+}
+
+impl McpConfig {
+    pub fn load(path: &Path) -> Result<McpConfig, McpError> {
+        let text = std::fs::read_to_string(path).map_err(|e| McpError::Config {
+            path: path.display().to_string(),
+            message: format!("cannot read it: {e}"),
+        })?;
+        McpConfig::parse(&text).map_err(|message| McpError::Config {
+            path: path.display().to_string(),
+            message,
+        })
+    }
+
+    /// Parses the file's text; the error names the field (and line) that is wrong.
+    pub fn parse(text: &str) -> Result<McpConfig, String> {
+        let de = &mut serde_json::Deserializer::from_str(text);
+        let raw: RawFile = serde_path_to_error::deserialize(de).map_err(|e| {
+            let inner = e.inner();
+            format!("at `{}` (line {}): {inner}", e.path(), inner.line())
+        })?;
+        let mut servers = Vec::new();
+        for (name, s) in raw.mcp_servers {
+            validate_name(&name)?;
+            let transport = match (s.command, s.url) {
+                (Some(command), None) if !command.trim().is_empty() => TransportConfig::Stdio {
+                    command,
+                    args: s.args,
+                    env: s.env,
+                },
+                (None, Some(url)) => {
+                    if !(url.starts_with("http://") || url.starts_with("https://")) {
+                        return Err(format!(
+                            "server `{name}`: url `{url}` must start with http:// or https://"
+                        ));
+                    }
+                    TransportConfig::Http { url }
+                }
+                (Some(_), Some(_)) => {
+                    return Err(format!(
+                        "server `{name}` has both `command` and `url`; give exactly one"
+                    ));
+                }
+                _ => {
+                    return Err(format!(
+                        "server `{name}` needs a non-empty `command` (stdio) or a `url` (streamable HTTP)"
+                    ));
+                }
+            };
+            servers.push(ServerConfig { name, transport });
+        }
+        Ok(McpConfig { servers })
+    }
+}
+
+/// Tool names become `mcp__<server>__<tool>`; providers allow `[A-Za-z0-9_-]{1,64}` and the
+/// double underscore is the separator, so a server name must not contain one.
+fn validate_name(name: &str) -> Result<(), String> {
+    let ok = !name.is_empty()
+        && name.len() <= 32
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        && !name.contains("__");
+    if ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "server name `{name}` must be 1-32 characters of [A-Za-z0-9_-] without `__`"
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_both_transports_sorted_by_name() {
+        let c = McpConfig::parse(
+            r#"{"mcpServers": {"zeta": {"url": "http://127.0.0.1:1/mcp"},
+                "alpha": {"command": "python3", "args": ["s.py"], "env": {"A": "1"}}}}"#,
+        )
+        .unwrap();
+        assert_eq!(c.servers[0].name, "alpha");
+        assert!(
+            matches!(&c.servers[0].transport, TransportConfig::Stdio { args, .. } if args == &["s.py"])
+        );
+        assert!(
+            matches!(&c.servers[1].transport, TransportConfig::Http { url } if url.ends_with("/mcp"))
+        );
+    }
+
+    #[test]
+    fn bad_files_say_what_and_where() {
+        let table = [
+            (
+                r#"{"mcpServers": {"a": {}}}"#,
+                "needs a non-empty `command`",
+            ),
+            (
+                r#"{"mcpServers": {"a": {"command": "x", "url": "http://h"}}}"#,
+                "both",
+            ),
+            (
+                r#"{"mcpServers": {"a__b": {"command": "x"}}}"#,
+                "without `__`",
+            ),
+            (r#"{"mcpServers": {"a": {"url": "ftp://h"}}}"#, "http://"),
+            ("{\"mcpServers\": {\"a\": {\"comand\": \"x\"}}}", "line 1"),
+            (
+                "{\"mcpServers\": {\"a\": {\"args\": 3}}}",
+                "mcpServers.a.args",
+            ),
+        ];
+        for (text, want) in table {
+            let err = McpConfig::parse(text).unwrap_err();
+            assert!(err.contains(want), "{text}: {err}");
+        }
+    }
+}

@@ -1,0 +1,152 @@
+//! A live connection to one MCP server, whatever carries it.
+//!
+//! The supervisor only sees this trait, so its timing (pings, deaths, restart backoff) is
+//! the same for stdio and HTTP servers and can be tested with a paused clock against a fake.
+
+use super::RingBuffer;
+use async_trait::async_trait;
+use rmcp::model::{
+    CallToolRequestParams, CallToolResult, ClientRequest, JsonObject, PingRequest, Tool,
+};
+use rmcp::service::{Peer, RoleClient};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::{Notify, watch};
+
+#[async_trait]
+pub trait Link: Send + Sync {
+    async fn list_tools(&self) -> Result<Vec<Tool>, String>;
+    async fn call_tool(
+        &self,
+        tool: &str,
+        arguments: Option<JsonObject>,
+    ) -> Result<CallToolResult, String>;
+    async fn ping(&self) -> Result<(), String>;
+    /// Resolves as soon as the server is gone (its process exited or the transport
+    /// closed), with the reason.
+    async fn closed(&self) -> String;
+    /// Ends the server: for stdio its whole process tree.
+    async fn shutdown(&self);
+    /// Notified when the server sends `notifications/tools/list_changed`.
+    fn list_changed(&self) -> Arc<Notify>;
+    /// Process IDs this link started (for tests and the leftovers record).
+    fn pids(&self) -> Vec<i32> {
+        Vec::new()
+    }
+}
+
+/// Starts a server. Called again for every restart.
+#[async_trait]
+pub trait Launcher: Send + Sync {
+    async fn launch(&self) -> Result<Arc<dyn Link>, String>;
+    /// Junk stdout and stderr of every incarnation of this server.
+    fn ring(&self) -> RingBuffer;
+    /// Ends whatever a `launch` that was abandoned midway (the agent stopping) had started.
+    async fn abort(&self) {}
+}
+
+/// Notifications and server-initiated requests go to this handler. rmcp answers the
+/// server's `ping` requests itself (the default `ClientHandler::ping`).
+#[derive(Clone, Default)]
+pub struct Handler {
+    pub list_changed: Arc<Notify>,
+}
+
+impl rmcp::ClientHandler for Handler {
+    async fn on_tool_list_changed(&self, _context: rmcp::service::NotificationContext<RoleClient>) {
+        self.list_changed.notify_one();
+    }
+
+    /// The `initialize` handshake with the newest protocol version that still has one:
+    /// what deployed servers (and the suite's fixtures) understand.
+    fn get_info(&self) -> rmcp::model::ClientConfig {
+        let mut info = rmcp::model::ClientConfig::default()
+            .with_protocol_version(rmcp::model::ProtocolVersion::LATEST_WITH_INITIALIZE);
+        info.client_info.name = "nab-agent".into();
+        info.client_info.version = env!("CARGO_PKG_VERSION").into();
+        info
+    }
+}
+
+/// What both transports share once the rmcp service runs: the peer to send requests
+/// through and a signal that the service loop has ended.
+pub struct RmcpSession {
+    pub peer: Peer<RoleClient>,
+    pub cancel: std::sync::Mutex<Option<rmcp::service::RunningServiceCancellationToken>>,
+    pub ended: watch::Receiver<Option<String>>,
+    pub list_changed: Arc<Notify>,
+    pub call_timeout: Duration,
+}
+
+impl RmcpSession {
+    pub fn new(
+        running: rmcp::service::RunningService<RoleClient, Handler>,
+        list_changed: Arc<Notify>,
+        call_timeout: Duration,
+    ) -> RmcpSession {
+        let peer = running.peer().clone();
+        let cancel = running.cancellation_token();
+        let (tx, ended) = watch::channel(None);
+        tokio::spawn(async move {
+            let why = match running.waiting().await {
+                Ok(reason) => format!("connection closed ({reason:?})"),
+                Err(e) => format!("client task failed: {e}"),
+            };
+            let _ = tx.send(Some(why));
+        });
+        RmcpSession {
+            peer,
+            cancel: std::sync::Mutex::new(Some(cancel)),
+            ended,
+            list_changed,
+            call_timeout,
+        }
+    }
+
+    pub async fn list_tools(&self) -> Result<Vec<Tool>, String> {
+        self.peer.list_all_tools().await.map_err(|e| e.to_string())
+    }
+
+    pub async fn call_tool(
+        &self,
+        tool: &str,
+        arguments: Option<JsonObject>,
+    ) -> Result<CallToolResult, String> {
+        let mut params = CallToolRequestParams::new(tool.to_string());
+        params.arguments = arguments;
+        // Dropping the future on timeout cancels the request inside rmcp.
+        match tokio::time::timeout(self.call_timeout, self.peer.call_tool(params)).await {
+            Ok(r) => r.map_err(|e| e.to_string()),
+            Err(_) => Err(format!(
+                "timed out after {} s",
+                self.call_timeout.as_secs_f64()
+            )),
+        }
+    }
+
+    pub async fn ping(&self) -> Result<(), String> {
+        self.peer
+            .send_request(ClientRequest::PingRequest(PingRequest::default()))
+            .await
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    }
+
+    pub async fn ended(&self) -> String {
+        let mut rx = self.ended.clone();
+        loop {
+            if let Some(why) = rx.borrow_and_update().clone() {
+                return why;
+            }
+            if rx.changed().await.is_err() {
+                return "connection closed".into();
+            }
+        }
+    }
+
+    pub fn cancel(&self) {
+        if let Some(c) = self.cancel.lock().unwrap_or_else(|p| p.into_inner()).take() {
+            c.cancel();
+        }
+    }
+}

@@ -1,0 +1,91 @@
+//! `glob_files {pattern, path?}`: files matching a glob, respecting .gitignore.
+
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::tools::walk::{PathGlob, files};
+use crate::tools::{ToolContext, ToolHandler, ToolOutput, args};
+
+pub const MAX_RESULTS: usize = 500;
+
+pub struct GlobFiles;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Args {
+    pattern: String,
+    #[serde(default)]
+    path: Option<String>,
+}
+
+#[async_trait::async_trait]
+impl ToolHandler for GlobFiles {
+    fn name(&self) -> &str {
+        "glob_files"
+    }
+    fn description(&self) -> &str {
+        "Find files by glob pattern (e.g. `**/*.py`, `src/**/test_*.java`, `*.c`), respecting .gitignore. A pattern without `/` also matches file names in any folder. Paths are relative to the workspace."
+    }
+    fn parameters(&self) -> Value {
+        json!({
+            "type": "object",
+            "properties": {
+                "pattern": {"type": "string", "description": "Glob pattern, matched against paths relative to `path`."},
+                "path": {"type": "string", "description": "Folder to search (default: the workspace root)."}
+            },
+            "required": ["pattern"],
+            "additionalProperties": false
+        })
+    }
+    fn is_mutating(&self) -> bool {
+        false
+    }
+    async fn handle(&self, ctx: &ToolContext, raw: Value) -> ToolOutput {
+        let a: Args = match args::parse(self.name(), raw) {
+            Ok(a) => a,
+            Err(e) => return e,
+        };
+        let glob = match PathGlob::new(&a.pattern) {
+            Ok(g) => g,
+            Err(e) => {
+                return ToolOutput::error(format!(
+                    "invalid arguments for `glob_files`: field `pattern`: {e}"
+                ));
+            }
+        };
+        let root = match ctx.guard.resolve(a.path.as_deref().unwrap_or(".")) {
+            Ok(p) => p,
+            Err(e) => return ToolOutput::error(e),
+        };
+        let workspace = ctx.guard.root().to_path_buf();
+        let pattern = a.pattern.clone();
+        let found = tokio::task::spawn_blocking(move || {
+            files(&root, &workspace)
+                .into_iter()
+                .filter(|(abs, rel)| glob.is_match(abs.strip_prefix(&root).unwrap_or(rel)))
+                .map(|(_, rel)| rel.display().to_string())
+                .collect::<Vec<_>>()
+        })
+        .await;
+        let found = match found {
+            Ok(f) => f,
+            Err(e) => return ToolOutput::error(format!("glob_files failed: {e}")),
+        };
+        if found.is_empty() {
+            return ToolOutput::ok(format!("no files match `{pattern}`"));
+        }
+        let total = found.len();
+        let mut text = found
+            .into_iter()
+            .take(MAX_RESULTS)
+            .collect::<Vec<_>>()
+            .join("\n");
+        if total > MAX_RESULTS {
+            text.push_str(&format!(
+                "\n... ({} more; narrow the pattern)",
+                total - MAX_RESULTS
+            ));
+        }
+        ToolOutput::ok(text)
+    }
+}

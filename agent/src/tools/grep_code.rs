@@ -1,0 +1,160 @@
+//! `grep_code {pattern, path?, glob?, max_results?}`: regex search with ripgrep's crates;
+//! results are `file:line: text`.
+
+use grep_regex::RegexMatcher;
+use grep_searcher::sinks::UTF8;
+use grep_searcher::{BinaryDetection, SearcherBuilder};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::tools::walk::{PathGlob, files};
+use crate::tools::{ToolContext, ToolHandler, ToolOutput, args};
+
+pub const DEFAULT_MAX: usize = 100;
+pub const CAP_MAX: usize = 1000;
+const MAX_TEXT_CHARS: usize = 300;
+
+pub struct GrepCode;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Args {
+    pattern: String,
+    #[serde(default)]
+    path: Option<String>,
+    #[serde(default)]
+    glob: Option<String>,
+    #[serde(default)]
+    max_results: Option<usize>,
+}
+
+#[async_trait::async_trait]
+impl ToolHandler for GrepCode {
+    fn name(&self) -> &str {
+        "grep_code"
+    }
+    fn description(&self) -> &str {
+        "Search file contents with a regular expression (Rust regex syntax), respecting .gitignore. Results are `file:line: text`, at most `max_results` (default 100, at most 1000). Narrow with `path` (a file or folder) and `glob` (e.g. `*.py`)."
+    }
+    fn parameters(&self) -> Value {
+        json!({
+            "type": "object",
+            "properties": {
+                "pattern": {"type": "string", "description": "Regular expression to search for."},
+                "path": {"type": "string", "description": "File or folder to search (default: the workspace root)."},
+                "glob": {"type": "string", "description": "Only search files matching this glob, e.g. `*.java`."},
+                "max_results": {"type": "integer", "minimum": 1, "maximum": CAP_MAX, "description": "Maximum matching lines to return (default 100)."}
+            },
+            "required": ["pattern"],
+            "additionalProperties": false
+        })
+    }
+    fn is_mutating(&self) -> bool {
+        false
+    }
+    async fn handle(&self, ctx: &ToolContext, raw: Value) -> ToolOutput {
+        let a: Args = match args::parse(self.name(), raw) {
+            Ok(a) => a,
+            Err(e) => return e,
+        };
+        let matcher = match RegexMatcher::new_line_matcher(&a.pattern) {
+            Ok(m) => m,
+            Err(e) => {
+                return ToolOutput::error(format!(
+                    "invalid arguments for `grep_code`: field `pattern`: {e}"
+                ));
+            }
+        };
+        let glob = match a.glob.as_deref().map(PathGlob::new).transpose() {
+            Ok(g) => g,
+            Err(e) => {
+                return ToolOutput::error(format!(
+                    "invalid arguments for `grep_code`: field `glob`: {e}"
+                ));
+            }
+        };
+        let max = match a.max_results {
+            Some(0) => {
+                return ToolOutput::error(
+                    "invalid arguments for `grep_code`: field `max_results`: must be at least 1",
+                );
+            }
+            Some(n) => n.min(CAP_MAX),
+            None => DEFAULT_MAX,
+        };
+        let root = match ctx.guard.resolve(a.path.as_deref().unwrap_or(".")) {
+            Ok(p) => p,
+            Err(e) => return ToolOutput::error(e),
+        };
+        let workspace = ctx.guard.root().to_path_buf();
+        let pattern = a.pattern.clone();
+        let result = tokio::task::spawn_blocking(move || {
+            search(&matcher, glob.as_ref(), &root, &workspace, max)
+        })
+        .await;
+        match result {
+            Ok((lines, _)) if lines.is_empty() => {
+                ToolOutput::ok(format!("no matches for /{pattern}/"))
+            }
+            Ok((lines, truncated)) => {
+                let mut text = lines.join("\n");
+                if truncated {
+                    text.push_str(&format!(
+                        "\n... (stopped at {max} results; narrow the search with path or glob)"
+                    ));
+                }
+                ToolOutput::ok(text)
+            }
+            Err(e) => ToolOutput::error(format!("grep_code failed: {e}")),
+        }
+    }
+}
+
+/// Returns the matching lines and whether the cap cut the search short.
+fn search(
+    matcher: &RegexMatcher,
+    glob: Option<&PathGlob>,
+    root: &std::path::Path,
+    workspace: &std::path::Path,
+    max: usize,
+) -> (Vec<String>, bool) {
+    let mut searcher = SearcherBuilder::new()
+        .binary_detection(BinaryDetection::quit(0))
+        .line_number(true)
+        .build();
+    let mut out = Vec::new();
+    let mut truncated = false;
+    for (abs, rel) in files(root, workspace) {
+        if let Some(g) = glob
+            && !g.is_match(abs.strip_prefix(root).unwrap_or(&rel))
+        {
+            continue;
+        }
+        let shown = rel.display().to_string();
+        let _ = searcher.search_path(
+            matcher,
+            &abs,
+            UTF8(|line_no, text| {
+                if out.len() >= max {
+                    truncated = true;
+                    return Ok(false);
+                }
+                let text = text.trim_end_matches(['\n', '\r']);
+                let text: String = if text.chars().count() > MAX_TEXT_CHARS {
+                    text.chars()
+                        .take(MAX_TEXT_CHARS)
+                        .chain(" …".chars())
+                        .collect()
+                } else {
+                    text.to_string()
+                };
+                out.push(format!("{shown}:{line_no}: {text}"));
+                Ok(true)
+            }),
+        );
+        if truncated {
+            break;
+        }
+    }
+    (out, truncated)
+}

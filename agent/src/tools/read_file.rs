@@ -1,0 +1,152 @@
+//! `read_file {path, offset?, limit?}`: numbered lines, 200 by default, at most 2000.
+
+use std::io::BufRead;
+
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::tools::{ToolContext, ToolHandler, ToolOutput, args};
+
+pub const DEFAULT_LIMIT: u64 = 200;
+pub const MAX_LIMIT: u64 = 2000;
+/// Longer lines are cut so one minified file cannot flood the context.
+pub const MAX_LINE_CHARS: usize = 2000;
+
+pub struct ReadFile;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Args {
+    path: String,
+    #[serde(default)]
+    offset: Option<u64>,
+    #[serde(default)]
+    limit: Option<u64>,
+}
+
+#[async_trait::async_trait]
+impl ToolHandler for ReadFile {
+    fn name(&self) -> &str {
+        "read_file"
+    }
+    fn description(&self) -> &str {
+        "Read a text file in the workspace, or a long tool output saved in the state directory (by the absolute path given where it was cut). Returns numbered lines (`N<TAB>text`). Reads 200 lines from `offset` by default (at most 2000); when more remain, the result ends with `continue with offset=N`."
+    }
+    fn parameters(&self) -> Value {
+        json!({
+            "type": "object",
+            "properties": {
+                "path": {"type": "string", "description": "File path, relative to the workspace."},
+                "offset": {"type": "integer", "minimum": 1, "description": "1-based line to start at (default 1)."},
+                "limit": {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT, "description": "Lines to read (default 200, at most 2000)."}
+            },
+            "required": ["path"],
+            "additionalProperties": false
+        })
+    }
+    fn is_mutating(&self) -> bool {
+        false
+    }
+    async fn handle(&self, ctx: &ToolContext, raw: Value) -> ToolOutput {
+        let a: Args = match args::parse(self.name(), raw) {
+            Ok(a) => a,
+            Err(e) => return e,
+        };
+        let offset = a.offset.unwrap_or(1);
+        if offset == 0 {
+            return ToolOutput::error(
+                "invalid arguments for `read_file`: field `offset`: lines are numbered from 1",
+            );
+        }
+        let limit = a.limit.unwrap_or(DEFAULT_LIMIT);
+        if limit == 0 {
+            return ToolOutput::error(
+                "invalid arguments for `read_file`: field `limit`: must be at least 1",
+            );
+        }
+        let limit = limit.min(MAX_LIMIT);
+        // The workspace, or an offloaded output in the state directory.
+        let path = match ctx.resolve_readable(&a.path) {
+            Ok(p) => p,
+            Err(e) => return ToolOutput::error(e),
+        };
+        let rel = ctx.guard.display(&path);
+        let result =
+            tokio::task::spawn_blocking(move || read_lines(&path, &rel, offset, limit)).await;
+        match result {
+            Ok(Ok(text)) => ToolOutput::ok(text),
+            Ok(Err(msg)) => ToolOutput::error(msg),
+            Err(e) => ToolOutput::error(format!("read_file failed: {e}")),
+        }
+    }
+}
+
+fn read_lines(
+    path: &std::path::Path,
+    rel: &str,
+    offset: u64,
+    limit: u64,
+) -> Result<String, String> {
+    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read `{rel}`: {e}"))?;
+    if meta.is_dir() {
+        return Err(format!(
+            "`{rel}` is a directory; use list_dir to see its entries"
+        ));
+    }
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot open `{rel}`: {e}"))?;
+    let mut reader = std::io::BufReader::new(file);
+    {
+        let head = reader
+            .fill_buf()
+            .map_err(|e| format!("cannot read `{rel}`: {e}"))?;
+        if head[..head.len().min(8192)].contains(&0) {
+            return Err(format!(
+                "`{rel}` is a binary file ({} bytes); not shown",
+                meta.len()
+            ));
+        }
+    }
+    if meta.len() == 0 {
+        return Ok(format!("(`{rel}` is empty)"));
+    }
+    let mut out = String::new();
+    let mut line = Vec::new();
+    let mut n: u64 = 0;
+    let last_wanted = offset + limit - 1;
+    loop {
+        line.clear();
+        let read = reader
+            .read_until(b'\n', &mut line)
+            .map_err(|e| format!("cannot read `{rel}`: {e}"))?;
+        if read == 0 {
+            break;
+        }
+        n += 1;
+        if n < offset || n > last_wanted {
+            continue;
+        }
+        let text = String::from_utf8_lossy(&line);
+        let text = text.trim_end_matches(['\n', '\r']);
+        out.push_str(&format!("{n:>6}\t"));
+        if text.chars().count() > MAX_LINE_CHARS {
+            out.extend(text.chars().take(MAX_LINE_CHARS));
+            out.push_str(" … [line cut]");
+        } else {
+            out.push_str(text);
+        }
+        out.push('\n');
+    }
+    let total = n;
+    if offset > total {
+        return Err(format!(
+            "offset {offset} is past the end of `{rel}` ({total} lines)"
+        ));
+    }
+    if last_wanted < total {
+        out.push_str(&format!(
+            "... (showing lines {offset}-{last_wanted} of {total}; continue with offset={})",
+            last_wanted + 1
+        ));
+    }
+    Ok(out)
+}

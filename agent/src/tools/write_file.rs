@@ -1,0 +1,70 @@
+//! `write_file {path, content}`: creates or replaces a file (and its folders), then runs the
+//! syntax check.
+
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::tools::{ToolContext, ToolHandler, ToolOutput, args, with_syntax_check};
+
+pub struct WriteFile;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Args {
+    path: String,
+    content: String,
+}
+
+#[async_trait::async_trait]
+impl ToolHandler for WriteFile {
+    fn name(&self) -> &str {
+        "write_file"
+    }
+    fn description(&self) -> &str {
+        "Create or overwrite a file in the workspace with `content` (missing folders are created). Prefer edit_file for small changes to existing files."
+    }
+    fn parameters(&self) -> Value {
+        json!({
+            "type": "object",
+            "properties": {
+                "path": {"type": "string", "description": "File path, relative to the workspace."},
+                "content": {"type": "string", "description": "The complete new content of the file."}
+            },
+            "required": ["path", "content"],
+            "additionalProperties": false
+        })
+    }
+    fn is_mutating(&self) -> bool {
+        true
+    }
+    async fn handle(&self, ctx: &ToolContext, raw: Value) -> ToolOutput {
+        let a: Args = match args::parse(self.name(), raw) {
+            Ok(a) => a,
+            Err(e) => return e,
+        };
+        let path = match ctx.guard.resolve(&a.path) {
+            Ok(p) => p,
+            Err(e) => return ToolOutput::error(e),
+        };
+        let rel = ctx.guard.display(&path);
+        if path.is_dir() {
+            return ToolOutput::error(format!("`{rel}` is a directory; give a file path"));
+        }
+        if let Some(parent) = path.parent()
+            && let Err(e) = tokio::fs::create_dir_all(parent).await
+        {
+            return ToolOutput::error(format!("cannot create the folders for `{rel}`: {e}"));
+        }
+        let existed = path.exists();
+        if let Err(e) = tokio::fs::write(&path, a.content.as_bytes()).await {
+            return ToolOutput::error(format!("cannot write `{rel}`: {e}"));
+        }
+        let lines = a.content.lines().count();
+        let verb = if existed { "overwrote" } else { "created" };
+        let out = ToolOutput::ok(format!(
+            "{verb} `{rel}` ({} bytes, {lines} lines)",
+            a.content.len()
+        ));
+        with_syntax_check(out, &path, &rel, &a.content)
+    }
+}

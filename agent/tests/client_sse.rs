@@ -1,0 +1,403 @@
+//! The streaming client against a mock provider (wiremock) and a real Unix socket.
+
+mod support;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use nab_agent::client::{
+    ChatRequest, ClientConfig, ClientError, Endpoint, LlmClient, RetryPolicy, StreamObserver,
+};
+use nab_agent::message::Message;
+use serde_json::{Value, json};
+use wiremock::matchers::{method, path};
+use wiremock::{Mock, MockServer, ResponseTemplate};
+
+fn sse(chunks: &[Value], done: bool) -> String {
+    let mut s = String::new();
+    for c in chunks {
+        s.push_str(&format!("data: {c}\n\n"));
+    }
+    if done {
+        s.push_str("data: [DONE]\n\n");
+    }
+    s
+}
+
+fn delta(d: Value) -> Value {
+    json!({"id": "x", "object": "chat.completion.chunk", "choices": [{"index": 0, "delta": d, "finish_reason": null}]})
+}
+
+fn finish(reason: &str) -> Value {
+    json!({"id": "x", "object": "chat.completion.chunk", "choices": [{"index": 0, "delta": {}, "finish_reason": reason}]})
+}
+
+fn request() -> Arc<ChatRequest> {
+    Arc::new(ChatRequest {
+        model: "m".into(),
+        messages: vec![
+            Arc::new(Message::system("sys")),
+            Arc::new(Message::user("hi")),
+        ],
+        tools: Arc::new(vec![
+            json!({"type": "function", "function": {"name": "read_file", "parameters": {}}}),
+        ]),
+        max_tokens: None,
+        temperature: None,
+    })
+}
+
+fn client(url: &str) -> LlmClient {
+    let mut cfg = ClientConfig::new(Endpoint::parse(url).unwrap());
+    cfg.retry = RetryPolicy {
+        max_retries: 3,
+        base_delay: Duration::from_millis(10),
+        max_delay: Duration::from_millis(50),
+    };
+    cfg.idle_timeout = Duration::from_secs(5);
+    LlmClient::new(cfg)
+}
+
+#[derive(Default)]
+struct Seen {
+    reasoning: Vec<String>,
+    content: Vec<String>,
+}
+impl StreamObserver for Seen {
+    fn on_reasoning(&mut self, d: &str) {
+        self.reasoning.push(d.into());
+    }
+    fn on_content(&mut self, d: &str) {
+        self.content.push(d.into());
+    }
+}
+
+async fn mock_sse(body: String) -> MockServer {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/v1/chat/completions"))
+        .respond_with(ResponseTemplate::new(200).set_body_raw(body, "text/event-stream"))
+        .mount(&server)
+        .await;
+    server
+}
+
+#[tokio::test]
+async fn interleaved_parallel_tool_calls_assemble_by_index() {
+    // Two calls whose fragments alternate; ids only on each call's first fragment; names and
+    // arguments in pieces.
+    let chunks = vec![
+        delta(json!({"role": "assistant", "content": null})),
+        delta(
+            json!({"tool_calls": [{"index": 0, "id": "call_a", "type": "function", "function": {"name": "read_", "arguments": ""}}]}),
+        ),
+        delta(
+            json!({"tool_calls": [{"index": 1, "id": "call_b", "type": "function", "function": {"name": "grep", "arguments": "{\"pat"}}]}),
+        ),
+        delta(
+            json!({"tool_calls": [{"index": 0, "function": {"name": "file", "arguments": "{\"pa"}}]}),
+        ),
+        delta(
+            json!({"tool_calls": [{"index": 1, "function": {"name": "_code", "arguments": "tern\": \"fo"}}]}),
+        ),
+        delta(json!({"tool_calls": [{"index": 0, "function": {"arguments": "th\": \"src/"}}]})),
+        delta(json!({"tool_calls": [{"index": 1, "function": {"arguments": "o\\\"\"}"}}]})),
+        delta(json!({"tool_calls": [{"index": 0, "function": {"arguments": "a.py\"}"}}]})),
+        finish("tool_calls"),
+    ];
+    let server = mock_sse(sse(&chunks, true)).await;
+    let out = client(&format!("{}/v1", server.uri()))
+        .complete(request(), &mut Seen::default())
+        .await
+        .unwrap();
+    let calls = &out.turn.tool_calls;
+    assert_eq!(calls.len(), 2);
+    assert_eq!(
+        (calls[0].id.as_str(), calls[0].function.name.as_str()),
+        ("call_a", "read_file")
+    );
+    assert_eq!(
+        (calls[1].id.as_str(), calls[1].function.name.as_str()),
+        ("call_b", "grep_code")
+    );
+    let a: Value = serde_json::from_str(&calls[0].function.arguments).unwrap();
+    let b: Value = serde_json::from_str(&calls[1].function.arguments).unwrap();
+    assert_eq!(a, json!({"path": "src/a.py"}));
+    assert_eq!(b, json!({"pattern": "foo\""}));
+    assert_eq!(out.turn.finish_reason.as_deref(), Some("tool_calls"));
+
+    // The request that went out: streaming, tools included, messages in order.
+    let sent: Value =
+        serde_json::from_slice(&server.received_requests().await.unwrap()[0].body).unwrap();
+    assert_eq!(sent["stream"], true);
+    assert_eq!(sent["stream_options"]["include_usage"], true);
+    assert_eq!(sent["messages"][1]["content"], "hi");
+    assert_eq!(sent["tools"][0]["function"]["name"], "read_file");
+}
+
+#[tokio::test]
+async fn reasoning_is_kept_apart_from_content_and_usage_comes_last() {
+    let chunks = vec![
+        delta(json!({"role": "assistant"})),
+        delta(json!({"reasoning_content": "Let me "})),
+        delta(json!({"reasoning_content": "think."})),
+        delta(json!({"content": "The answer"})),
+        delta(json!({"content": " is 42."})),
+        finish("stop"),
+        json!({"id": "x", "object": "chat.completion.chunk", "choices": [],
+               "usage": {"prompt_tokens": 120, "completion_tokens": 9, "total_tokens": 129,
+                         "prompt_tokens_details": {"cached_tokens": 64}}}),
+    ];
+    let server = mock_sse(sse(&chunks, true)).await;
+    let mut seen = Seen::default();
+    let out = client(&format!("{}/v1", server.uri()))
+        .complete(request(), &mut seen)
+        .await
+        .unwrap();
+    assert_eq!(out.turn.reasoning, "Let me think.");
+    assert_eq!(out.turn.content, "The answer is 42.");
+    assert_eq!(seen.reasoning, vec!["Let me ", "think."]);
+    assert_eq!(seen.content, vec!["The answer", " is 42."]);
+    let u = out.turn.usage.unwrap();
+    assert_eq!(
+        (u.prompt_tokens, u.completion_tokens, u.cached_tokens),
+        (120, 9, 64)
+    );
+    assert!(out.turn.tool_calls.is_empty());
+}
+
+#[tokio::test]
+async fn a_429_is_retried_honouring_retry_after_then_succeeds() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .respond_with(
+            ResponseTemplate::new(429)
+                .insert_header("retry-after", "1")
+                .set_body_json(json!({"error": {"message": "slow down", "type": "rate_limit"}})),
+        )
+        .up_to_n_times(1)
+        .mount(&server)
+        .await;
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(200).set_body_raw(
+            sse(&[delta(json!({"content": "ok"})), finish("stop")], true),
+            "text/event-stream",
+        ))
+        .mount(&server)
+        .await;
+    let started = std::time::Instant::now();
+    let out = client(&server.uri())
+        .complete(request(), &mut Seen::default())
+        .await
+        .unwrap();
+    assert_eq!(out.turn.content, "ok");
+    assert_eq!(out.attempts, 2);
+    assert!(
+        started.elapsed() >= Duration::from_secs(1),
+        "Retry-After: 1 was not honoured"
+    );
+    assert_eq!(server.received_requests().await.unwrap().len(), 2);
+}
+
+#[tokio::test]
+async fn persistent_5xx_gives_up_with_the_last_error() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(503).set_body_string("upstream down"))
+        .mount(&server)
+        .await;
+    let err = client(&server.uri())
+        .complete(request(), &mut Seen::default())
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(err, ClientError::RetriesExhausted { attempts: 4, .. }),
+        "{err}"
+    );
+    assert!(
+        err.to_string().contains("503") && err.to_string().contains("upstream down"),
+        "{err}"
+    );
+    assert_eq!(server.received_requests().await.unwrap().len(), 4);
+}
+
+#[tokio::test]
+async fn a_budget_error_from_the_gateway_is_not_retried() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(429).set_body_json(
+            json!({"error": {"message": "trial token budget of 1000 used up", "type": "budget_exceeded", "code": "token_budget"}}),
+        ))
+        .mount(&server)
+        .await;
+    let err = client(&server.uri())
+        .complete(request(), &mut Seen::default())
+        .await
+        .unwrap_err();
+    assert_eq!(
+        err.budget(),
+        Some(nab_agent::client::BudgetKind::Tokens),
+        "{err}"
+    );
+    assert_eq!(server.received_requests().await.unwrap().len(), 1);
+}
+
+#[tokio::test]
+async fn a_stream_cut_midway_is_an_error_not_a_partial_answer() {
+    let chunks = vec![
+        delta(json!({"content": "I will now"})),
+        delta(
+            json!({"tool_calls": [{"index": 0, "id": "c", "function": {"name": "read_file", "arguments": "{\"pa"}}]}),
+        ),
+    ];
+    let server = mock_sse(sse(&chunks, false)).await;
+    let err = client(&format!("{}/v1", server.uri()))
+        .complete(request(), &mut Seen::default())
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(err, ClientError::StreamInterrupted { events: 2 }),
+        "{err}"
+    );
+    assert!(
+        err.to_string()
+            .contains("ended before the answer was complete"),
+        "{err}"
+    );
+}
+
+#[tokio::test]
+async fn malformed_json_in_a_data_line_is_a_clear_error() {
+    let body = format!(
+        "data: {}\n\ndata: {{\"choices\": [{{\"delta\": {{\"content\": \"x\"}}\n\ndata: [DONE]\n\n",
+        delta(json!({"content": "fine"}))
+    );
+    let server = mock_sse(body).await;
+    let err = client(&format!("{}/v1", server.uri()))
+        .complete(request(), &mut Seen::default())
+        .await
+        .unwrap_err();
+    let msg = err.to_string();
+    assert!(
+        matches!(err, ClientError::MalformedChunk { event: 2, .. }),
+        "{msg}"
+    );
+    assert!(
+        msg.contains("malformed JSON in SSE event #2") && msg.contains("{\"choices\""),
+        "{msg}"
+    );
+}
+
+#[tokio::test]
+async fn an_error_object_inside_the_stream_is_reported() {
+    let body = sse(
+        &[
+            delta(json!({"content": "a"})),
+            json!({"error": {"message": "overloaded", "type": "server_error"}}),
+        ],
+        false,
+    );
+    let server = mock_sse(body).await;
+    let err = client(&format!("{}/v1", server.uri()))
+        .complete(request(), &mut Seen::default())
+        .await
+        .unwrap_err();
+    assert!(err.to_string().contains("overloaded"), "{err}");
+}
+
+#[tokio::test]
+async fn a_silent_stream_hits_the_idle_timeout() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .respond_with(
+            ResponseTemplate::new(200)
+                .set_body_raw(sse(&[finish("stop")], true), "text/event-stream")
+                .set_delay(Duration::from_secs(3)),
+        )
+        .mount(&server)
+        .await;
+    let mut cfg = ClientConfig::new(Endpoint::parse(&server.uri()).unwrap());
+    cfg.retry.max_retries = 0;
+    cfg.idle_timeout = Duration::from_millis(300);
+    cfg.connect_timeout = Duration::from_millis(300);
+    let err = LlmClient::new(cfg)
+        .complete(request(), &mut Seen::default())
+        .await
+        .unwrap_err();
+    assert!(err.to_string().contains("silent"), "{err}");
+}
+
+#[tokio::test]
+async fn unix_socket_base_urls_work_over_a_real_socket() {
+    let dir = tempfile::tempdir().unwrap();
+    let sock = dir.path().join("llm.sock");
+    let turn = nab_protocol::scripted::ScriptedTurn {
+        content: Some("over the socket".into()),
+        reasoning: Some("hm".into()),
+        tool_calls: vec![support::call("list_dir", json!({"path": "."}))],
+    };
+    let server = support::ScriptedServer::start_unix(vec![turn], &sock).await;
+    assert!(server.base_url.starts_with("unix:///"));
+    let out = client(&server.base_url)
+        .complete(request(), &mut Seen::default())
+        .await
+        .unwrap();
+    assert_eq!(out.turn.content, "over the socket");
+    assert_eq!(out.turn.reasoning, "hm");
+    assert_eq!(out.turn.tool_calls[0].function.name, "list_dir");
+    assert_eq!(out.turn.usage.unwrap().prompt_tokens, 100);
+    assert_eq!(server.recorder.requests()[0]["model"], "m");
+}
+
+#[tokio::test]
+async fn a_missing_socket_is_a_connect_error_naming_it() {
+    let err = client("unix:///nonexistent/dir/llm.sock")
+        .complete(request(), &mut Seen::default())
+        .await
+        .unwrap_err();
+    assert!(
+        err.to_string().contains("unix:///nonexistent/dir/llm.sock"),
+        "{err}"
+    );
+}
+
+#[tokio::test]
+async fn a_connection_dropped_midway_through_the_body_is_stream_interrupted() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    // A raw server that promises 10 000 bytes, sends one event and closes the socket.
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move {
+        let (mut s, _) = listener.accept().await.unwrap();
+        let mut buf = vec![0u8; 65536];
+        let mut seen = Vec::new();
+        while !seen.ends_with(b"0\r\n\r\n") {
+            let n = s.read(&mut buf).await.unwrap();
+            if n == 0 {
+                break;
+            }
+            seen.extend_from_slice(&buf[..n]);
+        }
+        let event = format!("data: {}\n\n", delta(json!({"content": "partial"})));
+        let head =
+            "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncontent-length: 10000\r\n\r\n";
+        s.write_all(head.as_bytes()).await.unwrap();
+        s.write_all(event.as_bytes()).await.unwrap();
+        s.flush().await.unwrap();
+        drop(s);
+    });
+    let mut seen = Seen::default();
+    let err = client(&url)
+        .complete(request(), &mut seen)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(err, ClientError::StreamInterrupted { events: 1 }),
+        "{err}"
+    );
+    assert_eq!(
+        seen.content,
+        vec!["partial"],
+        "what arrived before the cut was still shown"
+    );
+}
