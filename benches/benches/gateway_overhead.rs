@@ -1,0 +1,144 @@
+//! The gateway's added latency per request: an agent-sized chat request sent over the Unix
+//! socket (keep-alive HTTP/1, as nab-agent does) to a gateway whose provider answers
+//! in-process at once, against calling that provider directly. What is left is the
+//! gateway's own cost: HTTP parsing, budget check, JSON handling, the transcript line.
+//!
+//! Besides criterion's figures, a plain loop prints p50/p99 of the added latency.
+
+use bytes::Bytes;
+use criterion::{Criterion, criterion_group, criterion_main};
+use http_body_util::{BodyExt, Full};
+use hyper::client::conn::http1::SendRequest;
+use hyper_util::rt::TokioIo;
+use nab_gateway::{Gateway, GatewayConfig, Provider, ProviderError, ProviderResponse};
+use serde_json::{Value, json};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Answers every request with the same small completion, without I/O.
+struct Instant200;
+
+#[async_trait::async_trait]
+impl Provider for Instant200 {
+    fn describe(&self) -> String {
+        "in-process".into()
+    }
+    async fn send(&self, _request: &Value) -> Result<ProviderResponse, ProviderError> {
+        Ok(ProviderResponse::Json {
+            status: 200,
+            body: json!({
+                "id": "c", "object": "chat.completion", "created": 0, "model": "m",
+                "choices": [{"index": 0, "message": {"role": "assistant", "content": "ok",
+                    "tool_calls": [{"id": "t", "type": "function", "function": {"name": "read_file", "arguments": "{\"path\":\"a.py\"}"}}]},
+                    "finish_reason": "tool_calls"}],
+                "usage": {"prompt_tokens": 1000, "completion_tokens": 20}
+            }),
+        })
+    }
+}
+
+/// A request of a typical mid-trial size: a system prompt, tools, a few turns (~8 KB).
+fn agent_request() -> Value {
+    let tools: Vec<Value> = ["read_file", "write_file", "edit_file", "list_dir", "grep_code", "execute_command"]
+        .iter()
+        .map(|n| json!({"type": "function", "function": {"name": n, "description": "x".repeat(200), "parameters": {"type": "object", "properties": {"path": {"type": "string"}}}}}))
+        .collect();
+    let mut messages =
+        vec![json!({"role": "system", "content": "You are a coding agent. ".repeat(40)})];
+    for i in 0..6 {
+        messages.push(json!({"role": "user", "content": format!("step {i}: {}", "some tool output line\n".repeat(20))}));
+    }
+    json!({"model": "m", "stream": false, "messages": messages, "tools": tools})
+}
+
+async fn connect(sock: &std::path::Path) -> SendRequest<Full<Bytes>> {
+    let stream = tokio::net::UnixStream::connect(sock)
+        .await
+        .expect("connect");
+    let (sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
+        .await
+        .expect("handshake");
+    tokio::spawn(conn);
+    sender
+}
+
+async fn via_gateway(sender: &mut SendRequest<Full<Bytes>>, body: &Bytes) {
+    let req = hyper::Request::post("/v1/chat/completions")
+        .header("host", "gateway")
+        .header("content-type", "application/json")
+        .body(Full::new(body.clone()))
+        .expect("request");
+    // After the previous response the connection needs a moment to be reusable.
+    sender.ready().await.expect("connection ready");
+    let resp = sender.send_request(req).await.expect("response");
+    assert_eq!(resp.status(), 200);
+    let _ = resp.into_body().collect().await.expect("body");
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    sorted[((sorted.len() - 1) as f64 * p).round() as usize]
+}
+
+fn bench(c: &mut Criterion) {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let provider: Arc<dyn Provider> = Arc::new(Instant200);
+    let cfg = GatewayConfig::new(
+        dir.path().join("llm.sock"),
+        dir.path().join("transcript.jsonl"),
+    );
+    let gw = rt
+        .block_on(Gateway::start(cfg, provider.clone()))
+        .expect("gateway");
+    let mut sender = rt.block_on(connect(gw.socket_path()));
+    let request = agent_request();
+    let body = Bytes::from(request.to_string());
+
+    // Plain loop: p50/p99 of gateway round trip minus direct provider call.
+    let (mut direct, mut gateway) = (Vec::new(), Vec::new());
+    rt.block_on(async {
+        for _ in 0..200 {
+            via_gateway(&mut sender, &body).await;
+        }
+        for _ in 0..3000 {
+            let t = Instant::now();
+            let _ = provider.send(&request).await;
+            direct.push(t.elapsed());
+            let t = Instant::now();
+            via_gateway(&mut sender, &body).await;
+            gateway.push(t.elapsed());
+        }
+    });
+    direct.sort();
+    gateway.sort();
+    let d50 = percentile(&direct, 0.5);
+    eprintln!(
+        "gateway_overhead: request {} bytes; direct provider p50 {:?}; via gateway p50 {:?} p99 {:?}; added latency p50 {:?} p99 {:?}",
+        body.len(),
+        d50,
+        percentile(&gateway, 0.5),
+        percentile(&gateway, 0.99),
+        percentile(&gateway, 0.5).saturating_sub(d50),
+        percentile(&gateway, 0.99).saturating_sub(percentile(&direct, 0.99)),
+    );
+
+    let mut group = c.benchmark_group("gateway_overhead");
+    group.bench_function("direct_provider_call", |b| {
+        b.to_async(&rt)
+            .iter(|| async { provider.send(&request).await.expect("answer") })
+    });
+    let sender = tokio::sync::Mutex::new(sender);
+    group.bench_function("via_unix_socket_gateway", |b| {
+        b.to_async(&rt)
+            .iter(|| async { via_gateway(&mut *sender.lock().await, &body).await })
+    });
+    group.finish();
+    rt.block_on(gw.shutdown());
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
