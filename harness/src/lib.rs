@@ -1,1 +1,30 @@
-//! nab-harness: under construction in this session.
+//! nab-harness: loads the task suite, builds the base image, runs agents in locked-down
+//! Docker containers, verifies with hidden tests in a fresh container, and records results.
+//!
+//! - [`task`]: the task format and the suite checker (no Docker).
+//! - [`image`]: the base image recipe and its build (mmdebstrap → Docker import).
+//! - [`sandbox`]: the only module that talks to Docker, behind a backend trait.
+//! - [`agent`]: how each kind of agent is started in the sandbox.
+//! - [`workspace`]: workspace archives in and out, and the diff against the original.
+//! - [`verify`]: the verifier phase and JUnit counts.
+//! - [`model`], [`llm`], [`metrics`]: the model spec, one trial's gateway, and the
+//!   metrics from its transcript and the agent's events.
+//! - [`trial`]: one trial end to end, with cleanup on every path.
+//! - [`judge_model`]: the judges' model seam implemented with the gateway's providers.
+//! - [`pairwise_bridge`]: the judges' pairwise lines as the reports' pairwise records.
+//! - [`runner`]: scheduling, retries, results.jsonl, resume, summaries.
+
+pub mod agent;
+pub mod docker;
+pub mod image;
+pub mod judge_model;
+pub mod llm;
+pub mod metrics;
+pub mod model;
+pub mod pairwise_bridge;
+pub mod runner;
+pub mod sandbox;
+pub mod task;
+pub mod trial;
+pub mod verify;
+pub mod workspace;

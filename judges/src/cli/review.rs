@@ -16,7 +16,7 @@ pub struct ReviewArgs {
 pub enum ReviewCommand {
     /// Write a blind, seeded, task-stratified sample of judged trials for human review.
     Export(ReviewExportArgs),
-    /// Write a blind sample of the pairs `nab compare --out FILE` judged.
+    /// Write a blind sample of the pairs `nab compare --judge` judged (its `--pairs-out` file).
     ExportPairwise(ReviewPairwiseExportArgs),
     /// Read human verdicts and report agreement with each judge.
     Import(ReviewImportArgs),
@@ -28,7 +28,7 @@ pub struct ReviewPairwiseExportArgs {
     pub baseline: PathBuf,
     #[arg(long, value_name = "DIR")]
     pub candidate: PathBuf,
-    /// The JSONL written by `nab compare --out FILE`.
+    /// The pairs JSONL `nab compare --judge` wrote (`--pairs-out`, default <candidate>/pairwise.jsonl).
     #[arg(long, value_name = "FILE")]
     pub pairwise: PathBuf,
     #[arg(long, default_value_t = 0.1)]

@@ -1,7 +1,8 @@
 //! Human review of pairwise comparisons: a blind, seeded, task-stratified sample of the
-//! pairs `nab compare --out FILE` judged, with a seeded coin deciding which run is shown as
-//! A (so the reviewer cannot learn a position), and agreement of the human's winner with
-//! each judge's swap-checked outcome (plain Cohen's kappa; `inconsistent` counts as a tie,
+//! pairs `nab compare --judge SPEC` judged (its `--pairs-out` file, default
+//! `<candidate>/pairwise.jsonl`), with a seeded coin deciding which run is shown as A (so
+//! the reviewer cannot learn a position), and agreement of the human's winner with each
+//! judge's swap-checked outcome (plain Cohen's kappa; `inconsistent` counts as a tie,
 //! as in the pairwise score).
 
 use super::export::{ExportSummary, redact, render_html, secret_names, stratified_sample};
@@ -65,7 +66,7 @@ fn read_pairs(path: &Path) -> Result<Vec<JudgedPair>, JudgeError> {
                 .map(str::to_owned)
                 .ok_or_else(|| {
                     bad(&format!(
-                        "missing string field `{k}`; is this a `nab compare --out` file?"
+                        "missing string field `{k}`; is this the pairs file `nab compare --judge` wrote (`--pairs-out`)?"
                     ))
                 })
         };

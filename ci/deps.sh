@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Installs the system packages nab and its tests need, from Debian's packages. Idempotent:
+# it runs apt only when something is missing.
+#   mmdebstrap, debian-archive-keyring   build the base image from the machine's apt sources
+#   docker.io                            the sandbox engine (skipped when docker exists)
+#   chromium + fonts                     the report test opens report.html in headless Chromium
+#   openssl, python3                     test fixtures (a private CA; scripted command agents)
+set -euo pipefail
+
+packages=(mmdebstrap debian-archive-keyring chromium fonts-liberation fonts-dejavu-core openssl python3)
+command -v docker >/dev/null || packages+=(docker.io)
+need=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need+=("$p")
+done
+if [ "${#need[@]}" -gt 0 ]; then
+  sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update
+  $sudo apt-get install -y --no-install-recommends "${need[@]}"
+fi
+command -v cargo >/dev/null || { echo "cargo is missing: install a Rust toolchain (rustup) first" >&2; exit 1; }

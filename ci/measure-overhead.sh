@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Per-trial overhead of nab against bare containers, measured in the same run:
+# N trials of a no-op task (oracle `true`, verify `true`: two containers, two execs,
+# workspace copy in/out, diff) versus N pairs of `docker run --rm --network none <image> true`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+NAB=${NAB:-./target/release/nab}
+N=${N:-5}
+image=$("$NAB" image tag)
+"$NAB" image build >/dev/null
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+t="$tmp/suite/noop"
+mkdir -p "$t/workspace" "$t/tests" "$t/solution"
+cat > "$t/task.yaml" <<YAML
+id: noop
+category: terminal
+language: shell
+difficulty: easy
+timeouts: {agent_s: 60, verify_s: 60}
+limits: {cpus: 1.0, memory_mb: 256, pids: 64}
+verify:
+  - argv: ["true"]
+    timeout_s: 30
+solution: ["true"]
+YAML
+echo "Do nothing." > "$t/instruction.md"
+echo "hello" > "$t/workspace/file.txt"
+
+now() { date +%s.%N; }
+s=$(now)
+for _ in $(seq "$N"); do
+  docker run --rm --network none --label nab.run=measure-bare "$image" true
+  docker run --rm --network none --label nab.run=measure-bare "$image" true
+done
+bare=$(echo "($(now) - $s) / $N" | bc -l)
+
+s=$(now)
+"$NAB" run --tasks "$tmp/suite" --agent oracle --trials "$N" -j 1 --out "$tmp/out" >/dev/null
+trial=$(echo "($(now) - $s) / $N" | bc -l)
+
+printf 'bare: two docker runs          %.2f s\n' "$bare"
+printf 'nab:  one trial (incl. startup) %.2f s\n' "$trial"
+printf 'ratio nab trial / two bare runs %.2f\n' "$(echo "$trial / $bare" | bc -l)"

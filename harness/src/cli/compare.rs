@@ -1,0 +1,96 @@
+//! `nab compare --baseline DIR --candidate DIR [--judge SPEC…]`: both runs side by side
+//! (paired statistics, per-task deltas) in compare.html and on the terminal; with
+//! `--judge`, also the position-swapped pairwise judge comparison, fed into both.
+
+use nab_harness::judge_model::judge_factory;
+use nab_harness::pairwise_bridge;
+use nab_judges::cli::compare::CompareArgs as JudgeCompareArgs;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The reference run folder (with results.jsonl).
+    #[arg(long, value_name = "DIR")]
+    baseline: PathBuf,
+    /// The run folder being judged against it.
+    #[arg(long, value_name = "DIR")]
+    candidate: PathBuf,
+    /// Judge the (task, trial) pairs both runs completed with this model, both orders
+    /// (provider spec as for `nab run --judge`). Repeat for several judges.
+    #[arg(long = "judge", value_name = "SPEC")]
+    judges: Vec<String>,
+    /// Rubric YAML for the pairwise judge (default: the shipped code-quality rubric).
+    #[arg(long, value_name = "FILE", requires = "judges")]
+    rubric: Option<PathBuf>,
+    /// The task suite the runs used, for each task's instruction.md (default: the tasks
+    /// folder recorded in the candidate's run.json, else ./tasks).
+    #[arg(long, value_name = "DIR")]
+    tasks: Option<PathBuf>,
+    /// Where the judged pairs go, with both raw answers (JSONL; the input of
+    /// `nab review export-pairwise`). Default: <candidate>/pairwise.jsonl.
+    #[arg(long, value_name = "FILE", requires = "judges")]
+    pairs_out: Option<PathBuf>,
+    /// Earlier pairwise results to show (a `--pairs-out` file, or records with task_id,
+    /// winner, consistent, judge_model, reason).
+    #[arg(long, value_name = "FILE")]
+    pairwise: Option<PathBuf>,
+    /// Where to write compare.html (default: <candidate>/compare.html).
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// Seed of the paired bootstrap.
+    #[arg(long, default_value_t = nab_reports::stats::bootstrap::DEFAULT_SEED)]
+    seed: u64,
+}
+
+pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
+    // Load both runs first: a typo in a folder must not cost a round of judge calls.
+    for dir in [&args.baseline, &args.candidate] {
+        nab_reports::Run::load(dir)?;
+    }
+    let mut pairwise = match &args.pairwise {
+        Some(p) => pairwise_bridge::read_any(p)?,
+        None => Vec::new(),
+    };
+    if !args.judges.is_empty() {
+        let tasks = super::judge::tasks_dir_of(&args.candidate, args.tasks.clone())?;
+        let pairs_out = args
+            .pairs_out
+            .clone()
+            .unwrap_or_else(|| args.candidate.join("pairwise.jsonl"));
+        let judged = nab_judges::cli::compare::run(
+            JudgeCompareArgs {
+                baseline: args.baseline.clone(),
+                candidate: args.candidate.clone(),
+                judges: args.judges.clone(),
+                rubric: args.rubric.clone(),
+                tasks,
+                out: Some(pairs_out.clone()),
+            },
+            &judge_factory,
+        )
+        .await?;
+        print!("{}", judged.markdown);
+        println!("wrote {}\n", pairs_out.display());
+        pairwise.extend(pairwise_bridge::to_report_records(&judged.pairs)?);
+    }
+    let cmp =
+        nab_reports::cli::compare::load(&args.baseline, &args.candidate, pairwise, args.seed)?;
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| args.candidate.join("compare.html"));
+    let html = nab_reports::html::render_compare(&cmp)?;
+    write_atomic(&out, html.as_bytes())?;
+    print!("{}", cmp.terminal_summary());
+    println!("\nwrote {}", out.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Write beside and rename, so a browser never opens half a page.
+fn write_atomic(path: &std::path::Path, bytes: &[u8]) -> anyhow::Result<()> {
+    use anyhow::Context;
+    let tmp = path.with_extension("html.tmp");
+    std::fs::write(&tmp, bytes).with_context(|| format!("cannot write {}", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))
+}

@@ -1,0 +1,93 @@
+//! Subcommands, one file each. Adding one is a file plus one enum variant.
+
+mod clean;
+mod common;
+mod compare;
+mod gate;
+mod image;
+mod judge;
+mod report;
+mod review;
+mod run;
+mod run_meta;
+mod validate;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "nab",
+    version,
+    about = "Native AgentBench: run coding agents in locked-down containers and verify them with hidden tests"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Check every task: fields, files, oracle passes, null agent and known-wrong solutions fail.
+    Validate(validate::Args),
+    /// Run an agent on tasks and record one result per trial.
+    Run(run::Args),
+    /// Remove containers and volumes left behind by nab (found by label).
+    Clean(clean::Args),
+    /// Manage the base image.
+    Image(image::Args),
+    /// Grade (or re-grade) the trials of a finished run with LLM judges.
+    Judge(judge::Args),
+    /// Blind human review of judge verdicts: export a sample, import verdicts, report agreement.
+    Review(review::Args),
+    /// (Re)write a run's results.parquet, summary.json and report.html.
+    Report(report::Args),
+    /// Compare two runs: paired statistics, per-task deltas, optional pairwise judge; writes compare.html.
+    Compare(compare::Args),
+    /// CI gate: exit non-zero when the candidate run is worse than the baseline.
+    Gate(gate::Args),
+}
+
+impl Cli {
+    pub async fn run(self) -> anyhow::Result<ExitCode> {
+        match self.command {
+            Command::Validate(a) => validate::run(a).await,
+            Command::Run(a) => run::run(a).await,
+            Command::Clean(a) => clean::run(a).await,
+            Command::Image(a) => image::run(a).await,
+            Command::Judge(a) => judge::run(a).await,
+            Command::Review(a) => review::run(a),
+            Command::Report(a) => report::run(a),
+            Command::Compare(a) => compare::run(a).await,
+            Command::Gate(a) => gate::run(a),
+        }
+    }
+}
+
+pub(crate) use nab_harness::runner::progress_target;
+
+/// Ensures the base image, with a spinner; prints one line when it had to be built.
+pub(crate) async fn ensure_image(docker: &bollard::Docker, force: bool) -> anyhow::Result<String> {
+    let pb = indicatif::ProgressBar::with_draw_target(None, progress_target());
+    pb.set_style(indicatif::ProgressStyle::with_template(
+        "{spinner} [{elapsed}] {msg}",
+    )?);
+    pb.enable_steady_tick(std::time::Duration::from_millis(200));
+    let recipe = nab_harness::image::Recipe::default();
+    if !force && !nab_harness::image::image_exists(docker, &recipe.tag()).await? {
+        eprintln!(
+            "building base image {} (first run; takes a few minutes) ...",
+            recipe.tag()
+        );
+    }
+    let ensured = nab_harness::image::ensure_base_image(docker, &recipe, force, &pb).await?;
+    pb.finish_and_clear();
+    if let Some(t) = ensured.built_in {
+        eprintln!(
+            "built base image {} in {:.1} s",
+            ensured.tag,
+            t.as_secs_f64()
+        );
+    }
+    Ok(ensured.tag)
+}

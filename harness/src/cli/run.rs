@@ -1,0 +1,157 @@
+//! `nab run`: an agent on tasks, K trials each, results appended to results.jsonl.
+
+use super::common::{default_out, load_or_report};
+use nab_harness::agent::AgentKind;
+use nab_harness::runner::{Job, RunConfig, new_run_id, run_jobs, summary_table};
+use nab_harness::sandbox::DockerBackend;
+use nab_protocol::trial::TrialStatus;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use tokio_util::sync::CancellationToken;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Folder with one sub-folder per task.
+    #[arg(long, default_value = "tasks")]
+    tasks: PathBuf,
+    /// nab-agent | oracle | null | wrong:<name> | command:<path>
+    #[arg(long)]
+    agent: String,
+    /// The model behind the trial's gateway: scripted:task | scripted:<file> |
+    /// replay:<cassette-dir> | record:<cassette-dir>:<spec> | openai:<model>[@<base_url>].
+    /// Needed by nab-agent; a command: agent given one may use /nab/llm.sock.
+    #[arg(long)]
+    model: Option<String>,
+    /// The host variable holding the provider's API key (default NAB_API_KEY).
+    #[arg(long)]
+    api_key_env: Option<String>,
+    /// Trials per task.
+    #[arg(long, default_value_t = 1)]
+    trials: u32,
+    /// Trials run at once.
+    #[arg(short = 'j', long = "jobs", default_value_t = 1)]
+    jobs: usize,
+    /// Output folder (default runs/<run id>).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Skip trials already recorded in <out>/results.jsonl.
+    #[arg(long, requires = "out")]
+    resume: bool,
+    /// Attempts per trial when the infrastructure fails (not when the task fails).
+    #[arg(long, default_value_t = 3)]
+    attempts: u32,
+    /// Run id (default: time-based). Labels every container as nab.run=<id>.
+    #[arg(long)]
+    run_id: Option<String>,
+    /// LLM judges: `--judge SPEC` (repeatable) grades each verified trial; `--rubric FILE`.
+    #[command(flatten)]
+    judge: nab_judges::cli::JudgeOpts,
+    /// Task ids (default: every task in --tasks).
+    ids: Vec<String>,
+}
+
+pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let agent: AgentKind = args.agent.parse()?;
+    if args.trials == 0 {
+        anyhow::bail!("--trials must be at least 1");
+    }
+    let Some(tasks) = load_or_report(&args.tasks, &args.ids) else {
+        return Ok(ExitCode::from(2));
+    };
+    if let AgentKind::Wrong(name) = &agent
+        && let Some(t) = tasks.iter().find(|t| !t.wrong.contains(name))
+    {
+        anyhow::bail!(
+            "agent wrong:{name}: task {} has no wrong/{name}/ (it has: {:?})",
+            t.id(),
+            t.wrong
+        );
+    }
+    let model = nab_harness::model::prepare(
+        &agent,
+        args.model.as_deref(),
+        args.api_key_env.clone(),
+        &tasks,
+    )
+    .map_err(anyhow::Error::msg)?
+    .map(Arc::new);
+    // Judges are built before Docker so a bad --judge spec or rubric fails fast.
+    let judge = nab_judges::cli::TrialGrader::from_opts(
+        &args.judge,
+        &nab_harness::judge_model::judge_factory,
+    )?
+    .map(Arc::new);
+    let docker = nab_harness::docker::connect().await?;
+    let image = super::ensure_image(&docker, false).await?;
+    let run_id = args.run_id.clone().unwrap_or_else(new_run_id);
+    let out = args.out.clone().unwrap_or_else(|| default_out("", &run_id));
+    let meta = super::run_meta::start(
+        &out,
+        &run_id,
+        &args.agent,
+        args.model.as_deref(),
+        &args.tasks,
+        args.trials,
+        args.resume,
+    )?;
+    let jobs: Vec<Job> = tasks
+        .iter()
+        .flat_map(|t| {
+            (0..args.trials).map(|i| Job {
+                task: t.clone(),
+                agent: agent.clone(),
+                trial: i,
+                dir_name: i.to_string(),
+            })
+        })
+        .collect();
+    let cfg = RunConfig {
+        backend: Arc::new(DockerBackend::new(docker)),
+        image,
+        out_dir: out.clone(),
+        run_id,
+        jobs: args.jobs,
+        max_attempts: args.attempts,
+        resume: args.resume,
+        progress: super::progress_target(),
+        model,
+        judge,
+    };
+    let report = run_jobs(cfg, jobs, CancellationToken::new()).await?;
+    print!("{}", summary_table(&report.records));
+    super::run_meta::finish(&out, meta, &report.run_id);
+    println!(
+        "run {} → {}/results.jsonl{}",
+        report.run_id,
+        out.display(),
+        if report.resumed > 0 {
+            format!(" ({} trial(s) kept from before)", report.resumed)
+        } else {
+            String::new()
+        }
+    );
+    if report.leftovers > 0 {
+        eprintln!(
+            "warning: the end-of-run sweep removed {} leftover container(s)/volume(s)",
+            report.leftovers
+        );
+    }
+    if report.interrupted {
+        eprintln!(
+            "interrupted; continue with: nab run --resume --out {} ...",
+            out.display()
+        );
+        return Ok(ExitCode::from(130));
+    }
+    let errors = report
+        .records
+        .iter()
+        .filter(|r| r.status == TrialStatus::Error)
+        .count();
+    Ok(if errors > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}

@@ -1,0 +1,127 @@
+//! `run.json` for `nab run`: what the run was (agent, model, tasks folder, trials), which
+//! the report, `nab judge`, `nab compare` and `nab review` read back; and the end-of-run
+//! outputs (results.parquet, summary.json, report.html).
+
+use nab_reports::RunMeta;
+use std::path::{Component, Path, PathBuf};
+
+/// Writes `<out>/run.json` before the first trial. On `--resume` the original start time
+/// is kept.
+pub fn start(
+    out: &Path,
+    run_id: &str,
+    agent: &str,
+    model: Option<&str>,
+    tasks: &Path,
+    trials: u32,
+    resume: bool,
+) -> anyhow::Result<RunMeta> {
+    std::fs::create_dir_all(out)
+        .map_err(|e| anyhow::anyhow!("cannot create the output folder {}: {e}", out.display()))?;
+    let before = if resume {
+        RunMeta::read(out)?
+    } else {
+        RunMeta::default()
+    };
+    let meta = RunMeta {
+        v: nab_reports::meta::RUN_META_VERSION,
+        run_id: Some(run_id.to_owned()),
+        agent: Some(agent.to_owned()),
+        model: model.map(str::to_owned),
+        tasks_dir: Some(tasks_dir_from(out, tasks)),
+        trials: Some(trials),
+        started_at: before
+            .started_at
+            .or_else(|| Some(nab_protocol::now_rfc3339())),
+        finished_at: None,
+        nab_version: Some(env!("CARGO_PKG_VERSION").to_owned()),
+        command: Some(std::env::args().collect::<Vec<_>>().join(" ")),
+    };
+    meta.write(out)?;
+    Ok(meta)
+}
+
+/// Records the end of the run and writes the aggregate outputs. The trial records are
+/// already safe in results.jsonl, so a failure here is a warning that says how to retry.
+pub fn finish(out: &Path, mut meta: RunMeta, run_id: &str) {
+    meta.run_id = Some(run_id.to_owned());
+    meta.finished_at = Some(nab_protocol::now_rfc3339());
+    if let Err(e) = meta.write(out) {
+        eprintln!("warning: {e}");
+    }
+    match nab_reports::write_run_outputs(out) {
+        Ok(o) => {
+            println!("report {}", o.report_html.display());
+            println!("       {}", o.summary_json.display());
+            println!("       {}", o.parquet.display());
+        }
+        Err(e) => eprintln!(
+            "warning: the report was not written: {e}; retry with: nab report --run {}",
+            out.display()
+        ),
+    }
+}
+
+/// The tasks folder as run.json stores it: relative to the run folder when both are on
+/// one tree (so a checkout can move), else absolute.
+fn tasks_dir_from(out: &Path, tasks: &Path) -> PathBuf {
+    let (Ok(out), Ok(tasks)) = (out.canonicalize(), tasks.canonicalize()) else {
+        return tasks.to_owned();
+    };
+    relative(&out, &tasks).unwrap_or(tasks)
+}
+
+/// `to` relative to `from` (both absolute and normalised).
+fn relative(from: &Path, to: &Path) -> Option<PathBuf> {
+    let f: Vec<Component> = from.components().collect();
+    let t: Vec<Component> = to.components().collect();
+    let common = f.iter().zip(&t).take_while(|(a, b)| a == b).count();
+    if common == 0 {
+        return None;
+    }
+    let mut rel = PathBuf::new();
+    for _ in common..f.len() {
+        rel.push("..");
+    }
+    for c in &t[common..] {
+        rel.push(c);
+    }
+    Some(rel)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn relative_paths_climb_out_of_the_run_folder() {
+        assert_eq!(
+            relative(Path::new("/r/runs/x"), Path::new("/r/tasks")).unwrap(),
+            PathBuf::from("../../tasks")
+        );
+        assert_eq!(
+            relative(Path::new("/r"), Path::new("/r/tasks")).unwrap(),
+            PathBuf::from("tasks")
+        );
+    }
+
+    #[test]
+    fn run_json_points_back_at_the_tasks() {
+        let root = tempfile::tempdir().unwrap();
+        let tasks = root.path().join("tasks");
+        std::fs::create_dir_all(&tasks).unwrap();
+        let out = root.path().join("runs").join("r1");
+        start(&out, "r1", "oracle", None, &tasks, 2, false).unwrap();
+        let meta = RunMeta::read(&out).unwrap();
+        assert_eq!(meta.tasks_dir.as_deref(), Some(Path::new("../../tasks")));
+        assert_eq!(
+            meta.tasks_dir_in(&out).unwrap().canonicalize().unwrap(),
+            tasks.canonicalize().unwrap()
+        );
+        assert_eq!(meta.agent.as_deref(), Some("oracle"));
+        assert_eq!(meta.trials, Some(2));
+        let started = meta.started_at.clone();
+        start(&out, "r1", "oracle", None, &tasks, 2, true).unwrap();
+        assert_eq!(RunMeta::read(&out).unwrap().started_at, started);
+    }
+}

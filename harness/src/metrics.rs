@@ -1,0 +1,311 @@
+//! A trial's model metrics. Tokens and model calls come from the gateway transcript, which
+//! the agent cannot touch; steps, tool calls and policy blocks come from the agent's own
+//! events; the exit reason comes from the events and is cross-checked with the transcript.
+
+use nab_protocol::events::{Event, EventKind, ToolStatus};
+use nab_protocol::transcript::TranscriptLine;
+use nab_protocol::trial::TrialRecord;
+use std::collections::BTreeSet;
+
+/// What a trial with a model adds to its record.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ModelMetrics {
+    pub model: String,
+    pub llm_calls: u64,
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+    pub cached_tokens: u64,
+    /// Absent when the agent wrote no events.
+    pub steps: Option<u64>,
+    pub tool_calls: Option<u64>,
+    pub tool_failures: Option<u64>,
+    pub tool_failure_rate: Option<f64>,
+    pub policy_blocks: Option<u64>,
+    pub agent_exit_reason: Option<String>,
+    pub budget_exceeded: bool,
+    /// Why the exit reason differs from what the agent's events said, if it does.
+    pub exit_reason_note: Option<String>,
+    /// `required_tool_calls` of the task that the model never made.
+    pub missing_required: Vec<String>,
+}
+
+impl ModelMetrics {
+    /// Computes everything from the transcript, the events and the task's required calls.
+    /// `timed_out`: the harness killed the agent at its deadline.
+    pub fn compute(
+        model: &str,
+        transcript: &[TranscriptLine],
+        events: &[Event],
+        required_tool_calls: &[String],
+        timed_out: bool,
+    ) -> ModelMetrics {
+        let t = nab_gateway::TranscriptMetrics::from_lines(transcript);
+        let mut m = ModelMetrics {
+            model: model.to_owned(),
+            llm_calls: t.llm_calls,
+            input_tokens: t.input_tokens,
+            output_tokens: t.output_tokens,
+            cached_tokens: t.cached_tokens,
+            budget_exceeded: t.budget_exceeded.is_some(),
+            ..Default::default()
+        };
+        if !events.is_empty() {
+            let (mut calls, mut failures, mut blocks, mut max_step) = (0u64, 0u64, 0u64, 0u64);
+            let mut finish = None;
+            for e in events {
+                match &e.kind {
+                    EventKind::ToolCall { status, step, .. } => {
+                        calls += 1;
+                        if *status != ToolStatus::Ok {
+                            failures += 1;
+                        }
+                        max_step = max_step.max(u64::from(*step));
+                    }
+                    EventKind::PolicyBlock { .. } => blocks += 1,
+                    EventKind::ModelCall { step, .. } => max_step = max_step.max(u64::from(*step)),
+                    EventKind::Finish {
+                        exit_reason, steps, ..
+                    } => finish = Some((*exit_reason, u64::from(*steps))),
+                    _ => {}
+                }
+            }
+            m.steps = Some(finish.map_or(max_step, |(_, s)| s));
+            m.tool_calls = Some(calls);
+            m.tool_failures = Some(failures);
+            m.tool_failure_rate = Some(if calls == 0 {
+                0.0
+            } else {
+                failures as f64 / calls as f64
+            });
+            m.policy_blocks = Some(blocks);
+            m.agent_exit_reason = finish.map(|(r, _)| r.as_str().to_owned());
+        }
+        // The gateway's refusal is what stopped the agent, whatever its events say.
+        let refused = t.budget_exceeded.as_deref().map(|b| match b {
+            "tokens" => "token_budget",
+            "llm_calls" => "call_budget",
+            other => other,
+        });
+        match (refused, m.agent_exit_reason.as_deref()) {
+            (Some(r), Some(e)) if r != e => {
+                m.exit_reason_note = Some(format!(
+                    "the agent's events say `{e}` but the gateway refused a call ({r}); recorded `{r}`"
+                ));
+                m.agent_exit_reason = Some(r.to_owned());
+            }
+            (Some(r), None) => m.agent_exit_reason = Some(r.to_owned()),
+            (None, Some(e @ ("token_budget" | "call_budget"))) => {
+                m.exit_reason_note = Some(format!(
+                    "the agent's events say `{e}` but the gateway refused no call"
+                ));
+            }
+            _ => {}
+        }
+        if m.agent_exit_reason.is_none() && timed_out {
+            m.agent_exit_reason = Some("timeout".into());
+        }
+        let made = tool_calls_made(transcript);
+        m.missing_required = required_tool_calls
+            .iter()
+            .filter(|r| !made.contains(r.as_str()))
+            .cloned()
+            .collect();
+        m
+    }
+
+    /// Copies the metrics into a trial record.
+    pub fn apply(&self, rec: &mut TrialRecord) {
+        rec.model = Some(self.model.clone());
+        rec.llm_calls = Some(self.llm_calls);
+        rec.input_tokens = Some(self.input_tokens);
+        rec.output_tokens = Some(self.output_tokens);
+        rec.cached_tokens = Some(self.cached_tokens);
+        rec.steps = self.steps;
+        rec.tool_calls = self.tool_calls;
+        rec.tool_failures = self.tool_failures;
+        rec.tool_failure_rate = self.tool_failure_rate;
+        rec.policy_blocks = self.policy_blocks;
+        rec.agent_exit_reason = self.agent_exit_reason.clone();
+        rec.budget_exceeded = Some(self.budget_exceeded);
+        for name in &self.missing_required {
+            rec.violations.push(format!(
+                "required tool call `{name}` never made by the model (gateway transcript)"
+            ));
+        }
+    }
+}
+
+/// Names of the tool calls in the model's answers (assistant messages), as the gateway
+/// recorded them.
+pub fn tool_calls_made(transcript: &[TranscriptLine]) -> BTreeSet<&str> {
+    transcript
+        .iter()
+        .filter_map(|l| l.response.as_ref()?.get("choices")?.as_array())
+        .flatten()
+        .filter_map(|c| c.get("message")?.get("tool_calls")?.as_array())
+        .flatten()
+        .filter_map(|tc| tc.get("function")?.get("name")?.as_str())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nab_protocol::Usage;
+    use nab_protocol::events::ExitReason;
+    use serde_json::json;
+
+    fn line(
+        seq: u64,
+        tools: &[&str],
+        usage: Option<Usage>,
+        budget: Option<&str>,
+    ) -> TranscriptLine {
+        let calls: Vec<_> = tools
+            .iter()
+            .map(|n| json!({"id": "c", "type": "function", "function": {"name": n, "arguments": "{}"}}))
+            .collect();
+        TranscriptLine {
+            v: 1,
+            ts: "t".into(),
+            seq,
+            provider: "scripted:x".into(),
+            stream: true,
+            request: json!({}),
+            response: budget.is_none().then(|| {
+                json!({"choices": [{"index": 0, "message": {"role": "assistant", "tool_calls": calls}}]})
+            }),
+            usage,
+            latency_ms: 1,
+            status: budget.is_none().then_some(200),
+            retries: 0,
+            error: None,
+            budget_exceeded: budget.map(str::to_owned),
+        }
+    }
+
+    fn ev(kind: EventKind) -> Event {
+        Event::now(kind)
+    }
+
+    fn tool(step: u32, status: ToolStatus) -> Event {
+        ev(EventKind::ToolCall {
+            step,
+            tool_call_id: "c".into(),
+            name: "read_file".into(),
+            args_summary: String::new(),
+            status,
+            duration_ms: 1,
+        })
+    }
+
+    #[test]
+    fn tokens_come_from_the_transcript_and_tools_from_the_events() {
+        let u = Usage {
+            prompt_tokens: 100,
+            completion_tokens: 10,
+            cached_tokens: 40,
+        };
+        let transcript = vec![
+            line(0, &["read_file"], Some(u), None),
+            line(1, &[], Some(u), None),
+        ];
+        let events = vec![
+            // A fake usage claim must not matter.
+            ev(EventKind::ModelCall {
+                step: 1,
+                usage: Usage {
+                    prompt_tokens: 9_999_999,
+                    completion_tokens: 1,
+                    cached_tokens: 0,
+                },
+                latency_ms: 1,
+                finish_reason: None,
+            }),
+            tool(1, ToolStatus::Ok),
+            tool(1, ToolStatus::Error),
+            tool(2, ToolStatus::Blocked),
+            ev(EventKind::PolicyBlock {
+                step: 2,
+                command: "rm -rf /".into(),
+                rule: "r".into(),
+                reason: "x".into(),
+            }),
+            ev(EventKind::Finish {
+                exit_reason: ExitReason::FinalAnswer,
+                steps: 3,
+                message: None,
+            }),
+        ];
+        let m = ModelMetrics::compute("scripted:task", &transcript, &events, &[], false);
+        assert_eq!(
+            (
+                m.llm_calls,
+                m.input_tokens,
+                m.output_tokens,
+                m.cached_tokens
+            ),
+            (2, 200, 20, 80)
+        );
+        assert_eq!(m.steps, Some(3));
+        assert_eq!(
+            (m.tool_calls, m.tool_failures, m.policy_blocks),
+            (Some(3), Some(2), Some(1))
+        );
+        assert!((m.tool_failure_rate.unwrap() - 2.0 / 3.0).abs() < 1e-9);
+        assert_eq!(m.agent_exit_reason.as_deref(), Some("final_answer"));
+        assert!(!m.budget_exceeded && m.exit_reason_note.is_none());
+    }
+
+    #[test]
+    fn a_budget_refusal_in_the_transcript_overrides_the_events() {
+        let transcript = vec![line(0, &[], None, None), line(1, &[], None, Some("tokens"))];
+        let events = vec![ev(EventKind::Finish {
+            exit_reason: ExitReason::Error,
+            steps: 1,
+            message: None,
+        })];
+        let m = ModelMetrics::compute("m", &transcript, &events, &[], false);
+        assert_eq!(m.agent_exit_reason.as_deref(), Some("token_budget"));
+        assert!(m.budget_exceeded);
+        assert!(m.exit_reason_note.unwrap().contains("`error`"));
+        assert_eq!(m.llm_calls, 1, "a refused call is not a model call");
+        // No events at all (a command agent): the refusal still gives the reason.
+        let m = ModelMetrics::compute("m", &transcript, &[], &[], false);
+        assert_eq!(m.agent_exit_reason.as_deref(), Some("token_budget"));
+        assert_eq!(m.steps, None);
+        let m = ModelMetrics::compute(
+            "m",
+            &[line(0, &[], None, Some("llm_calls"))],
+            &[],
+            &[],
+            false,
+        );
+        assert_eq!(m.agent_exit_reason.as_deref(), Some("call_budget"));
+    }
+
+    #[test]
+    fn required_tool_calls_are_checked_in_the_models_answers() {
+        let transcript = vec![line(
+            0,
+            &["mcp__tracker__list_tickets", "read_file"],
+            None,
+            None,
+        )];
+        let required = vec![
+            "mcp__tracker__list_tickets".to_string(),
+            "mcp__tracker__get_ticket".to_string(),
+        ];
+        let m = ModelMetrics::compute("m", &transcript, &[], &required, true);
+        assert_eq!(
+            m.missing_required,
+            vec!["mcp__tracker__get_ticket".to_string()]
+        );
+        assert_eq!(m.agent_exit_reason.as_deref(), Some("timeout"));
+        let mut rec = TrialRecord::new("r", "t", "mcp", 0, "nab-agent");
+        m.apply(&mut rec);
+        assert_eq!(rec.violations.len(), 1);
+        assert!(rec.violations[0].contains("mcp__tracker__get_ticket"));
+        assert_eq!(rec.budget_exceeded, Some(false));
+    }
+}

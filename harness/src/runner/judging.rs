@@ -1,0 +1,57 @@
+//! `nab run --judge SPEC`: grade a verified trial from the files its folder holds (the
+//! diff, the agent's events, the gateway's transcript) and the task's instruction. The
+//! judges call their models directly, never through the trial's gateway, so judge tokens
+//! stay on each `JudgeRecord` and never mix with the agent's.
+
+use crate::task::Task;
+use nab_judges::cli::TrialGrader;
+use nab_protocol::events::Event;
+use nab_protocol::transcript::TranscriptLine;
+use nab_protocol::trial::JudgeRecord;
+use std::path::Path;
+
+/// The judges' verdicts on the trial in `dir`. Judge and model errors are inside the
+/// records; a defect (a broken prompt template) is logged and leaves the trial unjudged
+/// rather than turning a verified trial into an infrastructure error.
+pub(crate) async fn judge_trial(grader: &TrialGrader, task: &Task, dir: &Path) -> Vec<JudgeRecord> {
+    let instruction = match std::fs::read_to_string(task.instruction_path()) {
+        Ok(t) => t,
+        Err(e) => {
+            tracing::warn!(
+                "{}: not judged: cannot read {}: {e}",
+                task.id(),
+                task.instruction_path().display()
+            );
+            return Vec::new();
+        }
+    };
+    // A trial without a diff (the agent changed nothing) is still judged: an empty change
+    // is something the rubric has a view on.
+    let diff = std::fs::read_to_string(dir.join("diff.patch")).unwrap_or_default();
+    let events: Vec<Event> = read_lines(&dir.join("events.jsonl"), Event::parse_line);
+    let transcript: Vec<TranscriptLine> = read_lines(&dir.join("transcript.jsonl"), |l| {
+        serde_json::from_str(l).map_err(|e| e.to_string())
+    });
+    match grader
+        .grade_trial(&instruction, &diff, &events, &transcript)
+        .await
+    {
+        Ok(records) => records,
+        Err(e) => {
+            tracing::warn!("{}: not judged: {e}", task.id());
+            Vec::new()
+        }
+    }
+}
+
+/// The trajectory is context for the judge, not evidence the harness vouches for: a line
+/// that does not parse (the agent's output is untrusted) is skipped.
+fn read_lines<T>(path: &Path, parse: impl Fn(&str) -> Result<T, String>) -> Vec<T> {
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return Vec::new();
+    };
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .filter_map(|l| parse(l).ok())
+        .collect()
+}

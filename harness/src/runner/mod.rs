@@ -1,0 +1,285 @@
+//! The runner: a dispatcher that owns scheduling, Ctrl-C and the results file, and
+//! executors that run trials and report over a channel. An interruption flows through
+//! the same cancellation token a deadline uses, so cleanup has one code path.
+
+mod judging;
+mod results;
+mod summary;
+
+pub use results::{ResultsFile, ResumeState};
+pub use summary::summary_table;
+
+use crate::agent::AgentKind;
+use crate::sandbox::SandboxBackend;
+use crate::task::Task;
+use crate::trial::{TrialContext, TrialError, TrialJob, run_trial};
+use nab_protocol::trial::{TrialRecord, TrialStatus};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::{Semaphore, mpsc};
+use tokio_util::sync::CancellationToken;
+
+/// One unit of work: a task, an agent, a trial index, and the name of its folder.
+#[derive(Debug, Clone)]
+pub struct Job {
+    pub task: Arc<Task>,
+    pub agent: AgentKind,
+    pub trial: u32,
+    /// Folder under `<out>/trials/<task>/`.
+    pub dir_name: String,
+}
+
+pub struct RunConfig {
+    pub backend: Arc<dyn SandboxBackend>,
+    pub image: String,
+    pub out_dir: PathBuf,
+    /// Used when not resuming a run that already has one.
+    pub run_id: String,
+    pub jobs: usize,
+    /// Attempts per trial for infrastructure errors (1 = no retry).
+    pub max_attempts: u32,
+    pub resume: bool,
+    pub progress: indicatif::ProgressDrawTarget,
+    /// `--model`: the gateway's provider for agents that talk to a model.
+    pub model: Option<Arc<crate::model::ModelSetup>>,
+    /// `--judge`: grade each verified trial (None: not judged).
+    pub judge: Option<Arc<nab_judges::cli::TrialGrader>>,
+}
+
+#[derive(Debug)]
+pub struct RunReport {
+    pub run_id: String,
+    /// Every record of the run, including those kept from before a resume.
+    pub records: Vec<TrialRecord>,
+    pub resumed: usize,
+    pub interrupted: bool,
+    /// Containers/volumes the end-of-run sweep still found (should be 0).
+    pub leftovers: usize,
+}
+
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum RunError {
+    #[error("results file {path}: {message}")]
+    Results { path: PathBuf, message: String },
+}
+
+/// A stable identity for resume: the same task, agent and trial index.
+fn key(task: &str, agent: &str, trial: u32) -> (String, String, u32) {
+    (task.to_owned(), agent.to_owned(), trial)
+}
+
+pub async fn run_jobs(
+    cfg: RunConfig,
+    jobs: Vec<Job>,
+    cancel: CancellationToken,
+) -> Result<RunReport, RunError> {
+    std::fs::create_dir_all(&cfg.out_dir).map_err(|e| RunError::Results {
+        path: cfg.out_dir.clone(),
+        message: e.to_string(),
+    })?;
+    let results_path = cfg.out_dir.join("results.jsonl");
+    let resume = if cfg.resume {
+        ResumeState::load(&results_path)?
+    } else {
+        ResumeState::fresh(&results_path)?
+    };
+    let run_id = resume.run_id.clone().unwrap_or(cfg.run_id.clone());
+    let mut file = ResultsFile::open_append(&results_path)?;
+
+    let done: std::collections::HashSet<_> = resume
+        .records
+        .iter()
+        .filter(|r| r.status != TrialStatus::Error)
+        .map(|r| key(&r.task_id, &r.agent, r.trial))
+        .collect();
+    let mut records: Vec<TrialRecord> = resume
+        .records
+        .into_iter()
+        .filter(|r| r.status != TrialStatus::Error)
+        .collect();
+    let resumed = records.len();
+    let pending: Vec<Job> = jobs
+        .into_iter()
+        .filter(|j| !done.contains(&key(j.task.id(), &j.agent.to_string(), j.trial)))
+        .collect();
+
+    let bar = indicatif::ProgressBar::with_draw_target(Some(pending.len() as u64), cfg.progress);
+    if let Ok(style) =
+        indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} [{elapsed}] {msg}")
+    {
+        bar.set_style(style);
+    }
+    let ctx = TrialContext {
+        backend: cfg.backend.clone(),
+        image: cfg.image.clone(),
+        run_id: run_id.clone(),
+        model: cfg.model.clone(),
+    };
+    let limit = Arc::new(Semaphore::new(cfg.jobs.max(1)));
+    let (tx, mut rx) = mpsc::channel::<Option<TrialRecord>>(pending.len().max(1));
+    let mut executors = tokio::task::JoinSet::new();
+    for job in pending {
+        let (ctx, limit, tx, cancel) = (ctx.clone(), limit.clone(), tx.clone(), cancel.clone());
+        let out_dir = cfg.out_dir.clone();
+        let max_attempts = cfg.max_attempts.max(1);
+        let judge = cfg.judge.clone();
+        executors.spawn(async move {
+            let permit = tokio::select! {
+                p = limit.acquire_owned() => p,
+                _ = cancel.cancelled() => return,
+            };
+            let rec = execute(
+                &ctx,
+                &job,
+                &out_dir,
+                max_attempts,
+                judge.as_deref(),
+                &cancel,
+            )
+            .await;
+            drop(permit);
+            let _ = tx.send(rec).await;
+        });
+    }
+    drop(tx);
+
+    let mut interrupted = false;
+    let mut write_error = None;
+    loop {
+        tokio::select! {
+            msg = rx.recv() => match msg {
+                Some(Some(rec)) => {
+                    bar.inc(1);
+                    bar.set_message(format!("{} {} {:?}", rec.task_id, rec.agent, rec.status));
+                    if let Err(e) = file.append(&rec) {
+                        write_error = Some(e);
+                        cancel.cancel();
+                    }
+                    records.push(rec);
+                }
+                Some(None) => bar.inc(1),
+                None => break,
+            },
+            _ = tokio::signal::ctrl_c(), if !interrupted => {
+                interrupted = true;
+                bar.set_message("interrupted: stopping trials and removing their containers");
+                eprintln!("\ninterrupted: stopping trials and removing their containers ...");
+                cancel.cancel();
+            }
+        }
+    }
+    while executors.join_next().await.is_some() {}
+    bar.finish_and_clear();
+    interrupted |= cancel.is_cancelled();
+    // A safety net behind the per-trial cleanup: anything still labelled with this run.
+    let leftovers = match cfg.backend.sweep(&format!("nab.run={run_id}")).await {
+        Ok(s) => s.containers + s.volumes,
+        Err(e) => {
+            tracing::warn!("end-of-run sweep failed: {e}");
+            0
+        }
+    };
+    if let Some(e) = write_error {
+        return Err(e);
+    }
+    Ok(RunReport {
+        run_id,
+        records,
+        resumed,
+        interrupted,
+        leftovers,
+    })
+}
+
+/// Runs one job with bounded retries for infrastructure errors. `None` when interrupted
+/// (the trial is not recorded, so `--resume` runs it again).
+async fn execute(
+    ctx: &TrialContext,
+    job: &Job,
+    out_dir: &std::path::Path,
+    max_attempts: u32,
+    judge: Option<&nab_judges::cli::TrialGrader>,
+    cancel: &CancellationToken,
+) -> Option<TrialRecord> {
+    let task = &job.task;
+    let mut rec = TrialRecord::new(
+        &ctx.run_id,
+        task.id(),
+        task.spec.category.as_str(),
+        job.trial,
+        &job.agent.to_string(),
+    );
+    rec.started_at = Some(nab_protocol::now_rfc3339());
+    let dir = out_dir.join("trials").join(task.id()).join(&job.dir_name);
+    let tj = TrialJob {
+        task: task.clone(),
+        agent: job.agent.clone(),
+        trial: job.trial,
+        dir,
+    };
+    for attempt in 1..=max_attempts {
+        rec.attempts = attempt;
+        match run_trial(ctx, &tj, cancel).await {
+            Ok(o) => {
+                rec.status = if o.passed {
+                    TrialStatus::Passed
+                } else {
+                    TrialStatus::Failed
+                };
+                rec.reward = if o.passed { 1.0 } else { 0.0 };
+                rec.tests_passed = o.tests_passed;
+                rec.tests_total = o.tests_total;
+                rec.exit_reason = Some(o.exit_reason);
+                rec.agent_exit_code = o.agent_exit_code;
+                rec.agent_s = o.agent_s;
+                rec.verify_s = o.verify_s;
+                rec.error = None;
+                rec.violations.clear();
+                if let Some(m) = &o.metrics {
+                    m.apply(&mut rec);
+                }
+                if let Some(grader) = judge {
+                    rec.judges = judging::judge_trial(grader, task, &tj.dir).await;
+                }
+                return Some(rec);
+            }
+            Err(TrialError::Cancelled) => return None,
+            Err(e) => {
+                tracing::warn!(
+                    "{} {} trial {} attempt {attempt}: {e}",
+                    task.id(),
+                    job.agent,
+                    job.trial
+                );
+                rec.status = TrialStatus::Error;
+                rec.error = Some(format!("{e:#}"));
+                if attempt < max_attempts {
+                    let backoff = Duration::from_secs(2u64.pow(attempt.min(5)));
+                    tokio::select! {
+                        _ = tokio::time::sleep(backoff) => {}
+                        _ = cancel.cancelled() => return None,
+                    }
+                }
+            }
+        }
+    }
+    Some(rec)
+}
+
+/// A progress target that is silent when stderr is not a terminal.
+pub fn progress_target() -> indicatif::ProgressDrawTarget {
+    use std::io::IsTerminal;
+    if std::io::stderr().is_terminal() {
+        indicatif::ProgressDrawTarget::stderr()
+    } else {
+        indicatif::ProgressDrawTarget::hidden()
+    }
+}
+
+/// A run id that sorts by time: `20261130T040102Z-3f9a`.
+pub fn new_run_id() -> String {
+    let r: u16 = rand::random();
+    format!("{}-{r:04x}", chrono::Utc::now().format("%Y%m%dT%H%M%SZ"))
+}

@@ -1,0 +1,353 @@
+//! The Docker backend. Every container is locked down the same way; see `create`.
+
+use super::{
+    Capabilities, Capture, ContainerId, ContainerSpec, ExecOutcome, ExecRequest, Labels,
+    SandboxBackend, SandboxError, Swept, VolumeId,
+};
+use async_trait::async_trait;
+use bollard::Docker;
+use bollard::container::LogOutput;
+use bollard::exec::{StartExecOptions, StartExecResults};
+use bollard::models::{
+    ContainerCreateBody, ExecConfig, HostConfig, Mount, MountType, VolumeCreateRequest,
+};
+use bollard::query_parameters::{
+    DownloadFromContainerOptionsBuilder, KillContainerOptionsBuilder, ListContainersOptionsBuilder,
+    ListVolumesOptionsBuilder, RemoveContainerOptionsBuilder, RemoveVolumeOptionsBuilder,
+    UploadToContainerOptionsBuilder,
+};
+use futures::StreamExt;
+use std::collections::HashMap;
+use std::time::Instant;
+use tokio_util::sync::CancellationToken;
+
+/// The container's own process: idles so commands can be exec'd, and dies with SIGKILL.
+const IDLE: [&str; 2] = ["sleep", "infinity"];
+
+#[derive(Clone)]
+pub struct DockerBackend {
+    docker: Docker,
+}
+
+impl DockerBackend {
+    pub fn new(docker: Docker) -> Self {
+        DockerBackend { docker }
+    }
+
+    pub fn docker(&self) -> &Docker {
+        &self.docker
+    }
+
+    fn host_config(spec: &ContainerSpec) -> HostConfig {
+        let mut mounts = Vec::new();
+        if let Some(v) = &spec.workspace {
+            mounts.push(Mount {
+                target: Some("/workspace".into()),
+                source: Some(v.0.clone()),
+                typ: Some(MountType::VOLUME),
+                read_only: Some(false),
+                ..Default::default()
+            });
+        }
+        for b in &spec.binds {
+            mounts.push(Mount {
+                target: Some(b.container.clone()),
+                source: Some(b.host.to_string_lossy().into_owned()),
+                typ: Some(MountType::BIND),
+                read_only: Some(b.read_only),
+                ..Default::default()
+            });
+        }
+        // tmpfs sizes bound memory use from files; mode 1777 lets uid 1000 write.
+        let mut tmpfs = HashMap::from([(
+            "/tmp".to_owned(),
+            format!(
+                "rw,nosuid,nodev,exec,size={}m,mode=1777",
+                spec.limits.tmp_mb
+            ),
+        )]);
+        for (path, mb) in &spec.tmpfs {
+            tmpfs.insert(
+                path.clone(),
+                format!("rw,nosuid,nodev,exec,size={mb}m,mode=1777"),
+            );
+        }
+        let memory = spec.limits.memory_mb * 1024 * 1024;
+        HostConfig {
+            network_mode: Some("none".into()),
+            readonly_rootfs: Some(true),
+            cap_drop: Some(vec!["ALL".into()]),
+            security_opt: Some(vec!["no-new-privileges:true".into()]),
+            privileged: Some(false),
+            pids_limit: Some(spec.limits.pids),
+            memory: Some(memory),
+            // Equal to memory: no swap on top of the limit.
+            memory_swap: Some(memory),
+            nano_cpus: Some((spec.limits.cpus * 1e9) as i64),
+            tmpfs: Some(tmpfs),
+            mounts: Some(mounts),
+            // A real init reaps what agents leave behind.
+            init: Some(true),
+            ipc_mode: Some("private".into()),
+            ..Default::default()
+        }
+    }
+}
+
+fn label_filter(label: &str) -> HashMap<String, Vec<String>> {
+    HashMap::from([("label".to_owned(), vec![label.to_owned()])])
+}
+
+fn is_not_found(e: &bollard::errors::Error) -> bool {
+    matches!(
+        e,
+        bollard::errors::Error::DockerResponseServerError {
+            status_code: 404,
+            ..
+        }
+    )
+}
+
+#[async_trait]
+impl SandboxBackend for DockerBackend {
+    fn capabilities(&self) -> Capabilities {
+        Capabilities {
+            bind_mounts: true,
+            shared_volumes: true,
+            archive_copy: true,
+        }
+    }
+
+    async fn create_volume(&self, labels: &Labels) -> Result<VolumeId, SandboxError> {
+        let v = self
+            .docker
+            .create_volume(VolumeCreateRequest {
+                labels: Some(labels.to_map()),
+                ..Default::default()
+            })
+            .await
+            .map_err(SandboxError::docker("create volume"))?;
+        Ok(VolumeId(v.name))
+    }
+
+    async fn create(&self, spec: &ContainerSpec) -> Result<ContainerId, SandboxError> {
+        let body = ContainerCreateBody {
+            image: Some(spec.image.clone()),
+            cmd: Some(IDLE.iter().map(|s| s.to_string()).collect()),
+            entrypoint: Some(vec![]),
+            user: Some("1000:1000".into()),
+            env: Some(spec.env.clone()),
+            working_dir: Some("/workspace".into()),
+            labels: Some(spec.labels.to_map()),
+            network_disabled: Some(true),
+            hostname: Some("sandbox".into()),
+            host_config: Some(Self::host_config(spec)),
+            ..Default::default()
+        };
+        let created =
+            self.docker
+                .create_container(None, body)
+                .await
+                .map_err(SandboxError::docker(format!(
+                    "create container from {}",
+                    spec.image
+                )))?;
+        let id = ContainerId(created.id);
+        if let Err(e) = self.docker.start_container(&id.0, None).await {
+            let _ = self.destroy(&id).await;
+            return Err(SandboxError::docker("start container")(e));
+        }
+        Ok(id)
+    }
+
+    async fn copy_in(&self, c: &ContainerId, dest: &str, tar: Vec<u8>) -> Result<(), SandboxError> {
+        let opts = UploadToContainerOptionsBuilder::default()
+            .path(dest)
+            .build();
+        self.docker
+            .upload_to_container(&c.0, Some(opts), bollard::body_full(tar.into()))
+            .await
+            .map_err(SandboxError::docker(format!("copy into {dest}")))
+    }
+
+    async fn exec(
+        &self,
+        c: &ContainerId,
+        req: &ExecRequest,
+        cancel: &CancellationToken,
+    ) -> Result<ExecOutcome, SandboxError> {
+        let started = Instant::now();
+        let exec = self
+            .docker
+            .create_exec(
+                &c.0,
+                ExecConfig {
+                    cmd: Some(req.argv.clone()),
+                    env: Some(req.env.clone()),
+                    working_dir: Some(req.workdir.clone()),
+                    user: Some("1000:1000".into()),
+                    attach_stdout: Some(true),
+                    attach_stderr: Some(true),
+                    attach_stdin: Some(false),
+                    tty: Some(false),
+                    privileged: Some(false),
+                    ..Default::default()
+                },
+            )
+            .await
+            .map_err(SandboxError::docker("create exec"))?;
+        let mut output = Capture::with_cap(req.output_cap);
+        let start = self
+            .docker
+            .start_exec(&exec.id, Some(StartExecOptions::default()));
+        let mut stream = match tokio::select! {
+            r = start => r.map_err(SandboxError::docker("start exec"))?,
+            _ = cancel.cancelled() => {
+                let _ = self.kill(c).await;
+                return Err(SandboxError::Cancelled);
+            }
+        } {
+            StartExecResults::Attached { output, .. } => output,
+            StartExecResults::Detached => {
+                return Err(SandboxError::Io(std::io::Error::other(
+                    "exec unexpectedly detached",
+                )));
+            }
+        };
+        let deadline = tokio::time::sleep(req.timeout.saturating_sub(started.elapsed()));
+        tokio::pin!(deadline);
+        let mut timed_out = false;
+        loop {
+            tokio::select! {
+                item = stream.next() => match item {
+                    Some(Ok(LogOutput::StdOut { message } | LogOutput::StdErr { message } | LogOutput::Console { message })) => {
+                        output.push(&message);
+                    }
+                    Some(Ok(LogOutput::StdIn { .. })) => {}
+                    // A broken stream after the process ended reads as the end.
+                    Some(Err(e)) => {
+                        tracing::debug!("exec stream ended with {e}");
+                        break;
+                    }
+                    None => break,
+                },
+                _ = &mut deadline => {
+                    timed_out = true;
+                    let _ = self.kill(c).await;
+                    break;
+                }
+                _ = cancel.cancelled() => {
+                    let _ = self.kill(c).await;
+                    return Err(SandboxError::Cancelled);
+                }
+            }
+        }
+        drop(stream);
+        let exit_code = if timed_out {
+            None
+        } else {
+            self.docker
+                .inspect_exec(&exec.id)
+                .await
+                .map_err(SandboxError::docker("inspect exec"))?
+                .exit_code
+        };
+        Ok(ExecOutcome {
+            exit_code,
+            timed_out,
+            output,
+            duration: started.elapsed(),
+        })
+    }
+
+    async fn copy_out(
+        &self,
+        c: &ContainerId,
+        path: &str,
+        into: &mut (dyn std::io::Write + Send),
+        limit: u64,
+    ) -> Result<(), SandboxError> {
+        let opts = DownloadFromContainerOptionsBuilder::default()
+            .path(path)
+            .build();
+        let mut stream = self.docker.download_from_container(&c.0, Some(opts));
+        let mut total = 0u64;
+        while let Some(chunk) = stream.next().await {
+            let chunk = chunk.map_err(SandboxError::docker(format!("copy {path} out")))?;
+            total += chunk.len() as u64;
+            if total > limit {
+                return Err(SandboxError::TooLarge { limit });
+            }
+            into.write_all(&chunk)?;
+        }
+        Ok(())
+    }
+
+    async fn kill(&self, c: &ContainerId) -> Result<(), SandboxError> {
+        let opts = KillContainerOptionsBuilder::default()
+            .signal("SIGKILL")
+            .build();
+        match self.docker.kill_container(&c.0, Some(opts)).await {
+            Ok(()) => Ok(()),
+            // Already stopped or gone: the goal is reached.
+            Err(bollard::errors::Error::DockerResponseServerError {
+                status_code: 404 | 409,
+                ..
+            }) => Ok(()),
+            Err(e) => Err(SandboxError::docker("kill container")(e)),
+        }
+    }
+
+    async fn destroy(&self, c: &ContainerId) -> Result<(), SandboxError> {
+        let opts = RemoveContainerOptionsBuilder::default()
+            .force(true)
+            .v(true)
+            .build();
+        match self.docker.remove_container(&c.0, Some(opts)).await {
+            Ok(()) => Ok(()),
+            Err(e) if is_not_found(&e) => Ok(()),
+            Err(e) => Err(SandboxError::docker("remove container")(e)),
+        }
+    }
+
+    async fn destroy_volume(&self, v: &VolumeId) -> Result<(), SandboxError> {
+        let opts = RemoveVolumeOptionsBuilder::default().force(true).build();
+        match self.docker.remove_volume(&v.0, Some(opts)).await {
+            Ok(()) => Ok(()),
+            Err(e) if is_not_found(&e) => Ok(()),
+            Err(e) => Err(SandboxError::docker("remove volume")(e)),
+        }
+    }
+
+    async fn sweep(&self, label: &str) -> Result<Swept, SandboxError> {
+        let mut swept = Swept::default();
+        let opts = ListContainersOptionsBuilder::default()
+            .all(true)
+            .filters(&label_filter(label))
+            .build();
+        let list = self
+            .docker
+            .list_containers(Some(opts))
+            .await
+            .map_err(SandboxError::docker("list containers"))?;
+        for c in list {
+            if let Some(id) = c.id {
+                self.destroy(&ContainerId(id)).await?;
+                swept.containers += 1;
+            }
+        }
+        let opts = ListVolumesOptionsBuilder::default()
+            .filters(&label_filter(label))
+            .build();
+        let vols = self
+            .docker
+            .list_volumes(Some(opts))
+            .await
+            .map_err(SandboxError::docker("list volumes"))?;
+        for v in vols.volumes.unwrap_or_default() {
+            self.destroy_volume(&VolumeId(v.name)).await?;
+            swept.volumes += 1;
+        }
+        Ok(swept)
+    }
+}

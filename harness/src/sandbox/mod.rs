@@ -1,0 +1,118 @@
+//! The sandbox: the only module that talks to Docker. The runner sees a backend trait
+//! (create, exec by argv, copy in, copy out, destroy) so another backend can follow
+//! without touching the runner.
+
+mod capture;
+mod docker;
+mod spec;
+
+pub use capture::Capture;
+pub use docker::DockerBackend;
+pub use spec::{BindMount, ContainerSpec, Labels, Lockdown};
+
+use async_trait::async_trait;
+use std::time::Duration;
+use tokio_util::sync::CancellationToken;
+
+/// What a backend can do; the runner checks these instead of assuming Docker.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Capabilities {
+    /// Host paths can be mounted (read-only inputs, the agent binary, a gateway socket).
+    pub bind_mounts: bool,
+    /// A workspace volume outlives its container, so a fresh verifier can take it over.
+    pub shared_volumes: bool,
+    /// Files move as tar archives without the host resolving any symlink.
+    pub archive_copy: bool,
+}
+
+/// A command run by argv — never a shell string the harness builds.
+#[derive(Debug, Clone)]
+pub struct ExecRequest {
+    pub argv: Vec<String>,
+    pub env: Vec<String>,
+    pub workdir: String,
+    pub timeout: Duration,
+    /// Bytes of combined stdout+stderr kept; the rest is counted and marked as cut.
+    pub output_cap: usize,
+}
+
+#[derive(Debug, Clone)]
+pub struct ExecOutcome {
+    /// None when the process never reported one (killed with its container).
+    pub exit_code: Option<i64>,
+    /// The deadline passed and the container was killed.
+    pub timed_out: bool,
+    pub output: Capture,
+    pub duration: Duration,
+}
+
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum SandboxError {
+    #[error("Docker {action} failed: {source}")]
+    Docker {
+        action: String,
+        #[source]
+        source: bollard::errors::Error,
+    },
+    #[error("interrupted")]
+    Cancelled,
+    #[error("the workspace archive is larger than {limit} bytes; refusing to copy more")]
+    TooLarge { limit: u64 },
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+}
+
+impl SandboxError {
+    pub(crate) fn docker(
+        action: impl Into<String>,
+    ) -> impl FnOnce(bollard::errors::Error) -> SandboxError {
+        let action = action.into();
+        move |source| SandboxError::Docker { action, source }
+    }
+}
+
+/// Opaque handles; only the backend knows what they mean.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ContainerId(pub String);
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct VolumeId(pub String);
+
+/// What `sweep` removed.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Swept {
+    pub containers: usize,
+    pub volumes: usize,
+}
+
+#[async_trait]
+pub trait SandboxBackend: Send + Sync {
+    fn capabilities(&self) -> Capabilities;
+    /// A labelled, empty workspace volume.
+    async fn create_volume(&self, labels: &Labels) -> Result<VolumeId, SandboxError>;
+    /// Creates and starts a locked-down container that idles until commands are exec'd.
+    async fn create(&self, spec: &ContainerSpec) -> Result<ContainerId, SandboxError>;
+    /// Extracts a tar archive at `dest` inside the container.
+    async fn copy_in(&self, c: &ContainerId, dest: &str, tar: Vec<u8>) -> Result<(), SandboxError>;
+    /// Runs argv under a deadline; the deadline or `cancel` kills the whole container.
+    async fn exec(
+        &self,
+        c: &ContainerId,
+        req: &ExecRequest,
+        cancel: &CancellationToken,
+    ) -> Result<ExecOutcome, SandboxError>;
+    /// Streams `path` out as a tar archive into `into` (at most `limit` bytes).
+    async fn copy_out(
+        &self,
+        c: &ContainerId,
+        path: &str,
+        into: &mut (dyn std::io::Write + Send),
+        limit: u64,
+    ) -> Result<(), SandboxError>;
+    /// Stops every process in the container (it stays until `destroy`).
+    async fn kill(&self, c: &ContainerId) -> Result<(), SandboxError>;
+    async fn destroy(&self, c: &ContainerId) -> Result<(), SandboxError>;
+    async fn destroy_volume(&self, v: &VolumeId) -> Result<(), SandboxError>;
+    /// Removes every container and volume whose labels match `label` (`key` or `key=value`).
+    async fn sweep(&self, label: &str) -> Result<Swept, SandboxError>;
+}

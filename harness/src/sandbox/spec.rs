@@ -1,0 +1,57 @@
+//! What a container should be. The lock-down is not optional: every container the
+//! harness creates gets all of it.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+/// `nab.run`, `nab.task`, `nab.trial` (and a role): how leftovers are found and removed.
+#[derive(Debug, Clone, Default)]
+pub struct Labels {
+    pub run: String,
+    pub task: String,
+    pub trial: String,
+    /// `agent` or `verify`.
+    pub role: String,
+}
+
+impl Labels {
+    pub fn to_map(&self) -> HashMap<String, String> {
+        HashMap::from([
+            ("nab.run".to_owned(), self.run.clone()),
+            ("nab.task".to_owned(), self.task.clone()),
+            ("nab.trial".to_owned(), self.trial.clone()),
+            ("nab.role".to_owned(), self.role.clone()),
+        ])
+    }
+}
+
+/// A host path mounted into the container.
+#[derive(Debug, Clone)]
+pub struct BindMount {
+    pub host: PathBuf,
+    pub container: String,
+    pub read_only: bool,
+}
+
+/// Resource limits, from the task.
+#[derive(Debug, Clone, Copy)]
+pub struct Lockdown {
+    pub cpus: f64,
+    pub memory_mb: i64,
+    pub pids: i64,
+    /// Size of the tmpfs at /tmp.
+    pub tmp_mb: i64,
+}
+
+#[derive(Debug, Clone)]
+pub struct ContainerSpec {
+    pub image: String,
+    pub labels: Labels,
+    pub limits: Lockdown,
+    /// The workspace volume, mounted read-write at /workspace.
+    pub workspace: Option<super::VolumeId>,
+    pub binds: Vec<BindMount>,
+    /// Extra size-limited tmpfs mounts (path, MiB), e.g. /nab/verify in the verifier.
+    pub tmpfs: Vec<(String, i64)>,
+    pub env: Vec<String>,
+}

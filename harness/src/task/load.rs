@@ -1,0 +1,371 @@
+//! Loading and checking tasks. Nothing here touches Docker: a suite with a problem stops
+//! before any container exists.
+
+use super::Task;
+use super::issue::{SuiteError, TaskIssue};
+use super::schema::TaskSpec;
+use std::path::{Path, PathBuf};
+
+/// Loads `ids` from `tasks_dir` (every sub-folder when `ids` is empty) and checks them all.
+/// Returns every problem found across the suite, not just the first.
+pub fn load_suite(tasks_dir: &Path, ids: &[String]) -> Result<Vec<Task>, SuiteError> {
+    let mut issues = Vec::new();
+    let dir = match tasks_dir.canonicalize() {
+        Ok(d) if d.is_dir() => d,
+        _ => {
+            issues.push(TaskIssue::new(
+                tasks_dir,
+                None,
+                "the tasks folder does not exist or is not a folder; pass --tasks <DIR> with one sub-folder per task",
+            ));
+            return Err(SuiteError { issues });
+        }
+    };
+    let folders: Vec<PathBuf> = if ids.is_empty() {
+        let mut v: Vec<PathBuf> = match std::fs::read_dir(&dir) {
+            Ok(rd) => rd
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| p.is_dir())
+                .collect(),
+            Err(e) => {
+                issues.push(TaskIssue::new(
+                    &dir,
+                    None,
+                    format!("cannot list the tasks folder: {e}"),
+                ));
+                Vec::new()
+            }
+        };
+        v.retain(|p| {
+            !p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with('.'))
+        });
+        v.sort();
+        v
+    } else {
+        let mut v = Vec::new();
+        for id in ids {
+            let p = dir.join(id);
+            if p.is_dir() {
+                v.push(p);
+            } else {
+                issues.push(TaskIssue::new(
+                    &p,
+                    None,
+                    format!("no task `{id}` in {}", dir.display()),
+                ));
+            }
+        }
+        v
+    };
+    let mut tasks = Vec::new();
+    for folder in folders {
+        match load_task(&folder) {
+            Ok(t) => tasks.push(t),
+            Err(mut e) => issues.append(&mut e),
+        }
+    }
+    if tasks.is_empty() && issues.is_empty() {
+        issues.push(TaskIssue::new(
+            &dir,
+            None,
+            "no tasks found: the folder has no task sub-folders",
+        ));
+    }
+    if issues.is_empty() {
+        Ok(tasks)
+    } else {
+        Err(SuiteError { issues })
+    }
+}
+
+/// Loads one task folder; every problem in it is returned.
+pub fn load_task(folder: &Path) -> Result<Task, Vec<TaskIssue>> {
+    let mut issues = Vec::new();
+    let yaml_path = folder.join("task.yaml");
+    let spec = match std::fs::read_to_string(&yaml_path) {
+        Ok(text) => match parse_spec(&yaml_path, &text) {
+            Ok(spec) => Some(spec),
+            Err(issue) => {
+                issues.push(issue);
+                None
+            }
+        },
+        Err(e) => {
+            issues.push(TaskIssue::new(
+                &yaml_path,
+                None,
+                format!("cannot read task.yaml: {e}; every task folder needs one"),
+            ));
+            None
+        }
+    };
+    check_files(folder, &mut issues);
+    let wrong = list_wrong(folder, &mut issues);
+    if let Some(spec) = &spec {
+        check_spec(folder, &yaml_path, spec, &mut issues);
+    }
+    match spec {
+        Some(spec) if issues.is_empty() => Ok(Task {
+            spec,
+            dir: folder.to_owned(),
+            wrong,
+        }),
+        _ => Err(issues),
+    }
+}
+
+fn parse_spec(path: &Path, text: &str) -> Result<TaskSpec, TaskIssue> {
+    let de = serde_yaml::Deserializer::from_str(text);
+    serde_path_to_error::deserialize::<_, TaskSpec>(de).map_err(|e| {
+        let field = e.path().to_string();
+        // serde_path_to_error says `.` (root) or `?` (unknown) when no field is involved.
+        let field = if field == "?" { ".".to_owned() } else { field };
+        let inner = e.inner();
+        let position = inner.location().map(|l| (l.line(), l.column()));
+        let mut message = inner.to_string();
+        // serde_yaml appends "at line L column C"; the position is already in front.
+        if let Some(i) = message.rfind(" at line ") {
+            message.truncate(i);
+        }
+        // serde_yaml also puts the field path in front; it is already in `field`.
+        if let Some(rest) = message.strip_prefix(&format!("{field}: ")) {
+            message = rest.to_owned();
+        }
+        if position.is_some() && field == "." && !message.contains("field") {
+            message = format!("YAML syntax error: {message}");
+        }
+        TaskIssue {
+            file: path.to_owned(),
+            position,
+            field: (field != ".").then_some(field),
+            message,
+        }
+    })
+}
+
+fn check_files(folder: &Path, issues: &mut Vec<TaskIssue>) {
+    let instruction = folder.join("instruction.md");
+    match std::fs::read_to_string(&instruction) {
+        Ok(t) if t.trim().is_empty() => issues.push(TaskIssue::new(
+            &instruction,
+            None,
+            "instruction.md is empty; it is the only thing the agent is told",
+        )),
+        Ok(_) => {}
+        Err(e) => issues.push(TaskIssue::new(
+            &instruction,
+            None,
+            format!("missing or unreadable ({e}); every task needs instruction.md, the only thing the agent is told"),
+        )),
+    }
+    for (sub, why) in [
+        ("workspace", "copied to /workspace for the agent"),
+        (
+            "tests",
+            "the hidden tests, mounted at /nab/tests in the verifier",
+        ),
+        ("solution", "the oracle, mounted at /nab/solution"),
+    ] {
+        if !folder.join(sub).is_dir() {
+            issues.push(TaskIssue::new(
+                folder.join(sub),
+                None,
+                format!("missing folder `{sub}/` ({why})"),
+            ));
+        }
+    }
+}
+
+fn list_wrong(folder: &Path, issues: &mut Vec<TaskIssue>) -> Vec<String> {
+    let dir = folder.join("wrong");
+    let Ok(rd) = std::fs::read_dir(&dir) else {
+        return Vec::new();
+    };
+    let mut names = Vec::new();
+    for e in rd.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if !e.path().is_dir() {
+            issues.push(TaskIssue::new(
+                e.path(),
+                None,
+                "wrong/ may hold only folders, one per known-wrong solution (same layout as solution/)",
+            ));
+        } else if !valid_name(&name) {
+            issues.push(TaskIssue::new(
+                e.path(),
+                None,
+                "a known-wrong solution's folder name may use only a-z, 0-9, `-` and `_`",
+            ));
+        } else {
+            names.push(name);
+        }
+    }
+    names.sort();
+    names
+}
+
+fn valid_name(s: &str) -> bool {
+    !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_')
+}
+
+fn positive(v: f64) -> bool {
+    v.is_finite() && v > 0.0
+}
+
+fn check_spec(folder: &Path, file: &Path, spec: &TaskSpec, issues: &mut Vec<TaskIssue>) {
+    let mut bad = |field: &str, msg: String| issues.push(TaskIssue::new(file, Some(field), msg));
+    let folder_name = folder
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    if spec.id != folder_name {
+        bad(
+            "id",
+            format!(
+                "`{}` does not match the folder name `{folder_name}`; the id must equal the folder name",
+                spec.id
+            ),
+        );
+    }
+    if !valid_name(&spec.id) {
+        bad(
+            "id",
+            format!("`{}` is not a valid id; use a-z, 0-9, `-` and `_`", spec.id),
+        );
+    }
+    if spec.language.trim().is_empty() {
+        bad(
+            "language",
+            "is empty; name the main language (python, java, c, shell, ...)".into(),
+        );
+    }
+    if let Some(d) = &spec.description
+        && (d.trim().is_empty() || d.contains('\n'))
+    {
+        bad(
+            "description",
+            "must be one non-empty line (it is shown in tables)".into(),
+        );
+    }
+    for (name, v) in [
+        ("timeouts.agent_s", spec.timeouts.agent_s),
+        ("timeouts.verify_s", spec.timeouts.verify_s),
+    ] {
+        if !positive(v) {
+            bad(
+                name,
+                format!("is {v}; a timeout must be a number of seconds greater than 0"),
+            );
+        }
+    }
+    if !positive(spec.limits.cpus) || spec.limits.cpus > 64.0 {
+        bad(
+            "limits.cpus",
+            format!(
+                "is {}; allowed: more than 0 and at most 64",
+                spec.limits.cpus
+            ),
+        );
+    }
+    if spec.limits.memory_mb < 64 {
+        bad(
+            "limits.memory_mb",
+            format!("is {}; allowed: at least 64 (MiB)", spec.limits.memory_mb),
+        );
+    }
+    if spec.limits.pids < 16 {
+        bad(
+            "limits.pids",
+            format!("is {}; allowed: at least 16", spec.limits.pids),
+        );
+    }
+    if spec.verify.is_empty() {
+        bad(
+            "verify",
+            "is empty; give at least one step `{argv: [...], timeout_s: N}`".into(),
+        );
+    }
+    for (i, step) in spec.verify.iter().enumerate() {
+        if step.argv.is_empty() || step.argv[0].trim().is_empty() {
+            bad(&format!("verify[{i}].argv"), "is empty; give the program and its arguments as a list, e.g. [\"python3\", \"-m\", \"pytest\"]".into());
+        }
+        if !positive(step.timeout_s) {
+            bad(
+                &format!("verify[{i}].timeout_s"),
+                format!(
+                    "is {}; a timeout must be a number of seconds greater than 0",
+                    step.timeout_s
+                ),
+            );
+        } else if positive(spec.timeouts.verify_s) && step.timeout_s > spec.timeouts.verify_s {
+            bad(
+                &format!("verify[{i}].timeout_s"),
+                format!(
+                    "is {} but timeouts.verify_s is {}; a step may not outlast the whole verification",
+                    step.timeout_s, spec.timeouts.verify_s
+                ),
+            );
+        }
+        if let Some(j) = &step.junit
+            && (!j.starts_with("/nab/verify/")
+                || j.contains("/../")
+                || j.len() <= "/nab/verify/".len())
+        {
+            bad(
+                &format!("verify[{i}].junit"),
+                format!(
+                    "`{j}` must be a file under /nab/verify/ (the verifier's own scratch folder the agent never had)"
+                ),
+            );
+        }
+    }
+    if spec.solution.is_empty() || spec.solution[0].trim().is_empty() {
+        bad(
+            "solution",
+            "is empty; give the oracle's argv, e.g. [\"bash\", \"/nab/solution/solve.sh\"]".into(),
+        );
+    }
+    if let Some(agent) = &spec.agent {
+        if agent.context_window == Some(0) {
+            bad(
+                "agent.context_window",
+                "is 0; give a number of tokens greater than 0".into(),
+            );
+        }
+        if agent.max_steps == Some(0) {
+            bad("agent.max_steps", "is 0; give at least 1".into());
+        }
+        if let Some(cfg) = &agent.mcp_config {
+            let p = folder.join("fixtures").join(cfg);
+            if cfg.contains("..") || cfg.starts_with('/') || !p.is_file() {
+                bad(
+                    "agent.mcp_config",
+                    format!(
+                        "`{cfg}` must name a file in fixtures/ (it reaches the agent as /nab/task/{cfg})"
+                    ),
+                );
+            }
+        }
+    }
+    if let Some(b) = &spec.budgets
+        && (b.llm_calls == Some(0) || b.tokens == Some(0))
+    {
+        bad(
+            "budgets",
+            "a budget of 0 allows nothing; leave it out or give a positive number".into(),
+        );
+    }
+    for (i, t) in spec.required_tool_calls.iter().enumerate() {
+        if t.trim().is_empty() {
+            bad(
+                &format!("required_tool_calls[{i}]"),
+                "is empty; name a tool, e.g. mcp__tracker__get_ticket".into(),
+            );
+        }
+    }
+}

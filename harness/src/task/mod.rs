@@ -1,0 +1,52 @@
+//! The task format: `tasks/<id>/task.yaml` plus the folders around it.
+//!
+//! Loading checks the whole suite before any container starts and reports every problem
+//! at once; each problem names the file, the field, what is wrong and what is allowed.
+
+mod issue;
+mod load;
+mod schema;
+
+pub use issue::{SuiteError, TaskIssue};
+pub use load::{load_suite, load_task};
+pub use schema::{
+    AgentOptions, Budgets, Category, Difficulty, Limits, TaskSpec, Timeouts, VerifyStep,
+};
+
+use std::path::PathBuf;
+
+/// A task that passed every check.
+#[derive(Debug, Clone)]
+pub struct Task {
+    pub spec: TaskSpec,
+    /// Absolute path of `tasks/<id>/`.
+    pub dir: PathBuf,
+    /// Names of the known-wrong solutions under `wrong/`, sorted.
+    pub wrong: Vec<String>,
+}
+
+impl Task {
+    pub fn id(&self) -> &str {
+        &self.spec.id
+    }
+    pub fn instruction_path(&self) -> PathBuf {
+        self.dir.join("instruction.md")
+    }
+    pub fn workspace_dir(&self) -> PathBuf {
+        self.dir.join("workspace")
+    }
+    pub fn tests_dir(&self) -> PathBuf {
+        self.dir.join("tests")
+    }
+    pub fn solution_dir(&self) -> PathBuf {
+        self.dir.join("solution")
+    }
+    pub fn wrong_dir(&self, name: &str) -> PathBuf {
+        self.dir.join("wrong").join(name)
+    }
+    /// `fixtures/`, when the task has one.
+    pub fn fixtures_dir(&self) -> Option<PathBuf> {
+        let d = self.dir.join("fixtures");
+        d.is_dir().then_some(d)
+    }
+}

@@ -1,0 +1,335 @@
+//! One trial, end to end: agent container → copy the workspace out → fresh verifier.
+//! Every container and volume it creates is recorded as it is created and removed on
+//! every path out (success, failure, infrastructure error, interruption).
+
+use crate::agent::{AgentKind, ModelMounts};
+use crate::llm::LlmSession;
+use crate::metrics::ModelMetrics;
+use crate::model::ModelSetup;
+use crate::sandbox::{
+    BindMount, ContainerId, ContainerSpec, ExecRequest, Labels, Lockdown, SandboxBackend,
+    SandboxError, VolumeId,
+};
+use crate::task::Task;
+use crate::verify;
+use crate::workspace::{self, Snapshot};
+use nab_protocol::trial::SandboxExit;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use tokio_util::sync::CancellationToken;
+
+/// Bytes of agent output kept in agent.log.
+pub const AGENT_LOG_CAP: usize = 1024 * 1024;
+/// Largest workspace archive copied out.
+const WORKSPACE_LIMIT: u64 = 1024 * 1024 * 1024;
+/// tmpfs sizes (MiB): /tmp in every container, /nab/verify in the verifier.
+const TMP_MB: i64 = 512;
+const VERIFY_SCRATCH_MB: i64 = 512;
+
+/// Shared by every trial of a run.
+#[derive(Clone)]
+pub struct TrialContext {
+    pub backend: Arc<dyn SandboxBackend>,
+    pub image: String,
+    pub run_id: String,
+    /// The run's model (`--model`), for agents that use the gateway.
+    pub model: Option<Arc<ModelSetup>>,
+}
+
+#[derive(Debug, Clone)]
+pub struct TrialJob {
+    pub task: Arc<Task>,
+    pub agent: AgentKind,
+    pub trial: u32,
+    /// `<out>/trials/<task>/<name>/`: agent.log, verify.log, diff.patch.
+    pub dir: PathBuf,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct TrialOutcome {
+    pub passed: bool,
+    pub tests_passed: Option<u32>,
+    pub tests_total: Option<u32>,
+    pub exit_reason: SandboxExit,
+    pub agent_exit_code: Option<i64>,
+    pub agent_s: f64,
+    pub verify_s: f64,
+    /// For agents that used the gateway: tokens from its transcript, tools from the events.
+    pub metrics: Option<ModelMetrics>,
+}
+
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum TrialError {
+    #[error("interrupted")]
+    Cancelled,
+    #[error(transparent)]
+    Sandbox(SandboxError),
+    #[error("the sandbox backend cannot run this trial: it lacks {0}")]
+    Unsupported(&'static str),
+    #[error(transparent)]
+    Plan(#[from] crate::agent::PlanError),
+    #[error(transparent)]
+    Llm(#[from] crate::llm::LlmError),
+    #[error("trial files in {dir}: {source}")]
+    Files {
+        dir: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+impl From<SandboxError> for TrialError {
+    fn from(e: SandboxError) -> Self {
+        match e {
+            SandboxError::Cancelled => TrialError::Cancelled,
+            other => TrialError::Sandbox(other),
+        }
+    }
+}
+
+/// What must be removed when the trial ends, whichever way it ends.
+#[derive(Default)]
+struct Created {
+    containers: Vec<ContainerId>,
+    volumes: Vec<VolumeId>,
+}
+
+pub async fn run_trial(
+    ctx: &TrialContext,
+    job: &TrialJob,
+    cancel: &CancellationToken,
+) -> Result<TrialOutcome, TrialError> {
+    let created = Mutex::new(Created::default());
+    let result = run_inner(ctx, job, cancel, &created).await;
+    let created = created.into_inner().unwrap_or_else(|p| p.into_inner());
+    // Cleanup is not cancellable: it must finish even after Ctrl-C.
+    for c in created.containers.iter().rev() {
+        if let Err(e) = ctx.backend.destroy(c).await {
+            tracing::warn!("could not remove container {}: {e}", c.0);
+        }
+    }
+    for v in &created.volumes {
+        if let Err(e) = ctx.backend.destroy_volume(v).await {
+            tracing::warn!("could not remove volume {}: {e}", v.0);
+        }
+    }
+    result
+}
+
+fn files_err(dir: &Path) -> impl FnOnce(std::io::Error) -> TrialError + '_ {
+    move |source| TrialError::Files {
+        dir: dir.to_owned(),
+        source,
+    }
+}
+
+fn lockdown(task: &Task) -> Lockdown {
+    Lockdown {
+        cpus: task.spec.limits.cpus,
+        memory_mb: task.spec.limits.memory_mb,
+        pids: task.spec.limits.pids,
+        tmp_mb: TMP_MB,
+    }
+}
+
+async fn run_inner(
+    ctx: &TrialContext,
+    job: &TrialJob,
+    cancel: &CancellationToken,
+    created: &Mutex<Created>,
+) -> Result<TrialOutcome, TrialError> {
+    let task = &job.task;
+    let dir = &job.dir;
+    // This flow hands one workspace volume from the agent to a fresh verifier, mounts
+    // task folders from the host, and copies files as archives.
+    let caps = ctx.backend.capabilities();
+    for (ok, what) in [
+        (caps.shared_volumes, "volumes shared between containers"),
+        (caps.bind_mounts, "host bind mounts"),
+        (caps.archive_copy, "archive copy"),
+    ] {
+        if !ok {
+            return Err(TrialError::Unsupported(what));
+        }
+    }
+    std::fs::create_dir_all(dir).map_err(files_err(dir))?;
+    let original = Snapshot::from_dir(&task.workspace_dir()).map_err(files_err(dir))?;
+    let tar = workspace::pack_dir(&task.workspace_dir()).map_err(files_err(dir))?;
+    let labels = |role: &str| Labels {
+        run: ctx.run_id.clone(),
+        task: task.id().to_owned(),
+        trial: job.trial.to_string(),
+        role: role.to_owned(),
+    };
+    let record_container = |c: &ContainerId| {
+        created
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .containers
+            .push(c.clone())
+    };
+
+    // ---- agent phase
+    let volume = ctx.backend.create_volume(&labels("workspace")).await?;
+    created
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .volumes
+        .push(volume.clone());
+    // A gateway for agents that talk to a model; it lives until the agent has stopped.
+    let session = match &ctx.model {
+        Some(m) if job.agent.uses_model(true) => Some((
+            m,
+            LlmSession::start(m, task, &dir.join("transcript.jsonl")).await?,
+        )),
+        _ => None,
+    };
+    let mounts = session.as_ref().map(|(m, s)| ModelMounts {
+        socket: s.socket(),
+        out_dir: s.out_dir(),
+        nab_agent: m.nab_agent.as_deref(),
+        agent_model: &m.agent_model,
+    });
+    let plan = job.agent.plan(task, mounts.as_ref())?;
+    let mut env = vec!["HOME=/tmp".to_owned(), "LANG=C.UTF-8".to_owned()];
+    env.extend(plan.env.iter().cloned());
+    let agent_spec = ContainerSpec {
+        image: ctx.image.clone(),
+        labels: labels("agent"),
+        limits: lockdown(task),
+        workspace: Some(volume.clone()),
+        binds: plan.binds.clone(),
+        tmpfs: vec![],
+        env: env.clone(),
+    };
+    let agent_c = ctx.backend.create(&agent_spec).await?;
+    record_container(&agent_c);
+    ctx.backend.copy_in(&agent_c, "/workspace", tar).await?;
+
+    let agent_started = Instant::now();
+    let (exit_reason, agent_exit_code) = match &plan.argv {
+        Some(argv) => {
+            let req = ExecRequest {
+                argv: argv.clone(),
+                env,
+                workdir: "/workspace".into(),
+                timeout: Duration::from_secs_f64(task.spec.timeouts.agent_s),
+                output_cap: AGENT_LOG_CAP,
+            };
+            let out = ctx.backend.exec(&agent_c, &req, cancel).await?;
+            let mut log = out.output.to_text();
+            let reason = if out.timed_out {
+                log.push_str(&format!(
+                    "[nab: agent killed at its {:.0} s deadline]\n",
+                    task.spec.timeouts.agent_s
+                ));
+                SandboxExit::Timeout
+            } else if out.exit_code == Some(137) {
+                SandboxExit::Killed
+            } else {
+                SandboxExit::Exited
+            };
+            std::fs::write(dir.join("agent.log"), log).map_err(files_err(dir))?;
+            (reason, out.exit_code)
+        }
+        None => {
+            std::fs::write(
+                dir.join("agent.log"),
+                "[nab: null agent: nothing was run]\n",
+            )
+            .map_err(files_err(dir))?;
+            (SandboxExit::Exited, None)
+        }
+    };
+    let agent_s = agent_started.elapsed().as_secs_f64();
+    // Stop everything the agent started before reading its workspace.
+    ctx.backend.kill(&agent_c).await?;
+    let mut archive = tempfile::tempfile().map_err(files_err(dir))?;
+    ctx.backend
+        .copy_out(&agent_c, "/workspace", &mut archive, WORKSPACE_LIMIT)
+        .await?;
+    use std::io::Seek;
+    archive.rewind().map_err(files_err(dir))?;
+    let final_ws = Snapshot::from_tar(std::io::BufReader::new(archive)).map_err(files_err(dir))?;
+    std::fs::write(
+        dir.join("diff.patch"),
+        workspace::diff(&original, &final_ws),
+    )
+    .map_err(files_err(dir))?;
+    ctx.backend.destroy(&agent_c).await?;
+    // The gateway and /nab/out outlive the agent's container: Docker needs every bind
+    // source to exist while it copies the workspace out.
+    let metrics = match session {
+        Some((m, s)) => {
+            let out = s.finish(dir).await?;
+            let transcript = nab_protocol::read_jsonl::<nab_protocol::transcript::TranscriptLine>(
+                &dir.join("transcript.jsonl"),
+            )
+            .map_err(|e| TrialError::Files {
+                dir: dir.clone(),
+                source: std::io::Error::other(e.to_string()),
+            })?
+            .records;
+            let metrics = ModelMetrics::compute(
+                &m.spec,
+                &transcript,
+                &out.events,
+                &task.spec.required_tool_calls,
+                exit_reason == SandboxExit::Timeout,
+            );
+            let mut notes = String::new();
+            for bad in &out.bad_event_lines {
+                notes.push_str(&format!("[nab: events.jsonl: ignored a line: {bad}]\n"));
+            }
+            if let Some(n) = &metrics.exit_reason_note {
+                notes.push_str(&format!("[nab: {n}]\n"));
+            }
+            if !notes.is_empty() {
+                use std::io::Write;
+                std::fs::OpenOptions::new()
+                    .append(true)
+                    .open(dir.join("agent.log"))
+                    .and_then(|mut f| f.write_all(notes.as_bytes()))
+                    .map_err(files_err(dir))?;
+            }
+            Some(metrics)
+        }
+        None => None,
+    };
+
+    // ---- verifier phase: a fresh container; nothing the agent ran survives into it.
+    let verify_spec = ContainerSpec {
+        image: ctx.image.clone(),
+        labels: labels("verify"),
+        limits: lockdown(task),
+        workspace: Some(volume),
+        binds: vec![BindMount {
+            host: task.tests_dir(),
+            container: "/nab/tests".into(),
+            read_only: true,
+        }],
+        tmpfs: vec![("/nab/verify".into(), VERIFY_SCRATCH_MB)],
+        env: vec!["HOME=/tmp".into(), "LANG=C.UTF-8".into()],
+    };
+    let verify_started = Instant::now();
+    let verifier = ctx.backend.create(&verify_spec).await?;
+    record_container(&verifier);
+    let v = verify::run_steps(ctx.backend.as_ref(), &verifier, task, cancel).await?;
+    let verify_s = verify_started.elapsed().as_secs_f64();
+    std::fs::write(dir.join("verify.log"), &v.log).map_err(files_err(dir))?;
+    // A required tool call the model never made fails the trial, whatever the tests say.
+    let missing_required = metrics
+        .as_ref()
+        .is_some_and(|m| !m.missing_required.is_empty());
+    Ok(TrialOutcome {
+        passed: v.passed && !missing_required,
+        tests_passed: v.tests_passed,
+        tests_total: v.tests_total,
+        exit_reason,
+        agent_exit_code,
+        agent_s,
+        verify_s,
+        metrics,
+    })
+}

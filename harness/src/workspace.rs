@@ -1,0 +1,318 @@
+//! Workspace archives. Files go into the sandbox as a tar the harness builds (symlinks
+//! stay symlinks), and come out as the tar Docker produces, read in memory-bounded
+//! pieces. Nothing is ever unpacked on the host, so a symlink the agent planted can
+//! never make the harness read or write a host file.
+
+use sha2::{Digest, Sha256};
+use std::collections::BTreeMap;
+use std::io::Read;
+use std::path::{Component, Path};
+
+/// Files above this size are compared by digest only and shown as "large file differs".
+const TEXT_LIMIT: u64 = 1024 * 1024;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Node {
+    Dir,
+    File {
+        digest: [u8; 32],
+        size: u64,
+        mode: u32,
+        text: Option<String>,
+    },
+    Symlink(String),
+    /// Devices, fifos, hard links: recorded, never read.
+    Other(String),
+}
+
+/// A workspace's tree, keyed by path relative to its root (`src/app.py`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Snapshot {
+    pub nodes: BTreeMap<String, Node>,
+}
+
+fn file_node(mut r: impl Read, size: u64, mode: u32) -> std::io::Result<Node> {
+    let mut hasher = Sha256::new();
+    let mut keep = Vec::new();
+    let mut buf = [0u8; 64 * 1024];
+    loop {
+        let n = r.read(&mut buf)?;
+        if n == 0 {
+            break;
+        }
+        hasher.update(&buf[..n]);
+        if size <= TEXT_LIMIT {
+            keep.extend_from_slice(&buf[..n]);
+        }
+    }
+    let text = if size <= TEXT_LIMIT && !keep.contains(&0) {
+        String::from_utf8(keep).ok()
+    } else {
+        None
+    };
+    Ok(Node::File {
+        digest: hasher.finalize().into(),
+        size,
+        mode,
+        text,
+    })
+}
+
+impl Snapshot {
+    /// Reads a host folder without following any symlink.
+    pub fn from_dir(root: &Path) -> std::io::Result<Snapshot> {
+        let mut nodes = BTreeMap::new();
+        for entry in walkdir::WalkDir::new(root)
+            .follow_links(false)
+            .min_depth(1)
+            .sort_by_file_name()
+        {
+            let entry = entry.map_err(std::io::Error::other)?;
+            let rel = entry
+                .path()
+                .strip_prefix(root)
+                .map_err(std::io::Error::other)?;
+            let rel = rel.to_string_lossy().into_owned();
+            let ft = entry.file_type();
+            let node = if ft.is_symlink() {
+                Node::Symlink(
+                    std::fs::read_link(entry.path())?
+                        .to_string_lossy()
+                        .into_owned(),
+                )
+            } else if ft.is_dir() {
+                Node::Dir
+            } else if ft.is_file() {
+                use std::os::unix::fs::PermissionsExt;
+                let meta = entry.metadata().map_err(std::io::Error::other)?;
+                file_node(
+                    std::fs::File::open(entry.path())?,
+                    meta.len(),
+                    meta.permissions().mode(),
+                )?
+            } else {
+                Node::Other("special file".into())
+            };
+            nodes.insert(rel, node);
+        }
+        Ok(Snapshot { nodes })
+    }
+
+    /// Reads a tar of a folder as Docker's archive API returns it (entries start with the
+    /// folder's own name, e.g. `workspace/src/app.py`).
+    pub fn from_tar(r: impl Read) -> std::io::Result<Snapshot> {
+        let mut nodes = BTreeMap::new();
+        let mut archive = tar::Archive::new(r);
+        for entry in archive.entries()? {
+            let entry = entry?;
+            let path = entry.path()?.into_owned();
+            // Drop the top folder's name; refuse anything that is not a plain relative path.
+            let mut parts = path
+                .components()
+                .filter(|c| !matches!(c, Component::CurDir));
+            parts.next();
+            let rest: Vec<String> = parts
+                .map(|c| match c {
+                    Component::Normal(s) => Ok(s.to_string_lossy().into_owned()),
+                    _ => Err(std::io::Error::other(format!(
+                        "unsafe path in archive: {}",
+                        path.display()
+                    ))),
+                })
+                .collect::<Result<_, _>>()?;
+            if rest.is_empty() {
+                continue;
+            }
+            let rel = rest.join("/");
+            let header = entry.header();
+            let node = match header.entry_type() {
+                tar::EntryType::Directory => Node::Dir,
+                tar::EntryType::Symlink => Node::Symlink(
+                    entry
+                        .link_name()?
+                        .map(|p| p.to_string_lossy().into_owned())
+                        .unwrap_or_default(),
+                ),
+                tar::EntryType::Regular | tar::EntryType::Continuous => {
+                    let size = header.size()?;
+                    let mode = header.mode()?;
+                    file_node(entry, size, mode)?
+                }
+                tar::EntryType::Link => Node::Other(format!(
+                    "hard link to {}",
+                    entry
+                        .link_name()?
+                        .map(|p| p.to_string_lossy().into_owned())
+                        .unwrap_or_default()
+                )),
+                other => Node::Other(format!("{other:?}")),
+            };
+            nodes.insert(rel, node);
+        }
+        Ok(Snapshot { nodes })
+    }
+}
+
+/// A tar of a host folder for `/workspace`, owned by uid/gid 1000. Symlinks are stored as
+/// symlinks; special files are skipped.
+pub fn pack_dir(root: &Path) -> std::io::Result<Vec<u8>> {
+    let mut builder = tar::Builder::new(Vec::new());
+    builder.follow_symlinks(false);
+    for entry in walkdir::WalkDir::new(root)
+        .follow_links(false)
+        .min_depth(1)
+        .sort_by_file_name()
+    {
+        let entry = entry.map_err(std::io::Error::other)?;
+        let rel = entry
+            .path()
+            .strip_prefix(root)
+            .map_err(std::io::Error::other)?;
+        let meta = std::fs::symlink_metadata(entry.path())?;
+        let mut header = tar::Header::new_gnu();
+        header.set_metadata(&meta);
+        header.set_uid(1000);
+        header.set_gid(1000);
+        header.set_mtime(meta_mtime(&meta));
+        let ft = meta.file_type();
+        if ft.is_symlink() {
+            let target = std::fs::read_link(entry.path())?;
+            header.set_size(0);
+            builder.append_link(&mut header, rel, target)?;
+        } else if ft.is_dir() {
+            header.set_size(0);
+            builder.append_data(&mut header, rel, std::io::empty())?;
+        } else if ft.is_file() {
+            builder.append_data(&mut header, rel, std::fs::File::open(entry.path())?)?;
+        }
+    }
+    builder.into_inner()
+}
+
+fn meta_mtime(meta: &std::fs::Metadata) -> u64 {
+    use std::os::unix::fs::MetadataExt;
+    meta.mtime().max(0) as u64
+}
+
+/// A unified diff of `after` against `before` (git-style headers). Symlinks show their
+/// target text; binary and large files are named, not dumped.
+pub fn diff(before: &Snapshot, after: &Snapshot) -> String {
+    let mut out = String::new();
+    let keys: std::collections::BTreeSet<&String> =
+        before.nodes.keys().chain(after.nodes.keys()).collect();
+    for path in keys {
+        let (a, b) = (before.nodes.get(path), after.nodes.get(path));
+        if a == b {
+            continue;
+        }
+        match (a, b) {
+            (Some(Node::Dir), None)
+            | (None, Some(Node::Dir))
+            | (Some(Node::Dir), Some(Node::Dir)) => continue,
+            _ => {}
+        }
+        let text = |n: Option<&Node>| -> Result<String, String> {
+            match n {
+                None => Ok(String::new()),
+                Some(Node::File { text: Some(t), .. }) => Ok(t.clone()),
+                Some(Node::File { size, .. }) => {
+                    Err(format!("binary or large file ({size} bytes)"))
+                }
+                Some(Node::Symlink(t)) => Ok(format!("symlink -> {t}\n")),
+                Some(Node::Dir) => Err("directory".into()),
+                Some(Node::Other(k)) => Err(k.clone()),
+            }
+        };
+        out.push_str(&format!("diff --nab a/{path} b/{path}\n"));
+        match (a, b) {
+            (Some(Node::Symlink(_)), _) | (_, Some(Node::Symlink(_))) => {
+                out.push_str("# symlink (not followed)\n")
+            }
+            _ => {}
+        }
+        match (text(a), text(b)) {
+            (Ok(old), Ok(new)) => {
+                let old_name = if a.is_some() {
+                    format!("a/{path}")
+                } else {
+                    "/dev/null".into()
+                };
+                let new_name = if b.is_some() {
+                    format!("b/{path}")
+                } else {
+                    "/dev/null".into()
+                };
+                let d = similar::TextDiff::from_lines(&old, &new);
+                let u = d
+                    .unified_diff()
+                    .context_radius(3)
+                    .header(&old_name, &new_name)
+                    .to_string();
+                if u.is_empty() {
+                    out.push_str("# mode changed\n");
+                } else {
+                    out.push_str(&u);
+                    if !u.ends_with('\n') {
+                        out.push('\n');
+                    }
+                }
+            }
+            (old, new) => {
+                let say = |r: Result<String, String>, exists: bool| match (r, exists) {
+                    (_, false) => "absent".to_owned(),
+                    (Ok(_), true) => "text".to_owned(),
+                    (Err(k), true) => k,
+                };
+                out.push_str(&format!(
+                    "# changed: before: {}; after: {}\n",
+                    say(old, a.is_some()),
+                    say(new, b.is_some())
+                ));
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pack_then_read_round_trips_and_the_diff_shows_edits_and_symlinks_without_following() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("src")).unwrap();
+        std::fs::write(dir.path().join("src/a.py"), "x = 1\ny = 2\n").unwrap();
+        std::os::unix::fs::symlink("/etc/hostname", dir.path().join("link")).unwrap();
+        let before = Snapshot::from_dir(dir.path()).unwrap();
+        // Docker's archive has the folder name in front; emulate it by packing the parent.
+        let tar = pack_dir(dir.path()).unwrap();
+        let mut prefixed = tar::Builder::new(Vec::new());
+        let mut a = tar::Archive::new(&tar[..]);
+        for e in a.entries().unwrap() {
+            let mut e = e.unwrap();
+            let p = Path::new("workspace").join(e.path().unwrap());
+            let mut h = e.header().clone();
+            if h.entry_type() == tar::EntryType::Symlink {
+                let target = e.link_name().unwrap().unwrap().into_owned();
+                prefixed.append_link(&mut h, &p, target).unwrap();
+            } else {
+                prefixed.append_data(&mut h, &p, &mut e).unwrap();
+            }
+        }
+        let round = Snapshot::from_tar(&prefixed.into_inner().unwrap()[..]).unwrap();
+        assert_eq!(before, round);
+        let mut after = round.clone();
+        after.nodes.insert(
+            "src/a.py".into(),
+            file_node(&b"x = 1\ny = 3\n"[..], 12, 0o644).unwrap(),
+        );
+        after
+            .nodes
+            .insert("leak".into(), Node::Symlink("/root/secret".into()));
+        let d = diff(&before, &after);
+        assert!(d.contains("-y = 2\n+y = 3\n"), "{d}");
+        assert!(d.contains("+symlink -> /root/secret"), "{d}");
+        assert!(!d.contains("link\n+"), "{d}");
+    }
+}

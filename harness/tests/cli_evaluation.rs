@@ -1,0 +1,434 @@
+//! The `nab` binary's evaluation subcommands over synthetic run folders (no Docker):
+//! `judge` (with a scripted judge played by the gateway's provider), `report`, `compare`
+//! (with and without a pairwise judge) and `gate` (exit codes, rule names, JUnit).
+
+use nab_protocol::trial::{SandboxExit, TrialRecord, TrialStatus};
+use nab_reports::fixtures::{SynthSpec, records as synth_records, task_id, write_run as synth_run};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn nab(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_nab"))
+        .args(args)
+        .env("NAB_LOG", "error")
+        .output()
+        .expect("run nab")
+}
+
+fn text(o: &Output) -> (String, String) {
+    (
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+fn fixture(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().expect("utf-8 temp path")
+}
+
+/// A small run folder written the way `nab run` writes one: results.jsonl, run.json naming
+/// the tasks folder, and each trial's diff, events and transcript.
+fn small_run(dir: &Path, run_id: &str, trials: &[(&str, u32, TrialStatus)], diff: &str) {
+    let tasks = dir.join("tasks");
+    let mut lines = String::new();
+    for (task, trial, status) in trials {
+        let t = tasks.join(task);
+        std::fs::create_dir_all(&t).unwrap();
+        std::fs::write(
+            t.join("instruction.md"),
+            format!("Fix the off-by-one in `paginate` ({task})."),
+        )
+        .unwrap();
+        let mut r = TrialRecord::new(run_id, task, "bug-fix", *trial, "nab-agent");
+        r.status = *status;
+        if *status == TrialStatus::Error {
+            r.error = Some("docker: no space left on device".into());
+        } else {
+            r.reward = f64::from(u8::from(*status == TrialStatus::Passed));
+            r.exit_reason = Some(SandboxExit::Exited);
+            r.input_tokens = Some(1000);
+            r.output_tokens = Some(100);
+            r.steps = Some(3);
+        }
+        lines.push_str(&serde_json::to_string(&r).unwrap());
+        lines.push('\n');
+        let td = dir.join("trials").join(task).join(trial.to_string());
+        std::fs::create_dir_all(&td).unwrap();
+        std::fs::write(td.join("diff.patch"), diff).unwrap();
+        std::fs::write(td.join("events.jsonl"), "").unwrap();
+        std::fs::write(td.join("transcript.jsonl"), "").unwrap();
+    }
+    std::fs::write(dir.join("results.jsonl"), lines).unwrap();
+    nab_reports::RunMeta {
+        run_id: Some(run_id.into()),
+        agent: Some("nab-agent".into()),
+        model: Some("scripted:task".into()),
+        tasks_dir: Some("tasks".into()),
+        ..Default::default()
+    }
+    .write(dir)
+    .unwrap();
+}
+
+fn read_records(dir: &Path) -> Vec<TrialRecord> {
+    std::fs::read_to_string(dir.join("results.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| TrialRecord::parse_line(l).unwrap())
+        .collect()
+}
+
+const DIFF: &str = "--- a/src/app.py\n+++ b/src/app.py\n@@ -1 +1 @@\n-    return items[page * size:(page + 1) * size - 1]\n+    return items[page * size:(page + 1) * size]\n";
+
+#[test]
+fn judge_grades_a_run_through_the_gateway_provider() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = tmp.path().join("run");
+    small_run(
+        &run,
+        "r1",
+        &[
+            ("t-a", 0, TrialStatus::Passed),
+            ("t-b", 0, TrialStatus::Failed),
+            ("t-c", 0, TrialStatus::Error),
+        ],
+        DIFF,
+    );
+    let spec = format!("scripted:{}", fixture("judge_answers.yaml"));
+    let o = nab(&["judge", "--run", s(&run), "--judge", &spec]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "stdout:\n{out}\nstderr:\n{err}");
+    assert!(
+        out.contains("graded 2 trial verdict(s), skipped 1, judge errors 0"),
+        "{out}"
+    );
+
+    let recs = read_records(&run);
+    let a = &recs[0].judges;
+    assert_eq!(a.len(), 1, "one verdict per judge");
+    assert!(
+        a[0].judge_model.starts_with("scripted:"),
+        "{}",
+        a[0].judge_model
+    );
+    assert_eq!(a[0].rubric_id, "code-quality");
+    assert!(a[0].error.is_none(), "{:?}", a[0].error);
+    let w = a[0].weighted_score.expect("scored");
+    assert!(
+        (w - 13.0 / 3.0).abs() < 1e-9,
+        "equal weights of 4, 4, 5: {w}"
+    );
+    assert_eq!(
+        (a[0].vetoed, a[0].gate_passed, a[0].retries),
+        (false, Some(true), 0)
+    );
+    assert!(
+        a[0].input_tokens > 0 && a[0].output_tokens > 0,
+        "judge usage recorded"
+    );
+    assert_eq!(recs[0].input_tokens, Some(1000), "agent tokens untouched");
+
+    // The string score was rejected and retried once; the veto then fails the gate in Rust.
+    let b = &recs[1].judges[0];
+    assert_eq!(b.retries, 1);
+    assert!(b.vetoed);
+    assert_eq!(b.gate_passed, Some(false));
+    assert!((b.weighted_score.unwrap() - 3.0).abs() < 1e-9);
+    assert!(
+        recs[2].judges.is_empty(),
+        "infrastructure errors are not judged"
+    );
+
+    let attempts = std::fs::read_to_string(run.join("trials/t-b/0/judge_attempts.jsonl")).unwrap();
+    assert!(
+        attempts.contains("\\\"4\\\"") || attempts.contains("integer"),
+        "{attempts}"
+    );
+    let html = std::fs::read_to_string(run.join("report.html")).expect("report rewritten");
+    assert!(html.contains("t-a"));
+
+    // Already judged with the same rubric: skipped without asking the judge (whose script is
+    // spent, so asking would record a model error).
+    let again = nab(&["judge", "--run", s(&run), "--judge", &spec]);
+    let (out, err) = text(&again);
+    assert!(again.status.success(), "{out}\n{err}");
+    assert!(
+        out.contains("graded 0 trial verdict(s), skipped 3"),
+        "{out}"
+    );
+    assert_eq!(read_records(&run)[0].judges, recs[0].judges);
+}
+
+#[test]
+fn judge_rejects_a_bad_spec_and_a_missing_judge() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = tmp.path().join("run");
+    small_run(&run, "r1", &[("t-a", 0, TrialStatus::Passed)], DIFF);
+    let o = nab(&["judge", "--run", s(&run), "--judge", "gpt-4"]);
+    let (_, err) = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("--judge gpt-4"), "{err}");
+    let o = nab(&["judge", "--run", s(&run)]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o).1.contains("at least one --judge"),
+        "{}",
+        text(&o).1
+    );
+}
+
+#[test]
+fn report_writes_the_html_summary_and_parquet() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = tmp.path().join("run");
+    let spec = SynthSpec::new("rep", 6, 2);
+    synth_run(&run, &spec, &synth_records(&spec)).unwrap();
+    let o = nab(&["report", "--run", s(&run)]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}\n{err}");
+    assert!(out.contains("over 6 tasks, 12 trials"), "{out}");
+    let html = std::fs::read_to_string(run.join("report.html")).unwrap();
+    assert!(html.contains(&task_id(5)), "every task is in the table");
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(run.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["tasks"], 6);
+    assert!(run.join("results.parquet").metadata().unwrap().len() > 0);
+
+    let missing = nab(&["report", "--run", s(&tmp.path().join("nope"))]);
+    assert_eq!(missing.status.code(), Some(2), "bad input is exit 2");
+}
+
+/// A baseline and a candidate from the same synthetic records; `lose` lists task indexes
+/// whose every candidate trial fails.
+fn two_runs(tmp: &Path, lose: &[usize]) -> (PathBuf, PathBuf) {
+    let base_spec = SynthSpec {
+        artifacts: false,
+        ..SynthSpec::new("base", 12, 3)
+    };
+    let base = tmp.join("base");
+    let recs = synth_records(&base_spec);
+    synth_run(&base, &base_spec, &recs).unwrap();
+    let cand_spec = SynthSpec {
+        run_id: "cand".into(),
+        ..base_spec
+    };
+    let cand = tmp.join("cand");
+    let cand_recs: Vec<TrialRecord> = recs
+        .into_iter()
+        .map(|mut r| {
+            r.run_id = "cand".into();
+            if lose.iter().any(|&i| r.task_id == task_id(i)) {
+                r.status = TrialStatus::Failed;
+                r.reward = 0.0;
+            }
+            r
+        })
+        .collect();
+    synth_run(&cand, &cand_spec, &cand_recs).unwrap();
+    (base, cand)
+}
+
+#[test]
+fn gate_passes_an_identical_candidate() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (base, cand) = two_runs(tmp.path(), &[]);
+    let junit = tmp.path().join("gate.xml");
+    let o = nab(&[
+        "gate",
+        "--baseline",
+        s(&base),
+        "--candidate",
+        s(&cand),
+        "--junit",
+        s(&junit),
+    ]);
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}\n{err}");
+    let xml = std::fs::read_to_string(&junit).expect("junit written");
+    assert!(xml.contains("<testsuite"), "{xml}");
+    assert!(!xml.contains("<failure"), "{xml}");
+}
+
+#[test]
+fn gate_fails_when_always_passing_tasks_now_fail() {
+    let tmp = tempfile::tempdir().unwrap();
+    // Tasks 0 and 4 pass every synthetic trial (pass probability 1).
+    let (base, cand) = two_runs(tmp.path(), &[0, 4]);
+    let config = tmp.path().join("gate.yaml");
+    std::fs::write(&config, "max_pass_rate_drop: 0.5\n").unwrap();
+    let o = nab(&[
+        "gate",
+        "--baseline",
+        s(&base),
+        "--candidate",
+        s(&cand),
+        "--config",
+        s(&config),
+    ]);
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}\n{err}");
+    assert!(out.contains("always_passing_now_failing"), "{out}");
+    assert!(
+        out.contains(&task_id(0)) && out.contains(&task_id(4)),
+        "the lost tasks are named: {out}"
+    );
+    let xml = std::fs::read_to_string(cand.join("gate-junit.xml")).expect("default junit path");
+    assert!(xml.contains("<failure"), "{xml}");
+    assert!(xml.contains(&task_id(0)), "{xml}");
+
+    let bad = nab(&[
+        "gate",
+        "--baseline",
+        s(&base),
+        "--candidate",
+        s(&tmp.path().join("x")),
+    ]);
+    assert_eq!(
+        bad.status.code(),
+        Some(2),
+        "bad input is not a failing gate"
+    );
+}
+
+#[test]
+fn compare_writes_compare_html() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (base, cand) = two_runs(tmp.path(), &[0]);
+    let o = nab(&["compare", "--baseline", s(&base), "--candidate", s(&cand)]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}\n{err}");
+    assert!(
+        out.contains(&task_id(0)),
+        "changed task in the summary: {out}"
+    );
+    let html = std::fs::read_to_string(cand.join("compare.html")).expect("compare.html");
+    assert!(html.contains(&task_id(0)));
+    assert!(
+        html.contains("no pairwise judge results"),
+        "no judge was asked"
+    );
+    assert!(!cand.join("pairwise.jsonl").exists());
+}
+
+#[test]
+fn compare_with_a_judge_feeds_pairwise_results_into_the_comparison() {
+    let tmp = tempfile::tempdir().unwrap();
+    let base = tmp.path().join("base");
+    let cand = tmp.path().join("cand");
+    small_run(
+        &base,
+        "b",
+        &[("t-a", 0, TrialStatus::Failed)],
+        "--- a/x\n+++ b/x\n",
+    );
+    small_run(&cand, "c", &[("t-a", 0, TrialStatus::Passed)], DIFF);
+    let spec = format!("scripted:{}", fixture("pairwise_answers.yaml"));
+    let html_out = tmp.path().join("cmp.html");
+    let o = nab(&[
+        "compare",
+        "--baseline",
+        s(&base),
+        "--candidate",
+        s(&cand),
+        "--judge",
+        &spec,
+        "--out",
+        s(&html_out),
+    ]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}\n{err}");
+    // The judges' own report: one consistent win.
+    assert!(out.contains("| 1 | 0 | 0 | 0 | 0 | 1 | 100.0% |"), "{out}");
+    // …and the reports' terminal summary, fed from it.
+    assert!(
+        out.contains("pairwise judge: candidate 1 · baseline 0 · tie 0"),
+        "{out}"
+    );
+    let pairs = std::fs::read_to_string(cand.join("pairwise.jsonl")).unwrap();
+    assert!(pairs.contains("\"outcome\":\"win\""), "{pairs}");
+    let html = std::fs::read_to_string(&html_out).unwrap();
+    assert!(
+        html.contains("candidate wins <b>1</b>"),
+        "pairwise section filled"
+    );
+
+    // The pairs file is what `nab review export-pairwise` samples for humans (the tasks
+    // folder comes from run.json).
+    let review = tmp.path().join("review");
+    let o = nab(&[
+        "review",
+        "export-pairwise",
+        "--baseline",
+        s(&base),
+        "--candidate",
+        s(&cand),
+        "--pairwise",
+        s(&cand.join("pairwise.jsonl")),
+        "--fraction",
+        "1",
+        "--out",
+        s(&review),
+    ]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}\n{err}");
+    assert!(out.contains("sampled 1 of 1"), "{out}");
+    let blind = std::fs::read_to_string(review.join("blind/items.jsonl")).unwrap();
+    assert!(
+        !blind.contains("scripted:"),
+        "no judge names in the blind sample"
+    );
+
+    // The pairs file can be shown again later without asking the judge.
+    let again = nab(&[
+        "compare",
+        "--baseline",
+        s(&base),
+        "--candidate",
+        s(&cand),
+        "--pairwise",
+        s(&cand.join("pairwise.jsonl")),
+    ]);
+    let (out, err) = text(&again);
+    assert!(again.status.success(), "{out}\n{err}");
+    assert!(out.contains("pairwise judge: candidate 1"), "{out}");
+}
+
+#[test]
+fn review_export_writes_a_blind_sample_of_a_judged_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = tmp.path().join("run");
+    let spec = SynthSpec::new("rev", 5, 2);
+    synth_run(&run, &spec, &synth_records(&spec)).unwrap();
+    let out_dir = tmp.path().join("review");
+    // No --tasks: the tasks folder comes from run.json.
+    let o = nab(&[
+        "review",
+        "export",
+        "--run",
+        s(&run),
+        "--fraction",
+        "0.5",
+        "--seed",
+        "3",
+        "--out",
+        s(&out_dir),
+    ]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}\n{err}");
+    assert!(out.contains("sampled 5 of 10"), "{out}");
+    let items = std::fs::read_to_string(out_dir.join("blind/items.jsonl")).unwrap();
+    assert_eq!(items.lines().count(), 5);
+    assert!(
+        !items.contains("nab-agent") && !items.contains("replay:cassettes"),
+        "blind"
+    );
+    assert!(out_dir.join("blind/form.html").is_file());
+}

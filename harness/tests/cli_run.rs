@@ -1,0 +1,281 @@
+//! The `nab` binary end to end against real Docker: validate (including a broken
+//! known-wrong solution), run + resume after a torn results line, and SIGINT cleanup.
+
+mod common;
+
+use common::{copy_dir, repo_tasks, write};
+use nab_protocol::trial::{TrialRecord, TrialStatus};
+use std::io::Write as _;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn nab() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_nab"))
+}
+
+fn records(out: &Path) -> Vec<TrialRecord> {
+    nab_protocol::read_jsonl::<TrialRecord>(&out.join("results.jsonl"))
+        .unwrap()
+        .records
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn validate_flags_a_known_wrong_solution_that_passes() {
+    common::base_image().await;
+    let root = tempfile::tempdir().unwrap();
+    let suite = root.path().join("suite");
+    copy_dir(
+        &repo_tasks().join("term-log-report"),
+        &suite.join("term-log-report"),
+    );
+    // A copy whose "wrong" solution is really the oracle: validate must call it out.
+    let bad = suite.join("term-bad-wrong");
+    copy_dir(&repo_tasks().join("term-log-report"), &bad);
+    let yaml = std::fs::read_to_string(bad.join("task.yaml"))
+        .unwrap()
+        .replace("id: term-log-report", "id: term-bad-wrong");
+    write(&bad.join("task.yaml"), &yaml);
+    std::fs::remove_dir_all(bad.join("wrong")).unwrap();
+    copy_dir(&bad.join("solution"), &bad.join("wrong/actually-right"));
+
+    let run_id = common::unique("validate");
+    let _sweep = common::SweepOnDrop(run_id.clone());
+    let out = nab()
+        .args(["validate", "-j", "2", "--run-id", &run_id, "--tasks"])
+        .arg(&suite)
+        .arg("--out")
+        .arg(root.path().join("out"))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let good_row = stdout
+        .lines()
+        .find(|l| l.starts_with("term-log-report "))
+        .unwrap();
+    assert!(
+        good_row.contains("pass") && good_row.ends_with(" ok"),
+        "{stdout}"
+    );
+    let bad_row = stdout
+        .lines()
+        .find(|l| l.starts_with("term-bad-wrong "))
+        .unwrap();
+    assert!(
+        bad_row.contains("PROBLEM: wrong/actually-right pass (must fail)"),
+        "{stdout}"
+    );
+    // Test counts come from the JUnit file the verifier wrote.
+    let recs = records(&root.path().join("out"));
+    let oracle = recs
+        .iter()
+        .find(|r| r.task_id == "term-log-report" && r.agent == "oracle")
+        .unwrap();
+    assert_eq!(
+        (oracle.tests_passed, oracle.tests_total),
+        (Some(3), Some(3))
+    );
+    let null = recs
+        .iter()
+        .find(|r| r.task_id == "term-log-report" && r.agent == "null")
+        .unwrap();
+    assert_eq!(null.tests_passed, Some(0));
+    assert_eq!(
+        common::labelled(&format!("nab.run={run_id}")),
+        (vec![], vec![])
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn run_writes_records_and_resume_skips_completed_trials_after_a_torn_line() {
+    common::base_image().await;
+    let root = tempfile::tempdir().unwrap();
+    let out = root.path().join("out");
+    let run = |extra: &[&str]| {
+        let o = nab()
+            .args([
+                "run", "--agent", "oracle", "--trials", "2", "-j", "2", "--tasks",
+            ])
+            .arg(repo_tasks())
+            .arg("--out")
+            .arg(&out)
+            .args(extra)
+            .arg("term-log-report")
+            .output()
+            .unwrap();
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{}\n{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        );
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    let summary = run(&[]);
+    assert!(summary.contains("pass rate 2/2"), "{summary}");
+    let first = records(&out);
+    assert_eq!(first.len(), 2);
+    assert!(
+        first
+            .iter()
+            .all(|r| r.status == TrialStatus::Passed && r.reward == 1.0)
+    );
+    for t in 0..2 {
+        for f in ["agent.log", "verify.log", "diff.patch"] {
+            assert!(
+                out.join(format!("trials/term-log-report/{t}/{f}"))
+                    .is_file(),
+                "missing {f}"
+            );
+        }
+    }
+    let diff = std::fs::read_to_string(out.join("trials/term-log-report/0/diff.patch")).unwrap();
+    assert!(
+        diff.contains("+++ b/report/summary.csv") && diff.contains("+/api/users,114,10,2778"),
+        "{diff}"
+    );
+
+    // Tear the last record as a crash mid-write would, then resume: only that trial reruns.
+    let path = out.join("results.jsonl");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut lines: Vec<&str> = text.lines().collect();
+    let last = lines.pop().unwrap();
+    let torn = format!("{}\n{}", lines.join("\n"), &last[..last.len() / 2]);
+    std::fs::write(&path, torn).unwrap();
+    let summary = run(&["--resume"]);
+    assert!(summary.contains("1 trial(s) kept from before"), "{summary}");
+    let after = records(&out);
+    assert_eq!(after.len(), 2, "the torn line is replaced, not duplicated");
+    assert_eq!(after[0], first[0], "the completed trial is not rerun");
+    assert_eq!(
+        after[1].run_id, first[0].run_id,
+        "a resumed run keeps its id"
+    );
+    let mut trials: Vec<u32> = after.iter().map(|r| r.trial).collect();
+    trials.sort();
+    assert_eq!(trials, vec![0, 1]);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn sigint_stops_the_run_and_leaves_nothing_labelled() {
+    common::base_image().await;
+    let root = tempfile::tempdir().unwrap();
+    let suite = root.path().join("suite");
+    copy_dir(
+        &repo_tasks().join("term-log-report"),
+        &suite.join("term-log-report"),
+    );
+    let agent = root.path().join("slow-agent.sh");
+    common::write_exec(&agent, "#!/bin/sh\nsleep 500 &\nexec sleep 400\n");
+    std::fs::set_permissions(
+        root.path(),
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    let run_id = common::unique("sigint");
+    let _sweep = common::SweepOnDrop(run_id.clone());
+    let out = root.path().join("out");
+    let mut child = nab()
+        .args([
+            "run", "--trials", "2", "-j", "2", "--run-id", &run_id, "--tasks",
+        ])
+        .arg(&suite)
+        .arg(format!("--agent=command:{}", agent.display()))
+        .arg("--out")
+        .arg(&out)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait until both agents are running in their containers.
+    let started = Instant::now();
+    loop {
+        let (containers, _) = common::labelled(&format!("nab.run={run_id}"));
+        if containers.len() >= 2 {
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(120),
+            "containers never appeared"
+        );
+        std::thread::sleep(Duration::from_millis(300));
+    }
+    std::thread::sleep(Duration::from_secs(1));
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::sys::signal::Signal::SIGINT,
+    )
+    .unwrap();
+    let waited = Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if waited.elapsed() > Duration::from_secs(90) {
+            let _ = child.kill();
+            panic!("nab did not stop after SIGINT");
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut stderr).unwrap();
+    assert_eq!(status.code(), Some(130), "{stderr}");
+    assert!(stderr.contains("interrupted"), "{stderr}");
+    assert_eq!(
+        common::labelled(&format!("nab.run={run_id}")),
+        (vec![], vec![]),
+        "leftovers after SIGINT"
+    );
+    // Interrupted trials are not recorded, so --resume runs them again.
+    assert!(records(&out).is_empty());
+    let _ = std::io::stderr().flush();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn clean_removes_what_a_crashed_run_left_behind() {
+    use nab_harness::sandbox::{ContainerSpec, DockerBackend, Labels, Lockdown, SandboxBackend};
+    let image = common::base_image().await;
+    let backend = DockerBackend::new(nab_harness::docker::connect().await.unwrap());
+    let run_id = common::unique("clean");
+    let _sweep = common::SweepOnDrop(run_id.clone());
+    let labels = Labels {
+        run: run_id.clone(),
+        task: "t".into(),
+        trial: "0".into(),
+        role: "agent".into(),
+    };
+    // What a killed `nab` would leave: a running container and its workspace volume.
+    let volume = backend.create_volume(&labels).await.unwrap();
+    let spec = ContainerSpec {
+        image,
+        labels,
+        limits: Lockdown {
+            cpus: 0.5,
+            memory_mb: 128,
+            pids: 32,
+            tmp_mb: 8,
+        },
+        workspace: Some(volume),
+        binds: vec![],
+        tmpfs: vec![],
+        env: vec![],
+    };
+    backend.create(&spec).await.unwrap();
+    let label = format!("nab.run={run_id}");
+    assert_eq!(common::labelled(&label).0.len(), 1);
+    let out = nab().args(["clean", "--run", &run_id]).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(
+        stdout.contains("removed 1 container(s) and 1 volume(s)"),
+        "{stdout}"
+    );
+    assert_eq!(common::labelled(&label), (vec![], vec![]));
+}

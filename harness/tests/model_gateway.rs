@@ -1,0 +1,393 @@
+//! `nab run` with a model, end to end against real Docker: nab-agent played by a scripted
+//! model solves tasks in the sandbox; a recorded run replays; a changed system prompt
+//! breaks replay with a diff; token metrics come from the gateway, not from the agent; the
+//! API key never reaches the container or the run's files; a spent token budget stops
+//! nab-agent with `token_budget`.
+
+mod common;
+
+use common::{copy_dir, repo_tasks, write, write_exec};
+use nab_protocol::trial::{TrialRecord, TrialStatus};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+/// The three spine tasks the cassette was recorded on.
+const SPINE: [&str; 3] = [
+    "py-pagination-offbyone",
+    "java-interval-boundaries",
+    "term-log-report",
+];
+
+fn cassette() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cassettes/spine")
+}
+
+/// nab mounts the nab-agent found next to it; build it first so the run uses this source.
+fn ensure_nab_agent() {
+    static BUILT: OnceLock<()> = OnceLock::new();
+    BUILT.get_or_init(|| {
+        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+        let st = Command::new(cargo)
+            .args(["build", "-p", "nab-agent"])
+            .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join(".."))
+            .status()
+            .expect("cargo");
+        assert!(st.success(), "cargo build -p nab-agent failed");
+    });
+}
+
+fn nab_run(run_id: &str, out: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_nab"));
+    cmd.args(["run", "--run-id", run_id, "--attempts", "1", "--out"])
+        .arg(out)
+        .args(args);
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    cmd.output().unwrap()
+}
+
+fn records(out: &Path) -> Vec<TrialRecord> {
+    let mut r = nab_protocol::read_jsonl::<TrialRecord>(&out.join("results.jsonl"))
+        .unwrap()
+        .records;
+    r.sort_by(|a, b| a.task_id.cmp(&b.task_id));
+    r
+}
+
+fn show(o: &Output) -> String {
+    format!(
+        "status {:?}\n--- stdout\n{}\n--- stderr\n{}",
+        o.status,
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+fn transcript_lines(trial: &Path) -> Vec<nab_protocol::transcript::TranscriptLine> {
+    nab_protocol::read_jsonl(&trial.join("transcript.jsonl"))
+        .unwrap()
+        .records
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn scripted_nab_agent_solves_the_spine_tasks_and_a_spent_budget_stops_it() {
+    common::base_image().await;
+    ensure_nab_agent();
+    let root = tempfile::tempdir().unwrap();
+    let suite = root.path().join("suite");
+    for t in SPINE {
+        copy_dir(&repo_tasks().join(t), &suite.join(t));
+    }
+    // The same task with a token budget the first call already crosses.
+    let budget = suite.join("py-budget");
+    copy_dir(&repo_tasks().join("py-pagination-offbyone"), &budget);
+    let yaml = std::fs::read_to_string(budget.join("task.yaml"))
+        .unwrap()
+        .replace("id: py-pagination-offbyone", "id: py-budget");
+    write(
+        &budget.join("task.yaml"),
+        &format!("{yaml}budgets: {{tokens: 500}}\n"),
+    );
+
+    let run_id = common::unique("scripted");
+    let _sweep = common::SweepOnDrop(run_id.clone());
+    let out = root.path().join("out");
+    let suite_arg = suite.to_string_lossy().into_owned();
+    let o = nab_run(
+        &run_id,
+        &out,
+        &[
+            "--tasks",
+            &suite_arg,
+            "--agent",
+            "nab-agent",
+            "--model",
+            "scripted:task",
+            "-j",
+            "2",
+        ],
+        &[],
+    );
+    let recs = records(&out);
+    assert_eq!(recs.len(), 4, "{}", show(&o));
+    for r in recs.iter().filter(|r| r.task_id != "py-budget") {
+        let dir = out.join("trials").join(&r.task_id).join("0");
+        assert_eq!(r.status, TrialStatus::Passed, "{r:?}\n{}", show(&o));
+        assert_eq!(r.model.as_deref(), Some("scripted:task"));
+        assert_eq!(r.agent_exit_reason.as_deref(), Some("final_answer"));
+        assert_eq!(r.budget_exceeded, Some(false));
+        // Model calls and tokens are the transcript's.
+        let lines = transcript_lines(&dir);
+        assert_eq!(r.llm_calls, Some(lines.len() as u64));
+        let input: u64 = lines
+            .iter()
+            .filter_map(|l| l.usage)
+            .map(|u| u.prompt_tokens)
+            .sum();
+        assert_eq!(r.input_tokens, Some(input));
+        assert!(input > 0 && r.output_tokens.unwrap() > 0);
+        // One model call per step; the final answer is a step without tools.
+        assert_eq!(r.steps, Some(lines.len() as u64), "{r:?}");
+        assert!(
+            r.tool_calls.unwrap() >= 3 && r.tool_failures == Some(0),
+            "{r:?}"
+        );
+        let events = std::fs::read_to_string(dir.join("events.jsonl")).unwrap();
+        assert!(events.contains(r#""kind":"finish""#), "{events}");
+        // The agent's state stays out of the workspace and its diff.
+        let diff = std::fs::read_to_string(dir.join("diff.patch")).unwrap();
+        assert!(
+            !diff.contains("/nab/out") && !diff.contains("state/"),
+            "{diff}"
+        );
+    }
+    let b = recs.iter().find(|r| r.task_id == "py-budget").unwrap();
+    assert_eq!(b.status, TrialStatus::Failed, "{b:?}");
+    assert_eq!(
+        b.agent_exit_reason.as_deref(),
+        Some("token_budget"),
+        "{b:?}"
+    );
+    assert_eq!(b.budget_exceeded, Some(true));
+    assert_eq!(b.llm_calls, Some(1), "the refused call is not a model call");
+    let lines = transcript_lines(&out.join("trials/py-budget/0"));
+    assert_eq!(
+        lines.last().unwrap().budget_exceeded.as_deref(),
+        Some("tokens")
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_recorded_spine_run_replays_and_passes() {
+    common::base_image().await;
+    ensure_nab_agent();
+    let root = tempfile::tempdir().unwrap();
+    let run_id = common::unique("replay");
+    let _sweep = common::SweepOnDrop(run_id.clone());
+    let out = root.path().join("out");
+    let tasks = repo_tasks().to_string_lossy().into_owned();
+    let model = format!("replay:{}", cassette().display());
+    let mut args = vec![
+        "--tasks",
+        &tasks,
+        "--agent",
+        "nab-agent",
+        "--model",
+        &model,
+        "-j",
+        "2",
+    ];
+    args.extend(SPINE);
+    let o = nab_run(&run_id, &out, &args, &[]);
+    let recs = records(&out);
+    assert_eq!(recs.len(), 3, "{}", show(&o));
+    for r in &recs {
+        assert_eq!(r.status, TrialStatus::Passed, "{r:?}\n{}", show(&o));
+        let lines = transcript_lines(&out.join("trials").join(&r.task_id).join("0"));
+        assert!(lines.iter().all(|l| l.error.is_none()), "{lines:?}");
+        assert!(
+            lines[0].provider.starts_with("replay:"),
+            "{}",
+            lines[0].provider
+        );
+    }
+    assert!(o.status.success(), "{}", show(&o));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_changed_system_prompt_makes_replay_fail_with_a_diff_that_shows_it() {
+    common::base_image().await;
+    ensure_nab_agent();
+    let root = tempfile::tempdir().unwrap();
+    // The cassette as it would be had the agent's system prompt carried one more line
+    // when it was recorded: today's agent now sends a different prompt.
+    let changed = root.path().join("cassette");
+    std::fs::create_dir_all(&changed).unwrap();
+    let added = "Always answer in French.";
+    for e in std::fs::read_dir(cassette()).unwrap() {
+        let text = std::fs::read_to_string(e.unwrap().path()).unwrap();
+        let mut entry: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(
+            nab_gateway::canonical::request_key(&entry["request"]),
+            entry["key"].as_str().unwrap(),
+            "the recorded key is the request's hash"
+        );
+        let system = &mut entry["request"]["messages"][0];
+        assert_eq!(system["role"], "system");
+        let prompt = system["content"].as_str().unwrap().to_owned();
+        let (first, rest) = prompt.split_once('\n').unwrap();
+        system["content"] = format!("{first}\n{added}\n{rest}").into();
+        let key = nab_gateway::canonical::request_key(&entry["request"]);
+        entry["key"] = key.clone().into();
+        write(
+            &changed.join(format!("{key}.json")),
+            &serde_json::to_string_pretty(&entry).unwrap(),
+        );
+    }
+    let run_id = common::unique("replay-miss");
+    let _sweep = common::SweepOnDrop(run_id.clone());
+    let out = root.path().join("out");
+    let tasks = repo_tasks().to_string_lossy().into_owned();
+    let model = format!("replay:{}", changed.display());
+    let o = nab_run(
+        &run_id,
+        &out,
+        &[
+            "--tasks",
+            &tasks,
+            "--agent",
+            "nab-agent",
+            "--model",
+            &model,
+            "py-pagination-offbyone",
+        ],
+        &[],
+    );
+    let recs = records(&out);
+    assert_eq!(recs.len(), 1, "{}", show(&o));
+    assert_eq!(recs[0].status, TrialStatus::Failed, "{:?}", recs[0]);
+    assert_eq!(recs[0].agent_exit_reason.as_deref(), Some("error"));
+    let lines = transcript_lines(&out.join("trials/py-pagination-offbyone/0"));
+    assert_eq!(lines.len(), 1, "the first call already misses");
+    let err = lines[0].error.as_deref().unwrap();
+    assert!(err.contains("messages[0].content"), "{err}");
+    assert!(
+        err.contains(added),
+        "the diff shows the changed line: {err}"
+    );
+    let log =
+        std::fs::read_to_string(out.join("trials/py-pagination-offbyone/0/agent.log")).unwrap();
+    assert!(log.contains("replay_miss") || log.contains(added), "{log}");
+}
+
+/// A `command:` agent that calls the gateway over the socket, claims huge token counts in
+/// its own events, and dumps its environment and every /proc entry it can read into the
+/// workspace (so the run's diff carries them).
+const SNOOP: &str = r#"#!/usr/bin/env python3
+import glob, json, os, socket
+body = json.dumps({"model": "m", "messages": [{"role": "user", "content": "hi"}]}).encode()
+s = socket.socket(socket.AF_UNIX)
+s.connect("/nab/llm.sock")
+s.sendall(b"POST /v1/chat/completions HTTP/1.1\r\nHost: gateway\r\nContent-Type: application/json\r\n"
+          + b"Connection: close\r\nContent-Length: %d\r\n\r\n" % len(body) + body)
+resp = b""
+while True:
+    chunk = s.recv(65536)
+    if not chunk:
+        break
+    resp += chunk
+dump = ["ENV " + json.dumps(dict(os.environ))]
+for p in sorted(glob.glob("/proc/[0-9]*")):
+    for f in ("environ", "cmdline"):
+        try:
+            dump.append(p + "/" + f + " " + open(p + "/" + f, "rb").read().decode("latin-1").replace("\0", " "))
+        except OSError as e:
+            dump.append(p + "/" + f + " unreadable: " + str(e))
+with open("/workspace/inspection.txt", "w") as f:
+    f.write("\n".join(dump) + "\n")
+with open("/workspace/response.txt", "w") as f:
+    f.write(resp.decode("latin-1") + "\n")
+fake = {"prompt_tokens": 999999, "completion_tokens": 888888, "cached_tokens": 0}
+events = [
+    {"v": 1, "ts": "2026-01-01T00:00:00.000Z", "kind": "model_call", "step": 1, "usage": fake, "latency_ms": 1},
+    {"v": 1, "ts": "2026-01-01T00:00:00.000Z", "kind": "finish", "exit_reason": "final_answer", "steps": 1},
+]
+with open("/nab/out/events.jsonl", "w") as f:
+    f.write("".join(json.dumps(e) + "\n" for e in events))
+"#;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_command_agent_gets_the_gateways_token_counts_and_never_sees_the_key() {
+    use wiremock::matchers::{header, method, path};
+    use wiremock::{Mock, MockServer, ResponseTemplate};
+    common::base_image().await;
+    let canary = format!("sk-canary-{:016x}", rand::random::<u64>());
+    let provider = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/v1/chat/completions"))
+        .and(header("authorization", format!("Bearer {canary}").as_str()))
+        .respond_with(ResponseTemplate::new(200).set_body_json(serde_json::json!({
+            "id": "c1", "object": "chat.completion", "created": 0, "model": "m",
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": "hello"}, "finish_reason": "stop"}],
+            "usage": {"prompt_tokens": 123, "completion_tokens": 45, "prompt_tokens_details": {"cached_tokens": 7}},
+        })))
+        .expect(1)
+        .mount(&provider)
+        .await;
+
+    let root = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(
+        root.path(),
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    let suite = root.path().join("suite");
+    copy_dir(
+        &repo_tasks().join("term-log-report"),
+        &suite.join("term-log-report"),
+    );
+    let agent = root.path().join("snoop.py");
+    write_exec(&agent, SNOOP);
+    let run_id = common::unique("canary");
+    let _sweep = common::SweepOnDrop(run_id.clone());
+    let out = root.path().join("out");
+    let agent_arg = format!("command:{}", agent.display());
+    let model = format!("openai:test-model@{}/v1", provider.uri());
+    let suite_arg = suite.to_string_lossy().into_owned();
+    let o = nab_run(
+        &run_id,
+        &out,
+        &[
+            "--tasks", &suite_arg, "--agent", &agent_arg, "--model", &model,
+        ],
+        &[("NAB_API_KEY", &canary)],
+    );
+    let recs = records(&out);
+    assert_eq!(recs.len(), 1, "{}", show(&o));
+    let r = &recs[0];
+    // The provider saw the key (the mock only answers with it) ...
+    provider.verify().await;
+    // ... and the record has the gateway's numbers, not the agent's claims.
+    assert_eq!(
+        (
+            r.llm_calls,
+            r.input_tokens,
+            r.output_tokens,
+            r.cached_tokens
+        ),
+        (Some(1), Some(123), Some(45), Some(7)),
+        "{r:?}"
+    );
+    assert_eq!(r.agent_exit_reason.as_deref(), Some("final_answer"));
+    assert_eq!(r.steps, Some(1));
+
+    // The agent really inspected its environment and /proc, and got the answer.
+    let trial = out.join("trials/term-log-report/0");
+    let diff = std::fs::read_to_string(trial.join("diff.patch")).unwrap();
+    assert!(diff.contains("ENV {"), "{diff}");
+    assert!(diff.contains("/proc/1/environ"), "{diff}");
+    assert!(
+        diff.contains("hello"),
+        "the gateway's answer reached the agent: {diff}"
+    );
+    // The canary is nowhere in what the container saw or the run wrote.
+    let mut scanned = 0;
+    for e in walkdir::WalkDir::new(&out) {
+        let e = e.unwrap();
+        if e.file_type().is_file() {
+            let bytes = std::fs::read(e.path()).unwrap();
+            scanned += 1;
+            assert!(
+                !String::from_utf8_lossy(&bytes).contains(&canary),
+                "the key leaked into {}",
+                e.path().display()
+            );
+        }
+    }
+    assert!(
+        scanned >= 5,
+        "results, agent.log, diff, transcript, events: {scanned}"
+    );
+}

@@ -1,0 +1,230 @@
+//! Bad task input: each gives a clear error naming file, field, what is wrong and what is
+//! allowed — and no container is started (the CLI never even reaches Docker).
+
+mod common;
+
+use common::{copy_dir, repo_tasks, write};
+use nab_harness::task::load_suite;
+use std::path::Path;
+
+/// A fresh copy of the terminal task in `<root>/<id>/` with task.yaml replaced.
+fn task_with_yaml(root: &Path, id: &str, yaml: &str) {
+    copy_dir(&repo_tasks().join("term-log-report"), &root.join(id));
+    write(&root.join(id).join("task.yaml"), yaml);
+}
+
+const GOOD: &str = r#"id: ID
+category: terminal
+language: shell
+difficulty: easy
+timeouts: {agent_s: 60, verify_s: 60}
+limits: {cpus: 1.0, memory_mb: 512, pids: 128}
+verify:
+  - argv: ["true"]
+    timeout_s: 10
+solution: ["bash", "/nab/solution/solve.sh"]
+"#;
+
+fn errors_for(id: &str, yaml: &str, tweak: impl FnOnce(&Path)) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    task_with_yaml(dir.path(), id, &yaml.replace("ID", id));
+    tweak(&dir.path().join(id));
+    match load_suite(dir.path(), &[]) {
+        Ok(_) => panic!("{id}: expected an error"),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn each_kind_of_bad_input_is_named_with_file_field_and_what_is_allowed() {
+    // (case, yaml, tweak, every fragment the message must contain)
+    type Tweak = fn(&Path);
+    let none: Tweak = |_| {};
+    let cases: Vec<(&str, String, Tweak, Vec<&str>)> = vec![
+        (
+            "unknown-field",
+            GOOD.replace("language: shell", "language: shell\nlangauge: bash"),
+            none,
+            vec![
+                "unknown-field/task.yaml:",
+                "unknown field `langauge`",
+                "expected one of",
+                "`language`",
+            ],
+        ),
+        (
+            "unknown-nested-field",
+            GOOD.replace("pids: 128}", "pids: 128, gpus: 1}"),
+            none,
+            vec![
+                "task.yaml:",
+                "limits",
+                "unknown field `gpus`",
+                "`memory_mb`",
+            ],
+        ),
+        (
+            "no-instruction",
+            GOOD.into(),
+            |d| std::fs::remove_file(d.join("instruction.md")).unwrap(),
+            vec!["no-instruction/instruction.md", "missing"],
+        ),
+        (
+            "id-mismatch",
+            GOOD.replace("id: ID", "id: something-else"),
+            none,
+            vec![
+                "id-mismatch/task.yaml",
+                "field `id`",
+                "does not match the folder name `id-mismatch`",
+            ],
+        ),
+        (
+            "empty-argv",
+            GOOD.replace(r#"argv: ["true"]"#, "argv: []"),
+            none,
+            vec![
+                "task.yaml",
+                "field `verify[0].argv`",
+                "is empty",
+                "as a list",
+            ],
+        ),
+        (
+            "zero-timeout",
+            GOOD.replace("agent_s: 60", "agent_s: 0"),
+            none,
+            vec!["field `timeouts.agent_s`", "is 0", "greater than 0"],
+        ),
+        (
+            "negative-timeout",
+            GOOD.replace("timeout_s: 10", "timeout_s: -5"),
+            none,
+            vec!["field `verify[0].timeout_s`", "is -5", "greater than 0"],
+        ),
+        (
+            "unknown-category",
+            GOOD.replace("category: terminal", "category: games"),
+            none,
+            vec![
+                "task.yaml:2:",
+                "field `category`",
+                "unknown variant `games`",
+                "bug-fix",
+                "long-context",
+            ],
+        ),
+        (
+            "broken-yaml",
+            GOOD.replace("language: shell", "language: \"shell"),
+            none,
+            vec!["broken-yaml/task.yaml:", "YAML syntax error"],
+        ),
+    ];
+    for (id, yaml, tweak, fragments) in cases {
+        let msg = errors_for(id, &yaml, tweak);
+        for f in fragments {
+            assert!(msg.contains(f), "case {id}: `{f}` not in:\n{msg}");
+        }
+    }
+}
+
+#[test]
+fn broken_yaml_reports_line_and_column() {
+    let msg = errors_for(
+        "yaml-pos",
+        &GOOD.replace("difficulty: easy", "difficulty: easy\n- oops"),
+        |_| {},
+    );
+    let re = regex::Regex::new(r"yaml-pos/task\.yaml:(\d+):(\d+): ").unwrap();
+    let caps = re
+        .captures(&msg)
+        .unwrap_or_else(|| panic!("no line:column in {msg}"));
+    assert_eq!(&caps[1], "5", "{msg}");
+}
+
+#[test]
+fn every_problem_in_the_suite_is_reported_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    task_with_yaml(
+        dir.path(),
+        "a-bad",
+        &GOOD
+            .replace("ID", "a-bad")
+            .replace("agent_s: 60", "agent_s: -1"),
+    );
+    task_with_yaml(dir.path(), "b-bad", &GOOD.replace("ID", "wrong-id"));
+    std::fs::remove_dir_all(dir.path().join("b-bad").join("tests")).unwrap();
+    task_with_yaml(dir.path(), "c-good", &GOOD.replace("ID", "c-good"));
+    let err = load_suite(dir.path(), &[]).unwrap_err();
+    assert_eq!(err.issues.len(), 3, "{err}");
+    let msg = err.to_string();
+    assert!(
+        msg.contains("a-bad/task.yaml: field `timeouts.agent_s`"),
+        "{msg}"
+    );
+    assert!(msg.contains("b-bad/task.yaml: field `id`"), "{msg}");
+    assert!(
+        msg.contains("b-bad/tests: missing folder `tests/`"),
+        "{msg}"
+    );
+    // The good task alone loads.
+    assert_eq!(load_suite(dir.path(), &["c-good".into()]).unwrap().len(), 1);
+}
+
+#[test]
+fn the_cli_reports_bad_input_without_reaching_docker() {
+    let dir = tempfile::tempdir().unwrap();
+    task_with_yaml(
+        dir.path(),
+        "bad",
+        &GOOD
+            .replace("ID", "bad")
+            .replace("category: terminal", "category: nope"),
+    );
+    // An unreachable engine: if the CLI tried Docker before checking the suite, the
+    // message would be about Docker, and no container could start either way.
+    for sub in [&["validate"][..], &["run", "--agent", "oracle"][..]] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_nab"))
+            .args(sub)
+            .arg("--tasks")
+            .arg(dir.path())
+            .env("DOCKER_HOST", "unix:///nonexistent/docker.sock")
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{sub:?}: {stderr}");
+        assert!(
+            stderr.contains("bad/task.yaml:2:") && stderr.contains("unknown variant `nope`"),
+            "{stderr}"
+        );
+        assert!(stderr.contains("nothing was run"), "{stderr}");
+        assert!(!stderr.to_lowercase().contains("docker"), "{stderr}");
+    }
+}
+
+#[test]
+fn the_shipped_tasks_pass_every_static_check() {
+    let ids: Vec<String> = [
+        "py-pagination-offbyone",
+        "java-interval-boundaries",
+        "term-log-report",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let tasks = load_suite(&repo_tasks(), &ids).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(tasks.len(), 3);
+    for t in &tasks {
+        assert!(
+            !t.wrong.is_empty(),
+            "{} has no known-wrong solution",
+            t.id()
+        );
+        assert!(
+            t.spec.description.is_some(),
+            "{} has no description",
+            t.id()
+        );
+    }
+}
