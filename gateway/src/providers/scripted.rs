@@ -134,3 +134,46 @@ impl Provider for ScriptedProvider {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nab_protocol::scripted::SUMMARY_REQUEST_MARKER;
+    use serde_json::json;
+
+    fn content(r: ProviderResponse) -> String {
+        match r {
+            ProviderResponse::Json { body, .. } => body["choices"][0]["message"]["content"]
+                .as_str()
+                .unwrap_or_default()
+                .to_owned(),
+            _ => panic!("asked for a whole answer"),
+        }
+    }
+
+    #[tokio::test]
+    async fn summary_requests_are_answered_from_summaries_without_using_a_turn() {
+        let t = Trajectory::from_yaml(
+            "turns:\n  - content: first\n  - content: second\nsummaries:\n  - the summary\n",
+        )
+        .unwrap();
+        let p = ScriptedProvider::new("t.yaml".into(), t);
+        let work = json!({"messages": [{"role": "system", "content": "You are an agent."}, {"role": "user", "content": "go"}]});
+        let summary = json!({"messages": [
+            {"role": "system", "content": format!("{SUMMARY_REQUEST_MARKER} You compress the history")},
+            {"role": "user", "content": "Summarize this history"}]});
+        assert_eq!(content(p.send(&work).await.unwrap()), "first");
+        assert_eq!(content(p.send(&summary).await.unwrap()), "the summary");
+        assert_eq!(
+            content(p.send(&work).await.unwrap()),
+            "second",
+            "the summary used no turn"
+        );
+        let err = match p.send(&summary).await {
+            Err(e) => e,
+            Ok(_) => panic!("a second summary request must fail: the trajectory has one"),
+        };
+        assert_eq!(err.code(), "scripted_out_of_summaries");
+        assert!(err.to_string().contains("summaries:"), "{err}");
+    }
+}
