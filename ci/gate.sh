@@ -12,12 +12,13 @@ cd "$(dirname "$0")/.."
 cassette="${1:-ci/cassette}"
 baseline="${2:-ci/baseline}"
 out="target/nab-ci"
-nab="./target/release/nab"
+# NAB=path/to/nab uses an existing build (its nab-agent must sit beside it) instead of building.
+nab="${NAB:-./target/release/nab}"
 
 [ -d "$cassette" ] || { echo "no cassette at $cassette: record one with --model record:<provider> first" >&2; exit 2; }
 [ -f "$baseline/results.jsonl" ] || { echo "no baseline run at $baseline (needs results.jsonl)" >&2; exit 2; }
 
-cargo build --release -p nab-harness -p nab-agent
+[ -n "${NAB:-}" ] || cargo build --release -p nab-harness -p nab-agent
 rm -rf "$out/run"
 mkdir -p "$out"
 # Deterministic: the replay provider answers only recorded requests and fails on a miss.
