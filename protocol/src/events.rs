@@ -32,18 +32,7 @@ impl Event {
 
     /// Parses one line, rejecting versions this build does not know with a clear message.
     pub fn parse_line(line: &str) -> Result<Event, String> {
-        let value: serde_json::Value =
-            serde_json::from_str(line).map_err(|e| format!("not JSON: {e}"))?;
-        let v = value
-            .get("v")
-            .and_then(|v| v.as_u64())
-            .ok_or("missing numeric field `v`")?;
-        if v == 0 || v > EVENTS_VERSION as u64 {
-            return Err(format!(
-                "event schema version {v} is not supported (this build reads 1..={EVENTS_VERSION}); upgrade nab"
-            ));
-        }
-        serde_json::from_value(value).map_err(|e| format!("invalid event: {e}"))
+        crate::versioned::parse_versioned_line(line, "event schema", EVENTS_VERSION)
     }
 }
 

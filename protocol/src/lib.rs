@@ -17,6 +17,7 @@ pub mod scripted;
 pub mod transcript;
 pub mod trial;
 pub mod usage;
+pub mod versioned;
 
 pub use jsonl::{JsonlError, read_jsonl};
 pub use usage::Usage;

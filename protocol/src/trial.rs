@@ -140,18 +140,7 @@ impl TrialRecord {
 
     /// Parses one line of `results.jsonl`, rejecting unknown versions clearly.
     pub fn parse_line(line: &str) -> Result<TrialRecord, String> {
-        let value: serde_json::Value =
-            serde_json::from_str(line).map_err(|e| format!("not JSON: {e}"))?;
-        let v = value
-            .get("v")
-            .and_then(|v| v.as_u64())
-            .ok_or("missing numeric field `v`")?;
-        if v == 0 || v > TRIAL_VERSION as u64 {
-            return Err(format!(
-                "trial record version {v} is not supported (this build reads 1..={TRIAL_VERSION}); upgrade nab"
-            ));
-        }
-        serde_json::from_value(value).map_err(|e| format!("invalid trial record: {e}"))
+        crate::versioned::parse_versioned_line(line, "trial record", TRIAL_VERSION)
     }
 }
 
