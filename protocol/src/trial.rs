@@ -28,6 +28,81 @@ pub enum SandboxExit {
     Killed,
 }
 
+/// Why a trial is `failed`. Everything the agent or the code it left behind can bring
+/// about is a failure with one of these reasons, never an infrastructure `error`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum FailureReason {
+    /// A verify step exited non-zero, or its report shows a failing test.
+    TestsFailed,
+    /// A verify step ran past its deadline.
+    VerifyTimeout,
+    /// The verifier container stopped, or a step could not be started in it.
+    VerifierCrashed,
+    /// A host-side comparison with expected data did not match.
+    OutputMismatch,
+    /// The planted canary test passed or was missing: the report was forged.
+    Tampered,
+    /// The report's test ids differ from the task's pinned set.
+    TestSetMismatch,
+    /// A tool call the task requires never appeared in the gateway transcript.
+    MissingToolCalls,
+    /// The workspace was too large to copy out.
+    WorkspaceTooLarge,
+    /// The agent wrote past its disk quota.
+    DiskQuota,
+    /// A file the agent left for the harness (events, state) broke the rules: not a
+    /// regular file, too large, or malformed.
+    BadAgentOutput,
+    /// The agent's requests broke the gateway's limits (size, connections, budget).
+    GatewayAbuse,
+    /// A reason written by a newer nab that this build does not know.
+    #[serde(other)]
+    Other,
+}
+
+impl FailureReason {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FailureReason::TestsFailed => "tests_failed",
+            FailureReason::VerifyTimeout => "verify_timeout",
+            FailureReason::VerifierCrashed => "verifier_crashed",
+            FailureReason::OutputMismatch => "output_mismatch",
+            FailureReason::Tampered => "tampered",
+            FailureReason::TestSetMismatch => "test_set_mismatch",
+            FailureReason::MissingToolCalls => "missing_tool_calls",
+            FailureReason::WorkspaceTooLarge => "workspace_too_large",
+            FailureReason::DiskQuota => "disk_quota",
+            FailureReason::BadAgentOutput => "bad_agent_output",
+            FailureReason::GatewayAbuse => "gateway_abuse",
+            FailureReason::Other => "other",
+        }
+    }
+}
+
+/// Which part of the infrastructure failed, for a trial with `status: error`. Only faults
+/// the agent cannot cause belong here.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// The container engine: unreachable, a container could not be created or started.
+    Sandbox,
+    /// The base or task image is missing or could not be built.
+    Image,
+    /// The model provider failed after the gateway's retries.
+    Provider,
+    /// A replayed cassette has no answer for the agent's request: the agent's requests
+    /// changed and the cassette must be recorded again.
+    ReplayMiss,
+    /// The harness's own files or disk.
+    Harness,
+    /// A kind written by a newer nab that this build does not know.
+    #[serde(other)]
+    Other,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TrialRecord {
     pub v: u32,
@@ -56,6 +131,17 @@ pub struct TrialRecord {
     /// Infrastructure fault only; task failures are `status: failed` with no error.
     #[serde(default)]
     pub error: Option<String>,
+    /// Which kind of infrastructure fault `error` is (set with `status: error`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error_kind: Option<ErrorKind>,
+    /// Why a `failed` trial failed, in a form a machine can count. Absent on passes and on
+    /// records written before this field existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failure_reason: Option<FailureReason>,
+    /// Protected paths the agent's diff touched (tests, runner configuration, build files).
+    /// Recorded as evidence; a flag alone does not fail the trial.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tamper_flags: Vec<String>,
     /// How many times the trial was attempted (infrastructure retries + 1).
     #[serde(default = "one")]
     pub attempts: u32,
@@ -120,6 +206,9 @@ impl TrialRecord {
             agent_s: 0.0,
             verify_s: 0.0,
             error: None,
+            error_kind: None,
+            failure_reason: None,
+            tamper_flags: Vec::new(),
             attempts: 1,
             started_at: None,
             llm_calls: None,
@@ -205,14 +294,29 @@ mod tests {
     }
 
     #[test]
+    fn unknown_reasons_and_kinds_from_a_newer_writer_still_load() {
+        let line = r#"{"v":1,"run_id":"r","task_id":"t","category":"c","trial":0,"agent":"a","status":"failed","reward":0.0,"agent_s":1,"verify_s":1,"failure_reason":"from_the_future","error_kind":"also_new"}"#;
+        let r = TrialRecord::parse_line(line).unwrap();
+        assert_eq!(r.failure_reason, Some(FailureReason::Other));
+        assert_eq!(r.error_kind, Some(ErrorKind::Other));
+        for reason in [FailureReason::TestsFailed, FailureReason::GatewayAbuse] {
+            let json = serde_json::to_string(&reason).unwrap();
+            assert_eq!(json, format!("\"{}\"", reason.as_str()));
+        }
+    }
+
+    #[test]
     fn round_trip_keeps_every_field() {
         let mut r = TrialRecord::new("run", "task", "terminal", 2, "nab-agent");
         r.status = TrialStatus::Failed;
         r.exit_reason = Some(SandboxExit::Timeout);
         r.violations
             .push("required tool not called: mcp__t__x".into());
+        r.failure_reason = Some(FailureReason::Tampered);
+        r.tamper_flags.push("tests/conftest.py".into());
         let line = serde_json::to_string(&r).unwrap();
         assert!(line.contains(r#""exit_reason":"timeout""#));
+        assert!(line.contains(r#""failure_reason":"tampered""#));
         assert_eq!(TrialRecord::parse_line(&line).unwrap(), r);
     }
 }
