@@ -72,6 +72,20 @@ impl StreamObserver for Seen {
     }
 }
 
+/// Reads one request whose body nab-agent sends chunked (it streams the body).
+async fn read_chunked_request(s: &mut tokio::net::TcpStream) {
+    use tokio::io::AsyncReadExt;
+    let mut buf = vec![0u8; 65536];
+    let mut seen = Vec::new();
+    while !seen.ends_with(b"0\r\n\r\n") {
+        let n = s.read(&mut buf).await.unwrap();
+        if n == 0 {
+            break;
+        }
+        seen.extend_from_slice(&buf[..n]);
+    }
+}
+
 async fn mock_sse(body: String) -> MockServer {
     let server = MockServer::start().await;
     Mock::given(method("POST"))
@@ -446,22 +460,14 @@ async fn an_error_object_inside_the_stream_is_reported() {
 
 #[tokio::test]
 async fn a_slow_first_token_with_keep_alive_comments_is_waited_for() {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    use tokio::io::AsyncWriteExt;
     // Headers at once, then only `: keep-alive` comments for longer than the idle timeout
     // (DeepSeek does this while a request waits), then the answer.
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
     tokio::spawn(async move {
         let (mut s, _) = listener.accept().await.unwrap();
-        let mut buf = vec![0u8; 65536];
-        let mut seen = Vec::new();
-        while !seen.ends_with(b"0\r\n\r\n") {
-            let n = s.read(&mut buf).await.unwrap();
-            if n == 0 {
-                break;
-            }
-            seen.extend_from_slice(&buf[..n]);
-        }
+        read_chunked_request(&mut s).await;
         let head = "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n";
         s.write_all(head.as_bytes()).await.unwrap();
         let piece = |t: &str| format!("{:x}\r\n{t}\r\n", t.len());
@@ -548,21 +554,13 @@ async fn a_missing_socket_is_a_connect_error_naming_it() {
 
 #[tokio::test]
 async fn a_connection_dropped_midway_through_the_body_is_stream_interrupted() {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    use tokio::io::AsyncWriteExt;
     // A raw server that promises 10 000 bytes, sends one event and closes the socket.
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
     tokio::spawn(async move {
         let (mut s, _) = listener.accept().await.unwrap();
-        let mut buf = vec![0u8; 65536];
-        let mut seen = Vec::new();
-        while !seen.ends_with(b"0\r\n\r\n") {
-            let n = s.read(&mut buf).await.unwrap();
-            if n == 0 {
-                break;
-            }
-            seen.extend_from_slice(&buf[..n]);
-        }
+        read_chunked_request(&mut s).await;
         let event = format!("data: {}\n\n", delta(json!({"content": "partial"})));
         let head =
             "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncontent-length: 10000\r\n\r\n";

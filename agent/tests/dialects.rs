@@ -105,6 +105,15 @@ impl Respond for DialectServer {
     }
 }
 
+async fn serving(answer: impl Respond + 'static) -> MockServer {
+    let server = MockServer::start().await;
+    Mock::given(wiremock::matchers::method("POST"))
+        .respond_with(answer)
+        .mount(&server)
+        .await;
+    server
+}
+
 /// nab-agent's request after one tool round: the assistant turn that only called a tool has
 /// no text (the turn llama-cpp-python and Ollama refused as `content: null`).
 fn agent_request() -> Arc<ChatRequest> {
@@ -234,11 +243,7 @@ fn check_turn(name: &str, f: &Value, turn: &AssistantTurn) {
 #[tokio::test]
 async fn every_server_accepts_the_agents_requests_through_the_gateway() {
     for (name, f) in fixtures() {
-        let server = MockServer::start().await;
-        Mock::given(wiremock::matchers::method("POST"))
-            .respond_with(DialectServer { fixture: f.clone() })
-            .mount(&server)
-            .await;
+        let server = serving(DialectServer { fixture: f.clone() }).await;
         let dir = tempfile::tempdir().unwrap();
         let gw = gateway(dir.path(), &spec(&f, &server)).await;
         let base = format!("unix://{}", gw.socket_path().display());
@@ -280,11 +285,7 @@ async fn every_server_accepts_the_agents_requests_through_the_gateway() {
 #[tokio::test]
 async fn straight_to_the_server_refusals_are_final_and_quoted() {
     for (name, f) in fixtures() {
-        let server = MockServer::start().await;
-        Mock::given(wiremock::matchers::method("POST"))
-            .respond_with(DialectServer { fixture: f.clone() })
-            .mount(&server)
-            .await;
+        let server = serving(DialectServer { fixture: f.clone() }).await;
         let result = client(&format!("{}/v1", server.uri()))
             .complete(agent_request(), &mut NoopObserver)
             .await;
@@ -329,14 +330,11 @@ async fn context_overflow_errors_are_recognised_in_every_dialect() {
     for (name, f) in fixtures() {
         let Some(o) = f.get("overflow") else { continue };
         seen += 1;
-        let server = MockServer::start().await;
-        Mock::given(wiremock::matchers::method("POST"))
-            .respond_with(
-                ResponseTemplate::new(o["status"].as_u64().unwrap() as u16)
-                    .set_body_json(o["body"].clone()),
-            )
-            .mount(&server)
-            .await;
+        let server = serving(
+            ResponseTemplate::new(o["status"].as_u64().unwrap() as u16)
+                .set_body_json(o["body"].clone()),
+        )
+        .await;
         let dir = tempfile::tempdir().unwrap();
         let gw = gateway(dir.path(), &spec(&f, &server)).await;
         let err = client(&format!("unix://{}", gw.socket_path().display()))

@@ -38,6 +38,16 @@ async fn start(dir: &Path, spec: &str) -> GatewayHandle {
     start_with_key(dir, spec, "sk-dialect-canary-0042", policy()).await
 }
 
+/// A mock server answering every POST with `answer`.
+async fn serving(answer: ResponseTemplate) -> MockServer {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .respond_with(answer)
+        .mount(&server)
+        .await;
+    server
+}
+
 /// llama-cpp-python 0.3.36's answer to an assistant message with `content: null`.
 const PYDANTIC_500: &str = r#"{"error":{"message":"7 validation errors:\n  {'type': 'string_type', 'loc': ('body', 'messages', 2, 'ChatCompletionRequestAssistantMessage', 'content'), 'msg': 'Input should be a valid string', 'input': None}","type":"internal_server_error","param":null,"code":null}}"#;
 
@@ -53,11 +63,8 @@ fn with_null_content() -> Value {
 /// validation body is asked once, not four times, and the agent gets the server's words.
 #[tokio::test]
 async fn a_validation_500_is_asked_once_and_passed_on_with_its_message() {
-    let server = MockServer::start().await;
-    Mock::given(method("POST"))
-        .respond_with(ResponseTemplate::new(500).set_body_raw(PYDANTIC_500, "application/json"))
-        .mount(&server)
-        .await;
+    let server =
+        serving(ResponseTemplate::new(500).set_body_raw(PYDANTIC_500, "application/json")).await;
     let dir = tempfile::tempdir().unwrap();
     let gw = start(dir.path(), &format!("openai:m@{}/v1", server.uri())).await;
     let (status, body) = chat(gw.socket_path(), &with_null_content()).await;
@@ -80,11 +87,7 @@ async fn a_validation_500_is_asked_once_and_passed_on_with_its_message() {
 /// A plain 500 is still retried, and reported as the provider's fault.
 #[tokio::test]
 async fn a_plain_500_is_retried_and_recorded_as_a_provider_fault() {
-    let server = MockServer::start().await;
-    Mock::given(method("POST"))
-        .respond_with(ResponseTemplate::new(500).set_body_string("Internal Server Error"))
-        .mount(&server)
-        .await;
+    let server = serving(ResponseTemplate::new(500).set_body_string("Internal Server Error")).await;
     let dir = tempfile::tempdir().unwrap();
     let gw = start(dir.path(), &format!("openai:m@{}/v1", server.uri())).await;
     let (status, body) = chat(gw.socket_path(), &request("s", "u", false)).await;
@@ -100,13 +103,9 @@ async fn a_plain_500_is_retried_and_recorded_as_a_provider_fault() {
 /// vLLM's errors are not wrapped in `error`; its message still reaches the agent.
 #[tokio::test]
 async fn a_top_level_vllm_error_reaches_the_agent_with_its_message() {
-    let server = MockServer::start().await;
-    Mock::given(method("POST"))
-        .respond_with(ResponseTemplate::new(400).set_body_json(json!({"object": "error",
+    let server = serving(ResponseTemplate::new(400).set_body_json(json!({"object": "error",
             "message": "\"auto\" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set",
-            "type": "BadRequestError", "param": null, "code": 400})))
-        .mount(&server)
-        .await;
+            "type": "BadRequestError", "param": null, "code": 400}))).await;
     let dir = tempfile::tempdir().unwrap();
     let gw = start(dir.path(), &format!("openai:m@{}/v1", server.uri())).await;
     let (status, body) = chat(gw.socket_path(), &request("s", "u", true)).await;
@@ -125,13 +124,10 @@ async fn a_top_level_vllm_error_reaches_the_agent_with_its_message() {
 /// answer: retried, then an upstream error naming the cause.
 #[tokio::test]
 async fn an_empty_200_stream_is_retried_then_an_upstream_error() {
-    let server = MockServer::start().await;
-    Mock::given(method("POST"))
-        .respond_with(
-            ResponseTemplate::new(200).set_body_raw(": ping - 2026-11-30\n\n", "text/event-stream"),
-        )
-        .mount(&server)
-        .await;
+    let server = serving(
+        ResponseTemplate::new(200).set_body_raw(": ping - 2026-11-30\n\n", "text/event-stream"),
+    )
+    .await;
     let dir = tempfile::tempdir().unwrap();
     let gw = start(dir.path(), &format!("openai:m@{}/v1", server.uri())).await;
     let (status, body) = chat(gw.socket_path(), &request("s", "u", true)).await;
@@ -180,14 +176,10 @@ async fn an_empty_200_then_a_good_stream_is_the_good_answer() {
 async fn a_stream_cut_after_chunks_ends_with_a_truncation_error_not_done() {
     let chunk = json!({"id": "s", "object": "chat.completion.chunk", "created": 1, "model": "m",
         "choices": [{"index": 0, "delta": {"content": "partial"}, "finish_reason": null}]});
-    let server = MockServer::start().await;
-    Mock::given(method("POST"))
-        .respond_with(
-            ResponseTemplate::new(200)
-                .set_body_raw(format!("data: {chunk}\n\n"), "text/event-stream"),
-        )
-        .mount(&server)
-        .await;
+    let server = serving(
+        ResponseTemplate::new(200).set_body_raw(format!("data: {chunk}\n\n"), "text/event-stream"),
+    )
+    .await;
     let dir = tempfile::tempdir().unwrap();
     let gw = start(dir.path(), &format!("openai:m@{}/v1", server.uri())).await;
     let (status, events) = chat_stream(gw.socket_path(), &request("s", "u", true)).await;
@@ -206,17 +198,14 @@ async fn a_stream_cut_after_chunks_ends_with_a_truncation_error_not_done() {
 /// with the usage; `stream_options` never reaches the server.
 #[tokio::test]
 async fn stream_off_calls_whole_and_restreams_to_the_agent() {
-    let server = MockServer::start().await;
-    Mock::given(method("POST"))
-        .respond_with(ResponseTemplate::new(200).set_body_json(json!({
+    let server = serving(ResponseTemplate::new(200).set_body_json(json!({
             "id": "c", "object": "chat.completion", "created": 1, "model": "m",
             "choices": [{"index": 0, "message": {"role": "assistant", "content": null,
                 "tool_calls": [{"id": "call__0_read_file", "type": "function",
                     "function": {"name": "read_file", "arguments": "{ \"path\": \"a.py\" }"}}]},
                 "finish_reason": "tool_calls"}],
             "usage": {"prompt_tokens": 287, "completion_tokens": 38, "total_tokens": 325}})))
-        .mount(&server)
-        .await;
+    .await;
     let dir = tempfile::tempdir().unwrap();
     let gw = start(
         dir.path(),
@@ -260,13 +249,10 @@ async fn stream_off_calls_whole_and_restreams_to_the_agent() {
 /// The `omit` options keep the fields off the wire, and only those fields.
 #[tokio::test]
 async fn omit_options_drop_exactly_their_fields() {
-    let server = MockServer::start().await;
-    Mock::given(method("POST"))
-        .respond_with(
-            ResponseTemplate::new(200).set_body_raw(sse_body(&["ok"], 3, 1), "text/event-stream"),
-        )
-        .mount(&server)
-        .await;
+    let server = serving(
+        ResponseTemplate::new(200).set_body_raw(sse_body(&["ok"], 3, 1), "text/event-stream"),
+    )
+    .await;
     let dir = tempfile::tempdir().unwrap();
     let gw = start(
         dir.path(),
@@ -291,13 +277,10 @@ async fn omit_options_drop_exactly_their_fields() {
         assert!(sent.get(kept).is_some(), "{kept} was dropped: {sent}");
     }
     // With the defaults everything goes through, including the usage request.
-    let server2 = MockServer::start().await;
-    Mock::given(method("POST"))
-        .respond_with(
-            ResponseTemplate::new(200).set_body_raw(sse_body(&["ok"], 3, 1), "text/event-stream"),
-        )
-        .mount(&server2)
-        .await;
+    let server2 = serving(
+        ResponseTemplate::new(200).set_body_raw(sse_body(&["ok"], 3, 1), "text/event-stream"),
+    )
+    .await;
     let dir2 = tempfile::tempdir().unwrap();
     let gw2 = start(dir2.path(), &format!("openai:m@{}/v1", server2.uri())).await;
     chat_stream(gw2.socket_path(), &req).await;
@@ -313,31 +296,12 @@ async fn omit_options_drop_exactly_their_fields() {
 /// waited for up to the response timeout.
 #[tokio::test]
 async fn a_slow_first_chunk_is_waited_for_up_to_the_response_timeout() {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    use tokio::io::AsyncWriteExt;
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let task = tokio::spawn(async move {
         let (mut sock, _) = listener.accept().await.unwrap();
-        let mut buf = vec![0u8; 65536];
-        let mut seen = Vec::new();
-        loop {
-            let n = sock.read(&mut buf).await.unwrap();
-            seen.extend_from_slice(&buf[..n]);
-            let text = String::from_utf8_lossy(&seen);
-            if let Some(h) = text.find("\r\n\r\n") {
-                let len: usize = text[..h]
-                    .lines()
-                    .find_map(|l| {
-                        l.to_ascii_lowercase()
-                            .strip_prefix("content-length:")
-                            .map(|v| v.trim().parse().unwrap())
-                    })
-                    .unwrap_or(0);
-                if seen.len() >= h + 4 + len {
-                    break;
-                }
-            }
-        }
+        read_request(&mut sock).await;
         let head = "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n";
         sock.write_all(head.as_bytes()).await.unwrap();
         sock.flush().await.unwrap();
@@ -371,11 +335,7 @@ async fn usage_inside_the_last_choice_is_recorded() {
             "choices": [{"index": 0, "delta": {}, "finish_reason": "stop",
                 "usage": {"prompt_tokens": 19, "completion_tokens": 13, "total_tokens": 32}}]})
     );
-    let server = MockServer::start().await;
-    Mock::given(method("POST"))
-        .respond_with(ResponseTemplate::new(200).set_body_raw(body, "text/event-stream"))
-        .mount(&server)
-        .await;
+    let server = serving(ResponseTemplate::new(200).set_body_raw(body, "text/event-stream")).await;
     let dir = tempfile::tempdir().unwrap();
     let gw = start(dir.path(), &format!("openai:kimi@{}/v1", server.uri())).await;
     chat_stream(gw.socket_path(), &request("s", "u", true)).await;
@@ -390,15 +350,11 @@ async fn usage_inside_the_last_choice_is_recorded() {
 #[tokio::test]
 async fn a_short_key_leaves_messages_alone_and_a_real_one_is_redacted() {
     let message = "This model's maximum context length is 8192 tokens (key x, sent as Bearer x)";
-    let server = MockServer::start().await;
-    Mock::given(method("POST"))
-        .respond_with(
-            ResponseTemplate::new(400).set_body_json(
-                json!({"error": {"message": message, "type": "invalid_request_error"}}),
-            ),
-        )
-        .mount(&server)
-        .await;
+    let server = serving(
+        ResponseTemplate::new(400)
+            .set_body_json(json!({"error": {"message": message, "type": "invalid_request_error"}})),
+    )
+    .await;
     let dir = tempfile::tempdir().unwrap();
     let gw = start_with_key(
         dir.path(),
@@ -413,13 +369,10 @@ async fn a_short_key_leaves_messages_alone_and_a_real_one_is_redacted() {
     assert_eq!(body["error"]["message"], message);
 
     let long_key = "sk-real-secret-4242";
-    let server = MockServer::start().await;
-    Mock::given(method("POST"))
-        .respond_with(ResponseTemplate::new(401).set_body_json(json!({"error": {
+    let server = serving(ResponseTemplate::new(401).set_body_json(json!({"error": {
             "message": format!("Incorrect API key provided: {long_key}. maximum context length"),
             "type": "invalid_request_error"}})))
-        .mount(&server)
-        .await;
+    .await;
     let dir = tempfile::tempdir().unwrap();
     let gw = start_with_key(
         dir.path(),
