@@ -324,7 +324,7 @@ mod tests {
     fn bad_specs_say_what_is_wrong() {
         let e = ProviderSpec::parse("anthropic:x").unwrap_err().to_string();
         assert!(
-            e.contains("unknown provider spec") && e.contains("openai:<model>"),
+            e.contains("unknown provider spec") && e.contains("openai[<options>]:<model>"),
             "{e}"
         );
         let e = ProviderSpec::parse("record:dir").unwrap_err().to_string();
