@@ -109,21 +109,6 @@ impl ProviderError {
         }
     }
 
-    /// Whether the provider itself failed (as opposed to refusing the request, or a replay
-    /// or script running out): what makes a trial an infrastructure error when the agent
-    /// stops on it.
-    pub fn is_provider_fault(&self) -> bool {
-        match self {
-            ProviderError::InvalidResponse(_) => true,
-            ProviderError::Http { .. }
-            | ProviderError::Connect(_)
-            | ProviderError::Timeout { .. }
-            | ProviderError::Truncated { .. }
-            | ProviderError::InStream { .. } => self.is_retryable(),
-            _ => false,
-        }
-    }
-
     /// The provider's HTTP status, when there was one.
     pub fn status(&self) -> Option<u16> {
         match self {
@@ -141,7 +126,10 @@ impl ProviderError {
             ProviderError::Timeout { .. } => "idle_timeout",
             ProviderError::InvalidResponse(_) => "invalid_provider_response",
             ProviderError::Truncated { .. } => "stream_truncated",
-            ProviderError::InStream { .. } => "provider_stream_error",
+            ProviderError::InStream {
+                retryable: true, ..
+            } => "provider_stream_error",
+            ProviderError::InStream { .. } => "provider_rejected",
             ProviderError::InvalidRequest(_) => "invalid_request",
             ProviderError::ReplayMiss(_) => "replay_miss",
             ProviderError::ScriptExhausted { .. } => "scripted_out_of_turns",
@@ -164,4 +152,71 @@ pub enum GatewayError {
     },
     #[error("{error} (after {retries} retries)")]
     Provider { error: ProviderError, retries: u32 },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_gateways_retry_table_and_codes() {
+        let http = |status: u16, body: &str| ProviderError::Http {
+            status,
+            body: body.into(),
+            retry_after: None,
+        };
+        let validation =
+            r#"{"error":{"message":"7 validation errors: ...","type":"internal_server_error"}}"#;
+        // (error, retried, code)
+        let table: Vec<(ProviderError, bool, &str)> = vec![
+            (http(429, ""), true, "provider_http_error"),
+            (http(503, "overloaded"), true, "provider_http_error"),
+            (http(500, validation), false, "provider_rejected"),
+            (http(400, "context"), false, "provider_rejected"),
+            (
+                ProviderError::Connect("refused".into()),
+                true,
+                "provider_unreachable",
+            ),
+            (
+                ProviderError::Timeout {
+                    after: Duration::from_secs(1),
+                    what: "x",
+                },
+                true,
+                "idle_timeout",
+            ),
+            (
+                ProviderError::Truncated { chunks: 0 },
+                true,
+                "stream_truncated",
+            ),
+            (
+                ProviderError::InStream {
+                    message: "overloaded".into(),
+                    retryable: true,
+                },
+                true,
+                "provider_stream_error",
+            ),
+            (
+                ProviderError::InStream {
+                    message: "bad".into(),
+                    retryable: false,
+                },
+                false,
+                "provider_rejected",
+            ),
+            (
+                ProviderError::InvalidResponse("x".into()),
+                false,
+                "invalid_provider_response",
+            ),
+            (ProviderError::ReplayMiss("x".into()), false, "replay_miss"),
+        ];
+        for (e, retried, code) in table {
+            assert_eq!(e.is_retryable(), retried, "{e}");
+            assert_eq!(e.code(), code, "{e}");
+        }
+    }
 }
