@@ -269,13 +269,26 @@ impl Agent {
                     let reason = match e.budget() {
                         Some(BudgetKind::Tokens) => ExitReason::TokenBudget,
                         Some(BudgetKind::Calls) => ExitReason::CallBudget,
+                        // The server said the history no longer fits its window.
+                        None if e.is_context_overflow() => ExitReason::ContextOverflow,
                         None => ExitReason::Error,
                     };
                     return end(reason, steps, usage, last_text, Some(describe(&e)));
                 }
             };
             steps = step;
-            let turn = completion.turn;
+            let mut turn = completion.turn;
+            if turn.tool_calls.is_empty()
+                && let Some(calls) =
+                    crate::text_calls::extract(&turn.content, &self.registry.names())
+            {
+                tracing::info!(
+                    calls = calls.len(),
+                    "the model wrote its tool calls as text; running them as tool calls"
+                );
+                turn.tool_calls = calls;
+                turn.content.clear();
+            }
             let call_usage = turn.usage.unwrap_or_default();
             usage += call_usage;
             last_usage = turn.usage;

@@ -19,6 +19,7 @@ pub mod mcp;
 pub mod message;
 pub mod prompt;
 pub mod stagnation;
+pub mod text_calls;
 pub mod tools;
 
 pub use agent_loop::{Agent, RunOutcome};

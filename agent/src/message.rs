@@ -17,7 +17,11 @@ pub enum Role {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Message {
     pub role: Role,
-    /// `null` for an assistant turn that only calls tools.
+    /// `None` for an assistant turn that only calls tools. Always sent as a string (`""` for
+    /// `None`), never `null`: llama-cpp-python answers a `null` with a 500 and pydantic's
+    /// validation errors, Ollama with a 400 (`invalid message content type: <nil>`), and an
+    /// empty string is accepted by OpenAI and every server in `tests/fixtures/dialects/`.
+    #[serde(default, serialize_with = "text_or_empty")]
     pub content: Option<String>,
     /// Reasoning is kept for display and events but not sent back: several providers reject
     /// `reasoning_content` in input messages.
@@ -27,6 +31,10 @@ pub struct Message {
     pub tool_calls: Vec<ToolCall>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tool_call_id: Option<String>,
+}
+
+fn text_or_empty<S: serde::Serializer>(content: &Option<String>, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(content.as_deref().unwrap_or(""))
 }
 
 impl Message {

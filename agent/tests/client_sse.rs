@@ -72,6 +72,20 @@ impl StreamObserver for Seen {
     }
 }
 
+/// Reads one request whose body nab-agent sends chunked (it streams the body).
+async fn read_chunked_request(s: &mut tokio::net::TcpStream) {
+    use tokio::io::AsyncReadExt;
+    let mut buf = vec![0u8; 65536];
+    let mut seen = Vec::new();
+    while !seen.ends_with(b"0\r\n\r\n") {
+        let n = s.read(&mut buf).await.unwrap();
+        if n == 0 {
+            break;
+        }
+        seen.extend_from_slice(&buf[..n]);
+    }
+}
+
 async fn mock_sse(body: String) -> MockServer {
     let server = MockServer::start().await;
     Mock::given(method("POST"))
@@ -243,7 +257,7 @@ async fn a_budget_error_from_the_gateway_is_not_retried() {
 }
 
 #[tokio::test]
-async fn a_stream_cut_midway_is_an_error_not_a_partial_answer() {
+async fn a_stream_cut_midway_is_retried_and_never_a_partial_answer() {
     let chunks = vec![
         delta(json!({"content": "I will now"})),
         delta(
@@ -255,8 +269,12 @@ async fn a_stream_cut_midway_is_an_error_not_a_partial_answer() {
         .complete(request(), &mut Seen::default())
         .await
         .unwrap_err();
+    // A truncated stream can come out whole next time: retried, then given up on.
+    let ClientError::RetriesExhausted { attempts: 4, last } = &err else {
+        panic!("{err}");
+    };
     assert!(
-        matches!(err, ClientError::StreamInterrupted { events: 2 }),
+        matches!(**last, ClientError::StreamInterrupted { events: 2 }),
         "{err}"
     );
     assert!(
@@ -264,6 +282,139 @@ async fn a_stream_cut_midway_is_an_error_not_a_partial_answer() {
             .contains("ended before the answer was complete"),
         "{err}"
     );
+    assert_eq!(server.received_requests().await.unwrap().len(), 4);
+}
+
+#[tokio::test]
+async fn a_stream_cut_once_then_whole_is_the_second_answer() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(200).set_body_raw(
+            sse(&[delta(json!({"content": "half"}))], false),
+            "text/event-stream",
+        ))
+        .up_to_n_times(1)
+        .mount(&server)
+        .await;
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(200).set_body_raw(
+            sse(&[delta(json!({"content": "whole"})), finish("stop")], true),
+            "text/event-stream",
+        ))
+        .mount(&server)
+        .await;
+    let out = client(&server.uri())
+        .complete(request(), &mut Seen::default())
+        .await
+        .unwrap();
+    assert_eq!(out.turn.content, "whole");
+    assert_eq!(out.attempts, 2);
+}
+
+/// The retry table end to end: each answer is served to a fresh client and the number of
+/// requests the server saw is counted.
+#[tokio::test]
+async fn the_retry_table_over_http() {
+    let pydantic = r#"{"error":{"message":"7 validation errors:\n  {'type': 'string_type', 'loc': ('body', 'messages', 2, 'ChatCompletionRequestAssistantMessage', 'content'), 'msg': 'Input should be a valid string', 'input': None}","type":"internal_server_error","param":null,"code":null}}"#;
+    // (status, body, content type, requests the server sees, error contains)
+    let table: &[(u16, &str, &str, usize, &str)] = &[
+        (
+            500,
+            pydantic,
+            "application/json",
+            1,
+            "Input should be a valid string",
+        ),
+        (
+            400,
+            r#"{"error":{"message":"invalid message content type: <nil>","type":"invalid_request_error"}}"#,
+            "application/json",
+            1,
+            "invalid message content type",
+        ),
+        (401, "bad key", "text/plain", 1, "bad key"),
+        (
+            404,
+            r#"{"detail":"Not Found"}"#,
+            "application/json",
+            1,
+            "Not Found",
+        ),
+        (
+            422,
+            r#"{"detail":[{"loc":["body","messages"],"msg":"Field required","type":"missing"}]}"#,
+            "application/json",
+            1,
+            "body.messages: Field required",
+        ),
+        (501, "not implemented", "text/plain", 1, "not implemented"),
+        (
+            500,
+            "Internal Server Error",
+            "text/plain",
+            4,
+            "Internal Server Error",
+        ),
+        (
+            502,
+            "<html>bad gateway</html>",
+            "text/html",
+            4,
+            "bad gateway",
+        ),
+        (
+            503,
+            r#"{"error":{"message":"Server is overloaded","type":"server_error"}}"#,
+            "application/json",
+            4,
+            "overloaded",
+        ),
+        (
+            429,
+            r#"{"error":{"message":"rate limited"}}"#,
+            "application/json",
+            4,
+            "rate limited",
+        ),
+        // An empty 200 (the server failed after its headers) is a truncated stream.
+        (
+            200,
+            "",
+            "text/event-stream",
+            4,
+            "ended before the answer was complete",
+        ),
+        (
+            200,
+            "",
+            "application/json",
+            4,
+            "ended before the answer was complete",
+        ),
+    ];
+    for (status, body, ctype, seen, says) in table {
+        let server = MockServer::start().await;
+        Mock::given(method("POST"))
+            .respond_with(ResponseTemplate::new(*status).set_body_raw(*body, ctype))
+            .mount(&server)
+            .await;
+        let err = client(&server.uri())
+            .complete(request(), &mut Seen::default())
+            .await
+            .unwrap_err();
+        assert_eq!(
+            server.received_requests().await.unwrap().len(),
+            *seen,
+            "HTTP {status} {body}: {err}"
+        );
+        assert!(err.to_string().contains(says), "HTTP {status}: {err}");
+        if *seen == 1 {
+            assert!(
+                err.to_string().contains("not retried"),
+                "a refusal says why it was not retried: {err}"
+            );
+        }
+    }
 }
 
 #[tokio::test]
@@ -303,6 +454,45 @@ async fn an_error_object_inside_the_stream_is_reported() {
         .await
         .unwrap_err();
     assert!(err.to_string().contains("overloaded"), "{err}");
+    // An overload reported inside the stream may pass: retried.
+    assert_eq!(server.received_requests().await.unwrap().len(), 4);
+}
+
+#[tokio::test]
+async fn a_slow_first_token_with_keep_alive_comments_is_waited_for() {
+    use tokio::io::AsyncWriteExt;
+    // Headers at once, then only `: keep-alive` comments for longer than the idle timeout
+    // (DeepSeek does this while a request waits), then the answer.
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move {
+        let (mut s, _) = listener.accept().await.unwrap();
+        read_chunked_request(&mut s).await;
+        let head = "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n";
+        s.write_all(head.as_bytes()).await.unwrap();
+        let piece = |t: &str| format!("{:x}\r\n{t}\r\n", t.len());
+        for _ in 0..6 {
+            s.write_all(piece(": keep-alive\n\n").as_bytes())
+                .await
+                .unwrap();
+            s.flush().await.unwrap();
+            tokio::time::sleep(Duration::from_millis(150)).await;
+        }
+        let body = sse(&[delta(json!({"content": "late"})), finish("stop")], true);
+        s.write_all(piece(&body).as_bytes()).await.unwrap();
+        s.write_all(b"0\r\n\r\n").await.unwrap();
+        s.flush().await.unwrap();
+    });
+    let mut cfg = ClientConfig::new(Endpoint::parse(&url).unwrap());
+    cfg.retry.max_retries = 0;
+    // Silence of 400 ms would end the call; the answer comes after 900 ms of keep-alives.
+    cfg.idle_timeout = Duration::from_millis(400);
+    cfg.response_timeout = Duration::from_millis(400);
+    let out = LlmClient::new(cfg)
+        .complete(request(), &mut Seen::default())
+        .await
+        .unwrap();
+    assert_eq!(out.turn.content, "late");
 }
 
 #[tokio::test]
@@ -319,6 +509,7 @@ async fn a_silent_stream_hits_the_idle_timeout() {
     let mut cfg = ClientConfig::new(Endpoint::parse(&server.uri()).unwrap());
     cfg.retry.max_retries = 0;
     cfg.idle_timeout = Duration::from_millis(300);
+    cfg.response_timeout = Duration::from_millis(300);
     cfg.connect_timeout = Duration::from_millis(300);
     let err = LlmClient::new(cfg)
         .complete(request(), &mut Seen::default())
@@ -363,21 +554,13 @@ async fn a_missing_socket_is_a_connect_error_naming_it() {
 
 #[tokio::test]
 async fn a_connection_dropped_midway_through_the_body_is_stream_interrupted() {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    use tokio::io::AsyncWriteExt;
     // A raw server that promises 10 000 bytes, sends one event and closes the socket.
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
     tokio::spawn(async move {
         let (mut s, _) = listener.accept().await.unwrap();
-        let mut buf = vec![0u8; 65536];
-        let mut seen = Vec::new();
-        while !seen.ends_with(b"0\r\n\r\n") {
-            let n = s.read(&mut buf).await.unwrap();
-            if n == 0 {
-                break;
-            }
-            seen.extend_from_slice(&buf[..n]);
-        }
+        read_chunked_request(&mut s).await;
         let event = format!("data: {}\n\n", delta(json!({"content": "partial"})));
         let head =
             "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncontent-length: 10000\r\n\r\n";
@@ -387,14 +570,20 @@ async fn a_connection_dropped_midway_through_the_body_is_stream_interrupted() {
         drop(s);
     });
     let mut seen = Seen::default();
-    let err = client(&url)
+    let mut cfg = ClientConfig::new(Endpoint::parse(&url).unwrap());
+    cfg.retry.max_retries = 0;
+    let err = LlmClient::new(cfg)
         .complete(request(), &mut seen)
         .await
         .unwrap_err();
+    let ClientError::RetriesExhausted { attempts: 1, last } = &err else {
+        panic!("{err}");
+    };
     assert!(
-        matches!(err, ClientError::StreamInterrupted { events: 1 }),
+        matches!(**last, ClientError::StreamInterrupted { events: 1 }),
         "{err}"
     );
+    assert!(last.is_retryable(), "a cut stream is worth another try");
     assert_eq!(
         seen.content,
         vec!["partial"],

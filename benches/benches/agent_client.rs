@@ -11,7 +11,7 @@ use bytes::Bytes;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use http_body_util::BodyExt;
 use nab_agent::client::body::streaming_body;
-use nab_agent::client::stream::read_sse_stream;
+use nab_agent::client::stream::{Patience, read_sse_stream};
 use nab_agent::client::{ChatRequest, NoopObserver};
 use nab_agent::message::{Message, Role, ToolCall};
 use nab_protocol::scripted::{ChunkOptions, ScriptedToolCall, ScriptedTurn};
@@ -128,9 +128,13 @@ fn sse_parsing(c: &mut Criterion) {
                 rt.block_on(async {
                     let stream =
                         futures::stream::iter(pieces.iter().cloned().map(Ok::<_, std::io::Error>));
-                    let turn = read_sse_stream(stream, Duration::from_secs(5), &mut NoopObserver)
-                        .await
-                        .unwrap();
+                    let turn = read_sse_stream(
+                        stream,
+                        Patience::uniform(Duration::from_secs(5)),
+                        &mut NoopObserver,
+                    )
+                    .await
+                    .unwrap();
                     assert_eq!(turn.tool_calls.len(), 8);
                     black_box(turn)
                 })

@@ -72,6 +72,12 @@ impl Assembler {
             if let Some(fr) = choice.get("finish_reason").filter(|f| !f.is_null()) {
                 parts.finish_reason = fr.clone();
             }
+            // Kimi (Moonshot) puts a stream's usage inside its last choice.
+            if self.usage.is_none()
+                && let Some(u) = choice.get("usage").filter(|u| !u.is_null())
+            {
+                self.usage = Some(u.clone());
+            }
             let Some(delta) = choice.get("delta") else {
                 continue;
             };

@@ -14,7 +14,9 @@ use std::time::Duration;
 /// Retries and timeouts for provider calls.
 #[derive(Debug, Clone)]
 pub struct CallPolicy {
-    /// Retries after the first attempt for 429, 5xx, connection errors and timeouts.
+    /// Retries after the first attempt for what [`ProviderError::is_retryable`] allows:
+    /// 429, 5xx that are not validation errors, connection errors, timeouts and streams that
+    /// broke before their first chunk.
     pub max_retries: u32,
     /// Backoff before retry k (0-based) is `base_backoff * 2^k`, unless the provider sent
     /// `Retry-After`; either way at most `max_backoff`.
@@ -22,8 +24,8 @@ pub struct CallPolicy {
     pub max_backoff: Duration,
     /// Longest gap between two stream chunks before the stream is ended as stalled.
     pub idle_timeout: Duration,
-    /// Longest wait for the provider's answer to start (the headers of a stream, the whole
-    /// body of a non-stream answer).
+    /// Longest wait for the provider's answer to start (the headers and first chunk of a
+    /// stream, the whole body of a non-stream answer).
     pub response_timeout: Duration,
 }
 
@@ -49,6 +51,18 @@ impl CallPolicy {
             .base_backoff
             .saturating_mul(2u32.saturating_pow(retry.min(16)));
         asked.unwrap_or(exp).min(self.max_backoff)
+    }
+}
+
+/// Waits for the first item of a stream: an error (or the end) before any chunk fails the
+/// attempt; otherwise the stream is given back whole.
+async fn first_chunk(mut chunks: ChunkStream) -> Result<ChunkStream, ProviderError> {
+    match chunks.next().await {
+        Some(Ok(first)) => Ok(futures::stream::once(async move { Ok(first) })
+            .chain(chunks)
+            .boxed()),
+        Some(Err(e)) => Err(e),
+        None => Err(ProviderError::Truncated { chunks: 0 }),
     }
 }
 
@@ -87,18 +101,32 @@ impl Client {
         &self.policy
     }
 
-    /// Sends `request`, retrying what is retryable. A stream is returned as soon as it
-    /// starts; what goes wrong inside it is not retried (the caller already passed chunks on).
+    /// Sends `request`, retrying what is retryable ([`ProviderError::is_retryable`]). A
+    /// stream is returned once its first chunk arrived (within `response_timeout`: a slow
+    /// first token is normal), so a stream that fails or ends before any chunk — an HTTP 200
+    /// with an empty body — is retried like any failed attempt. What goes wrong after the
+    /// first chunk is not retried here (the caller passes chunks on as they come).
     pub async fn open(&self, request: &Value) -> Opened {
         let mut retries = 0;
         loop {
-            let attempt =
-                tokio::time::timeout(self.policy.response_timeout, self.provider.send(request))
-                    .await
-                    .unwrap_or(Err(ProviderError::Timeout {
-                        after: self.policy.response_timeout,
-                        what: "waiting for the response",
-                    }));
+            let started = tokio::time::Instant::now();
+            let limit = self.policy.response_timeout;
+            let timeout = || ProviderError::Timeout {
+                after: limit,
+                what: "waiting for the response",
+            };
+            let attempt = match tokio::time::timeout(limit, self.provider.send(request)).await {
+                Ok(Ok(ProviderResponse::Stream { status, chunks })) => {
+                    let left = limit.saturating_sub(started.elapsed());
+                    match tokio::time::timeout(left, first_chunk(chunks)).await {
+                        Ok(Ok(chunks)) => Ok(ProviderResponse::Stream { status, chunks }),
+                        Ok(Err(e)) => Err(e),
+                        Err(_) => Err(timeout()),
+                    }
+                }
+                Ok(other) => other,
+                Err(_) => Err(timeout()),
+            };
             match attempt {
                 Err(e) if e.is_retryable() && retries < self.policy.max_retries => {
                     let wait = self.policy.backoff(retries, &e);

@@ -1,5 +1,6 @@
 //! Errors of the gateway crate. Each message says what went wrong, where, and what to do.
 
+use nab_protocol::upstream::{self, HttpVerdict};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -8,7 +9,7 @@ use std::time::Duration;
 #[non_exhaustive]
 pub enum SpecError {
     #[error(
-        "unknown provider spec {spec:?}: expected openai:<model>[@<base_url>], record:<cassette-dir>:<inner spec>, replay:<cassette-dir> or scripted:<file>|task"
+        "unknown provider spec {spec:?}: expected openai[<options>]:<model>[@<base_url>], record:<cassette-dir>:<inner spec>, replay:<cassette-dir> or scripted:<file>|task"
     )]
     UnknownKind { spec: String },
     #[error("provider spec {spec:?}: {message}")]
@@ -59,6 +60,16 @@ pub enum ProviderError {
     /// The provider's answer was not valid OpenAI-compatible JSON / SSE.
     #[error("invalid response from the provider: {0}")]
     InvalidResponse(String),
+    /// A stream that ended without a finish reason and without `[DONE]` (an HTTP 200 with
+    /// an empty body is one with no chunks): the server failed after sending its headers.
+    /// Never an answer.
+    #[error(
+        "the provider's stream ended after {chunks} chunks without a finish_reason or [DONE]: the server failed mid-answer"
+    )]
+    Truncated { chunks: usize },
+    /// An `{"error": …}` event inside the provider's stream.
+    #[error("the provider reported an error inside its stream: {message}")]
+    InStream { message: String, retryable: bool },
     /// The request body itself is unusable (not a JSON object, no messages…).
     #[error("invalid request: {0}")]
     InvalidRequest(String),
@@ -81,12 +92,19 @@ pub enum ProviderError {
 }
 
 impl ProviderError {
-    /// Whether trying again could help: 429, 5xx, connection failures and timeouts
-    /// before the response started. Everything else is final.
+    /// Whether trying again could help, by the table nab-agent uses too
+    /// ([`nab_protocol::upstream`]): connection failures, timeouts, truncated streams, 429
+    /// and 5xx — except a 5xx whose body is a request-validation error, which the same
+    /// request would get again. Everything else is final.
     pub fn is_retryable(&self) -> bool {
         match self {
-            ProviderError::Http { status, .. } => *status == 429 || *status >= 500,
-            ProviderError::Connect(_) | ProviderError::Timeout { .. } => true,
+            ProviderError::Http { status, body, .. } => {
+                upstream::classify_status(*status, body) == HttpVerdict::Retry
+            }
+            ProviderError::Connect(_)
+            | ProviderError::Timeout { .. }
+            | ProviderError::Truncated { .. } => true,
+            ProviderError::InStream { retryable, .. } => *retryable,
             _ => false,
         }
     }
@@ -102,10 +120,16 @@ impl ProviderError {
     /// A stable machine-readable code, used as `error.code` in answers to the agent.
     pub fn code(&self) -> &'static str {
         match self {
-            ProviderError::Http { .. } => "provider_http_error",
+            ProviderError::Http { .. } if self.is_retryable() => "provider_http_error",
+            ProviderError::Http { .. } => "provider_rejected",
             ProviderError::Connect(_) => "provider_unreachable",
             ProviderError::Timeout { .. } => "idle_timeout",
             ProviderError::InvalidResponse(_) => "invalid_provider_response",
+            ProviderError::Truncated { .. } => "stream_truncated",
+            ProviderError::InStream {
+                retryable: true, ..
+            } => "provider_stream_error",
+            ProviderError::InStream { .. } => "provider_rejected",
             ProviderError::InvalidRequest(_) => "invalid_request",
             ProviderError::ReplayMiss(_) => "replay_miss",
             ProviderError::ScriptExhausted { .. } => "scripted_out_of_turns",
@@ -128,4 +152,71 @@ pub enum GatewayError {
     },
     #[error("{error} (after {retries} retries)")]
     Provider { error: ProviderError, retries: u32 },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_gateways_retry_table_and_codes() {
+        let http = |status: u16, body: &str| ProviderError::Http {
+            status,
+            body: body.into(),
+            retry_after: None,
+        };
+        let validation =
+            r#"{"error":{"message":"7 validation errors: ...","type":"internal_server_error"}}"#;
+        // (error, retried, code)
+        let table: Vec<(ProviderError, bool, &str)> = vec![
+            (http(429, ""), true, "provider_http_error"),
+            (http(503, "overloaded"), true, "provider_http_error"),
+            (http(500, validation), false, "provider_rejected"),
+            (http(400, "context"), false, "provider_rejected"),
+            (
+                ProviderError::Connect("refused".into()),
+                true,
+                "provider_unreachable",
+            ),
+            (
+                ProviderError::Timeout {
+                    after: Duration::from_secs(1),
+                    what: "x",
+                },
+                true,
+                "idle_timeout",
+            ),
+            (
+                ProviderError::Truncated { chunks: 0 },
+                true,
+                "stream_truncated",
+            ),
+            (
+                ProviderError::InStream {
+                    message: "overloaded".into(),
+                    retryable: true,
+                },
+                true,
+                "provider_stream_error",
+            ),
+            (
+                ProviderError::InStream {
+                    message: "bad".into(),
+                    retryable: false,
+                },
+                false,
+                "provider_rejected",
+            ),
+            (
+                ProviderError::InvalidResponse("x".into()),
+                false,
+                "invalid_provider_response",
+            ),
+            (ProviderError::ReplayMiss("x".into()), false, "replay_miss"),
+        ];
+        for (e, retried, code) in table {
+            assert_eq!(e.is_retryable(), retried, "{e}");
+            assert_eq!(e.code(), code, "{e}");
+        }
+    }
 }

@@ -7,7 +7,8 @@
 //! ([`nab_protocol::transcript::TranscriptLine`]). Trial metrics come from that transcript
 //! ([`metrics`]).
 //!
-//! Providers are built from spec strings ([`spec`]): `openai:<model>[@<base_url>]`,
+//! Providers are built from spec strings ([`spec`]): `openai[<options>]:<model>[@<base_url>]`
+//! (options in [`dialect`]),
 //! `record:<cassette-dir>:<inner spec>`, `replay:<cassette-dir>`, `scripted:<file>|task`.
 //! [`Client::complete`] calls a provider without HTTP (for the judges).
 
@@ -16,16 +17,19 @@ pub mod budget;
 pub mod canonical;
 pub mod cassette;
 pub mod client;
+pub mod dialect;
 pub mod error;
 pub mod metrics;
 pub mod provider;
 pub mod providers;
 pub mod recorder;
+pub mod redact;
 pub mod server;
 pub mod spec;
 
 pub use budget::{BudgetKind, Budgets};
 pub use client::{CallPolicy, Client};
+pub use dialect::Dialect;
 pub use error::{GatewayError, ProviderError, SpecError};
 pub use metrics::{TranscriptMetrics, metrics_from_file};
 pub use provider::{ChunkStream, Provider, ProviderResponse};

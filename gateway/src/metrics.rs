@@ -78,6 +78,7 @@ mod tests {
             status: None,
             retries: 1,
             error: error.map(str::to_owned),
+            error_code: None,
             budget_exceeded: budget.map(str::to_owned),
         }
     }

@@ -318,9 +318,13 @@ impl Exchange {
         usage: Option<Usage>,
         status: Option<u16>,
         retries: u32,
-        error: Option<String>,
+        error: Option<(String, &str)>,
         budget_exceeded: Option<String>,
     ) {
+        let (error, error_code) = match error {
+            Some((message, code)) => (Some(message), Some(code.to_owned())),
+            None => (None, None),
+        };
         if let Some(u) = &usage {
             self.state
                 .budget
@@ -341,6 +345,7 @@ impl Exchange {
             status,
             retries,
             error,
+            error_code,
             budget_exceeded,
         });
     }
@@ -408,7 +413,7 @@ async fn chat(state: Arc<State>, req: Request<Incoming>) -> Response<Body> {
             None,
             None,
             0,
-            Some(refusal.message()),
+            Some((refusal.message(), "budget_exceeded")),
             Some(refusal.kind.transcript_name().to_owned()),
         );
         return json_response(StatusCode::TOO_MANY_REQUESTS, &body);
@@ -429,7 +434,14 @@ async fn chat(state: Arc<State>, req: Request<Incoming>) -> Response<Body> {
     match opened.result {
         Err(e) => {
             let (status, body) = error_for_agent(&e, retries);
-            ex.record(None, None, e.status(), retries, Some(e.to_string()), None);
+            ex.record(
+                None,
+                None,
+                e.status(),
+                retries,
+                Some((e.to_string(), e.code())),
+                None,
+            );
             json_response(status, &body)
         }
         Ok(ProviderResponse::Json { status, body }) => {
@@ -477,12 +489,12 @@ async fn pump(
     retries: u32,
 ) {
     let mut assembler = Assembler::new();
-    let mut error: Option<String> = None;
+    let mut error: Option<(String, &str)> = None;
     loop {
         let item = tokio::select! {
             biased;
             _ = ex.state.cancel.cancelled() => {
-                error = Some("the gateway shut down before the stream ended".into());
+                error = Some(("the gateway shut down before the stream ended".into(), "gateway_shutdown"));
                 break;
             }
             item = chunks.next() => item,
@@ -493,14 +505,18 @@ async fn pump(
                 match serde_json::from_str::<Value>(&text) {
                     Ok(chunk) => assembler.push(&chunk),
                     Err(e) => {
-                        error.get_or_insert(format!(
-                            "the provider sent a chunk that is not JSON: {e}"
+                        error.get_or_insert((
+                            format!("the provider sent a chunk that is not JSON: {e}"),
+                            "invalid_provider_response",
                         ));
                     }
                 }
                 let frame = Bytes::from(format!("data: {text}\n\n"));
                 if tx.send(frame).await.is_err() {
-                    error.get_or_insert("the agent closed the connection mid-stream".into());
+                    error.get_or_insert((
+                        "the agent closed the connection mid-stream".into(),
+                        "agent_disconnected",
+                    ));
                     break;
                 }
             }
@@ -511,14 +527,17 @@ async fn pump(
                     &format!("{e} (after {retries} retries)"),
                 );
                 let _ = tx.send(Bytes::from(format!("data: {body}\n\n"))).await;
-                error = Some(e.to_string());
+                error = Some((e.to_string(), e.code()));
                 break;
             }
         }
     }
     if error.is_none() {
         if let Some(e) = assembler.stream_error() {
-            error = Some(format!("the provider sent an error inside the stream: {e}"));
+            error = Some((
+                format!("the provider sent an error inside the stream: {e}"),
+                "provider_stream_error",
+            ));
         }
         let _ = tx.send(Bytes::from_static(b"data: [DONE]\n\n")).await;
     }
@@ -531,17 +550,22 @@ async fn pump(
 /// The status and OpenAI-style body telling the agent what could not be recovered.
 fn error_for_agent(e: &ProviderError, retries: u32) -> (StatusCode, Value) {
     match e {
-        // A 4xx the provider meant for the agent (context too long, bad tool schema…):
-        // passed on as the provider said it.
-        ProviderError::Http { status, body, .. }
-            if (400..500).contains(status) && *status != 429 =>
-        {
+        // A request the provider refused and would refuse again (a 4xx such as a context
+        // overflow or a bad tool schema, or a 5xx whose body is a validation error): passed
+        // on as the provider said it, so the agent sees the server's message and, by the
+        // same table, does not retry it.
+        ProviderError::Http { status, body, .. } if !e.is_retryable() => {
             let status = StatusCode::from_u16(*status).unwrap_or(StatusCode::BAD_REQUEST);
             let parsed = serde_json::from_str::<Value>(body)
                 .ok()
                 .filter(|v| v.get("error").is_some());
-            let body = parsed
-                .unwrap_or_else(|| error_body("invalid_request_error", "provider_rejected", body));
+            let body = parsed.unwrap_or_else(|| {
+                error_body(
+                    "invalid_request_error",
+                    "provider_rejected",
+                    &nab_protocol::upstream::error_message(body),
+                )
+            });
             (status, body)
         }
         ProviderError::ReplayMiss(_)

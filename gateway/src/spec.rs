@@ -1,6 +1,7 @@
 //! Provider spec strings (`openai:…`, `record:…`, `replay:…`, `scripted:…`) and building
 //! providers from them.
 
+use crate::dialect::Dialect;
 use crate::error::SpecError;
 use crate::provider::Provider;
 use crate::providers::{OpenAiProvider, RecordProvider, ReplayProvider, ScriptedProvider};
@@ -18,10 +19,11 @@ pub const BASE_URL_ENV: &str = "NAB_BASE_URL";
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ProviderSpec {
-    /// `openai:<model>[@<base_url>]`
+    /// `openai[<options>]:<model>[@<base_url>]` (the options and their brackets optional)
     OpenAi {
         model: String,
         base_url: Option<String>,
+        dialect: Dialect,
     },
     /// `record:<cassette-dir>:<inner spec>`
     Record {
@@ -52,8 +54,30 @@ impl ProviderSpec {
                 spec: spec.to_owned(),
             });
         };
+        // `openai[stream=off,...]`: dialect options ride on the kind, so they can never
+        // clash with a model name or a URL.
+        let (kind, options) = match kind.split_once('[') {
+            Some((k, opts)) => {
+                let Some(opts) = opts.strip_suffix(']') else {
+                    return Err(invalid(
+                        "unclosed `[` in the options: write openai[key=value,...]:<model>[@<base_url>]",
+                    ));
+                };
+                (k, Some(opts))
+            }
+            None => (kind, None),
+        };
+        if options.is_some() && kind != "openai" {
+            return Err(invalid(&format!(
+                "only openai: takes [options]; {kind}: has none"
+            )));
+        }
         match kind {
             "openai" => {
+                let dialect = match options {
+                    Some(o) => Dialect::parse(o).map_err(|m| invalid(&m))?,
+                    None => Dialect::default(),
+                };
                 // A model name may contain ':' (Ollama's `qwen2.5:7b`); the base URL starts
                 // at the first '@' followed by a scheme.
                 let (model, base_url) = match rest.find("@http://").or(rest.find("@https://")) {
@@ -73,6 +97,7 @@ impl ProviderSpec {
                 Ok(ProviderSpec::OpenAi {
                     model: model.to_owned(),
                     base_url,
+                    dialect,
                 })
             }
             "record" => {
@@ -158,7 +183,11 @@ fn build_parsed(
     opts: &ProviderOptions,
 ) -> Result<Arc<dyn Provider>, SpecError> {
     match parsed {
-        ProviderSpec::OpenAi { model, base_url } => {
+        ProviderSpec::OpenAi {
+            model,
+            base_url,
+            dialect,
+        } => {
             let base_url = match base_url.clone().or_else(|| opts.var(BASE_URL_ENV)) {
                 Some(u) => u,
                 None => {
@@ -182,12 +211,12 @@ fn build_parsed(
                     var: var.to_owned(),
                 });
             };
-            let p = OpenAiProvider::new(model.clone(), base_url, Some(key)).map_err(|message| {
-                SpecError::Invalid {
+            let p = OpenAiProvider::new(model.clone(), base_url, Some(key))
+                .map(|p| p.with_dialect(*dialect))
+                .map_err(|message| SpecError::Invalid {
                     spec: spec.to_owned(),
                     message,
-                }
-            })?;
+                })?;
             Ok(Arc::new(p))
         }
         ProviderSpec::Record { dir, inner } => {
@@ -245,16 +274,37 @@ mod tests {
             ProviderSpec::parse("openai:qwen2.5:7b@http://127.0.0.1:11434/v1").unwrap(),
             ProviderSpec::OpenAi {
                 model: "qwen2.5:7b".into(),
-                base_url: Some("http://127.0.0.1:11434/v1".into())
+                base_url: Some("http://127.0.0.1:11434/v1".into()),
+                dialect: Dialect::default(),
             }
         );
         assert_eq!(
             ProviderSpec::parse("openai:m").unwrap(),
             ProviderSpec::OpenAi {
                 model: "m".into(),
-                base_url: None
+                base_url: None,
+                dialect: Dialect::default(),
             }
         );
+        assert_eq!(
+            ProviderSpec::parse(
+                "openai[stream=off,tool_choice=omit]:smol:135m@http://127.0.0.1:8000/v1"
+            )
+            .unwrap(),
+            ProviderSpec::OpenAi {
+                model: "smol:135m".into(),
+                base_url: Some("http://127.0.0.1:8000/v1".into()),
+                dialect: Dialect {
+                    stream: false,
+                    tool_choice: false,
+                    ..Dialect::default()
+                },
+            }
+        );
+        assert!(matches!(
+            ProviderSpec::parse("record:cas:openai[stream=off]:m@http://h/v1").unwrap(),
+            ProviderSpec::Record { inner, .. } if matches!(*inner, ProviderSpec::OpenAi { dialect, .. } if !dialect.stream)
+        ));
         assert_eq!(
             ProviderSpec::parse("record:cas/x:scripted:task").unwrap(),
             ProviderSpec::Record {
@@ -274,7 +324,7 @@ mod tests {
     fn bad_specs_say_what_is_wrong() {
         let e = ProviderSpec::parse("anthropic:x").unwrap_err().to_string();
         assert!(
-            e.contains("unknown provider spec") && e.contains("openai:<model>"),
+            e.contains("unknown provider spec") && e.contains("openai[<options>]:<model>"),
             "{e}"
         );
         let e = ProviderSpec::parse("record:dir").unwrap_err().to_string();
@@ -287,6 +337,18 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("must wrap"), "{e}");
+        let e = ProviderSpec::parse("openai[stream=maybe]:m")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("takes on or off"), "{e}");
+        let e = ProviderSpec::parse("openai[stream=off:m")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("unclosed `[`"), "{e}");
+        let e = ProviderSpec::parse("replay[stream=off]:dir")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("only openai: takes [options]"), "{e}");
     }
 
     #[test]

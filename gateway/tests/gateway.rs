@@ -178,33 +178,13 @@ async fn stalling_provider() -> (
     tokio::task::JoinHandle<()>,
     tokio::sync::oneshot::Receiver<()>,
 ) {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    use tokio::io::AsyncWriteExt;
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let (sent_tx, sent) = tokio::sync::oneshot::channel();
     let task = tokio::spawn(async move {
         let (mut sock, _) = listener.accept().await.unwrap();
-        let mut buf = vec![0u8; 65536];
-        let mut seen = Vec::new();
-        // Read until the end of the headers and the announced body.
-        loop {
-            let n = sock.read(&mut buf).await.unwrap();
-            seen.extend_from_slice(&buf[..n]);
-            let text = String::from_utf8_lossy(&seen);
-            if let Some(h) = text.find("\r\n\r\n") {
-                let len: usize = text[..h]
-                    .lines()
-                    .find_map(|l| {
-                        l.to_ascii_lowercase()
-                            .strip_prefix("content-length:")
-                            .map(|v| v.trim().parse().unwrap())
-                    })
-                    .unwrap_or(0);
-                if seen.len() >= h + 4 + len {
-                    break;
-                }
-            }
-        }
+        read_request(&mut sock).await;
         let chunk = json!({"id": "s", "object": "chat.completion.chunk", "created": 1, "model": "m",
             "choices": [{"index": 0, "delta": {"role": "assistant", "content": "partial "}, "finish_reason": null}]});
         let event = format!("data: {chunk}\n\n");

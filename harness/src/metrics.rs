@@ -27,6 +27,46 @@ pub struct ModelMetrics {
     pub exit_reason_note: Option<String>,
     /// `required_tool_calls` of the task that the model never made.
     pub missing_required: Vec<String>,
+    /// Set when the agent stopped because the model provider failed (see
+    /// [`provider_failure`]): the trial is an infrastructure error, not the agent's failure.
+    pub provider_failure: Option<String>,
+}
+
+/// The gateway's `error_code`s that mean the provider itself failed after the gateway's
+/// retries (a rejected request, a budget refusal, a replay miss or the agent hanging up are
+/// not among them).
+pub const PROVIDER_FAULT_CODES: &[&str] = &[
+    "provider_http_error",
+    "provider_unreachable",
+    "idle_timeout",
+    "stream_truncated",
+    "provider_stream_error",
+    "invalid_provider_response",
+];
+
+/// Why the trial is an infrastructure error, when the agent stopped on a provider failure:
+/// its last model call (the transcript line with the highest `seq`) failed with one of
+/// [`PROVIDER_FAULT_CODES`] and the agent ended with `error` (or wrote no end at all). The
+/// message names the provider. An agent that recovered (a later call succeeded) or that
+/// ended for its own reasons is judged on its work as usual.
+pub fn provider_failure(
+    transcript: &[TranscriptLine],
+    agent_exit_reason: Option<&str>,
+) -> Option<String> {
+    if !matches!(agent_exit_reason, None | Some("error")) {
+        return None;
+    }
+    let last = transcript.iter().max_by_key(|l| l.seq)?;
+    let code = last.error_code.as_deref()?;
+    if !PROVIDER_FAULT_CODES.contains(&code) {
+        return None;
+    }
+    Some(format!(
+        "the model provider {} failed ({code}) after {} retries, and the agent stopped on it: {}",
+        last.provider,
+        last.retries,
+        last.error.as_deref().unwrap_or("no message")
+    ))
 }
 
 impl ModelMetrics {
@@ -104,6 +144,7 @@ impl ModelMetrics {
         if m.agent_exit_reason.is_none() && timed_out {
             m.agent_exit_reason = Some("timeout".into());
         }
+        m.provider_failure = provider_failure(transcript, m.agent_exit_reason.as_deref());
         let made = tool_calls_made(transcript);
         m.missing_required = required_tool_calls
             .iter()
@@ -180,6 +221,7 @@ mod tests {
             status: budget.is_none().then_some(200),
             retries: 0,
             error: None,
+            error_code: None,
             budget_exceeded: budget.map(str::to_owned),
         }
     }
@@ -282,6 +324,88 @@ mod tests {
             false,
         );
         assert_eq!(m.agent_exit_reason.as_deref(), Some("call_budget"));
+    }
+
+    #[test]
+    fn an_agent_stopped_by_a_provider_fault_is_an_infrastructure_error() {
+        let fault = |seq: u64, code: &str| TranscriptLine {
+            error: Some(format!("boom {code}")),
+            error_code: Some(code.to_owned()),
+            response: None,
+            status: None,
+            retries: 3,
+            ..line(seq, &[], None, None)
+        };
+        let ended = |r: ExitReason| {
+            vec![ev(EventKind::Finish {
+                exit_reason: r,
+                steps: 1,
+                message: None,
+            })]
+        };
+        // (transcript, agent's end, provider failure expected)
+        let table: Vec<(Vec<TranscriptLine>, Vec<Event>, bool)> = vec![
+            (
+                vec![line(0, &[], None, None), fault(1, "stream_truncated")],
+                ended(ExitReason::Error),
+                true,
+            ),
+            (vec![fault(0, "provider_unreachable")], vec![], true),
+            (
+                vec![fault(0, "provider_http_error")],
+                ended(ExitReason::Error),
+                true,
+            ),
+            (
+                vec![fault(0, "idle_timeout")],
+                ended(ExitReason::Error),
+                true,
+            ),
+            // Recovered: a later call answered.
+            (
+                vec![fault(0, "stream_truncated"), line(1, &[], None, None)],
+                ended(ExitReason::Error),
+                false,
+            ),
+            // The agent's own end.
+            (
+                vec![fault(0, "stream_truncated")],
+                ended(ExitReason::Stagnation),
+                false,
+            ),
+            // Not the provider's fault.
+            (
+                vec![fault(0, "provider_rejected")],
+                ended(ExitReason::Error),
+                false,
+            ),
+            (
+                vec![fault(0, "agent_disconnected")],
+                ended(ExitReason::Error),
+                false,
+            ),
+            (
+                vec![fault(0, "replay_miss")],
+                ended(ExitReason::Error),
+                false,
+            ),
+            (vec![], ended(ExitReason::Error), false),
+        ];
+        for (i, (transcript, events, want)) in table.into_iter().enumerate() {
+            let m = ModelMetrics::compute("openai:m@http://h/v1", &transcript, &events, &[], false);
+            assert_eq!(
+                m.provider_failure.is_some(),
+                want,
+                "row {i}: {:?}",
+                m.provider_failure
+            );
+            if let Some(msg) = m.provider_failure {
+                assert!(
+                    msg.contains("scripted:x") && msg.contains("after 3 retries"),
+                    "{msg}"
+                );
+            }
+        }
     }
 
     #[test]

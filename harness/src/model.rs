@@ -206,7 +206,7 @@ pub fn prepare(
     let Some(spec) = spec else {
         if *agent == AgentKind::NabAgent {
             return Err(
-                "--agent nab-agent needs --model <spec>: scripted:task, replay:<cassette-dir>, record:<cassette-dir>:<spec> or openai:<model>[@<base_url>]".into(),
+                "--agent nab-agent needs --model <spec>: scripted:task, replay:<cassette-dir>, record:<cassette-dir>:<spec> or openai[<options>]:<model>[@<base_url>]".into(),
             );
         }
         return Ok(None);

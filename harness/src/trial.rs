@@ -13,7 +13,7 @@ use crate::sandbox::{
 use crate::task::Task;
 use crate::verify;
 use crate::workspace::{self, Snapshot};
-use nab_protocol::trial::SandboxExit;
+use nab_protocol::trial::{ErrorKind, SandboxExit};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -77,6 +77,24 @@ pub enum TrialError {
         dir: PathBuf,
         source: std::io::Error,
     },
+    /// The agent stopped because the model provider failed after the gateway's retries
+    /// (never the model's answer, never the agent's failure).
+    #[error("{0}")]
+    Provider(String),
+}
+
+impl TrialError {
+    /// The kind of infrastructure fault, for the record's `error_kind`.
+    pub fn error_kind(&self) -> Option<ErrorKind> {
+        match self {
+            TrialError::Cancelled => None,
+            TrialError::Sandbox(_) | TrialError::Unsupported(_) => Some(ErrorKind::Sandbox),
+            TrialError::Provider(_) => Some(ErrorKind::Provider),
+            TrialError::Plan(_) | TrialError::Llm(_) | TrialError::Files { .. } => {
+                Some(ErrorKind::Harness)
+            }
+        }
+    }
 }
 
 impl From<SandboxError> for TrialError {
@@ -297,6 +315,11 @@ async fn run_inner(
         }
         None => None,
     };
+    // The provider failed and the agent stopped on it: verifying the half-done workspace
+    // would score the provider, not the agent.
+    if let Some(why) = metrics.as_ref().and_then(|m| m.provider_failure.clone()) {
+        return Err(TrialError::Provider(why));
+    }
 
     // ---- verifier phase: a fresh container; nothing the agent ran survives into it.
     let verify_spec = ContainerSpec {

@@ -10,12 +10,14 @@
 //! - [`transcript`]: one line of the gateway's `transcript.jsonl`.
 //! - [`scripted`]: the assistant turns a scripted model plays (`trajectory.yaml`).
 //! - [`usage`]: token usage as providers report it.
+//! - [`upstream`]: the retry table for failed model calls, shared by nab-agent and the gateway.
 
 pub mod events;
 pub mod jsonl;
 pub mod scripted;
 pub mod transcript;
 pub mod trial;
+pub mod upstream;
 pub mod usage;
 pub mod versioned;
 

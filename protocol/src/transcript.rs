@@ -30,6 +30,13 @@ pub struct TranscriptLine {
     pub retries: u32,
     #[serde(default)]
     pub error: Option<String>,
+    /// What kind of failure `error` is, for machines: the `error.code` the gateway gave the
+    /// agent (`provider_http_error`, `provider_rejected`, `provider_unreachable`,
+    /// `idle_timeout`, `stream_truncated`, `provider_stream_error`,
+    /// `invalid_provider_response`, `replay_miss`, …) or `agent_disconnected` /
+    /// `gateway_shutdown`. Absent on success and in transcripts written before it existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error_code: Option<String>,
     /// Set when the gateway refused the call because a budget was spent:
     /// `llm_calls` or `tokens`.
     #[serde(default)]

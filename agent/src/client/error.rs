@@ -1,5 +1,7 @@
 //! What can go wrong talking to the model, worded for the person reading the log.
 
+use nab_protocol::upstream::{self, HttpVerdict};
+
 /// Which gateway budget stopped the run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BudgetKind {
@@ -20,8 +22,18 @@ pub enum ClientError {
     },
     #[error("HTTP transport error talking to the model: {0}")]
     Transport(String),
+    /// A status worth another try (429, a 5xx that is not a validation error).
     #[error("the model server answered HTTP {status}: {message}")]
     Http { status: u16, message: String },
+    /// The server refused the request itself (a 4xx, or a 5xx whose body is a
+    /// request-validation error): the same request would be refused again.
+    #[error(
+        "the model server rejected the request with HTTP {status} (not retried: the same request would be rejected again): {message}"
+    )]
+    Rejected { status: u16, message: String },
+    /// The request does not fit the model's context window (a 400 saying so).
+    #[error("the request does not fit the model's context window (HTTP {status}): {message}")]
+    ContextOverflow { status: u16, message: String },
     #[error(
         "the model gateway refused the call because a budget was used up ({kind:?}): {message}"
     )]
@@ -44,8 +56,11 @@ pub enum ClientError {
         error: String,
         data: String,
     },
-    #[error("the model stream reported an error: {0}")]
-    StreamError(String),
+    /// An `{"error": …}` event inside the stream. `retryable` unless it is a validation
+    /// error: the gateway sends one when the provider failed after chunks were already passed
+    /// on, which it could not retry itself.
+    #[error("the model stream reported an error: {message}")]
+    StreamError { message: String, retryable: bool },
     #[error("malformed completion from the model: {0}")]
     MalformedCompletion(String),
     #[error("gave up after {attempts} attempts; last error: {last}")]
@@ -56,13 +71,27 @@ pub enum ClientError {
 }
 
 impl ClientError {
-    /// 429 and 5xx are worth another try; a refused budget or a 4xx is not.
+    /// What can change on its own is worth another try (the table of
+    /// [`nab_protocol::upstream`]): connection errors, 429, 5xx that are not validation
+    /// errors, silences and truncated streams. A refused budget, a rejected request, a
+    /// gateway that already retried, or an answer that is not JSON are final.
     pub fn is_retryable(&self) -> bool {
         match self {
-            ClientError::Http { status, .. } => *status == 429 || *status >= 500,
-            ClientError::Connect { .. }
+            ClientError::Http { .. }
+            | ClientError::Connect { .. }
             | ClientError::Transport(_)
-            | ClientError::IdleTimeout { .. } => true,
+            | ClientError::IdleTimeout { .. }
+            | ClientError::StreamInterrupted { .. } => true,
+            ClientError::StreamError { retryable, .. } => *retryable,
+            _ => false,
+        }
+    }
+
+    /// Whether the model's context window was exceeded, looking through retries.
+    pub fn is_context_overflow(&self) -> bool {
+        match self {
+            ClientError::ContextOverflow { .. } => true,
+            ClientError::RetriesExhausted { last, .. } => last.is_context_overflow(),
             _ => false,
         }
     }
@@ -77,20 +106,14 @@ impl ClientError {
     }
 }
 
-/// Classifies a non-2xx answer; an OpenAI-style `{"error": {...}}` body mentioning a
-/// token or call budget becomes [`ClientError::Budget`] whatever the status.
+/// Classifies a non-2xx answer: an OpenAI-style `{"error": {...}}` body naming a token or
+/// call budget is [`ClientError::Budget`] whatever the status; the gateway's
+/// `upstream_error` is [`ClientError::GatewayGaveUp`]; otherwise the shared retry table
+/// decides between [`ClientError::Http`] (retry) and [`ClientError::Rejected`] (final), and a
+/// rejection that talks about the context window is [`ClientError::ContextOverflow`].
 pub fn from_status(status: u16, body: &str) -> ClientError {
     let parsed: Option<serde_json::Value> = serde_json::from_str(body).ok();
-    let message = parsed
-        .as_ref()
-        .and_then(|v| v.get("error"))
-        .map(|e| {
-            e.get("message")
-                .and_then(|m| m.as_str())
-                .map(str::to_string)
-                .unwrap_or_else(|| e.to_string())
-        })
-        .unwrap_or_else(|| body.chars().take(500).collect());
+    let message = upstream::error_message(body);
     if let Some(kind) = parsed.as_ref().and_then(budget_kind) {
         return ClientError::Budget { kind, message };
     }
@@ -101,7 +124,32 @@ pub fn from_status(status: u16, body: &str) -> ClientError {
     if error_type == Some("upstream_error") {
         return ClientError::GatewayGaveUp { status, message };
     }
-    ClientError::Http { status, message }
+    match upstream::classify_status(status, body) {
+        HttpVerdict::Retry => ClientError::Http { status, message },
+        HttpVerdict::Reject if upstream::is_context_overflow(&message) => {
+            ClientError::ContextOverflow { status, message }
+        }
+        HttpVerdict::Reject => ClientError::Rejected { status, message },
+    }
+}
+
+/// Classifies an `{"error": …}` object that arrived inside a stream.
+pub fn from_stream_error(chunk: &serde_json::Value) -> ClientError {
+    let text = chunk.to_string();
+    let message = upstream::error_message(&text);
+    if let Some(kind) = budget_kind(chunk) {
+        return ClientError::Budget { kind, message };
+    }
+    if upstream::is_context_overflow(&message) {
+        return ClientError::ContextOverflow {
+            status: 200,
+            message,
+        };
+    }
+    ClientError::StreamError {
+        retryable: !upstream::is_validation_error(&text),
+        message,
+    }
 }
 
 /// Looks at `error.code` and `error.type` for a budget marker.

@@ -32,9 +32,12 @@ pub struct ClientConfig {
     pub endpoint: Endpoint,
     pub api_key: Option<String>,
     pub retry: RetryPolicy,
-    /// The longest silence allowed between two pieces of a streamed answer (and before the
-    /// response headers).
+    /// The longest silence allowed between two pieces of a streamed answer.
     pub idle_timeout: Duration,
+    /// The longest wait for the answer to start (response headers, then its first byte): a
+    /// model on a slow machine, or a gateway retrying a provider, may take minutes. Longer
+    /// than the gateway's own limit (300 s), so the gateway's verdict arrives first.
+    pub response_timeout: Duration,
     pub connect_timeout: Duration,
 }
 
@@ -45,6 +48,7 @@ impl ClientConfig {
             api_key: None,
             retry: RetryPolicy::default(),
             idle_timeout: Duration::from_secs(180),
+            response_timeout: Duration::from_secs(600),
             connect_timeout: Duration::from_secs(30),
         }
     }
@@ -75,8 +79,10 @@ impl LlmClient {
         &self.config
     }
 
-    /// Sends `request` (streaming) and assembles the answer, retrying 429/5xx and connection
-    /// failures with backoff. Deltas are shown to `observer` as they arrive.
+    /// Sends `request` (streaming) and assembles the answer, retrying what the shared table
+    /// ([`nab_protocol::upstream`]) calls transient — connection failures, 429, 5xx that are
+    /// not validation errors, silences, truncated streams — with backoff. A rejected request
+    /// ends the call at once. Deltas are shown to `observer` as they arrive.
     pub async fn complete(
         &self,
         request: Arc<ChatRequest>,
@@ -118,13 +124,13 @@ impl LlmClient {
         let cfg = &self.config;
         let (body, serializer) = body::streaming_body(request);
         let response = tokio::time::timeout(
-            cfg.idle_timeout + cfg.connect_timeout,
+            cfg.response_timeout + cfg.connect_timeout,
             transport::send(cfg, body),
         )
         .await
         .map_err(|_| Retryable {
             error: ClientError::IdleTimeout {
-                secs: cfg.idle_timeout.as_secs(),
+                secs: cfg.response_timeout.as_secs(),
                 phase: "waiting for response headers",
             },
             retry_after: None,
@@ -159,11 +165,15 @@ impl LlmClient {
         if is_json {
             // The server ignored `stream: true`; accept a whole completion too.
             let text = read_capped(response.into_body(), 64 * 1024 * 1024).await;
-            return stream::parse_completion(&text).map_err(Fatal);
+            return stream::parse_completion(&text).map_err(classify);
         }
-        stream::read_sse(response.into_body(), cfg.idle_timeout, observer)
+        let patience = stream::Patience {
+            first: cfg.response_timeout,
+            idle: cfg.idle_timeout,
+        };
+        stream::read_sse(response.into_body(), patience, observer)
             .await
-            .map_err(Fatal)
+            .map_err(classify)
     }
 }
 
@@ -175,6 +185,17 @@ enum AttemptError {
     Fatal(ClientError),
 }
 use AttemptError::{Fatal, Retryable};
+
+fn classify(error: ClientError) -> AttemptError {
+    if error.is_retryable() {
+        Retryable {
+            error,
+            retry_after: None,
+        }
+    } else {
+        Fatal(error)
+    }
+}
 
 async fn read_capped(body: hyper::body::Incoming, cap: usize) -> String {
     let mut out = Vec::new();

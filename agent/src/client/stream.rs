@@ -79,16 +79,8 @@ impl ChunkAccumulator {
         chunk: &Value,
         observer: &mut dyn StreamObserver,
     ) -> Result<(), ClientError> {
-        if let Some(err) = chunk.get("error").filter(|e| !e.is_null()) {
-            if let Some(kind) = error::budget_kind(chunk) {
-                let message = err
-                    .get("message")
-                    .and_then(Value::as_str)
-                    .unwrap_or("")
-                    .to_string();
-                return Err(ClientError::Budget { kind, message });
-            }
-            return Err(ClientError::StreamError(err.to_string()));
+        if chunk.get("error").is_some_and(|e| !e.is_null()) {
+            return Err(error::from_stream_error(chunk));
         }
         if let Some(u) = chunk.get("usage").filter(|u| !u.is_null()) {
             self.turn.usage = Usage::from_openai(u);
@@ -99,6 +91,12 @@ impl ChunkAccumulator {
         for choice in choices {
             if let Some(fr) = choice.get("finish_reason").and_then(Value::as_str) {
                 self.turn.finish_reason = Some(fr.to_string());
+            }
+            // Kimi (Moonshot) puts the usage of a stream inside its last choice.
+            if self.turn.usage.is_none()
+                && let Some(u) = choice.get("usage").filter(|u| !u.is_null())
+            {
+                self.turn.usage = Usage::from_openai(u);
             }
             let Some(delta) = choice.get("delta") else {
                 continue;
@@ -169,19 +167,51 @@ impl ChunkAccumulator {
     }
 }
 
-/// Reads an SSE response to its end, with `idle` as the longest allowed silence.
+/// How long a stream may stay silent: `first` until its first byte arrives (a model may
+/// think, or a server may queue the request, for a long time before it answers), `idle`
+/// between later bytes. SSE comments (`: keep-alive`, as DeepSeek sends while a request
+/// waits) count as life.
+#[derive(Debug, Clone, Copy)]
+pub struct Patience {
+    pub first: Duration,
+    pub idle: Duration,
+}
+
+impl Patience {
+    pub fn uniform(d: Duration) -> Patience {
+        Patience { first: d, idle: d }
+    }
+}
+
+/// Reads an SSE response to its end.
 pub async fn read_sse(
     body: hyper::body::Incoming,
-    idle: Duration,
+    patience: Patience,
     observer: &mut dyn StreamObserver,
 ) -> Result<AssistantTurn, ClientError> {
-    read_sse_stream(body.into_data_stream(), idle, observer).await
+    read_sse_stream(body.into_data_stream(), patience, observer).await
+}
+
+/// Why the byte stream under the SSE parser stopped.
+#[derive(Debug)]
+enum ByteError {
+    Silent { secs: u64, first: bool },
+    Io(String),
+}
+
+impl std::fmt::Display for ByteError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ByteError::Silent { secs, .. } => write!(f, "silent for {secs} s"),
+            ByteError::Io(e) => f.write_str(e),
+        }
+    }
 }
 
 /// Reads SSE from any byte stream (the benchmarks feed it from memory).
 pub async fn read_sse_stream<S, B, E>(
     bytes: S,
-    idle: Duration,
+    patience: Patience,
     observer: &mut dyn StreamObserver,
 ) -> Result<AssistantTurn, ClientError>
 where
@@ -189,16 +219,32 @@ where
     B: AsRef<[u8]>,
     E: std::fmt::Display,
 {
-    let mut events = bytes.eventsource();
+    // The silence timer runs on bytes, not events, so keep-alive comments keep it reset.
+    let timed = futures::stream::unfold(
+        (bytes, false, false),
+        move |(mut s, seen, over)| async move {
+            if over {
+                return None;
+            }
+            let wait = if seen { patience.idle } else { patience.first };
+            match tokio::time::timeout(wait, s.next()).await {
+                Ok(Some(Ok(b))) => Some((Ok(b), (s, true, false))),
+                Ok(Some(Err(e))) => Some((Err(ByteError::Io(e.to_string())), (s, seen, true))),
+                Ok(None) => None,
+                Err(_) => Some((
+                    Err(ByteError::Silent {
+                        secs: wait.as_secs(),
+                        first: !seen,
+                    }),
+                    (s, seen, true),
+                )),
+            }
+        },
+    );
+    let mut events = Box::pin(timed).eventsource();
     let mut acc = ChunkAccumulator::default();
     loop {
-        let next = tokio::time::timeout(idle, events.next())
-            .await
-            .map_err(|_| ClientError::IdleTimeout {
-                secs: idle.as_secs(),
-                phase: "streaming the answer",
-            })?;
-        match next {
+        match events.next().await {
             None => break,
             Some(Ok(event)) => {
                 acc.apply_data(&event.data, observer)?;
@@ -211,10 +257,24 @@ where
                     break;
                 }
                 return Err(match e {
-                    eventsource_stream::EventStreamError::Transport(_) => {
+                    eventsource_stream::EventStreamError::Transport(ByteError::Silent {
+                        secs,
+                        first,
+                    }) => ClientError::IdleTimeout {
+                        secs,
+                        phase: if first {
+                            "waiting for the first byte of the answer"
+                        } else {
+                            "streaming the answer"
+                        },
+                    },
+                    eventsource_stream::EventStreamError::Transport(ByteError::Io(_)) => {
                         ClientError::StreamInterrupted { events: acc.events }
                     }
-                    other => ClientError::StreamError(other.to_string()),
+                    other => ClientError::StreamError {
+                        message: other.to_string(),
+                        retryable: false,
+                    },
                 });
             }
         }
@@ -227,16 +287,14 @@ where
 
 /// Parses a non-streaming `chat.completion` (a server that ignored `stream: true`).
 pub fn parse_completion(text: &str) -> Result<AssistantTurn, ClientError> {
+    // An empty 200 is a server that failed after sending its headers, not an answer.
+    if text.trim().is_empty() {
+        return Err(ClientError::StreamInterrupted { events: 0 });
+    }
     let v: Value =
         serde_json::from_str(text).map_err(|e| ClientError::MalformedCompletion(e.to_string()))?;
     if v.get("error").is_some_and(|e| !e.is_null()) {
-        if let Some(kind) = error::budget_kind(&v) {
-            return Err(ClientError::Budget {
-                kind,
-                message: v["error"]["message"].as_str().unwrap_or("").into(),
-            });
-        }
-        return Err(ClientError::StreamError(v["error"].to_string()));
+        return Err(error::from_stream_error(&v));
     }
     let choice = v
         .get("choices")
@@ -271,6 +329,9 @@ pub fn parse_completion(text: &str) -> Result<AssistantTurn, ClientError> {
             .get("finish_reason")
             .and_then(Value::as_str)
             .map(str::to_string),
-        usage: v.get("usage").and_then(Usage::from_openai),
+        usage: v
+            .get("usage")
+            .or_else(|| choice.get("usage"))
+            .and_then(Usage::from_openai),
     })
 }

@@ -1,12 +1,20 @@
-//! `openai:<model>[@<base_url>]`: any OpenAI-compatible chat-completions server (vLLM,
-//! llama.cpp, Ollama, DeepSeek, …). The key comes from the host environment and is sent only
-//! in the `Authorization` header; anything the server echoes back is scrubbed of it.
+//! `openai[<options>]:<model>[@<base_url>]`: any OpenAI-compatible chat-completions server
+//! (vLLM, llama.cpp, Ollama, DeepSeek, Kimi, GLM, …), spoken in its [`Dialect`]. The key
+//! comes from the host environment and is sent only in the `Authorization` header; anything
+//! the server echoes back is scrubbed of it ([`crate::redact`]).
+//!
+//! A stream is an answer only when it ends with a finish reason or `[DONE]`; one that just
+//! stops (an HTTP 200 with an empty body is the extreme case) is
+//! [`ProviderError::Truncated`], which the caller retries.
 
 use crate::assemble::completion_to_chunks;
+use crate::dialect::Dialect;
 use crate::error::ProviderError;
-use crate::provider::{Provider, ProviderResponse, wants_stream};
+use crate::provider::{ChunkStream, Provider, ProviderResponse, wants_stream};
+use crate::redact::redact;
 use eventsource_stream::Eventsource;
 use futures::StreamExt;
+use nab_protocol::upstream;
 use serde_json::Value;
 use std::time::Duration;
 
@@ -15,6 +23,7 @@ pub struct OpenAiProvider {
     /// Without a trailing slash; `/chat/completions` is appended.
     base_url: String,
     key: Option<String>,
+    dialect: Dialect,
     http: reqwest::Client,
 }
 
@@ -29,16 +38,22 @@ impl OpenAiProvider {
             model,
             base_url: base_url.trim_end_matches('/').to_owned(),
             key: key.filter(|k| !k.is_empty()),
+            dialect: Dialect::default(),
             http,
         })
+    }
+
+    pub fn with_dialect(mut self, dialect: Dialect) -> Self {
+        self.dialect = dialect;
+        self
     }
 
     /// Removes the key from text that came back from the server (error pages that echo
     /// the request, for instance) before it reaches the agent or the transcript.
     fn scrub(&self, text: &str) -> String {
         match &self.key {
-            Some(k) if text.contains(k.as_str()) => text.replace(k.as_str(), "[REDACTED]"),
-            _ => text.to_owned(),
+            Some(k) => redact(text, k),
+            None => text.to_owned(),
         }
     }
 
@@ -68,7 +83,15 @@ fn retry_after(headers: &reqwest::header::HeaderMap) -> Option<Duration> {
 #[async_trait::async_trait]
 impl Provider for OpenAiProvider {
     fn describe(&self) -> String {
-        format!("openai:{}@{}", self.model, redact_userinfo(&self.base_url))
+        let options = match self.dialect.is_default() {
+            true => String::new(),
+            false => format!("[{}]", self.dialect),
+        };
+        format!(
+            "openai{options}:{}@{}",
+            self.model,
+            redact_userinfo(&self.base_url)
+        )
     }
 
     fn model(&self) -> Option<String> {
@@ -84,7 +107,11 @@ impl Provider for OpenAiProvider {
         };
         // The spec names the model; the agent's `model` field is only a label.
         obj.insert("model".into(), Value::String(self.model.clone()));
-        let stream = wants_stream(&body);
+        let agent_streams = wants_stream(&body);
+        let stream = agent_streams && self.dialect.stream;
+        if let Some(obj) = body.as_object_mut() {
+            self.dialect.apply(obj, stream);
+        }
         let bytes =
             serde_json::to_vec(&body).map_err(|e| ProviderError::InvalidRequest(e.to_string()))?;
         let mut req = self
@@ -102,7 +129,7 @@ impl Provider for OpenAiProvider {
             let text = resp.text().await.unwrap_or_default();
             return Err(ProviderError::Http {
                 status,
-                body: self.scrub(&text),
+                body: self.scrub(&upstream::cap(&text, 64 * 1024)),
                 retry_after: after,
             });
         }
@@ -118,38 +145,37 @@ impl Provider for OpenAiProvider {
             let chunks = resp
                 .bytes_stream()
                 .eventsource()
-                .take_while(|ev| {
-                    let done = matches!(ev, Ok(e) if e.data.trim() == "[DONE]");
-                    futures::future::ready(!done)
-                })
-                .filter_map(move |ev| {
-                    let out = match ev {
-                        Ok(e) if e.data.trim().is_empty() => None,
-                        Ok(e) => Some(Ok(match &key {
-                            Some(k) if e.data.contains(k.as_str()) => {
-                                e.data.replace(k.as_str(), "[REDACTED]")
-                            }
-                            _ => e.data,
-                        })),
-                        Err(e) => Some(Err(ProviderError::Connect(format!(
-                            "the stream broke: {e}"
-                        )))),
-                    };
-                    futures::future::ready(out)
+                .map(move |ev| match ev {
+                    Ok(e) => Ok(match &key {
+                        Some(k) => redact(&e.data, k),
+                        None => e.data,
+                    }),
+                    Err(e) => Err(ProviderError::Connect(format!("the stream broke: {e}"))),
                 })
                 .boxed();
-            return Ok(ProviderResponse::Stream { status, chunks });
+            return Ok(ProviderResponse::Stream {
+                status,
+                chunks: until_finished(chunks),
+            });
         }
         let text = resp.text().await.map_err(|e| self.connect_error(e))?;
         let text = self.scrub(&text);
+        // An empty 200 is a server that failed after its headers, not an answer.
+        if text.trim().is_empty() {
+            return Err(ProviderError::Truncated { chunks: 0 });
+        }
         let json: Value = serde_json::from_str(&text).map_err(|e| {
             ProviderError::InvalidResponse(format!(
                 "expected a chat.completion JSON object: {e}: {}",
                 text.chars().take(200).collect::<String>()
             ))
         })?;
-        if stream {
-            // A server that ignores `stream: true`: stream its answer anyway.
+        if json.get("error").is_some_and(|e| !e.is_null()) {
+            return Err(in_stream_error(&json));
+        }
+        if agent_streams {
+            // Not streamed upstream (`stream=off`, or a server that ignores `stream: true`):
+            // stream the whole answer on to the agent.
             let chunks: Vec<Result<String, ProviderError>> = completion_to_chunks(&json)
                 .into_iter()
                 .map(|c| Ok(c.to_string()))
@@ -161,6 +187,97 @@ impl Provider for OpenAiProvider {
         }
         Ok(ProviderResponse::Json { status, body: json })
     }
+}
+
+/// An `{"error": …}` object a server sent with a 200 (inside a stream or as the body).
+fn in_stream_error(v: &Value) -> ProviderError {
+    let text = v.to_string();
+    ProviderError::InStream {
+        message: upstream::error_message(&text),
+        retryable: !upstream::is_validation_error(&text),
+    }
+}
+
+/// Only what the finish check needs from a chunk.
+#[derive(serde::Deserialize)]
+struct Probe {
+    #[serde(default)]
+    choices: Vec<ProbeChoice>,
+    #[serde(default)]
+    error: Option<Value>,
+}
+
+#[derive(serde::Deserialize)]
+struct ProbeChoice {
+    #[serde(default)]
+    finish_reason: Option<Value>,
+}
+
+/// Passes the `data:` texts of a stream on until `[DONE]` (which is dropped: the gateway
+/// writes its own). An `error` event becomes [`ProviderError::InStream`]; a stream that ends
+/// without `[DONE]` and without any finish reason gets a [`ProviderError::Truncated`] as its
+/// last item.
+fn until_finished(data: ChunkStream) -> ChunkStream {
+    struct State {
+        data: ChunkStream,
+        chunks: usize,
+        finished: bool,
+        over: bool,
+    }
+    let state = State {
+        data,
+        chunks: 0,
+        finished: false,
+        over: false,
+    };
+    futures::stream::unfold(state, |mut st| async move {
+        loop {
+            if st.over {
+                return None;
+            }
+            let Some(item) = st.data.next().await else {
+                st.over = true;
+                if st.finished {
+                    return None;
+                }
+                let chunks = st.chunks;
+                return Some((Err(ProviderError::Truncated { chunks }), st));
+            };
+            let text = match item {
+                Ok(t) => t,
+                Err(e) => {
+                    st.over = true;
+                    return Some((Err(e), st));
+                }
+            };
+            let trimmed = text.trim();
+            if trimmed.is_empty() {
+                continue;
+            }
+            if trimmed == "[DONE]" {
+                return None;
+            }
+            st.chunks += 1;
+            if let Ok(probe) = serde_json::from_str::<Probe>(trimmed) {
+                if probe.error.as_ref().is_some_and(|e| !e.is_null()) {
+                    st.over = true;
+                    let err = serde_json::from_str::<Value>(trimmed)
+                        .map(|v| in_stream_error(&v))
+                        .unwrap_or_else(|e| ProviderError::InvalidResponse(e.to_string()));
+                    return Some((Err(err), st));
+                }
+                if probe
+                    .choices
+                    .iter()
+                    .any(|c| c.finish_reason.as_ref().is_some_and(|f| !f.is_null()))
+                {
+                    st.finished = true;
+                }
+            }
+            return Some((Ok(text), st));
+        }
+    })
+    .boxed()
 }
 
 #[cfg(test)]

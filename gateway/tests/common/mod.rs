@@ -130,3 +130,28 @@ pub fn request(system: &str, user: &str, stream: bool) -> Value {
         "temperature": 0
     })
 }
+
+/// Reads one HTTP request from a raw socket: the headers and the body they announce.
+pub async fn read_request(sock: &mut tokio::net::TcpStream) {
+    use tokio::io::AsyncReadExt;
+    let mut buf = vec![0u8; 65536];
+    let mut seen = Vec::new();
+    loop {
+        let n = sock.read(&mut buf).await.unwrap();
+        seen.extend_from_slice(&buf[..n]);
+        let text = String::from_utf8_lossy(&seen);
+        if let Some(h) = text.find("\r\n\r\n") {
+            let len: usize = text[..h]
+                .lines()
+                .find_map(|l| {
+                    l.to_ascii_lowercase()
+                        .strip_prefix("content-length:")
+                        .map(|v| v.trim().parse().unwrap())
+                })
+                .unwrap_or(0);
+            if seen.len() >= h + 4 + len || n == 0 {
+                break;
+            }
+        }
+    }
+}

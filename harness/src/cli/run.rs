@@ -19,7 +19,9 @@ pub struct Args {
     #[arg(long)]
     agent: String,
     /// The model behind the trial's gateway: scripted:task | scripted:<file> |
-    /// replay:<cassette-dir> | record:<cassette-dir>:<spec> | openai:<model>[@<base_url>].
+    /// replay:<cassette-dir> | record:<cassette-dir>:<spec> |
+    /// openai[<options>]:<model>[@<base_url>], options (comma-separated) stream=on|off,
+    /// stream_options=send|omit, tool_choice=send|omit, parallel_tool_calls=send|omit.
     /// Needed by nab-agent; a command: agent given one may use /nab/llm.sock.
     #[arg(long)]
     model: Option<String>,

@@ -236,6 +236,7 @@ async fn execute(
                 rec.agent_s = o.agent_s;
                 rec.verify_s = o.verify_s;
                 rec.error = None;
+                rec.error_kind = None;
                 rec.violations.clear();
                 if let Some(m) = &o.metrics {
                     m.apply(&mut rec);
@@ -255,6 +256,7 @@ async fn execute(
                 );
                 rec.status = TrialStatus::Error;
                 rec.error = Some(format!("{e:#}"));
+                rec.error_kind = e.error_kind();
                 if attempt < max_attempts {
                     let backoff = Duration::from_secs(2u64.pow(attempt.min(5)));
                     tokio::select! {
