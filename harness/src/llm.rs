@@ -35,7 +35,11 @@ pub enum LlmError {
 pub struct AgentOutput {
     pub events: Vec<Event>,
     /// Lines of events.jsonl that did not parse (the agent's problem, not the harness's).
+    /// A torn last line (no newline: the agent was killed mid-write) is not one of them.
     pub bad_event_lines: Vec<String>,
+    /// Why events.jsonl could not be taken: not a regular file, over [`EVENTS_LIMIT`],
+    /// unreadable. The agent's failure, never an infrastructure error.
+    pub unreadable: Option<String>,
 }
 
 fn chmod(path: &Path, mode: u32) -> std::io::Result<()> {
@@ -90,12 +94,23 @@ impl LlmSession {
     pub async fn finish(self, trial_dir: &Path) -> Result<AgentOutput, LlmError> {
         self.gateway.shutdown().await;
         let events_dest = trial_dir.join("events.jsonl");
-        let text = read_untrusted(&self.out_dir.path().join("events.jsonl"))?;
-        std::fs::write(&events_dest, &text)?;
         let mut out = AgentOutput::default();
-        for l in text.lines().filter(|l| !l.trim().is_empty()) {
+        let text = match read_untrusted(&self.out_dir.path().join("events.jsonl")) {
+            Ok(text) => text,
+            Err(e) => {
+                out.unreadable = Some(e.to_string());
+                String::new()
+            }
+        };
+        std::fs::write(&events_dest, &text)?;
+        let lines: Vec<&str> = text.lines().collect();
+        for (i, l) in lines.iter().enumerate() {
+            if l.trim().is_empty() {
+                continue;
+            }
             match Event::parse_line(l) {
                 Ok(e) => out.events.push(e),
+                Err(_) if i + 1 == lines.len() && !text.ends_with('\n') => {}
                 Err(e) => out.bad_event_lines.push(e),
             }
         }
@@ -104,7 +119,9 @@ impl LlmSession {
 }
 
 /// Reads a file the agent wrote, without following a symlink it may have planted there
-/// (which would copy a host file into the run's output), up to [`EVENTS_LIMIT`] bytes.
+/// (which would copy a host file into the run's output). Missing is empty; a symlink, a
+/// special file or more than [`EVENTS_LIMIT`] bytes is an error the caller charges to the
+/// agent.
 fn read_untrusted(path: &PathBuf) -> std::io::Result<String> {
     use std::os::unix::fs::OpenOptionsExt;
     let file = match std::fs::OpenOptions::new()
@@ -114,14 +131,20 @@ fn read_untrusted(path: &PathBuf) -> std::io::Result<String> {
     {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(String::new()),
-        // ELOOP: a symlink. Not the agent's events; ignore it.
-        Err(e) if e.raw_os_error() == Some(libc::ELOOP) => return Ok(String::new()),
+        Err(e) if e.raw_os_error() == Some(libc::ELOOP) => {
+            return Err(std::io::Error::other("a symlink, not a file; not followed"));
+        }
         Err(e) => return Err(e),
     };
     if !file.metadata()?.is_file() {
-        return Ok(String::new());
+        return Err(std::io::Error::other("not a regular file"));
     }
     let mut bytes = Vec::new();
-    file.take(EVENTS_LIMIT).read_to_end(&mut bytes)?;
+    file.take(EVENTS_LIMIT + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > EVENTS_LIMIT {
+        return Err(std::io::Error::other(format!(
+            "larger than {EVENTS_LIMIT} bytes"
+        )));
+    }
     Ok(String::from_utf8_lossy(&bytes).into_owned())
 }

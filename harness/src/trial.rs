@@ -13,7 +13,7 @@ use crate::sandbox::{
 use crate::task::Task;
 use crate::verify;
 use crate::workspace::{self, Snapshot};
-use nab_protocol::trial::{ErrorKind, SandboxExit};
+use nab_protocol::trial::{ErrorKind, FailureReason, SandboxExit};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -48,7 +48,9 @@ pub struct TrialJob {
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct TrialOutcome {
-    pub passed: bool,
+    /// Why the trial failed; `None` is a pass. Everything the agent or its code can cause
+    /// ends here, never in a [`TrialError`].
+    pub failure: Option<FailureReason>,
     pub tests_passed: Option<u32>,
     pub tests_total: Option<u32>,
     pub exit_reason: SandboxExit,
@@ -81,6 +83,12 @@ pub enum TrialError {
     /// (never the model's answer, never the agent's failure).
     #[error("{0}")]
     Provider(String),
+}
+
+impl TrialOutcome {
+    pub fn passed(&self) -> bool {
+        self.failure.is_none()
+    }
 }
 
 impl TrialError {
@@ -140,6 +148,17 @@ fn files_err(dir: &Path) -> impl FnOnce(std::io::Error) -> TrialError + '_ {
         dir: dir.to_owned(),
         source,
     }
+}
+
+/// Adds harness notes to the trial's agent.log.
+fn append_log(dir: &Path, notes: &str) -> Result<(), TrialError> {
+    use std::io::Write;
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(dir.join("agent.log"))
+        .and_then(|mut f| f.write_all(notes.as_bytes()))
+        .map_err(files_err(dir))
 }
 
 fn lockdown(task: &Task) -> Lockdown {
@@ -264,31 +283,62 @@ async fn run_inner(
     // Stop everything the agent started before reading its workspace.
     ctx.backend.kill(&agent_c).await?;
     let mut archive = tempfile::tempfile().map_err(files_err(dir))?;
-    ctx.backend
+    // The agent decides how large its workspace is (sparse files included: the archive
+    // holds them at full size), so a workspace over the limit is its failure.
+    let mut failure = match ctx
+        .backend
         .copy_out(&agent_c, "/workspace", &mut archive, WORKSPACE_LIMIT)
-        .await?;
-    use std::io::Seek;
-    archive.rewind().map_err(files_err(dir))?;
-    let final_ws = Snapshot::from_tar(std::io::BufReader::new(archive)).map_err(files_err(dir))?;
-    std::fs::write(
-        dir.join("diff.patch"),
-        workspace::diff(&original, &final_ws),
-    )
-    .map_err(files_err(dir))?;
+        .await
+    {
+        Ok(()) => None,
+        Err(SandboxError::TooLarge { limit }) => {
+            append_log(
+                dir,
+                &format!("[nab: the workspace is larger than {limit} bytes; not verified]\n"),
+            )?;
+            Some(FailureReason::WorkspaceTooLarge)
+        }
+        Err(e) => return Err(e.into()),
+    };
+    if failure.is_none() {
+        use std::io::Seek;
+        archive.rewind().map_err(files_err(dir))?;
+        let final_ws =
+            Snapshot::from_tar(std::io::BufReader::new(archive)).map_err(files_err(dir))?;
+        std::fs::write(
+            dir.join("diff.patch"),
+            workspace::diff(&original, &final_ws),
+        )
+        .map_err(files_err(dir))?;
+    }
     ctx.backend.destroy(&agent_c).await?;
     // The gateway and /nab/out outlive the agent's container: Docker needs every bind
     // source to exist while it copies the workspace out.
     let metrics = match session {
         Some((m, s)) => {
             let out = s.finish(dir).await?;
-            let transcript = nab_protocol::read_jsonl::<nab_protocol::transcript::TranscriptLine>(
-                &dir.join("transcript.jsonl"),
-            )
-            .map_err(|e| TrialError::Files {
-                dir: dir.clone(),
-                source: std::io::Error::other(e.to_string()),
-            })?
-            .records;
+            // The transcript is written by the gateway, but every line holds what the
+            // agent sent: a line that does not read back is the agent's doing.
+            let transcript = match nab_protocol::read_jsonl::<
+                nab_protocol::transcript::TranscriptLine,
+            >(&dir.join("transcript.jsonl"))
+            {
+                Ok(read) => read.records,
+                Err(e @ nab_protocol::JsonlError::Line { .. }) => {
+                    append_log(dir, &format!("[nab: transcript: {e}]\n"))?;
+                    failure.get_or_insert(FailureReason::BadAgentOutput);
+                    Vec::new()
+                }
+                Err(e) => {
+                    return Err(TrialError::Files {
+                        dir: dir.clone(),
+                        source: std::io::Error::other(e.to_string()),
+                    });
+                }
+            };
+            if out.unreadable.is_some() || !out.bad_event_lines.is_empty() {
+                failure.get_or_insert(FailureReason::BadAgentOutput);
+            }
             let metrics = ModelMetrics::compute(
                 &m.spec,
                 &transcript,
@@ -297,6 +347,9 @@ async fn run_inner(
                 exit_reason == SandboxExit::Timeout,
             );
             let mut notes = String::new();
+            if let Some(why) = &out.unreadable {
+                notes.push_str(&format!("[nab: events.jsonl: {why}]\n"));
+            }
             for bad in &out.bad_event_lines {
                 notes.push_str(&format!("[nab: events.jsonl: ignored a line: {bad}]\n"));
             }
@@ -304,12 +357,7 @@ async fn run_inner(
                 notes.push_str(&format!("[nab: {n}]\n"));
             }
             if !notes.is_empty() {
-                use std::io::Write;
-                std::fs::OpenOptions::new()
-                    .append(true)
-                    .open(dir.join("agent.log"))
-                    .and_then(|mut f| f.write_all(notes.as_bytes()))
-                    .map_err(files_err(dir))?;
+                append_log(dir, &notes)?;
             }
             Some(metrics)
         }
@@ -319,6 +367,27 @@ async fn run_inner(
     // would score the provider, not the agent.
     if let Some(why) = metrics.as_ref().and_then(|m| m.provider_failure.clone()) {
         return Err(TrialError::Provider(why));
+    }
+
+    // A required tool call the model never made fails the trial, whatever the tests say.
+    if metrics
+        .as_ref()
+        .is_some_and(|m| !m.missing_required.is_empty())
+    {
+        failure.get_or_insert(FailureReason::MissingToolCalls);
+    }
+    if failure == Some(FailureReason::WorkspaceTooLarge) {
+        // The verifier would have to take that workspace in: the verdict is already in.
+        return Ok(TrialOutcome {
+            failure,
+            tests_passed: None,
+            tests_total: None,
+            exit_reason,
+            agent_exit_code,
+            agent_s,
+            verify_s: 0.0,
+            metrics,
+        });
     }
 
     // ---- verifier phase: a fresh container; nothing the agent ran survives into it.
@@ -341,12 +410,9 @@ async fn run_inner(
     let v = verify::run_steps(ctx.backend.as_ref(), &verifier, task, cancel).await?;
     let verify_s = verify_started.elapsed().as_secs_f64();
     std::fs::write(dir.join("verify.log"), &v.log).map_err(files_err(dir))?;
-    // A required tool call the model never made fails the trial, whatever the tests say.
-    let missing_required = metrics
-        .as_ref()
-        .is_some_and(|m| !m.missing_required.is_empty());
     Ok(TrialOutcome {
-        passed: v.passed && !missing_required,
+        // The agent's own rule-breaking outranks what the tests said.
+        failure: failure.or(v.failure),
         tests_passed: v.tests_passed,
         tests_total: v.tests_total,
         exit_reason,

@@ -2,8 +2,9 @@
 //! tests, each step run by argv under its own deadline. JUnit counts are read from
 //! /nab/verify, a tmpfs only the verifier ever has.
 
-use crate::sandbox::{ContainerId, ExecRequest, SandboxBackend, SandboxError};
+use crate::sandbox::{ContainerId, ExecOutcome, ExecRequest, SandboxBackend, SandboxError};
 use crate::task::Task;
+use nab_protocol::trial::FailureReason;
 use std::fmt::Write as _;
 use std::time::Duration;
 use tokio_util::sync::CancellationToken;
@@ -15,24 +16,61 @@ const JUNIT_CAP: usize = 8 * 1024 * 1024;
 
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct VerifyResult {
-    pub passed: bool,
+    /// Why the verdict is not a pass; `None` when every step passed.
+    pub failure: Option<FailureReason>,
     pub tests_passed: Option<u32>,
     pub tests_total: Option<u32>,
     /// Human-readable record of every step, for verify.log.
     pub log: String,
 }
 
+impl VerifyResult {
+    pub fn passed(&self) -> bool {
+        self.failure.is_none()
+    }
+}
+
+/// Runs `req` in `c`. `Ok(None)` when the container is no longer running: the code under
+/// test stopped it (or got it killed), which is the trial's failure, not an infrastructure
+/// error. An engine that cannot be reached is still an error.
+async fn exec_unless_gone(
+    backend: &dyn SandboxBackend,
+    c: &ContainerId,
+    req: &ExecRequest,
+    cancel: &CancellationToken,
+) -> Result<Option<ExecOutcome>, SandboxError> {
+    unless_gone(backend, c, backend.exec(c, req, cancel).await).await
+}
+
+/// `Ok(None)` in place of an engine error when the container has stopped.
+async fn unless_gone<T>(
+    backend: &dyn SandboxBackend,
+    c: &ContainerId,
+    result: Result<T, SandboxError>,
+) -> Result<Option<T>, SandboxError> {
+    match result {
+        Ok(v) => Ok(Some(v)),
+        Err(e @ SandboxError::Docker { .. }) => {
+            if backend.is_running(c).await? {
+                Err(e)
+            } else {
+                Ok(None)
+            }
+        }
+        Err(e) => Err(e),
+    }
+}
+
 /// Runs every verify step in order in container `c`; stops at the first failing step.
+/// Between steps (and before a report is read) every process of the sandbox user is
+/// killed, so nothing one step starts can act during the next or rewrite a report.
 pub async fn run_steps(
     backend: &dyn SandboxBackend,
     c: &ContainerId,
     task: &Task,
     cancel: &CancellationToken,
 ) -> Result<VerifyResult, SandboxError> {
-    let mut result = VerifyResult {
-        passed: true,
-        ..Default::default()
-    };
+    let mut result = VerifyResult::default();
     let budget = Duration::from_secs_f64(task.spec.timeouts.verify_s);
     let started = std::time::Instant::now();
     for (i, step) in task.spec.verify.iter().enumerate() {
@@ -45,9 +83,25 @@ pub async fn run_steps(
             timeout,
             output_cap: STEP_OUTPUT_CAP,
         };
-        let out = backend.exec(c, &req, cancel).await?;
         let _ = writeln!(result.log, "$ {}", shell_quote(&step.argv));
+        let Some(out) = exec_unless_gone(backend, c, &req, cancel).await? else {
+            let _ = writeln!(
+                result.log,
+                "[nab] step {i}: could not run: the verifier container has stopped\n"
+            );
+            result.failure = Some(FailureReason::VerifierCrashed);
+            break;
+        };
         result.log.push_str(&out.output.to_text());
+        // No exit code without a timeout: the process went down with its container.
+        if !out.timed_out && out.exit_code.is_none() {
+            let _ = writeln!(
+                result.log,
+                "[nab] step {i}: the verifier container stopped while the step ran\n"
+            );
+            result.failure = Some(FailureReason::VerifierCrashed);
+            break;
+        }
         let verdict = match (out.timed_out, out.exit_code) {
             (true, _) => format!(
                 "step {i}: TIMEOUT after {:.1} s (limit {:.1} s)",
@@ -61,9 +115,34 @@ pub async fn run_steps(
             ),
         };
         let _ = writeln!(result.log, "[nab] {verdict}\n");
-        let mut ok = !out.timed_out && out.exit_code == Some(0);
-        if let (Some(junit), false) = (&step.junit, out.timed_out) {
-            match read_junit(backend, c, junit, cancel).await? {
+        if out.timed_out {
+            // The deadline killed the whole container: no later step can run.
+            result.failure = Some(FailureReason::VerifyTimeout);
+            break;
+        }
+        let reaped = backend.kill_sandbox_user(c, cancel).await;
+        if unless_gone(backend, c, reaped).await? != Some(true) {
+            let _ = writeln!(
+                result.log,
+                "[nab] step {i}: processes of the sandbox user outlived the step and could not be stopped\n"
+            );
+            result.failure = Some(FailureReason::VerifierCrashed);
+            break;
+        }
+        let mut ok = out.exit_code == Some(0);
+        if let Some(junit) = &step.junit {
+            let report = match read_junit(backend, c, junit, cancel).await? {
+                Ok(report) => report,
+                Err(Gone) => {
+                    let _ = writeln!(
+                        result.log,
+                        "[nab] step {i}: the verifier container stopped before {junit} was read\n"
+                    );
+                    result.failure = Some(FailureReason::VerifierCrashed);
+                    break;
+                }
+            };
+            match report {
                 Some((p, t)) => {
                     result.tests_passed = Some(result.tests_passed.unwrap_or(0) + p);
                     result.tests_total = Some(result.tests_total.unwrap_or(0) + t);
@@ -93,19 +172,22 @@ pub async fn run_steps(
             }
         }
         if !ok {
-            result.passed = false;
+            result.failure = Some(FailureReason::TestsFailed);
             break;
         }
     }
     Ok(result)
 }
 
+/// The verifier container was no longer running.
+struct Gone;
+
 async fn read_junit(
     backend: &dyn SandboxBackend,
     c: &ContainerId,
     path: &str,
     cancel: &CancellationToken,
-) -> Result<Option<(u32, u32)>, SandboxError> {
+) -> Result<Result<Option<(u32, u32)>, Gone>, SandboxError> {
     let req = ExecRequest {
         argv: vec!["cat".into(), "--".into(), path.into()],
         env: vec![],
@@ -113,11 +195,13 @@ async fn read_junit(
         timeout: Duration::from_secs(20),
         output_cap: JUNIT_CAP,
     };
-    let out = backend.exec(c, &req, cancel).await?;
+    let Some(out) = exec_unless_gone(backend, c, &req, cancel).await? else {
+        return Ok(Err(Gone));
+    };
     if out.exit_code != Some(0) || out.output.truncated() {
-        return Ok(None);
+        return Ok(Ok(None));
     }
-    Ok(parse_junit(out.output.bytes()))
+    Ok(Ok(parse_junit(out.output.bytes())))
 }
 
 /// (passed, total) from a JUnit XML document: every `<testcase>` counts toward the total;

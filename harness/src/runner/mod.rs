@@ -223,12 +223,13 @@ async fn execute(
         rec.attempts = attempt;
         match run_trial(ctx, &tj, cancel).await {
             Ok(o) => {
-                rec.status = if o.passed {
+                rec.status = if o.passed() {
                     TrialStatus::Passed
                 } else {
                     TrialStatus::Failed
                 };
-                rec.reward = if o.passed { 1.0 } else { 0.0 };
+                rec.reward = if o.passed() { 1.0 } else { 0.0 };
+                rec.failure_reason = o.failure;
                 rec.tests_passed = o.tests_passed;
                 rec.tests_total = o.tests_total;
                 rec.exit_reason = Some(o.exit_reason);

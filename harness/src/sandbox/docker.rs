@@ -23,6 +23,16 @@ use tokio_util::sync::CancellationToken;
 
 /// The container's own process: idles so commands can be exec'd, and dies with SIGKILL.
 const IDLE: [&str; 2] = ["sleep", "infinity"];
+/// Who runs the keeper (and the init that reaps for it): root without any capability, so
+/// it can do nothing but idle, yet the sandbox user cannot signal it (that needs CAP_KILL
+/// or the same uid).
+const KEEPER_USER: &str = "0:0";
+/// Rounds of "kill the sandbox user's processes, look again" before giving up.
+const REAP_ROUNDS: usize = 5;
+
+fn sandbox_user() -> String {
+    format!("{0}:{0}", super::SANDBOX_UID)
+}
 
 #[derive(Clone)]
 pub struct DockerBackend {
@@ -135,7 +145,7 @@ impl SandboxBackend for DockerBackend {
             image: Some(spec.image.clone()),
             cmd: Some(IDLE.iter().map(|s| s.to_string()).collect()),
             entrypoint: Some(vec![]),
-            user: Some("1000:1000".into()),
+            user: Some(KEEPER_USER.into()),
             env: Some(spec.env.clone()),
             working_dir: Some("/workspace".into()),
             labels: Some(spec.labels.to_map()),
@@ -185,7 +195,7 @@ impl SandboxBackend for DockerBackend {
                     cmd: Some(req.argv.clone()),
                     env: Some(req.env.clone()),
                     working_dir: Some(req.workdir.clone()),
-                    user: Some("1000:1000".into()),
+                    user: Some(sandbox_user()),
                     attach_stdout: Some(true),
                     attach_stderr: Some(true),
                     attach_stdin: Some(false),
@@ -295,6 +305,46 @@ impl SandboxBackend for DockerBackend {
                 ..
             }) => Ok(()),
             Err(e) => Err(SandboxError::docker("kill container")(e)),
+        }
+    }
+
+    async fn kill_sandbox_user(
+        &self,
+        c: &ContainerId,
+        cancel: &CancellationToken,
+    ) -> Result<bool, SandboxError> {
+        // pkill and pgrep run as the sandbox user and never match themselves; their
+        // binaries are on the read-only root file system, out of the agent's reach.
+        let uid = super::SANDBOX_UID.to_string();
+        let run = |argv: &[&str]| ExecRequest {
+            argv: argv.iter().map(|s| s.to_string()).collect(),
+            env: vec![],
+            workdir: "/".into(),
+            timeout: std::time::Duration::from_secs(20),
+            output_cap: 4096,
+        };
+        for _ in 0..REAP_ROUNDS {
+            self.exec(c, &run(&["/usr/bin/pkill", "-KILL", "-U", &uid]), cancel)
+                .await?;
+            let left = self
+                .exec(c, &run(&["/usr/bin/pgrep", "-U", &uid]), cancel)
+                .await?;
+            // pgrep: 1 = nothing matched.
+            if left.exit_code == Some(1) {
+                return Ok(true);
+            }
+            if !self.is_running(c).await? {
+                return Ok(false);
+            }
+        }
+        Ok(false)
+    }
+
+    async fn is_running(&self, c: &ContainerId) -> Result<bool, SandboxError> {
+        match self.docker.inspect_container(&c.0, None).await {
+            Ok(info) => Ok(info.state.and_then(|s| s.running).unwrap_or(false)),
+            Err(e) if is_not_found(&e) => Ok(false),
+            Err(e) => Err(SandboxError::docker("inspect container")(e)),
         }
     }
 

@@ -14,6 +14,11 @@ use async_trait::async_trait;
 use std::time::Duration;
 use tokio_util::sync::CancellationToken;
 
+/// The user every command in a sandbox runs as. The container's keeper process runs as
+/// another user, which this one cannot signal: nothing the agent or the tests run can stop
+/// the container.
+pub const SANDBOX_UID: u32 = 1000;
+
 /// What a backend can do; the runner checks these instead of assuming Docker.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Capabilities {
@@ -111,6 +116,17 @@ pub trait SandboxBackend: Send + Sync {
     ) -> Result<(), SandboxError>;
     /// Stops every process in the container (it stays until `destroy`).
     async fn kill(&self, c: &ContainerId) -> Result<(), SandboxError>;
+    /// Kills every process of the sandbox user ([`SANDBOX_UID`]) in `c`, leaving the
+    /// container running (its keeper is another user). `Ok(false)` when some process of
+    /// the sandbox user was still there after a few rounds (a fork race it won).
+    async fn kill_sandbox_user(
+        &self,
+        c: &ContainerId,
+        cancel: &CancellationToken,
+    ) -> Result<bool, SandboxError>;
+    /// Whether `c` is still running: `Ok(false)` when it stopped or is gone, an error only
+    /// when the engine cannot say.
+    async fn is_running(&self, c: &ContainerId) -> Result<bool, SandboxError>;
     async fn destroy(&self, c: &ContainerId) -> Result<(), SandboxError>;
     async fn destroy_volume(&self, v: &VolumeId) -> Result<(), SandboxError>;
     /// Removes every container and volume whose labels match `label` (`key` or `key=value`).
