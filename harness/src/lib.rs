@@ -13,6 +13,7 @@
 //! - [`judge_model`]: the judges' model seam implemented with the gateway's providers.
 //! - [`pairwise_bridge`]: the judges' pairwise lines as the reports' pairwise records.
 //! - [`runner`]: scheduling, retries, results.jsonl, resume, summaries.
+//! - [`untrusted`]: reading a file the agent left (no links, no blocking, capped).
 
 pub mod agent;
 pub mod docker;
@@ -26,5 +27,6 @@ pub mod runner;
 pub mod sandbox;
 pub mod task;
 pub mod trial;
+pub mod untrusted;
 pub mod verify;
 pub mod workspace;

@@ -6,11 +6,14 @@ use crate::model::ModelSetup;
 use crate::task::Task;
 use nab_gateway::{Budgets, Gateway, GatewayConfig, GatewayHandle, build_provider};
 use nab_protocol::events::Event;
-use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Largest events.jsonl taken from the agent (it is untrusted output).
-pub const EVENTS_LIMIT: u64 = 64 * 1024 * 1024;
+pub const EVENTS_LIMIT: u64 = 16 * 1024 * 1024;
+/// Longest events.jsonl line parsed; a longer one is ignored with a note.
+pub const EVENT_LINE_LIMIT: usize = 256 * 1024;
+/// Deepest nesting of arrays and objects parsed in an event line.
+pub const EVENT_DEPTH_LIMIT: usize = 32;
 
 pub struct LlmSession {
     gateway: GatewayHandle,
@@ -90,61 +93,89 @@ impl LlmSession {
     }
 
     /// Stops the gateway (exchanges in flight finish or are recorded as cut off), copies
-    /// events.jsonl into `trial_dir` and parses it. The temporary folders are removed.
+    /// events.jsonl into `trial_dir` and parses it, off the async threads. The temporary
+    /// folders are removed.
     pub async fn finish(self, trial_dir: &Path) -> Result<AgentOutput, LlmError> {
         self.gateway.shutdown().await;
-        let events_dest = trial_dir.join("events.jsonl");
-        let mut out = AgentOutput::default();
-        let text = match read_untrusted(&self.out_dir.path().join("events.jsonl")) {
-            Ok(text) => text,
-            Err(e) => {
-                out.unreadable = Some(e.to_string());
-                String::new()
-            }
-        };
-        std::fs::write(&events_dest, &text)?;
-        let lines: Vec<&str> = text.lines().collect();
-        for (i, l) in lines.iter().enumerate() {
-            if l.trim().is_empty() {
-                continue;
-            }
-            match Event::parse_line(l) {
-                Ok(e) => out.events.push(e),
-                Err(_) if i + 1 == lines.len() && !text.ends_with('\n') => {}
-                Err(e) => out.bad_event_lines.push(e),
-            }
-        }
+        let src = self.out_dir.path().join("events.jsonl");
+        let dest = trial_dir.join("events.jsonl");
+        let out = tokio::task::spawn_blocking(move || read_events(&src, &dest))
+            .await
+            .map_err(|e| LlmError::Io(std::io::Error::other(e)))??;
         Ok(out)
     }
 }
 
-/// Reads a file the agent wrote, without following a symlink it may have planted there
-/// (which would copy a host file into the run's output). Missing is empty; a symlink, a
-/// special file or more than [`EVENTS_LIMIT`] bytes is an error the caller charges to the
-/// agent.
-fn read_untrusted(path: &PathBuf) -> std::io::Result<String> {
-    use std::os::unix::fs::OpenOptionsExt;
-    let file = match std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NOFOLLOW)
-        .open(path)
-    {
-        Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(String::new()),
-        Err(e) if e.raw_os_error() == Some(libc::ELOOP) => {
-            return Err(std::io::Error::other("a symlink, not a file; not followed"));
+/// Reads the agent's events.jsonl under the rules of [`crate::untrusted`], keeps a copy in
+/// the trial folder, and parses each line under a length and nesting limit.
+fn read_events(src: &Path, dest: &Path) -> std::io::Result<AgentOutput> {
+    let mut out = AgentOutput::default();
+    let bytes = match crate::untrusted::read_capped(src, EVENTS_LIMIT) {
+        Ok(b) => b.unwrap_or_default(),
+        Err(why) => {
+            out.unreadable = Some(format!("{why}; ignored"));
+            return Ok(out);
         }
-        Err(e) => return Err(e),
     };
-    if !file.metadata()?.is_file() {
-        return Err(std::io::Error::other("not a regular file"));
+    std::fs::write(dest, &bytes)?;
+    let text = String::from_utf8_lossy(&bytes);
+    let lines: Vec<&str> = text.lines().collect();
+    for (i, l) in lines.iter().enumerate() {
+        if l.trim().is_empty() {
+            continue;
+        }
+        let n = i + 1;
+        if l.len() > EVENT_LINE_LIMIT {
+            out.bad_event_lines.push(format!(
+                "line {n}: {} bytes, more than {EVENT_LINE_LIMIT}",
+                l.len()
+            ));
+            continue;
+        }
+        let depth = crate::untrusted::json_depth(l);
+        if depth > EVENT_DEPTH_LIMIT {
+            out.bad_event_lines.push(format!(
+                "line {n}: nested {depth} deep, more than {EVENT_DEPTH_LIMIT}"
+            ));
+            continue;
+        }
+        match Event::parse_line(l) {
+            Ok(e) => out.events.push(e),
+            // A torn last line (no newline: the agent was killed mid-write) is not bad.
+            Err(_) if n == lines.len() && !text.ends_with('\n') => {}
+            Err(e) => out.bad_event_lines.push(format!("line {n}: {e}")),
+        }
     }
-    let mut bytes = Vec::new();
-    file.take(EVENTS_LIMIT + 1).read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > EVENTS_LIMIT {
-        return Err(std::io::Error::other(format!(
-            "larger than {EVENTS_LIMIT} bytes"
-        )));
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn events_that_break_a_rule_are_refused_or_their_lines_ignored() {
+        let dir = tempfile::tempdir().unwrap();
+        let (src, dest) = (dir.path().join("events.jsonl"), dir.path().join("copy"));
+        nix::unistd::mkfifo(&src, nix::sys::stat::Mode::from_bits_truncate(0o644)).unwrap();
+        let out = read_events(&src, &dest).unwrap();
+        assert!(
+            out.unreadable.as_deref().unwrap().contains("FIFO"),
+            "{:?}",
+            out.unreadable
+        );
+        assert!(!dest.exists());
+        std::fs::remove_file(&src).unwrap();
+        let deep = format!("{{\"v\":1,\"x\":{}{}}}", "[".repeat(40), "]".repeat(40));
+        let long = format!("{{\"v\":1,\"x\":\"{}\"}}", "a".repeat(EVENT_LINE_LIMIT));
+        std::fs::write(&src, format!("{deep}\n{long}\nnot json\n{{\"torn")).unwrap();
+        let out = read_events(&src, &dest).unwrap();
+        assert_eq!(out.unreadable, None);
+        assert_eq!(out.bad_event_lines.len(), 3, "{:?}", out.bad_event_lines);
+        assert!(out.bad_event_lines[0].contains("line 1: nested 41 deep"));
+        assert!(out.bad_event_lines[1].starts_with("line 2: "));
+        assert!(out.bad_event_lines[1].contains("more than"));
+        assert!(out.bad_event_lines[2].starts_with("line 3: not JSON"));
+        assert!(dest.exists());
     }
-    Ok(String::from_utf8_lossy(&bytes).into_owned())
 }

@@ -21,8 +21,10 @@ use tokio_util::sync::CancellationToken;
 
 /// Bytes of agent output kept in agent.log.
 pub const AGENT_LOG_CAP: usize = 1024 * 1024;
-/// Largest workspace archive copied out.
+/// Largest workspace archive read back (it streams; nothing of it lands on disk).
 const WORKSPACE_LIMIT: u64 = 1024 * 1024 * 1024;
+/// Reading the final workspace and diffing it, off the async threads, must end by then.
+const POST_PROCESS_DEADLINE: Duration = Duration::from_secs(120);
 /// tmpfs sizes (MiB): /tmp in every container, /nab/verify in the verifier.
 const TMP_MB: i64 = 512;
 const VERIFY_SCRATCH_MB: i64 = 512;
@@ -191,8 +193,13 @@ async fn run_inner(
         }
     }
     std::fs::create_dir_all(dir).map_err(files_err(dir))?;
-    let original = Snapshot::from_dir(&task.workspace_dir()).map_err(files_err(dir))?;
-    let tar = workspace::pack_dir(&task.workspace_dir()).map_err(files_err(dir))?;
+    let ws_dir = task.workspace_dir();
+    let (original, tar) = tokio::task::spawn_blocking(move || {
+        Ok::<_, std::io::Error>((Snapshot::from_dir(&ws_dir)?, workspace::pack_dir(&ws_dir)?))
+    })
+    .await
+    .map_err(|e| files_err(dir)(std::io::Error::other(e)))?
+    .map_err(files_err(dir))?;
     let labels = |role: &str| Labels {
         run: ctx.run_id.clone(),
         task: task.id().to_owned(),
@@ -282,34 +289,56 @@ async fn run_inner(
     let agent_s = agent_started.elapsed().as_secs_f64();
     // Stop everything the agent started before reading its workspace.
     ctx.backend.kill(&agent_c).await?;
-    let mut archive = tempfile::tempfile().map_err(files_err(dir))?;
+    // The archive streams into a parser on a blocking thread (nothing of it lands on the
+    // host's disk); the diff is computed there too. Both are the agent's data, so both
+    // have a deadline.
+    let (tx, rx) = tokio::sync::mpsc::channel(16);
+    let reader = tokio::task::spawn_blocking(move || {
+        Snapshot::from_tar(std::io::BufReader::new(crate::sandbox::ChunkReader::new(
+            rx,
+        )))
+        .map(|after| {
+            let patch = workspace::diff(&original, &after);
+            (after, patch)
+        })
+    });
     // The agent decides how large its workspace is (sparse files included: the archive
     // holds them at full size), so a workspace over the limit is its failure.
-    let mut failure = match ctx
+    let copied = ctx
         .backend
-        .copy_out(&agent_c, "/workspace", &mut archive, WORKSPACE_LIMIT)
-        .await
-    {
+        .copy_out(&agent_c, "/workspace", tx, WORKSPACE_LIMIT)
+        .await;
+    let read = tokio::time::timeout(POST_PROCESS_DEADLINE, reader).await;
+    let mut failure = match copied {
         Ok(()) => None,
         Err(SandboxError::TooLarge { limit }) => {
             append_log(
                 dir,
-                &format!("[nab: the workspace is larger than {limit} bytes; not verified]\n"),
+                &format!(
+                    "[nab: the workspace is larger than {limit} bytes (sparse files count at their full size); not verified]\n"
+                ),
             )?;
             Some(FailureReason::WorkspaceTooLarge)
         }
         Err(e) => return Err(e.into()),
     };
     if failure.is_none() {
-        use std::io::Seek;
-        archive.rewind().map_err(files_err(dir))?;
-        let final_ws =
-            Snapshot::from_tar(std::io::BufReader::new(archive)).map_err(files_err(dir))?;
-        std::fs::write(
-            dir.join("diff.patch"),
-            workspace::diff(&original, &final_ws),
-        )
-        .map_err(files_err(dir))?;
+        let why = match read {
+            Ok(Ok(Ok((_, patch)))) => {
+                std::fs::write(dir.join("diff.patch"), patch).map_err(files_err(dir))?;
+                None
+            }
+            Ok(Ok(Err(e))) => Some(format!("the workspace archive could not be read: {e}")),
+            Ok(Err(e)) => return Err(files_err(dir)(std::io::Error::other(e))),
+            Err(_) => Some(format!(
+                "reading and diffing the workspace took longer than {} s",
+                POST_PROCESS_DEADLINE.as_secs()
+            )),
+        };
+        if let Some(why) = why {
+            append_log(dir, &format!("[nab: {why}]\n"))?;
+            failure = Some(FailureReason::BadAgentOutput);
+        }
     }
     ctx.backend.destroy(&agent_c).await?;
     // The gateway and /nab/out outlive the agent's container: Docker needs every bind

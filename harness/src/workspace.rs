@@ -10,6 +10,10 @@ use std::path::{Component, Path};
 
 /// Files above this size are compared by digest only and shown as "large file differs".
 const TEXT_LIMIT: u64 = 1024 * 1024;
+/// Text kept in memory for one snapshot, all files together; files past it are compared
+/// by digest only, like large ones. A workspace of many mid-sized files cannot grow the
+/// harness's memory beyond this.
+pub const SNAPSHOT_TEXT_BUDGET: u64 = 64 * 1024 * 1024;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Node {
@@ -31,7 +35,16 @@ pub struct Snapshot {
     pub nodes: BTreeMap<String, Node>,
 }
 
-fn file_node(mut r: impl Read, size: u64, mode: u32) -> std::io::Result<Node> {
+/// Takes a file's text from the budget when it fits.
+fn keep_text(size: u64, budget: &mut u64) -> bool {
+    let keep = size <= TEXT_LIMIT && size <= *budget;
+    if keep {
+        *budget -= size;
+    }
+    keep
+}
+
+fn file_node(mut r: impl Read, size: u64, mode: u32, keep_text: bool) -> std::io::Result<Node> {
     let mut hasher = Sha256::new();
     let mut keep = Vec::new();
     let mut buf = [0u8; 64 * 1024];
@@ -41,11 +54,12 @@ fn file_node(mut r: impl Read, size: u64, mode: u32) -> std::io::Result<Node> {
             break;
         }
         hasher.update(&buf[..n]);
-        if size <= TEXT_LIMIT {
+        // The header's size is the agent's word; never keep more than it promised.
+        if keep_text && keep.len() + n <= size as usize {
             keep.extend_from_slice(&buf[..n]);
         }
     }
-    let text = if size <= TEXT_LIMIT && !keep.contains(&0) {
+    let text = if keep_text && !keep.contains(&0) {
         String::from_utf8(keep).ok()
     } else {
         None
@@ -62,6 +76,7 @@ impl Snapshot {
     /// Reads a host folder without following any symlink.
     pub fn from_dir(root: &Path) -> std::io::Result<Snapshot> {
         let mut nodes = BTreeMap::new();
+        let mut budget = SNAPSHOT_TEXT_BUDGET;
         for entry in walkdir::WalkDir::new(root)
             .follow_links(false)
             .min_depth(1)
@@ -89,6 +104,7 @@ impl Snapshot {
                     std::fs::File::open(entry.path())?,
                     meta.len(),
                     meta.permissions().mode(),
+                    keep_text(meta.len(), &mut budget),
                 )?
             } else {
                 Node::Other("special file".into())
@@ -102,6 +118,7 @@ impl Snapshot {
     /// folder's own name, e.g. `workspace/src/app.py`).
     pub fn from_tar(r: impl Read) -> std::io::Result<Snapshot> {
         let mut nodes = BTreeMap::new();
+        let mut budget = SNAPSHOT_TEXT_BUDGET;
         let mut archive = tar::Archive::new(r);
         for entry in archive.entries()? {
             let entry = entry?;
@@ -136,7 +153,7 @@ impl Snapshot {
                 tar::EntryType::Regular | tar::EntryType::Continuous => {
                     let size = header.size()?;
                     let mode = header.mode()?;
-                    file_node(entry, size, mode)?
+                    file_node(entry, size, mode, keep_text(size, &mut budget))?
                 }
                 tar::EntryType::Link => Node::Other(format!(
                     "hard link to {}",
@@ -305,7 +322,7 @@ mod tests {
         let mut after = round.clone();
         after.nodes.insert(
             "src/a.py".into(),
-            file_node(&b"x = 1\ny = 3\n"[..], 12, 0o644).unwrap(),
+            file_node(&b"x = 1\ny = 3\n"[..], 12, 0o644, true).unwrap(),
         );
         after
             .nodes

@@ -274,7 +274,7 @@ impl SandboxBackend for DockerBackend {
         &self,
         c: &ContainerId,
         path: &str,
-        into: &mut (dyn std::io::Write + Send),
+        into: tokio::sync::mpsc::Sender<bytes::Bytes>,
         limit: u64,
     ) -> Result<(), SandboxError> {
         let opts = DownloadFromContainerOptionsBuilder::default()
@@ -288,7 +288,9 @@ impl SandboxBackend for DockerBackend {
             if total > limit {
                 return Err(SandboxError::TooLarge { limit });
             }
-            into.write_all(&chunk)?;
+            if into.send(chunk).await.is_err() {
+                break;
+            }
         }
         Ok(())
     }

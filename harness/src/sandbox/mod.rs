@@ -3,10 +3,12 @@
 //! without touching the runner.
 
 mod capture;
+mod chunks;
 mod docker;
 mod spec;
 
 pub use capture::Capture;
+pub use chunks::ChunkReader;
 pub use docker::DockerBackend;
 pub use spec::{BindMount, ContainerSpec, Labels, Lockdown};
 
@@ -106,12 +108,14 @@ pub trait SandboxBackend: Send + Sync {
         req: &ExecRequest,
         cancel: &CancellationToken,
     ) -> Result<ExecOutcome, SandboxError>;
-    /// Streams `path` out as a tar archive into `into` (at most `limit` bytes).
+    /// Streams `path` out as a tar archive, chunk by chunk, into `into` (at most `limit`
+    /// bytes; past it, [`SandboxError::TooLarge`]). A receiver that hangs up ends the
+    /// copy without an error: the reader has seen enough.
     async fn copy_out(
         &self,
         c: &ContainerId,
         path: &str,
-        into: &mut (dyn std::io::Write + Send),
+        into: tokio::sync::mpsc::Sender<bytes::Bytes>,
         limit: u64,
     ) -> Result<(), SandboxError>;
     /// Stops every process in the container (it stays until `destroy`).

@@ -1,0 +1,247 @@
+//! Hostile agents against the host, end to end with real Docker: what an agent leaves
+//! behind cannot hang, flood or fill the machine that runs `nab`. Each case runs `nab run`
+//! as a child process and checks that the run ends in time, `nab`'s peak RSS (from
+//! `wait4`), how far the host's free disk dropped while it ran, that `nab clean` leaves
+//! nothing of the trial, and the trial's `failure_reason`. The measured figures are
+//! printed (`cargo test -- --nocapture` shows them).
+
+mod common;
+
+use common::{copy_dir, repo_tasks};
+use nab_protocol::trial::{FailureReason, TrialRecord, TrialStatus};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+const TASK: &str = "py-pagination-offbyone";
+/// The bound on nab's memory, whatever the agent did.
+const RSS_LIMIT_KIB: i64 = 512 * 1024;
+
+struct Hostile {
+    rec: Option<TrialRecord>,
+    wall: Duration,
+    peak_rss_kib: i64,
+    /// Largest drop of the host's free disk seen while nab ran, in bytes.
+    disk_drop: u64,
+    exit: Option<i32>,
+    stderr: String,
+    out: PathBuf,
+    /// agent_s + verify_s of the task, the bound's base.
+    budget: Duration,
+}
+
+fn free_bytes(path: &Path) -> u64 {
+    let s = nix::sys::statvfs::statvfs(path).unwrap();
+    s.blocks_available() as u64 * s.fragment_size() as u64
+}
+
+/// Waits for `pid` and returns (exit code, peak RSS in KiB) from the kernel's accounting.
+fn wait_with_rusage(pid: i32) -> (Option<i32>, i64) {
+    let mut status = 0;
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: both pointers are to live, writable locals.
+    let r = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    assert_eq!(r, pid, "wait4: {}", std::io::Error::last_os_error());
+    let code = libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status));
+    (code, usage.ru_maxrss)
+}
+
+/// A one-task suite (a copy of [`TASK`]) with `edit` applied to its task.yaml.
+fn suite(root: &Path, name: &str, edit: &dyn Fn(String) -> String) -> PathBuf {
+    let suite = root.join(format!("suite-{name}"));
+    copy_dir(&repo_tasks().join(TASK), &suite.join(TASK));
+    let yaml_path = suite.join(TASK).join("task.yaml");
+    let yaml = std::fs::read_to_string(&yaml_path).unwrap();
+    std::fs::write(&yaml_path, edit(yaml)).unwrap();
+    suite
+}
+
+/// Runs the hostile `script` as a `command:` agent (with a gateway, so it has /nab/out),
+/// measuring as it goes. `interrupt_after` sends SIGINT that long after the start.
+fn run_hostile(
+    root: &Path,
+    name: &str,
+    script: &str,
+    agent_s: u32,
+    interrupt_after: Option<Duration>,
+) -> Hostile {
+    let suite = suite(root, name, &|y| {
+        y.replace(
+            "timeouts: {agent_s: 600, verify_s: 120}",
+            &format!("timeouts: {{agent_s: {agent_s}, verify_s: 120}}"),
+        )
+    });
+    let agent = root.join(format!("{name}.sh"));
+    common::write_exec(&agent, script);
+    let run_id = common::unique(name);
+    let _sweep = common::SweepOnDrop(run_id.clone());
+    let out = root.join(format!("out-{name}"));
+    let before = free_bytes(Path::new("/var/lib/docker"));
+    let lowest = Arc::new(AtomicU64::new(before));
+    let done = Arc::new(AtomicBool::new(false));
+    let sampler = {
+        let (lowest, done) = (lowest.clone(), done.clone());
+        std::thread::spawn(move || {
+            while !done.load(Ordering::Relaxed) {
+                lowest.fetch_min(free_bytes(Path::new("/var/lib/docker")), Ordering::Relaxed);
+                std::thread::sleep(Duration::from_millis(100));
+            }
+        })
+    };
+    let started = Instant::now();
+    let child = Command::new(env!("CARGO_BIN_EXE_nab"))
+        .args(["run", "--attempts", "1", "--run-id", &run_id, "--model"])
+        .arg("scripted:task")
+        .arg("--tasks")
+        .arg(&suite)
+        .arg(format!("--agent=command:{}", agent.display()))
+        .arg("--out")
+        .arg(&out)
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(root.join(format!("{name}.stderr"))).unwrap())
+        .spawn()
+        .unwrap();
+    let pid = child.id() as i32;
+    if let Some(after) = interrupt_after {
+        std::thread::sleep(after);
+        nix::sys::signal::kill(
+            nix::unistd::Pid::from_raw(pid),
+            nix::sys::signal::Signal::SIGINT,
+        )
+        .unwrap();
+    }
+    let (exit, peak_rss_kib) = wait_with_rusage(pid);
+    let wall = started.elapsed();
+    done.store(true, Ordering::Relaxed);
+    sampler.join().unwrap();
+    std::mem::forget(child);
+    let disk_drop = before.saturating_sub(lowest.load(Ordering::Relaxed));
+    let stderr = std::fs::read_to_string(root.join(format!("{name}.stderr"))).unwrap();
+    let rec = nab_protocol::read_jsonl::<TrialRecord>(&out.join("results.jsonl"))
+        .ok()
+        .and_then(|r| r.records.into_iter().next());
+
+    // `nab clean` for the run, then nothing of the trial may remain.
+    let cleaned = Command::new(env!("CARGO_BIN_EXE_nab"))
+        .args(["clean", "--run", &run_id])
+        .output()
+        .unwrap();
+    assert!(cleaned.status.success(), "{cleaned:?}");
+    assert_eq!(
+        common::labelled(&format!("nab.run={run_id}")),
+        (vec![], vec![]),
+        "{name}: leftovers after nab clean"
+    );
+    let h = Hostile {
+        rec,
+        wall,
+        peak_rss_kib,
+        disk_drop,
+        exit,
+        stderr,
+        out,
+        budget: Duration::from_secs(u64::from(agent_s) + 120),
+    };
+    eprintln!(
+        "[hostile {name}] wall {:.1} s, nab peak RSS {} MiB, host free disk dropped {} MiB, exit {:?}",
+        h.wall.as_secs_f64(),
+        h.peak_rss_kib / 1024,
+        h.disk_drop / (1024 * 1024),
+        h.exit
+    );
+    h
+}
+
+impl Hostile {
+    /// The bounds every case shares: in time, under the memory limit, failed for `reason`.
+    fn assert_bounded_failure(&self, reason: FailureReason) -> &TrialRecord {
+        assert!(
+            self.wall < self.budget + Duration::from_secs(30),
+            "took {:?}\n{}",
+            self.wall,
+            self.stderr
+        );
+        assert!(
+            self.peak_rss_kib < RSS_LIMIT_KIB,
+            "peak RSS {} KiB",
+            self.peak_rss_kib
+        );
+        let rec = self
+            .rec
+            .as_ref()
+            .unwrap_or_else(|| panic!("no trial record; exit {:?}\n{}", self.exit, self.stderr));
+        assert_eq!(rec.status, TrialStatus::Failed, "{rec:?}\n{}", self.stderr);
+        assert_eq!(rec.failure_reason, Some(reason), "{rec:?}");
+        assert_eq!(rec.error, None);
+        rec
+    }
+
+    fn agent_log(&self) -> String {
+        std::fs::read_to_string(self.out.join("trials").join(TASK).join("0/agent.log"))
+            .unwrap_or_default()
+    }
+}
+
+fn root() -> tempfile::TempDir {
+    let root = tempfile::tempdir().unwrap();
+    // The command agent runs as uid 1000 and must be able to reach its script.
+    std::fs::set_permissions(
+        root.path(),
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    root
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_fifo_left_as_events_jsonl_is_refused_and_the_trial_fails() {
+    common::base_image().await;
+    let root = root();
+    let h = run_hostile(
+        root.path(),
+        "fifo",
+        "#!/bin/sh\nmkfifo /nab/out/events.jsonl\n",
+        60,
+        None,
+    );
+    h.assert_bounded_failure(FailureReason::BadAgentOutput);
+    let log = h.agent_log();
+    assert!(log.contains("events.jsonl: is a FIFO"), "{log}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_sparse_terabyte_events_jsonl_is_refused_by_its_size_without_reading_it() {
+    common::base_image().await;
+    let root = root();
+    let h = run_hostile(
+        root.path(),
+        "sparse-events",
+        "#!/bin/sh\ntruncate -s 1T /nab/out/events.jsonl\n",
+        60,
+        None,
+    );
+    h.assert_bounded_failure(FailureReason::BadAgentOutput);
+    let log = h.agent_log();
+    assert!(
+        log.contains("events.jsonl: is 1099511627776 bytes"),
+        "{log}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_one_gib_sparse_file_in_the_workspace_fails_the_trial_as_too_large() {
+    common::base_image().await;
+    let root = root();
+    let h = run_hostile(
+        root.path(),
+        "sparse-ws",
+        "#!/bin/sh\ntruncate -s 1G /workspace/sparse.bin\n",
+        60,
+        None,
+    );
+    h.assert_bounded_failure(FailureReason::WorkspaceTooLarge);
+    let log = h.agent_log();
+    assert!(log.contains("the workspace is larger than"), "{log}");
+}
