@@ -432,3 +432,136 @@ fn review_export_writes_a_blind_sample_of_a_judged_run() {
     );
     assert!(out_dir.join("blind/form.html").is_file());
 }
+
+fn nab_in(cwd: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_nab"))
+        .args(args)
+        .current_dir(cwd)
+        .env("NAB_LOG", "error")
+        .output()
+        .expect("run nab")
+}
+
+/// Two runs of one suite laid out as `nab run` leaves them (`<root>/runs/{base,cand}` with
+/// run.json naming `../../tasks` and the suite's hash), then copied to `<root>/download`, as
+/// a CI artifact is.
+fn copied_runs(root: &Path) -> (PathBuf, PathBuf, PathBuf) {
+    let runs = root.join("suite/runs");
+    let (base, cand) = (runs.join("base"), runs.join("cand"));
+    small_run(
+        &base,
+        "b",
+        &[("t-a", 0, TrialStatus::Failed)],
+        "--- a/x\n+++ b/x\n",
+    );
+    small_run(&cand, "c", &[("t-a", 0, TrialStatus::Passed)], DIFF);
+    let tasks = root.join("suite/tasks");
+    std::fs::rename(base.join("tasks"), &tasks).unwrap();
+    std::fs::remove_dir_all(cand.join("tasks")).unwrap();
+    let ids = vec!["t-a".to_owned()];
+    let hash = nab_reports::suite::suite_hash(&tasks, &ids).unwrap();
+    let download = root.join("download");
+    std::fs::create_dir_all(&download).unwrap();
+    for run in [&base, &cand] {
+        let mut meta = nab_reports::RunMeta::read(run).unwrap();
+        meta.tasks_dir = Some("../../tasks".into());
+        meta.tasks_hash = Some(hash.clone());
+        meta.task_ids = ids.clone();
+        meta.write(run).unwrap();
+        let cp = Command::new("cp")
+            .arg("-r")
+            .arg(run)
+            .arg(&download)
+            .status();
+        assert!(cp.unwrap().success());
+    }
+    (download.join("base"), download.join("cand"), tasks)
+}
+
+#[test]
+fn a_copied_run_folder_works_with_compare_judge_report_and_review() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (base, cand, tasks) = copied_runs(tmp.path());
+    let pair_spec = format!("scripted:{}", fixture("pairwise_answers.yaml"));
+    let compare = |cwd: &Path, tasks: Option<&Path>| {
+        let mut args = vec!["compare", "--baseline", s(&base), "--candidate", s(&cand)];
+        args.extend(["--judge", &pair_spec]);
+        if let Some(t) = tasks {
+            args.extend(["--tasks", s(t)]);
+        }
+        nab_in(cwd, &args)
+    };
+
+    // Nowhere to find the suite: one clear line, not a skip per pair and a wrong summary.
+    let o = compare(tmp.path(), None);
+    let (out, err) = text(&o);
+    assert!(!o.status.success(), "{out}\n{err}");
+    assert!(err.contains("cannot find the tasks of run"), "{err}");
+    assert!(err.contains("--tasks"), "{err}");
+    assert!(
+        !err.contains("skipping") && !err.contains("share no"),
+        "{err}"
+    );
+
+    // Given with --tasks: judged.
+    let o = compare(tmp.path(), Some(&tasks));
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}\n{err}");
+    assert!(out.contains("pairwise judge: candidate 1"), "{out}");
+
+    // Found as ./tasks beside where nab runs: judged, after checking the hash.
+    let o = compare(&tmp.path().join("suite"), None);
+    assert!(o.status.success(), "{:?}", text(&o));
+
+    let judge_spec = format!("scripted:{}", fixture("judge_answers.yaml"));
+    let o = nab(&[
+        "judge",
+        "--run",
+        s(&cand),
+        "--judge",
+        &judge_spec,
+        "--tasks",
+        s(&tasks),
+    ]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}\n{err}");
+    assert!(out.contains("graded 1 trial verdict(s)"), "{out}");
+
+    let o = nab(&["report", "--run", s(&cand), "--tasks", s(&tasks)]);
+    assert!(o.status.success(), "{:?}", text(&o));
+
+    let review = tmp.path().join("review");
+    let o = nab(&["review", "export", "--run", s(&cand), "--fraction", "1"]);
+    assert!(!o.status.success(), "no suite, no review: {:?}", text(&o));
+    let o = nab(&[
+        "review",
+        "export",
+        "--run",
+        s(&cand),
+        "--fraction",
+        "1",
+        "--tasks",
+        s(&tasks),
+        "--out",
+        s(&review),
+    ]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}\n{err}");
+    assert!(out.contains("sampled 1 of 1"), "{out}");
+
+    // The suite changed since the run: refused, naming both the recorded and the given one.
+    std::fs::write(tasks.join("t-a/instruction.md"), "Something else entirely.").unwrap();
+    for o in [
+        compare(tmp.path(), Some(&tasks)),
+        nab(&["report", "--run", s(&cand), "--tasks", s(&tasks)]),
+    ] {
+        let (out, err) = text(&o);
+        assert!(!o.status.success(), "{out}\n{err}");
+        assert!(err.contains("are not the suite run"), "{err}");
+        assert!(err.contains(s(&tasks)) && err.contains("sha256:"), "{err}");
+        assert!(
+            err.contains("../../tasks"),
+            "names the recorded folder: {err}"
+        );
+    }
+}

@@ -231,6 +231,28 @@ async fn trial_grader_for_nab_run() {
 }
 
 #[tokio::test]
+async fn compare_without_the_suite_says_why_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let base = make_run(tmp.path(), "base", "meh", 3);
+    let cand = make_run(tmp.path(), "cand", "GOOD", 3);
+    let args = CompareArgs {
+        baseline: base,
+        candidate: cand,
+        judges: vec!["scripted:pair".into()],
+        rubric: None,
+        tasks: tmp.path().join("elsewhere"),
+        out: None,
+    };
+    let err = format!("{:#}", compare::run(args, &factory).await.err().unwrap());
+    assert!(
+        err.starts_with("all 8 shared (task, trial) pairs were skipped"),
+        "{err}"
+    );
+    assert!(err.contains("instruction"), "names the cause: {err}");
+    assert!(!err.contains("share no (task, trial) pair"), "{err}");
+}
+
+#[tokio::test]
 async fn compare_counts_wins_over_shared_trials() {
     let tmp = tempfile::tempdir().unwrap();
     let base = make_run(tmp.path(), "base", "meh", 3);
@@ -266,7 +288,7 @@ async fn compare_counts_wins_over_shared_trials() {
             fraction: 1.0,
             seed: 5,
             rubric: None,
-            tasks: tmp.path().join("tasks"),
+            tasks: Some(tmp.path().join("tasks")),
             out: rev.clone(),
         }),
     };
@@ -345,7 +367,7 @@ fn export_args(run: &Path, tasks: &Path, out: &Path, fraction: f64, seed: u64) -
             fraction,
             seed,
             rubric: None,
-            tasks: tasks.into(),
+            tasks: Some(tasks.into()),
             out: Some(out.into()),
         }),
     }

@@ -47,6 +47,20 @@ pub enum ReportError {
         baseline: PathBuf,
         candidate: PathBuf,
     },
+    #[error(
+        "the tasks in {found} are not the suite run {run} used: run.json records {want} (tasks folder {recorded}) and {found} hashes to {found_hash}; pass --tasks with the suite the run used"
+    )]
+    SuiteMismatch {
+        run: PathBuf,
+        recorded: String,
+        want: String,
+        found: PathBuf,
+        found_hash: String,
+    },
+    #[error(
+        "cannot find the tasks of run {run}: tried {tried}; pass --tasks with the suite the run used"
+    )]
+    SuiteNotFound { run: PathBuf, tried: String },
 }
 
 pub type Result<T, E = ReportError> = std::result::Result<T, E>;

@@ -177,6 +177,8 @@ pub fn write_run(dir: &Path, spec: &SynthSpec, records: &[TrialRecord]) -> std::
         agent: Some(spec.agent.clone()),
         model: Some(spec.model.clone()),
         tasks_dir: Some("tasks".into()),
+        tasks_hash: None,
+        task_ids: Vec::new(),
         trials: Some(spec.trials),
         started_at: Some("2026-11-30T04:00:00.000Z".into()),
         finished_at: Some("2026-11-30T05:00:00.000Z".into()),

@@ -2,6 +2,7 @@
 //!
 //! - [`stats`]: the statistics, each a small pure function with its formula.
 //! - [`run`], [`meta`]: loading a run directory (`results.jsonl`, `run.json`).
+//! - [`suite`]: the suite's identity, so a copied run folder finds and checks its tasks.
 //! - [`summary`]: the run's aggregates (`summary.json`).
 //! - [`table`]: `results.parquet` via polars.
 //! - [`trial`]: one trial's artifacts (trajectory, diff, logs) for its view.
@@ -21,6 +22,7 @@ pub mod html;
 pub mod meta;
 pub mod run;
 pub mod stats;
+pub mod suite;
 pub mod summary;
 pub mod table;
 pub mod trial;

@@ -22,6 +22,13 @@ pub struct RunMeta {
     /// Relative paths are taken from the run directory.
     #[serde(default)]
     pub tasks_dir: Option<PathBuf>,
+    /// The suite's identity: [`crate::suite::suite_hash`] over `task_ids`, so a copied run
+    /// folder can check the tasks it is given (absent in runs before it was recorded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tasks_hash: Option<String>,
+    /// The tasks the run used, in the order it ran them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub task_ids: Vec<String>,
     /// Trials requested per task.
     #[serde(default)]
     pub trials: Option<u32>,

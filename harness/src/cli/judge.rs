@@ -24,15 +24,11 @@ pub struct Args {
 }
 
 /// The tasks folder of a run: `explicit` when given, else the one `run.json` records
-/// (relative to the run folder), else `./tasks`.
+/// (relative to the run folder), else `./tasks`; checked against the suite hash run.json
+/// records, so a copied run folder is never judged against other tasks.
 pub(crate) fn tasks_dir_of(run: &Path, explicit: Option<PathBuf>) -> anyhow::Result<PathBuf> {
-    if let Some(t) = explicit {
-        return Ok(t);
-    }
     let meta = nab_reports::RunMeta::read(run)?;
-    Ok(meta
-        .tasks_dir_in(run)
-        .unwrap_or_else(|| PathBuf::from("tasks")))
+    Ok(meta.resolve_tasks_dir(run, explicit.as_deref())?)
 }
 
 pub async fn run(args: Args) -> anyhow::Result<ExitCode> {

@@ -1,16 +1,19 @@
 //! `nab review export | export-pairwise | import`: blind human review of judge verdicts.
 
 use nab_judges::cli::review::{ReviewArgs, ReviewCommand, ReviewOutcome};
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 pub type Args = ReviewArgs;
 
 pub fn run(mut args: Args) -> anyhow::Result<ExitCode> {
-    // `--tasks` defaults to ./tasks; when that is not there, use the folder run.json names.
+    // Without `--tasks`, the suite run.json records (else ./tasks), checked by its hash.
     match &mut args.command {
-        ReviewCommand::Export(a) => a.tasks = fallback_tasks(&a.run, &a.tasks)?,
-        ReviewCommand::ExportPairwise(a) => a.tasks = fallback_tasks(&a.candidate, &a.tasks)?,
+        ReviewCommand::Export(a) => {
+            a.tasks = Some(super::judge::tasks_dir_of(&a.run, a.tasks.take())?)
+        }
+        ReviewCommand::ExportPairwise(a) => {
+            a.tasks = Some(super::judge::tasks_dir_of(&a.candidate, a.tasks.take())?)
+        }
         ReviewCommand::Import(_) => {}
     }
     match nab_judges::cli::review::run(args)? {
@@ -28,14 +31,4 @@ pub fn run(mut args: Args) -> anyhow::Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
-}
-
-fn fallback_tasks(run: &std::path::Path, given: &std::path::Path) -> anyhow::Result<PathBuf> {
-    if given.exists() {
-        return Ok(given.to_owned());
-    }
-    Ok(nab_reports::RunMeta::read(run)?
-        .tasks_dir_in(run)
-        .filter(|t| t.exists())
-        .unwrap_or_else(|| given.to_owned()))
 }

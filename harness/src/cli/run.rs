@@ -94,6 +94,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         &args.agent,
         args.model.as_deref(),
         &args.tasks,
+        &tasks.iter().map(|t| t.id().to_owned()).collect::<Vec<_>>(),
         args.trials,
         args.resume,
     )?;

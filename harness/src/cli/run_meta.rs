@@ -1,4 +1,5 @@
-//! `run.json` for `nab run`: what the run was (agent, model, tasks folder, trials), which
+//! `run.json` for `nab run`: what the run was (agent, model, tasks folder and the suite's
+//! hash, trials), which
 //! the report, `nab judge`, `nab compare` and `nab review` read back; and the end-of-run
 //! outputs (results.parquet, summary.json, report.html).
 
@@ -13,6 +14,7 @@ pub fn start(
     agent: &str,
     model: Option<&str>,
     tasks: &Path,
+    task_ids: &[String],
     trials: u32,
     resume: bool,
 ) -> anyhow::Result<RunMeta> {
@@ -29,6 +31,8 @@ pub fn start(
         agent: Some(agent.to_owned()),
         model: model.map(str::to_owned),
         tasks_dir: Some(tasks_dir_from(out, tasks)),
+        tasks_hash: Some(nab_reports::suite::suite_hash(tasks, task_ids)?),
+        task_ids: task_ids.to_vec(),
         trials: Some(trials),
         started_at: before
             .started_at
@@ -109,9 +113,11 @@ mod tests {
     fn run_json_points_back_at_the_tasks() {
         let root = tempfile::tempdir().unwrap();
         let tasks = root.path().join("tasks");
-        std::fs::create_dir_all(&tasks).unwrap();
+        std::fs::create_dir_all(tasks.join("t1")).unwrap();
+        std::fs::write(tasks.join("t1/instruction.md"), "do it").unwrap();
+        let ids = ["t1".to_owned()];
         let out = root.path().join("runs").join("r1");
-        start(&out, "r1", "oracle", None, &tasks, 2, false).unwrap();
+        start(&out, "r1", "oracle", None, &tasks, &ids, 2, false).unwrap();
         let meta = RunMeta::read(&out).unwrap();
         assert_eq!(meta.tasks_dir.as_deref(), Some(Path::new("../../tasks")));
         assert_eq!(
@@ -121,7 +127,34 @@ mod tests {
         assert_eq!(meta.agent.as_deref(), Some("oracle"));
         assert_eq!(meta.trials, Some(2));
         let started = meta.started_at.clone();
-        start(&out, "r1", "oracle", None, &tasks, 2, true).unwrap();
+        start(&out, "r1", "oracle", None, &tasks, &ids, 2, true).unwrap();
         assert_eq!(RunMeta::read(&out).unwrap().started_at, started);
+    }
+
+    #[test]
+    fn a_run_folder_copied_elsewhere_checks_the_tasks_it_is_given() {
+        let root = tempfile::tempdir().unwrap();
+        let tasks = root.path().join("suite/tasks");
+        std::fs::create_dir_all(tasks.join("t1")).unwrap();
+        std::fs::write(tasks.join("t1/instruction.md"), "do it").unwrap();
+        let out = root.path().join("suite/runs/r1");
+        start(&out, "r1", "oracle", None, &tasks, &["t1".into()], 1, false).unwrap();
+        let meta = RunMeta::read(&out).unwrap();
+        assert!(meta.tasks_hash.as_deref().unwrap().starts_with("sha256:"));
+        assert_eq!(meta.task_ids, ["t1"]);
+
+        // The artifact is downloaded somewhere else: ../../tasks no longer leads anywhere.
+        let copy = root.path().join("downloads/r1");
+        std::fs::create_dir_all(&copy).unwrap();
+        std::fs::copy(out.join("run.json"), copy.join("run.json")).unwrap();
+        let meta = RunMeta::read(&copy).unwrap();
+        assert_eq!(meta.resolve_tasks_dir(&copy, Some(&tasks)).unwrap(), tasks);
+
+        std::fs::write(tasks.join("t1/instruction.md"), "do something else").unwrap();
+        let err = meta.resolve_tasks_dir(&copy, Some(&tasks)).unwrap_err();
+        assert!(
+            matches!(err, nab_reports::ReportError::SuiteMismatch { .. }),
+            "{err}"
+        );
     }
 }

@@ -56,6 +56,8 @@ pub async fn run(args: CompareArgs, factory: ModelFactory<'_>) -> anyhow::Result
     let base = RunDir::open(&args.baseline)?;
     let cand = RunDir::open(&args.candidate)?;
     let mut pairs = Vec::new();
+    let mut skipped: Vec<String> = Vec::new();
+    let mut shared = 0usize;
     for c in cand
         .records
         .iter()
@@ -66,10 +68,11 @@ pub async fn run(args: CompareArgs, factory: ModelFactory<'_>) -> anyhow::Result
         }) else {
             continue;
         };
+        shared += 1;
         let (bm, cm) = match (base.material(b, &args.tasks), cand.material(c, &args.tasks)) {
             (Ok(bm), Ok(cm)) => (bm, cm),
             (Err(e), _) | (_, Err(e)) => {
-                eprintln!("skipping {}/{}: {e}", c.task_id, c.trial);
+                skipped.push(format!("{}/{}: {e}", c.task_id, c.trial));
                 continue;
             }
         };
@@ -88,6 +91,16 @@ pub async fn run(args: CompareArgs, factory: ModelFactory<'_>) -> anyhow::Result
                 judgement,
             });
         }
+    }
+    if shared > 0 && skipped.len() == shared {
+        // One cause (a missing suite, say) usually skips every pair: say it once.
+        anyhow::bail!(
+            "all {shared} shared (task, trial) pairs were skipped; the first: {}",
+            skipped[0]
+        );
+    }
+    for s in &skipped {
+        eprintln!("skipping {s}");
     }
     if pairs.is_empty() {
         anyhow::bail!(

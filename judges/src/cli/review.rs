@@ -37,8 +37,10 @@ pub struct ReviewPairwiseExportArgs {
     pub seed: u64,
     #[arg(long, value_name = "FILE")]
     pub rubric: Option<PathBuf>,
-    #[arg(long, value_name = "DIR", default_value = "tasks")]
-    pub tasks: PathBuf,
+    /// The task suite (default: the folder run.json records, else ./tasks; checked
+    /// against the suite hash run.json records).
+    #[arg(long, value_name = "DIR")]
+    pub tasks: Option<PathBuf>,
     /// Output folder. Give reviewers only its `blind/` folder.
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
@@ -55,8 +57,10 @@ pub struct ReviewExportArgs {
     /// The rubric the trials were judged with (default: the shipped code-quality rubric).
     #[arg(long, value_name = "FILE")]
     pub rubric: Option<PathBuf>,
-    #[arg(long, value_name = "DIR", default_value = "tasks")]
-    pub tasks: PathBuf,
+    /// The task suite (default: the folder run.json records, else ./tasks; checked
+    /// against the suite hash run.json records).
+    #[arg(long, value_name = "DIR")]
+    pub tasks: Option<PathBuf>,
     /// Output folder (default: <run>/review). Give reviewers only its `blind/` folder.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
@@ -90,7 +94,12 @@ pub fn run(args: ReviewArgs) -> anyhow::Result<ReviewOutcome> {
             let run = RunDir::open(&a.run)?;
             let out = a.out.unwrap_or_else(|| a.run.join("review"));
             Ok(ReviewOutcome::Exported(export(
-                &run, &rubric, &a.tasks, &out, a.fraction, a.seed,
+                &run,
+                &rubric,
+                &tasks_or_default(a.tasks),
+                &out,
+                a.fraction,
+                a.seed,
             )?))
         }
         ReviewCommand::ExportPairwise(a) => {
@@ -101,7 +110,7 @@ pub fn run(args: ReviewArgs) -> anyhow::Result<ReviewOutcome> {
                 &cand,
                 &a.pairwise,
                 &rubric,
-                &a.tasks,
+                &tasks_or_default(a.tasks),
                 &a.out,
                 a.fraction,
                 a.seed,
@@ -131,4 +140,8 @@ pub fn run(args: ReviewArgs) -> anyhow::Result<ReviewOutcome> {
             )?))
         }
     }
+}
+
+fn tasks_or_default(tasks: Option<PathBuf>) -> PathBuf {
+    tasks.unwrap_or_else(|| PathBuf::from("tasks"))
 }

@@ -13,10 +13,18 @@ pub struct ReportArgs {
     /// Where to write the outputs (default: the run directory).
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
+    /// The task suite, for the instructions in trial views (default: the folder run.json
+    /// records, else ./tasks). Checked against the suite hash run.json records.
+    #[arg(long, value_name = "DIR")]
+    pub tasks: Option<PathBuf>,
 }
 
 pub fn run(args: &ReportArgs) -> anyhow::Result<()> {
-    let run = Run::load(&args.run)?;
+    let mut run = Run::load(&args.run)?;
+    if let Some(tasks) = &args.tasks {
+        let dir = run.meta.resolve_tasks_dir(&run.dir, Some(tasks))?;
+        run.meta.tasks_dir = Some(std::path::absolute(&dir).unwrap_or(dir));
+    }
     let out = args.out.clone().unwrap_or_else(|| args.run.clone());
     std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
     let o = write_outputs_for(&run, &out)?;

@@ -99,9 +99,18 @@ pub fn render_report(run: &Run, summary: &RunSummary) -> Result<String> {
         })
         .collect();
 
+    // A copied run folder may not find its suite: then the trial views show no instruction,
+    // rather than an instruction from some other suite.
+    let tasks_dir = match run.meta.resolve_tasks_dir(&run.dir, None) {
+        Ok(dir) => Some(dir),
+        Err(e) => {
+            tracing::warn!("the report shows no task instructions: {e}");
+            None
+        }
+    };
     let mut blobs = Vec::with_capacity(run.records.len());
     for (idx, rec) in run.records.iter().enumerate() {
-        let view = TrialView::load(&run.dir, &run.meta, rec);
+        let view = TrialView::load(&run.dir, tasks_dir.as_deref(), rec);
         let html = render(&env, "trial.html", context! { t => view })?;
         blobs.push(Blob {
             idx,

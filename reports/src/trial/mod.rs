@@ -14,7 +14,6 @@ pub mod diff;
 pub mod text;
 pub mod trajectory;
 
-use crate::meta::RunMeta;
 use crate::run::trial_dir;
 use diff::DiffView;
 use nab_protocol::trial::{JudgeRecord, TrialRecord};
@@ -54,10 +53,11 @@ pub fn read_text(path: &Path) -> Option<String> {
 }
 
 impl TrialView {
-    pub fn load(run_dir: &Path, meta: &RunMeta, rec: &TrialRecord) -> TrialView {
+    /// `tasks_dir` is the run's suite, already resolved and checked
+    /// ([`RunMeta::resolve_tasks_dir`](crate::RunMeta::resolve_tasks_dir)).
+    pub fn load(run_dir: &Path, tasks_dir: Option<&Path>, rec: &TrialRecord) -> TrialView {
         let dir = trial_dir(run_dir, &rec.task_id, rec.trial);
-        let instruction = meta
-            .tasks_dir_in(run_dir)
+        let instruction = tasks_dir
             .and_then(|t| read_text(&t.join(&rec.task_id).join("instruction.md")))
             .map(|s| Text::new(&s));
         let events = trajectory::load_events(&dir.join("events.jsonl"));

@@ -1,0 +1,204 @@
+//! The identity of the task suite a run used, so that a run folder copied elsewhere (a CI
+//! artifact, say) can find its tasks again and prove they are the ones it ran.
+//!
+//! `run.json` records the tasks folder's path *and* a content hash over the folders of the
+//! tasks the run used. Reading a run back, [`RunMeta::resolve_tasks_dir`] tries `--tasks`,
+//! else the recorded path, else `./tasks`, and accepts a folder only when its hash matches.
+
+use crate::error::{ReportError, Result};
+use crate::meta::RunMeta;
+use sha2::{Digest, Sha256};
+use std::path::{Path, PathBuf};
+
+/// The folder `nab` looks in when neither `--tasks` nor run.json's path finds the suite.
+pub const DEFAULT_TASKS_DIR: &str = "tasks";
+
+/// `sha256:<hex>` over every file under `<tasks_dir>/<id>/` for each id (sorted): its path
+/// relative to the tasks folder, its length and its bytes. A symbolic link contributes its
+/// target text, never what it points at; the suite is the repository's, not the agent's,
+/// but a hash must not depend on where a link happens to lead on this machine.
+pub fn suite_hash(tasks_dir: &Path, task_ids: &[String]) -> Result<String> {
+    let mut ids: Vec<&String> = task_ids.iter().collect();
+    ids.sort();
+    ids.dedup();
+    let mut hasher = Sha256::new();
+    for id in ids {
+        let root = tasks_dir.join(id);
+        if !root.is_dir() {
+            return Err(ReportError::Read {
+                path: root,
+                source: std::io::Error::new(std::io::ErrorKind::NotFound, "no such task folder"),
+            });
+        }
+        let walk = walkdir::WalkDir::new(&root)
+            .follow_links(false)
+            .sort_by(|a, b| a.file_name().cmp(b.file_name()));
+        for entry in walk {
+            let entry = entry.map_err(|e| ReportError::Read {
+                path: e.path().map(Path::to_owned).unwrap_or_else(|| root.clone()),
+                source: e.into(),
+            })?;
+            let rel = entry
+                .path()
+                .strip_prefix(tasks_dir)
+                .unwrap_or(entry.path())
+                .to_string_lossy()
+                .into_owned();
+            let kind = entry.file_type();
+            let bytes = if kind.is_file() {
+                std::fs::read(entry.path())
+            } else if kind.is_symlink() {
+                std::fs::read_link(entry.path()).map(|t| t.as_os_str().as_encoded_bytes().to_vec())
+            } else {
+                continue;
+            }
+            .map_err(|source| ReportError::Read {
+                path: entry.path().to_owned(),
+                source,
+            })?;
+            hasher.update(rel.as_bytes());
+            hasher.update([0]);
+            hasher.update((bytes.len() as u64).to_le_bytes());
+            hasher.update(&bytes);
+        }
+    }
+    Ok(format!("sha256:{:x}", hasher.finalize()))
+}
+
+impl RunMeta {
+    /// The tasks folder of this run, checked against the recorded suite hash.
+    ///
+    /// With `explicit` (the user's `--tasks`), only that folder is tried. Otherwise the
+    /// recorded path (relative to the run folder), then `./tasks`. A run without a recorded
+    /// hash (older runs) takes the first folder that exists, unchecked.
+    pub fn resolve_tasks_dir(&self, run_dir: &Path, explicit: Option<&Path>) -> Result<PathBuf> {
+        let recorded = self.tasks_dir_in(run_dir);
+        let candidates: Vec<PathBuf> = match explicit {
+            Some(p) => vec![p.to_owned()],
+            None => recorded
+                .iter()
+                .cloned()
+                .chain([PathBuf::from(DEFAULT_TASKS_DIR)])
+                .collect(),
+        };
+        let mut mismatch = None;
+        for dir in candidates.iter().filter(|d| d.is_dir()) {
+            let Some(want) = &self.tasks_hash else {
+                return Ok(dir.clone());
+            };
+            let found = suite_hash(dir, &self.task_ids).unwrap_or_else(|e| format!("({e})"));
+            if &found == want {
+                return Ok(dir.clone());
+            }
+            mismatch.get_or_insert((dir.clone(), found));
+        }
+        let recorded_text = recorded
+            .map(|p| p.display().to_string())
+            .unwrap_or_else(|| "none".into());
+        Err(match mismatch {
+            Some((found, found_hash)) => ReportError::SuiteMismatch {
+                run: run_dir.to_owned(),
+                recorded: recorded_text,
+                want: self.tasks_hash.clone().unwrap_or_default(),
+                found,
+                found_hash,
+            },
+            None => ReportError::SuiteNotFound {
+                run: run_dir.to_owned(),
+                tried: candidates
+                    .iter()
+                    .map(|p| p.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            },
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn suite(root: &Path, instruction: &str) -> PathBuf {
+        let tasks = root.join("tasks");
+        for id in ["a", "b"] {
+            std::fs::create_dir_all(tasks.join(id).join("tests")).unwrap();
+            std::fs::write(tasks.join(id).join("instruction.md"), instruction).unwrap();
+            std::fs::write(tasks.join(id).join("tests/t.py"), "assert True\n").unwrap();
+        }
+        tasks
+    }
+
+    fn ids() -> Vec<String> {
+        vec!["b".into(), "a".into()]
+    }
+
+    #[test]
+    fn the_hash_follows_content_not_location_or_order() {
+        let one = tempfile::tempdir().unwrap();
+        let two = tempfile::tempdir().unwrap();
+        let h1 = suite_hash(&suite(one.path(), "fix it"), &ids()).unwrap();
+        let h2 = suite_hash(&suite(two.path(), "fix it"), &["a".into(), "b".into()]).unwrap();
+        assert_eq!(h1, h2);
+        assert!(h1.starts_with("sha256:") && h1.len() == 7 + 64);
+        std::fs::write(two.path().join("tasks/b/tests/t.py"), "assert False\n").unwrap();
+        assert_ne!(h1, suite_hash(&two.path().join("tasks"), &ids()).unwrap());
+    }
+
+    #[test]
+    fn a_file_moved_between_folders_changes_the_hash() {
+        let one = tempfile::tempdir().unwrap();
+        let tasks = suite(one.path(), "x");
+        let before = suite_hash(&tasks, &ids()).unwrap();
+        std::fs::rename(tasks.join("a/tests/t.py"), tasks.join("a/t.py")).unwrap();
+        assert_ne!(before, suite_hash(&tasks, &ids()).unwrap());
+    }
+
+    #[test]
+    fn a_copied_run_falls_back_to_the_given_folder_and_checks_it() {
+        let home = tempfile::tempdir().unwrap();
+        let tasks = suite(home.path(), "fix it");
+        let meta = RunMeta {
+            tasks_dir: Some("../../gone/tasks".into()),
+            tasks_hash: Some(suite_hash(&tasks, &ids()).unwrap()),
+            task_ids: ids(),
+            ..RunMeta::default()
+        };
+        let run = home.path().join("runs/r");
+        std::fs::create_dir_all(&run).unwrap();
+        assert_eq!(meta.resolve_tasks_dir(&run, Some(&tasks)).unwrap(), tasks);
+
+        let other = tempfile::tempdir().unwrap();
+        let changed = suite(other.path(), "do something else");
+        let err = meta
+            .resolve_tasks_dir(&run, Some(&changed))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains(&changed.display().to_string()), "{err}");
+        assert!(err.contains(meta.tasks_hash.as_deref().unwrap()), "{err}");
+        assert!(
+            err.contains("gone/tasks"),
+            "names the recorded folder: {err}"
+        );
+
+        let err = meta
+            .resolve_tasks_dir(&run, Some(&home.path().join("nowhere")))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("nowhere") && err.contains("--tasks"), "{err}");
+    }
+
+    #[test]
+    fn an_old_run_without_a_hash_takes_the_recorded_folder() {
+        let home = tempfile::tempdir().unwrap();
+        let tasks = suite(home.path(), "x");
+        let run = home.path().join("runs/r");
+        std::fs::create_dir_all(&run).unwrap();
+        let meta = RunMeta {
+            tasks_dir: Some("../../tasks".into()),
+            ..RunMeta::default()
+        };
+        let got = meta.resolve_tasks_dir(&run, None).unwrap();
+        assert_eq!(got.canonicalize().unwrap(), tasks.canonicalize().unwrap());
+    }
+}
