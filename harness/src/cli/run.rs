@@ -93,8 +93,10 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         &run_id,
         &args.agent,
         args.model.as_deref(),
-        &args.tasks,
-        &tasks.iter().map(|t| t.id().to_owned()).collect::<Vec<_>>(),
+        super::run_meta::Suite {
+            dir: &args.tasks,
+            ids: &tasks.iter().map(|t| t.id().to_owned()).collect::<Vec<_>>(),
+        },
         args.trials,
         args.resume,
     )?;

@@ -6,6 +6,12 @@
 use nab_reports::RunMeta;
 use std::path::{Component, Path, PathBuf};
 
+/// The suite a run uses: its folder and the ids of the tasks it runs.
+pub struct Suite<'a> {
+    pub dir: &'a Path,
+    pub ids: &'a [String],
+}
+
 /// Writes `<out>/run.json` before the first trial. On `--resume` the original start time
 /// is kept.
 pub fn start(
@@ -13,8 +19,7 @@ pub fn start(
     run_id: &str,
     agent: &str,
     model: Option<&str>,
-    tasks: &Path,
-    task_ids: &[String],
+    suite: Suite<'_>,
     trials: u32,
     resume: bool,
 ) -> anyhow::Result<RunMeta> {
@@ -30,9 +35,9 @@ pub fn start(
         run_id: Some(run_id.to_owned()),
         agent: Some(agent.to_owned()),
         model: model.map(str::to_owned),
-        tasks_dir: Some(tasks_dir_from(out, tasks)),
-        tasks_hash: Some(nab_reports::suite::suite_hash(tasks, task_ids)?),
-        task_ids: task_ids.to_vec(),
+        tasks_dir: Some(tasks_dir_from(out, suite.dir)),
+        tasks_hash: Some(nab_reports::suite::suite_hash(suite.dir, suite.ids)?),
+        task_ids: suite.ids.to_vec(),
         trials: Some(trials),
         started_at: before
             .started_at
@@ -97,6 +102,10 @@ fn relative(from: &Path, to: &Path) -> Option<PathBuf> {
 mod tests {
     use super::*;
 
+    fn suite<'a>(dir: &'a Path, ids: &'a [String]) -> Suite<'a> {
+        Suite { dir, ids }
+    }
+
     #[test]
     fn relative_paths_climb_out_of_the_run_folder() {
         assert_eq!(
@@ -117,7 +126,7 @@ mod tests {
         std::fs::write(tasks.join("t1/instruction.md"), "do it").unwrap();
         let ids = ["t1".to_owned()];
         let out = root.path().join("runs").join("r1");
-        start(&out, "r1", "oracle", None, &tasks, &ids, 2, false).unwrap();
+        start(&out, "r1", "oracle", None, suite(&tasks, &ids), 2, false).unwrap();
         let meta = RunMeta::read(&out).unwrap();
         assert_eq!(meta.tasks_dir.as_deref(), Some(Path::new("../../tasks")));
         assert_eq!(
@@ -127,7 +136,7 @@ mod tests {
         assert_eq!(meta.agent.as_deref(), Some("oracle"));
         assert_eq!(meta.trials, Some(2));
         let started = meta.started_at.clone();
-        start(&out, "r1", "oracle", None, &tasks, &ids, 2, true).unwrap();
+        start(&out, "r1", "oracle", None, suite(&tasks, &ids), 2, true).unwrap();
         assert_eq!(RunMeta::read(&out).unwrap().started_at, started);
     }
 
@@ -138,7 +147,16 @@ mod tests {
         std::fs::create_dir_all(tasks.join("t1")).unwrap();
         std::fs::write(tasks.join("t1/instruction.md"), "do it").unwrap();
         let out = root.path().join("suite/runs/r1");
-        start(&out, "r1", "oracle", None, &tasks, &["t1".into()], 1, false).unwrap();
+        start(
+            &out,
+            "r1",
+            "oracle",
+            None,
+            suite(&tasks, &["t1".into()]),
+            1,
+            false,
+        )
+        .unwrap();
         let meta = RunMeta::read(&out).unwrap();
         assert!(meta.tasks_hash.as_deref().unwrap().starts_with("sha256:"));
         assert_eq!(meta.task_ids, ["t1"]);
