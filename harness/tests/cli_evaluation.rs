@@ -211,7 +211,8 @@ fn report_writes_the_html_summary_and_parquet() {
 fn two_runs(tmp: &Path, lose: &[usize]) -> (PathBuf, PathBuf) {
     let base_spec = SynthSpec {
         artifacts: false,
-        ..SynthSpec::new("base", 12, 3)
+        // 5 trials: enough for the gate's per-task exact test (5/5 → 0/5 is p = 1/252).
+        ..SynthSpec::new("base", 12, 5)
     };
     let base = tmp.join("base");
     let recs = synth_records(&base_spec);
@@ -275,7 +276,7 @@ fn gate_fails_when_always_passing_tasks_now_fail() {
     ]);
     let (out, err) = text(&o);
     assert_eq!(o.status.code(), Some(1), "{out}\n{err}");
-    assert!(out.contains("always_passing_now_failing"), "{out}");
+    assert!(out.contains("task_regressed"), "{out}");
     assert!(
         out.contains(&task_id(0)) && out.contains(&task_id(4)),
         "the lost tasks are named: {out}"

@@ -33,6 +33,17 @@ pub struct TaskSide {
     pub mean_tokens: Option<f64>,
     pub mean_steps: Option<f64>,
     pub violations: Vec<String>,
+    /// Trials that made model calls but recorded 0 tokens both ways (see
+    /// [`crate::summary::is_zero_token`]).
+    pub zero_token_trials: u32,
+}
+
+impl TaskSide {
+    /// Share of this task's trials that ended in an infrastructure error.
+    pub fn error_rate(&self) -> Option<f64> {
+        let n = self.scored + self.errors;
+        (n > 0).then(|| f64::from(self.errors) / f64::from(n))
+    }
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -171,6 +182,11 @@ fn side(run: &Run, t: &TaskTrials) -> TaskSide {
             .iter()
             .flat_map(|&i| run.records[i].violations.iter().cloned())
             .collect(),
+        zero_token_trials: t
+            .trial_indexes
+            .iter()
+            .filter(|&&i| crate::summary::is_zero_token(&run.records[i]))
+            .count() as u32,
     }
 }
 
@@ -191,6 +207,25 @@ impl Comparison {
         candidate: &Run,
         pairwise: Vec<PairwiseRecord>,
         seed: u64,
+    ) -> Result<Comparison> {
+        Self::compute_with_resamples(
+            baseline,
+            candidate,
+            pairwise,
+            seed,
+            stats::bootstrap::RESAMPLES,
+        )
+    }
+
+    /// [`Comparison::compute`] with the number of (secondary, displayed) bootstrap
+    /// resamples; 0 leaves the bootstrap out (the gate's simulations, which run it
+    /// thousands of times and do not use it).
+    pub fn compute_with_resamples(
+        baseline: &Run,
+        candidate: &Run,
+        pairwise: Vec<PairwiseRecord>,
+        seed: u64,
+        resamples: usize,
     ) -> Result<Comparison> {
         let ids: BTreeSet<&str> = baseline
             .tasks
@@ -287,7 +322,7 @@ impl Comparison {
                 .collect(),
             mean_diff: (m > 0).then(|| diffs.iter().sum::<f64>() / m as f64),
             t,
-            bootstrap: stats::paired_bootstrap(&diffs, stats::bootstrap::RESAMPLES, 0.95, seed),
+            bootstrap: stats::paired_bootstrap(&diffs, resamples, 0.95, seed),
             mcnemar: mc,
             mde: stats::mde_paired(sd, m, 0.05, 0.8),
             mde_sd_assumed: assumed,
@@ -365,6 +400,13 @@ impl Comparison {
             s,
             "{:<22} {:>22} {:>22}",
             "infrastructure errors", b.infra.error_trials, c.infra.error_trials
+        );
+        let _ = writeln!(
+            s,
+            "{:<22} {:>22} {:>22}",
+            "error rate (trials)",
+            pct(b.error_rate),
+            pct(c.error_rate)
         );
         let _ = writeln!(
             s,

@@ -35,6 +35,12 @@ pub struct RunSummary {
     /// Planning MDE: the smallest pass-rate difference between two runs of this many tasks
     /// that a test at α = 0.05 finds with 80% power (unpaired, so pessimistic).
     pub mde: Option<f64>,
+    /// Share of trials that ended in an infrastructure error (`status: error`): shown next to
+    /// the pass rate, because the pass rate leaves those trials out.
+    pub error_rate: Option<f64>,
+    /// Trials that made model calls but recorded 0 tokens both ways (see [`is_zero_token`]).
+    #[serde(default)]
+    pub zero_token_trials: usize,
     pub infra: InfraSummary,
     pub usage: UsageTotals,
     pub distributions: Distributions,
@@ -132,6 +138,14 @@ pub struct JudgeSummary {
     pub vetoed_trials: usize,
     pub gate_failed_trials: usize,
     pub judge_errors: usize,
+}
+
+/// A trial that made model calls but recorded 0 tokens in both directions: almost certainly
+/// a provider fault (an empty or failed response counted as a call), not a result.
+pub fn is_zero_token(r: &TrialRecord) -> bool {
+    r.llm_calls.unwrap_or(0) > 0
+        && r.input_tokens.unwrap_or(0) == 0
+        && r.output_tokens.unwrap_or(0) == 0
 }
 
 /// Per-trial values for the distributions (scored trials only: an infrastructure error
@@ -269,6 +283,9 @@ impl RunSummary {
             categories,
             flip_rate: stats::flip_rate(&counts),
             mde: pass_rate.and_then(|p| stats::mde_one_sample(p, m, 0.05, 0.8)),
+            error_rate: (!run.records.is_empty())
+                .then(|| infra.error_trials as f64 / run.records.len() as f64),
+            zero_token_trials: run.records.iter().filter(|r| is_zero_token(r)).count(),
             infra,
             usage,
             distributions,

@@ -41,7 +41,8 @@ fn gate_args(dir: &std::path::Path, b: &std::path::Path, c: &std::path::Path) ->
 }
 
 #[test]
-fn a_candidate_losing_two_always_passing_tasks_fails_and_names_them() {
+fn a_candidate_losing_two_always_passing_tasks_at_5_trials_fails_by_the_exact_test_and_names_them()
+{
     let tmp = tempfile::tempdir().unwrap();
     let (spec, base) = baseline();
     let lost: Vec<String> = always_passing(&base).into_iter().take(2).collect();
@@ -61,21 +62,29 @@ fn a_candidate_losing_two_always_passing_tasks_fails_and_names_them() {
     let rule = outcome
         .rules
         .iter()
-        .find(|r| r.id == "always_passing_now_failing")
+        .find(|r| r.id == "task_regressed")
         .unwrap();
-    assert_eq!(rule.outcome, RuleOutcome::Fail);
+    assert_eq!(rule.outcome, RuleOutcome::Fail, "{}", rule.detail);
     assert_eq!(rule.tasks, lost);
     for t in &lost {
-        assert!(rule.detail.contains(t.as_str()), "{}", rule.detail);
+        // 5/5 → 0/5: p = 1/C(10,5) = 3.97e-3.
+        assert!(
+            rule.detail
+                .contains(&format!("{t} (5/5 → 0/5, p = 3.97e-3)")),
+            "{}",
+            rule.detail
+        );
     }
-    // 2 of 28 tasks lost = −7.1 points > the 5-point default.
+    assert!(rule.detail.contains("Tarone"), "{}", rule.detail);
+    // The point-drop rule is off by default; 2 of 28 tasks (−7.1 points) is not a
+    // significant drop of the pass rate over tasks.
     let abs = outcome
         .rules
         .iter()
         .find(|r| r.id == "pass_rate_absolute_drop")
         .unwrap();
-    assert_eq!(abs.outcome, RuleOutcome::Fail, "{}", abs.detail);
-    assert!(abs.detail.contains("-7.1 pts"), "{}", abs.detail);
+    assert_eq!(abs.outcome, RuleOutcome::Skipped, "{}", abs.detail);
+    assert_eq!(outcome.failing().count(), 1, "{:#?}", outcome.rules);
 
     let md = std::fs::read_to_string(tmp.path().join("summary.md")).unwrap();
     assert!(md.contains("❌ failed"), "{md}");
@@ -115,8 +124,12 @@ fn an_identical_candidate_passes_every_rule() {
     let c = common::write(tmp.path(), "cand", &spec, &base);
     let outcome = run_gate(&gate_args(tmp.path(), &b, &c)).unwrap();
     assert!(outcome.passed(), "{:#?}", outcome.rules);
+    // Every rule judged and passed, except the point-drop rule, off by default.
     assert!(
-        outcome.rules.iter().all(|r| r.outcome == RuleOutcome::Pass),
+        outcome
+            .rules
+            .iter()
+            .all(|r| r.outcome == RuleOutcome::Pass || r.id == "pass_rate_absolute_drop"),
         "{:#?}",
         outcome.rules
     );
@@ -246,6 +259,123 @@ fn a_significant_drop_fails_by_the_paired_test_even_under_a_loose_absolute_limit
         .find(|r| r.id == "pass_rate_significant_drop")
         .unwrap();
     assert_eq!(sig.outcome, RuleOutcome::Fail, "{}", sig.detail);
-    assert!(sig.detail.contains("bootstrap"), "{}", sig.detail);
+    assert!(sig.detail.contains("paired t-interval"), "{}", sig.detail);
     assert_eq!(o.failing().count(), 1);
+}
+
+/// The attack of issue 11: a candidate that turns every failure into `status: error` has a
+/// perfect pass rate over its scored trials. The error-rate rules must fail it.
+#[test]
+fn an_agent_cannot_hide_a_regression_by_abstaining() {
+    let (_, base) = baseline();
+    let mut cand = base.clone();
+    for r in cand.iter_mut() {
+        if r.status == TrialStatus::Failed {
+            r.status = TrialStatus::Error;
+            r.error = Some("agent crashed the verifier".into());
+        }
+    }
+    let o = evaluate(&base, &cand, &GateConfig::default());
+    assert!(
+        o.comparison.candidate.pass_rate > o.comparison.baseline.pass_rate,
+        "the attack raises the pass rate"
+    );
+    let failing: Vec<&str> = o.failing().map(|r| r.id).collect();
+    assert!(
+        failing.contains(&"error_rate_increase") && failing.contains(&"error_rate_limit"),
+        "{:#?}",
+        o.rules
+    );
+    let inc = o
+        .rules
+        .iter()
+        .find(|r| r.id == "error_rate_increase")
+        .unwrap();
+    assert!(
+        inc.detail.contains("error rate 0.0% →") && inc.detail.contains("entirely above 0"),
+        "{}",
+        inc.detail
+    );
+    assert!(!inc.tasks.is_empty());
+    // Turned off, both rules are skipped and the attack passes: the rules are what stops it.
+    let off = GateConfig::from_yaml(
+        "fail_on_error_rate_increase: false\nmax_error_rate: null\n",
+        std::path::Path::new("g.yaml"),
+    )
+    .unwrap();
+    assert!(evaluate(&base, &cand, &off).passed());
+}
+
+#[test]
+fn a_few_errors_in_one_task_stay_under_the_limit_but_a_rise_everywhere_fails_it() {
+    let (_, base) = baseline();
+    // One error per task (trial 0) everywhere: 28 of 140 = 20% > 10%, and every task's
+    // error rate rose by the same 0.2, so the paired interval is [0.2, 0.2].
+    let mut cand = base.clone();
+    for r in cand.iter_mut().filter(|r| r.trial == 0) {
+        r.status = TrialStatus::Error;
+    }
+    let o = evaluate(&base, &cand, &GateConfig::default());
+    let lim = o.rules.iter().find(|r| r.id == "error_rate_limit").unwrap();
+    assert_eq!(lim.outcome, RuleOutcome::Fail, "{}", lim.detail);
+    assert!(
+        lim.detail.contains("28 of 140") && lim.detail.contains("20.0%"),
+        "{}",
+        lim.detail
+    );
+    let inc = o
+        .rules
+        .iter()
+        .find(|r| r.id == "error_rate_increase")
+        .unwrap();
+    assert_eq!(inc.outcome, RuleOutcome::Fail, "{}", inc.detail);
+}
+
+#[test]
+fn zero_token_trials_fail_the_gate_and_are_named() {
+    let (_, base) = baseline();
+    let mut cand = base.clone();
+    cand[7].llm_calls = Some(4);
+    cand[7].input_tokens = Some(0);
+    cand[7].output_tokens = Some(0);
+    let o = evaluate(&base, &cand, &GateConfig::default());
+    let z = o
+        .rules
+        .iter()
+        .find(|r| r.id == "zero_token_trials")
+        .unwrap();
+    assert_eq!(z.outcome, RuleOutcome::Fail, "{}", z.detail);
+    assert_eq!(z.tasks, [cand[7].task_id.clone()]);
+    // No model call, no tokens: not a provider fault.
+    cand[7].llm_calls = Some(0);
+    let o = evaluate(&base, &cand, &GateConfig::default());
+    let z = o
+        .rules
+        .iter()
+        .find(|r| r.id == "zero_token_trials")
+        .unwrap();
+    assert_eq!(z.outcome, RuleOutcome::Pass, "{}", z.detail);
+}
+
+#[test]
+fn too_few_tasks_or_trials_are_not_evidence_and_do_not_fail() {
+    // 6 tasks × 1 trial; the candidate fails everything the baseline passed.
+    let spec = common::spec("base", 6, 1, false);
+    let base = fixtures::records(&spec);
+    let mut cand = base.clone();
+    for r in cand.iter_mut() {
+        r.status = TrialStatus::Failed;
+    }
+    let o = evaluate(&base, &cand, &GateConfig::default());
+    let sig = o
+        .rules
+        .iter()
+        .find(|r| r.id == "pass_rate_significant_drop")
+        .unwrap();
+    assert_eq!(sig.outcome, RuleOutcome::Skipped, "{}", sig.detail);
+    assert!(sig.detail.contains("not enough tasks: 6"), "{}", sig.detail);
+    let task = o.rules.iter().find(|r| r.id == "task_regressed").unwrap();
+    assert_eq!(task.outcome, RuleOutcome::Skipped, "{}", task.detail);
+    assert!(task.detail.contains("not enough trials"), "{}", task.detail);
+    assert!(o.passed(), "{:#?}", o.rules);
 }

@@ -4,31 +4,48 @@ use crate::error::{ReportError, Result};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
+/// The paired test of the pass rate. Only the t-interval over tasks is offered: over 28 tasks
+/// the percentile bootstrap is about 0.94× its width and falsely fails identical agents
+/// 3.7–4.0% of the time against a nominal 2.5%, and McNemar on "passed at least half the
+/// trials" throws most of the evidence away (both stay in `nab compare` as secondary figures).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SignificanceTest {
-    /// The paired bootstrap interval over tasks lies entirely below 0.
-    Bootstrap,
-    /// The paired t-interval (clustered by task) lies entirely below 0.
+    /// The paired t-interval over tasks (clustered by task) lies entirely below 0.
     T,
-    /// Exact McNemar on task verdicts: more tasks lost than gained, p < alpha.
-    Mcnemar,
 }
 
-/// Defaults: every rule on; a drop beyond 5 points, or tokens/steps beyond 1.5× fail.
+/// Defaults: the rules that hold their false-alarm rate (the paired t-test, the per-task
+/// exact test, the error-rate rules) and the cost and safety limits are on; the plain
+/// point-drop rule is off (see the README for its false-alarm rate).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct GateConfig {
-    /// Significance level of the paired test.
+    /// Two-sided significance level of the paired tests (a drop is one side: α/2).
     pub alpha: f64,
     pub significance_test: SignificanceTest,
+    /// Fewer tasks with a verdict in both runs than this and the paired rules say "not
+    /// enough tasks" and do not fail: an interval over a handful of tasks is not evidence.
+    pub min_shared_tasks: usize,
+    /// Resamples and seed of the (secondary) bootstrap interval `nab compare` shows.
     pub bootstrap_resamples: usize,
     pub seed: u64,
-    /// Largest allowed drop of the paired pass rate, as a fraction (0.05 = 5 points);
-    /// `null` disables the rule.
+    /// Largest allowed drop of the paired point estimate, as a fraction (0.05 = 5 points);
+    /// `null` (the default) disables the rule. It ignores uncertainty, so it false-fails
+    /// identical agents often (see the README).
     pub max_pass_rate_drop: Option<f64>,
-    /// Fail when a task passed every baseline trial and fails every candidate trial.
-    pub fail_on_lost_tasks: bool,
+    /// Fail when a task's own trials show a significant drop (one-sided Fisher exact test
+    /// per task, Tarone-corrected over the tasks at family-wise level `alpha`).
+    #[serde(alias = "fail_on_lost_tasks")]
+    pub fail_on_task_regression: bool,
+    /// Fail when the candidate's per-task error rate is significantly above the
+    /// baseline's (paired t over tasks): an agent must not hide a regression by abstaining.
+    pub fail_on_error_rate_increase: bool,
+    /// Largest allowed share of candidate trials that end in `status: error`; `null` disables.
+    pub max_error_rate: Option<f64>,
+    /// Fail when a candidate trial made model calls but recorded 0 tokens both ways (almost
+    /// certainly a provider fault, not a result).
+    pub fail_on_zero_token_trials: bool,
     /// Violations (from the trial records) that fail the gate: exact strings, or prefixes
     /// ending in `*`; `"*"` matches every violation, `[]` disables the rule.
     pub fatal_violations: Vec<String>,
@@ -37,15 +54,22 @@ pub struct GateConfig {
     pub max_step_ratio: Option<f64>,
 }
 
+/// The default of `min_shared_tasks`.
+pub const MIN_SHARED_TASKS: usize = 10;
+
 impl Default for GateConfig {
     fn default() -> Self {
         GateConfig {
             alpha: 0.05,
-            significance_test: SignificanceTest::Bootstrap,
+            significance_test: SignificanceTest::T,
+            min_shared_tasks: MIN_SHARED_TASKS,
             bootstrap_resamples: crate::stats::bootstrap::RESAMPLES,
             seed: crate::stats::bootstrap::DEFAULT_SEED,
-            max_pass_rate_drop: Some(0.05),
-            fail_on_lost_tasks: true,
+            max_pass_rate_drop: None,
+            fail_on_task_regression: true,
+            fail_on_error_rate_increase: true,
+            max_error_rate: Some(0.1),
+            fail_on_zero_token_trials: true,
             fatal_violations: vec!["*".into()],
             max_token_ratio: Some(1.5),
             max_step_ratio: Some(1.5),
@@ -59,6 +83,17 @@ impl GateConfig {
             path: path.to_owned(),
             message,
         };
+        if let Ok(v) = serde_yaml::from_str::<serde_yaml::Value>(text)
+            && let Some(t) = v.get("significance_test").and_then(|t| t.as_str())
+            && matches!(t, "bootstrap" | "mcnemar")
+        {
+            return Err(err(format!(
+                "significance_test: {t} is no longer offered: the percentile bootstrap over \
+                 28 tasks is too narrow (it falsely fails 3.7–4% of identical agents against \
+                 2.5%), and McNemar on tasks passed half the time discards most of the \
+                 evidence; use `t` (the paired t-interval over tasks)"
+            )));
+        }
         let c: GateConfig = serde_yaml::from_str(text).map_err(|e| {
             err(match e.location() {
                 Some(l) => format!("line {}, column {}: {e}", l.line(), l.column()),
@@ -79,6 +114,19 @@ impl GateConfig {
         {
             return Err(err(format!(
                 "max_pass_rate_drop is a fraction between 0 and 1 (0.05 = 5 points), not {d}"
+            )));
+        }
+        if c.min_shared_tasks < 2 {
+            return Err(err(format!(
+                "min_shared_tasks must be at least 2 (an interval needs two tasks), not {}",
+                c.min_shared_tasks
+            )));
+        }
+        if let Some(e) = c.max_error_rate
+            && !(0.0..=1.0).contains(&e)
+        {
+            return Err(err(format!(
+                "max_error_rate is a fraction between 0 and 1 (0.1 = 10% of trials), not {e}"
             )));
         }
         for (name, r) in [
@@ -138,5 +186,13 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("line 1") && e.contains("max_drop"), "{e}");
+        let e = GateConfig::from_yaml("significance_test: bootstrap\n", p)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("too narrow") && e.contains("`t`"), "{e}");
+        // The old key still reads.
+        let c = GateConfig::from_yaml("fail_on_lost_tasks: false\n", p).unwrap();
+        assert!(!c.fail_on_task_regression);
+        assert_eq!(GateConfig::default().max_pass_rate_drop, None);
     }
 }

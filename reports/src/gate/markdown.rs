@@ -55,6 +55,19 @@ pub fn render(g: &GateOutcome) -> String {
     );
     let _ = writeln!(
         s,
+        "| error rate (trials) | {} | {} |",
+        pct(b.error_rate),
+        pct(k.error_rate)
+    );
+    if b.zero_token_trials + k.zero_token_trials > 0 {
+        let _ = writeln!(
+            s,
+            "| trials with model calls but 0 tokens | {} | {} |",
+            b.zero_token_trials, k.zero_token_trials
+        );
+    }
+    let _ = writeln!(
+        s,
         "| tokens | {} | {} |",
         b.usage.total_tokens, k.usage.total_tokens
     );

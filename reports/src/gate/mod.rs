@@ -1,18 +1,23 @@
 //! The CI gate: is the candidate worse than the baseline? Each rule gives a verdict and one
 //! line saying why; the gate fails when any enabled rule fails.
 //!
-//! Infrastructure errors never fail the gate: trials that ended in `error` have no verdict,
-//! tasks without a verdict on one side are left out of the paired statistics, and both are
-//! reported as notes.
+//! Every rule that compares pass rates weighs the evidence: a paired interval over tasks, or
+//! an exact test per task with a correction for the number of tasks; without enough data a
+//! rule says so and is skipped. Trials that ended in `error` have no verdict and are left out
+//! of the pass rates, but an agent cannot hide a regression by abstaining: the error-rate
+//! rules fail a candidate whose error rate rose significantly or passed a limit.
 
 pub mod config;
+mod errors;
 pub mod junit;
+mod limits;
 pub mod markdown;
+mod pass_rate;
+mod task_regression;
 
 pub use config::{GateConfig, SignificanceTest};
 
 use crate::compare::Comparison;
-use crate::stats;
 use serde::Serialize;
 
 #[derive(Debug, Clone, Serialize)]
@@ -54,228 +59,41 @@ impl GateOutcome {
     }
 }
 
-fn pts(v: f64) -> String {
+pub(crate) fn pts(v: f64) -> String {
     format!("{:+.1} pts", v * 100.0)
+}
+
+impl RuleResult {
+    fn new(
+        id: &'static str,
+        title: &'static str,
+        outcome: RuleOutcome,
+        detail: String,
+        tasks: Vec<String>,
+    ) -> RuleResult {
+        RuleResult {
+            id,
+            title,
+            outcome,
+            detail,
+            tasks,
+        }
+    }
 }
 
 /// Applies every rule of `config` to a comparison.
 pub fn evaluate(cmp: Comparison, config: &GateConfig) -> GateOutcome {
-    let mut rules = Vec::new();
+    let mut rules = vec![
+        pass_rate::significant_drop(&cmp, config),
+        pass_rate::absolute_drop(&cmp, config),
+        task_regression::rule(&cmp, config),
+        errors::error_rate_increase(&cmp, config),
+        errors::error_rate_limit(&cmp, config),
+        errors::zero_token_trials(&cmp, config),
+        limits::fatal_violations(&cmp, config),
+    ];
+    rules.extend(limits::growth(&cmp, config));
     let p = &cmp.paired;
-    let diffs: Vec<f64> = cmp.tasks.iter().filter_map(|t| t.delta).collect();
-    let level = 1.0 - config.alpha;
-
-    // 1. A significant drop by the paired test.
-    let (sig, sig_detail) = match config.significance_test {
-        SignificanceTest::Bootstrap => {
-            match stats::paired_bootstrap(&diffs, config.bootstrap_resamples, level, config.seed) {
-                Some(b) => (
-                    Some(b.interval.high < 0.0),
-                    format!(
-                        "mean {} , {:.0}% bootstrap interval [{:+.1}, {:+.1}] pts over {} tasks",
-                        pts(b.mean),
-                        level * 100.0,
-                        b.interval.low * 100.0,
-                        b.interval.high * 100.0,
-                        diffs.len()
-                    ),
-                ),
-                None => (None, "no task has a verdict in both runs".into()),
-            }
-        }
-        SignificanceTest::T => match stats::paired_t_interval(&diffs, level) {
-            Some(t) => (
-                Some(t.interval.high < 0.0),
-                format!(
-                    "mean {} , {:.0}% t-interval [{:+.1}, {:+.1}] pts over {} tasks",
-                    pts(t.mean),
-                    level * 100.0,
-                    t.interval.low * 100.0,
-                    t.interval.high * 100.0,
-                    t.n
-                ),
-            ),
-            None => (
-                None,
-                "fewer than two tasks with a verdict in both runs".into(),
-            ),
-        },
-        SignificanceTest::Mcnemar => {
-            let m = &p.mcnemar;
-            (
-                Some(m.b > m.c && m.p_value < config.alpha),
-                format!(
-                    "exact McNemar: {} tasks lost, {} gained, p = {:.4} (α = {})",
-                    m.b, m.c, m.p_value, config.alpha
-                ),
-            )
-        }
-    };
-    rules.push(RuleResult {
-        id: "pass_rate_significant_drop",
-        title: "Pass rate did not drop significantly",
-        outcome: match sig {
-            Some(true) => RuleOutcome::Fail,
-            Some(false) => RuleOutcome::Pass,
-            None => RuleOutcome::Skipped,
-        },
-        detail: if sig == Some(true) {
-            format!("the pass rate dropped significantly: {sig_detail}, entirely below 0")
-        } else {
-            sig_detail
-        },
-        tasks: Vec::new(),
-    });
-
-    // 2. An absolute drop beyond the configured amount.
-    rules.push(match (config.max_pass_rate_drop, p.mean_diff) {
-        (Some(max), Some(d)) => RuleResult {
-            id: "pass_rate_absolute_drop",
-            title: "Pass rate dropped no more than allowed",
-            outcome: if -d > max + 1e-12 {
-                RuleOutcome::Fail
-            } else {
-                RuleOutcome::Pass
-            },
-            detail: format!(
-                "paired pass rate changed by {} (limit −{:.1} pts)",
-                pts(d),
-                max * 100.0
-            ),
-            tasks: Vec::new(),
-        },
-        (max, _) => RuleResult {
-            id: "pass_rate_absolute_drop",
-            title: "Pass rate dropped no more than allowed",
-            outcome: RuleOutcome::Skipped,
-            detail: if max.is_none() {
-                "disabled (max_pass_rate_drop: null)".into()
-            } else {
-                "no task has a verdict in both runs".into()
-            },
-            tasks: Vec::new(),
-        },
-    });
-
-    // 3. Tasks that always passed and now always fail.
-    let lost: Vec<String> = cmp
-        .tasks
-        .iter()
-        .filter(|t| {
-            let b = t
-                .baseline
-                .as_ref()
-                .is_some_and(|s| s.scored > 0 && s.passed == s.scored);
-            let c = t
-                .candidate
-                .as_ref()
-                .is_some_and(|s| s.scored > 0 && s.passed == 0);
-            b && c
-        })
-        .map(|t| t.task_id.clone())
-        .collect();
-    rules.push(RuleResult {
-        id: "always_passing_now_failing",
-        title: "No always-passing task now always fails",
-        outcome: if !config.fail_on_lost_tasks {
-            RuleOutcome::Skipped
-        } else if lost.is_empty() {
-            RuleOutcome::Pass
-        } else {
-            RuleOutcome::Fail
-        },
-        detail: if lost.is_empty() {
-            "no task went from passing every trial to failing every trial".into()
-        } else {
-            format!(
-                "{} task(s) passed every baseline trial and fail every candidate trial: {}",
-                lost.len(),
-                lost.join(", ")
-            )
-        },
-        tasks: lost,
-    });
-
-    // 4. Sandbox or policy violations the config marks fatal.
-    let mut fatal: Vec<(String, String)> = Vec::new();
-    for t in &cmp.tasks {
-        if let Some(c) = &t.candidate {
-            for v in &c.violations {
-                if config.is_fatal(v) {
-                    fatal.push((t.task_id.clone(), v.clone()));
-                }
-            }
-        }
-    }
-    let mut fatal_tasks: Vec<String> = fatal.iter().map(|(t, _)| t.clone()).collect();
-    fatal_tasks.dedup();
-    rules.push(RuleResult {
-        id: "fatal_violations",
-        title: "No fatal sandbox or policy violation",
-        outcome: if config.fatal_violations.is_empty() {
-            RuleOutcome::Skipped
-        } else if fatal.is_empty() {
-            RuleOutcome::Pass
-        } else {
-            RuleOutcome::Fail
-        },
-        detail: match fatal.first() {
-            None if config.fatal_violations.is_empty() => "disabled (fatal_violations: [])".into(),
-            None => "the candidate has no violation marked fatal".into(),
-            Some((task, v)) => format!(
-                "{} fatal violation(s) in {} task(s); first: {task}: {v}",
-                fatal.len(),
-                fatal_tasks.len()
-            ),
-        },
-        tasks: fatal_tasks,
-    });
-
-    // 5 and 6. Token and step growth.
-    for (id, title, limit, ratio, what) in [
-        (
-            "token_growth",
-            "Tokens grew no more than allowed",
-            config.max_token_ratio,
-            p.token_ratio,
-            "tokens per trial",
-        ),
-        (
-            "step_growth",
-            "Steps grew no more than allowed",
-            config.max_step_ratio,
-            p.step_ratio,
-            "steps per trial",
-        ),
-    ] {
-        rules.push(match (limit, ratio) {
-            (Some(max), Some(r)) => RuleResult {
-                id,
-                title,
-                outcome: if r > max {
-                    RuleOutcome::Fail
-                } else {
-                    RuleOutcome::Pass
-                },
-                detail: format!("{what}: candidate/baseline = {r:.2}× (limit {max:.2}×)"),
-                tasks: Vec::new(),
-            },
-            (None, _) => RuleResult {
-                id,
-                title,
-                outcome: RuleOutcome::Skipped,
-                detail: "disabled in the config".into(),
-                tasks: Vec::new(),
-            },
-            (Some(_), None) => RuleResult {
-                id,
-                title,
-                outcome: RuleOutcome::Skipped,
-                detail: format!("{what} not recorded in both runs"),
-                tasks: Vec::new(),
-            },
-        });
-    }
 
     let mut notes = Vec::new();
     let (bi, ci) = (&cmp.baseline.infra, &cmp.candidate.infra);

@@ -7,12 +7,14 @@
 
 pub mod bootstrap;
 pub mod dist;
+pub mod fisher;
 pub mod flip;
 pub mod mcnemar;
 pub mod mde;
 pub mod paired;
 pub mod pass_at_k;
 pub mod quantile;
+pub mod tarone;
 pub mod wilson;
 
 pub use bootstrap::paired_bootstrap;
