@@ -5,8 +5,25 @@ mod cli;
 use clap::Parser;
 use std::process::ExitCode;
 
-#[tokio::main]
-async fn main() -> ExitCode {
+fn main() -> ExitCode {
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: cannot start the async runtime: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let code = runtime.block_on(run());
+    // Work on blocking threads (parsing what an agent left) has its own deadlines, but
+    // an exit never waits for it: after an interruption nab must end promptly.
+    runtime.shutdown_timeout(std::time::Duration::from_secs(1));
+    code
+}
+
+async fn run() -> ExitCode {
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_env("NAB_LOG")

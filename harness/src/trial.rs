@@ -129,21 +129,36 @@ pub async fn run_trial(
     cancel: &CancellationToken,
 ) -> Result<TrialOutcome, TrialError> {
     let created = Mutex::new(Created::default());
-    let result = run_inner(ctx, job, cancel, &created).await;
+    // Cancellation ends the trial wherever it is, not only inside an exec: whatever the
+    // agent left behind (a FIFO, a huge workspace) cannot keep a step from being dropped.
+    // Blocking work already handed to a thread has its own deadline.
+    let result = tokio::select! {
+        r = run_inner(ctx, job, cancel, &created) => r,
+        _ = cancel.cancelled() => Err(TrialError::Cancelled),
+    };
     let created = created.into_inner().unwrap_or_else(|p| p.into_inner());
-    // Cleanup is not cancellable: it must finish even after Ctrl-C.
+    // Cleanup is not cancellable: it must finish even after Ctrl-C. Each removal has a
+    // deadline, so an engine that hangs cannot keep the run from exiting (the end-of-run
+    // sweep and `nab clean` remove what is left).
     for c in created.containers.iter().rev() {
-        if let Err(e) = ctx.backend.destroy(c).await {
-            tracing::warn!("could not remove container {}: {e}", c.0);
+        match tokio::time::timeout(CLEANUP_DEADLINE, ctx.backend.destroy(c)).await {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => tracing::warn!("could not remove container {}: {e}", c.0),
+            Err(_) => tracing::warn!("removing container {} timed out", c.0),
         }
     }
     for v in &created.volumes {
-        if let Err(e) = ctx.backend.destroy_volume(v).await {
-            tracing::warn!("could not remove volume {}: {e}", v.0);
+        match tokio::time::timeout(CLEANUP_DEADLINE, ctx.backend.destroy_volume(v)).await {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => tracing::warn!("could not remove volume {}: {e}", v.0),
+            Err(_) => tracing::warn!("removing volume {} timed out", v.0),
         }
     }
     result
 }
+
+/// How long one container or volume removal may take at the end of a trial.
+const CLEANUP_DEADLINE: Duration = Duration::from_secs(5);
 
 fn files_err(dir: &Path) -> impl FnOnce(std::io::Error) -> TrialError + '_ {
     move |source| TrialError::Files {
@@ -304,14 +319,18 @@ async fn run_inner(
     });
     // The agent decides how large its workspace is (sparse files included: the archive
     // holds them at full size), so a workspace over the limit is its failure.
-    let copied = ctx
-        .backend
-        .copy_out(&agent_c, "/workspace", tx, WORKSPACE_LIMIT)
-        .await;
-    let read = tokio::time::timeout(POST_PROCESS_DEADLINE, reader).await;
+    let post_deadline = tokio::time::Instant::now() + POST_PROCESS_DEADLINE;
+    let copied = tokio::time::timeout_at(
+        post_deadline,
+        ctx.backend
+            .copy_out(&agent_c, "/workspace", tx, WORKSPACE_LIMIT),
+    )
+    .await;
+    let read = tokio::time::timeout_at(post_deadline, reader).await;
     let mut failure = match copied {
-        Ok(()) => None,
-        Err(SandboxError::TooLarge { limit }) => {
+        // Out of time: the reader below reports it.
+        Ok(Ok(())) | Err(_) => None,
+        Ok(Err(SandboxError::TooLarge { limit })) => {
             append_log(
                 dir,
                 &format!(
@@ -320,7 +339,7 @@ async fn run_inner(
             )?;
             Some(FailureReason::WorkspaceTooLarge)
         }
-        Err(e) => return Err(e.into()),
+        Ok(Err(e)) => return Err(e.into()),
     };
     if failure.is_none() {
         let why = match read {
@@ -331,7 +350,7 @@ async fn run_inner(
             Ok(Ok(Err(e))) => Some(format!("the workspace archive could not be read: {e}")),
             Ok(Err(e)) => return Err(files_err(dir)(std::io::Error::other(e))),
             Err(_) => Some(format!(
-                "reading and diffing the workspace took longer than {} s",
+                "copying, reading and diffing the workspace took longer than {} s",
                 POST_PROCESS_DEADLINE.as_secs()
             )),
         };

@@ -30,6 +30,8 @@ struct Hostile {
     out: PathBuf,
     /// agent_s + verify_s of the task, the bound's base.
     budget: Duration,
+    /// From SIGINT to nab's exit, when the run was interrupted.
+    after_signal: Option<Duration>,
 }
 
 fn free_bytes(path: &Path) -> u64 {
@@ -59,14 +61,8 @@ fn suite(root: &Path, name: &str, edit: &dyn Fn(String) -> String) -> PathBuf {
 }
 
 /// Runs the hostile `script` as a `command:` agent (with a gateway, so it has /nab/out),
-/// measuring as it goes. `interrupt_after` sends SIGINT that long after the start.
-fn run_hostile(
-    root: &Path,
-    name: &str,
-    script: &str,
-    agent_s: u32,
-    interrupt_after: Option<Duration>,
-) -> Hostile {
+/// measuring as it goes. `interrupt` sends SIGINT once the agent has run for 3 s.
+fn run_hostile(root: &Path, name: &str, script: &str, agent_s: u32, interrupt: bool) -> Hostile {
     let suite = suite(root, name, &|y| {
         y.replace(
             "timeouts: {agent_s: 600, verify_s: 120}",
@@ -104,15 +100,22 @@ fn run_hostile(
         .spawn()
         .unwrap();
     let pid = child.id() as i32;
-    if let Some(after) = interrupt_after {
-        std::thread::sleep(after);
+    let mut signalled = None;
+    if interrupt {
+        while common::labelled(&format!("nab.run={run_id}")).0.is_empty() {
+            assert!(started.elapsed() < Duration::from_secs(120), "no container");
+            std::thread::sleep(Duration::from_millis(200));
+        }
+        std::thread::sleep(Duration::from_secs(3));
         nix::sys::signal::kill(
             nix::unistd::Pid::from_raw(pid),
             nix::sys::signal::Signal::SIGINT,
         )
         .unwrap();
+        signalled = Some(Instant::now());
     }
     let (exit, peak_rss_kib) = wait_with_rusage(pid);
+    let after_signal = signalled.map(|t| t.elapsed());
     let wall = started.elapsed();
     done.store(true, Ordering::Relaxed);
     sampler.join().unwrap();
@@ -143,10 +146,12 @@ fn run_hostile(
         stderr,
         out,
         budget: Duration::from_secs(u64::from(agent_s) + 120),
+        after_signal,
     };
     eprintln!(
-        "[hostile {name}] wall {:.1} s, nab peak RSS {} MiB, host free disk dropped {} MiB, exit {:?}",
+        "[hostile {name}] wall {:.1} s (after SIGINT: {:?}), nab peak RSS {} MiB, host free disk dropped {} MiB, exit {:?}",
         h.wall.as_secs_f64(),
+        h.after_signal,
         h.peak_rss_kib / 1024,
         h.disk_drop / (1024 * 1024),
         h.exit
@@ -204,7 +209,7 @@ async fn a_fifo_left_as_events_jsonl_is_refused_and_the_trial_fails() {
         "fifo",
         "#!/bin/sh\nmkfifo /nab/out/events.jsonl\n",
         60,
-        None,
+        false,
     );
     h.assert_bounded_failure(FailureReason::BadAgentOutput);
     let log = h.agent_log();
@@ -220,7 +225,7 @@ async fn a_sparse_terabyte_events_jsonl_is_refused_by_its_size_without_reading_i
         "sparse-events",
         "#!/bin/sh\ntruncate -s 1T /nab/out/events.jsonl\n",
         60,
-        None,
+        false,
     );
     h.assert_bounded_failure(FailureReason::BadAgentOutput);
     let log = h.agent_log();
@@ -239,9 +244,50 @@ async fn a_one_gib_sparse_file_in_the_workspace_fails_the_trial_as_too_large() {
         "sparse-ws",
         "#!/bin/sh\ntruncate -s 1G /workspace/sparse.bin\n",
         60,
-        None,
+        false,
     );
     h.assert_bounded_failure(FailureReason::WorkspaceTooLarge);
     let log = h.agent_log();
     assert!(log.contains("the workspace is larger than"), "{log}");
+}
+
+/// What the agent leaves in both cancellation cases: FIFOs where the harness reads, a
+/// reader blocked on one of them, and a process that never ends.
+const BLOCKER: &str = r#"#!/bin/sh
+mkfifo /nab/out/events.jsonl /workspace/pipe
+cat /workspace/pipe > /dev/null &
+exec sleep 100000
+"#;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn ctrl_c_ends_a_run_within_10_s_whatever_the_agent_left_behind() {
+    common::base_image().await;
+    let root = root();
+    let h = run_hostile(root.path(), "sigint", BLOCKER, 600, true);
+    let after = h.after_signal.unwrap();
+    assert!(
+        after < Duration::from_secs(10),
+        "took {after:?}\n{}",
+        h.stderr
+    );
+    assert!(
+        h.peak_rss_kib < RSS_LIMIT_KIB,
+        "peak RSS {} KiB",
+        h.peak_rss_kib
+    );
+    assert_eq!(h.exit, Some(130), "{}", h.stderr);
+    // An interrupted trial is not recorded (a resumed run does it again).
+    assert!(h.rec.is_none(), "{:?}", h.rec);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_agent_deadline_ends_a_trial_blocked_on_fifos_and_it_fails() {
+    common::base_image().await;
+    let root = root();
+    let h = run_hostile(root.path(), "deadline", BLOCKER, 5, false);
+    let rec = h.assert_bounded_failure(FailureReason::BadAgentOutput);
+    assert_eq!(
+        rec.exit_reason,
+        Some(nab_protocol::trial::SandboxExit::Timeout)
+    );
 }

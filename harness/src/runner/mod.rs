@@ -162,7 +162,12 @@ pub async fn run_jobs(
                 Some(None) => bar.inc(1),
                 None => break,
             },
-            _ = tokio::signal::ctrl_c(), if !interrupted => {
+            _ = tokio::signal::ctrl_c() => {
+                if interrupted {
+                    // A second Ctrl-C: the user will not wait for the cleanup.
+                    eprintln!("\ninterrupted again: exiting now; `nab clean --run {run_id}` removes what is left");
+                    std::process::exit(130);
+                }
                 interrupted = true;
                 bar.set_message("interrupted: stopping trials and removing their containers");
                 eprintln!("\ninterrupted: stopping trials and removing their containers ...");
@@ -174,10 +179,18 @@ pub async fn run_jobs(
     bar.finish_and_clear();
     interrupted |= cancel.is_cancelled();
     // A safety net behind the per-trial cleanup: anything still labelled with this run.
-    let leftovers = match cfg.backend.sweep(&format!("nab.run={run_id}")).await {
-        Ok(s) => s.containers + s.volumes,
-        Err(e) => {
+    let label = format!("nab.run={run_id}");
+    let sweep = cfg.backend.sweep(&label);
+    let leftovers = match tokio::time::timeout(Duration::from_secs(20), sweep).await {
+        Ok(Ok(s)) => s.containers + s.volumes,
+        Ok(Err(e)) => {
             tracing::warn!("end-of-run sweep failed: {e}");
+            0
+        }
+        Err(_) => {
+            tracing::warn!(
+                "end-of-run sweep timed out; `nab clean --run {run_id}` removes what is left"
+            );
             0
         }
     };
