@@ -24,10 +24,11 @@ mod tests {
 
     #[test]
     fn quantiles_match_tables() {
-        assert!((normal_quantile(0.975) - 1.959964).abs() < 1e-5);
-        // t(0.975, 27) = 2.051831 from standard tables; t(0.975, 1) = 12.7062
-        assert!((t_quantile(0.975, 27.0).unwrap() - 2.051831).abs() < 1e-4);
-        assert!((t_quantile(0.975, 1.0).unwrap() - 12.7062).abs() < 1e-3);
+        // Reference values from mpmath at 30 digits.
+        assert!((normal_quantile(0.975) - 1.959_963_984_540).abs() < 1e-9);
+        assert!((t_quantile(0.975, 27.0).unwrap() - 2.051_830_516_480).abs() < 1e-9);
+        assert!((t_quantile(0.8, 27.0).unwrap() - 0.855_137_230_694).abs() < 1e-9);
+        assert!((t_quantile(0.975, 1.0).unwrap() - 12.706_204_736_175).abs() < 1e-9);
         assert_eq!(t_quantile(0.975, 0.0), None);
     }
 }

@@ -14,6 +14,7 @@ pub mod mde;
 pub mod paired;
 pub mod pass_at_k;
 pub mod quantile;
+pub mod seeded;
 pub mod tarone;
 pub mod wilson;
 
