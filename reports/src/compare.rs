@@ -79,11 +79,8 @@ pub struct PairedStats {
     pub t: Option<PairedT>,
     pub bootstrap: Option<Bootstrap>,
     pub mcnemar: McNemar,
-    /// Paired MDE at α = 0.05, power 0.8.
-    pub mde: Option<f64>,
-    /// True when the observed differences had no spread and the MDE used the binomial
-    /// planning value √(p_b(1−p_b) + p_c(1−p_c)) instead.
-    pub mde_sd_assumed: bool,
+    /// The paired MDE of this comparison (see [`crate::mde`]).
+    pub mde: crate::mde::Mde,
     /// Σ candidate mean tokens / Σ baseline mean tokens over paired tasks with both known.
     pub token_ratio: Option<f64>,
     pub step_ratio: Option<f64>,
@@ -301,18 +298,14 @@ impl Comparison {
         mc.p_value = stats::mcnemar_exact(mc.b, mc.c);
         let t = stats::paired_t_interval(&diffs, 0.95);
         let m = diffs.len();
-        let (sd, assumed) = match t {
-            Some(t) if t.sd > 0.0 => (t.sd, false),
-            _ => {
-                let pb = paired.iter().map(|t| rate(&t.baseline)).sum::<f64>() / m.max(1) as f64;
-                let pc = paired.iter().map(|t| rate(&t.candidate)).sum::<f64>() / m.max(1) as f64;
-                let mut v = pb * (1.0 - pb) + pc * (1.0 - pc);
-                if v <= 0.0 {
-                    v = 0.5; // both at 0 or 1: the worst case ¼ + ¼
-                }
-                (v.sqrt(), true)
-            }
-        };
+        let sides: Vec<((u32, u32), (u32, u32))> = paired
+            .iter()
+            .filter_map(|t| {
+                let (b, c) = (t.baseline.as_ref()?, t.candidate.as_ref()?);
+                Some(((b.scored, b.passed), (c.scored, c.passed)))
+            })
+            .collect();
+        let mde = crate::mde::Mde::for_comparison(t.map(|t| t.sd), &sides);
         let stats = PairedStats {
             tasks: m,
             excluded: tasks
@@ -324,8 +317,7 @@ impl Comparison {
             t,
             bootstrap: stats::paired_bootstrap(&diffs, resamples, 0.95, seed),
             mcnemar: mc,
-            mde: stats::mde_paired(sd, m, 0.05, 0.8),
-            mde_sd_assumed: assumed,
+            mde,
             token_ratio: ratio(paired.iter().map(|t| {
                 (
                     t.baseline.as_ref().and_then(|s| s.mean_tokens),
@@ -444,15 +436,13 @@ impl Comparison {
             "  McNemar exact        b={} c={} p={:.4}",
             p.mcnemar.b, p.mcnemar.c, p.mcnemar.p_value
         );
+        let _ = writeln!(s, "  detectable effect    {}", p.mde.shown());
+        let _ = writeln!(s, "    {}", p.mde.explanation);
         let _ = writeln!(
             s,
-            "  detectable effect    {} (α=0.05, power 0.8{}) — smaller true differences can go unseen",
-            pts(p.mde).trim_start_matches('+'),
-            if p.mde_sd_assumed {
-                ", planning sd"
-            } else {
-                ""
-            }
+            "    each run alone (as in its report.html): baseline {}, candidate {}",
+            b.mde.shown(),
+            c.mde.shown()
         );
         if !p.excluded.is_empty() {
             let _ = writeln!(

@@ -7,6 +7,7 @@
 //! - [`table`]: `results.parquet` via polars.
 //! - [`trial`]: one trial's artifacts (trajectory, diff, logs) for its view.
 //! - [`html`]: the self-contained `report.html` and `compare.html` (minijinja templates).
+//! - [`mde`]: the one minimum detectable effect every page shows.
 //! - [`compare`]: the paired comparison of two runs.
 //! - [`gate`]: the CI gate (rules, Markdown, JUnit XML).
 //! - [`cli`]: the `nab report | compare | gate` subcommands, as `clap::Args` + `run`.
@@ -19,6 +20,7 @@ pub mod finish;
 pub mod fixtures;
 pub mod gate;
 pub mod html;
+pub mod mde;
 pub mod meta;
 pub mod run;
 pub mod stats;

@@ -32,9 +32,8 @@ pub struct RunSummary {
     pub categories: Vec<CategorySummary>,
     /// Share of tasks (with ≥ 2 scored trials) whose verdicts differ across trials.
     pub flip_rate: Option<f64>,
-    /// Planning MDE: the smallest pass-rate difference between two runs of this many tasks
-    /// that a test at α = 0.05 finds with 80% power (unpaired, so pessimistic).
-    pub mde: Option<f64>,
+    /// The paired MDE against a rerun of the same design (see [`crate::mde`]).
+    pub mde: crate::mde::Mde,
     /// Share of trials that ended in an infrastructure error (`status: error`): shown next to
     /// the pass rate, because the pass rate leaves those trials out.
     pub error_rate: Option<f64>,
@@ -282,7 +281,7 @@ impl RunSummary {
             pass_hat_k,
             categories,
             flip_rate: stats::flip_rate(&counts),
-            mde: pass_rate.and_then(|p| stats::mde_one_sample(p, m, 0.05, 0.8)),
+            mde: crate::mde::Mde::for_run(&counts),
             error_rate: (!run.records.is_empty())
                 .then(|| infra.error_trials as f64 / run.records.len() as f64),
             zero_token_trials: run.records.iter().filter(|r| is_zero_token(r)).count(),

@@ -155,7 +155,7 @@ fn the_report_renders_in_headless_chromium_offline_and_matches_summary_json() {
     pct_eq("pass_rate_ci_high", &summary["pass_rate_ci"]["high"]);
     pct_eq("flip_rate", &summary["flip_rate"]);
     pct_eq("error_rate", &summary["error_rate"]);
-    pct_eq("mde", &summary["mde"]);
+    pct_eq("mde", &summary["mde"]["value"]);
     for m in summary["pass_at_k"].as_array().unwrap() {
         pct_eq(&format!("pass_at_{}", m["k"]), &m["value"]);
     }

@@ -93,3 +93,90 @@ fn writes_compare_html_and_reports_paired_statistics_and_pairwise_results() {
         "{err}"
     );
 }
+
+/// Escapes like minijinja's HTML auto-escaping.
+fn html_escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+        .replace('\'', "&#x27;")
+}
+
+#[test]
+fn the_mde_is_the_same_figure_and_sentence_on_every_page() {
+    let tmp = tempfile::tempdir().unwrap();
+    let spec = common::spec("base", 28, 5, false);
+    let base = fixtures::records(&spec);
+    let mut cand = base.clone();
+    for r in cand.iter_mut().filter(|r| r.trial < 2) {
+        r.run_id = "cand".into();
+        r.status = TrialStatus::Failed;
+    }
+    let b = common::write(tmp.path(), "base", &spec, &base);
+    let c = common::write(tmp.path(), "cand", &spec, &cand);
+    nab_reports::write_run_outputs(&c).unwrap();
+    let cmp = run(&CompareArgs {
+        baseline: b.clone(),
+        candidate: c.clone(),
+        out: Some(tmp.path().join("compare.html")),
+        pairwise: None,
+        seed: 1,
+    })
+    .unwrap();
+    let md_path = tmp.path().join("gate.md");
+    let gate = nab_reports::cli::gate::run(&nab_reports::cli::gate::GateArgs {
+        baseline: b,
+        candidate: c.clone(),
+        config: None,
+        junit: Some(tmp.path().join("junit.xml")),
+        markdown: Some(md_path.clone()),
+    })
+    .unwrap();
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(c.join("summary.json")).unwrap()).unwrap();
+    let report = std::fs::read_to_string(c.join("report.html")).unwrap();
+    let compare = std::fs::read_to_string(tmp.path().join("compare.html")).unwrap();
+    let md = std::fs::read_to_string(md_path).unwrap();
+
+    // The run's own MDE: summary.json, report.html, and quoted on compare.html and the gate.
+    let own = &cmp.candidate.mde;
+    assert_eq!(summary["mde"]["value"].as_f64(), own.value);
+    assert_eq!(
+        summary["mde"]["explanation"].as_str(),
+        Some(own.explanation.as_str())
+    );
+    assert!(
+        own.detectable && own.trials_for_10_points.is_some(),
+        "{own:?}"
+    );
+    assert!(
+        report.contains(&html_escape(&own.explanation)),
+        "report.html"
+    );
+    assert!(report.contains(&format!(">{}<", own.shown())));
+    assert!(compare.contains(&format!(
+        "candidate <span data-side=\"candidate-mde\">{}</span>",
+        own.shown()
+    )));
+    assert!(md.contains(&format!("candidate {}.", own.shown())), "{md}");
+    // The comparison's paired MDE: the same figure and sentence on compare.html and the gate.
+    let paired = &cmp.paired.mde;
+    assert_eq!(paired.sd_source, "observed per-task differences");
+    assert!(
+        compare.contains(&html_escape(&paired.explanation)),
+        "compare.html"
+    );
+    assert!(compare.contains(&format!("<b data-paired=\"mde\">{}</b>", paired.shown())));
+    assert!(
+        md.contains(&format!(
+            "minimum detectable effect {}: {}",
+            paired.shown(),
+            paired.explanation
+        )),
+        "{md}"
+    );
+    assert_eq!(gate.comparison.paired.mde, *paired);
+    assert!(paired.explanation.contains("α 0.05, power 0.8"));
+    assert!(paired.explanation.contains("10-point difference"));
+}

@@ -112,13 +112,13 @@ pub fn evaluate(cmp: Comparison, config: &GateConfig) -> GateOutcome {
             p.excluded.join(", ")
         ));
     }
-    if let Some(mde) = p.mde {
-        notes.push(format!(
-            "with {} paired tasks the smallest drop this gate can reliably detect is about {:.1} pts",
-            p.tasks,
-            mde * 100.0
-        ));
-    }
+    notes.push(format!(
+        "minimum detectable effect {}: {} Each run alone (as in its report.html): baseline {}, candidate {}.",
+        p.mde.shown(),
+        p.mde.explanation,
+        cmp.baseline.mde.shown(),
+        cmp.candidate.mde.shown()
+    ));
     GateOutcome {
         rules,
         notes,

@@ -43,6 +43,9 @@ pub fn render_compare(cmp: &Comparison) -> Result<String> {
         "compare.html",
         context! {
             c => cmp,
+            mde_shown => cmp.paired.mde.shown(),
+            baseline_mde_shown => cmp.baseline.mde.shown(),
+            candidate_mde_shown => cmp.candidate.mde.shown(),
             chart => Value::from_safe_string(svg::interval_bars("Pass rate by category, baseline vs candidate", &bars)),
             generated_at => nab_protocol::now_rfc3339(),
         },

@@ -153,6 +153,7 @@ pub fn render_report(run: &Run, summary: &RunSummary) -> Result<String> {
         "report.html",
         context! {
             s => summary,
+            mde_shown => summary.mde.shown(),
             meta => &run.meta,
             tasks_dir => run.meta.tasks_dir.as_ref().map(|p| p.display().to_string()),
             rows => rows,

@@ -88,7 +88,10 @@ mod tests {
         // Fixed by the seed and this crate alone (ChaCha8 + Seeded::index): if this moves,
         // every published interval moves with it.
         assert!((a.interval.low - -5.0 / 28.0).abs() < 1e-12, "{a:?}");
-        assert!((a.interval.high - 0.171_428_571_428_571_5).abs() < 1e-12, "{a:?}");
+        assert!(
+            (a.interval.high - 0.171_428_571_428_571_5).abs() < 1e-12,
+            "{a:?}"
+        );
     }
 
     #[test]

@@ -21,7 +21,7 @@ pub mod wilson;
 pub use bootstrap::paired_bootstrap;
 pub use flip::flip_rate;
 pub use mcnemar::mcnemar_exact;
-pub use mde::{mde_one_sample, mde_paired};
+pub use mde::mde_paired;
 pub use paired::{PairedT, paired_t_interval};
 pub use pass_at_k::{pass_at_k, pass_hat_k};
 pub use quantile::{median, p90, quantile};

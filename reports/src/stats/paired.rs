@@ -58,8 +58,14 @@ mod tests {
         // s = √0.1, se = √0.02, t(0.975,4) = 2.776445105 → 0.2 ± 0.392648632296 (mpmath)
         let r = paired_t_interval(&[0.2, -0.2, 0.4, 0.0, 0.6], 0.95).unwrap();
         assert!((r.mean - 0.2).abs() < 1e-12);
-        assert!((r.interval.low - (0.2 - 0.392_648_632_296)).abs() < 1e-9, "{r:?}");
-        assert!((r.interval.high - (0.2 + 0.392_648_632_296)).abs() < 1e-9, "{r:?}");
+        assert!(
+            (r.interval.low - (0.2 - 0.392_648_632_296)).abs() < 1e-9,
+            "{r:?}"
+        );
+        assert!(
+            (r.interval.high - (0.2 + 0.392_648_632_296)).abs() < 1e-9,
+            "{r:?}"
+        );
         assert!(paired_t_interval(&[0.1], 0.95).is_none());
     }
 }
