@@ -298,7 +298,7 @@ impl Comparison {
         mc.p_value = stats::mcnemar_exact(mc.b, mc.c);
         let t = stats::paired_t_interval(&diffs, 0.95);
         let m = diffs.len();
-        let sides: Vec<((u32, u32), (u32, u32))> = paired
+        let sides: Vec<(crate::mde::Counts, crate::mde::Counts)> = paired
             .iter()
             .filter_map(|t| {
                 let (b, c) = (t.baseline.as_ref()?, t.candidate.as_ref()?);

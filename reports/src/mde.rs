@@ -26,6 +26,9 @@ pub const POWER: f64 = 0.8;
 /// The difference whose required trials per task every page states.
 pub const TARGET: f64 = 0.10;
 
+/// A task's (scored trials, passed trials).
+pub type Counts = (u32, u32);
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Mde {
     /// The MDE as a fraction (0.16 = 16 points); `None` with fewer than two tasks.
@@ -160,7 +163,7 @@ impl Mde {
 
     /// Two runs compared: sd from the observed per-task differences; `sides` are the paired
     /// tasks' (baseline, candidate) counts, for the per-trial variance and the planning value.
-    pub fn for_comparison(diffs_sd: Option<f64>, sides: &[((u32, u32), (u32, u32))]) -> Mde {
+    pub fn for_comparison(diffs_sd: Option<f64>, sides: &[(Counts, Counts)]) -> Mde {
         let m = sides.len();
         let all: Vec<(u32, u32)> = sides.iter().flat_map(|(b, c)| [*b, *c]).collect();
         let nbar = all.iter().map(|(n, _)| f64::from(*n)).sum::<f64>() / all.len().max(1) as f64;
