@@ -10,6 +10,8 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 /// A task counts as passed in a run, for McNemar, when at least half its scored trials passed.
+/// That discards most of the per-trial evidence, so McNemar is a secondary figure: its p is
+/// two-sided, and no gate rule uses it.
 pub const TASK_PASS_THRESHOLD: f64 = 0.5;
 
 #[derive(Debug, Clone, Serialize)]
@@ -79,11 +81,63 @@ pub struct PairedStats {
     pub t: Option<PairedT>,
     pub bootstrap: Option<Bootstrap>,
     pub mcnemar: McNemar,
+    /// pass@k and pass^k of both runs over one common task set per k: the tasks with at
+    /// least k scored trials in both runs (so a k never compares different tasks).
+    pub pass_at_k: Vec<PairedK>,
     /// The paired MDE of this comparison (see [`crate::mde`]).
     pub mde: crate::mde::Mde,
     /// Σ candidate mean tokens / Σ baseline mean tokens over paired tasks with both known.
     pub token_ratio: Option<f64>,
     pub step_ratio: Option<f64>,
+}
+
+/// pass@k and pass^k of both runs at one k, over the same tasks.
+#[derive(Debug, Clone, Serialize)]
+pub struct PairedK {
+    pub k: u32,
+    /// Tasks with at least k scored trials in both runs: the set every value here averages.
+    pub tasks: usize,
+    pub baseline_pass_at: Option<f64>,
+    pub candidate_pass_at: Option<f64>,
+    pub baseline_pass_hat: Option<f64>,
+    pub candidate_pass_hat: Option<f64>,
+}
+
+/// pass@k and pass^k over the tasks with at least k scored trials on both sides.
+fn paired_pass_at_k(sides: &[(crate::mde::Counts, crate::mde::Counts)]) -> Vec<PairedK> {
+    let max_k = sides
+        .iter()
+        .map(|((nb, _), (nc, _))| (*nb).min(*nc))
+        .max()
+        .unwrap_or(0);
+    let mean = |v: Vec<f64>| (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64);
+    (1..=max_k)
+        .map(|k| {
+            let common: Vec<_> = sides
+                .iter()
+                .filter(|((nb, _), (nc, _))| *nb >= k && *nc >= k)
+                .collect();
+            let f = |g: fn(u32, u32, u32) -> Option<f64>, cand: bool| {
+                mean(
+                    common
+                        .iter()
+                        .filter_map(|(b, c)| {
+                            let (n, x) = if cand { c } else { b };
+                            g(*n, *x, k)
+                        })
+                        .collect(),
+                )
+            };
+            PairedK {
+                k,
+                tasks: common.len(),
+                baseline_pass_at: f(stats::pass_at_k, false),
+                candidate_pass_at: f(stats::pass_at_k, true),
+                baseline_pass_hat: f(stats::pass_hat_k, false),
+                candidate_pass_hat: f(stats::pass_hat_k, true),
+            }
+        })
+        .collect()
 }
 
 /// One pairwise judge verdict on one task, as the judges write it (JSON Lines).
@@ -318,6 +372,7 @@ impl Comparison {
             bootstrap: stats::paired_bootstrap(&diffs, resamples, 0.95, seed),
             mcnemar: mc,
             mde,
+            pass_at_k: paired_pass_at_k(&sides),
             token_ratio: ratio(paired.iter().map(|t| {
                 (
                     t.baseline.as_ref().and_then(|s| s.mean_tokens),
@@ -433,9 +488,23 @@ impl Comparison {
         );
         let _ = writeln!(
             s,
-            "  McNemar exact        b={} c={} p={:.4}",
+            "  McNemar (secondary)  b={} c={} two-sided p={:.4} (a task \"passes\" when at least half its trials pass)",
             p.mcnemar.b, p.mcnemar.c, p.mcnemar.p_value
         );
+        for k in &p.pass_at_k {
+            let _ = writeln!(
+                s,
+                "  pass@{} / pass^{}       {} / {} → {} / {} over {} tasks with ≥ {} trials in both",
+                k.k,
+                k.k,
+                pct(k.baseline_pass_at),
+                pct(k.baseline_pass_hat),
+                pct(k.candidate_pass_at),
+                pct(k.candidate_pass_hat),
+                k.tasks,
+                k.k
+            );
+        }
         let _ = writeln!(s, "  detectable effect    {}", p.mde.shown());
         let _ = writeln!(s, "    {}", p.mde.explanation);
         let _ = writeln!(

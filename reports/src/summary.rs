@@ -133,7 +133,13 @@ pub struct SafetySummary {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct JudgeSummary {
     pub judged_trials: usize,
+    /// Mean over trials that no judge vetoed of the trial's score, which is the mean of its
+    /// judges' weighted scores (several judges are combined per trial first, so a trial
+    /// counts once however many judges read it). Vetoed trials are counted apart.
     pub mean_score: Option<f64>,
+    /// Trials that entered `mean_score`.
+    #[serde(default)]
+    pub scored_trials: usize,
     pub vetoed_trials: usize,
     pub gate_failed_trials: usize,
     pub judge_errors: usize,
@@ -315,11 +321,16 @@ fn judge_summary(records: &[TrialRecord]) -> Option<JudgeSummary> {
     }
     let scores: Vec<f64> = judged
         .iter()
-        .flat_map(|r| r.judges.iter().filter_map(|j| j.weighted_score))
+        .filter(|r| !r.judges.iter().any(|j| j.vetoed))
+        .filter_map(|r| {
+            let per_judge: Vec<f64> = r.judges.iter().filter_map(|j| j.weighted_score).collect();
+            (!per_judge.is_empty()).then(|| per_judge.iter().sum::<f64>() / per_judge.len() as f64)
+        })
         .collect();
     Some(JudgeSummary {
         judged_trials: judged.len(),
         mean_score: (!scores.is_empty()).then(|| scores.iter().sum::<f64>() / scores.len() as f64),
+        scored_trials: scores.len(),
         vetoed_trials: judged
             .iter()
             .filter(|r| r.judges.iter().any(|j| j.vetoed))
@@ -333,4 +344,36 @@ fn judge_summary(records: &[TrialRecord]) -> Option<JudgeSummary> {
             .map(|r| r.judges.iter().filter(|j| j.error.is_some()).count())
             .sum(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nab_protocol::trial::JudgeRecord;
+
+    fn judge(score: f64, vetoed: bool) -> JudgeRecord {
+        serde_json::from_value(serde_json::json!({
+            "judge_model": "j", "rubric_id": "r", "rubric_hash": "h", "prompt_hash": "p",
+            "weighted_score": score, "vetoed": vetoed
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn judge_means_combine_judges_per_trial_and_leave_vetoed_trials_out() {
+        let mut recs: Vec<TrialRecord> = (0..3)
+            .map(|i| TrialRecord::new("r", &format!("t{i}"), "c", 0, "a"))
+            .collect();
+        // Two judges on one trial count once, at their mean 3; a vetoed trial at full
+        // score is left out; one judge at 1.
+        recs[0].judges = vec![judge(2.0, false), judge(4.0, false)];
+        recs[1].judges = vec![judge(5.0, true)];
+        recs[2].judges = vec![judge(1.0, false)];
+        let s = judge_summary(&recs).unwrap();
+        assert_eq!(s.mean_score, Some(2.0));
+        assert_eq!(
+            (s.scored_trials, s.vetoed_trials, s.judged_trials),
+            (2, 1, 3)
+        );
+    }
 }

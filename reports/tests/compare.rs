@@ -62,7 +62,7 @@ fn writes_compare_html_and_reports_paired_statistics_and_pairwise_results() {
 
     let text = cmp.terminal_summary();
     assert!(
-        text.contains("McNemar exact        b=1 c=1 p=1.0000"),
+        text.contains("McNemar (secondary)  b=1 c=1 two-sided p=1.0000"),
         "{text}"
     );
     assert!(
@@ -179,4 +179,53 @@ fn the_mde_is_the_same_figure_and_sentence_on_every_page() {
     assert_eq!(gate.comparison.paired.mde, *paired);
     assert!(paired.explanation.contains("α 0.05, power 0.8"));
     assert!(paired.explanation.contains("10-point difference"));
+}
+
+#[test]
+fn pass_at_k_compares_the_same_tasks_at_every_k_and_shows_the_count() {
+    let tmp = tempfile::tempdir().unwrap();
+    let spec = common::spec("base", 10, 3, false);
+    let base = fixtures::records(&spec);
+    // The candidate errs on trial 2 of tasks 00–03: they have only 2 scored trials there,
+    // so at k = 3 both runs are averaged over the other 6 tasks only.
+    let mut cand = base.clone();
+    for r in cand.iter_mut() {
+        let i: usize = r.task_id[5..7].parse().unwrap();
+        if i < 4 && r.trial == 2 {
+            r.status = TrialStatus::Error;
+        }
+    }
+    let b = common::write(tmp.path(), "base", &spec, &base);
+    let c = common::write(tmp.path(), "cand", &spec, &cand);
+    let out = tmp.path().join("compare.html");
+    let cmp = run(&CompareArgs {
+        baseline: b,
+        candidate: c,
+        out: Some(out.clone()),
+        pairwise: None,
+        seed: 1,
+    })
+    .unwrap();
+    let ks: Vec<(u32, usize)> = cmp
+        .paired
+        .pass_at_k
+        .iter()
+        .map(|k| (k.k, k.tasks))
+        .collect();
+    assert_eq!(ks, [(1, 10), (2, 10), (3, 6)]);
+    // At k = 3 the baseline is averaged over the same 6 tasks, not its own 10.
+    let run_b = nab_reports::run::Run::load(&tmp.path().join("base")).unwrap();
+    let six: Vec<f64> = run_b
+        .tasks
+        .iter()
+        .filter(|t| t.task_id[5..7].parse::<usize>().unwrap() >= 4)
+        .map(|t| nab_reports::stats::pass_at_k(t.scored, t.passed, 3).unwrap())
+        .collect();
+    let want = six.iter().sum::<f64>() / 6.0;
+    assert!((cmp.paired.pass_at_k[2].baseline_pass_at.unwrap() - want).abs() < 1e-12);
+    let html = std::fs::read_to_string(out).unwrap();
+    assert!(
+        html.contains("over the 6 tasks with ≥ 3 scored trials in both"),
+        "compare.html"
+    );
 }
