@@ -1,6 +1,7 @@
 //! The canonical form of a request, its hash (the cassette key), and the first difference
-//! between two requests (what a replay miss shows).
+//! between two requests (what a replay miss and replay drift show).
 
+use crate::normalize::Normalizer;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
@@ -67,11 +68,52 @@ fn write_sorted(value: &Value, out: &mut String) {
     }
 }
 
-/// The cassette key: SHA-256 of the canonical request's sorted JSON, in hex.
-pub fn request_key(request: &Value) -> String {
+/// What a request is matched on: the canonical request with its tool results normalized
+/// ([`crate::normalize`]). It holds, exactly, what the agent decides (system prompt, tool
+/// schemas, its own messages, tool-call names and arguments, sampling parameters) and the
+/// tool results without their volatile tokens.
+pub fn matching_form(request: &Value, normalizer: &Normalizer) -> Value {
+    normalizer.request(&canonical_request(request))
+}
+
+/// The cassette key: SHA-256 of the sorted JSON of [`matching_form`], in hex.
+pub fn request_key(request: &Value, normalizer: &Normalizer) -> String {
     hex::encode(Sha256::digest(
-        canonical_json(&canonical_request(request)).as_bytes(),
+        canonical_json(&matching_form(request, normalizer)).as_bytes(),
     ))
+}
+
+/// One line saying how a request that matched after normalization differs from the one
+/// recorded (replay drift): the path of the first raw difference and, for text, the first
+/// line that differs, e.g. ``messages[15].content: `Ran 9 tests in 0.001s` → `Ran 9 tests in 0.000s` ``.
+pub fn describe_drift(d: &Difference) -> String {
+    let (a, b) = match (&d.recorded, &d.requested) {
+        (Some(Value::String(a)), Some(Value::String(b))) => {
+            let mut la = a.lines();
+            let mut lb = b.lines();
+            loop {
+                match (la.next(), lb.next()) {
+                    (Some(x), Some(y)) if x == y => continue,
+                    (x, y) => {
+                        break (
+                            x.unwrap_or("(no line)").to_owned(),
+                            y.unwrap_or("(no line)").to_owned(),
+                        );
+                    }
+                }
+            }
+        }
+        (a, b) => {
+            let show = |v: &Option<Value>| v.as_ref().map_or("(absent)".into(), Value::to_string);
+            (show(a), show(b))
+        }
+    };
+    format!(
+        "{}: `{}` → `{}`",
+        d.path,
+        shorten(a.trim(), 160),
+        shorten(b.trim(), 160)
+    )
 }
 
 /// Where two JSON values first differ (depth-first, object keys in sorted order).
@@ -198,11 +240,63 @@ mod tests {
 
     #[test]
     fn key_ignores_volatile_fields_and_key_order() {
+        let n = Normalizer::default();
         let a = json!({"model": "m", "messages": [{"role": "user", "content": "hi"}], "stream": true, "user": "u1"});
         let b = json!({"messages": [{"content": "hi", "role": "user"}], "model": "m", "stream_options": {"include_usage": true}});
-        assert_eq!(request_key(&a), request_key(&b));
+        assert_eq!(request_key(&a, &n), request_key(&b, &n));
         let c = json!({"model": "m", "messages": [{"role": "user", "content": "hi"}], "temperature": 0.5});
-        assert_ne!(request_key(&a), request_key(&c));
+        assert_ne!(request_key(&a, &n), request_key(&c, &n));
+    }
+
+    #[test]
+    fn key_covers_what_the_agent_decides_and_not_volatile_tool_output() {
+        let n = Normalizer::default();
+        let req = |system: &str, args: &str, result: &str| {
+            json!({"model": "m", "messages": [
+                {"role": "system", "content": system},
+                {"role": "assistant", "tool_calls": [{"id": "c1", "type": "function",
+                    "function": {"name": "execute_command", "arguments": args}}]},
+                {"role": "tool", "tool_call_id": "c1", "content": result},
+            ], "tools": [{"type": "function", "function": {"name": "execute_command"}}]})
+        };
+        let base = req(
+            "You are nab.",
+            "{\"command\":\"make\"}",
+            "Ran 9 tests in 0.001s\nOK",
+        );
+        let key = request_key(&base, &n);
+        // The world's timing differs: same key.
+        let faster = req(
+            "You are nab.",
+            "{\"command\":\"make\"}",
+            "Ran 9 tests in 0.000s\nOK",
+        );
+        assert_eq!(request_key(&faster, &n), key);
+        // What the agent decides, or a real change in the result: another key.
+        for other in [
+            req(
+                "You are nab!",
+                "{\"command\":\"make\"}",
+                "Ran 9 tests in 0.001s\nOK",
+            ),
+            req(
+                "You are nab.",
+                "{\"command\":\"make test\"}",
+                "Ran 9 tests in 0.001s\nOK",
+            ),
+            req(
+                "You are nab.",
+                "{\"command\":\"make\"}",
+                "Ran 8 tests in 0.001s\nOK",
+            ),
+        ] {
+            assert_ne!(request_key(&other, &n), key, "{other}");
+        }
+        let d = first_difference(&canonical_request(&base), &canonical_request(&faster)).unwrap();
+        assert_eq!(
+            describe_drift(&d),
+            "messages[2].content: `Ran 9 tests in 0.001s` → `Ran 9 tests in 0.000s`"
+        );
     }
 
     #[test]

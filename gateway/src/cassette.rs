@@ -1,7 +1,12 @@
 //! A cassette: a directory with one JSON file per distinct request, `<key>.json`, where the
-//! key is [`crate::canonical::request_key`]. Each file holds the canonical request and the
-//! responses recorded for it, in the order the request was made within a trial (an agent
-//! that sends the same request twice gets the second recording the second time).
+//! key is [`crate::canonical::request_key`] (tool results normalized). Each file holds the
+//! canonical request as last recorded (tool results as they were) and the responses
+//! recorded for it, in the order the request was made within a trial (an agent that sends
+//! the same request twice gets the second recording the second time).
+//!
+//! Version 1 files were keyed on the request without normalization; they still load (the
+//! replay provider computes every entry's key from its `request` when it opens a cassette,
+//! so a change to the normalizers never strands a recording).
 
 use crate::error::ProviderError;
 use serde::{Deserialize, Serialize};
@@ -9,7 +14,8 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-pub const CASSETTE_VERSION: u32 = 1;
+/// The version this build writes; it reads `1..=CASSETTE_VERSION`.
+pub const CASSETTE_VERSION: u32 = 2;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -71,11 +77,11 @@ fn read_entry(path: &Path) -> Result<CassetteEntry, ProviderError> {
     let text = std::fs::read_to_string(path).map_err(|e| cassette_err(path, e))?;
     let entry: CassetteEntry = serde_json::from_str(&text)
         .map_err(|e| cassette_err(path, format!("not a cassette entry: {e}")))?;
-    if entry.v != CASSETTE_VERSION {
+    if !(1..=CASSETTE_VERSION).contains(&entry.v) {
         return Err(cassette_err(
             path,
             format!(
-                "cassette version {} is not supported (this build reads {CASSETTE_VERSION})",
+                "cassette version {} is not supported (this build reads 1 to {CASSETTE_VERSION}): re-record the cassette with this nab (ci/rerecord.sh for ci/cassette, or record:<dir>:<spec>)",
                 entry.v
             ),
         ));
@@ -91,8 +97,9 @@ fn read_entry(path: &Path) -> Result<CassetteEntry, ProviderError> {
 }
 
 /// Stores `response` as the `occurrence`-th (0-based) answer to `request` under `key`:
-/// replaces what a previous recording had there, or appends. Written to a temporary file
-/// and renamed, so a reader never sees half a file.
+/// replaces what a previous recording had there, or appends, and keeps the request as sent
+/// this time (its tool results may differ from the last recording's in volatile tokens
+/// only). Written to a temporary file and renamed, so a reader never sees half a file.
 pub fn store_response(
     dir: &Path,
     key: &str,
@@ -104,7 +111,10 @@ pub fn store_response(
     std::fs::create_dir_all(dir).map_err(|e| cassette_err(dir, e))?;
     let path = entry_path(dir, key);
     let mut entry = if path.exists() {
-        read_entry(&path)?
+        let mut e = read_entry(&path)?;
+        e.v = CASSETTE_VERSION;
+        e.request = canonical_request.clone();
+        e
     } else {
         CassetteEntry {
             v: CASSETTE_VERSION,

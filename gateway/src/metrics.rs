@@ -80,6 +80,7 @@ mod tests {
             error: error.map(str::to_owned),
             error_code: None,
             budget_exceeded: budget.map(str::to_owned),
+            replay_drift: None,
         }
     }
 

@@ -59,6 +59,14 @@ pub trait Provider: Send + Sync {
     /// Sends one request. `request` is the agent's body (plus `stream_options` added by the
     /// gateway); when it has `"stream": true` the provider should answer with a stream.
     async fn send(&self, request: &Value) -> Result<ProviderResponse, ProviderError>;
+
+    /// For a replayed answer to `request` whose tool results differ from the recording's in
+    /// volatile tokens only (it matched after normalization): where they first differ, one
+    /// line for the transcript's `replay_drift`. `None` for an exact match and for providers
+    /// that do not replay.
+    fn replay_drift(&self, _request: &Value) -> Option<String> {
+        None
+    }
 }
 
 /// Whether the request asks for a stream.

@@ -309,6 +309,8 @@ struct Exchange {
     stream: bool,
     request: Value,
     started: Instant,
+    /// How a replayed answer's request differs from the recording (volatile tokens only).
+    replay_drift: Option<String>,
 }
 
 impl Exchange {
@@ -347,6 +349,7 @@ impl Exchange {
             error,
             error_code,
             budget_exceeded,
+            replay_drift: self.replay_drift.clone(),
         });
     }
 }
@@ -393,12 +396,13 @@ async fn chat(state: Arc<State>, req: Request<Incoming>) -> Response<Body> {
         }
     };
     let stream = wants_stream(&request);
-    let ex = Exchange {
+    let mut ex = Exchange {
         seq: state.seq.fetch_add(1, Ordering::SeqCst),
         state: state.clone(),
         stream,
         request,
         started,
+        replay_drift: None,
     };
 
     let admitted = state
@@ -431,6 +435,9 @@ async fn chat(state: Arc<State>, req: Request<Incoming>) -> Response<Body> {
 
     let opened = state.client.open(&upstream).await;
     let retries = opened.retries;
+    if opened.result.is_ok() {
+        ex.replay_drift = state.client.provider().replay_drift(&upstream);
+    }
     match opened.result {
         Err(e) => {
             let (status, body) = error_for_agent(&e, retries);

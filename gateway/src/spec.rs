@@ -3,6 +3,7 @@
 
 use crate::dialect::Dialect;
 use crate::error::SpecError;
+use crate::normalize::Normalizer;
 use crate::provider::Provider;
 use crate::providers::{OpenAiProvider, RecordProvider, ReplayProvider, ScriptedProvider};
 use nab_protocol::scripted::Trajectory;
@@ -159,6 +160,9 @@ pub struct ProviderOptions {
     /// Variables looked up before the process environment (lets tests and callers pass a
     /// key without touching the process's environment).
     pub env_overrides: HashMap<String, String>,
+    /// The task's own tool-result normalizers (task.yaml `replay_normalize`), used by
+    /// `record:` and `replay:` before the built-in ones ([`crate::normalize`]).
+    pub normalize: Vec<crate::normalize::Pattern>,
 }
 
 impl ProviderOptions {
@@ -169,6 +173,13 @@ impl ProviderOptions {
             .or_else(|| std::env::var(name).ok())
             .filter(|v| !v.is_empty())
     }
+}
+
+fn normalizer(spec: &str, opts: &ProviderOptions) -> Result<Normalizer, SpecError> {
+    Normalizer::with_patterns(&opts.normalize).map_err(|message| SpecError::Invalid {
+        spec: spec.to_owned(),
+        message,
+    })
 }
 
 /// Parses `spec` and builds its provider.
@@ -221,10 +232,16 @@ fn build_parsed(
         }
         ProviderSpec::Record { dir, inner } => {
             let inner = build_parsed(spec, inner, opts)?;
-            Ok(Arc::new(RecordProvider::new(dir.clone(), inner)))
+            let normalizer = normalizer(spec, opts)?;
+            Ok(Arc::new(RecordProvider::new(
+                dir.clone(),
+                inner,
+                normalizer,
+            )))
         }
         ProviderSpec::Replay { dir } => {
-            let p = ReplayProvider::open(dir.clone()).map_err(|e| SpecError::File {
+            let normalizer = normalizer(spec, opts)?;
+            let p = ReplayProvider::open(dir.clone(), normalizer).map_err(|e| SpecError::File {
                 spec: spec.to_owned(),
                 path: dir.clone(),
                 message: e.to_string(),

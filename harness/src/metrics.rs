@@ -30,6 +30,12 @@ pub struct ModelMetrics {
     /// Set when the agent stopped because the model provider failed (see
     /// [`provider_failure`]): the trial is an infrastructure error, not the agent's failure.
     pub provider_failure: Option<String>,
+    /// Set when a replayed call found no recording: the gateway's message, naming the
+    /// first difference. The trial is an infrastructure error (`replay_miss`): the agent's
+    /// requests changed and the cassette must be recorded again.
+    pub replay_miss: Option<String>,
+    /// Calls answered from the cassette after normalization (see `TrialRecord::replay_drift`).
+    pub replay_drift: Vec<String>,
 }
 
 /// The gateway's `error_code`s that mean the provider itself failed after the gateway's
@@ -145,6 +151,26 @@ impl ModelMetrics {
             m.agent_exit_reason = Some("timeout".into());
         }
         m.provider_failure = provider_failure(transcript, m.agent_exit_reason.as_deref());
+        m.replay_miss = transcript
+            .iter()
+            .filter(|l| l.error_code.as_deref() == Some("replay_miss"))
+            .min_by_key(|l| l.seq)
+            .map(|l| l.error.clone().unwrap_or_else(|| "replay miss".into()));
+        let mut drifted: Vec<&TranscriptLine> = transcript
+            .iter()
+            .filter(|l| l.replay_drift.is_some())
+            .collect();
+        drifted.sort_by_key(|l| l.seq);
+        m.replay_drift = drifted
+            .iter()
+            .map(|l| {
+                format!(
+                    "call {}: {}",
+                    l.seq,
+                    l.replay_drift.as_deref().unwrap_or("")
+                )
+            })
+            .collect();
         let made = tool_calls_made(transcript);
         m.missing_required = required_tool_calls
             .iter()
@@ -168,6 +194,7 @@ impl ModelMetrics {
         rec.policy_blocks = self.policy_blocks;
         rec.agent_exit_reason = self.agent_exit_reason.clone();
         rec.budget_exceeded = Some(self.budget_exceeded);
+        rec.replay_drift = self.replay_drift.clone();
         for name in &self.missing_required {
             rec.violations.push(format!(
                 "required tool call `{name}` never made by the model (gateway transcript)"
@@ -223,6 +250,7 @@ mod tests {
             error: None,
             error_code: None,
             budget_exceeded: budget.map(str::to_owned),
+            replay_drift: None,
         }
     }
 
@@ -406,6 +434,45 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn replay_misses_and_drift_come_from_the_transcript() {
+        let drifted = |seq: u64, what: &str| TranscriptLine {
+            replay_drift: Some(what.to_owned()),
+            ..line(seq, &[], None, None)
+        };
+        let miss = TranscriptLine {
+            error: Some("replay miss: first difference at `messages[0].content`".into()),
+            error_code: Some("replay_miss".into()),
+            response: None,
+            ..line(3, &[], None, None)
+        };
+        let transcript = vec![
+            drifted(2, "messages[5].content: `in 0.002s` → `in 0.001s`"),
+            line(0, &[], None, None),
+            drifted(1, "messages[3].content: `in 0.001s` → `in 0.000s`"),
+            miss,
+        ];
+        let m = ModelMetrics::compute("replay:c", &transcript, &[], &[], false);
+        assert_eq!(
+            m.replay_miss.as_deref(),
+            Some("replay miss: first difference at `messages[0].content`")
+        );
+        assert_eq!(
+            m.replay_drift,
+            vec![
+                "call 1: messages[3].content: `in 0.001s` → `in 0.000s`".to_string(),
+                "call 2: messages[5].content: `in 0.002s` → `in 0.001s`".to_string(),
+            ]
+        );
+        assert!(
+            m.provider_failure.is_none(),
+            "a miss is not a provider fault"
+        );
+        let mut rec = TrialRecord::new("r", "t", "bug-fix", 0, "nab-agent");
+        m.apply(&mut rec);
+        assert_eq!(rec.replay_drift, m.replay_drift);
     }
 
     #[test]

@@ -86,6 +86,7 @@ impl ModelSetup {
         ProviderOptions {
             api_key_env: self.api_key_env.clone(),
             task_trajectory: Some(task_trajectory(task)),
+            normalize: task.spec.replay_normalize.clone(),
             ..Default::default()
         }
     }

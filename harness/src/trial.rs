@@ -85,6 +85,10 @@ pub enum TrialError {
     /// (never the model's answer, never the agent's failure).
     #[error("{0}")]
     Provider(String),
+    /// A replayed cassette had no answer for the agent's request: the agent's requests
+    /// changed. Infrastructure (the recording is stale), never retried (it would miss again).
+    #[error("{0}")]
+    ReplayMiss(String),
 }
 
 impl TrialOutcome {
@@ -94,12 +98,19 @@ impl TrialOutcome {
 }
 
 impl TrialError {
+    /// Whether another attempt could end differently. A replay miss cannot: the same
+    /// agent sends the same request to the same cassette.
+    pub fn is_retryable(&self) -> bool {
+        !matches!(self, TrialError::ReplayMiss(_))
+    }
+
     /// The kind of infrastructure fault, for the record's `error_kind`.
     pub fn error_kind(&self) -> Option<ErrorKind> {
         match self {
             TrialError::Cancelled => None,
             TrialError::Sandbox(_) | TrialError::Unsupported(_) => Some(ErrorKind::Sandbox),
             TrialError::Provider(_) => Some(ErrorKind::Provider),
+            TrialError::ReplayMiss(_) => Some(ErrorKind::ReplayMiss),
             TrialError::Plan(_) | TrialError::Llm(_) | TrialError::Files { .. } => {
                 Some(ErrorKind::Harness)
             }
@@ -411,6 +422,12 @@ async fn run_inner(
         }
         None => None,
     };
+    // The cassette has no answer for a request the agent made: the agent stopped on a
+    // stale recording, and scoring its half-done workspace would report the recording's
+    // age as a regression.
+    if let Some(why) = metrics.as_ref().and_then(|m| m.replay_miss.clone()) {
+        return Err(TrialError::ReplayMiss(why));
+    }
     // The provider failed and the agent stopped on it: verifying the half-done workspace
     // would score the provider, not the agent.
     if let Some(why) = metrics.as_ref().and_then(|m| m.provider_failure.clone()) {

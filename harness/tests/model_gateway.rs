@@ -197,7 +197,7 @@ async fn the_recorded_spine_run_replays_and_passes() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
-async fn a_changed_system_prompt_makes_replay_fail_with_a_diff_that_shows_it() {
+async fn a_changed_system_prompt_is_a_replay_miss_error_with_a_diff_that_shows_it() {
     common::base_image().await;
     ensure_nab_agent();
     let root = tempfile::tempdir().unwrap();
@@ -209,18 +209,17 @@ async fn a_changed_system_prompt_makes_replay_fail_with_a_diff_that_shows_it() {
     for e in std::fs::read_dir(cassette()).unwrap() {
         let text = std::fs::read_to_string(e.unwrap().path()).unwrap();
         let mut entry: serde_json::Value = serde_json::from_str(&text).unwrap();
-        assert_eq!(
-            nab_gateway::canonical::request_key(&entry["request"]),
-            entry["key"].as_str().unwrap(),
-            "the recorded key is the request's hash"
-        );
         let system = &mut entry["request"]["messages"][0];
         assert_eq!(system["role"], "system");
         let prompt = system["content"].as_str().unwrap().to_owned();
         let (first, rest) = prompt.split_once('\n').unwrap();
         system["content"] = format!("{first}\n{added}\n{rest}").into();
-        let key = nab_gateway::canonical::request_key(&entry["request"]);
+        let key = nab_gateway::canonical::request_key(
+            &entry["request"],
+            &nab_gateway::Normalizer::default(),
+        );
         entry["key"] = key.clone().into();
+        entry["v"] = 2.into();
         write(
             &changed.join(format!("{key}.json")),
             &serde_json::to_string_pretty(&entry).unwrap(),
@@ -231,10 +230,11 @@ async fn a_changed_system_prompt_makes_replay_fail_with_a_diff_that_shows_it() {
     let out = root.path().join("out");
     let tasks = repo_tasks().to_string_lossy().into_owned();
     let model = format!("replay:{}", changed.display());
-    let o = nab_run(
-        &run_id,
-        &out,
-        &[
+    // Three attempts allowed: a replay miss must not use them (it would miss again).
+    let o = Command::new(env!("CARGO_BIN_EXE_nab"))
+        .args(["run", "--run-id", &run_id, "--attempts", "3", "--out"])
+        .arg(&out)
+        .args([
             "--tasks",
             &tasks,
             "--agent",
@@ -242,21 +242,34 @@ async fn a_changed_system_prompt_makes_replay_fail_with_a_diff_that_shows_it() {
             "--model",
             &model,
             "py-pagination-offbyone",
-        ],
-        &[],
-    );
+        ])
+        .output()
+        .unwrap();
     let recs = records(&out);
     assert_eq!(recs.len(), 1, "{}", show(&o));
-    assert_eq!(recs[0].status, TrialStatus::Failed, "{:?}", recs[0]);
-    assert_eq!(recs[0].agent_exit_reason.as_deref(), Some("error"));
+    // Not the agent's failure: the recording is stale. Not retried, not verified.
+    let r = &recs[0];
+    assert_eq!(r.status, TrialStatus::Error, "{r:?}");
+    assert_eq!(
+        r.error_kind,
+        Some(nab_protocol::trial::ErrorKind::ReplayMiss),
+        "{r:?}"
+    );
+    assert_eq!(r.attempts, 1, "a replay miss is not retried: {r:?}");
+    assert_eq!(r.failure_reason, None);
+    let err = r.error.as_deref().unwrap();
+    assert!(
+        err.contains("messages[0].content") && err.contains(added),
+        "{err}"
+    );
+    assert!(
+        !out.join("trials/py-pagination-offbyone/0/verify.log")
+            .exists(),
+        "the half-done workspace is not verified"
+    );
     let lines = transcript_lines(&out.join("trials/py-pagination-offbyone/0"));
     assert_eq!(lines.len(), 1, "the first call already misses");
-    let err = lines[0].error.as_deref().unwrap();
-    assert!(err.contains("messages[0].content"), "{err}");
-    assert!(
-        err.contains(added),
-        "the diff shows the changed line: {err}"
-    );
+    assert_eq!(lines[0].error_code.as_deref(), Some("replay_miss"));
     let log =
         std::fs::read_to_string(out.join("trials/py-pagination-offbyone/0/agent.log")).unwrap();
     assert!(log.contains("replay_miss") || log.contains(added), "{log}");

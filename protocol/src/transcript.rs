@@ -41,4 +41,9 @@ pub struct TranscriptLine {
     /// `llm_calls` or `tokens`.
     #[serde(default)]
     pub budget_exceeded: Option<String>,
+    /// Set when a replayed answer matched only after the tool results were normalized:
+    /// where the request first differs from the recording, e.g.
+    /// ``messages[15].content: `Ran 9 tests in 0.001s` → `Ran 9 tests in 0.000s` ``.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replay_drift: Option<String>,
 }

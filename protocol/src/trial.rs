@@ -176,6 +176,11 @@ pub struct TrialRecord {
     /// through the gateway, a container left behind). The CI gate can mark them fatal.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub violations: Vec<String>,
+    /// Replayed model calls that matched the cassette only after their tool results were
+    /// normalized (a timing, a temporary path): one line per call saying where the request
+    /// first differs from the recording. Answered, so not an error; reported by the gate.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub replay_drift: Vec<String>,
 
     /// LLM-judge results, one per judge, when the run was judged.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -223,6 +228,7 @@ impl TrialRecord {
             agent_exit_reason: None,
             budget_exceeded: None,
             violations: Vec::new(),
+            replay_drift: Vec::new(),
             judges: Vec::new(),
         }
     }

@@ -4,7 +4,7 @@ use crate::error::{ReportError, Result};
 use crate::run::{Run, TaskTrials};
 use crate::stats::{self, Interval, PairedT, bootstrap::Bootstrap};
 use crate::summary::{RunSummary, trial_tokens};
-use nab_protocol::trial::TrialStatus;
+use nab_protocol::trial::{ErrorKind, TrialStatus};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -38,6 +38,10 @@ pub struct TaskSide {
     /// Trials that made model calls but recorded 0 tokens both ways (see
     /// [`crate::summary::is_zero_token`]).
     pub zero_token_trials: u32,
+    /// Error messages of trials whose replay found no recording (`error_kind: replay_miss`).
+    pub replay_misses: Vec<String>,
+    /// Model calls answered from the cassette only after normalization, over all trials.
+    pub replay_drift: Vec<String>,
 }
 
 impl TaskSide {
@@ -238,6 +242,18 @@ fn side(run: &Run, t: &TaskTrials) -> TaskSide {
             .iter()
             .filter(|&&i| crate::summary::is_zero_token(&run.records[i]))
             .count() as u32,
+        replay_misses: t
+            .trial_indexes
+            .iter()
+            .map(|&i| &run.records[i])
+            .filter(|r| r.error_kind == Some(ErrorKind::ReplayMiss))
+            .map(|r| r.error.clone().unwrap_or_else(|| "replay miss".into()))
+            .collect(),
+        replay_drift: t
+            .trial_indexes
+            .iter()
+            .flat_map(|&i| run.records[i].replay_drift.iter().cloned())
+            .collect(),
     }
 }
 

@@ -2,7 +2,7 @@
 
 mod common;
 
-use nab_protocol::trial::{TrialRecord, TrialStatus};
+use nab_protocol::trial::{ErrorKind, TrialRecord, TrialStatus};
 use nab_reports::cli::gate::{GateArgs, run as run_gate};
 use nab_reports::compare::Comparison;
 use nab_reports::fixtures;
@@ -378,4 +378,93 @@ fn too_few_tasks_or_trials_are_not_evidence_and_do_not_fail() {
     assert_eq!(task.outcome, RuleOutcome::Skipped, "{}", task.detail);
     assert!(task.detail.contains("not enough trials"), "{}", task.detail);
     assert!(o.passed(), "{:#?}", o.rules);
+#[test]
+fn replay_misses_fail_with_the_rerecord_rule_not_as_regressions_and_drift_is_reported() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (spec, base) = baseline();
+    let passing = always_passing(&base);
+    let (missed, drifted) = (passing[0].clone(), passing[1].clone());
+    let miss = "replay miss: the agent's requests changed: cassette ci/cassette has no recording of this request (key 0123456789ab, model \"scripted\", 1 messages).\nnearest recorded request: ci/cassette/x.json (0 leading messages equal)\nfirst difference at `messages[0].content`:\n--- recorded\n+++ requested\n-You are nab-agent.\n+You are the nab-agent.\n";
+    let mut cand = base.clone();
+    for r in cand.iter_mut() {
+        r.run_id = "cand".into();
+        if r.task_id == missed {
+            // Every trial of an always-passing task: what a changed system prompt does.
+            r.status = TrialStatus::Error;
+            r.error_kind = Some(ErrorKind::ReplayMiss);
+            r.error = Some(miss.into());
+            r.reward = 0.0;
+        }
+        if r.task_id == drifted {
+            r.replay_drift = vec![
+                "call 3: messages[7].content: `Ran 9 tests in 0.001s` → `Ran 9 tests in 0.000s`"
+                    .into(),
+            ];
+        }
+    }
+    let b = common::write(tmp.path(), "base", &spec, &base);
+    let c = common::write(tmp.path(), "cand", &spec, &cand);
+    let outcome = run_gate(&gate_args(tmp.path(), &b, &c)).unwrap();
+    assert!(!outcome.passed());
+    let failing: Vec<&str> = outcome.failing().map(|r| r.id).collect();
+    assert_eq!(
+        failing,
+        ["replay_miss"],
+        "its own rule, and only it: {:#?}",
+        outcome.rules
+    );
+    let rule = outcome
+        .rules
+        .iter()
+        .find(|r| r.id == "replay_miss")
+        .unwrap();
+    assert!(
+        rule.detail
+            .contains("the agent's requests changed: re-record the cassette (ci/rerecord.sh)")
+            && rule
+                .detail
+                .contains("first difference at `messages[0].content`")
+            && rule.detail.contains(&missed),
+        "{}",
+        rule.detail
+    );
+    assert_eq!(rule.tasks, vec![missed.clone()]);
+    let md = std::fs::read_to_string(tmp.path().join("summary.md")).unwrap();
+    assert!(md.contains("**replay_miss**"), "{md}");
+    assert!(md.contains("### Replay misses"), "{md}");
+    assert!(
+        md.contains("+You are the nab-agent."),
+        "the diff is shown: {md}"
+    );
+    assert!(md.contains("| replay misses (trials) | 0 | 5 |"), "{md}");
+    let trials = cand.iter().filter(|r| r.task_id == drifted).count();
+    assert!(
+        md.contains(&format!(
+            "| replay drift (calls answered after normalization) | 0 | {trials} |"
+        )),
+        "{md}"
+    );
+    assert!(
+        md.contains("### Replay drift") && md.contains(&format!("| `{drifted}` | {trials} |")),
+        "{md}"
+    );
+    let junit = std::fs::read_to_string(tmp.path().join("junit.xml")).unwrap();
+    assert!(junit.contains("replay_miss"), "{junit}");
+
+    // Drift alone passes.
+    let cand: Vec<TrialRecord> = cand
+        .into_iter()
+        .map(|mut r| {
+            if r.task_id == missed {
+                r = base
+                    .iter()
+                    .find(|b| b.task_id == r.task_id && b.trial == r.trial)
+                    .unwrap()
+                    .clone();
+            }
+            r
+        })
+        .collect();
+    let outcome = evaluate(&base, &cand, &GateConfig::default());
+    assert!(outcome.passed(), "{:#?}", outcome.rules);
 }

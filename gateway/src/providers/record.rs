@@ -5,6 +5,7 @@
 use crate::canonical::{canonical_request, request_key};
 use crate::cassette::{RecordedResponse, store_response};
 use crate::error::ProviderError;
+use crate::normalize::Normalizer;
 use crate::provider::{Provider, ProviderResponse};
 use futures::StreamExt;
 use serde_json::Value;
@@ -15,15 +16,19 @@ use std::sync::{Arc, Mutex};
 pub struct RecordProvider {
     dir: PathBuf,
     inner: Arc<dyn Provider>,
+    /// Keys requests as replay will ([`request_key`]), so recording a trial again replaces
+    /// its files even when a tool result's timing changed.
+    normalizer: Normalizer,
     /// How many answers were stored per key in this trial: the next one's index.
     stored: Arc<Mutex<HashMap<String, usize>>>,
 }
 
 impl RecordProvider {
-    pub fn new(dir: PathBuf, inner: Arc<dyn Provider>) -> Self {
+    pub fn new(dir: PathBuf, inner: Arc<dyn Provider>, normalizer: Normalizer) -> Self {
         RecordProvider {
             dir,
             inner,
+            normalizer,
             stored: Arc::new(Mutex::new(HashMap::new())),
         }
     }
@@ -47,7 +52,7 @@ impl Provider for RecordProvider {
     }
 
     async fn send(&self, request: &Value) -> Result<ProviderResponse, ProviderError> {
-        let key = request_key(request);
+        let key = request_key(request, &self.normalizer);
         let canonical = canonical_request(request);
         match self.inner.send(request).await? {
             ProviderResponse::Json { status, body } => {

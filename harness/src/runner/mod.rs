@@ -271,6 +271,9 @@ async fn execute(
                 rec.status = TrialStatus::Error;
                 rec.error = Some(format!("{e:#}"));
                 rec.error_kind = e.error_kind();
+                if !e.is_retryable() {
+                    break;
+                }
                 if attempt < max_attempts {
                     let backoff = Duration::from_secs(2u64.pow(attempt.min(5)));
                     tokio::select! {

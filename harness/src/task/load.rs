@@ -368,4 +368,9 @@ fn check_spec(folder: &Path, file: &Path, spec: &TaskSpec, issues: &mut Vec<Task
             );
         }
     }
+    for (i, p) in spec.replay_normalize.iter().enumerate() {
+        if let Err(e) = nab_gateway::normalize::compile(&p.pattern) {
+            bad(&format!("replay_normalize[{i}].pattern"), e);
+        }
+    }
 }

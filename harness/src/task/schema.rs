@@ -26,6 +26,10 @@ pub struct TaskSpec {
     /// Tool calls that must appear in the gateway transcript (MCP tasks).
     #[serde(default)]
     pub required_tool_calls: Vec<String>,
+    /// Extra patterns for replay matching: volatile tokens in this task's tool results
+    /// that the built-in normalizers do not know (nab_gateway::normalize).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub replay_normalize: Vec<nab_gateway::normalize::Pattern>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -52,6 +52,9 @@ pub struct GateConfig {
     /// Largest allowed candidate/baseline ratio of mean tokens per trial; `null` disables.
     pub max_token_ratio: Option<f64>,
     pub max_step_ratio: Option<f64>,
+    /// Fail when a replayed candidate trial found no recording for the agent's request:
+    /// the agent's requests changed and the cassette must be recorded again.
+    pub fail_on_replay_miss: bool,
 }
 
 /// The default of `min_shared_tasks`.
@@ -73,6 +76,7 @@ impl Default for GateConfig {
             fatal_violations: vec!["*".into()],
             max_token_ratio: Some(1.5),
             max_step_ratio: Some(1.5),
+            fail_on_replay_miss: true,
         }
     }
 }

@@ -71,6 +71,27 @@ pub fn render(g: &GateOutcome) -> String {
         "| tokens | {} | {} |",
         b.usage.total_tokens, k.usage.total_tokens
     );
+    let count = |f: fn(&crate::compare::TaskSide) -> usize, candidate: bool| -> usize {
+        c.tasks
+            .iter()
+            .filter_map(|t| if candidate { &t.candidate } else { &t.baseline }.as_ref())
+            .map(f)
+            .sum()
+    };
+    let drift = |t: &crate::compare::TaskSide| t.replay_drift.len();
+    let misses = |t: &crate::compare::TaskSide| t.replay_misses.len();
+    let _ = writeln!(
+        s,
+        "| replay misses (trials) | {} | {} |",
+        count(misses, false),
+        count(misses, true)
+    );
+    let _ = writeln!(
+        s,
+        "| replay drift (calls answered after normalization) | {} | {} |",
+        count(drift, false),
+        count(drift, true)
+    );
     let _ = writeln!(s, "\n### Rules\n\n| rule | result | why |\n|---|---|---|");
     for r in &g.rules {
         let mark = match r.outcome {
@@ -84,6 +105,59 @@ pub fn render(g: &GateOutcome) -> String {
         let _ = writeln!(s, "\n### Notes\n");
         for n in &g.notes {
             let _ = writeln!(s, "- {}", cell(n));
+        }
+    }
+    let missed: Vec<_> = c
+        .tasks
+        .iter()
+        .filter_map(|t| Some((t, t.candidate.as_ref()?.replay_misses.first()?)))
+        .collect();
+    if !missed.is_empty() {
+        let _ = writeln!(
+            s,
+            "\n### Replay misses: the agent's requests changed\n\nRe-record the cassette (`{}`) if the change is intended. These trials were not verified, so they are not counted as test failures.\n",
+            super::replay::RERECORD_HINT
+        );
+        for (t, msg) in &missed {
+            let _ = writeln!(
+                s,
+                "- `{}`: {}",
+                t.task_id,
+                cell(super::replay::first_difference_line(msg))
+            );
+        }
+        // The whole message of the first miss: its diff is what a reviewer needs.
+        let _ = writeln!(
+            s,
+            "\n<details><summary>first miss</summary>\n\n```\n{}\n```\n</details>",
+            missed[0].1.replace("```", "` ` `")
+        );
+    }
+    let drifted: Vec<_> = c
+        .tasks
+        .iter()
+        .filter_map(|t| {
+            Some((
+                t,
+                t.candidate
+                    .as_ref()
+                    .filter(|s| !s.replay_drift.is_empty())?,
+            ))
+        })
+        .collect();
+    if !drifted.is_empty() {
+        let _ = writeln!(
+            s,
+            "\n### Replay drift\n\nCalls answered from the cassette after their tool results were normalized (volatile output such as timings differed from the recording).\n\n| task | calls | first |\n|---|---:|---|"
+        );
+        for (t, side) in drifted {
+            let _ = writeln!(
+                s,
+                "| `{}` | {} | {} |",
+                t.task_id,
+                side.replay_drift.len(),
+                cell(&side.replay_drift[0])
+            );
         }
     }
     let changed: Vec<_> = c.tasks.iter().filter(|t| t.change != "same").collect();

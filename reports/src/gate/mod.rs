@@ -6,6 +6,9 @@
 //! rule says so and is skipped. Trials that ended in `error` have no verdict and are left out
 //! of the pass rates, but an agent cannot hide a regression by abstaining: the error-rate
 //! rules fail a candidate whose error rate rose significantly or passed a limit.
+//!
+//! A replayed trial that found no recording has its own rule, `replay_miss` ([`replay`]):
+//! the agent's requests changed and the cassette must be recorded again.
 
 pub mod config;
 mod errors;
@@ -13,6 +16,7 @@ pub mod junit;
 mod limits;
 pub mod markdown;
 mod pass_rate;
+pub mod replay;
 mod task_regression;
 
 pub use config::{GateConfig, SignificanceTest};
@@ -84,6 +88,7 @@ impl RuleResult {
 /// Applies every rule of `config` to a comparison.
 pub fn evaluate(cmp: Comparison, config: &GateConfig) -> GateOutcome {
     let mut rules = vec![
+        replay::rule(&cmp, config),
         pass_rate::significant_drop(&cmp, config),
         pass_rate::absolute_drop(&cmp, config),
         task_regression::rule(&cmp, config),
