@@ -378,6 +378,8 @@ fn too_few_tasks_or_trials_are_not_evidence_and_do_not_fail() {
     assert_eq!(task.outcome, RuleOutcome::Skipped, "{}", task.detail);
     assert!(task.detail.contains("not enough trials"), "{}", task.detail);
     assert!(o.passed(), "{:#?}", o.rules);
+}
+
 #[test]
 fn replay_misses_fail_with_the_rerecord_rule_not_as_regressions_and_drift_is_reported() {
     let tmp = tempfile::tempdir().unwrap();
