@@ -85,27 +85,26 @@ impl Dialect {
         *self == Dialect::default()
     }
 
-    /// Rewrites a request body (a JSON object) for the server. `stream_upstream` says
-    /// whether this call streams upstream.
+    /// Whether the top-level request field `key` is left out of what the server gets.
+    /// `stream_upstream` says whether this call streams upstream.
+    pub fn drops(&self, key: &str, stream_upstream: bool) -> bool {
+        match key {
+            // OpenAI refuses `stream_options` without `stream: true`.
+            "stream" => !stream_upstream,
+            "stream_options" => !stream_upstream || !self.stream_options,
+            "tool_choice" => !self.tool_choice,
+            "parallel_tool_calls" => !self.parallel_tool_calls,
+            _ => false,
+        }
+    }
+
+    /// Rewrites a request body (a JSON object) for the server, by [`Dialect::drops`].
     pub fn apply(
         &self,
         body: &mut serde_json::Map<String, serde_json::Value>,
         stream_upstream: bool,
     ) {
-        if !stream_upstream {
-            // OpenAI refuses `stream_options` without `stream: true`.
-            body.remove("stream");
-            body.remove("stream_options");
-        }
-        if !self.stream_options {
-            body.remove("stream_options");
-        }
-        if !self.tool_choice {
-            body.remove("tool_choice");
-        }
-        if !self.parallel_tool_calls {
-            body.remove("parallel_tool_calls");
-        }
+        body.retain(|k, _| !self.drops(k, stream_upstream));
     }
 }
 

@@ -3,19 +3,21 @@
 //! passes streams through chunk by chunk, and records every exchange.
 
 use crate::assemble::Assembler;
-use crate::budget::{BudgetState, Budgets};
+use crate::budget::{Budget, Budgets, Reservation, TokenAsk};
 use crate::client::{CallPolicy, Client};
 use crate::error::{GatewayError, ProviderError};
+use crate::intake::{self, Intake};
+use crate::limits::GatewayLimits;
 use crate::metrics::TranscriptMetrics;
 use crate::provider::{Provider, ProviderResponse, wants_stream};
 use crate::recorder::Recorder;
 use bytes::Bytes;
 use futures::StreamExt;
 use http::{Method, Request, Response, StatusCode, header};
-use http_body_util::{BodyExt, Full, Limited, StreamBody, combinators::BoxBody};
+use http_body_util::{BodyExt, Full, StreamBody, combinators::BoxBody};
 use hyper::body::{Frame, Incoming};
 use hyper::service::service_fn;
-use hyper_util::rt::TokioIo;
+use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
 use nab_protocol::Usage;
 use nab_protocol::transcript::{TRANSCRIPT_VERSION, TranscriptLine};
@@ -23,17 +25,15 @@ use serde_json::{Value, json};
 use std::convert::Infallible;
 use std::os::unix::fs::{FileTypeExt, PermissionsExt};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::net::UnixListener;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc, oneshot};
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
-/// The largest request body accepted (a long agent history is a few MB at most).
-const MAX_REQUEST_BYTES: usize = 64 << 20;
 /// `sun_path` holds 108 bytes including the terminating NUL.
 const MAX_SOCKET_PATH: usize = 107;
 
@@ -47,6 +47,8 @@ pub struct GatewayConfig {
     /// `transcript.jsonl`, appended to.
     pub transcript_path: PathBuf,
     pub budgets: Budgets,
+    /// What the agent may ask of the gateway (request size, connections, timeouts).
+    pub limits: GatewayLimits,
     pub policy: CallPolicy,
     /// How long `shutdown` waits for exchanges in flight before cutting them off.
     pub shutdown_grace: Duration,
@@ -58,6 +60,7 @@ impl GatewayConfig {
             socket_path: socket_path.into(),
             transcript_path: transcript_path.into(),
             budgets: Budgets::default(),
+            limits: GatewayLimits::default(),
             policy: CallPolicy::default(),
             shutdown_grace: Duration::from_secs(5),
         }
@@ -67,7 +70,10 @@ impl GatewayConfig {
 struct State {
     client: Client,
     recorder: Recorder,
-    budget: Mutex<BudgetState>,
+    budget: Arc<Budget>,
+    limits: GatewayLimits,
+    /// Memory for parsed requests in flight, in KiB ([`intake::parsed_pool`]).
+    parsed: Arc<Semaphore>,
     seq: AtomicU64,
     tracker: TaskTracker,
     /// Cancelled when the grace period of a shutdown is over: streams still running end
@@ -108,7 +114,9 @@ impl Gateway {
             describe: provider.describe(),
             client: Client::new(provider, config.policy.clone()),
             recorder,
-            budget: Mutex::new(BudgetState::new(config.budgets)),
+            budget: Budget::new(config.budgets),
+            parsed: intake::parsed_pool(&config.limits),
+            limits: config.limits.clone(),
             seq: AtomicU64::new(0),
             tracker: TaskTracker::new(),
             cancel: CancellationToken::new(),
@@ -217,10 +225,20 @@ async fn serve(
 ) {
     let graceful = GracefulShutdown::new();
     let mut conns = JoinSet::new();
+    // Connections past the limit wait in the socket's backlog, costing the host nothing.
+    let slots = Arc::new(Semaphore::new(state.limits.max_connections.max(1)));
+    let next = |slots: Arc<Semaphore>| {
+        let listener = &listener;
+        async move {
+            let slot = slots.acquire_owned().await;
+            (slot, listener.accept().await)
+        }
+    };
     loop {
         tokio::select! {
             Some(_) = conns.join_next(), if !conns.is_empty() => {}
-            accepted = listener.accept() => {
+            (slot, accepted) = next(slots.clone()) => {
+                let Ok(slot) = slot else { break };
                 let stream = match accepted {
                     Ok((stream, _)) => stream,
                     Err(e) => {
@@ -232,9 +250,12 @@ async fn serve(
                 let st = state.clone();
                 let svc = service_fn(move |req| handle(st.clone(), req));
                 let conn = hyper::server::conn::http1::Builder::new()
+                    .timer(TokioTimer::new())
+                    .header_read_timeout(state.limits.header_timeout)
                     .serve_connection(TokioIo::new(stream), svc);
                 let conn = graceful.watch(conn);
                 conns.spawn(async move {
+                    let _slot: OwnedSemaphorePermit = slot;
                     if let Err(e) = conn.await {
                         tracing::debug!(error = %e, "gateway connection ended with an error");
                     }
@@ -302,7 +323,8 @@ async fn handle(state: Arc<State>, req: Request<Incoming>) -> Result<Response<Bo
     Ok(resp)
 }
 
-/// One transcript line in the making.
+/// One transcript line in the making. It holds the request's share of the parsed-request
+/// pool and its token reservation until it is recorded.
 struct Exchange {
     state: Arc<State>,
     seq: u64,
@@ -311,11 +333,13 @@ struct Exchange {
     started: Instant,
     /// How a replayed answer's request differs from the recording (volatile tokens only).
     replay_drift: Option<String>,
+    reservation: Option<Reservation>,
+    _parsed: OwnedSemaphorePermit,
 }
 
 impl Exchange {
     fn record(
-        &self,
+        mut self,
         response: Option<Value>,
         usage: Option<Usage>,
         status: Option<u16>,
@@ -327,12 +351,8 @@ impl Exchange {
             Some((message, code)) => (Some(message), Some(code.to_owned())),
             None => (None, None),
         };
-        if let Some(u) = &usage {
-            self.state
-                .budget
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .add_tokens(u.total());
+        if let Some(r) = self.reservation.take() {
+            r.settle(usage.as_ref().map_or(0, Usage::total));
         }
         self.state.recorder.record(&TranscriptLine {
             v: TRANSCRIPT_VERSION,
@@ -340,7 +360,7 @@ impl Exchange {
             seq: self.seq,
             provider: self.state.describe.clone(),
             stream: self.stream,
-            request: self.request.clone(),
+            request: std::mem::take(&mut self.request),
             response,
             usage,
             latency_ms: self.started.elapsed().as_millis() as u64,
@@ -349,53 +369,31 @@ impl Exchange {
             error,
             error_code,
             budget_exceeded,
-            replay_drift: self.replay_drift.clone(),
+            replay_drift: self.replay_drift.take(),
         });
     }
 }
 
 async fn chat(state: Arc<State>, req: Request<Incoming>) -> Response<Body> {
     let started = Instant::now();
-    let bytes = match Limited::new(req.into_body(), MAX_REQUEST_BYTES)
-        .collect()
-        .await
-    {
-        Ok(b) => b.to_bytes(),
-        Err(e) => {
+    let Intake {
+        request,
+        bytes,
+        permit,
+    } = match intake::take(req.into_body(), &state.limits, &state.parsed).await {
+        Ok(i) => i,
+        Err(r) => {
             return json_response(
-                StatusCode::BAD_REQUEST,
-                &error_body(
-                    "invalid_request_error",
-                    "unreadable_body",
-                    &format!("cannot read the request body (limit {MAX_REQUEST_BYTES} bytes): {e}"),
-                ),
-            );
-        }
-    };
-    let request: Value = match serde_json::from_slice(&bytes) {
-        Ok(v @ Value::Object(_)) => v,
-        Ok(_) => {
-            return json_response(
-                StatusCode::BAD_REQUEST,
-                &error_body(
-                    "invalid_request_error",
-                    "invalid_json",
-                    "the request body must be a JSON object",
-                ),
-            );
-        }
-        Err(e) => {
-            return json_response(
-                StatusCode::BAD_REQUEST,
-                &error_body(
-                    "invalid_request_error",
-                    "invalid_json",
-                    &format!("the request body is not JSON: {e}"),
-                ),
+                r.status,
+                &error_body("invalid_request_error", r.code, &r.message),
             );
         }
     };
     let stream = wants_stream(&request);
+    let ask = TokenAsk {
+        max_tokens: max_tokens(&request),
+        prompt_estimate: bytes / 4,
+    };
     let mut ex = Exchange {
         seq: state.seq.fetch_add(1, Ordering::SeqCst),
         state: state.clone(),
@@ -403,41 +401,39 @@ async fn chat(state: Arc<State>, req: Request<Incoming>) -> Response<Body> {
         request,
         started,
         replay_drift: None,
+        reservation: None,
+        _parsed: permit,
     };
 
-    let admitted = state
-        .budget
-        .lock()
-        .unwrap_or_else(|p| p.into_inner())
-        .admit();
-    if let Err(refusal) = admitted {
-        let body = refusal.error_body();
-        ex.record(
-            None,
-            None,
-            None,
-            0,
-            Some((refusal.message(), "budget_exceeded")),
-            Some(refusal.kind.transcript_name().to_owned()),
-        );
-        return json_response(StatusCode::TOO_MANY_REQUESTS, &body);
-    }
-
-    // Ask for usage in streams: the transcript's token counts must not depend on whether
-    // the agent asked for them. The agent's own request is what gets recorded.
-    let mut upstream = ex.request.clone();
-    if stream && let Some(obj) = upstream.as_object_mut() {
-        let opts = obj.entry("stream_options").or_insert_with(|| json!({}));
-        if let Some(o) = opts.as_object_mut() {
-            o.insert("include_usage".into(), json!(true));
+    match state.budget.admit(ask).await {
+        Ok(r) => ex.reservation = Some(r),
+        Err(refusal) => {
+            let body = refusal.error_body();
+            ex.record(
+                None,
+                None,
+                None,
+                0,
+                Some((refusal.message(), "budget_exceeded")),
+                Some(refusal.kind.transcript_name().to_owned()),
+            );
+            return json_response(StatusCode::TOO_MANY_REQUESTS, &body);
         }
     }
 
-    let opened = state.client.open(&upstream).await;
-    let retries = opened.retries;
+    // Ask for usage in streams: the transcript's token counts must not depend on whether
+    // the agent asked for them. The request is changed in place (a copy of a long history
+    // is what the limits exist to avoid) and given back as the agent sent it before it is
+    // recorded.
+    let asked_usage = stream.then(|| UsageAsk::add(&mut ex.request));
+    let opened = state.client.open(&ex.request).await;
     if opened.result.is_ok() {
-        ex.replay_drift = state.client.provider().replay_drift(&upstream);
+        ex.replay_drift = state.client.provider().replay_drift(&ex.request);
     }
+    if let Some(a) = asked_usage {
+        a.undo(&mut ex.request);
+    }
+    let retries = opened.retries;
     match opened.result {
         Err(e) => {
             let (status, body) = error_for_agent(&e, retries);
@@ -519,12 +515,26 @@ async fn pump(
                     }
                 }
                 let frame = Bytes::from(format!("data: {text}\n\n"));
-                if tx.send(frame).await.is_err() {
-                    error.get_or_insert((
-                        "the agent closed the connection mid-stream".into(),
-                        "agent_disconnected",
-                    ));
-                    break;
+                let wait = ex.state.limits.read_timeout;
+                match tokio::time::timeout(wait, tx.send(frame)).await {
+                    Ok(Ok(())) => {}
+                    Ok(Err(_)) => {
+                        error.get_or_insert((
+                            "the agent closed the connection mid-stream".into(),
+                            "agent_disconnected",
+                        ));
+                        break;
+                    }
+                    Err(_) => {
+                        error.get_or_insert((
+                            format!(
+                                "the agent took no part of the stream for {}s (gateway.read_timeout_s)",
+                                wait.as_secs_f64()
+                            ),
+                            "agent_stalled",
+                        ));
+                        break;
+                    }
                 }
             }
             Err(e) => {
@@ -593,5 +603,67 @@ fn error_for_agent(e: &ProviderError, retries: u32) -> (StatusCode, Value) {
                 ),
             ),
         ),
+    }
+}
+
+/// The request's `max_tokens` or `max_completion_tokens` (the smaller when both are given).
+fn max_tokens(request: &Value) -> Option<u64> {
+    let get = |k: &str| request.get(k).and_then(Value::as_u64);
+    match (get("max_tokens"), get("max_completion_tokens")) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+/// `stream_options.include_usage: true` added to a streamed request, and what to put back.
+enum UsageAsk {
+    /// The request had no `stream_options`.
+    AddedOptions,
+    /// It had them, with this `include_usage` (or none).
+    SetFlag(Option<Value>),
+    /// It had `stream_options` that are not an object; left alone.
+    Untouched,
+}
+
+impl UsageAsk {
+    fn add(request: &mut Value) -> UsageAsk {
+        let Some(obj) = request.as_object_mut() else {
+            return UsageAsk::Untouched;
+        };
+        match obj.get_mut("stream_options") {
+            None => {
+                obj.insert("stream_options".into(), json!({"include_usage": true}));
+                UsageAsk::AddedOptions
+            }
+            Some(Value::Object(o)) => {
+                UsageAsk::SetFlag(o.insert("include_usage".into(), json!(true)))
+            }
+            Some(_) => UsageAsk::Untouched,
+        }
+    }
+
+    fn undo(self, request: &mut Value) {
+        let Some(obj) = request.as_object_mut() else {
+            return;
+        };
+        match self {
+            // Inserted last, so removing it leaves the other fields in their order.
+            UsageAsk::AddedOptions => {
+                obj.remove("stream_options");
+            }
+            UsageAsk::SetFlag(prior) => {
+                if let Some(Value::Object(o)) = obj.get_mut("stream_options") {
+                    match prior {
+                        Some(v) => {
+                            o.insert("include_usage".into(), v);
+                        }
+                        None => {
+                            o.remove("include_usage");
+                        }
+                    }
+                }
+            }
+            UsageAsk::Untouched => {}
+        }
     }
 }

@@ -4,9 +4,10 @@
 
 use crate::model::ModelSetup;
 use crate::task::Task;
-use nab_gateway::{Budgets, Gateway, GatewayConfig, GatewayHandle, build_provider};
+use nab_gateway::{Budgets, Gateway, GatewayConfig, GatewayHandle, GatewayLimits, build_provider};
 use nab_protocol::events::Event;
 use std::path::Path;
+use std::time::Duration;
 
 /// Largest events.jsonl taken from the agent (it is untrusted output).
 pub const EVENTS_LIMIT: u64 = 16 * 1024 * 1024;
@@ -76,6 +77,7 @@ impl LlmSession {
                 tokens: b.tokens,
             };
         }
+        cfg.limits = gateway_limits(task.spec.gateway.as_ref());
         let gateway = Gateway::start(cfg, provider).await?;
         Ok(LlmSession {
             gateway,
@@ -104,6 +106,28 @@ impl LlmSession {
             .map_err(|e| LlmError::Io(std::io::Error::other(e)))??;
         Ok(out)
     }
+}
+
+/// The task's `gateway:` options over the gateway's defaults (the loader checked the ranges).
+pub fn gateway_limits(opts: Option<&crate::task::GatewayOptions>) -> GatewayLimits {
+    let Some(o) = opts else {
+        return GatewayLimits::default();
+    };
+    let d = GatewayLimits::default();
+    let bytes = o
+        .max_request_mb
+        .map_or(d.max_request_bytes, |mb| (mb * (1 << 20) as f64) as u64);
+    let conns = o
+        .max_connections
+        .map_or(d.max_connections, |n| n.max(1) as usize);
+    let mut limits = GatewayLimits::from_sizes(bytes, conns);
+    if let Some(s) = o.header_timeout_s {
+        limits.header_timeout = Duration::from_secs_f64(s);
+    }
+    if let Some(s) = o.read_timeout_s {
+        limits.read_timeout = Duration::from_secs_f64(s);
+    }
+    limits
 }
 
 /// Reads the agent's events.jsonl under the rules of [`crate::untrusted`], keeps a copy in
@@ -177,5 +201,21 @@ mod tests {
         assert!(out.bad_event_lines[1].contains("more than"));
         assert!(out.bad_event_lines[2].starts_with("line 3: not JSON"));
         assert!(dest.exists());
+    }
+
+    #[test]
+    fn the_tasks_gateway_options_override_only_what_they_name() {
+        assert_eq!(gateway_limits(None), GatewayLimits::default());
+        let l = gateway_limits(Some(&crate::task::GatewayOptions {
+            max_request_mb: Some(2.0),
+            max_connections: Some(3),
+            header_timeout_s: None,
+            read_timeout_s: Some(1.5),
+        }));
+        assert_eq!(l.max_request_bytes, 2 << 20);
+        assert_eq!(l.max_parsed_bytes, 8 << 20);
+        assert_eq!(l.max_connections, 3);
+        assert_eq!(l.header_timeout, GatewayLimits::DEFAULT_HEADER_TIMEOUT);
+        assert_eq!(l.read_timeout, Duration::from_millis(1500));
     }
 }

@@ -115,6 +115,26 @@ fn each_kind_of_bad_input_is_named_with_file_field_and_what_is_allowed() {
             ],
         ),
         (
+            "bad-gateway-limits",
+            format!(
+                "{GOOD}gateway: {{max_request_mb: 0, max_connections: 1000, read_timeout_s: -1}}\n"
+            ),
+            none,
+            vec![
+                "field `gateway.max_request_mb`",
+                "is 0; allowed: from 0.0625",
+                "field `gateway.max_connections`",
+                "is 1000; allowed: from 1 to 256",
+                "field `gateway.read_timeout_s`",
+            ],
+        ),
+        (
+            "unknown-gateway-field",
+            format!("{GOOD}gateway: {{max_body_mb: 4}}\n"),
+            none,
+            vec!["unknown field `max_body_mb`", "`max_request_mb`"],
+        ),
+        (
             "broken-yaml",
             GOOD.replace("language: shell", "language: \"shell"),
             none,

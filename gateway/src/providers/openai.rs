@@ -99,21 +99,21 @@ impl Provider for OpenAiProvider {
     }
 
     async fn send(&self, request: &Value) -> Result<ProviderResponse, ProviderError> {
-        let mut body = request.clone();
-        let Some(obj) = body.as_object_mut() else {
+        let Some(obj) = request.as_object() else {
             return Err(ProviderError::InvalidRequest(
                 "the request body is not a JSON object".into(),
             ));
         };
-        // The spec names the model; the agent's `model` field is only a label.
-        obj.insert("model".into(), Value::String(self.model.clone()));
-        let agent_streams = wants_stream(&body);
+        let agent_streams = wants_stream(request);
         let stream = agent_streams && self.dialect.stream;
-        if let Some(obj) = body.as_object_mut() {
-            self.dialect.apply(obj, stream);
-        }
-        let bytes =
-            serde_json::to_vec(&body).map_err(|e| ProviderError::InvalidRequest(e.to_string()))?;
+        let upstream = Upstream {
+            body: obj,
+            model: &self.model,
+            dialect: self.dialect,
+            stream,
+        };
+        let bytes = serde_json::to_vec(&upstream)
+            .map_err(|e| ProviderError::InvalidRequest(e.to_string()))?;
         let mut req = self
             .http
             .post(format!("{}/chat/completions", self.base_url))
@@ -186,6 +186,34 @@ impl Provider for OpenAiProvider {
             });
         }
         Ok(ProviderResponse::Json { status, body: json })
+    }
+}
+
+/// The agent's request as the server gets it, serialized straight from the agent's body
+/// (no copy of a long history): the spec's model in place of the agent's (the agent's
+/// `model` is only a label), without what the dialect drops.
+struct Upstream<'a> {
+    body: &'a serde_json::Map<String, Value>,
+    model: &'a str,
+    dialect: Dialect,
+    stream: bool,
+}
+
+impl serde::Serialize for Upstream<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = s.serialize_map(None)?;
+        for (k, v) in self.body {
+            if k == "model" {
+                map.serialize_entry(k, self.model)?;
+            } else if !self.dialect.drops(k, self.stream) {
+                map.serialize_entry(k, v)?;
+            }
+        }
+        if !self.body.contains_key("model") {
+            map.serialize_entry("model", self.model)?;
+        }
+        map.end()
     }
 }
 

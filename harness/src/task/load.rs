@@ -360,6 +360,37 @@ fn check_spec(folder: &Path, file: &Path, spec: &TaskSpec, issues: &mut Vec<Task
             "a budget of 0 allows nothing; leave it out or give a positive number".into(),
         );
     }
+    if let Some(g) = &spec.gateway {
+        if let Some(mb) = g.max_request_mb
+            && !(mb.is_finite() && (0.0625..=256.0).contains(&mb))
+        {
+            bad(
+                "gateway.max_request_mb",
+                format!("is {mb}; allowed: from 0.0625 (64 KiB) to 256 (MiB)"),
+            );
+        }
+        if let Some(n) = g.max_connections
+            && !(1..=256).contains(&n)
+        {
+            bad(
+                "gateway.max_connections",
+                format!("is {n}; allowed: from 1 to 256"),
+            );
+        }
+        for (name, v) in [
+            ("gateway.header_timeout_s", g.header_timeout_s),
+            ("gateway.read_timeout_s", g.read_timeout_s),
+        ] {
+            if let Some(v) = v
+                && !(positive(v) && v <= 3600.0)
+            {
+                bad(
+                    name,
+                    format!("is {v}; allowed: more than 0 and at most 3600 (seconds)"),
+                );
+            }
+        }
+    }
     for (i, t) in spec.required_tool_calls.iter().enumerate() {
         if t.trim().is_empty() {
             bad(

@@ -10,7 +10,8 @@ mod schema;
 pub use issue::{SuiteError, TaskIssue};
 pub use load::{load_suite, load_task};
 pub use schema::{
-    AgentOptions, Budgets, Category, Difficulty, Limits, TaskSpec, Timeouts, VerifyStep,
+    AgentOptions, Budgets, Category, Difficulty, GatewayOptions, Limits, TaskSpec, Timeouts,
+    VerifyStep,
 };
 
 use std::path::PathBuf;

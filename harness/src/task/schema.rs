@@ -23,6 +23,9 @@ pub struct TaskSpec {
     pub agent: Option<AgentOptions>,
     #[serde(default)]
     pub budgets: Option<Budgets>,
+    /// Limits on what the agent may ask of its model gateway; each has a default.
+    #[serde(default)]
+    pub gateway: Option<GatewayOptions>,
     /// Tool calls that must appear in the gateway transcript (MCP tasks).
     #[serde(default)]
     pub required_tool_calls: Vec<String>,
@@ -108,4 +111,24 @@ pub struct Budgets {
     pub llm_calls: Option<u64>,
     #[serde(default)]
     pub tokens: Option<u64>,
+}
+
+/// `gateway:` in task.yaml. Anything left out keeps the gateway's default
+/// (`nab_gateway::GatewayLimits::default`).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GatewayOptions {
+    /// The largest request body, in MiB (default 8).
+    #[serde(default)]
+    pub max_request_mb: Option<f64>,
+    /// Connections served at once (default 8).
+    #[serde(default)]
+    pub max_connections: Option<i64>,
+    /// Seconds to wait for a request's headers (default 10).
+    #[serde(default)]
+    pub header_timeout_s: Option<f64>,
+    /// Seconds to wait for a request's body, and for the agent to take each piece of a
+    /// streamed answer (default 60).
+    #[serde(default)]
+    pub read_timeout_s: Option<f64>,
 }
