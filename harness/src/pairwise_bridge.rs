@@ -39,6 +39,8 @@ pub fn to_report_record(line: &Value) -> Result<Option<PairwiseRecord>, String> 
         consistent,
         judge_model: field("judge_model").map(str::to_owned),
         reason: (!evidence.is_empty()).then(|| evidence.join(" / ")),
+        baseline_run: field("baseline_run").map(str::to_owned),
+        candidate_run: field("candidate_run").map(str::to_owned),
     }))
 }
 

@@ -159,6 +159,12 @@ pub struct PairwiseRecord {
     pub judge_model: Option<String>,
     #[serde(default)]
     pub reason: Option<String>,
+    /// The run ids the pair was judged on (written by `nab compare --judge`); a record
+    /// from another run pair is refused rather than mixed in.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub baseline_run: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub candidate_run: Option<String>,
 }
 
 fn yes() -> bool {
@@ -172,6 +178,12 @@ pub struct PairwiseSummary {
     pub candidate_wins: usize,
     pub ties: usize,
     pub inconsistency_rate: f64,
+    /// The task-level preference for the candidate, per judge (see [`crate::pairwise`]).
+    pub judges: Vec<crate::pairwise::JudgePreference>,
+    /// Every judge combined per (task, trial) first, then by task.
+    pub combined: Option<crate::pairwise::Preference>,
+    /// Agreement between judges on the pairs several of them read.
+    pub agreement: Option<crate::pairwise::Agreement>,
     pub records: Vec<PairwiseRecord>,
 }
 
@@ -208,6 +220,9 @@ fn summarize_pairwise(records: Vec<PairwiseRecord>) -> Option<PairwiseSummary> {
         ties: count("tie"),
         inconsistency_rate: records.iter().filter(|r| !r.consistent).count() as f64
             / records.len() as f64,
+        judges: crate::pairwise::per_judge(&records),
+        combined: crate::pairwise::combined(&records),
+        agreement: crate::pairwise::agreement(&records),
         records,
     })
 }
@@ -304,6 +319,25 @@ impl Comparison {
             .iter()
             .filter(|id| baseline.task(id).is_some() && candidate.task(id).is_some())
             .count();
+        let (b_id, c_id) = (baseline.run_id(), candidate.run_id());
+        if let Some(r) = pairwise.iter().find(|r| {
+            (r.baseline_run.is_some() && r.baseline_run != b_id)
+                || (r.candidate_run.is_some() && r.candidate_run != c_id)
+        }) {
+            return Err(ReportError::PairwiseRunMismatch {
+                task: r.task_id.clone(),
+                judged: format!(
+                    "{} vs {}",
+                    r.baseline_run.as_deref().unwrap_or("?"),
+                    r.candidate_run.as_deref().unwrap_or("?")
+                ),
+                compared: format!(
+                    "{} vs {}",
+                    b_id.as_deref().unwrap_or("?"),
+                    c_id.as_deref().unwrap_or("?")
+                ),
+            });
+        }
         if shared == 0 {
             return Err(ReportError::NoCommonTasks {
                 baseline: baseline.dir.clone(),
@@ -561,12 +595,47 @@ impl Comparison {
             let _ = writeln!(s);
             let _ = writeln!(
                 s,
-                "pairwise judge: candidate {} · baseline {} · tie {} (inconsistent {:.0}%)",
+                "pairwise judge: candidate {} · baseline {} · tie {} (inconsistent {:.0}%), all pairs",
                 pw.candidate_wins,
                 pw.baseline_wins,
                 pw.ties,
                 pw.inconsistency_rate * 100.0
             );
+            let _ = writeln!(
+                s,
+                "by task (preference for the candidate; 0.5 = none, 95% t-interval over tasks):"
+            );
+            let line = |p: &crate::pairwise::Preference| {
+                format!(
+                    "{:.3} {} over {} tasks ({} pairs), swap-consistent {:.0}%",
+                    p.mean,
+                    p.interval
+                        .map(|i| format!("[{:.3}, {:.3}]", i.low, i.high))
+                        .unwrap_or_else(|| "[—]".into()),
+                    p.tasks,
+                    p.pairs,
+                    p.swap_consistency * 100.0
+                )
+            };
+            for j in &pw.judges {
+                let _ = writeln!(s, "  {:<28} {}", j.judge, line(&j.preference));
+            }
+            if pw.judges.len() > 1
+                && let Some(c) = &pw.combined
+            {
+                let _ = writeln!(s, "  {:<28} {}", "all judges combined", line(c));
+            }
+            if let Some(a) = &pw.agreement {
+                let _ = writeln!(
+                    s,
+                    "  judges agree on {:.0}% of {} shared pairs{}",
+                    a.rate * 100.0,
+                    a.items,
+                    a.kappa
+                        .map(|k| format!(" (Cohen's κ {k:.2})"))
+                        .unwrap_or_default()
+                );
+            }
         }
         s
     }

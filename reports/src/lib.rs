@@ -22,6 +22,7 @@ pub mod gate;
 pub mod html;
 pub mod mde;
 pub mod meta;
+pub mod pairwise;
 pub mod run;
 pub mod stats;
 pub mod suite;

@@ -229,3 +229,40 @@ fn pass_at_k_compares_the_same_tasks_at_every_k_and_shows_the_count() {
         "compare.html"
     );
 }
+
+#[test]
+fn pairwise_records_from_another_run_pair_are_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let spec = common::spec("base", 4, 1, false);
+    let base = fixtures::records(&spec);
+    let b = common::write(tmp.path(), "base", &spec, &base);
+    let c = common::write(tmp.path(), "cand", &spec, &base);
+    let pairs = tmp.path().join("pairs.jsonl");
+    std::fs::write(
+        &pairs,
+        "{\"task_id\":\"task-00-localization\",\"winner\":\"tie\",\"baseline_run\":\"old-a\",\"candidate_run\":\"old-b\"}\n",
+    )
+    .unwrap();
+    let args = CompareArgs {
+        baseline: b,
+        candidate: c,
+        out: Some(tmp.path().join("compare.html")),
+        pairwise: Some(pairs.clone()),
+        seed: 1,
+    };
+    let e = run(&args).unwrap_err().to_string();
+    assert!(
+        e.contains("old-a vs old-b") && e.contains("base vs base") && e.contains("refusing"),
+        "{e}"
+    );
+    // The same record judged on these runs is accepted and summarised by task.
+    std::fs::write(
+        &pairs,
+        "{\"task_id\":\"task-00-localization\",\"winner\":\"tie\",\"baseline_run\":\"base\",\"candidate_run\":\"base\"}\n",
+    )
+    .unwrap();
+    let cmp = run(&args).unwrap();
+    let pw = cmp.pairwise.unwrap();
+    assert_eq!(pw.judges.len(), 1);
+    assert_eq!(pw.judges[0].preference.mean, 0.5);
+}

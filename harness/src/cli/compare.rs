@@ -35,6 +35,10 @@ pub struct Args {
     /// winner, consistent, judge_model, reason).
     #[arg(long, value_name = "FILE")]
     pairwise: Option<PathBuf>,
+    /// With both --pairwise and --judge: show the earlier file's verdicts together with the
+    /// new ones. Without it the two are never mixed silently (an error says so).
+    #[arg(long, requires_all = ["pairwise", "judges"])]
+    merge_pairwise: bool,
     /// Where to write compare.html (default: <candidate>/compare.html).
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
@@ -47,6 +51,11 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     // Load both runs first: a typo in a folder must not cost a round of judge calls.
     for dir in [&args.baseline, &args.candidate] {
         nab_reports::Run::load(dir)?;
+    }
+    if args.pairwise.is_some() && !args.judges.is_empty() && !args.merge_pairwise {
+        anyhow::bail!(
+            "--pairwise FILE and --judge both given: the earlier file's verdicts would be mixed with the new ones; pass --merge-pairwise to show them together, or drop one"
+        );
     }
     let mut pairwise = match &args.pairwise {
         Some(p) => pairwise_bridge::read_any(p)?,

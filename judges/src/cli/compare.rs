@@ -34,6 +34,9 @@ pub struct CompareArgs {
 pub struct PairLine {
     pub task_id: String,
     pub trial: u32,
+    /// The run ids judged, so the file cannot later be mixed into another run pair.
+    pub baseline_run: String,
+    pub candidate_run: String,
     #[serde(flatten)]
     pub judgement: PairJudgement,
 }
@@ -88,6 +91,8 @@ pub async fn run(args: CompareArgs, factory: ModelFactory<'_>) -> anyhow::Result
             pairs.push(PairLine {
                 task_id: c.task_id.clone(),
                 trial: c.trial,
+                baseline_run: b.run_id.clone(),
+                candidate_run: c.run_id.clone(),
                 judgement,
             });
         }
