@@ -7,6 +7,7 @@
 //! - [`agent`]: how each kind of agent is started in the sandbox.
 //! - [`workspace`]: workspace archives in and out, and the diff against the original.
 //! - [`verify`]: the verifier phase and JUnit counts.
+//! - [`tamper`]: protected workspace paths, and the `tamper_flags` a diff that touches them sets.
 //! - [`model`], [`llm`], [`metrics`]: the model spec, one trial's gateway, and the
 //!   metrics from its transcript and the agent's events.
 //! - [`trial`]: one trial end to end, with cleanup on every path.
@@ -25,6 +26,7 @@ pub mod model;
 pub mod pairwise_bridge;
 pub mod runner;
 pub mod sandbox;
+pub mod tamper;
 pub mod task;
 pub mod trial;
 pub mod untrusted;

@@ -61,6 +61,8 @@ pub struct TrialOutcome {
     pub verify_s: f64,
     /// For agents that used the gateway: tokens from its transcript, tools from the events.
     pub metrics: Option<ModelMetrics>,
+    /// Protected workspace paths the agent's diff touched (see [`crate::tamper`]).
+    pub tamper_flags: Vec<String>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -318,6 +320,12 @@ async fn run_inner(
     // The archive streams into a parser on a blocking thread (nothing of it lands on the
     // host's disk); the diff is computed there too. Both are the agent's data, so both
     // have a deadline.
+    // The loader checked the globs; a failure here would be a harness defect.
+    let protected =
+        crate::tamper::Protected::new(&task.spec.protected).map_err(|e| TrialError::Files {
+            dir: task.dir.clone(),
+            source: std::io::Error::other(e.to_string()),
+        })?;
     let (tx, rx) = tokio::sync::mpsc::channel(16);
     let reader = tokio::task::spawn_blocking(move || {
         Snapshot::from_tar(std::io::BufReader::new(crate::sandbox::ChunkReader::new(
@@ -325,7 +333,8 @@ async fn run_inner(
         )))
         .map(|after| {
             let patch = workspace::diff(&original, &after);
-            (after, patch)
+            let flags = protected.touched(&original, &after);
+            (after, patch, flags)
         })
     });
     // The agent decides how large its workspace is (sparse files included: the archive
@@ -352,10 +361,12 @@ async fn run_inner(
         }
         Ok(Err(e)) => return Err(e.into()),
     };
+    let mut tamper_flags = Vec::new();
     if failure.is_none() {
         let why = match read {
-            Ok(Ok(Ok((_, patch)))) => {
+            Ok(Ok(Ok((_, patch, flags)))) => {
                 std::fs::write(dir.join("diff.patch"), patch).map_err(files_err(dir))?;
+                tamper_flags = flags;
                 None
             }
             Ok(Ok(Err(e))) => Some(format!("the workspace archive could not be read: {e}")),
@@ -452,6 +463,7 @@ async fn run_inner(
             agent_s,
             verify_s: 0.0,
             metrics,
+            tamper_flags,
         });
     }
 
@@ -485,5 +497,6 @@ async fn run_inner(
         agent_s,
         verify_s,
         metrics,
+        tamper_flags,
     })
 }

@@ -67,6 +67,18 @@ printf '[pytest]\ntestpaths = tests\n' > pytest.ini
 "#;
     let (record, log) = run_with_agent(root.path(), "planted", planted);
     assert_eq!(record.status, TrialStatus::Failed, "{log}");
+    // The planted files are recorded as tampering, for the report and the judge.
+    assert_eq!(
+        record.tamper_flags,
+        [
+            "conftest.py",
+            "pager/conftest.py",
+            "pager/sitecustomize.py",
+            "pytest.ini",
+            "sitecustomize.py"
+        ],
+        "{record:?}"
+    );
     assert!(
         record.tests_total.unwrap_or(0) > 0 && record.tests_passed < record.tests_total,
         "the hidden tests ran and some failed: {record:?}\n{log}"

@@ -243,6 +243,7 @@ async fn execute(
                 };
                 rec.reward = if o.passed() { 1.0 } else { 0.0 };
                 rec.failure_reason = o.failure;
+                rec.tamper_flags = o.tamper_flags.clone();
                 rec.tests_passed = o.tests_passed;
                 rec.tests_total = o.tests_total;
                 rec.exit_reason = Some(o.exit_reason);

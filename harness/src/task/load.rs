@@ -404,4 +404,13 @@ fn check_spec(folder: &Path, file: &Path, spec: &TaskSpec, issues: &mut Vec<Task
             bad(&format!("replay_normalize[{i}].pattern"), e);
         }
     }
+    if let Err(e) = crate::tamper::Protected::new(&spec.protected) {
+        bad(
+            &format!("protected[{}]", e.index),
+            format!(
+                "`{}` is not a valid glob ({}); use e.g. `build.gradle` or `scripts/**`",
+                e.glob, e.message
+            ),
+        );
+    }
 }

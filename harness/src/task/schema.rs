@@ -33,6 +33,10 @@ pub struct TaskSpec {
     /// that the built-in normalizers do not know (nab_gateway::normalize).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub replay_normalize: Vec<nab_gateway::normalize::Pattern>,
+    /// Workspace globs (relative, `**` for any depth) whose change sets `tamper_flags`,
+    /// on top of the defaults in `tamper::DEFAULT_PROTECTED`.
+    #[serde(default)]
+    pub protected: Vec<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -2,10 +2,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "minitest.h"
 #include "pathcheck.h"
 #include "sanitize.h"
 #include "utf8.h"
+/* Last: the runner wins over anything the workspace headers defined. */
+#include "minitest.h"
 
 /* Decode from an exactly-sized heap copy so any read past len is caught by ASan. */
 static int decode_exact(const char *bytes, size_t len, uint32_t *cp) {

@@ -1,11 +1,17 @@
 #!/bin/bash
-# Compile the workspace's sources with the hidden tests (a compile failure fails), then run them.
+# Compile the workspace's sources, then the hidden tests against them (a compile failure
+# fails), then run them. No annotation processor runs in javac (-proc:none) and every class
+# path is explicit; the hidden runner and JUnit come first on the class path, so no
+# workspace class can stand in for them.
 set -euo pipefail
 OUT=/nab/verify
 CLASSES="$OUT/classes"
+TEST_CLASSES="$OUT/test-classes"
 CP=/usr/share/java/junit4.jar:/usr/share/java/hamcrest-core.jar
-rm -rf "$CLASSES" && mkdir -p "$CLASSES"
+JAVAC=(javac -J-Xmx384m -J-XX:+UseSerialGC -J-XX:TieredStopAtLevel=1 -proc:none -implicit:none -nowarn -encoding UTF-8)
+rm -rf "$CLASSES" "$TEST_CLASSES" && mkdir -p "$CLASSES" "$TEST_CLASSES"
+cd "$OUT"
 mapfile -t SOURCES < <(find /workspace/src/main/java/com/acme -type f -name '*.java' | sort)
-javac -J-Xmx384m -J-XX:+UseSerialGC -J-XX:TieredStopAtLevel=1 -nowarn -encoding UTF-8 -d "$CLASSES" -cp "$CP" "${SOURCES[@]}" /nab/tests/*.java
-# JUnit's jars come first so a workspace class cannot shadow them.
-exec java -Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -cp "$CP:$CLASSES" HiddenTestRunner "$OUT/junit.xml" SkuIdentityCheck
+"${JAVAC[@]}" -d "$CLASSES" -cp "$CLASSES" "${SOURCES[@]}"
+"${JAVAC[@]}" -d "$TEST_CLASSES" -cp "$CP:$CLASSES" /nab/tests/*.java
+exec java -Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -cp "$TEST_CLASSES:$CP:$CLASSES" HiddenTestRunner "$OUT/junit.xml" SkuIdentityCheck

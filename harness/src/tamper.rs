@@ -1,0 +1,151 @@
+//! Tampering is recorded, not hidden: workspace paths the verifier's runners read as
+//! configuration or tests (a `conftest.py`, a `*.pth`, a `META-INF/services` entry, ...)
+//! are protected, and a diff that touches one puts the path in the trial's `tamper_flags`.
+//! A flag is evidence for the report and the judge's `tests_tampered` veto; it does not
+//! fail the trial by itself (a task may legitimately ask for such an edit).
+
+use crate::workspace::{Node, Snapshot};
+use globset::{Glob, GlobSet, GlobSetBuilder};
+
+/// Protected in every task, on top of the task's own `protected:` globs.
+pub const DEFAULT_PROTECTED: &[&str] = &[
+    // Python: loaded by pytest or by the interpreter before any test runs.
+    "**/conftest.py",
+    "**/sitecustomize.py",
+    "**/usercustomize.py",
+    "**/*.pth",
+    "**/pytest.ini",
+    // Tests the workspace ships (the hidden ones never enter it).
+    "**/tests/**",
+    "**/test/**",
+    "**/test_*.py",
+    "**/*_test.py",
+    // Java: service registrations (annotation processors, JUnit extensions).
+    "**/META-INF/services/**",
+];
+
+#[derive(Debug, thiserror::Error)]
+#[error("protected[{index}]: `{glob}` is not a valid glob: {message}")]
+pub struct GlobError {
+    pub index: usize,
+    pub glob: String,
+    pub message: String,
+}
+
+/// The defaults plus a task's globs, compiled once per task.
+#[derive(Debug, Clone)]
+pub struct Protected {
+    set: GlobSet,
+}
+
+impl Protected {
+    pub fn new(task_globs: &[String]) -> Result<Protected, GlobError> {
+        let mut b = GlobSetBuilder::new();
+        for g in DEFAULT_PROTECTED {
+            b.add(Glob::new(g).expect("the default globs are valid"));
+        }
+        for (index, g) in task_globs.iter().enumerate() {
+            let glob = globset::GlobBuilder::new(g)
+                .literal_separator(true)
+                .build()
+                .map_err(|e| GlobError {
+                    index,
+                    glob: g.clone(),
+                    message: e.kind().to_string(),
+                })?;
+            b.add(glob);
+        }
+        let set = b.build().map_err(|e| GlobError {
+            index: 0,
+            glob: String::new(),
+            message: e.to_string(),
+        })?;
+        Ok(Protected { set })
+    }
+
+    /// Protected paths added, removed or changed between the two snapshots, sorted.
+    /// A directory's own entry never counts: only what is in it.
+    pub fn touched(&self, before: &Snapshot, after: &Snapshot) -> Vec<String> {
+        let mut keys: Vec<&String> = before.nodes.keys().chain(after.nodes.keys()).collect();
+        keys.sort();
+        keys.dedup();
+        keys.into_iter()
+            .filter(|p| {
+                let (a, b) = (before.nodes.get(*p), after.nodes.get(*p));
+                let is_entry = |n: Option<&Node>| !matches!(n, Some(Node::Dir) | None);
+                a != b && (is_entry(a) || is_entry(b))
+            })
+            .filter(|p| self.set.is_match(p.as_str()))
+            .cloned()
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file(text: &str) -> Node {
+        Node::File {
+            digest: [text.len() as u8; 32],
+            size: text.len() as u64,
+            mode: 0o644,
+            text: Some(text.into()),
+        }
+    }
+
+    fn snap(entries: &[(&str, Node)]) -> Snapshot {
+        Snapshot {
+            nodes: entries
+                .iter()
+                .map(|(p, n)| (p.to_string(), n.clone()))
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn defaults_and_task_globs_flag_added_changed_and_removed_protected_paths() {
+        let before = snap(&[
+            ("app.py", file("a")),
+            ("tests/test_app.py", file("t")),
+            ("Makefile", file("m")),
+            ("src", Node::Dir),
+        ]);
+        let after = snap(&[
+            ("app.py", file("ab")),
+            ("conftest.py", file("x")),
+            ("pkg/evil.pth", file("y")),
+            (
+                "META-INF/services/javax.annotation.processing.Processor",
+                file("z"),
+            ),
+            ("Makefile", file("mm")),
+            ("src", Node::Dir),
+            ("src/sitecustomize.py", Node::Symlink("/etc/passwd".into())),
+        ]);
+        let p = Protected::new(&["Makefile".into()]).unwrap();
+        assert_eq!(
+            p.touched(&before, &after),
+            [
+                "META-INF/services/javax.annotation.processing.Processor",
+                "Makefile",
+                "conftest.py",
+                "pkg/evil.pth",
+                "src/sitecustomize.py",
+                "tests/test_app.py",
+            ]
+        );
+        // Untouched protected files and unprotected edits are not flagged.
+        let p = Protected::new(&[]).unwrap();
+        assert_eq!(p.touched(&before, &before), Vec::<String>::new());
+        assert!(!p.touched(&before, &after).contains(&"Makefile".to_string()));
+        assert!(!p.touched(&before, &after).contains(&"app.py".to_string()));
+    }
+
+    #[test]
+    fn a_bad_task_glob_is_named_with_its_index() {
+        let e = Protected::new(&["ok/**".into(), "src/[".into()]).unwrap_err();
+        assert_eq!(e.index, 1);
+        assert!(e.to_string().starts_with("protected[1]: `src/[`"), "{e}");
+    }
+}
