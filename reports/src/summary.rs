@@ -32,6 +32,9 @@ pub struct RunSummary {
     pub categories: Vec<CategorySummary>,
     /// Share of tasks (with ≥ 2 scored trials) whose verdicts differ across trials.
     pub flip_rate: Option<f64>,
+    /// Tasks whose verdicts flip across trials of this agent, most flaky first.
+    #[serde(default)]
+    pub flaky_tasks: Vec<FlakyTask>,
     /// The paired MDE against a rerun of the same design (see [`crate::mde`]).
     pub mde: crate::mde::Mde,
     /// Share of trials that ended in an infrastructure error (`status: error`): shown next to
@@ -55,6 +58,16 @@ pub struct KMetric {
     pub value: Option<f64>,
     /// How many tasks had at least k scored trials and entered the mean.
     pub tasks: usize,
+}
+
+/// A task whose verdict is not stable across trials of the same agent.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FlakyTask {
+    pub task_id: String,
+    pub passed: u32,
+    pub scored: u32,
+    /// The chance that two of its trials disagree (see [`stats::task_flip_rate`]).
+    pub flip_rate: f64,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -287,6 +300,7 @@ impl RunSummary {
             pass_hat_k,
             categories,
             flip_rate: stats::flip_rate(&counts),
+            flaky_tasks: flaky_tasks(run),
             mde: crate::mde::Mde::for_run(&counts),
             error_rate: (!run.records.is_empty())
                 .then(|| infra.error_trials as f64 / run.records.len() as f64),
@@ -312,6 +326,28 @@ impl RunSummary {
             .find(|m| m.k == k)
             .and_then(|m| m.value)
     }
+}
+
+fn flaky_tasks(run: &Run) -> Vec<FlakyTask> {
+    let mut v: Vec<FlakyTask> = run
+        .tasks
+        .iter()
+        .filter_map(|t| {
+            let f = stats::task_flip_rate(t.scored, t.passed)?;
+            (f > 0.0).then(|| FlakyTask {
+                task_id: t.task_id.clone(),
+                passed: t.passed,
+                scored: t.scored,
+                flip_rate: f,
+            })
+        })
+        .collect();
+    v.sort_by(|a, b| {
+        b.flip_rate
+            .total_cmp(&a.flip_rate)
+            .then(a.task_id.cmp(&b.task_id))
+    });
+    v
 }
 
 fn judge_summary(records: &[TrialRecord]) -> Option<JudgeSummary> {

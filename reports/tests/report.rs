@@ -38,6 +38,36 @@ fn writes_typed_parquet_summary_json_and_a_self_contained_report() {
         "pass@1 is the mean task pass rate"
     );
     assert_eq!(json.categories.len(), 5);
+    // Flaky tasks: exactly the tasks with mixed verdicts, with their flip rate.
+    let run = nab_reports::Run::load(&dir).unwrap();
+    let mixed: Vec<&str> = run
+        .tasks
+        .iter()
+        .filter(|t| t.passed > 0 && t.passed < t.scored)
+        .map(|t| t.task_id.as_str())
+        .collect();
+    assert!(!mixed.is_empty(), "the fixture has flaky tasks");
+    let mut flagged: Vec<&str> = json
+        .flaky_tasks
+        .iter()
+        .map(|f| f.task_id.as_str())
+        .collect();
+    flagged.sort_unstable();
+    assert_eq!(flagged, mixed);
+    for f in &json.flaky_tasks {
+        let (n, c) = (f64::from(f.scored), f64::from(f.passed));
+        assert!((f.flip_rate - 2.0 * c * (n - c) / (n * (n - 1.0))).abs() < 1e-12);
+    }
+    let html_text = std::fs::read_to_string(&out.report_html).unwrap();
+    let first = &json.flaky_tasks[0];
+    assert!(
+        html_text.contains(&format!(
+            "data-flaky=\"{}\">{:.1}%",
+            first.task_id,
+            first.flip_rate * 100.0
+        )),
+        "report.html lists the flaky tasks"
+    );
 
     // results.parquet: one typed row per trial, nulls for absent metrics.
     let df = ParquetReader::new(std::fs::File::open(&out.parquet).unwrap())

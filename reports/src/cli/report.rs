@@ -41,6 +41,27 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<()> {
         o.summary.trials,
         o.summary.infra.error_trials
     );
+    if !o.summary.flaky_tasks.is_empty() {
+        println!(
+            "{} flaky task(s) (verdicts flip across trials; flip rate = chance two trials disagree):",
+            o.summary.flaky_tasks.len()
+        );
+        for f in &o.summary.flaky_tasks {
+            println!(
+                "  {:<40} {}/{} passed, flip rate {:.0}%",
+                f.task_id,
+                f.passed,
+                f.scored,
+                f.flip_rate * 100.0
+            );
+        }
+    }
+    if o.summary.zero_token_trials > 0 {
+        println!(
+            "{} trial(s) made model calls but recorded 0 tokens both ways: a provider fault, not a result",
+            o.summary.zero_token_trials
+        );
+    }
     println!("wrote {}", o.report_html.display());
     println!("wrote {}", o.summary_json.display());
     println!("wrote {}", o.parquet.display());

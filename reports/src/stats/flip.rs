@@ -17,6 +17,22 @@ pub fn flip_rate(tasks: &[(u32, u32)]) -> Option<f64> {
     Some(flipped as f64 / eligible.len() as f64)
 }
 
+/// One task's flip rate: the probability that two of its scored trials, drawn without
+/// replacement, disagree:
+///
+/// ```text
+/// flip = 2·c·(n − c) / (n·(n − 1))
+/// ```
+///
+/// 0 for a stable task, at most ≈ ½ (exactly n/(2(n−1)) at c = n/2). `None` when n < 2.
+pub fn task_flip_rate(n: u32, c: u32) -> Option<f64> {
+    if n < 2 || c > n {
+        return None;
+    }
+    let (n, c) = (f64::from(n), f64::from(c));
+    Some(2.0 * c * (n - c) / (n * (n - 1.0)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -29,5 +45,13 @@ mod tests {
             Some(1.0 / 3.0)
         );
         assert_eq!(flip_rate(&[(1, 0)]), None);
+    }
+
+    #[test]
+    fn a_task_flip_rate_is_the_chance_two_trials_disagree() {
+        // 2 of 5: pairs that disagree 2·3 = 6 of C(5,2) = 10.
+        assert!((task_flip_rate(5, 2).unwrap() - 0.6).abs() < 1e-12);
+        assert_eq!(task_flip_rate(5, 5), Some(0.0));
+        assert_eq!(task_flip_rate(1, 1), None);
     }
 }

@@ -19,7 +19,7 @@ pub mod tarone;
 pub mod wilson;
 
 pub use bootstrap::paired_bootstrap;
-pub use flip::flip_rate;
+pub use flip::{flip_rate, task_flip_rate};
 pub use mcnemar::mcnemar_exact;
 pub use mde::mde_paired;
 pub use paired::{PairedT, paired_t_interval};
