@@ -61,7 +61,15 @@ pub struct Prompt {
 pub struct Candidate {
     pub diff: String,
     pub trajectory: String,
+    /// Protected paths the diff touched, as the harness recorded them (the trial's
+    /// `tamper_flags`): evidence for the `tests_tampered` veto. The paths are the agent's
+    /// file names, so they are shown JSON-quoted, capped in number and length.
+    pub tamper_flags: Vec<String>,
 }
+
+/// At most this many tamper flags, each at most [`MAX_FLAG_CHARS`], reach a prompt.
+pub const MAX_TAMPER_FLAGS: usize = 20;
+pub const MAX_FLAG_CHARS: usize = 200;
 
 impl Candidate {
     pub fn new(diff: &str, trajectory: &str) -> Candidate {
@@ -73,7 +81,22 @@ impl Candidate {
         Candidate {
             diff,
             trajectory: trajectory.to_owned(),
+            tamper_flags: Vec::new(),
         }
+    }
+
+    /// Adds the harness's tamper flags (see [`Candidate::tamper_flags`]).
+    pub fn with_tamper_flags(mut self, flags: &[String]) -> Candidate {
+        let shown = flags
+            .iter()
+            .take(MAX_TAMPER_FLAGS)
+            .map(|f| serde_json::to_string(&cap(f, MAX_FLAG_CHARS)).unwrap_or_default());
+        self.tamper_flags = shown.collect();
+        if flags.len() > MAX_TAMPER_FLAGS {
+            self.tamper_flags
+                .push(format!("(and {} more)", flags.len() - MAX_TAMPER_FLAGS));
+        }
+        self
     }
 }
 
@@ -152,7 +175,7 @@ pub fn single_prompt(
     )?;
     let user = render(
         "single.md.j2",
-        context! { instruction => instruction.trim(), diff => &candidate.diff, trajectory => &candidate.trajectory, nonce => &nonce },
+        context! { instruction => instruction.trim(), diff => &candidate.diff, trajectory => &candidate.trajectory, tamper_flags => &candidate.tamper_flags, nonce => &nonce },
     )?;
     Ok(finish(
         vec![ChatMessage::system(system), ChatMessage::user(user)],

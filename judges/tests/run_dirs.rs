@@ -218,7 +218,7 @@ async fn trial_grader_for_nab_run() {
     };
     let g = TrialGrader::from_opts(&opts, &factory).unwrap().unwrap();
     let records = g
-        .grade_trial("Fix it.", "+x quality=4\n", &[], &[])
+        .grade_trial("Fix it.", "+x quality=4\n", &[], &[], &[])
         .await
         .unwrap();
     assert_eq!(records[0].scores[0].score, 4);

@@ -13,7 +13,12 @@ use std::path::Path;
 /// The judges' verdicts on the trial in `dir`. Judge and model errors are inside the
 /// records; a defect (a broken prompt template) is logged and leaves the trial unjudged
 /// rather than turning a verified trial into an infrastructure error.
-pub(crate) async fn judge_trial(grader: &TrialGrader, task: &Task, dir: &Path) -> Vec<JudgeRecord> {
+pub(crate) async fn judge_trial(
+    grader: &TrialGrader,
+    task: &Task,
+    dir: &Path,
+    tamper_flags: &[String],
+) -> Vec<JudgeRecord> {
     let instruction = match std::fs::read_to_string(task.instruction_path()) {
         Ok(t) => t,
         Err(e) => {
@@ -33,7 +38,7 @@ pub(crate) async fn judge_trial(grader: &TrialGrader, task: &Task, dir: &Path) -
         serde_json::from_str(l).map_err(|e| e.to_string())
     });
     match grader
-        .grade_trial(&instruction, &diff, &events, &transcript)
+        .grade_trial(&instruction, &diff, &events, &transcript, tamper_flags)
         .await
     {
         Ok(records) => records,

@@ -257,7 +257,8 @@ async fn execute(
                     m.apply(&mut rec);
                 }
                 if let Some(grader) = judge {
-                    rec.judges = judging::judge_trial(grader, task, &tj.dir).await;
+                    rec.judges =
+                        judging::judge_trial(grader, task, &tj.dir, &rec.tamper_flags).await;
                 }
                 return Some(rec);
             }

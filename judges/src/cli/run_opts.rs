@@ -61,9 +61,10 @@ impl TrialGrader {
         diff: &str,
         events: &[Event],
         transcript: &[TranscriptLine],
+        tamper_flags: &[String],
     ) -> Result<Vec<JudgeRecord>, JudgeError> {
         let trajectory = TrajectorySummary::from_trial(events, transcript).render();
-        let candidate = Candidate::new(diff, &trajectory);
+        let candidate = Candidate::new(diff, &trajectory).with_tamper_flags(tamper_flags);
         let mut records = Vec::with_capacity(self.models.len());
         for model in &self.models {
             records.push(
