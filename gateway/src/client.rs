@@ -107,6 +107,13 @@ impl Client {
     /// with an empty body — is retried like any failed attempt. What goes wrong after the
     /// first chunk is not retried here (the caller passes chunks on as they come).
     pub async fn open(&self, request: &Value) -> Opened {
+        // Whoever calls, no provider (and no cassette) sees a field the allow-list refuses.
+        if let Err(e) = crate::allowlist::check(request) {
+            return Opened {
+                result: Err(ProviderError::InvalidRequest(e.to_string())),
+                retries: 0,
+            };
+        }
         let mut retries = 0;
         loop {
             let started = tokio::time::Instant::now();

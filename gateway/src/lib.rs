@@ -12,6 +12,7 @@
 //! `record:<cassette-dir>:<inner spec>`, `replay:<cassette-dir>`, `scripted:<file>|task`.
 //! [`Client::complete`] calls a provider without HTTP (for the judges).
 
+pub mod allowlist;
 pub mod assemble;
 pub mod budget;
 pub mod canonical;

@@ -2,6 +2,7 @@
 //! enforces budgets, forwards to the provider through a [`Client`] (retries, timeouts),
 //! passes streams through chunk by chunk, and records every exchange.
 
+use crate::allowlist;
 use crate::assemble::Assembler;
 use crate::budget::{Budget, Budgets, Reservation, TokenAsk};
 use crate::client::{CallPolicy, Client};
@@ -389,6 +390,9 @@ async fn chat(state: Arc<State>, req: Request<Incoming>) -> Response<Body> {
             );
         }
     };
+    if let Err(e) = allowlist::check(&request) {
+        return json_response(StatusCode::BAD_REQUEST, &e.error_body());
+    }
     let stream = wants_stream(&request);
     let ask = TokenAsk {
         max_tokens: max_tokens(&request),
