@@ -63,12 +63,25 @@ fn suite(root: &Path, name: &str, edit: &dyn Fn(String) -> String) -> PathBuf {
 /// Runs the hostile `script` as a `command:` agent (with a gateway, so it has /nab/out),
 /// measuring as it goes. `interrupt` sends SIGINT once the agent has run for 3 s.
 fn run_hostile(root: &Path, name: &str, script: &str, agent_s: u32, interrupt: bool) -> Hostile {
+    run_hostile_seeded(root, name, script, agent_s, interrupt, &|_| {})
+}
+
+/// [`run_hostile`], with `seed` adding files to the task's workspace folder first.
+fn run_hostile_seeded(
+    root: &Path,
+    name: &str,
+    script: &str,
+    agent_s: u32,
+    interrupt: bool,
+    seed: &dyn Fn(&Path),
+) -> Hostile {
     let suite = suite(root, name, &|y| {
         y.replace(
             "timeouts: {agent_s: 600, verify_s: 120}",
             &format!("timeouts: {{agent_s: {agent_s}, verify_s: 120}}"),
         )
     });
+    seed(&suite.join(TASK).join("workspace"));
     let agent = root.join(format!("{name}.sh"));
     common::write_exec(&agent, script);
     let run_id = common::unique(name);
@@ -183,6 +196,10 @@ impl Hostile {
         rec
     }
 
+    fn patch(&self) -> Vec<u8> {
+        std::fs::read(self.out.join("trials").join(TASK).join("0/diff.patch")).unwrap_or_default()
+    }
+
     fn agent_log(&self) -> String {
         std::fs::read_to_string(self.out.join("trials").join(TASK).join("0/agent.log"))
             .unwrap_or_default()
@@ -289,5 +306,91 @@ async fn the_agent_deadline_ends_a_trial_blocked_on_fifos_and_it_fails() {
     assert_eq!(
         rec.exit_reason,
         Some(nab_protocol::trial::SandboxExit::Timeout)
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_quadratic_diff_is_summarised_as_rewritten_at_its_deadline() {
+    common::base_image().await;
+    let root = root();
+    let h = run_hostile_seeded(
+        root.path(),
+        "quadratic",
+        "#!/bin/sh\nseq 1 60000 | sed 's/^/new line /' > /workspace/q.txt\n",
+        60,
+        false,
+        &|ws| {
+            let old: String = (1..=60_000).map(|i| format!("old line {i}\n")).collect();
+            std::fs::write(ws.join("q.txt"), old).unwrap();
+        },
+    );
+    // The bug is not fixed, so the tests fail; the diff did not hang the run.
+    h.assert_bounded_failure(FailureReason::TestsFailed);
+    let patch = String::from_utf8_lossy(&h.patch()).into_owned();
+    assert!(
+        patch.contains("# rewritten: 60000 lines -> 60000 lines"),
+        "{}",
+        &patch[..patch.len().min(2000)]
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_300_mb_change_gives_a_capped_patch_that_lists_the_rest() {
+    common::base_image().await;
+    let root = root();
+    let h = run_hostile(
+        root.path(),
+        "bloat",
+        "#!/bin/bash\nmkdir -p /workspace/gen\nfor i in $(seq -w 1 300); do yes \"generated line $i\" | head -c 1000000 > /workspace/gen/f$i.txt; done\n",
+        120,
+        false,
+    );
+    h.assert_bounded_failure(FailureReason::TestsFailed);
+    let patch = String::from_utf8_lossy(&h.patch()).into_owned();
+    let (shown, rest) = patch
+        .split_once("# nab: diff.patch stops here")
+        .expect("a cap marker");
+    assert!(shown.len() <= 4 * 1024 * 1024, "{}", shown.len());
+    assert!(
+        rest.contains("its cap of 4194304 bytes was reached"),
+        "{}",
+        &rest[..200]
+    );
+    assert!(rest.contains("#   b/gen/f300.txt: before: absent; after: 1000000 bytes, sha256 "));
+    let listed = rest.lines().filter(|l| l.starts_with("#   b/gen/")).count();
+    assert_eq!(listed + shown.matches("diff --git a/gen/").count(), 300);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn colliding_and_newline_names_are_all_in_the_patch_and_forge_nothing() {
+    common::base_image().await;
+    let root = root();
+    let h = run_hostile(
+        root.path(),
+        "names",
+        "#!/bin/bash\ncd /workspace\necho one > $'\\xff'\necho two > $'\\xef\\xbf\\xbd'\necho three > $'x\\ndiff --git forged forged'\n",
+        60,
+        false,
+    );
+    h.assert_bounded_failure(FailureReason::TestsFailed);
+    let patch = String::from_utf8(h.patch()).expect("the patch is UTF-8: names are quoted");
+    assert!(
+        patch.contains("diff --git \"a/\\377\" \"b/\\377\"\n"),
+        "{patch}"
+    );
+    assert!(
+        patch.contains("diff --git \"a/\\357\\277\\275\" "),
+        "{patch}"
+    );
+    assert!(
+        patch.contains("\"b/x\\ndiff --git forged forged\""),
+        "{patch}"
+    );
+    for line in ["+one", "+two", "+three"] {
+        assert!(patch.lines().any(|l| l == line), "{line}: {patch}");
+    }
+    assert!(
+        !patch.lines().any(|l| l.starts_with("diff --git forged")),
+        "{patch}"
     );
 }

@@ -1,6 +1,7 @@
 //! nab-judges: LLM judging that is trustworthy by construction.
 //!
 //! - [`rubric`]: rubrics are YAML data, validated on load, identified by id + content hash.
+//! - [`diff_budget`]: what a judge sees of a diff: a fair share per file, sizes and hashes kept.
 //! - [`prompt`]: judge prompts rendered from minijinja templates; the candidate's diff and
 //!   trajectory sit between delimiters carrying a per-request random nonce.
 //! - [`parse`]: the strict answer parser (every dimension once, integer 1–5, real booleans…).
@@ -20,6 +21,7 @@
 
 pub mod cli;
 pub mod combine;
+pub mod diff_budget;
 pub mod error;
 pub mod grade;
 pub mod kappa;

@@ -13,13 +13,12 @@ use crate::hash::sha256_tagged;
 use crate::model::ChatMessage;
 use crate::parse::MAX_EVIDENCE_CHARS;
 use crate::rubric::Rubric;
-use crate::trajectory::cap;
 use minijinja::{Environment, context};
 use serde::Serialize;
 use std::sync::LazyLock;
 
-/// Diffs longer than this are cut (with a marker) so one huge change cannot crowd out the
-/// rubric; the judge is told the diff was truncated.
+/// Diffs longer than this are cut to a fair share per file (with markers), so one huge
+/// change can crowd out neither the rubric nor the other files; see [`crate::diff_budget`].
 pub const MAX_DIFF_CHARS: usize = 60_000;
 const NONCE_PLACEHOLDER: &str = "{NONCE}";
 
@@ -76,7 +75,7 @@ impl Candidate {
         let diff = if diff.trim().is_empty() {
             "(empty diff: the agent changed nothing)".to_owned()
         } else {
-            cap(diff, MAX_DIFF_CHARS)
+            crate::diff_budget::budget_diff(diff, MAX_DIFF_CHARS)
         };
         Candidate {
             diff,

@@ -6,7 +6,14 @@
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::io::Read;
-use std::path::{Component, Path};
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
+
+mod diff;
+mod quote;
+
+pub use diff::{DiffLimits, diff, diff_with};
+pub use quote::git_path;
 
 /// Files above this size are compared by digest only and shown as "large file differs".
 const TEXT_LIMIT: u64 = 1024 * 1024;
@@ -29,10 +36,11 @@ pub enum Node {
     Other(String),
 }
 
-/// A workspace's tree, keyed by path relative to its root (`src/app.py`).
+/// A workspace's tree, keyed by path relative to its root (`src/app.py`) as raw bytes:
+/// names need not be UTF-8, and a lossy conversion could make two of them one.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Snapshot {
-    pub nodes: BTreeMap<String, Node>,
+    pub nodes: BTreeMap<Vec<u8>, Node>,
 }
 
 /// Takes a file's text from the budget when it fits.
@@ -44,7 +52,12 @@ fn keep_text(size: u64, budget: &mut u64) -> bool {
     keep
 }
 
-fn file_node(mut r: impl Read, size: u64, mode: u32, keep_text: bool) -> std::io::Result<Node> {
+pub(crate) fn file_node(
+    mut r: impl Read,
+    size: u64,
+    mode: u32,
+    keep_text: bool,
+) -> std::io::Result<Node> {
     let mut hasher = Sha256::new();
     let mut keep = Vec::new();
     let mut buf = [0u8; 64 * 1024];
@@ -87,7 +100,7 @@ impl Snapshot {
                 .path()
                 .strip_prefix(root)
                 .map_err(std::io::Error::other)?;
-            let rel = rel.to_string_lossy().into_owned();
+            let rel = rel.as_os_str().as_bytes().to_vec();
             let ft = entry.file_type();
             let node = if ft.is_symlink() {
                 Node::Symlink(
@@ -122,25 +135,23 @@ impl Snapshot {
         let mut archive = tar::Archive::new(r);
         for entry in archive.entries()? {
             let entry = entry?;
-            let path = entry.path()?.into_owned();
+            let path = entry.path_bytes().into_owned();
             // Drop the top folder's name; refuse anything that is not a plain relative path.
             let mut parts = path
-                .components()
-                .filter(|c| !matches!(c, Component::CurDir));
+                .split(|&b| b == b'/')
+                .filter(|p| !p.is_empty() && *p != b".");
             parts.next();
-            let rest: Vec<String> = parts
-                .map(|c| match c {
-                    Component::Normal(s) => Ok(s.to_string_lossy().into_owned()),
-                    _ => Err(std::io::Error::other(format!(
-                        "unsafe path in archive: {}",
-                        path.display()
-                    ))),
-                })
-                .collect::<Result<_, _>>()?;
+            let rest: Vec<&[u8]> = parts.collect();
+            if path.starts_with(b"/") || rest.iter().any(|p| *p == b"..") {
+                return Err(std::io::Error::other(format!(
+                    "unsafe path in archive: {}",
+                    git_path("", &path)
+                )));
+            }
             if rest.is_empty() {
                 continue;
             }
-            let rel = rest.join("/");
+            let rel = rest.join(&b'/');
             let header = entry.header();
             let node = match header.entry_type() {
                 tar::EntryType::Directory => Node::Dir,
@@ -157,10 +168,7 @@ impl Snapshot {
                 }
                 tar::EntryType::Link => Node::Other(format!(
                     "hard link to {}",
-                    entry
-                        .link_name()?
-                        .map(|p| p.to_string_lossy().into_owned())
-                        .unwrap_or_default()
+                    git_path("", &entry.link_name_bytes().unwrap_or_default())
                 )),
                 other => Node::Other(format!("{other:?}")),
             };
@@ -211,86 +219,6 @@ fn meta_mtime(meta: &std::fs::Metadata) -> u64 {
     meta.mtime().max(0) as u64
 }
 
-/// A unified diff of `after` against `before` (git-style headers). Symlinks show their
-/// target text; binary and large files are named, not dumped.
-pub fn diff(before: &Snapshot, after: &Snapshot) -> String {
-    let mut out = String::new();
-    let keys: std::collections::BTreeSet<&String> =
-        before.nodes.keys().chain(after.nodes.keys()).collect();
-    for path in keys {
-        let (a, b) = (before.nodes.get(path), after.nodes.get(path));
-        if a == b {
-            continue;
-        }
-        match (a, b) {
-            (Some(Node::Dir), None)
-            | (None, Some(Node::Dir))
-            | (Some(Node::Dir), Some(Node::Dir)) => continue,
-            _ => {}
-        }
-        let text = |n: Option<&Node>| -> Result<String, String> {
-            match n {
-                None => Ok(String::new()),
-                Some(Node::File { text: Some(t), .. }) => Ok(t.clone()),
-                Some(Node::File { size, .. }) => {
-                    Err(format!("binary or large file ({size} bytes)"))
-                }
-                Some(Node::Symlink(t)) => Ok(format!("symlink -> {t}\n")),
-                Some(Node::Dir) => Err("directory".into()),
-                Some(Node::Other(k)) => Err(k.clone()),
-            }
-        };
-        out.push_str(&format!("diff --nab a/{path} b/{path}\n"));
-        match (a, b) {
-            (Some(Node::Symlink(_)), _) | (_, Some(Node::Symlink(_))) => {
-                out.push_str("# symlink (not followed)\n")
-            }
-            _ => {}
-        }
-        match (text(a), text(b)) {
-            (Ok(old), Ok(new)) => {
-                let old_name = if a.is_some() {
-                    format!("a/{path}")
-                } else {
-                    "/dev/null".into()
-                };
-                let new_name = if b.is_some() {
-                    format!("b/{path}")
-                } else {
-                    "/dev/null".into()
-                };
-                let d = similar::TextDiff::from_lines(&old, &new);
-                let u = d
-                    .unified_diff()
-                    .context_radius(3)
-                    .header(&old_name, &new_name)
-                    .to_string();
-                if u.is_empty() {
-                    out.push_str("# mode changed\n");
-                } else {
-                    out.push_str(&u);
-                    if !u.ends_with('\n') {
-                        out.push('\n');
-                    }
-                }
-            }
-            (old, new) => {
-                let say = |r: Result<String, String>, exists: bool| match (r, exists) {
-                    (_, false) => "absent".to_owned(),
-                    (Ok(_), true) => "text".to_owned(),
-                    (Err(k), true) => k,
-                };
-                out.push_str(&format!(
-                    "# changed: before: {}; after: {}\n",
-                    say(old, a.is_some()),
-                    say(new, b.is_some())
-                ));
-            }
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -321,12 +249,12 @@ mod tests {
         assert_eq!(before, round);
         let mut after = round.clone();
         after.nodes.insert(
-            "src/a.py".into(),
+            b"src/a.py".to_vec(),
             file_node(&b"x = 1\ny = 3\n"[..], 12, 0o644, true).unwrap(),
         );
         after
             .nodes
-            .insert("leak".into(), Node::Symlink("/root/secret".into()));
+            .insert(b"leak".to_vec(), Node::Symlink("/root/secret".into()));
         let d = diff(&before, &after);
         assert!(d.contains("-y = 2\n+y = 3\n"), "{d}");
         assert!(d.contains("+symlink -> /root/secret"), "{d}");
