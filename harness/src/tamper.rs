@@ -66,7 +66,8 @@ impl Protected {
     /// Protected paths added, removed or changed between the two snapshots, sorted.
     /// A directory's own entry never counts: only what is in it.
     pub fn touched(&self, before: &Snapshot, after: &Snapshot) -> Vec<String> {
-        let mut keys: Vec<&String> = before.nodes.keys().chain(after.nodes.keys()).collect();
+        use std::os::unix::ffi::OsStrExt;
+        let mut keys: Vec<&Vec<u8>> = before.nodes.keys().chain(after.nodes.keys()).collect();
         keys.sort();
         keys.dedup();
         keys.into_iter()
@@ -75,8 +76,12 @@ impl Protected {
                 let is_entry = |n: Option<&Node>| !matches!(n, Some(Node::Dir) | None);
                 a != b && (is_entry(a) || is_entry(b))
             })
-            .filter(|p| self.set.is_match(p.as_str()))
-            .cloned()
+            .filter(|p| {
+                self.set
+                    .is_match(std::path::Path::new(std::ffi::OsStr::from_bytes(p)))
+            })
+            // Names are raw bytes; a flag names them as the patch does (quoted if needed).
+            .map(|p| crate::workspace::git_path("", p))
             .collect()
     }
 }
@@ -98,7 +103,7 @@ mod tests {
         Snapshot {
             nodes: entries
                 .iter()
-                .map(|(p, n)| (p.to_string(), n.clone()))
+                .map(|(p, n)| (p.as_bytes().to_vec(), n.clone()))
                 .collect(),
         }
     }
