@@ -13,6 +13,7 @@ use crate::hash::sha256_tagged;
 use crate::model::ChatMessage;
 use crate::parse::MAX_EVIDENCE_CHARS;
 use crate::rubric::Rubric;
+use crate::trajectory::cap;
 use minijinja::{Environment, context};
 use serde::Serialize;
 use std::sync::LazyLock;
