@@ -309,6 +309,18 @@ impl Comparison {
         seed: u64,
         resamples: usize,
     ) -> Result<Comparison> {
+        // A task quarantined for either run is left out of both.
+        let as_entries = |r: &Run| -> Vec<crate::quarantine::QuarantineEntry> {
+            r.quarantined
+                .iter()
+                .map(|q| crate::quarantine::QuarantineEntry {
+                    task: q.task_id.clone(),
+                    reason: q.reason.clone(),
+                })
+                .collect()
+        };
+        let baseline = &baseline.clone().quarantine(&as_entries(candidate));
+        let candidate = &candidate.clone().quarantine(&as_entries(baseline));
         let ids: BTreeSet<&str> = baseline
             .tasks
             .iter()

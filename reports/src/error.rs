@@ -24,6 +24,8 @@ pub enum ReportError {
     Meta { path: PathBuf, message: String },
     #[error("{path}: invalid gate config: {message}")]
     GateConfig { path: PathBuf, message: String },
+    #[error("{path}: {message}")]
+    Quarantine { path: PathBuf, message: String },
     #[error("{path}: invalid pairwise judge results: {message}")]
     Pairwise { path: PathBuf, message: String },
     #[error(

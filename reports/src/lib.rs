@@ -23,6 +23,7 @@ pub mod html;
 pub mod mde;
 pub mod meta;
 pub mod pairwise;
+pub mod quarantine;
 pub mod run;
 pub mod stats;
 pub mod suite;

@@ -19,6 +19,9 @@ pub struct Run {
     pub tasks: Vec<TaskTrials>,
     /// The last line of results.jsonl was cut off (an interrupted writer) and skipped.
     pub truncated_tail: bool,
+    /// Tasks kept out of every score (`tasks/quarantine.yaml`); their trials are not in
+    /// `records` or `tasks`.
+    pub quarantined: Vec<crate::quarantine::QuarantinedTask>,
 }
 
 /// The trials of one task and their verdict counts.
@@ -81,7 +84,15 @@ impl Run {
             records.push(rec);
         }
         let meta = RunMeta::read(dir)?;
-        Ok(Run::from_records(dir, meta, records, read.truncated_tail))
+        let run = Run::from_records(dir, meta, records, read.truncated_tail);
+        // The suite's quarantine list, when the suite can be found (and matches its hash).
+        match run.meta.resolve_tasks_dir(dir, None) {
+            Ok(tasks) => {
+                let q = crate::quarantine::load(&tasks)?;
+                Ok(run.quarantine(&q))
+            }
+            Err(_) => Ok(run),
+        }
     }
 
     /// Builds a run from records already in memory (tests, benchmarks, the runner).
@@ -126,7 +137,35 @@ impl Run {
             records,
             tasks,
             truncated_tail,
+            quarantined: Vec::new(),
         }
+    }
+
+    /// Moves the trials of quarantined tasks out of the scores, keeping the list (with each
+    /// task's reason and trial count) for the reports.
+    pub fn quarantine(self, entries: &[crate::quarantine::QuarantineEntry]) -> Run {
+        if entries.is_empty() {
+            return self;
+        }
+        let mut quarantined = self.quarantined.clone();
+        for e in entries {
+            if !quarantined.iter().any(|q| q.task_id == e.task) {
+                quarantined.push(crate::quarantine::QuarantinedTask {
+                    task_id: e.task.clone(),
+                    reason: e.reason.clone(),
+                    trials: self.records.iter().filter(|r| r.task_id == e.task).count(),
+                });
+            }
+        }
+        let kept = self
+            .records
+            .into_iter()
+            .filter(|r| !quarantined.iter().any(|q| q.task_id == r.task_id))
+            .collect();
+        let mut run = Run::from_records(&self.dir, self.meta, kept, self.truncated_tail);
+        quarantined.sort_by(|a, b| a.task_id.cmp(&b.task_id));
+        run.quarantined = quarantined;
+        run
     }
 
     pub fn task(&self, id: &str) -> Option<&TaskTrials> {

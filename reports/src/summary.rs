@@ -32,6 +32,9 @@ pub struct RunSummary {
     pub categories: Vec<CategorySummary>,
     /// Share of tasks (with ≥ 2 scored trials) whose verdicts differ across trials.
     pub flip_rate: Option<f64>,
+    /// Tasks kept out of every score by `tasks/quarantine.yaml`, with their reasons.
+    #[serde(default)]
+    pub quarantined: Vec<crate::quarantine::QuarantinedTask>,
     /// Tasks whose verdicts flip across trials of this agent, most flaky first.
     #[serde(default)]
     pub flaky_tasks: Vec<FlakyTask>,
@@ -301,6 +304,7 @@ impl RunSummary {
             categories,
             flip_rate: stats::flip_rate(&counts),
             flaky_tasks: flaky_tasks(run),
+            quarantined: run.quarantined.clone(),
             mde: crate::mde::Mde::for_run(&counts),
             error_rate: (!run.records.is_empty())
                 .then(|| infra.error_trials as f64 / run.records.len() as f64),

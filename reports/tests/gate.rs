@@ -470,3 +470,62 @@ fn replay_misses_fail_with_the_rerecord_rule_not_as_regressions_and_drift_is_rep
     let outcome = evaluate(&base, &cand, &GateConfig::default());
     assert!(outcome.passed(), "{:#?}", outcome.rules);
 }
+
+#[test]
+fn quarantined_tasks_are_kept_out_of_scores_and_rules_and_shown_apart() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (spec, base) = baseline();
+    let lost: Vec<String> = always_passing(&base).into_iter().take(2).collect();
+    let mut cand = base.clone();
+    for r in cand.iter_mut() {
+        r.run_id = "cand".into();
+        if lost.contains(&r.task_id) {
+            r.status = TrialStatus::Failed;
+            r.reward = 0.0;
+        }
+    }
+    let b = common::write(tmp.path(), "base", &spec, &base);
+    let c = common::write(tmp.path(), "cand", &spec, &cand);
+    // Quarantined in the candidate's suite only: left out of both runs all the same.
+    std::fs::write(
+        c.join("tasks/quarantine.yaml"),
+        format!("- task: {}\n  reason: oracle flips under load\n", lost[0]),
+    )
+    .unwrap();
+    let o = run_gate(&gate_args(tmp.path(), &b, &c)).unwrap();
+    let rule = o.rules.iter().find(|r| r.id == "task_regressed").unwrap();
+    assert_eq!(rule.tasks, [lost[1].clone()], "{}", rule.detail);
+    assert!(!rule.detail.contains(lost[0].as_str()), "{}", rule.detail);
+    let notes = o.notes.join("\n");
+    assert!(
+        notes.contains(&format!("{} (oracle flips under load)", lost[0])),
+        "{notes}"
+    );
+    assert_eq!(o.comparison.paired.tasks, 27, "left out of both sides");
+    assert_eq!(o.comparison.baseline.tasks, 27);
+    assert_eq!(o.comparison.candidate.quarantined[0].trials, 5);
+    let md = std::fs::read_to_string(tmp.path().join("summary.md")).unwrap();
+    assert!(md.contains("quarantined"), "{md}");
+
+    // Both lost tasks quarantined: nothing is left to fail.
+    std::fs::write(
+        c.join("tasks/quarantine.yaml"),
+        format!(
+            "- task: {}\n  reason: flaky\n- task: {}\n  reason: flaky\n",
+            lost[0], lost[1]
+        ),
+    )
+    .unwrap();
+    assert!(run_gate(&gate_args(tmp.path(), &b, &c)).unwrap().passed());
+    // The report lists them apart.
+    let out = nab_reports::write_run_outputs(&c).unwrap();
+    assert_eq!(out.summary.quarantined.len(), 2);
+    let html = std::fs::read_to_string(out.report_html).unwrap();
+    assert!(html.contains(&format!("data-quarantined=\"{}\"", lost[0])));
+    // A malformed list is a clear error naming the file.
+    std::fs::write(c.join("tasks/quarantine.yaml"), "- task: x\n").unwrap();
+    let e = run_gate(&gate_args(tmp.path(), &b, &c))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("quarantine.yaml") && e.contains("reason"), "{e}");
+}

@@ -111,6 +111,21 @@ pub fn evaluate(cmp: Comparison, config: &GateConfig) -> GateOutcome {
     for m in ci.messages.iter().take(3) {
         notes.push(format!("candidate error ×{}: {}", m.count, m.message));
     }
+    if !cmp.candidate.quarantined.is_empty() || !cmp.baseline.quarantined.is_empty() {
+        let mut q: Vec<String> = cmp
+            .baseline
+            .quarantined
+            .iter()
+            .chain(&cmp.candidate.quarantined)
+            .map(|q| format!("{} ({})", q.task_id, q.reason))
+            .collect();
+        q.sort();
+        q.dedup();
+        notes.push(format!(
+            "quarantined (tasks/quarantine.yaml), kept out of every score and rule: {}",
+            q.join(", ")
+        ));
+    }
     if !p.excluded.is_empty() {
         notes.push(format!(
             "left out of the paired statistics (no verdict in one run): {}",
