@@ -149,3 +149,44 @@ fn a_folder_without_results_is_a_clear_error() {
         "{err}"
     );
 }
+
+#[test]
+fn a_trial_page_shows_its_failure_reason_and_tamper_flags() {
+    let tmp = tempfile::tempdir().unwrap();
+    let spec = common::spec("r-tamper", 2, 1, true);
+    let mut recs = fixtures::records(&spec);
+    recs[0].status = nab_protocol::trial::TrialStatus::Failed;
+    recs[0].reward = 0.0;
+    recs[0].error = None;
+    recs[0].error_kind = None;
+    recs[0].failure_reason = Some(nab_protocol::trial::FailureReason::TestsFailed);
+    recs[0].tamper_flags = vec!["conftest.py".into(), "pkg/<evil>.pth".into()];
+    let dir = common::write(tmp.path(), "run", &spec, &recs);
+    let out = write_run_outputs(&dir).unwrap();
+    let report = std::fs::read_to_string(&out.report_html).unwrap();
+    // Trial pages are embedded gzip+base64 blobs; blob-0 is the first record's.
+    let blob = report
+        .split("id=\"blob-0\"")
+        .nth(1)
+        .and_then(|s| s.split('>').nth(1))
+        .and_then(|s| s.split('<').next())
+        .expect("a blob for the first trial");
+    use base64::Engine as _;
+    use std::io::Read as _;
+    let gz = base64::engine::general_purpose::STANDARD
+        .decode(blob.trim())
+        .unwrap();
+    let mut html = String::new();
+    flate2::read::GzDecoder::new(&gz[..])
+        .read_to_string(&mut html)
+        .unwrap();
+    assert!(
+        html.contains("failure reason: <code>tests_failed</code>"),
+        "{html}"
+    );
+    assert!(html.contains("tamper flags (protected paths the diff touched)"));
+    assert!(html.contains("<code>conftest.py</code>"));
+    // The agent's file name is escaped, never markup.
+    assert!(html.contains("&lt;evil&gt;.pth"), "{html}");
+    assert!(!html.contains("<evil>"));
+}

@@ -42,6 +42,10 @@ pub struct TrialView {
     pub metrics: Vec<(String, String)>,
     pub violations: Vec<String>,
     pub error: Option<String>,
+    /// Why a failed trial failed (`tests_failed`, `verify_timeout`, `tampered`, ...).
+    pub failure_reason: Option<String>,
+    /// Protected workspace paths the agent's diff touched.
+    pub tamper_flags: Vec<String>,
 }
 
 /// Reads a file as text, lossily; `None` when it is absent or unreadable (the report shows
@@ -77,6 +81,8 @@ impl TrialView {
             metrics: metrics(rec),
             violations: rec.violations.clone(),
             error: rec.error.clone(),
+            failure_reason: rec.failure_reason.map(|r| r.as_str().to_owned()),
+            tamper_flags: rec.tamper_flags.clone(),
         }
     }
 }
