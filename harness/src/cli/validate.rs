@@ -1,5 +1,7 @@
 //! `nab validate`: every task's oracle must pass; the null agent and every known-wrong
 //! solution must fail. Field and file problems are reported before any container starts.
+//! With `--repeat N` each of them runs N times, and a task whose verdicts differ between
+//! runs is reported as unstable: a flaky check would make every score on it noise.
 
 use super::common::{default_out, load_or_report};
 use nab_harness::agent::AgentKind;
@@ -23,6 +25,10 @@ pub struct Args {
     out: Option<PathBuf>,
     #[arg(long, default_value_t = 2)]
     attempts: u32,
+    /// Run each oracle, null and known-wrong agent N times and report every task whose
+    /// verdict is not the same in all N runs (unstable).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100))]
+    repeat: u32,
     /// Only check fields and files; start no container.
     #[arg(long)]
     static_only: bool,
@@ -51,12 +57,19 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         let mut agents = vec![AgentKind::Oracle, AgentKind::Null];
         agents.extend(t.wrong.iter().map(|w| AgentKind::Wrong(w.clone())));
         for a in agents {
-            jobs.push(Job {
-                task: t.clone(),
-                dir_name: a.label(),
-                agent: a,
-                trial: 0,
-            });
+            for trial in 0..args.repeat {
+                let dir_name = if args.repeat == 1 {
+                    a.label()
+                } else {
+                    format!("{}.{trial}", a.label())
+                };
+                jobs.push(Job {
+                    task: t.clone(),
+                    dir_name,
+                    agent: a.clone(),
+                    trial,
+                });
+            }
         }
     }
     let cfg = RunConfig {
@@ -73,8 +86,20 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let started = std::time::Instant::now();
     let report = run_jobs(cfg, jobs, CancellationToken::new()).await?;
-    let (table, problems) = verdicts(&tasks, &report.records);
-    print!("{table}");
+    let v = verdicts(&tasks, &report.records);
+    print!("{}", v.table);
+    if args.repeat > 1 {
+        if v.unstable.is_empty() {
+            println!("{} run(s) each: every verdict stable", args.repeat);
+        } else {
+            println!(
+                "{} run(s) each: unstable task(s): {}",
+                args.repeat,
+                v.unstable.join(", ")
+            );
+        }
+    }
+    let problems = v.problems;
     println!(
         "{} task(s) in {:.1} s; logs in {}",
         tasks.len(),
@@ -92,8 +117,37 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The table `nab validate` prints, its problem count and the tasks whose verdicts
+/// differ between repeated runs.
+struct Verdicts {
+    table: String,
+    problems: usize,
+    unstable: Vec<String>,
+}
+
+/// What one agent got on one task over its runs: `pass`, `fail`, `ERROR`, or the mix
+/// (`pass 2/3`) when the runs disagree.
+fn show(rs: &[&TrialRecord]) -> String {
+    let word = |s: TrialStatus| match s {
+        TrialStatus::Passed => "pass",
+        TrialStatus::Failed => "fail",
+        TrialStatus::Error => "ERROR",
+    };
+    let Some(first) = rs.first() else {
+        return "-".into();
+    };
+    if rs.iter().all(|r| r.status == first.status) {
+        return word(first.status).into();
+    }
+    let passed = rs
+        .iter()
+        .filter(|r| r.status == TrialStatus::Passed)
+        .count();
+    format!("pass {passed}/{}", rs.len())
+}
+
 /// One row per task: what each agent got, and whether that is what it should get.
-fn verdicts(tasks: &[Arc<nab_harness::task::Task>], records: &[TrialRecord]) -> (String, usize) {
+fn verdicts(tasks: &[Arc<nab_harness::task::Task>], records: &[TrialRecord]) -> Verdicts {
     let w = tasks.iter().map(|t| t.id().len()).max().unwrap_or(4).max(4);
     let mut out = String::new();
     let _ = writeln!(
@@ -102,36 +156,41 @@ fn verdicts(tasks: &[Arc<nab_harness::task::Task>], records: &[TrialRecord]) -> 
         "task", "oracle", "null", "wrong"
     );
     let mut problems = 0;
+    let mut unstable = Vec::new();
     for t in tasks {
-        let get = |agent: &str| {
+        let get = |agent: &str| -> Vec<&TrialRecord> {
             records
                 .iter()
-                .find(|r| r.task_id == t.id() && r.agent == agent)
-        };
-        let show = |r: Option<&TrialRecord>| match r.map(|r| r.status) {
-            Some(TrialStatus::Passed) => "pass",
-            Some(TrialStatus::Failed) => "fail",
-            Some(TrialStatus::Error) => "ERROR",
-            None => "-",
+                .filter(|r| r.task_id == t.id() && r.agent == agent)
+                .collect()
         };
         let mut issues = Vec::new();
+        let mut mixed = false;
+        let mut expect = |name: &str, rs: &[&TrialRecord], want: TrialStatus| {
+            if rs.is_empty() || rs.iter().any(|r| r.status != want) {
+                let must = if want == TrialStatus::Passed {
+                    "pass"
+                } else {
+                    "fail"
+                };
+                issues.push(format!("{name} {} (must {must})", show(rs)));
+            }
+            mixed |= rs.iter().any(|r| r.status != rs[0].status);
+        };
         let oracle = get("oracle");
-        if oracle.map(|r| r.status) != Some(TrialStatus::Passed) {
-            issues.push(format!("oracle {} (must pass)", show(oracle)));
-        }
+        expect("oracle", &oracle, TrialStatus::Passed);
         let null = get("null");
-        if null.map(|r| r.status) != Some(TrialStatus::Failed) {
-            issues.push(format!("null {} (must fail)", show(null)));
-        }
+        expect("null", &null, TrialStatus::Failed);
         let mut wrong_cells = Vec::new();
         for name in &t.wrong {
-            let r = get(&format!("wrong:{name}"));
-            wrong_cells.push(show(r));
-            if r.map(|r| r.status) != Some(TrialStatus::Failed) {
-                issues.push(format!("wrong/{name} {} (must fail)", show(r)));
-            }
+            let rs = get(&format!("wrong:{name}"));
+            wrong_cells.push(show(&rs));
+            expect(&format!("wrong/{name}"), &rs, TrialStatus::Failed);
         }
-        for r in [oracle, null].into_iter().flatten() {
+        if mixed {
+            unstable.push(t.id().to_owned());
+        }
+        for r in oracle.iter().chain(&null) {
             if let Some(e) = &r.error {
                 issues.push(format!("{}: {e}", r.agent));
             }
@@ -151,10 +210,81 @@ fn verdicts(tasks: &[Arc<nab_harness::task::Task>], records: &[TrialRecord]) -> 
             out,
             "{:<w$}  {:<8}  {:<8}  {:<16}  {verdict}",
             t.id(),
-            show(oracle),
-            show(null),
+            show(&oracle),
+            show(&null),
             wrong
         );
     }
-    (out, problems)
+    Verdicts {
+        table: out,
+        problems,
+        unstable,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn task() -> Arc<nab_harness::task::Task> {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../tasks/py-pagination-offbyone");
+        Arc::new(nab_harness::task::load_task(&dir).expect("a shipped task"))
+    }
+
+    fn rec(task: &str, agent: &str, trial: u32, status: TrialStatus) -> TrialRecord {
+        let mut r = TrialRecord::new("r", task, "bug-fix", trial, agent);
+        r.status = status;
+        r
+    }
+
+    fn runs(t: &nab_harness::task::Task, oracle: &[TrialStatus]) -> Vec<TrialRecord> {
+        let mut out = Vec::new();
+        for (i, s) in oracle.iter().enumerate() {
+            let i = i as u32;
+            out.push(rec(t.id(), "oracle", i, *s));
+            out.push(rec(t.id(), "null", i, TrialStatus::Failed));
+            for w in &t.wrong {
+                out.push(rec(t.id(), &format!("wrong:{w}"), i, TrialStatus::Failed));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn repeated_runs_that_agree_are_valid_and_stable() {
+        let t = task();
+        let v = verdicts(
+            std::slice::from_ref(&t),
+            &runs(&t, &[TrialStatus::Passed; 3]),
+        );
+        assert_eq!((v.problems, v.unstable.len()), (0, 0), "{}", v.table);
+        assert!(v.table.contains(" ok"), "{}", v.table);
+    }
+
+    #[test]
+    fn an_oracle_that_passes_two_runs_of_three_is_unstable_and_a_problem() {
+        let t = task();
+        let statuses = [
+            TrialStatus::Passed,
+            TrialStatus::Failed,
+            TrialStatus::Passed,
+        ];
+        let v = verdicts(std::slice::from_ref(&t), &runs(&t, &statuses));
+        assert_eq!(v.unstable, [t.id()]);
+        assert_eq!(v.problems, 1, "{}", v.table);
+        assert!(
+            v.table.contains("oracle pass 2/3 (must pass)"),
+            "{}",
+            v.table
+        );
+    }
+
+    #[test]
+    fn a_missing_verdict_is_a_problem() {
+        let t = task();
+        let v = verdicts(std::slice::from_ref(&t), &[]);
+        assert!(v.problems >= 2, "{}", v.table);
+        assert!(v.table.contains("oracle - (must pass)"), "{}", v.table);
+    }
 }
