@@ -2,6 +2,7 @@
 //! the gateway waits on it. Everything the agent sends is hostile input; these bound the
 //! memory and time it can take from the host (task.yaml `gateway:`).
 
+use crate::recorder::TranscriptCaps;
 use std::time::Duration;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -23,6 +24,9 @@ pub struct GatewayLimits {
     /// alone is larger is refused; otherwise it waits (up to `read_timeout`) for requests in
     /// flight to finish.
     pub max_parsed_bytes: u64,
+    /// The caps on `transcript.jsonl`: each line, and the whole file
+    /// ([`crate::recorder`]).
+    pub transcript: TranscriptCaps,
 }
 
 impl Default for GatewayLimits {
@@ -44,6 +48,7 @@ impl GatewayLimits {
             header_timeout: Self::DEFAULT_HEADER_TIMEOUT,
             read_timeout: Self::DEFAULT_READ_TIMEOUT,
             max_parsed_bytes: max_request_bytes.saturating_mul(4),
+            transcript: TranscriptCaps::default(),
         }
     }
 }

@@ -1,7 +1,7 @@
 //! Trial metrics computed from the transcript: the authoritative numbers, whatever the
 //! agent says about itself.
 
-use nab_protocol::jsonl::{JsonlError, read_jsonl};
+use nab_protocol::jsonl::JsonlError;
 use nab_protocol::transcript::TranscriptLine;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -19,10 +19,17 @@ pub struct TranscriptMetrics {
     pub retries: u64,
     /// The first budget that refused a call (`llm_calls` or `tokens`), if any.
     pub budget_exceeded: Option<String>,
+    /// Requests the gateway refused before calling a provider (too large, not allowed, …).
+    #[serde(default)]
+    pub refused_requests: u64,
 }
 
 impl TranscriptMetrics {
     pub fn add(&mut self, line: &TranscriptLine) {
+        if line.refused.is_some() {
+            self.refused_requests += 1;
+            return;
+        }
         if let Some(b) = &line.budget_exceeded {
             if self.budget_exceeded.is_none() {
                 self.budget_exceeded = Some(b.clone());
@@ -52,10 +59,10 @@ impl TranscriptMetrics {
     }
 }
 
-/// Reads a `transcript.jsonl` and computes its metrics (a missing file has none; a torn
-/// last line is skipped).
+/// Reads a `transcript.jsonl` as a stream and computes its metrics (a missing file has
+/// none; a torn last line is skipped).
 pub fn metrics_from_file(path: &Path) -> Result<TranscriptMetrics, JsonlError> {
-    let read = read_jsonl::<TranscriptLine>(path)?;
+    let read = nab_protocol::transcript::read_without_requests(path)?;
     Ok(TranscriptMetrics::from_lines(&read.records))
 }
 
@@ -81,6 +88,7 @@ mod tests {
             error_code: None,
             budget_exceeded: budget.map(str::to_owned),
             replay_drift: None,
+            refused: None,
         }
     }
 

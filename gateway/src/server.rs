@@ -104,7 +104,7 @@ impl Gateway {
     ) -> Result<GatewayHandle, GatewayError> {
         let path = config.socket_path.clone();
         let listener = bind(&path)?;
-        let recorder = match Recorder::open(&config.transcript_path) {
+        let recorder = match Recorder::open(&config.transcript_path, config.limits.transcript) {
             Ok(r) => r,
             Err(e) => {
                 let _ = std::fs::remove_file(&path);
@@ -355,7 +355,7 @@ impl Exchange {
         if let Some(r) = self.reservation.take() {
             r.settle(usage.as_ref().map_or(0, Usage::total));
         }
-        self.state.recorder.record(&TranscriptLine {
+        self.state.recorder.record(TranscriptLine {
             v: TRANSCRIPT_VERSION,
             ts: nab_protocol::now_rfc3339(),
             seq: self.seq,
@@ -371,6 +371,7 @@ impl Exchange {
             error_code,
             budget_exceeded,
             replay_drift: self.replay_drift.take(),
+            refused: None,
         });
     }
 }
@@ -384,14 +385,24 @@ async fn chat(state: Arc<State>, req: Request<Incoming>) -> Response<Body> {
     } = match intake::take(req.into_body(), &state.limits, &state.parsed).await {
         Ok(i) => i,
         Err(r) => {
-            return json_response(
-                r.status,
-                &error_body("invalid_request_error", r.code, &r.message),
-            );
+            let body = error_body("invalid_request_error", r.code, &r.message);
+            refused(&state, started, r.bytes, false, r.code, r.message);
+            return json_response(r.status, &body);
         }
     };
     if let Err(e) = allowlist::check(&request) {
-        return json_response(StatusCode::BAD_REQUEST, &e.error_body());
+        let body = e.error_body();
+        let stream = wants_stream(&request);
+        drop(request);
+        refused(
+            &state,
+            started,
+            Some(bytes),
+            stream,
+            "not_allowed",
+            e.message,
+        );
+        return json_response(StatusCode::BAD_REQUEST, &body);
     }
     let stream = wants_stream(&request);
     let ask = TokenAsk {
@@ -413,6 +424,8 @@ async fn chat(state: Arc<State>, req: Request<Incoming>) -> Response<Body> {
         Ok(r) => ex.reservation = Some(r),
         Err(refusal) => {
             let body = refusal.error_body();
+            // The refused request is summed up, not copied into the transcript.
+            ex.request = refused_summary(Some(bytes));
             ex.record(
                 None,
                 None,
@@ -670,4 +683,43 @@ impl UsageAsk {
             UsageAsk::Untouched => {}
         }
     }
+}
+
+/// What stands for a refused request in the transcript: its size, never a copy.
+fn refused_summary(bytes: Option<u64>) -> Value {
+    nab_protocol::transcript::Omitted {
+        reason: "refused".into(),
+        bytes: bytes.unwrap_or(0),
+        sha256: None,
+    }
+    .to_value()
+}
+
+/// Records a request the gateway refused before any budget or provider: one short line.
+fn refused(
+    state: &State,
+    started: Instant,
+    bytes: Option<u64>,
+    stream: bool,
+    code: &str,
+    message: String,
+) {
+    state.recorder.record(TranscriptLine {
+        v: TRANSCRIPT_VERSION,
+        ts: nab_protocol::now_rfc3339(),
+        seq: state.seq.fetch_add(1, Ordering::SeqCst),
+        provider: state.describe.clone(),
+        stream,
+        request: refused_summary(bytes),
+        response: None,
+        usage: None,
+        latency_ms: started.elapsed().as_millis() as u64,
+        status: None,
+        retries: 0,
+        error: Some(nab_protocol::upstream::cap(&message, 2000)),
+        error_code: Some(code.to_owned()),
+        budget_exceeded: None,
+        replay_drift: None,
+        refused: Some(code.to_owned()),
+    });
 }

@@ -251,6 +251,7 @@ mod tests {
             error_code: None,
             budget_exceeded: budget.map(str::to_owned),
             replay_drift: None,
+            refused: None,
         }
     }
 

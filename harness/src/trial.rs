@@ -389,10 +389,10 @@ async fn run_inner(
             let out = s.finish(dir).await?;
             // The transcript is written by the gateway, but every line holds what the
             // agent sent: a line that does not read back is the agent's doing.
-            let transcript = match nab_protocol::read_jsonl::<
-                nab_protocol::transcript::TranscriptLine,
-            >(&dir.join("transcript.jsonl"))
-            {
+            // Read as a stream, without the requests (each repeats the whole history).
+            let transcript = match nab_protocol::transcript::read_without_requests(
+                &dir.join("transcript.jsonl"),
+            ) {
                 Ok(read) => read.records,
                 Err(e @ nab_protocol::JsonlError::Line { .. }) => {
                     append_log(dir, &format!("[nab: transcript: {e}]\n"))?;

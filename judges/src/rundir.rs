@@ -94,9 +94,10 @@ impl RunDir {
         })?;
         let diff = read(&dir.join("diff.patch"))?;
         let events: Vec<Event> = read_lines(&dir.join("events.jsonl"), Event::parse_line);
-        let transcript: Vec<TranscriptLine> = read_lines(&dir.join("transcript.jsonl"), |l| {
-            serde_json::from_str(l).map_err(|e| e.to_string())
-        });
+        let transcript: Vec<TranscriptLine> = read_lines(
+            &dir.join("transcript.jsonl"),
+            nab_protocol::transcript::parse_without_request,
+        );
         Ok(TrialMaterial {
             instruction,
             diff,
@@ -129,18 +130,22 @@ impl RunDir {
 /// The trajectory is advisory for a judge: a line that does not parse (a newer event kind,
 /// a torn write) is skipped with a warning rather than failing the grade.
 fn read_lines<T>(path: &Path, parse: impl Fn(&str) -> Result<T, String>) -> Vec<T> {
-    let Ok(text) = std::fs::read_to_string(path) else {
-        return Vec::new();
-    };
-    text.lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-        .filter_map(|(i, l)| match parse(l) {
-            Ok(v) => Some(v),
-            Err(e) => {
-                tracing::warn!("{}:{}: skipped: {e}", path.display(), i + 1);
-                None
+    // Streamed one line at a time: a transcript may be tens of MiB.
+    let mut out = Vec::new();
+    let _ = nab_protocol::jsonl::for_each_line(
+        path,
+        nab_protocol::transcript::READ_LINE_LIMIT,
+        |n, l, _| {
+            if l.trim().is_empty() {
+                return;
             }
-        })
-        .collect()
+            match parse(l) {
+                Ok(v) => out.push(v),
+                Err(e) => {
+                    tracing::warn!("{}:{n}: skipped: {e}", path.display());
+                }
+            }
+        },
+    );
+    out
 }

@@ -1,7 +1,9 @@
 //! One line of the gateway's `transcript.jsonl`: one model call as the provider saw it.
 
+use crate::jsonl::{JsonlError, JsonlRead, for_each_line};
 use crate::usage::Usage;
 use serde::{Deserialize, Serialize};
+use std::path::Path;
 
 pub const TRANSCRIPT_VERSION: u32 = 1;
 
@@ -46,4 +48,188 @@ pub struct TranscriptLine {
     /// ``messages[15].content: `Ran 9 tests in 0.001s` → `Ran 9 tests in 0.000s` ``.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub replay_drift: Option<String>,
+    /// Set when the gateway refused the request before any provider was called (a body
+    /// too large, a field not allowed, …): the `error.code` the agent got. The line's
+    /// `request` is then a summary ([`Omitted`]), never a copy. Such a line is not a model
+    /// call.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refused: Option<String>,
+}
+
+/// The key of the object that stands for a request or response not written whole:
+/// `{"nab_omitted": {"reason": …, "bytes": …, "sha256": …}}`.
+pub const OMITTED_KEY: &str = "nab_omitted";
+
+/// What stands in a transcript line for a request or response that was not written
+/// whole: a refused request (`refused`), a line over the line cap (`line_cap`), a line
+/// past the file cap (`file_cap`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Omitted {
+    pub reason: String,
+    /// Size of the JSON that was left out (the body as received, for a refused request).
+    pub bytes: u64,
+    /// SHA-256 of that JSON, when it was read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sha256: Option<String>,
+}
+
+impl Omitted {
+    pub fn to_value(&self) -> serde_json::Value {
+        serde_json::json!({ OMITTED_KEY: self })
+    }
+
+    /// The summary `value` stands for, if it is one.
+    pub fn of(value: &serde_json::Value) -> Option<Omitted> {
+        serde_json::from_value(value.get(OMITTED_KEY)?.clone()).ok()
+    }
+}
+
+/// The longest transcript line the readers take (the gateway writes far shorter ones,
+/// `GatewayLimits::transcript_line_bytes`); a longer one is skipped, never held.
+pub const READ_LINE_LIMIT: usize = 64 << 20;
+
+/// A transcript line as read without its request: the request is skipped while parsing
+/// (`IgnoredAny` allocates nothing), since every request repeats the whole history so far.
+#[derive(Deserialize)]
+struct WithoutRequest {
+    v: u32,
+    ts: String,
+    seq: u64,
+    provider: String,
+    stream: bool,
+    #[allow(dead_code)]
+    #[serde(default)]
+    request: serde::de::IgnoredAny,
+    #[serde(default)]
+    response: Option<serde_json::Value>,
+    #[serde(default)]
+    usage: Option<Usage>,
+    latency_ms: u64,
+    #[serde(default)]
+    status: Option<u16>,
+    #[serde(default)]
+    retries: u32,
+    #[serde(default)]
+    error: Option<String>,
+    #[serde(default)]
+    error_code: Option<String>,
+    #[serde(default)]
+    budget_exceeded: Option<String>,
+    #[serde(default)]
+    replay_drift: Option<String>,
+    #[serde(default)]
+    refused: Option<String>,
+}
+
+/// Reads `transcript.jsonl` as a stream, one line at a time, keeping every line but its
+/// request (`Value::Null`): what metrics, the harness and the judges need. Memory is the
+/// answers, not the quadratic pile of histories. Same rules as [`crate::read_jsonl`]
+/// (a torn last line is skipped, a malformed line in the middle is an error); a line
+/// longer than [`READ_LINE_LIMIT`] is skipped.
+pub fn read_without_requests(path: &Path) -> Result<JsonlRead<TranscriptLine>, JsonlError> {
+    let mut records = Vec::new();
+    let mut bad = None;
+    let stats = for_each_line(path, READ_LINE_LIMIT, |n, line, torn| {
+        if bad.is_some() || line.trim().is_empty() {
+            return;
+        }
+        match serde_json::from_str::<WithoutRequest>(line) {
+            Ok(w) => records.push(w.into_line()),
+            Err(_) if torn => {}
+            Err(e) => {
+                bad = Some(JsonlError::Line {
+                    path: path.to_owned(),
+                    line: n,
+                    message: e.to_string(),
+                })
+            }
+        }
+    })?;
+    match bad {
+        Some(e) => Err(e),
+        None => Ok(JsonlRead {
+            records,
+            truncated_tail: stats.torn_tail,
+        }),
+    }
+}
+
+/// One transcript line parsed without its request (`Value::Null`), for readers that
+/// stream the file themselves.
+pub fn parse_without_request(line: &str) -> Result<TranscriptLine, String> {
+    serde_json::from_str::<WithoutRequest>(line)
+        .map(WithoutRequest::into_line)
+        .map_err(|e| e.to_string())
+}
+
+impl WithoutRequest {
+    fn into_line(self) -> TranscriptLine {
+        let w = self;
+        TranscriptLine {
+            v: w.v,
+            ts: w.ts,
+            seq: w.seq,
+            provider: w.provider,
+            stream: w.stream,
+            request: serde_json::Value::Null,
+            response: w.response,
+            usage: w.usage,
+            latency_ms: w.latency_ms,
+            status: w.status,
+            retries: w.retries,
+            error: w.error,
+            error_code: w.error_code,
+            budget_exceeded: w.budget_exceeded,
+            replay_drift: w.replay_drift,
+            refused: w.refused,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reading_without_requests_keeps_every_other_field() {
+        let line = TranscriptLine {
+            v: 1,
+            ts: "t".into(),
+            seq: 7,
+            provider: "p".into(),
+            stream: true,
+            request: serde_json::json!({"messages": [{"role": "user", "content": "long history"}]}),
+            response: Some(serde_json::json!({"choices": []})),
+            usage: Some(Usage {
+                prompt_tokens: 3,
+                completion_tokens: 2,
+                cached_tokens: 1,
+            }),
+            latency_ms: 9,
+            status: Some(200),
+            retries: 1,
+            error: Some("e".into()),
+            error_code: Some("c".into()),
+            budget_exceeded: Some("tokens".into()),
+            replay_drift: Some("d".into()),
+            refused: Some("not_allowed".into()),
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("transcript.jsonl");
+        std::fs::write(&p, serde_json::to_string(&line).unwrap() + "\n").unwrap();
+        let read = read_without_requests(&p).unwrap();
+        assert_eq!(
+            read.records,
+            vec![TranscriptLine {
+                request: serde_json::Value::Null,
+                ..line
+            }]
+        );
+        let o = Omitted {
+            reason: "refused".into(),
+            bytes: 5,
+            sha256: None,
+        };
+        assert_eq!(Omitted::of(&o.to_value()), Some(o));
+    }
 }

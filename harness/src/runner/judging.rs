@@ -34,9 +34,10 @@ pub(crate) async fn judge_trial(
     // is something the rubric has a view on.
     let diff = std::fs::read_to_string(dir.join("diff.patch")).unwrap_or_default();
     let events: Vec<Event> = read_lines(&dir.join("events.jsonl"), Event::parse_line);
-    let transcript: Vec<TranscriptLine> = read_lines(&dir.join("transcript.jsonl"), |l| {
-        serde_json::from_str(l).map_err(|e| e.to_string())
-    });
+    let transcript: Vec<TranscriptLine> = read_lines(
+        &dir.join("transcript.jsonl"),
+        nab_protocol::transcript::parse_without_request,
+    );
     match grader
         .grade_trial(&instruction, &diff, &events, &transcript, tamper_flags)
         .await
@@ -52,11 +53,22 @@ pub(crate) async fn judge_trial(
 /// The trajectory is context for the judge, not evidence the harness vouches for: a line
 /// that does not parse (the agent's output is untrusted) is skipped.
 fn read_lines<T>(path: &Path, parse: impl Fn(&str) -> Result<T, String>) -> Vec<T> {
-    let Ok(text) = std::fs::read_to_string(path) else {
-        return Vec::new();
-    };
-    text.lines()
-        .filter(|l| !l.trim().is_empty())
-        .filter_map(|l| parse(l).ok())
-        .collect()
+    // Streamed one line at a time: a transcript may be tens of MiB.
+    let mut out = Vec::new();
+    let _ = nab_protocol::jsonl::for_each_line(
+        path,
+        nab_protocol::transcript::READ_LINE_LIMIT,
+        |n, l, _| {
+            if l.trim().is_empty() {
+                return;
+            }
+            match parse(l) {
+                Ok(v) => out.push(v),
+                Err(e) => {
+                    let _ = (n, e);
+                }
+            }
+        },
+    );
+    out
 }
