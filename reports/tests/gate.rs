@@ -381,6 +381,44 @@ fn too_few_tasks_or_trials_are_not_evidence_and_do_not_fail() {
 }
 
 #[test]
+fn a_changed_system_prompt_fails_only_the_rerecord_rule_not_the_error_rate_rules() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (spec, base) = baseline();
+    let mut cand = base.clone();
+    for r in cand.iter_mut() {
+        // One changed word in the system prompt: every request of every trial misses.
+        r.run_id = "cand".into();
+        r.status = TrialStatus::Error;
+        r.error_kind = Some(ErrorKind::ReplayMiss);
+        r.error = Some("replay miss: first difference at `messages[0].content`".into());
+        r.reward = 0.0;
+    }
+    let b = common::write(tmp.path(), "base", &spec, &base);
+    let c = common::write(tmp.path(), "cand", &spec, &cand);
+    let outcome = run_gate(&gate_args(tmp.path(), &b, &c)).unwrap();
+    let failing: Vec<&str> = outcome.failing().map(|r| r.id).collect();
+    assert_eq!(failing, ["replay_miss"], "{:#?}", outcome.rules);
+    for id in ["error_rate_increase", "error_rate_limit"] {
+        let rule = outcome.rules.iter().find(|r| r.id == id).unwrap();
+        assert!(
+            rule.detail.contains("until the cassette is re-recorded"),
+            "{id}: {}",
+            rule.detail
+        );
+    }
+
+    // The same errors without a replay miss are abstention, and the error rules catch it.
+    for r in cand.iter_mut() {
+        r.error_kind = Some(ErrorKind::Sandbox);
+        r.error = Some("docker: container died".into());
+    }
+    let c = common::write(tmp.path(), "cand2", &spec, &cand);
+    let outcome = run_gate(&gate_args(tmp.path(), &b, &c)).unwrap();
+    let failing: Vec<&str> = outcome.failing().map(|r| r.id).collect();
+    assert!(failing.contains(&"error_rate_limit"), "{failing:?}");
+}
+
+#[test]
 fn replay_misses_fail_with_the_rerecord_rule_not_as_regressions_and_drift_is_reported() {
     let tmp = tempfile::tempdir().unwrap();
     let (spec, base) = baseline();

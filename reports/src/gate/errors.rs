@@ -13,6 +13,34 @@ fn pct(v: f64) -> String {
     format!("{:.1}%", v * 100.0)
 }
 
+/// When the candidate missed the cassette and the `replay_miss` rule fails the gate, the
+/// error rules stand aside: those trials are a stale recording, not the agent's abstention,
+/// and one failing rule that says "re-record" is clearer than three.
+fn stale_cassette(
+    cmp: &Comparison,
+    config: &GateConfig,
+    id: &'static str,
+    title: &'static str,
+) -> Option<RuleResult> {
+    let misses: usize = cmp
+        .tasks
+        .iter()
+        .filter_map(|t| t.candidate.as_ref())
+        .map(|c| c.replay_misses.len())
+        .sum();
+    (config.fail_on_replay_miss && misses > 0).then(|| {
+        RuleResult::new(
+            id,
+            title,
+            RuleOutcome::Skipped,
+            format!(
+                "not judged: {misses} trial(s) found no recording, so the replay_miss rule fails the gate until the cassette is re-recorded"
+            ),
+            Vec::new(),
+        )
+    })
+}
+
 /// Share of a run's trials that ended in an infrastructure error.
 fn trial_error_rate(s: &crate::summary::RunSummary) -> Option<f64> {
     (s.trials > 0).then(|| s.infra.error_trials as f64 / s.trials as f64)
@@ -29,6 +57,9 @@ pub(super) fn error_rate_increase(cmp: &Comparison, config: &GateConfig) -> Rule
             "off (fail_on_error_rate_increase: false)".into(),
             Vec::new(),
         );
+    }
+    if let Some(skipped) = stale_cassette(cmp, config, INC_ID, INC_TITLE) {
+        return skipped;
     }
     let diffs: Vec<f64> = cmp
         .tasks
@@ -105,6 +136,9 @@ const LIM_TITLE: &str = "Error rate within the limit";
 
 /// Fails when the candidate's share of error trials is above `max_error_rate`.
 pub(super) fn error_rate_limit(cmp: &Comparison, config: &GateConfig) -> RuleResult {
+    if let Some(skipped) = stale_cassette(cmp, config, LIM_ID, LIM_TITLE) {
+        return skipped;
+    }
     let (Some(max), Some(rate)) = (config.max_error_rate, trial_error_rate(&cmp.candidate)) else {
         return RuleResult::new(
             LIM_ID,
