@@ -190,3 +190,31 @@ fn a_trial_page_shows_its_failure_reason_and_tamper_flags() {
     assert!(html.contains("&lt;evil&gt;.pth"), "{html}");
     assert!(!html.contains("<evil>"));
 }
+
+#[test]
+fn zero_token_trials_are_flagged_in_summary_json_and_report_html() {
+    let tmp = tempfile::tempdir().unwrap();
+    let spec = common::spec("r-zero", 4, 2, true);
+    let mut recs = fixtures::records(&spec);
+    let clean = write_run_outputs(&common::write(tmp.path(), "clean", &spec, &recs)).unwrap();
+    assert_eq!(clean.summary.zero_token_trials, 0);
+    let html = std::fs::read_to_string(&clean.report_html).unwrap();
+    assert!(!html.contains("data-summary=\"zero_token_trials\""));
+
+    // Model calls answered with nothing: a provider fault dressed up as a result.
+    let r = recs.iter_mut().find(|r| r.error.is_none()).unwrap();
+    r.llm_calls = Some(3);
+    r.input_tokens = Some(0);
+    r.output_tokens = Some(0);
+    let out = write_run_outputs(&common::write(tmp.path(), "zero", &spec, &recs)).unwrap();
+    assert_eq!(out.summary.zero_token_trials, 1);
+    let json = std::fs::read_to_string(&out.summary_json).unwrap();
+    assert!(json.contains("\"zero_token_trials\": 1"), "{json}");
+    let html = std::fs::read_to_string(&out.report_html).unwrap();
+    assert!(
+        html.contains(
+            "<b data-summary=\"zero_token_trials\">1</b> trial(s) made model calls with 0 tokens"
+        ),
+        "flagged on the page"
+    );
+}
