@@ -94,7 +94,7 @@ pub(super) fn error_rate_increase(cmp: &Comparison, config: &GateConfig) -> Rule
         );
     };
     let rates = format!(
-        "error rate {} → {} of trials; per-task mean {} , {:.0}% paired t-interval [{:+.1}, {:+.1}] pts over {} tasks",
+        "error rate {} → {} of trials; per-task mean {}, {:.0}% paired t-interval [{:+.1}, {:+.1}] pts over {} tasks",
         trial_error_rate(&cmp.baseline)
             .map(pct)
             .unwrap_or("—".into()),

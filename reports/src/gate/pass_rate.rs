@@ -38,7 +38,7 @@ pub(super) fn significant_drop(cmp: &Comparison, config: &GateConfig) -> RuleRes
         );
     };
     let detail = format!(
-        "mean {} , {:.0}% paired t-interval [{:+.1}, {:+.1}] pts over {} tasks",
+        "mean {}, {:.0}% paired t-interval [{:+.1}, {:+.1}] pts over {} tasks",
         pts(t.mean),
         level * 100.0,
         t.interval.low * 100.0,
