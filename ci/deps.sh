@@ -5,9 +5,10 @@
 #   docker.io                            the sandbox engine (skipped when docker exists)
 #   chromium + fonts                     the report test opens report.html in headless Chromium
 #   openssl, python3                     test fixtures (a private CA; scripted command agents)
+#   e2fsprogs, mount                     per-trial disk quotas (mkfs.ext4, mount -o loop)
 set -euo pipefail
 
-packages=(mmdebstrap debian-archive-keyring chromium fonts-liberation fonts-dejavu-core openssl python3)
+packages=(mmdebstrap debian-archive-keyring chromium fonts-liberation fonts-dejavu-core openssl python3 e2fsprogs mount)
 command -v docker >/dev/null || packages+=(docker.io)
 need=()
 for p in "${packages[@]}"; do

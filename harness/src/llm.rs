@@ -20,7 +20,23 @@ pub struct LlmSession {
     gateway: GatewayHandle,
     /// Holds the socket; searchable by everyone so uid 1000 can reach it.
     _socket_dir: tempfile::TempDir,
-    out_dir: tempfile::TempDir,
+    out_dir: OutDir,
+}
+
+/// /nab/out on the host: a mounted disk quota the trial owns and removes, or (quotas
+/// off) a temporary folder removed with the session.
+enum OutDir {
+    Quota(std::path::PathBuf),
+    Temp(tempfile::TempDir),
+}
+
+impl OutDir {
+    fn path(&self) -> &Path {
+        match self {
+            OutDir::Quota(p) => p,
+            OutDir::Temp(t) => t.path(),
+        }
+    }
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -53,16 +69,22 @@ fn chmod(path: &Path, mode: u32) -> std::io::Result<()> {
 
 impl LlmSession {
     /// Starts the gateway for one trial; its transcript is written to `transcript`.
+    /// `out_dir` is the host folder for /nab/out (a disk quota's mount point); without
+    /// one, a temporary folder.
     pub async fn start(
         setup: &ModelSetup,
         task: &Task,
         transcript: &Path,
+        out_dir: Option<&Path>,
     ) -> Result<LlmSession, LlmError> {
         let provider = build_provider(&setup.spec, &setup.provider_options(task))?;
         // Short paths: a Unix socket path has at most 107 bytes.
         let socket_dir = tempfile::Builder::new().prefix("nab-gw-").tempdir()?;
         chmod(socket_dir.path(), 0o755)?;
-        let out_dir = tempfile::Builder::new().prefix("nab-out-").tempdir()?;
+        let out_dir = match out_dir {
+            Some(p) => OutDir::Quota(p.to_owned()),
+            None => OutDir::Temp(tempfile::Builder::new().prefix("nab-out-").tempdir()?),
+        };
         // The agent runs as uid 1000, not as whoever runs nab.
         chmod(out_dir.path(), 0o777)?;
         // A retried attempt starts a fresh transcript.
@@ -96,7 +118,7 @@ impl LlmSession {
 
     /// Stops the gateway (exchanges in flight finish or are recorded as cut off), copies
     /// events.jsonl into `trial_dir` and parses it, off the async threads. The temporary
-    /// folders are removed.
+    /// folders are removed (a quota's folder is the trial's to remove).
     pub async fn finish(self, trial_dir: &Path) -> Result<AgentOutput, LlmError> {
         self.gateway.shutdown().await;
         let src = self.out_dir.path().join("events.jsonl");

@@ -1,14 +1,14 @@
 //! One trial, end to end: agent container → copy the workspace out → fresh verifier.
-//! Every container and volume it creates is recorded as it is created and removed on
-//! every path out (success, failure, infrastructure error, interruption).
+//! Every container, volume and disk quota it creates is recorded as it is created and
+//! removed on every path out (success, failure, infrastructure error, interruption).
 
 use crate::agent::{AgentKind, ModelMounts};
 use crate::llm::LlmSession;
 use crate::metrics::ModelMetrics;
 use crate::model::ModelSetup;
 use crate::sandbox::{
-    BindMount, ContainerId, ContainerSpec, ExecRequest, Labels, Lockdown, SandboxBackend,
-    SandboxError, VolumeId,
+    BindMount, ContainerId, ContainerSpec, ExecRequest, Labels, Lockdown, QuotaMount,
+    SandboxBackend, SandboxError, VolumeId, quota,
 };
 use crate::task::Task;
 use crate::verify;
@@ -134,6 +134,8 @@ impl From<SandboxError> for TrialError {
 struct Created {
     containers: Vec<ContainerId>,
     volumes: Vec<VolumeId>,
+    /// Disk quotas (workspace, /nab/out): removed last, once nothing binds them.
+    quotas: Vec<QuotaMount>,
 }
 
 pub async fn run_trial(
@@ -167,7 +169,67 @@ pub async fn run_trial(
             Err(_) => tracing::warn!("removing volume {} timed out", v.0),
         }
     }
+    for q in created.quotas {
+        let dir = q.dir().to_owned();
+        let removal = tokio::task::spawn_blocking(move || q.remove());
+        match tokio::time::timeout(CLEANUP_DEADLINE, removal).await {
+            Ok(Ok(Ok(()))) => {}
+            Ok(Ok(Err(e))) => tracing::warn!("{e}"),
+            Ok(Err(e)) => tracing::warn!("removing disk quota {}: {e}", dir.display()),
+            Err(_) => tracing::warn!("removing disk quota {} timed out", dir.display()),
+        }
+    }
     result
+}
+
+/// Creates a `mb` MiB disk quota for `labels` and records it for removal; `None` when
+/// quotas are off (`NAB_DISK_QUOTA=off`).
+async fn make_quota(
+    created: &Mutex<Created>,
+    labels: Labels,
+    mb: i64,
+) -> Result<Option<QuotaMount>, TrialError> {
+    if !quota::enabled() {
+        return Ok(None);
+    }
+    let mb = u64::try_from(mb).unwrap_or(0);
+    let q = tokio::task::spawn_blocking(move || {
+        QuotaMount::create(
+            &quota::state_root(),
+            &labels,
+            mb,
+            crate::sandbox::SANDBOX_UID,
+        )
+    })
+    .await
+    .map_err(|e| TrialError::Sandbox(SandboxError::Io(std::io::Error::other(e))))?
+    .map_err(|e| TrialError::Sandbox(e.into()))?;
+    created
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .quotas
+        .push(q.clone());
+    Ok(Some(q))
+}
+
+/// Which of the trial's quotas the agent filled, as notes for agent.log.
+fn full_quotas(quotas: &[(&str, &Option<QuotaMount>)], mb: i64) -> Vec<String> {
+    quotas
+        .iter()
+        .filter_map(|(what, q)| {
+            let q = q.as_ref()?;
+            match q.is_full() {
+                Ok(true) => Some(format!(
+                    "[nab: {what} filled its disk quota of {mb} MiB (limits.disk_mb); writes past it failed]\n"
+                )),
+                Ok(false) => None,
+                Err(e) => {
+                    tracing::warn!("{e}");
+                    None
+                }
+            }
+        })
+        .collect()
 }
 
 /// How long one container or volume removal may take at the end of a trial.
@@ -243,18 +305,33 @@ async fn run_inner(
     };
 
     // ---- agent phase
-    let volume = ctx.backend.create_volume(&labels("workspace")).await?;
+    // The workspace is a disk quota of its own (the verifier gets the same file system),
+    // and so is /nab/out: writes past them fail in the container, not on the host.
+    let disk_mb = task.spec.limits.disk_mb;
+    let ws_quota = make_quota(created, labels("workspace"), disk_mb).await?;
+    let volume = ctx
+        .backend
+        .create_volume(
+            &labels("workspace"),
+            ws_quota.as_ref().map(|q| q.path()).as_deref(),
+        )
+        .await?;
     created
         .lock()
         .unwrap_or_else(|p| p.into_inner())
         .volumes
         .push(volume.clone());
     // A gateway for agents that talk to a model; it lives until the agent has stopped.
+    let mut out_quota = None;
     let session = match &ctx.model {
-        Some(m) if job.agent.uses_model(true) => Some((
-            m,
-            LlmSession::start(m, task, &dir.join("transcript.jsonl")).await?,
-        )),
+        Some(m) if job.agent.uses_model(true) => {
+            out_quota = make_quota(created, labels("out"), disk_mb).await?;
+            let out = out_quota.as_ref().map(|q| q.path());
+            Some((
+                m,
+                LlmSession::start(m, task, &dir.join("transcript.jsonl"), out.as_deref()).await?,
+            ))
+        }
         _ => None,
     };
     let mounts = session.as_ref().map(|(m, s)| ModelMounts {
@@ -317,6 +394,16 @@ async fn run_inner(
     let agent_s = agent_started.elapsed().as_secs_f64();
     // Stop everything the agent started before reading its workspace.
     ctx.backend.kill(&agent_c).await?;
+    let full = full_quotas(
+        &[("the workspace", &ws_quota), ("/nab/out", &out_quota)],
+        disk_mb,
+    );
+    let ws_full = ws_quota
+        .as_ref()
+        .is_some_and(|q| q.is_full().unwrap_or(false));
+    if !full.is_empty() {
+        append_log(dir, &full.concat())?;
+    }
     // The archive streams into a parser on a blocking thread (nothing of it lands on the
     // host's disk); the diff is computed there too. Both are the agent's data, so both
     // have a deadline.
@@ -340,12 +427,18 @@ async fn run_inner(
     // The agent decides how large its workspace is (sparse files included: the archive
     // holds them at full size), so a workspace over the limit is its failure.
     let post_deadline = tokio::time::Instant::now() + POST_PROCESS_DEADLINE;
-    let copied = tokio::time::timeout_at(
-        post_deadline,
-        ctx.backend
-            .copy_out(&agent_c, "/workspace", tx, WORKSPACE_LIMIT),
-    )
-    .await;
+    let copied = if ws_full {
+        // The verdict is in; reading a full quota back would only cost time.
+        drop(tx);
+        Ok(Ok(()))
+    } else {
+        tokio::time::timeout_at(
+            post_deadline,
+            ctx.backend
+                .copy_out(&agent_c, "/workspace", tx, WORKSPACE_LIMIT),
+        )
+        .await
+    };
     let read = tokio::time::timeout_at(post_deadline, reader).await;
     let mut failure = match copied {
         // Out of time: the reader below reports it.
@@ -361,6 +454,9 @@ async fn run_inner(
         }
         Ok(Err(e)) => return Err(e.into()),
     };
+    if !full.is_empty() {
+        failure = Some(FailureReason::DiskQuota);
+    }
     let mut tamper_flags = Vec::new();
     if failure.is_none() {
         let why = match read {
@@ -452,7 +548,10 @@ async fn run_inner(
     {
         failure.get_or_insert(FailureReason::MissingToolCalls);
     }
-    if failure == Some(FailureReason::WorkspaceTooLarge) {
+    if matches!(
+        failure,
+        Some(FailureReason::WorkspaceTooLarge | FailureReason::DiskQuota)
+    ) {
         // The verifier would have to take that workspace in: the verdict is already in.
         return Ok(TrialOutcome {
             failure,

@@ -240,8 +240,11 @@ async fn sigint_stops_the_run_and_leaves_nothing_labelled() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn clean_removes_what_a_crashed_run_left_behind() {
-    use nab_harness::sandbox::{ContainerSpec, DockerBackend, Labels, Lockdown, SandboxBackend};
+    use nab_harness::sandbox::{
+        ContainerSpec, DockerBackend, Labels, Lockdown, QuotaMount, SandboxBackend,
+    };
     let image = common::base_image().await;
+    let state = tempfile::tempdir().unwrap();
     let backend = DockerBackend::new(nab_harness::docker::connect().await.unwrap());
     let run_id = common::unique("clean");
     let _sweep = common::SweepOnDrop(run_id.clone());
@@ -251,8 +254,19 @@ async fn clean_removes_what_a_crashed_run_left_behind() {
         trial: "0".into(),
         role: "agent".into(),
     };
-    // What a killed `nab` would leave: a running container and its workspace volume.
-    let volume = backend.create_volume(&labels).await.unwrap();
+    // What a killed `nab` would leave: a running container, its workspace volume, and the
+    // disk quota behind it, with a read-only folder the agent made.
+    let quota = QuotaMount::create(&state.path().join("quota"), &labels, 32, 1000).unwrap();
+    let locked = quota.path().join("locked");
+    std::fs::create_dir_all(locked.join("deep")).unwrap();
+    std::fs::write(locked.join("deep/f"), "x").unwrap();
+    for d in [locked.join("deep"), locked.clone()] {
+        std::fs::set_permissions(&d, std::os::unix::fs::PermissionsExt::from_mode(0o555)).unwrap();
+    }
+    let volume = backend
+        .create_volume(&labels, Some(&quota.path()))
+        .await
+        .unwrap();
     let spec = ContainerSpec {
         image,
         labels,
@@ -270,12 +284,22 @@ async fn clean_removes_what_a_crashed_run_left_behind() {
     backend.create(&spec).await.unwrap();
     let label = format!("nab.run={run_id}");
     assert_eq!(common::labelled(&label).0.len(), 1);
-    let out = nab().args(["clean", "--run", &run_id]).output().unwrap();
+    let out = nab()
+        .args(["clean", "--run", &run_id])
+        .env("NAB_STATE_DIR", state.path())
+        .output()
+        .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{stdout}");
     assert!(
-        stdout.contains("removed 1 container(s) and 1 volume(s)"),
+        stdout.contains("removed 1 container(s), 1 volume(s) and 1 disk quota(s)"),
         "{stdout}"
     );
     assert_eq!(common::labelled(&label), (vec![], vec![]));
+    assert!(!quota.dir().exists(), "{:?}", quota.dir());
+    let mounts = std::fs::read_to_string("/proc/self/mountinfo").unwrap();
+    assert!(
+        !mounts.contains(&state.path().display().to_string()),
+        "{mounts}"
+    );
 }

@@ -4,6 +4,9 @@
 //! `wait4`), how far the host's free disk dropped while it ran, that `nab clean` leaves
 //! nothing of the trial, and the trial's `failure_reason`. The measured figures are
 //! printed (`cargo test -- --nocapture` shows them).
+//!
+//! Each case has a state directory of its own (`NAB_STATE_DIR`), so "nothing of the
+//! trial remains" is exact: no quota folder, no mount and no loop device under it.
 
 mod common;
 
@@ -18,6 +21,11 @@ use std::time::{Duration, Instant};
 const TASK: &str = "py-pagination-offbyone";
 /// The issue's bound on nab's memory, whatever the agent did.
 const RSS_LIMIT_KIB: i64 = 512 * 1024;
+/// The task's default `limits.disk_mb`.
+const DEFAULT_DISK_MB: u64 = 1024;
+/// Room in the host-disk bound for what is not the agent's: the trial folder (its caps),
+/// and other processes on a shared machine writing while the case runs.
+const DISK_SLACK: u64 = 256 << 20;
 
 struct Hostile {
     rec: Option<TrialRecord>,
@@ -32,6 +40,12 @@ struct Hostile {
     budget: Duration,
     /// From SIGINT to nab's exit, when the run was interrupted.
     after_signal: Option<Duration>,
+    /// The most disk any one quota image took on the host while nab ran, in bytes.
+    image_peak: u64,
+    /// The task's disk quota, in bytes, and how many quotas the trial has (workspace,
+    /// /nab/out).
+    quota: u64,
+    quotas: u64,
 }
 
 fn free_bytes(path: &Path) -> u64 {
@@ -75,26 +89,102 @@ fn run_hostile_seeded(
     interrupt: bool,
     seed: &dyn Fn(&Path),
 ) -> Hostile {
+    run_hostile_with(root, name, script, agent_s, interrupt, seed, None)
+}
+
+/// Bytes the host's disk holds for every quota image under `state`: (the largest one,
+/// all of them).
+fn image_bytes(state: &Path) -> (u64, u64) {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(dirs) = std::fs::read_dir(state.join("quota")) else {
+        return (0, 0);
+    };
+    let sizes: Vec<u64> = dirs
+        .filter_map(|d| std::fs::symlink_metadata(d.ok()?.path().join("disk.img")).ok())
+        .map(|m| m.blocks() * 512)
+        .collect();
+    (sizes.iter().copied().max().unwrap_or(0), sizes.iter().sum())
+}
+
+/// What of a case's quotas is left on the machine: quota folders, mounts and loop
+/// devices under `root`.
+fn quota_leftovers(root: &Path, state: &Path) -> Vec<String> {
+    let mut left: Vec<String> = std::fs::read_dir(state.join("quota"))
+        .map(|d| {
+            d.filter_map(|e| Some(e.ok()?.path().display().to_string()))
+                .collect()
+        })
+        .unwrap_or_default();
+    let root_s = root.display().to_string();
+    let mounts = std::fs::read_to_string("/proc/self/mountinfo").unwrap();
+    left.extend(
+        mounts
+            .lines()
+            .filter(|l| l.contains(&root_s))
+            .map(|l| format!("mount: {l}")),
+    );
+    for dev in std::fs::read_dir("/sys/block").unwrap().flatten() {
+        let backing = std::fs::read_to_string(dev.path().join("loop/backing_file")).ok();
+        if let Some(b) = backing.filter(|b| b.contains(&root_s)) {
+            left.push(format!("loop device {:?}: {}", dev.file_name(), b.trim()));
+        }
+    }
+    left
+}
+
+/// [`run_hostile_seeded`], with `disk_mb` as the task's `limits.disk_mb`.
+fn run_hostile_with(
+    root: &Path,
+    name: &str,
+    script: &str,
+    agent_s: u32,
+    interrupt: bool,
+    seed: &dyn Fn(&Path),
+    disk_mb: Option<u64>,
+) -> Hostile {
     let suite = suite(root, name, &|y| {
-        y.replace(
+        let y = y.replace(
             "timeouts: {agent_s: 600, verify_s: 120}",
             &format!("timeouts: {{agent_s: {agent_s}, verify_s: 120}}"),
-        )
+        );
+        match disk_mb {
+            Some(mb) => y.replace("pids: 256}", &format!("pids: 256, disk_mb: {mb}}}")),
+            None => y,
+        }
     });
+    let state = root.join(format!("state-{name}"));
     seed(&suite.join(TASK).join("workspace"));
     let agent = root.join(format!("{name}.sh"));
     common::write_exec(&agent, script);
     let run_id = common::unique(name);
     let _sweep = common::SweepOnDrop(run_id.clone());
     let out = root.join(format!("out-{name}"));
-    let before = free_bytes(Path::new("/var/lib/docker"));
+    // Docker's volumes and the quota images may sit on different file systems: the drop
+    // is the sum of both drops (counted once when they are the same).
+    std::fs::create_dir_all(&state).unwrap();
+    let same_fs = nix::sys::stat::stat("/var/lib/docker").unwrap().st_dev
+        == nix::sys::stat::stat(&state).unwrap().st_dev;
+    let free = {
+        let state = state.clone();
+        move || {
+            free_bytes(Path::new("/var/lib/docker")) + if same_fs { 0 } else { free_bytes(&state) }
+        }
+    };
+    let before = free();
     let lowest = Arc::new(AtomicU64::new(before));
+    let image_peak = Arc::new(AtomicU64::new(0));
     let done = Arc::new(AtomicBool::new(false));
     let sampler = {
-        let (lowest, done) = (lowest.clone(), done.clone());
+        let (lowest, done, image_peak, state) = (
+            lowest.clone(),
+            done.clone(),
+            image_peak.clone(),
+            state.clone(),
+        );
         std::thread::spawn(move || {
             while !done.load(Ordering::Relaxed) {
-                lowest.fetch_min(free_bytes(Path::new("/var/lib/docker")), Ordering::Relaxed);
+                lowest.fetch_min(free(), Ordering::Relaxed);
+                image_peak.fetch_max(image_bytes(&state).0, Ordering::Relaxed);
                 std::thread::sleep(Duration::from_millis(100));
             }
         })
@@ -108,6 +198,7 @@ fn run_hostile_seeded(
         .arg(format!("--agent=command:{}", agent.display()))
         .arg("--out")
         .arg(&out)
+        .env("NAB_STATE_DIR", &state)
         .stdout(Stdio::null())
         .stderr(std::fs::File::create(root.join(format!("{name}.stderr"))).unwrap())
         .spawn()
@@ -142,6 +233,7 @@ fn run_hostile_seeded(
     // `nab clean` for the run, then nothing of the trial may remain.
     let cleaned = Command::new(env!("CARGO_BIN_EXE_nab"))
         .args(["clean", "--run", &run_id])
+        .env("NAB_STATE_DIR", &state)
         .output()
         .unwrap();
     assert!(cleaned.status.success(), "{cleaned:?}");
@@ -150,6 +242,8 @@ fn run_hostile_seeded(
         (vec![], vec![]),
         "{name}: leftovers after nab clean"
     );
+    let left = quota_leftovers(root, &state);
+    assert!(left.is_empty(), "{name}: left after nab clean: {left:#?}");
     let h = Hostile {
         rec,
         wall,
@@ -160,13 +254,17 @@ fn run_hostile_seeded(
         out,
         budget: Duration::from_secs(u64::from(agent_s) + 120),
         after_signal,
+        image_peak: image_peak.load(Ordering::Relaxed),
+        quota: disk_mb.unwrap_or(DEFAULT_DISK_MB) << 20,
+        quotas: 2,
     };
     eprintln!(
-        "[hostile {name}] wall {:.1} s (after SIGINT: {:?}), nab peak RSS {} MiB, host free disk dropped {} MiB, exit {:?}",
+        "[hostile {name}] wall {:.1} s (after SIGINT: {:?}), nab peak RSS {} MiB, host free disk dropped {} MiB (largest quota image {} MiB), exit {:?}",
         h.wall.as_secs_f64(),
         h.after_signal,
         h.peak_rss_kib / 1024,
         h.disk_drop / (1024 * 1024),
+        h.image_peak / (1024 * 1024),
         h.exit
     );
     h
@@ -186,6 +284,7 @@ impl Hostile {
             "peak RSS {} KiB",
             self.peak_rss_kib
         );
+        self.assert_disk_bounded();
         let rec = self
             .rec
             .as_ref()
@@ -194,6 +293,24 @@ impl Hostile {
         assert_eq!(rec.failure_reason, Some(reason), "{rec:?}");
         assert_eq!(rec.error, None);
         rec
+    }
+
+    /// No quota image took more than the quota, and the host's free disk dropped by no
+    /// more than the trial's quotas (and [`DISK_SLACK`]).
+    fn assert_disk_bounded(&self) {
+        assert!(
+            self.image_peak <= self.quota,
+            "a quota image took {} bytes, over the quota of {}",
+            self.image_peak,
+            self.quota
+        );
+        assert!(
+            self.disk_drop <= self.quota * self.quotas + DISK_SLACK,
+            "the host's free disk dropped by {} bytes (quota {} x {})",
+            self.disk_drop,
+            self.quota,
+            self.quotas
+        );
     }
 
     fn patch(&self) -> Vec<u8> {
@@ -393,4 +510,74 @@ async fn colliding_and_newline_names_are_all_in_the_patch_and_forge_nothing() {
         !patch.lines().any(|l| l.starts_with("diff --git forged")),
         "{patch}"
     );
+}
+
+/// Writes until the disk says no, then checks it did (so the quota, not a size, stopped it).
+fn filler(dir: &str) -> String {
+    format!(
+        "#!/bin/sh\nmkdir -p {dir}/fill\nif dd if=/dev/zero of={dir}/fill/zeros bs=1M count=3072 2>/tmp/dd.err; then echo 'wrote it all'; else cat /tmp/dd.err; fi\n"
+    )
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_agent_filling_its_workspace_hits_the_quota_and_fails() {
+    common::base_image().await;
+    let root = root();
+    let h = run_hostile_with(
+        root.path(),
+        "fill-ws",
+        &filler("/workspace"),
+        120,
+        false,
+        &|_| {},
+        Some(256),
+    );
+    h.assert_bounded_failure(FailureReason::DiskQuota);
+    let log = h.agent_log();
+    assert!(log.contains("No space left on device"), "{log}");
+    assert!(
+        log.contains("[nab: the workspace filled its disk quota of 256 MiB"),
+        "{log}"
+    );
+    // It did write up to the quota: the bound was reached, not avoided.
+    assert!(h.image_peak > 200 << 20, "{}", h.image_peak);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_agent_filling_nab_out_hits_the_quota_and_fails() {
+    common::base_image().await;
+    let root = root();
+    let h = run_hostile_with(
+        root.path(),
+        "fill-out",
+        &filler("/nab/out"),
+        120,
+        false,
+        &|_| {},
+        Some(256),
+    );
+    h.assert_bounded_failure(FailureReason::DiskQuota);
+    let log = h.agent_log();
+    assert!(log.contains("No space left on device"), "{log}");
+    assert!(
+        log.contains("[nab: /nab/out filled its disk quota of 256 MiB"),
+        "{log}"
+    );
+    assert!(h.image_peak > 200 << 20, "{}", h.image_peak);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn read_only_folders_left_in_the_workspace_and_nab_out_are_cleaned_up() {
+    common::base_image().await;
+    let root = root();
+    let h = run_hostile(
+        root.path(),
+        "read-only",
+        "#!/bin/sh\nfor d in /workspace/locked /nab/out/locked; do mkdir -p $d/deep && echo x > $d/deep/f && chmod -R a-w $d; done\nls -ld /workspace/locked/deep\n",
+        60,
+        false,
+    );
+    h.assert_bounded_failure(FailureReason::TestsFailed);
+    let log = h.agent_log();
+    assert!(log.contains("dr-xr-xr-x"), "{log}");
 }

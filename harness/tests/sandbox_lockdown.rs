@@ -49,7 +49,7 @@ async fn a_container_is_locked_down_capped_and_killed_at_its_deadline() {
         trial: "0".into(),
         role: "agent".into(),
     };
-    let volume = backend.create_volume(&labels).await.unwrap();
+    let volume = backend.create_volume(&labels, None).await.unwrap();
     let spec = ContainerSpec {
         image,
         labels,

@@ -129,6 +129,15 @@ fn each_kind_of_bad_input_is_named_with_file_field_and_what_is_allowed() {
             ],
         ),
         (
+            "small-disk-quota",
+            GOOD.replace("pids: 128}", "pids: 128, disk_mb: 8}"),
+            none,
+            vec![
+                "field `limits.disk_mb`",
+                "is 8; allowed: at least 16 and at most 1048576 (MiB)",
+            ],
+        ),
+        (
             "unknown-gateway-field",
             format!("{GOOD}gateway: {{max_body_mb: 4}}\n"),
             none,

@@ -1,4 +1,5 @@
-//! `nab clean`: removes leftovers by label.
+//! `nab clean`: removes leftovers by label: containers, volumes, and disk-quota images
+//! (unmounted and deleted from `$NAB_STATE_DIR/quota`, whatever the agent left in them).
 
 use nab_harness::sandbox::{DockerBackend, SandboxBackend};
 use std::process::ExitCode;
@@ -19,8 +20,8 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let swept = backend.sweep(&label).await?;
     println!(
-        "removed {} container(s) and {} volume(s) labelled {label}",
-        swept.containers, swept.volumes
+        "removed {} container(s), {} volume(s) and {} disk quota(s) labelled {label}",
+        swept.containers, swept.volumes, swept.quotas
     );
     Ok(ExitCode::SUCCESS)
 }

@@ -138,7 +138,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     );
     if report.leftovers > 0 {
         eprintln!(
-            "warning: the end-of-run sweep removed {} leftover container(s)/volume(s)",
+            "warning: the end-of-run sweep removed {} leftover container(s)/volume(s)/disk quota(s)",
             report.leftovers
         );
     }

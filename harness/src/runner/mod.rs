@@ -54,7 +54,7 @@ pub struct RunReport {
     pub records: Vec<TrialRecord>,
     pub resumed: usize,
     pub interrupted: bool,
-    /// Containers/volumes the end-of-run sweep still found (should be 0).
+    /// Containers/volumes/quotas the end-of-run sweep still found (should be 0).
     pub leftovers: usize,
 }
 
@@ -182,7 +182,7 @@ pub async fn run_jobs(
     let label = format!("nab.run={run_id}");
     let sweep = cfg.backend.sweep(&label);
     let leftovers = match tokio::time::timeout(Duration::from_secs(20), sweep).await {
-        Ok(Ok(s)) => s.containers + s.volumes,
+        Ok(Ok(s)) => s.containers + s.volumes + s.quotas,
         Ok(Err(e)) => {
             tracing::warn!("end-of-run sweep failed: {e}");
             0

@@ -128,11 +128,24 @@ impl SandboxBackend for DockerBackend {
         }
     }
 
-    async fn create_volume(&self, labels: &Labels) -> Result<VolumeId, SandboxError> {
+    async fn create_volume(
+        &self,
+        labels: &Labels,
+        bind: Option<&std::path::Path>,
+    ) -> Result<VolumeId, SandboxError> {
+        // The local driver binds the folder when a container mounts the volume.
+        let driver_opts = bind.map(|p| {
+            HashMap::from([
+                ("type".to_owned(), "none".to_owned()),
+                ("o".to_owned(), "bind".to_owned()),
+                ("device".to_owned(), p.to_string_lossy().into_owned()),
+            ])
+        });
         let v = self
             .docker
             .create_volume(VolumeCreateRequest {
                 labels: Some(labels.to_map()),
+                driver_opts,
                 ..Default::default()
             })
             .await
@@ -400,6 +413,12 @@ impl SandboxBackend for DockerBackend {
             self.destroy_volume(&VolumeId(v.name)).await?;
             swept.volumes += 1;
         }
+        // Quotas last: their images were bound into the containers removed above.
+        let root = super::quota::state_root();
+        let label = label.to_owned();
+        swept.quotas = tokio::task::spawn_blocking(move || super::quota::sweep(&root, &label))
+            .await
+            .map_err(|e| SandboxError::Io(std::io::Error::other(e)))??;
         Ok(swept)
     }
 }

@@ -5,11 +5,13 @@
 mod capture;
 mod chunks;
 mod docker;
+pub mod quota;
 mod spec;
 
 pub use capture::Capture;
 pub use chunks::ChunkReader;
 pub use docker::DockerBackend;
+pub use quota::{QuotaError, QuotaMount};
 pub use spec::{BindMount, ContainerSpec, Labels, Lockdown};
 
 use async_trait::async_trait;
@@ -66,6 +68,8 @@ pub enum SandboxError {
     Cancelled,
     #[error("the workspace archive is larger than {limit} bytes; refusing to copy more")]
     TooLarge { limit: u64 },
+    #[error(transparent)]
+    Quota(#[from] QuotaError),
     #[error("{0}")]
     Io(#[from] std::io::Error),
 }
@@ -90,13 +94,20 @@ pub struct VolumeId(pub String);
 pub struct Swept {
     pub containers: usize,
     pub volumes: usize,
+    /// Disk-quota images unmounted and deleted (see [`quota`]).
+    pub quotas: usize,
 }
 
 #[async_trait]
 pub trait SandboxBackend: Send + Sync {
     fn capabilities(&self) -> Capabilities;
-    /// A labelled, empty workspace volume.
-    async fn create_volume(&self, labels: &Labels) -> Result<VolumeId, SandboxError>;
+    /// A labelled, empty workspace volume; with `bind`, the volume is that host folder
+    /// (a mounted disk quota, see [`quota`]).
+    async fn create_volume(
+        &self,
+        labels: &Labels,
+        bind: Option<&std::path::Path>,
+    ) -> Result<VolumeId, SandboxError>;
     /// Creates and starts a locked-down container that idles until commands are exec'd.
     async fn create(&self, spec: &ContainerSpec) -> Result<ContainerId, SandboxError>;
     /// Extracts a tar archive at `dest` inside the container.
@@ -133,6 +144,7 @@ pub trait SandboxBackend: Send + Sync {
     async fn is_running(&self, c: &ContainerId) -> Result<bool, SandboxError>;
     async fn destroy(&self, c: &ContainerId) -> Result<(), SandboxError>;
     async fn destroy_volume(&self, v: &VolumeId) -> Result<(), SandboxError>;
-    /// Removes every container and volume whose labels match `label` (`key` or `key=value`).
+    /// Removes every container and volume whose labels match `label` (`key` or
+    /// `key=value`), then every disk quota so labelled.
     async fn sweep(&self, label: &str) -> Result<Swept, SandboxError>;
 }

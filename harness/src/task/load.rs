@@ -278,6 +278,15 @@ fn check_spec(folder: &Path, file: &Path, spec: &TaskSpec, issues: &mut Vec<Task
             format!("is {}; allowed: at least 64 (MiB)", spec.limits.memory_mb),
         );
     }
+    if !(16..=1024 * 1024).contains(&spec.limits.disk_mb) {
+        bad(
+            "limits.disk_mb",
+            format!(
+                "is {}; allowed: at least 16 and at most 1048576 (MiB)",
+                spec.limits.disk_mb
+            ),
+        );
+    }
     if spec.limits.pids < 16 {
         bad(
             "limits.pids",

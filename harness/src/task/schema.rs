@@ -84,6 +84,14 @@ pub struct Limits {
     pub cpus: f64,
     pub memory_mb: i64,
     pub pids: i64,
+    /// Disk quota (MiB) of each place the agent can write to disk: its workspace (the
+    /// verifier's too: it is the same file system) and /nab/out. Default 1024.
+    #[serde(default = "default_disk_mb")]
+    pub disk_mb: i64,
+}
+
+fn default_disk_mb() -> i64 {
+    1024
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
