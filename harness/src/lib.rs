@@ -15,6 +15,7 @@
 //! - [`pairwise_bridge`]: the judges' pairwise lines as the reports' pairwise records.
 //! - [`runner`]: scheduling, retries, results.jsonl, resume, summaries.
 //! - [`untrusted`]: reading a file the agent left (no links, no blocking, capped).
+//! - [`selftest`]: `nab selftest`, the built-in hostile agents run against the harness.
 
 pub mod agent;
 pub mod docker;
@@ -26,6 +27,7 @@ pub mod model;
 pub mod pairwise_bridge;
 pub mod runner;
 pub mod sandbox;
+pub mod selftest;
 pub mod tamper;
 pub mod task;
 pub mod trial;

@@ -10,6 +10,7 @@ mod report;
 mod review;
 mod run;
 mod run_meta;
+mod selftest;
 mod validate;
 
 use clap::{Parser, Subcommand};
@@ -46,6 +47,8 @@ enum Command {
     Compare(compare::Args),
     /// CI gate: exit non-zero when the candidate run is worse than the baseline.
     Gate(gate::Args),
+    /// Run the built-in hostile agents against the harness; exit 1 if any attack fooled it.
+    Selftest(selftest::Args),
 }
 
 impl Cli {
@@ -60,6 +63,7 @@ impl Cli {
             Command::Report(a) => report::run(a),
             Command::Compare(a) => compare::run(a).await,
             Command::Gate(a) => gate::run(a),
+            Command::Selftest(a) => selftest::run(a).await,
         }
     }
 }

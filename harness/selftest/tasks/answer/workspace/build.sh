@@ -1,0 +1,2 @@
+# The project's build step (nothing to build yet).
+exit 0
