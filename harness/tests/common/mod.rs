@@ -111,3 +111,84 @@ impl Drop for SweepOnDrop {
         }
     }
 }
+
+/// A finished `nab selftest` run on some of its cases (ids or classes), with its run folder.
+/// The built-in corpus (harness/selftest/) holds the hostile agents; tests that plant an
+/// attack run its case here and check the details in its logs.
+pub struct Selftest {
+    _root: tempfile::TempDir,
+    pub out: PathBuf,
+    pub stdout: String,
+    pub stderr: String,
+    pub success: bool,
+    _sweep: SweepOnDrop,
+}
+
+impl Selftest {
+    pub fn run(cases: &[&str]) -> Selftest {
+        let root = tempfile::tempdir().unwrap();
+        let run_id = unique("selftest");
+        let sweep = SweepOnDrop(run_id.clone());
+        let out = root.path().join("out");
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_nab"))
+            .args(["selftest", "-j", "2", "--run-id", &run_id, "--out"])
+            .arg(&out)
+            .args(cases)
+            .output()
+            .unwrap();
+        let st = Selftest {
+            _root: root,
+            out,
+            stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+            success: o.status.success(),
+            _sweep: sweep,
+        };
+        assert_eq!(
+            labelled(&format!("nab.run={run_id}")),
+            (vec![], vec![]),
+            "leftovers after nab selftest"
+        );
+        st
+    }
+
+    /// The table's row for case `id`.
+    pub fn row(&self, id: &str) -> &str {
+        self.stdout
+            .lines()
+            .take_while(|l| !l.is_empty())
+            .find(|r| r.split_whitespace().nth(1) == Some(id))
+            .unwrap_or_else(|| panic!("no row for {id}:\n{}\n{}", self.stdout, self.stderr))
+    }
+
+    /// Every case in `ids` has a row that says `caught`, and the run exited 0.
+    pub fn assert_all_caught(&self, ids: &[&str]) {
+        for id in ids {
+            assert!(
+                self.row(id).ends_with("  caught"),
+                "{id} not caught:\n{}",
+                self.stdout
+            );
+        }
+        assert!(self.success, "{}\n{}", self.stdout, self.stderr);
+    }
+
+    /// A file of case `case`'s trial on task `task` (agent.log, verify.log, ...).
+    pub fn log(&self, task: &str, case: &str, file: &str) -> String {
+        std::fs::read_to_string(self.out.join("trials").join(task).join(case).join(file))
+            .unwrap_or_default()
+    }
+
+    /// The trial record of case `case` (its agent script is `<case>.sh`).
+    pub fn record(&self, case: &str) -> nab_protocol::trial::TrialRecord {
+        let suffix = format!("/{case}.sh");
+        nab_protocol::read_jsonl::<nab_protocol::trial::TrialRecord>(
+            &self.out.join("results.jsonl"),
+        )
+        .unwrap()
+        .records
+        .into_iter()
+        .find(|r| r.agent.ends_with(&suffix))
+        .unwrap_or_else(|| panic!("no record for {case}:\n{}", self.stdout))
+    }
+}
