@@ -7,6 +7,7 @@
 //! - [`agent`]: how each kind of agent is started in the sandbox.
 //! - [`workspace`]: workspace archives in and out, and the diff against the original.
 //! - [`verify`]: the verifier phase and JUnit counts.
+//! - [`expect`]: host-side checks against expected data that never enters a container.
 //! - [`tamper`]: protected workspace paths, and the `tamper_flags` a diff that touches them sets.
 //! - [`model`], [`llm`], [`metrics`]: the model spec, one trial's gateway, and the
 //!   metrics from its transcript and the agent's events.
@@ -19,6 +20,7 @@
 
 pub mod agent;
 pub mod docker;
+pub mod expect;
 pub mod image;
 pub mod judge_model;
 pub mod llm;

@@ -10,9 +10,9 @@ use crate::sandbox::{
     BindMount, ContainerId, ContainerSpec, ExecRequest, Labels, Lockdown, QuotaMount,
     SandboxBackend, SandboxError, VolumeId, quota,
 };
-use crate::task::Task;
+use crate::task::{EXPECTED_CAP, Task, VerifyStep};
 use crate::verify;
-use crate::workspace::{self, Snapshot};
+use crate::workspace::{self, Picks, Snapshot};
 use nab_protocol::trial::{ErrorKind, FailureReason, SandboxExit};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -413,15 +413,25 @@ async fn run_inner(
             dir: task.dir.clone(),
             source: std::io::Error::other(e.to_string()),
         })?;
+    // The files `expect_file` steps compare come from this same archive: the workspace as
+    // the agent left it, before any verify step (whose code could rewrite it) ran.
+    let mut picks = Picks::new(
+        task.spec.verify.iter().filter_map(|s| match s {
+            VerifyStep::ExpectFile(f) => Some(f.path.as_str()),
+            _ => None,
+        }),
+        EXPECTED_CAP,
+    );
     let (tx, rx) = tokio::sync::mpsc::channel(16);
     let reader = tokio::task::spawn_blocking(move || {
-        Snapshot::from_tar(std::io::BufReader::new(crate::sandbox::ChunkReader::new(
-            rx,
-        )))
+        Snapshot::from_tar_picking(
+            std::io::BufReader::new(crate::sandbox::ChunkReader::new(rx)),
+            &mut picks,
+        )
         .map(|after| {
             let patch = workspace::diff(&original, &after);
             let flags = protected.touched(&original, &after);
-            (after, patch, flags)
+            (after, patch, flags, picks)
         })
     });
     // The agent decides how large its workspace is (sparse files included: the archive
@@ -458,11 +468,13 @@ async fn run_inner(
         failure = Some(FailureReason::DiskQuota);
     }
     let mut tamper_flags = Vec::new();
+    let mut picks = Picks::default();
     if failure.is_none() {
         let why = match read {
-            Ok(Ok(Ok((_, patch, flags)))) => {
+            Ok(Ok(Ok((_, patch, flags, picked)))) => {
                 std::fs::write(dir.join("diff.patch"), patch).map_err(files_err(dir))?;
                 tamper_flags = flags;
+                picks = picked;
                 None
             }
             Ok(Ok(Err(e))) => Some(format!("the workspace archive could not be read: {e}")),
@@ -583,7 +595,7 @@ async fn run_inner(
     let verify_started = Instant::now();
     let verifier = ctx.backend.create(&verify_spec).await?;
     record_container(&verifier);
-    let v = verify::run_steps(ctx.backend.as_ref(), &verifier, task, cancel).await?;
+    let v = verify::run_steps(ctx.backend.as_ref(), &verifier, task, &picks, cancel).await?;
     let verify_s = verify_started.elapsed().as_secs_f64();
     std::fs::write(dir.join("verify.log"), &v.log).map_err(files_err(dir))?;
     Ok(TrialOutcome {

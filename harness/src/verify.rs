@@ -1,9 +1,12 @@
 //! The verifier phase: a fresh container with the agent's final workspace and the hidden
 //! tests, each step run by argv under its own deadline. JUnit counts are read from
-//! /nab/verify, a tmpfs only the verifier ever has.
+//! /nab/verify, a tmpfs only the verifier ever has. Host-side checks ([`crate::expect`])
+//! run in the same order; each counts as one test.
 
+use crate::expect;
 use crate::sandbox::{ContainerId, ExecOutcome, ExecRequest, SandboxBackend, SandboxError};
-use crate::task::Task;
+use crate::task::{EXPECTED_CAP, Task, VerifyStep};
+use crate::workspace::Picks;
 use nab_protocol::trial::FailureReason;
 use std::fmt::Write as _;
 use std::time::Duration;
@@ -64,10 +67,13 @@ async fn unless_gone<T>(
 /// Runs every verify step in order in container `c`; stops at the first failing step.
 /// Between steps (and before a report is read) every process of the sandbox user is
 /// killed, so nothing one step starts can act during the next or rewrite a report.
+/// `picks` holds the workspace files `expect_file` steps compare, taken from the archive
+/// copied out when the agent stopped.
 pub async fn run_steps(
     backend: &dyn SandboxBackend,
     c: &ContainerId,
     task: &Task,
+    picks: &Picks,
     cancel: &CancellationToken,
 ) -> Result<VerifyResult, SandboxError> {
     let mut result = VerifyResult::default();
@@ -75,108 +81,235 @@ pub async fn run_steps(
     let started = std::time::Instant::now();
     for (i, step) in task.spec.verify.iter().enumerate() {
         let left = budget.saturating_sub(started.elapsed());
-        let timeout = Duration::from_secs_f64(step.timeout_s).min(left);
-        let req = ExecRequest {
-            argv: step.argv.clone(),
-            env: vec!["HOME=/tmp".into()],
-            workdir: "/workspace".into(),
-            timeout,
-            output_cap: STEP_OUTPUT_CAP,
-        };
-        let _ = writeln!(result.log, "$ {}", shell_quote(&step.argv));
-        let Some(out) = exec_unless_gone(backend, c, &req, cancel).await? else {
-            let _ = writeln!(
-                result.log,
-                "[nab] step {i}: could not run: the verifier container has stopped\n"
-            );
-            result.failure = Some(FailureReason::VerifierCrashed);
-            break;
-        };
-        result.log.push_str(&out.output.to_text());
-        // No exit code without a timeout: the process went down with its container.
-        if !out.timed_out && out.exit_code.is_none() {
-            let _ = writeln!(
-                result.log,
-                "[nab] step {i}: the verifier container stopped while the step ran\n"
-            );
-            result.failure = Some(FailureReason::VerifierCrashed);
-            break;
-        }
-        let verdict = match (out.timed_out, out.exit_code) {
-            (true, _) => format!(
-                "step {i}: TIMEOUT after {:.1} s (limit {:.1} s)",
-                out.duration.as_secs_f64(),
-                timeout.as_secs_f64()
-            ),
-            (false, Some(0)) => format!("step {i}: exit 0 in {:.1} s", out.duration.as_secs_f64()),
-            (false, code) => format!(
-                "step {i}: FAILED, exit {code:?} in {:.1} s",
-                out.duration.as_secs_f64()
-            ),
-        };
-        let _ = writeln!(result.log, "[nab] {verdict}\n");
-        if out.timed_out {
-            // The deadline killed the whole container: no later step can run.
-            result.failure = Some(FailureReason::VerifyTimeout);
-            break;
-        }
-        let reaped = backend.kill_sandbox_user(c, cancel).await;
-        if unless_gone(backend, c, reaped).await? != Some(true) {
-            let _ = writeln!(
-                result.log,
-                "[nab] step {i}: processes of the sandbox user outlived the step and could not be stopped\n"
-            );
-            result.failure = Some(FailureReason::VerifierCrashed);
-            break;
-        }
-        let mut ok = out.exit_code == Some(0);
-        if let Some(junit) = &step.junit {
-            let report = match read_junit(backend, c, junit, cancel).await? {
-                Ok(report) => report,
-                Err(Gone) => {
-                    let _ = writeln!(
-                        result.log,
-                        "[nab] step {i}: the verifier container stopped before {junit} was read\n"
-                    );
-                    result.failure = Some(FailureReason::VerifierCrashed);
+        let (argv, timeout_s, output_cap) = match step {
+            VerifyStep::Command(cmd) => (&cmd.argv, cmd.timeout_s, STEP_OUTPUT_CAP),
+            // One byte over the cap tells "too long" from "exactly the cap".
+            VerifyStep::ExpectStdout(s) => (&s.argv, s.timeout_s, EXPECTED_CAP as usize + 1),
+            VerifyStep::ExpectFile(f) => {
+                let _ = writeln!(
+                    result.log,
+                    "[nab] step {i}: expect_file {} equals {} (compare: {:?}, on the host)",
+                    f.path, f.equals, f.compare
+                );
+                let expected = expect::read_expected(task, &f.equals)?;
+                let checked = expect::check_file(f, picks, &expected);
+                if !count_check(&mut result, i, checked) {
                     break;
                 }
-            };
-            match report {
-                Some((p, t)) => {
-                    result.tests_passed = Some(result.tests_passed.unwrap_or(0) + p);
-                    result.tests_total = Some(result.tests_total.unwrap_or(0) + t);
-                    // An exit 0 is only believed when the report agrees: code under test runs
-                    // inside the test process and could end it early with status 0.
-                    if ok && (t == 0 || p < t) {
-                        ok = false;
-                        let _ = writeln!(
-                            result.log,
-                            "[nab] step {i}: exit 0 but {junit} reports {p}/{t} tests passed\n"
-                        );
-                    }
-                }
-                None => {
-                    let _ = writeln!(
-                        result.log,
-                        "[nab] step {i}: no readable JUnit file at {junit}\n"
-                    );
-                    if ok {
-                        ok = false;
-                        let _ = writeln!(
-                            result.log,
-                            "[nab] step {i}: a step that declares `junit` must write it; exit 0 alone is not a pass\n"
-                        );
+                continue;
+            }
+        };
+        let timeout = Duration::from_secs_f64(timeout_s).min(left);
+        let Some(out) = run_command(
+            backend,
+            c,
+            i,
+            argv,
+            timeout,
+            output_cap,
+            &mut result,
+            cancel,
+        )
+        .await?
+        else {
+            break;
+        };
+        let mut ok = out.exit_code == Some(0);
+        match step {
+            VerifyStep::Command(cmd) => {
+                if let Some(junit) = &cmd.junit {
+                    match read_junit(backend, c, junit, cancel).await? {
+                        Ok(report) => ok = count_junit(&mut result, i, junit, report, ok),
+                        Err(Gone) => {
+                            let _ = writeln!(
+                                result.log,
+                                "[nab] step {i}: the verifier container stopped before {junit} was read\n"
+                            );
+                            result.failure = Some(FailureReason::VerifierCrashed);
+                            break;
+                        }
                     }
                 }
             }
+            VerifyStep::ExpectStdout(s) if ok => {
+                let _ = writeln!(
+                    result.log,
+                    "[nab] step {i}: expect_stdout equals {} (compare: {:?}, on the host)",
+                    s.equals, s.compare
+                );
+                let expected = expect::read_expected(task, &s.equals)?;
+                let checked = if out.stdout.truncated() {
+                    Err((
+                        FailureReason::OutputMismatch,
+                        format!(
+                            "stdout is longer than the {EXPECTED_CAP}-byte cap (the expected data is at most that)"
+                        ),
+                    ))
+                } else {
+                    expect::compare(out.stdout.bytes(), &expected, s.compare)
+                        .map_err(|d| (FailureReason::OutputMismatch, format!("stdout {d}")))
+                };
+                if !count_check(&mut result, i, checked) {
+                    break;
+                }
+                continue;
+            }
+            // A command that failed is a failing test, whatever it printed.
+            VerifyStep::ExpectStdout(_) => count_test(&mut result, false),
+            VerifyStep::ExpectFile(_) => {}
         }
         if !ok {
-            result.failure = Some(FailureReason::TestsFailed);
+            result.failure.get_or_insert(FailureReason::TestsFailed);
             break;
         }
     }
     Ok(result)
+}
+
+/// Runs one step's command and logs it. `Ok(None)` when the trial's verdict is already in
+/// (the container stopped, the step timed out, or its processes could not be stopped):
+/// `result.failure` says which.
+#[allow(clippy::too_many_arguments)]
+async fn run_command(
+    backend: &dyn SandboxBackend,
+    c: &ContainerId,
+    i: usize,
+    argv: &[String],
+    timeout: Duration,
+    output_cap: usize,
+    result: &mut VerifyResult,
+    cancel: &CancellationToken,
+) -> Result<Option<ExecOutcome>, SandboxError> {
+    let req = ExecRequest {
+        argv: argv.to_vec(),
+        env: vec!["HOME=/tmp".into()],
+        workdir: "/workspace".into(),
+        timeout,
+        output_cap,
+    };
+    let _ = writeln!(result.log, "$ {}", shell_quote(argv));
+    let Some(out) = exec_unless_gone(backend, c, &req, cancel).await? else {
+        let _ = writeln!(
+            result.log,
+            "[nab] step {i}: could not run: the verifier container has stopped\n"
+        );
+        result.failure = Some(FailureReason::VerifierCrashed);
+        return Ok(None);
+    };
+    result.log.push_str(&log_text(&out.output));
+    // No exit code without a timeout: the process went down with its container.
+    if !out.timed_out && out.exit_code.is_none() {
+        let _ = writeln!(
+            result.log,
+            "[nab] step {i}: the verifier container stopped while the step ran\n"
+        );
+        result.failure = Some(FailureReason::VerifierCrashed);
+        return Ok(None);
+    }
+    let verdict = match (out.timed_out, out.exit_code) {
+        (true, _) => format!(
+            "step {i}: TIMEOUT after {:.1} s (limit {:.1} s)",
+            out.duration.as_secs_f64(),
+            timeout.as_secs_f64()
+        ),
+        (false, Some(0)) => format!("step {i}: exit 0 in {:.1} s", out.duration.as_secs_f64()),
+        (false, code) => format!(
+            "step {i}: FAILED, exit {code:?} in {:.1} s",
+            out.duration.as_secs_f64()
+        ),
+    };
+    let _ = writeln!(result.log, "[nab] {verdict}\n");
+    if out.timed_out {
+        // The deadline killed the whole container: no later step can run.
+        result.failure = Some(FailureReason::VerifyTimeout);
+        return Ok(None);
+    }
+    let reaped = backend.kill_sandbox_user(c, cancel).await;
+    if unless_gone(backend, c, reaped).await? != Some(true) {
+        let _ = writeln!(
+            result.log,
+            "[nab] step {i}: processes of the sandbox user outlived the step and could not be stopped\n"
+        );
+        result.failure = Some(FailureReason::VerifierCrashed);
+        return Ok(None);
+    }
+    Ok(Some(out))
+}
+
+/// A step's output for verify.log, at most [`STEP_OUTPUT_CAP`] bytes of it (a step whose
+/// stdout is compared keeps more, for the comparison only).
+fn log_text(output: &crate::sandbox::Capture) -> String {
+    let bytes = output.bytes();
+    if bytes.len() <= STEP_OUTPUT_CAP {
+        return output.to_text();
+    }
+    let mut s = String::from_utf8_lossy(&bytes[..STEP_OUTPUT_CAP]).into_owned();
+    s.push_str(&format!(
+        "\n[nab: output truncated in this log: {} more bytes not shown]\n",
+        bytes.len() - STEP_OUTPUT_CAP + output.dropped as usize
+    ));
+    s
+}
+
+/// Adds one test to the counts.
+fn count_test(result: &mut VerifyResult, passed: bool) {
+    result.tests_total = Some(result.tests_total.unwrap_or(0) + 1);
+    result.tests_passed = Some(result.tests_passed.unwrap_or(0) + u32::from(passed));
+}
+
+/// Logs and counts a host-side check (one test); `false` when it failed the trial.
+fn count_check(result: &mut VerifyResult, i: usize, checked: expect::Checked) -> bool {
+    count_test(result, checked.is_ok());
+    match checked {
+        Ok(()) => {
+            let _ = writeln!(result.log, "[nab] step {i}: matched\n");
+            true
+        }
+        Err((reason, why)) => {
+            let _ = writeln!(result.log, "[nab] step {i}: {}: {why}\n", reason.as_str());
+            result.failure = Some(reason);
+            false
+        }
+    }
+}
+
+/// Adds a JUnit report's counts; the step passes only when its exit status and report agree.
+fn count_junit(
+    result: &mut VerifyResult,
+    i: usize,
+    junit: &str,
+    report: Option<(u32, u32)>,
+    mut ok: bool,
+) -> bool {
+    match report {
+        Some((p, t)) => {
+            result.tests_passed = Some(result.tests_passed.unwrap_or(0) + p);
+            result.tests_total = Some(result.tests_total.unwrap_or(0) + t);
+            // An exit 0 is only believed when the report agrees: code under test runs
+            // inside the test process and could end it early with status 0.
+            if ok && (t == 0 || p < t) {
+                ok = false;
+                let _ = writeln!(
+                    result.log,
+                    "[nab] step {i}: exit 0 but {junit} reports {p}/{t} tests passed\n"
+                );
+            }
+        }
+        None => {
+            let _ = writeln!(
+                result.log,
+                "[nab] step {i}: no readable JUnit file at {junit}\n"
+            );
+            if ok {
+                ok = false;
+                let _ = writeln!(
+                    result.log,
+                    "[nab] step {i}: a step that declares `junit` must write it; exit 0 alone is not a pass\n"
+                );
+            }
+        }
+    }
+    ok
 }
 
 /// The verifier container was no longer running.

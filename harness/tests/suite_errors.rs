@@ -257,3 +257,181 @@ fn the_shipped_tasks_pass_every_static_check() {
         );
     }
 }
+
+/// `expect_file` / `expect_stdout` (host-side checks, issue 11 §2): each mistake is named
+/// with file, line (for shape errors) and field; the expected file must be a regular file
+/// under `expected/`, the only task folder that never enters a container.
+#[test]
+fn host_checks_are_checked_with_file_line_and_field() {
+    const CHECKS: &str = r#"id: ID
+category: terminal
+language: shell
+difficulty: easy
+timeouts: {agent_s: 60, verify_s: 60}
+limits: {cpus: 1.0, memory_mb: 512, pids: 128}
+verify:
+  - argv: ["true"]
+    timeout_s: 10
+  - expect_file: {path: report/summary.csv, equals: expected/summary.csv}
+  - expect_stdout: {argv: ["cat", "x"], equals: expected/summary.csv, timeout_s: 5, compare: trimmed}
+solution: ["bash", "/nab/solution/solve.sh"]
+"#;
+    let with_expected = |d: &Path| write(&d.join("expected/summary.csv"), "path\n");
+    // The good form loads, and each kind is what it says.
+    let dir = tempfile::tempdir().unwrap();
+    task_with_yaml(dir.path(), "good", &CHECKS.replace("ID", "good"));
+    with_expected(&dir.path().join("good"));
+    let tasks = load_suite(dir.path(), &[]).unwrap_or_else(|e| panic!("{e}"));
+    use nab_harness::task::{Compare, VerifyStep};
+    match &tasks[0].spec.verify[..] {
+        [
+            VerifyStep::Command(_),
+            VerifyStep::ExpectFile(f),
+            VerifyStep::ExpectStdout(s),
+        ] => {
+            assert_eq!(
+                (f.path.as_str(), f.equals.as_str(), f.compare),
+                ("report/summary.csv", "expected/summary.csv", Compare::Exact)
+            );
+            assert_eq!(s.compare, Compare::Trimmed);
+        }
+        other => panic!("{other:?}"),
+    }
+
+    type Tweak = fn(&Path);
+    let cases: Vec<(&str, String, Tweak, Vec<&str>)> = vec![
+        (
+            "mixed-step",
+            CHECKS.replace(
+                "- expect_file: {path",
+                "- timeout_s: 3\n    expect_file: {path",
+            ),
+            |d| write(&d.join("expected/summary.csv"), "x\n"),
+            vec![
+                "mixed-step/task.yaml:10:",
+                "field `verify[1]`",
+                "has `expect_file` and also `timeout_s`",
+            ],
+        ),
+        (
+            "unknown-check-field",
+            CHECKS.replace(
+                "equals: expected/summary.csv}",
+                "equal: expected/summary.csv}",
+            ),
+            |_| {},
+            vec![
+                "task.yaml:10:",
+                "verify[1].expect_file",
+                "unknown field `equal`",
+                "`equals`",
+            ],
+        ),
+        (
+            "unknown-compare",
+            CHECKS.replace("compare: trimmed", "compare: fuzzy"),
+            |_| {},
+            vec![
+                "task.yaml:11:",
+                "unknown variant `fuzzy`",
+                "`exact`",
+                "`trimmed`",
+            ],
+        ),
+        (
+            "no-kind",
+            CHECKS.replace(
+                "  - expect_file: {path",
+                "  - junit: /nab/verify/x.xml\n  - expect_file: {path",
+            ),
+            |_| {},
+            vec![
+                "task.yaml:10:",
+                "needs `argv` and `timeout_s`",
+                "`expect_file:`",
+            ],
+        ),
+        (
+            "escaping-path",
+            CHECKS.replace("path: report/summary.csv", "path: ../etc/passwd"),
+            |d| write(&d.join("expected/summary.csv"), "x\n"),
+            vec![
+                "field `verify[1].expect_file.path`",
+                "`../etc/passwd` has an empty, `.` or `..` part",
+            ],
+        ),
+        (
+            "absolute-path",
+            CHECKS.replace(
+                "path: report/summary.csv",
+                "path: /workspace/report/summary.csv",
+            ),
+            |d| write(&d.join("expected/summary.csv"), "x\n"),
+            vec!["field `verify[1].expect_file.path`", "is absolute"],
+        ),
+        (
+            "expected-in-tests",
+            CHECKS.replace(
+                "equals: expected/summary.csv}",
+                "equals: tests/test_report.py}",
+            ),
+            |d| write(&d.join("expected/summary.csv"), "x\n"),
+            vec![
+                "field `verify[1].expect_file.equals`",
+                "is not under `expected/`",
+                "never enters a container",
+            ],
+        ),
+        (
+            "expected-missing",
+            CHECKS.into(),
+            |_| {},
+            vec![
+                "field `verify[1].expect_file.equals`",
+                "field `verify[2].expect_stdout.equals`",
+                "`expected/summary.csv` cannot be read",
+            ],
+        ),
+        (
+            "expected-symlink",
+            CHECKS.into(),
+            |d| {
+                std::fs::create_dir_all(d.join("expected")).unwrap();
+                std::os::unix::fs::symlink("/etc/passwd", d.join("expected/summary.csv")).unwrap();
+            },
+            vec!["field `verify[1].expect_file.equals`", "symbolic link"],
+        ),
+        (
+            "expected-too-large",
+            CHECKS.into(),
+            |d| {
+                std::fs::create_dir_all(d.join("expected")).unwrap();
+                let f = std::fs::File::create(d.join("expected/summary.csv")).unwrap();
+                f.set_len(9 * 1024 * 1024).unwrap();
+            },
+            vec![
+                "`expected/summary.csv` is 9437184 bytes",
+                "largest expected file",
+            ],
+        ),
+        (
+            "bad-stdout-step",
+            CHECKS
+                .replace(r#"argv: ["cat", "x"]"#, "argv: []")
+                .replace("timeout_s: 5", "timeout_s: 99"),
+            |d| write(&d.join("expected/summary.csv"), "x\n"),
+            vec![
+                "field `verify[2].expect_stdout.argv`",
+                "is empty",
+                "field `verify[2].expect_stdout.timeout_s`",
+                "may not outlast the whole verification",
+            ],
+        ),
+    ];
+    for (id, yaml, tweak, fragments) in cases {
+        let msg = errors_for(id, &yaml, tweak);
+        for f in fragments {
+            assert!(msg.contains(f), "case {id}: `{f}` not in:\n{msg}");
+        }
+    }
+}

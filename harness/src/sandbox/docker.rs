@@ -220,6 +220,7 @@ impl SandboxBackend for DockerBackend {
             .await
             .map_err(SandboxError::docker("create exec"))?;
         let mut output = Capture::with_cap(req.output_cap);
+        let mut stdout = Capture::with_cap(req.output_cap);
         let start = self
             .docker
             .start_exec(&exec.id, Some(StartExecOptions::default()));
@@ -243,9 +244,11 @@ impl SandboxBackend for DockerBackend {
         loop {
             tokio::select! {
                 item = stream.next() => match item {
-                    Some(Ok(LogOutput::StdOut { message } | LogOutput::StdErr { message } | LogOutput::Console { message })) => {
+                    Some(Ok(LogOutput::StdOut { message } | LogOutput::Console { message })) => {
                         output.push(&message);
+                        stdout.push(&message);
                     }
+                    Some(Ok(LogOutput::StdErr { message })) => output.push(&message),
                     Some(Ok(LogOutput::StdIn { .. })) => {}
                     // A broken stream after the process ended reads as the end.
                     Some(Err(e)) => {
@@ -279,6 +282,7 @@ impl SandboxBackend for DockerBackend {
             exit_code,
             timed_out,
             output,
+            stdout,
             duration: started.elapsed(),
         })
     }

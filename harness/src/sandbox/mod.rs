@@ -52,6 +52,8 @@ pub struct ExecOutcome {
     /// The deadline passed and the container was killed.
     pub timed_out: bool,
     pub output: Capture,
+    /// Standard output alone (same cap), for checks that compare it.
+    pub stdout: Capture,
     pub duration: Duration,
 }
 

@@ -3,7 +3,8 @@
 
 use super::Task;
 use super::issue::{SuiteError, TaskIssue};
-use super::schema::TaskSpec;
+use super::schema::{TaskSpec, VerifyStep};
+use super::{EXPECTED_CAP, EXPECTED_DIR};
 use std::path::{Path, PathBuf};
 
 /// Loads `ids` from `tasks_dir` (every sub-folder when `ids` is empty) and checks them all.
@@ -300,38 +301,7 @@ fn check_spec(folder: &Path, file: &Path, spec: &TaskSpec, issues: &mut Vec<Task
         );
     }
     for (i, step) in spec.verify.iter().enumerate() {
-        if step.argv.is_empty() || step.argv[0].trim().is_empty() {
-            bad(&format!("verify[{i}].argv"), "is empty; give the program and its arguments as a list, e.g. [\"python3\", \"-m\", \"pytest\"]".into());
-        }
-        if !positive(step.timeout_s) {
-            bad(
-                &format!("verify[{i}].timeout_s"),
-                format!(
-                    "is {}; a timeout must be a number of seconds greater than 0",
-                    step.timeout_s
-                ),
-            );
-        } else if positive(spec.timeouts.verify_s) && step.timeout_s > spec.timeouts.verify_s {
-            bad(
-                &format!("verify[{i}].timeout_s"),
-                format!(
-                    "is {} but timeouts.verify_s is {}; a step may not outlast the whole verification",
-                    step.timeout_s, spec.timeouts.verify_s
-                ),
-            );
-        }
-        if let Some(j) = &step.junit
-            && (!j.starts_with("/nab/verify/")
-                || j.contains("/../")
-                || j.len() <= "/nab/verify/".len())
-        {
-            bad(
-                &format!("verify[{i}].junit"),
-                format!(
-                    "`{j}` must be a file under /nab/verify/ (the verifier's own scratch folder the agent never had)"
-                ),
-            );
-        }
+        check_step(folder, spec, i, step, &mut bad);
     }
     if spec.solution.is_empty() || spec.solution[0].trim().is_empty() {
         bad(
@@ -419,6 +389,138 @@ fn check_spec(folder: &Path, file: &Path, spec: &TaskSpec, issues: &mut Vec<Task
             format!(
                 "`{}` is not a valid glob ({}); use e.g. `build.gradle` or `scripts/**`",
                 e.glob, e.message
+            ),
+        );
+    }
+}
+
+/// One `verify[i]` entry: argv and timeouts for commands; for host-side checks, a plain
+/// workspace path and an expected file that stays on the host.
+fn check_step(
+    folder: &Path,
+    spec: &TaskSpec,
+    i: usize,
+    step: &VerifyStep,
+    bad: &mut impl FnMut(&str, String),
+) {
+    let mut argv_and_timeout = |field: &str, argv: &[String], timeout_s: f64| {
+        if argv.is_empty() || argv[0].trim().is_empty() {
+            bad(&format!("{field}.argv"), "is empty; give the program and its arguments as a list, e.g. [\"python3\", \"-m\", \"pytest\"]".into());
+        }
+        if !positive(timeout_s) {
+            bad(
+                &format!("{field}.timeout_s"),
+                format!("is {timeout_s}; a timeout must be a number of seconds greater than 0"),
+            );
+        } else if positive(spec.timeouts.verify_s) && timeout_s > spec.timeouts.verify_s {
+            bad(
+                &format!("{field}.timeout_s"),
+                format!(
+                    "is {timeout_s} but timeouts.verify_s is {}; a step may not outlast the whole verification",
+                    spec.timeouts.verify_s
+                ),
+            );
+        }
+    };
+    match step {
+        VerifyStep::Command(c) => {
+            argv_and_timeout(&format!("verify[{i}]"), &c.argv, c.timeout_s);
+            if let Some(j) = &c.junit
+                && (!j.starts_with("/nab/verify/")
+                    || j.contains("/../")
+                    || j.len() <= "/nab/verify/".len())
+            {
+                bad(
+                    &format!("verify[{i}].junit"),
+                    format!(
+                        "`{j}` must be a file under /nab/verify/ (the verifier's own scratch folder the agent never had)"
+                    ),
+                );
+            }
+        }
+        VerifyStep::ExpectFile(f) => {
+            let field = format!("verify[{i}].expect_file");
+            if let Err(why) = plain_relative(&f.path) {
+                bad(
+                    &format!("{field}.path"),
+                    format!(
+                        "`{}` {why}; give a path relative to /workspace, e.g. report/summary.csv",
+                        f.path
+                    ),
+                );
+            }
+            check_expected(folder, &format!("{field}.equals"), &f.equals, bad);
+        }
+        VerifyStep::ExpectStdout(s) => {
+            let field = format!("verify[{i}].expect_stdout");
+            argv_and_timeout(&field, &s.argv, s.timeout_s);
+            check_expected(folder, &format!("{field}.equals"), &s.equals, bad);
+        }
+    }
+}
+
+/// `Ok` for a path of plain names (`a/b.csv`): not absolute, no `.`, `..` or empty part.
+fn plain_relative(p: &str) -> Result<(), &'static str> {
+    if p.is_empty() {
+        return Err("is empty");
+    }
+    if p.starts_with('/') {
+        return Err("is absolute");
+    }
+    if p.contains('\0') {
+        return Err("contains a NUL byte");
+    }
+    if p.split('/')
+        .any(|part| part.is_empty() || part == "." || part == "..")
+    {
+        return Err("has an empty, `.` or `..` part");
+    }
+    Ok(())
+}
+
+/// An `equals:` file: under `expected/`, a regular file (not a link: the folder is the
+/// suite's, but what a link points at is not), at most [`EXPECTED_CAP`] bytes.
+fn check_expected(folder: &Path, field: &str, rel: &str, bad: &mut impl FnMut(&str, String)) {
+    let why = match plain_relative(rel) {
+        Err(why) => Some(why.to_owned()),
+        Ok(()) if rel.split('/').next() != Some(EXPECTED_DIR) || !rel.contains('/') => {
+            Some(format!(
+                "is not under `{EXPECTED_DIR}/`, the task folder's only folder that never enters a container"
+            ))
+        }
+        Ok(()) => {
+            // Every part of the path is checked: a linked folder could lead anywhere.
+            let mut p = folder.to_owned();
+            let mut why = None;
+            for part in rel.split('/') {
+                p.push(part);
+                match std::fs::symlink_metadata(&p) {
+                    Ok(m) if m.file_type().is_symlink() => {
+                        why = Some("is or passes through a symbolic link".to_owned());
+                        break;
+                    }
+                    Ok(_) => {}
+                    Err(e) => {
+                        why = Some(format!("cannot be read ({e})"));
+                        break;
+                    }
+                }
+            }
+            why.or_else(|| match std::fs::symlink_metadata(&p) {
+                Ok(m) if !m.is_file() => Some("is not a regular file".into()),
+                Ok(m) if m.len() > EXPECTED_CAP => Some(format!(
+                    "is {} bytes; the largest expected file is {EXPECTED_CAP} bytes",
+                    m.len()
+                )),
+                _ => None,
+            })
+        }
+    };
+    if let Some(why) = why {
+        bad(
+            field,
+            format!(
+                "`{rel}` {why}; name a file in the task's `{EXPECTED_DIR}/` folder, e.g. {EXPECTED_DIR}/summary.csv"
             ),
         );
     }

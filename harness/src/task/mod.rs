@@ -10,11 +10,17 @@ mod schema;
 pub use issue::{SuiteError, TaskIssue};
 pub use load::{load_suite, load_task};
 pub use schema::{
-    AgentOptions, Budgets, Category, Difficulty, GatewayOptions, Limits, TaskSpec, Timeouts,
-    VerifyStep,
+    AgentOptions, Budgets, Category, CommandStep, Compare, Difficulty, ExpectFile, ExpectStdout,
+    GatewayOptions, Limits, TaskSpec, Timeouts, VerifyStep,
 };
 
 use std::path::PathBuf;
+
+/// The task folder's sub-folder of expected data (`expect_file`/`expect_stdout`'s `equals`).
+pub const EXPECTED_DIR: &str = "expected";
+/// The largest expected file, and so the most bytes a host-side check reads of the agent's
+/// file or a command's stdout.
+pub const EXPECTED_CAP: u64 = 8 * 1024 * 1024;
 
 /// A task that passed every check.
 #[derive(Debug, Clone)]
@@ -38,6 +44,10 @@ impl Task {
     }
     pub fn tests_dir(&self) -> PathBuf {
         self.dir.join("tests")
+    }
+    /// `expected/`: data that host-side checks compare with; never enters a container.
+    pub fn expected_dir(&self) -> PathBuf {
+        self.dir.join(EXPECTED_DIR)
     }
     pub fn solution_dir(&self) -> PathBuf {
         self.dir.join("solution")

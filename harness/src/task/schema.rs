@@ -15,7 +15,7 @@ pub struct TaskSpec {
     pub description: Option<String>,
     pub timeouts: Timeouts,
     pub limits: Limits,
-    /// Run in order by argv in a fresh verifier; all must exit 0.
+    /// Run in order in a fresh verifier: commands (all must exit 0) and host-side checks.
     pub verify: Vec<VerifyStep>,
     /// The oracle's argv (also used for every `wrong/<name>/`).
     pub solution: Vec<String>,
@@ -94,14 +94,168 @@ fn default_disk_mb() -> i64 {
     1024
 }
 
+/// One entry of `verify:`. Steps run in order in a fresh verifier and stop at the first
+/// that fails. A step is a command, or a host-side check whose expected data never enters
+/// a container (`expect_file`, `expect_stdout`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(into = "RawStep")]
+pub enum VerifyStep {
+    /// `{argv, timeout_s, junit?}`: must exit 0 (and its JUnit report must agree).
+    Command(CommandStep),
+    /// `{expect_file: {path, equals, compare?}}`.
+    ExpectFile(ExpectFile),
+    /// `{expect_stdout: {argv, equals, timeout_s, compare?}}`.
+    ExpectStdout(ExpectStdout),
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct VerifyStep {
+pub struct CommandStep {
     pub argv: Vec<String>,
     pub timeout_s: f64,
     /// JUnit XML written by this step, under /nab/verify/ (a directory the agent never had).
     #[serde(default)]
     pub junit: Option<String>,
+}
+
+/// A file of the agent's final workspace (as copied out when the agent stopped, before any
+/// verify step ran) compared on the host with a file of the task folder's `expected/`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExpectFile {
+    /// Workspace-relative path (`report/summary.csv`); must be a regular file there.
+    pub path: String,
+    /// Task-folder-relative path under `expected/` (never mounted into any container).
+    pub equals: String,
+    #[serde(default)]
+    pub compare: Compare,
+}
+
+/// A command run in the verifier (as the sandbox user, in /workspace) whose stdout is
+/// compared on the host with a file of the task folder's `expected/`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExpectStdout {
+    pub argv: Vec<String>,
+    /// Task-folder-relative path under `expected/`.
+    pub equals: String,
+    pub timeout_s: f64,
+    #[serde(default)]
+    pub compare: Compare,
+}
+
+/// How a host-side check compares. Exact unless the task says otherwise.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Compare {
+    /// Byte for byte.
+    #[default]
+    Exact,
+    /// After removing leading and trailing ASCII whitespace (space, tab, CR, LF) from the
+    /// whole of both texts: for one-line answers, where a final newline is a matter of taste.
+    Trimmed,
+}
+
+/// What a step looks like in YAML before it is known which kind it is.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawStep {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    argv: Option<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    timeout_s: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    junit: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    expect_file: Option<ExpectFile>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    expect_stdout: Option<ExpectStdout>,
+}
+
+/// Read through [`RawStep`] inside the step's own mapping, so that an error names the step
+/// (`verify[1]`) and its line, not the list's.
+impl<'de> Deserialize<'de> for VerifyStep {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Step;
+        impl<'de> serde::de::Visitor<'de> for Step {
+            type Value = VerifyStep;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a verify step: `{argv, timeout_s}`, `{expect_file: ...}` or `{expect_stdout: ...}`")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                map: A,
+            ) -> Result<VerifyStep, A::Error> {
+                let raw = RawStep::deserialize(serde::de::value::MapAccessDeserializer::new(map))?;
+                VerifyStep::try_from(raw).map_err(serde::de::Error::custom)
+            }
+        }
+        d.deserialize_map(Step)
+    }
+}
+
+impl TryFrom<RawStep> for VerifyStep {
+    type Error = String;
+
+    fn try_from(raw: RawStep) -> Result<Self, String> {
+        let command_fields: Vec<&str> = [
+            ("argv", raw.argv.is_some()),
+            ("timeout_s", raw.timeout_s.is_some()),
+            ("junit", raw.junit.is_some()),
+        ]
+        .into_iter()
+        .filter_map(|(n, set)| set.then_some(n))
+        .collect();
+        let mixed = |check: &str| {
+            format!(
+                "a step is either a command `{{argv, timeout_s}}` or one check; this one has `{check}` and also `{}` (put the check's own fields inside `{check}:`)",
+                command_fields.join("`, `")
+            )
+        };
+        match (raw.expect_file, raw.expect_stdout) {
+            (Some(_), Some(_)) => Err(
+                "a step holds one check; put `expect_file` and `expect_stdout` in separate steps"
+                    .into(),
+            ),
+            (Some(f), None) if command_fields.is_empty() => Ok(VerifyStep::ExpectFile(f)),
+            (Some(_), None) => Err(mixed("expect_file")),
+            (None, Some(s)) if command_fields.is_empty() => Ok(VerifyStep::ExpectStdout(s)),
+            (None, Some(_)) => Err(mixed("expect_stdout")),
+            (None, None) => match (raw.argv, raw.timeout_s) {
+                (Some(argv), Some(timeout_s)) => Ok(VerifyStep::Command(CommandStep {
+                    argv,
+                    timeout_s,
+                    junit: raw.junit,
+                })),
+                (Some(_), None) => Err("missing field `timeout_s` (seconds the command may run)".into()),
+                (None, _) => Err(
+                    "a step needs `argv` and `timeout_s` (a command), or `expect_file:` or `expect_stdout:` (a host-side check)"
+                        .into(),
+                ),
+            },
+        }
+    }
+}
+
+impl From<VerifyStep> for RawStep {
+    fn from(step: VerifyStep) -> Self {
+        match step {
+            VerifyStep::Command(c) => RawStep {
+                argv: Some(c.argv),
+                timeout_s: Some(c.timeout_s),
+                junit: c.junit,
+                ..RawStep::default()
+            },
+            VerifyStep::ExpectFile(f) => RawStep {
+                expect_file: Some(f),
+                ..RawStep::default()
+            },
+            VerifyStep::ExpectStdout(s) => RawStep {
+                expect_stdout: Some(s),
+                ..RawStep::default()
+            },
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]

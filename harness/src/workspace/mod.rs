@@ -10,9 +10,11 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
 mod diff;
+mod pick;
 mod quote;
 
 pub use diff::{DiffLimits, diff, diff_with};
+pub use pick::{Picked, Picks};
 pub use quote::git_path;
 
 /// Files above this size are compared by digest only and shown as "large file differs".
@@ -130,6 +132,11 @@ impl Snapshot {
     /// Reads a tar of a folder as Docker's archive API returns it (entries start with the
     /// folder's own name, e.g. `workspace/src/app.py`).
     pub fn from_tar(r: impl Read) -> std::io::Result<Snapshot> {
+        Snapshot::from_tar_picking(r, &mut Picks::default())
+    }
+
+    /// [`Snapshot::from_tar`], also keeping the files `picks` wants (see [`Picks`]).
+    pub fn from_tar_picking(r: impl Read, picks: &mut Picks) -> std::io::Result<Snapshot> {
         let mut nodes = BTreeMap::new();
         let mut budget = SNAPSHOT_TEXT_BUDGET;
         let mut archive = tar::Archive::new(r);
@@ -164,7 +171,12 @@ impl Snapshot {
                 tar::EntryType::Regular | tar::EntryType::Continuous => {
                     let size = header.size()?;
                     let mode = header.mode()?;
-                    file_node(entry, size, mode, keep_text(size, &mut budget))?
+                    let keep = keep_text(size, &mut budget);
+                    if picks.wants(&rel) {
+                        file_node(picks.tee(&rel, size, entry), size, mode, keep)?
+                    } else {
+                        file_node(entry, size, mode, keep)?
+                    }
                 }
                 tar::EntryType::Link => Node::Other(format!(
                     "hard link to {}",
@@ -172,6 +184,14 @@ impl Snapshot {
                 )),
                 other => Node::Other(format!("{other:?}")),
             };
+            if picks.wants(&rel) {
+                match &node {
+                    Node::File { .. } => {}
+                    Node::Dir => picks.not_regular(&rel, "directory".into()),
+                    Node::Symlink(to) => picks.not_regular(&rel, format!("symlink -> {to}")),
+                    Node::Other(what) => picks.not_regular(&rel, what.clone()),
+                }
+            }
             nodes.insert(rel, node);
         }
         Ok(Snapshot { nodes })
