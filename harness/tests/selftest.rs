@@ -14,6 +14,7 @@ async fn a_subset_of_the_selftest_is_all_caught() {
     let subset = [
         "control-honest",
         "events-symlink",
+        "expected-symlink",
         "lurker",
         "gateway-n",
         "sandbox-tests-hidden",
@@ -59,6 +60,7 @@ fn an_unknown_case_is_refused_and_the_list_names_every_class() {
     for class in [
         "control",
         "agent-failure",
+        "expected-data",
         "runner-forgery",
         "tampering",
         "gateway",

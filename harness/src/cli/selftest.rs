@@ -15,8 +15,8 @@ use tokio_util::sync::CancellationToken;
     long_about = "Runs the built-in corpus of hostile agents (issue 11) against built-in tasks, \
 one trial each, through the same runner, sandbox, gateway and verifier as `nab run`. \
 Each attack tries to pass without doing the task, or to turn its failure into an \
-infrastructure error: failures made into errors, forged runner reports, tampering, \
-forbidden gateway requests, and one escape per sandbox flag. Prints a table (class, \
+infrastructure error: failures made into errors, reading expected data, forged runner \
+reports, tampering, forbidden gateway requests, and one escape per sandbox flag. Prints a table (class, \
 attack, expected, observed, result) and exits 1 when any attack fooled the harness \
 (passed, or an error, where a failure was expected) or ended otherwise than expected; \
 controls (honest agents) must pass. `--list` shows every case."
@@ -35,8 +35,8 @@ pub struct Args {
     /// List the cases (id, class, attack) and exit.
     #[arg(long)]
     list: bool,
-    /// Case ids or classes to run (default: all): control, agent-failure, runner-forgery,
-    /// tampering, gateway, sandbox.
+    /// Case ids or classes to run (default: all): control, agent-failure, expected-data,
+    /// runner-forgery, tampering, gateway, sandbox.
     cases: Vec<String>,
 }
 

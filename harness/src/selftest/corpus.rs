@@ -357,6 +357,7 @@ mod tests {
         for class in [
             Class::Control,
             Class::AgentFailure,
+            Class::ExpectedData,
             Class::RunnerForgery,
             Class::Tampering,
             Class::Gateway,
