@@ -275,6 +275,7 @@ mod tests {
             spec,
             dir: PathBuf::from("/suite/t"),
             wrong: vec![],
+            pinned_tests: None,
         }
     }
 

@@ -6,7 +6,9 @@
 //! - [`sandbox`]: the only module that talks to Docker, behind a backend trait.
 //! - [`agent`]: how each kind of agent is started in the sandbox.
 //! - [`workspace`]: workspace archives in and out, and the diff against the original.
-//! - [`verify`]: the verifier phase and JUnit counts.
+//! - [`verify`]: the verifier phase; [`junit`]: its reports, judged with the trial's
+//!   [`canary`] (a test planted under a random name that must fail) set apart, and
+//!   compared with the task's [`pinned`] test ids (`tasks/tests.lock`).
 //! - [`expect`]: host-side checks against expected data that never enters a container.
 //! - [`tamper`]: protected workspace paths, and the `tamper_flags` a diff that touches them sets.
 //! - [`model`], [`llm`], [`metrics`]: the model spec, one trial's gateway, and the
@@ -19,14 +21,17 @@
 //! - [`selftest`]: `nab selftest`, the built-in hostile agents run against the harness.
 
 pub mod agent;
+pub mod canary;
 pub mod docker;
 pub mod expect;
 pub mod image;
 pub mod judge_model;
+pub mod junit;
 pub mod llm;
 pub mod metrics;
 pub mod model;
 pub mod pairwise_bridge;
+pub mod pinned;
 pub mod runner;
 pub mod sandbox;
 pub mod selftest;

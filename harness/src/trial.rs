@@ -19,6 +19,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio_util::sync::CancellationToken;
 
+/// The trial file listing the test ids of the verifier's reports (a JSON array).
+pub const TEST_IDS_FILE: &str = "test_ids.json";
 /// Bytes of agent output kept in agent.log.
 pub const AGENT_LOG_CAP: usize = 1024 * 1024;
 /// Largest workspace archive read back (it streams; nothing of it lands on disk).
@@ -579,13 +581,19 @@ async fn run_inner(
     }
 
     // ---- verifier phase: a fresh container; nothing the agent ran survives into it.
+    // The hidden tests go in as this trial's copy with a canary planted under a name drawn
+    // here, on the host, after the agent has stopped.
+    let canary = crate::canary::Canary::random();
+    let tests_copy = canary
+        .plant(&task.tests_dir())
+        .map_err(files_err(&task.tests_dir()))?;
     let verify_spec = ContainerSpec {
         image: ctx.image.clone(),
         labels: labels("verify"),
         limits: lockdown(task),
         workspace: Some(volume),
         binds: vec![BindMount {
-            host: task.tests_dir(),
+            host: tests_copy.path().to_owned(),
             container: "/nab/tests".into(),
             read_only: true,
         }],
@@ -595,9 +603,25 @@ async fn run_inner(
     let verify_started = Instant::now();
     let verifier = ctx.backend.create(&verify_spec).await?;
     record_container(&verifier);
-    let v = verify::run_steps(ctx.backend.as_ref(), &verifier, task, &picks, cancel).await?;
+    let v = verify::run_steps(
+        ctx.backend.as_ref(),
+        &verifier,
+        task,
+        &picks,
+        &canary,
+        cancel,
+    )
+    .await?;
+    drop(tests_copy);
     let verify_s = verify_started.elapsed().as_secs_f64();
     std::fs::write(dir.join("verify.log"), &v.log).map_err(files_err(dir))?;
+    // The ids the reports listed (canary left out), sorted: `nab validate` pins the
+    // oracle's in tests.lock.
+    let mut ids = v.test_ids.clone();
+    ids.sort();
+    ids.dedup();
+    let ids = serde_json::to_string_pretty(&ids).map_err(|e| files_err(dir)(e.into()))?;
+    std::fs::write(dir.join(TEST_IDS_FILE), ids + "\n").map_err(files_err(dir))?;
     Ok(TrialOutcome {
         // The agent's own rule-breaking outranks what the tests said.
         failure: failure.or(v.failure),

@@ -1,9 +1,13 @@
 //! The verifier phase: a fresh container with the agent's final workspace and the hidden
-//! tests, each step run by argv under its own deadline. JUnit counts are read from
-//! /nab/verify, a tmpfs only the verifier ever has. Host-side checks ([`crate::expect`])
-//! run in the same order; each counts as one test.
+//! tests, each step run by argv under its own deadline. JUnit reports are read from
+//! /nab/verify, a tmpfs only the verifier ever has, and judged with the trial's canary set
+//! apart (see [`crate::canary`] and [`crate::junit`]); when they all passed, their test ids
+//! must be the task's pinned set ([`crate::pinned`]). Host-side checks
+//! ([`crate::expect`]) run in the same order; each counts as one test.
 
+use crate::canary::Canary;
 use crate::expect;
+use crate::junit::{self, Verdict};
 use crate::sandbox::{ContainerId, ExecOutcome, ExecRequest, SandboxBackend, SandboxError};
 use crate::task::{EXPECTED_CAP, Task, VerifyStep};
 use crate::workspace::Picks;
@@ -23,6 +27,8 @@ pub struct VerifyResult {
     pub failure: Option<FailureReason>,
     pub tests_passed: Option<u32>,
     pub tests_total: Option<u32>,
+    /// Ids (`classname::name`) of the tests the JUnit reports list, the canary left out.
+    pub test_ids: Vec<String>,
     /// Human-readable record of every step, for verify.log.
     pub log: String,
 }
@@ -68,12 +74,15 @@ async fn unless_gone<T>(
 /// Between steps (and before a report is read) every process of the sandbox user is
 /// killed, so nothing one step starts can act during the next or rewrite a report.
 /// `picks` holds the workspace files `expect_file` steps compare, taken from the archive
-/// copied out when the agent stopped.
+/// copied out when the agent stopped. `canary` is the test planted in this trial's
+/// /nab/tests: every JUnit report must show it failing, and such a step is judged by its
+/// other tests.
 pub async fn run_steps(
     backend: &dyn SandboxBackend,
     c: &ContainerId,
     task: &Task,
     picks: &Picks,
+    canary: &Canary,
     cancel: &CancellationToken,
 ) -> Result<VerifyResult, SandboxError> {
     let mut result = VerifyResult::default();
@@ -100,10 +109,11 @@ pub async fn run_steps(
             }
         };
         let timeout = Duration::from_secs_f64(timeout_s).min(left);
+        let reported = matches!(step, VerifyStep::Command(cmd) if cmd.junit.is_some());
         let Some(out) = run_command(
             backend,
             c,
-            i,
+            (i, reported),
             argv,
             timeout,
             output_cap,
@@ -119,7 +129,9 @@ pub async fn run_steps(
             VerifyStep::Command(cmd) => {
                 if let Some(junit) = &cmd.junit {
                     match read_junit(backend, c, junit, cancel).await? {
-                        Ok(report) => ok = count_junit(&mut result, i, junit, report, ok),
+                        Ok(report) => {
+                            ok = count_junit(&mut result, i, junit, report, canary, out.exit_code)
+                        }
                         Err(Gone) => {
                             let _ = writeln!(
                                 result.log,
@@ -163,17 +175,27 @@ pub async fn run_steps(
             break;
         }
     }
+    // Every report passed: it must also be the task's pinned test set, so a report
+    // written from scratch or a runner made to skip tests cannot pass for the real one.
+    if result.failure.is_none()
+        && let Some(pinned) = &task.pinned_tests
+        && let Some(why) = crate::pinned::mismatch(pinned, &result.test_ids)
+    {
+        let _ = writeln!(result.log, "[nab] {why}\n");
+        result.failure = Some(FailureReason::TestSetMismatch);
+    }
     Ok(result)
 }
 
 /// Runs one step's command and logs it. `Ok(None)` when the trial's verdict is already in
 /// (the container stopped, the step timed out, or its processes could not be stopped):
-/// `result.failure` says which.
+/// `result.failure` says which. `reported`: the step has a JUnit report, which decides
+/// (its exit status is non-zero when the canary fails, as it must).
 #[allow(clippy::too_many_arguments)]
 async fn run_command(
     backend: &dyn SandboxBackend,
     c: &ContainerId,
-    i: usize,
+    (i, reported): (usize, bool),
     argv: &[String],
     timeout: Duration,
     output_cap: usize,
@@ -213,6 +235,10 @@ async fn run_command(
             timeout.as_secs_f64()
         ),
         (false, Some(0)) => format!("step {i}: exit 0 in {:.1} s", out.duration.as_secs_f64()),
+        (false, Some(code)) if reported => format!(
+            "step {i}: exit {code} in {:.1} s; judged by its report",
+            out.duration.as_secs_f64()
+        ),
         (false, code) => format!(
             "step {i}: FAILED, exit {code:?} in {:.1} s",
             out.duration.as_secs_f64()
@@ -273,43 +299,42 @@ fn count_check(result: &mut VerifyResult, i: usize, checked: expect::Checked) ->
     }
 }
 
-/// Adds a JUnit report's counts; the step passes only when its exit status and report agree.
+/// Judges a step's JUnit report with the canary set apart and adds its counts; `false`
+/// when the step failed (`result.failure` is set to `tampered` when the report or the
+/// exit status was forged).
 fn count_junit(
     result: &mut VerifyResult,
     i: usize,
-    junit: &str,
-    report: Option<(u32, u32)>,
-    mut ok: bool,
+    path: &str,
+    report: Option<Vec<junit::Case>>,
+    canary: &Canary,
+    exit_code: Option<i64>,
 ) -> bool {
-    match report {
-        Some((p, t)) => {
-            result.tests_passed = Some(result.tests_passed.unwrap_or(0) + p);
-            result.tests_total = Some(result.tests_total.unwrap_or(0) + t);
-            // An exit 0 is only believed when the report agrees: code under test runs
-            // inside the test process and could end it early with status 0.
-            if ok && (t == 0 || p < t) {
-                ok = false;
-                let _ = writeln!(
-                    result.log,
-                    "[nab] step {i}: exit 0 but {junit} reports {p}/{t} tests passed\n"
-                );
-            }
+    let Some(cases) = report else {
+        let _ = writeln!(
+            result.log,
+            "[nab] step {i}: no readable JUnit file at {path}; a step that declares `junit` must write it\n"
+        );
+        return false;
+    };
+    match junit::judge(&cases, canary, exit_code) {
+        Verdict::Tampered(why) => {
+            let _ = writeln!(result.log, "[nab] step {i}: TAMPERED: {why}\n");
+            result.failure = Some(FailureReason::Tampered);
+            false
         }
-        None => {
+        Verdict::Judged { passed, total, ids } => {
+            result.tests_passed = Some(result.tests_passed.unwrap_or(0) + passed);
+            result.tests_total = Some(result.tests_total.unwrap_or(0) + total);
+            result.test_ids.extend(ids);
             let _ = writeln!(
                 result.log,
-                "[nab] step {i}: no readable JUnit file at {junit}\n"
+                "[nab] step {i}: {passed}/{total} tests passed (the planted canary failed, as it must)\n"
             );
-            if ok {
-                ok = false;
-                let _ = writeln!(
-                    result.log,
-                    "[nab] step {i}: a step that declares `junit` must write it; exit 0 alone is not a pass\n"
-                );
-            }
+            // The canary makes the runner exit non-zero; the other tests decide.
+            total > 0 && passed == total
         }
     }
-    ok
 }
 
 /// The verifier container was no longer running.
@@ -320,7 +345,7 @@ async fn read_junit(
     c: &ContainerId,
     path: &str,
     cancel: &CancellationToken,
-) -> Result<Result<Option<(u32, u32)>, Gone>, SandboxError> {
+) -> Result<Result<Option<Vec<junit::Case>>, Gone>, SandboxError> {
     let req = ExecRequest {
         argv: vec!["cat".into(), "--".into(), path.into()],
         env: vec![],
@@ -334,47 +359,7 @@ async fn read_junit(
     if out.exit_code != Some(0) || out.output.truncated() {
         return Ok(Ok(None));
     }
-    Ok(Ok(parse_junit(out.output.bytes())))
-}
-
-/// (passed, total) from a JUnit XML document: every `<testcase>` counts toward the total;
-/// one with `<failure>`, `<error>` or `<skipped>` inside does not count as passed.
-pub fn parse_junit(xml: &[u8]) -> Option<(u32, u32)> {
-    use quick_xml::events::Event;
-    let mut reader = quick_xml::Reader::from_reader(xml);
-    let mut buf = Vec::new();
-    let (mut total, mut bad) = (0u32, 0u32);
-    let mut in_case = false;
-    let mut case_bad = false;
-    loop {
-        match reader.read_event_into(&mut buf) {
-            Ok(Event::Start(e)) => match e.name().as_ref() {
-                b"testcase" => {
-                    in_case = true;
-                    case_bad = false;
-                    total += 1;
-                }
-                b"failure" | b"error" | b"skipped" if in_case => case_bad = true,
-                _ => {}
-            },
-            Ok(Event::Empty(e)) => match e.name().as_ref() {
-                b"testcase" => total += 1,
-                b"failure" | b"error" | b"skipped" if in_case => case_bad = true,
-                _ => {}
-            },
-            Ok(Event::End(e)) if e.name().as_ref() == b"testcase" => {
-                if case_bad {
-                    bad += 1;
-                }
-                in_case = false;
-            }
-            Ok(Event::Eof) => break,
-            Err(_) => return None,
-            _ => {}
-        }
-        buf.clear();
-    }
-    Some((total - bad, total))
+    Ok(Ok(junit::parse(out.output.bytes())))
 }
 
 /// For logs only: how a person would type the argv.
@@ -399,14 +384,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn junit_counts_failures_errors_and_skips_as_not_passed() {
-        let xml = br#"<?xml version="1.0"?><testsuites><testsuite tests="4">
-            <testcase name="a"/>
-            <testcase name="b"><failure message="x">trace</failure></testcase>
-            <testcase name="c"><error/></testcase>
-            <testcase name="d"></testcase>
-            </testsuite></testsuites>"#;
-        assert_eq!(parse_junit(xml), Some((2, 4)));
+    fn argv_is_quoted_as_a_person_would_type_it() {
         assert_eq!(shell_quote(&["a b".into(), "c".into()]), "'a b' c");
     }
 }

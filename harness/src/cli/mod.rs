@@ -12,6 +12,7 @@ mod run;
 mod run_meta;
 mod selftest;
 mod validate;
+mod validate_lock;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;

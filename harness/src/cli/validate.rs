@@ -2,6 +2,8 @@
 //! solution must fail. Field and file problems are reported before any container starts.
 //! With `--repeat N` each of them runs N times, and a task whose verdicts differ between
 //! runs is reported as unstable: a flaky check would make every score on it noise.
+//! Each oracle that passed records its task's test ids in `tests.lock` (see
+//! `nab_harness::pinned`).
 
 use super::common::{default_out, load_or_report};
 use nab_harness::agent::AgentKind;
@@ -99,7 +101,13 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
             );
         }
     }
-    let problems = v.problems;
+    // The oracles that passed pin their tasks' test sets in tests.lock.
+    let recorded =
+        super::validate_lock::record(&args.tasks, &tasks, &report.records, &out, args.repeat)?;
+    for n in &recorded.notes {
+        println!("{n}");
+    }
+    let problems = v.problems + recorded.problems;
     println!(
         "{} task(s) in {:.1} s; logs in {}",
         tasks.len(),

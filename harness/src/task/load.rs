@@ -113,6 +113,7 @@ pub fn load_task(folder: &Path) -> Result<Task, Vec<TaskIssue>> {
             spec,
             dir: folder.to_owned(),
             wrong,
+            pinned_tests: None,
         }),
         _ => Err(issues),
     }

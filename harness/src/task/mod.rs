@@ -30,6 +30,9 @@ pub struct Task {
     pub dir: PathBuf,
     /// Names of the known-wrong solutions under `wrong/`, sorted.
     pub wrong: Vec<String>,
+    /// The test ids every verdict's reports must list (`tests.lock`, see
+    /// [`crate::pinned`]); `None` when the lock has no fresh entry for the task.
+    pub pinned_tests: Option<std::collections::BTreeSet<String>>,
 }
 
 impl Task {

@@ -21,7 +21,12 @@ if [ -n "$clash" ]; then
   echo "the workspace defines C library functions, which would replace the runner's: $clash" >&2
   exit 1
 fi
-gcc "${CFLAGS[@]}" -iquote "$SRC" -c -o "$OUT/obj/sizecheck.o" /nab/tests/sizecheck.c
-gcc "${CFLAGS[@]}" -o "$OUT/sizecheck" "$OUT/obj/sizecheck.o" "${objs[@]}"
+# Every .c in /nab/tests is a unit of the runner (the harness adds one per trial).
+tests=()
+for f in /nab/tests/*.c; do
+  gcc "${CFLAGS[@]}" -iquote "$SRC" -c -o "$OUT/obj/t-$(basename "$f" .c).o" "$f"
+  tests+=("$OUT/obj/t-$(basename "$f" .c).o")
+done
+gcc "${CFLAGS[@]}" -o "$OUT/sizecheck" "${tests[@]}" "${objs[@]}"
 export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:allocator_may_return_null=1
 exec "$OUT/sizecheck" "$OUT/junit.xml"

@@ -14,4 +14,7 @@ cd "$OUT"
 mapfile -t SOURCES < <(find /workspace/src/main/java/com/acme -type f -name '*.java' | sort)
 "${JAVAC[@]}" -d "$CLASSES" -cp "$CLASSES" "${SOURCES[@]}"
 "${JAVAC[@]}" -d "$TEST_CLASSES" -cp "$CP:$CLASSES" /nab/tests/*.java
-exec java -Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -cp "$TEST_CLASSES:$CP:$CLASSES" HiddenTestRunner "$OUT/junit.xml" SkuIdentityCheck
+# Every top-level class in /nab/tests other than the runner is a test class (the harness
+# adds one per trial, see tasks/README.md, "The canary").
+mapfile -t TESTS < <(find /nab/tests -maxdepth 1 -name '*.java' ! -name HiddenTestRunner.java -printf '%f\n' | sed 's/\.java$//' | sort)
+exec java -Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -cp "$TEST_CLASSES:$CP:$CLASSES" HiddenTestRunner "$OUT/junit.xml" "${TESTS[@]}"

@@ -13,4 +13,4 @@ cd /nab/verify
 javac -proc:none -implicit:none -nowarn -encoding UTF-8 -d /nab/verify/classes -cp /nab/verify/classes "${sources[@]}"
 javac -proc:none -implicit:none -nowarn -encoding UTF-8 -d /nab/verify/test-classes \
   -cp /nab/verify/classes:/usr/share/java/junit4.jar \
-  /nab/tests/IntervalBoundaryTest.java /nab/tests/XmlRunner.java
+  /nab/tests/*.java
