@@ -163,6 +163,10 @@ pub struct ProviderOptions {
     /// The task's own tool-result normalizers (task.yaml `replay_normalize`), used by
     /// `record:` and `replay:` before the built-in ones ([`crate::normalize`]).
     pub normalize: Vec<crate::normalize::Pattern>,
+    /// The largest answer taken from an `openai:` server (default
+    /// [`crate::providers::openai::DEFAULT_MAX_ANSWER_BYTES`]); a larger one is an
+    /// upstream error (`invalid_provider_response`).
+    pub max_answer_bytes: Option<u64>,
 }
 
 impl ProviderOptions {
@@ -224,6 +228,10 @@ fn build_parsed(
             };
             let p = OpenAiProvider::new(model.clone(), base_url, Some(key))
                 .map(|p| p.with_dialect(*dialect))
+                .map(|p| match opts.max_answer_bytes {
+                    Some(b) => p.with_max_answer_bytes(b),
+                    None => p,
+                })
                 .map_err(|message| SpecError::Invalid {
                     spec: spec.to_owned(),
                     message,

@@ -60,6 +60,9 @@ pub struct AgentOutput {
     /// Why events.jsonl could not be taken: not a regular file, over [`EVENTS_LIMIT`],
     /// unreadable. The agent's failure, never an infrastructure error.
     pub unreadable: Option<String>,
+    /// Requests the gateway refused, counted in its memory (the transcript stops
+    /// recording refusals past its cap).
+    pub refused_requests: u64,
 }
 
 fn chmod(path: &Path, mode: u32) -> std::io::Result<()> {
@@ -120,12 +123,13 @@ impl LlmSession {
     /// events.jsonl into `trial_dir` and parses it, off the async threads. The temporary
     /// folders are removed (a quota's folder is the trial's to remove).
     pub async fn finish(self, trial_dir: &Path) -> Result<AgentOutput, LlmError> {
-        self.gateway.shutdown().await;
+        let gateway = self.gateway.shutdown().await;
         let src = self.out_dir.path().join("events.jsonl");
         let dest = trial_dir.join("events.jsonl");
-        let out = tokio::task::spawn_blocking(move || read_events(&src, &dest))
+        let mut out = tokio::task::spawn_blocking(move || read_events(&src, &dest))
             .await
             .map_err(|e| LlmError::Io(std::io::Error::other(e)))??;
+        out.refused_requests = gateway.refused_requests;
         Ok(out)
     }
 }
@@ -136,9 +140,7 @@ pub fn gateway_limits(opts: Option<&crate::task::GatewayOptions>) -> GatewayLimi
         return GatewayLimits::default();
     };
     let d = GatewayLimits::default();
-    let bytes = o
-        .max_request_mb
-        .map_or(d.max_request_bytes, |mb| (mb * (1 << 20) as f64) as u64);
+    let bytes = o.max_request_mb.map_or(d.max_request_bytes, mib);
     let conns = o
         .max_connections
         .map_or(d.max_connections, |n| n.max(1) as usize);
@@ -149,7 +151,18 @@ pub fn gateway_limits(opts: Option<&crate::task::GatewayOptions>) -> GatewayLimi
     if let Some(s) = o.read_timeout_s {
         limits.read_timeout = Duration::from_secs_f64(s);
     }
+    if let Some(mb) = o.transcript_line_mb {
+        limits.transcript.line_bytes = mib(mb);
+    }
+    if let Some(mb) = o.transcript_file_mb {
+        limits.transcript.file_bytes = mib(mb);
+    }
     limits
+}
+
+/// MiB (checked by the loader: finite, positive) as bytes.
+pub fn mib(mb: f64) -> u64 {
+    (mb * (1 << 20) as f64) as u64
 }
 
 /// Reads the agent's events.jsonl under the rules of [`crate::untrusted`], keeps a copy in
@@ -233,7 +246,15 @@ mod tests {
             max_connections: Some(3),
             header_timeout_s: None,
             read_timeout_s: Some(1.5),
+            transcript_line_mb: Some(0.5),
+            transcript_file_mb: None,
+            max_answer_mb: Some(2.0),
         }));
+        assert_eq!(l.transcript.line_bytes, 512 << 10);
+        assert_eq!(
+            l.transcript.file_bytes,
+            GatewayLimits::default().transcript.file_bytes
+        );
         assert_eq!(l.max_request_bytes, 2 << 20);
         assert_eq!(l.max_parsed_bytes, 8 << 20);
         assert_eq!(l.max_connections, 3);

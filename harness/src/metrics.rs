@@ -23,6 +23,8 @@ pub struct ModelMetrics {
     pub policy_blocks: Option<u64>,
     pub agent_exit_reason: Option<String>,
     pub budget_exceeded: bool,
+    /// Requests the gateway refused (see `TrialRecord::refused_requests`).
+    pub refused_requests: u64,
     /// Why the exit reason differs from what the agent's events said, if it does.
     pub exit_reason_note: Option<String>,
     /// `required_tool_calls` of the task that the model never made.
@@ -93,6 +95,7 @@ impl ModelMetrics {
             output_tokens: t.output_tokens,
             cached_tokens: t.cached_tokens,
             budget_exceeded: t.budget_exceeded.is_some(),
+            refused_requests: t.refused_requests,
             ..Default::default()
         };
         if !events.is_empty() {
@@ -194,6 +197,7 @@ impl ModelMetrics {
         rec.policy_blocks = self.policy_blocks;
         rec.agent_exit_reason = self.agent_exit_reason.clone();
         rec.budget_exceeded = Some(self.budget_exceeded);
+        rec.refused_requests = Some(self.refused_requests);
         rec.replay_drift = self.replay_drift.clone();
         for name in &self.missing_required {
             rec.violations.push(format!(
@@ -499,5 +503,6 @@ mod tests {
         assert_eq!(rec.violations.len(), 1);
         assert!(rec.violations[0].contains("mcp__tracker__get_ticket"));
         assert_eq!(rec.budget_exceeded, Some(false));
+        assert_eq!(rec.refused_requests, Some(0));
     }
 }

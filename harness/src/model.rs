@@ -87,6 +87,12 @@ impl ModelSetup {
             api_key_env: self.api_key_env.clone(),
             task_trajectory: Some(task_trajectory(task)),
             normalize: task.spec.replay_normalize.clone(),
+            max_answer_bytes: task
+                .spec
+                .gateway
+                .as_ref()
+                .and_then(|g| g.max_answer_mb)
+                .map(crate::llm::mib),
             ..Default::default()
         }
     }

@@ -519,13 +519,15 @@ async fn run_inner(
             if out.unreadable.is_some() || !out.bad_event_lines.is_empty() {
                 failure.get_or_insert(FailureReason::BadAgentOutput);
             }
-            let metrics = ModelMetrics::compute(
+            let mut metrics = ModelMetrics::compute(
                 &m.spec,
                 &transcript,
                 &out.events,
                 &task.spec.required_tool_calls,
                 exit_reason == SandboxExit::Timeout,
             );
+            // The gateway's own count also has the refusals past the transcript's cap.
+            metrics.refused_requests = metrics.refused_requests.max(out.refused_requests);
             let mut notes = String::new();
             if let Some(why) = &out.unreadable {
                 notes.push_str(&format!("[nab: events.jsonl: {why}]\n"));

@@ -581,3 +581,102 @@ async fn read_only_folders_left_in_the_workspace_and_nab_out_are_cleaned_up() {
     let log = h.agent_log();
     assert!(log.contains("dr-xr-xr-x"), "{log}");
 }
+
+/// 32 connections at once, each sending a 64 MiB body: half announce it
+/// (`Content-Length`), half send it chunked; the bodies are `[` (amplifying, were they
+/// parsed). Each connection prints the status it got, or what broke.
+const REQUEST_FLOOD: &str = r#"#!/usr/bin/python3
+import socket, threading
+BODY = 64 << 20
+def one(i):
+    try:
+        s = socket.socket(socket.AF_UNIX)
+        s.connect("/nab/llm.sock")
+        if i % 2:
+            head = "Content-Length: %d\r\n" % BODY
+        else:
+            head = "Transfer-Encoding: chunked\r\n"
+        s.sendall(("POST /v1/chat/completions HTTP/1.1\r\nHost: gw\r\nContent-Type: application/json\r\n" + head + "\r\n").encode())
+        piece = b"[" * (1 << 20)
+        for _ in range(BODY >> 20):
+            s.sendall(piece if i % 2 else b"100000\r\n" + piece + b"\r\n")
+        print(i, s.recv(100).split(b"\r\n")[0].decode(), flush=True)
+    except Exception as e:
+        print(i, "broke:", type(e).__name__, flush=True)
+ts = [threading.Thread(target=one, args=(i,)) for i in range(32)]
+for t in ts: t.start()
+for t in ts: t.join()
+"#;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_64_mib_request_flood_over_many_connections_is_refused_within_bounds() {
+    common::base_image().await;
+    let root = root();
+    let h = run_hostile(root.path(), "flood", REQUEST_FLOOD, 120, false);
+    let rec = h.assert_bounded_failure(FailureReason::TestsFailed);
+    let log = h.agent_log();
+    // Every request was refused (413 before or while its body came; the agent may see only
+    // the closed connection), and each one is on the record.
+    let seen = log.lines().filter(|l| l.contains("HTTP/1.1 413")).count();
+    assert_eq!(
+        rec.refused_requests,
+        Some(32),
+        "{seen} refusals seen by the agent"
+    );
+    // Every connection ended (refused, or cut off), none was served a model answer.
+    assert_eq!(
+        log.lines()
+            .filter(|l| l.contains("HTTP/1.1 413") || l.contains("broke:"))
+            .count(),
+        32,
+        "{log}"
+    );
+    let transcript = std::fs::metadata(h.out.join("trials").join(TASK).join("0/transcript.jsonl"))
+        .map_or(0, |m| m.len());
+    // Refused requests are one-line summaries, never copies of the body.
+    assert!(transcript < 64 * 1024, "{transcript} bytes");
+}
+
+/// 30 requests of 3 MiB each (under the 4 MiB line cap, so each would be written whole):
+/// 90 MiB of transcript without the file cap.
+const TRANSCRIPT_FLOOD: &str = r#"#!/usr/bin/python3
+import socket, http.client, json
+class Unix(http.client.HTTPConnection):
+    def connect(self):
+        self.sock = socket.socket(socket.AF_UNIX)
+        self.sock.connect("/nab/llm.sock")
+body = json.dumps({"model": "m", "messages": [{"role": "user", "content": "a" * (3 << 20)}]})
+codes = {}
+for i in range(30):
+    c = Unix("gw", timeout=60)
+    c.request("POST", "/v1/chat/completions", body, {"Content-Type": "application/json"})
+    r = c.getresponse()
+    r.read()
+    codes[r.status] = codes.get(r.status, 0) + 1
+    c.close()
+print("statuses", sorted(codes.items()), flush=True)
+"#;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_transcript_flood_is_capped_on_disk_and_in_memory() {
+    common::base_image().await;
+    let root = root();
+    let h = run_hostile(
+        root.path(),
+        "transcript-flood",
+        TRANSCRIPT_FLOOD,
+        300,
+        false,
+    );
+    h.assert_bounded_failure(FailureReason::TestsFailed);
+    let log = h.agent_log();
+    assert!(log.contains("statuses"), "{log}");
+    let transcript = std::fs::metadata(h.out.join("trials").join(TASK).join("0/transcript.jsonl"))
+        .unwrap()
+        .len();
+    eprintln!("[hostile transcript-flood] transcript.jsonl {transcript} bytes");
+    // The file cap (64 MiB), its reserve for short lines (4 MiB) and the line that crossed it.
+    assert!(transcript <= (64 + 4 + 4) << 20, "{transcript} bytes");
+    // The cap was reached: the flood was not too small to test it.
+    assert!(transcript >= 60 << 20, "{transcript} bytes");
+}

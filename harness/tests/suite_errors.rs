@@ -117,10 +117,13 @@ fn each_kind_of_bad_input_is_named_with_file_field_and_what_is_allowed() {
         (
             "bad-gateway-limits",
             format!(
-                "{GOOD}gateway: {{max_request_mb: 0, max_connections: 1000, read_timeout_s: -1}}\n"
+                "{GOOD}gateway: {{max_request_mb: 0, max_connections: 1000, read_timeout_s: -1, transcript_file_mb: 0, max_answer_mb: 4096}}\n"
             ),
             none,
             vec![
+                "field `gateway.transcript_file_mb`",
+                "field `gateway.max_answer_mb`",
+                "is 4096; allowed: from 0.0625 (64 KiB) to 1024 (MiB)",
                 "field `gateway.max_request_mb`",
                 "is 0; allowed: from 0.0625",
                 "field `gateway.max_connections`",

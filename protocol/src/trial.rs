@@ -172,6 +172,12 @@ pub struct TrialRecord {
     pub agent_exit_reason: Option<String>,
     #[serde(default)]
     pub budget_exceeded: Option<bool>,
+    /// Requests the model gateway refused before any provider saw them (too large, too
+    /// complex, too slow, not allowed; a call over budget is counted in `budget_exceeded`
+    /// instead). Counted in the gateway's memory, so also those past the transcript's
+    /// cap. Absent without a gateway.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refused_requests: Option<u64>,
     /// Sandbox or safety violations the harness detected (e.g. a required tool never called
     /// through the gateway, a container left behind). The CI gate can mark them fatal.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -227,6 +233,7 @@ impl TrialRecord {
             policy_blocks: None,
             agent_exit_reason: None,
             budget_exceeded: None,
+            refused_requests: None,
             violations: Vec::new(),
             replay_drift: Vec::new(),
             judges: Vec::new(),

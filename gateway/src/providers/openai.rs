@@ -18,6 +18,12 @@ use nab_protocol::upstream;
 use serde_json::Value;
 use std::time::Duration;
 
+/// The largest answer taken from the server by default (a whole JSON body, or all of an
+/// event stream): past it, the answer is an upstream error, never buffered further.
+pub const DEFAULT_MAX_ANSWER_BYTES: u64 = 32 << 20;
+/// The most of an error page kept (the rest is not read).
+const ERROR_BODY_CAP: u64 = 64 * 1024;
+
 pub struct OpenAiProvider {
     model: String,
     /// Without a trailing slash; `/chat/completions` is appended.
@@ -25,6 +31,54 @@ pub struct OpenAiProvider {
     key: Option<String>,
     dialect: Dialect,
     http: reqwest::Client,
+    /// See [`DEFAULT_MAX_ANSWER_BYTES`].
+    max_answer_bytes: u64,
+}
+
+/// Why reading an answer's body stopped.
+#[derive(Debug)]
+enum BodyError {
+    TooLarge(u64),
+    Transport(String),
+}
+
+impl std::fmt::Display for BodyError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BodyError::TooLarge(cap) => write!(f, "the answer is larger than {cap} bytes"),
+            BodyError::Transport(e) => f.write_str(e),
+        }
+    }
+}
+
+impl std::error::Error for BodyError {}
+
+fn too_large(cap: u64) -> ProviderError {
+    ProviderError::InvalidResponse(format!(
+        "the answer is larger than {cap} bytes (the gateway's cap on a provider's answer); not read further"
+    ))
+}
+
+/// Reads at most `cap` bytes of `resp`'s body: `Ok((bytes, false))` when it all fit,
+/// `Ok((first cap bytes, true))` when there was more (the rest is not read). A
+/// `Content-Length` over the cap stops before any byte is read.
+async fn read_up_to(
+    mut resp: reqwest::Response,
+    cap: u64,
+) -> Result<(Vec<u8>, bool), reqwest::Error> {
+    if resp.content_length().is_some_and(|n| n > cap) {
+        return Ok((Vec::new(), true));
+    }
+    let mut body = Vec::new();
+    while let Some(chunk) = resp.chunk().await? {
+        let room = (cap as usize).saturating_sub(body.len());
+        if chunk.len() > room {
+            body.extend_from_slice(&chunk[..room]);
+            return Ok((body, true));
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok((body, false))
 }
 
 impl OpenAiProvider {
@@ -40,7 +94,14 @@ impl OpenAiProvider {
             key: key.filter(|k| !k.is_empty()),
             dialect: Dialect::default(),
             http,
+            max_answer_bytes: DEFAULT_MAX_ANSWER_BYTES,
         })
+    }
+
+    /// Another cap on the size of one answer (see [`DEFAULT_MAX_ANSWER_BYTES`]).
+    pub fn with_max_answer_bytes(mut self, bytes: u64) -> Self {
+        self.max_answer_bytes = bytes;
+        self
     }
 
     pub fn with_dialect(mut self, dialect: Dialect) -> Self {
@@ -126,10 +187,10 @@ impl Provider for OpenAiProvider {
         let status = resp.status().as_u16();
         if !resp.status().is_success() {
             let after = retry_after(resp.headers());
-            let text = resp.text().await.unwrap_or_default();
+            let (body, _) = read_up_to(resp, ERROR_BODY_CAP).await.unwrap_or_default();
             return Err(ProviderError::Http {
                 status,
-                body: self.scrub(&upstream::cap(&text, 64 * 1024)),
+                body: self.scrub(&String::from_utf8_lossy(&body)),
                 retry_after: after,
             });
         }
@@ -140,16 +201,33 @@ impl Provider for OpenAiProvider {
             .get(reqwest::header::CONTENT_TYPE)
             .and_then(|v| v.to_str().ok())
             .is_some_and(|v| v.starts_with("application/json"));
+        let cap = self.max_answer_bytes;
         if stream && is_sse {
             let key = self.key.clone();
+            // The whole stream counts against the cap, not each event.
+            let mut total = 0u64;
             let chunks = resp
                 .bytes_stream()
+                .map(move |r| match r {
+                    Ok(b) => {
+                        total += b.len() as u64;
+                        if total > cap {
+                            Err(BodyError::TooLarge(cap))
+                        } else {
+                            Ok(b)
+                        }
+                    }
+                    Err(e) => Err(BodyError::Transport(e.to_string())),
+                })
                 .eventsource()
                 .map(move |ev| match ev {
                     Ok(e) => Ok(match &key {
                         Some(k) => redact(&e.data, k),
                         None => e.data,
                     }),
+                    Err(eventsource_stream::EventStreamError::Transport(BodyError::TooLarge(
+                        cap,
+                    ))) => Err(too_large(cap)),
                     Err(e) => Err(ProviderError::Connect(format!("the stream broke: {e}"))),
                 })
                 .boxed();
@@ -158,8 +236,13 @@ impl Provider for OpenAiProvider {
                 chunks: until_finished(chunks),
             });
         }
-        let text = resp.text().await.map_err(|e| self.connect_error(e))?;
-        let text = self.scrub(&text);
+        let (body, over) = read_up_to(resp, cap)
+            .await
+            .map_err(|e| self.connect_error(e))?;
+        if over {
+            return Err(too_large(cap));
+        }
+        let text = self.scrub(&String::from_utf8_lossy(&body));
         // An empty 200 is a server that failed after its headers, not an answer.
         if text.trim().is_empty() {
             return Err(ProviderError::Truncated { chunks: 0 });

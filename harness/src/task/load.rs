@@ -358,6 +358,20 @@ fn check_spec(folder: &Path, file: &Path, spec: &TaskSpec, issues: &mut Vec<Task
             );
         }
         for (name, v) in [
+            ("gateway.transcript_line_mb", g.transcript_line_mb),
+            ("gateway.transcript_file_mb", g.transcript_file_mb),
+            ("gateway.max_answer_mb", g.max_answer_mb),
+        ] {
+            if let Some(mb) = v
+                && !(mb.is_finite() && (0.0625..=1024.0).contains(&mb))
+            {
+                bad(
+                    name,
+                    format!("is {mb}; allowed: from 0.0625 (64 KiB) to 1024 (MiB)"),
+                );
+            }
+        }
+        for (name, v) in [
             ("gateway.header_timeout_s", g.header_timeout_s),
             ("gateway.read_timeout_s", g.read_timeout_s),
         ] {

@@ -297,4 +297,15 @@ pub struct GatewayOptions {
     /// streamed answer (default 60).
     #[serde(default)]
     pub read_timeout_s: Option<f64>,
+    /// The longest `transcript.jsonl` line, in MiB (default 4); a longer one keeps a
+    /// summary of its request (then of its response).
+    #[serde(default)]
+    pub transcript_line_mb: Option<f64>,
+    /// `transcript.jsonl`'s cap, in MiB (default 64): past it, lines keep no request.
+    #[serde(default)]
+    pub transcript_file_mb: Option<f64>,
+    /// The largest answer taken from an `openai:` provider, in MiB (default 32): a larger
+    /// one is an upstream error.
+    #[serde(default)]
+    pub max_answer_mb: Option<f64>,
 }

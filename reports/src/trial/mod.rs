@@ -129,5 +129,8 @@ fn metrics(r: &TrialRecord) -> Vec<(String, String)> {
     if let Some(b) = r.budget_exceeded {
         m.push(("budget exceeded".into(), b.to_string()));
     }
+    if let Some(n) = r.refused_requests.filter(|n| *n > 0) {
+        m.push(("refused requests".into(), n.to_string()));
+    }
     m
 }
