@@ -28,6 +28,11 @@ static SUITE: &[(&str, Dir<'static>)] = &[
     ),
 ];
 
+/// The suite's pinned test sets (`tasks/tests.lock`): written beside the copied tasks so
+/// their verdicts are checked against the same test ids as in the suite. Entries for tasks
+/// the selftest does not copy pin nothing.
+static TESTS_LOCK: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../tasks/tests.lock"));
+
 /// What a case's row belongs to (issue 11's sections, the sandbox flags, controls).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -271,9 +276,10 @@ impl Corpus {
         Ok(Corpus { cases })
     }
 
-    /// Writes the tasks the cases use to `<dir>/tasks/` and one agent script per case to
-    /// `<dir>/agents/<case>.sh`, with `answer_port` and each case's vars filled in.
-    /// Everything is readable by uid 1000 (the sandbox user reads the tests and scripts).
+    /// Writes the tasks the cases use to `<dir>/tasks/` (with the suite's `tests.lock`) and
+    /// one agent script per case to `<dir>/agents/<case>.sh`, with `answer_port` and each
+    /// case's vars filled in. Everything is readable by uid 1000 (the sandbox user reads
+    /// the tests and scripts).
     pub fn materialize(&self, dir: &Path, answer_port: u16) -> Result<Materialized, CorpusError> {
         let tasks_dir = dir.join("tasks");
         let agents_dir = dir.join("agents");
@@ -290,6 +296,11 @@ impl Corpus {
                 extract(source, &tasks_dir.join(&c.task))?;
             }
         }
+        write_file(
+            &tasks_dir.join(crate::pinned::LOCK_FILE),
+            TESTS_LOCK.as_bytes(),
+            0o644,
+        )?;
         let mut agents = BTreeMap::new();
         for c in &self.cases {
             let mut script = c
@@ -304,6 +315,11 @@ impl Corpus {
         }
         Ok(Materialized { tasks_dir, agents })
     }
+}
+
+/// Whether `id` is a copy of a shipped task (`suite:<id>`).
+pub fn is_suite_task(id: &str) -> bool {
+    SUITE.iter().any(|(s, _)| *s == id)
 }
 
 /// `answer` (the corpus's own) or `suite:<id>` (a shipped task): its id and files.
@@ -400,8 +416,20 @@ mod tests {
                 .join("c-int-overflow/tests/minitest.h")
                 .is_file()
         );
-        let tasks = crate::task::load_suite(&m.tasks_dir, &[]).unwrap();
+        let mut tasks = crate::task::load_suite(&m.tasks_dir, &[]).unwrap();
         assert_eq!(tasks.len(), 2);
+        // The copied shipped task is pinned by the suite's lock; the corpus's own is not.
+        let warnings = crate::pinned::pin_suite(&m.tasks_dir, &mut tasks).unwrap();
+        let pinned = |id: &str| {
+            tasks
+                .iter()
+                .find(|t| t.id() == id)
+                .unwrap()
+                .pinned_tests
+                .is_some()
+        };
+        assert!(pinned("c-int-overflow"), "{warnings:?}");
+        assert!(!pinned("answer"));
         let e = Corpus::builtin()
             .unwrap()
             .select(&["nope".into()])

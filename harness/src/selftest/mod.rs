@@ -115,12 +115,24 @@ pub async fn run(
         .await
         .map_err(SelftestError::Server)?;
     let files = corpus.materialize(&opts.out.join("corpus"), server.port())?;
-    let tasks: HashMap<String, Arc<crate::task::Task>> =
-        crate::task::load_suite(&files.tasks_dir, &[])
-            .map_err(|e| SelftestError::Suite(e.to_string()))?
-            .into_iter()
-            .map(|t| (t.id().to_owned(), Arc::new(t)))
-            .collect();
+    let mut loaded = crate::task::load_suite(&files.tasks_dir, &[])
+        .map_err(|e| SelftestError::Suite(e.to_string()))?;
+    // As `nab run` does: each copied shipped task checked against its pinned test set.
+    // The corpus's own tasks have no JUnit report, so nothing to pin.
+    let warnings = crate::pinned::pin_suite(&files.tasks_dir, &mut loaded)
+        .map_err(|e| SelftestError::Suite(e.to_string()))?;
+    for t in &loaded {
+        if corpus::is_suite_task(t.id())
+            && t.pinned_tests.is_none()
+            && let Some(w) = warnings.iter().find(|w| w.contains(t.id()))
+        {
+            eprintln!("warning: {w}");
+        }
+    }
+    let tasks: HashMap<String, Arc<crate::task::Task>> = loaded
+        .into_iter()
+        .map(|t| (t.id().to_owned(), Arc::new(t)))
+        .collect();
     let all: Vec<Arc<crate::task::Task>> = tasks.values().cloned().collect();
     // Every case gets a gateway and /nab/out, as a `command:` agent of a run with a model.
     let model = crate::model::ModelSetup::new(MODEL, None, &all).map_err(|errors| {
