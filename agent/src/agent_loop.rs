@@ -93,7 +93,10 @@ impl Agent {
         &self.events
     }
 
-    pub async fn run(&mut self, instruction: &str) -> RunOutcome {
+    /// Runs the task. The instruction becomes the first user message as it is: pass a
+    /// `String` to hand it over without a copy (it may be megabytes).
+    pub async fn run(&mut self, instruction: impl Into<String>) -> RunOutcome {
+        let instruction = instruction.into();
         let cfg = self.config.clone();
         self.events.emit(EventKind::Start {
             model: cfg.model.clone(),
@@ -173,7 +176,7 @@ impl Agent {
         }
     }
 
-    async fn run_inner(&mut self, instruction: &str) -> RunOutcome {
+    async fn run_inner(&mut self, instruction: String) -> RunOutcome {
         let cfg = self.config.clone();
         let mut executor = Executor::new(self.registry.clone(), self.tool_ctx.clone());
         executor.batch_limit = cfg.batch_limit;

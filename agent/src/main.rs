@@ -106,9 +106,10 @@ fn main() -> ExitCode {
     }
 }
 
-async fn run(args: RunArgs) -> anyhow::Result<ExitReason> {
-    let instruction = match (&args.instruction, &args.instruction_file) {
-        (Some(text), None) => text.clone(),
+async fn run(mut args: RunArgs) -> anyhow::Result<ExitReason> {
+    // Owned from here on and moved into the history: the only copy of the instruction.
+    let instruction = match (args.instruction.take(), &args.instruction_file) {
+        (Some(text), None) => text,
         (None, Some(path)) => std::fs::read_to_string(path)
             .with_context(|| format!("cannot read --instruction-file {}", path.display()))?,
         _ => bail!("give exactly one of --instruction or --instruction-file"),
@@ -164,7 +165,7 @@ async fn run(args: RunArgs) -> anyhow::Result<ExitReason> {
     if let Some(mcp) = mcp {
         agent = agent.with_mcp(mcp, McpTimings::default());
     }
-    let outcome = agent.run(&instruction).await;
+    let outcome = agent.run(instruction).await;
     if let Some(msg) = &outcome.message {
         eprintln!("nab-agent: stopped ({}): {msg}", outcome.exit_reason);
     }

@@ -1,11 +1,18 @@
 //! The three tiers together, behind the loop's [`ContextManager`] seam: before every model
 //! call, cheapest first — offload big outputs, clear old tool results at 60% of the
 //! summary threshold, summarize at the threshold — with one `compaction` event per action.
+//!
+//! Counting waits (issue 18): while the tokenizer is not loaded and a byte-based upper bound
+//! of the request ([`TokenCounter::bound_history_raw`], scaled by the largest calibration
+//! factor) stays below the clear threshold, no decision can depend on the exact count, so
+//! none is made. The calibration that needs the previous request's count is queued with a
+//! snapshot of that history (pointers, no text) and replayed, in order, before the first
+//! exact count — the factor then is exactly what counting every step would have made it.
 
 use super::clear::{KEEP_RECENT_TOOL_RESULTS, clear_old_tool_results};
 use super::offload::Offloader;
 use super::summarize::{CHUNK_CHARS, Summarizer, clear_threshold, summarize, summary_threshold};
-use super::tokens::TokenCounter;
+use super::tokens::{self, TokenCounter};
 use super::{ContextError, ContextManager, ContextState};
 use crate::message::{Message, Role};
 use crate::tools::ToolRegistry;
@@ -16,14 +23,31 @@ use std::sync::Arc;
 /// The window assumed when `--context-window` is not given.
 pub const DEFAULT_WINDOW: usize = 128_000;
 
+/// What the last request was, for calibration.
+enum LastRequest {
+    /// Its unscaled tokens.
+    Counted(usize),
+    /// Not counted yet (the tokenizer was not needed).
+    Uncounted(Uncounted),
+}
+
+#[derive(Clone)]
+struct Uncounted {
+    /// The history as sent: pointers to the same messages, no text copied.
+    history: Vec<Arc<Message>>,
+    tools_json: Option<String>,
+}
+
 pub struct ThreeTier {
     window: Option<usize>,
     counter: Arc<TokenCounter>,
     summarizer: Arc<dyn Summarizer>,
     registry: Option<Arc<ToolRegistry>>,
     offloader: Option<(std::path::PathBuf, Offloader)>,
-    /// Unscaled tokens of the last request, to calibrate against the reported usage.
-    last_raw: Option<usize>,
+    /// The last request, to calibrate against the reported usage.
+    last_request: Option<LastRequest>,
+    /// Calibrations waiting for the tokenizer: (request, reported `prompt_tokens`).
+    pending: Vec<(Uncounted, u64)>,
     /// Tokens when a summary was last abandoned: not retried until the history grows.
     abandoned_at: Option<usize>,
 }
@@ -38,7 +62,8 @@ impl ThreeTier {
             summarizer,
             registry: None,
             offloader: None,
-            last_raw: None,
+            last_request: None,
+            pending: Vec::new(),
             abandoned_at: None,
         }
     }
@@ -66,6 +91,24 @@ impl ThreeTier {
         &self.offloader.as_ref().expect("set just above").1
     }
 
+    fn tools_json(&self) -> Option<String> {
+        self.registry
+            .as_ref()
+            .map(|r| serde_json::Value::Array(r.schemas()).to_string())
+    }
+
+    /// Applies the queued calibrations, oldest first.
+    fn settle(&mut self) {
+        for (request, reported) in std::mem::take(&mut self.pending) {
+            let raw = self.counter.count_history_raw(&request.history)
+                + request
+                    .tools_json
+                    .as_deref()
+                    .map_or(0, |t| self.counter.count_text(t));
+            self.counter.calibrate(raw, reported);
+        }
+    }
+
     fn tools_tokens(&self) -> usize {
         self.registry.as_ref().map_or(0, |r| {
             self.counter
@@ -83,8 +126,15 @@ impl ThreeTier {
     }
 
     /// Tokens of the request this history makes (messages and tool schemas).
-    pub fn request_tokens(&self, history: &[Arc<Message>]) -> usize {
+    pub fn request_tokens(&mut self, history: &[Arc<Message>]) -> usize {
+        self.settle();
         self.counter.count_history(history) + self.tools_tokens()
+    }
+
+    /// At least [`ThreeTier::request_tokens`], without a tokenizer.
+    fn request_tokens_bound(&self, history: &[Arc<Message>], tools_json: Option<&str>) -> usize {
+        TokenCounter::bound_scaled(TokenCounter::bound_history_raw(history))
+            + tools_json.map_or(0, |t| TokenCounter::bound_scaled(t.len()))
     }
 
     fn event(
@@ -180,6 +230,22 @@ impl ThreeTier {
             events.extend(e);
         }
 
+        // Below every threshold, whatever the exact count: leave it for later.
+        if !tokens::tokenizer_loaded() {
+            let tools_json = self.tools_json();
+            let bound = self.request_tokens_bound(history, tools_json.as_deref());
+            let lowest = clear_threshold(window)
+                .min(summary_threshold(window))
+                .min(window);
+            if bound < lowest {
+                self.last_request = Some(LastRequest::Uncounted(Uncounted {
+                    history: history.clone(),
+                    tools_json,
+                }));
+                return Ok(events);
+            }
+        }
+
         // Tier 2.
         let tokens = self.request_tokens(history);
         if tokens >= clear_threshold(window) {
@@ -246,7 +312,7 @@ impl ThreeTier {
         }
 
         let tokens = self.request_tokens(history);
-        self.last_raw = Some(self.request_tokens_raw(history));
+        self.last_request = Some(LastRequest::Counted(self.request_tokens_raw(history)));
         if tokens > window {
             return Err(ContextError::Overflow(format!(
                 "the request needs about {tokens} tokens but the window is {window} and compaction could not make room"
@@ -262,8 +328,18 @@ impl ContextManager for ThreeTier {
         &mut self,
         state: ContextState<'_>,
     ) -> Result<Vec<EventKind>, ContextError> {
-        if let (Some(raw), Some(usage)) = (self.last_raw, state.last_usage) {
-            self.counter.calibrate(raw, usage.prompt_tokens);
+        match (&self.last_request, state.last_usage) {
+            (Some(LastRequest::Counted(raw)), Some(usage)) => {
+                let raw = *raw;
+                // Counted requests come after every queued one was applied.
+                self.settle();
+                self.counter.calibrate(raw, usage.prompt_tokens);
+            }
+            (Some(LastRequest::Uncounted(request)), Some(usage)) => {
+                let request = request.clone();
+                self.pending.push((request, usage.prompt_tokens));
+            }
+            _ => {}
         }
         let window = self
             .window

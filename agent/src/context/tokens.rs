@@ -8,6 +8,15 @@
 //!
 //! Counting is the expensive part of context management, so each message's count is
 //! cached by a hash of its content.
+//!
+//! Memory (issue 18): a text is never encoded whole. It is cut into pieces of about
+//! [`CHUNK_BYTES`] at places where o200k's pre-tokenizer always splits (see [`cuts`]), and the
+//! pieces' counts are summed — the same count as encoding the whole text, with at most one
+//! piece's tokens alive at a time (an 8 MB text used to hold a 2M-token vector).
+//!
+//! The vocabulary (tens of MB once built) is loaded on the first exact count, not before:
+//! [`bound_message`] gives an upper bound that needs no tokenizer, which lets the context
+//! manager skip counting while a history is far below every threshold.
 
 use crate::message::Message;
 use std::collections::HashMap;
@@ -21,9 +30,20 @@ const MESSAGE_OVERHEAD: usize = 4;
 const REPLY_PRIMING: usize = 3;
 /// The cache is dropped when it grows past this many entries (histories are far smaller).
 const CACHE_LIMIT: usize = 100_000;
+/// Texts are counted in pieces of about this many bytes (a piece holds at most that many
+/// tokens, 4 bytes each, while it is counted).
+pub const CHUNK_BYTES: usize = 16 * 1024;
+/// The calibration factor never exceeds this (see [`TokenCounter::calibrate`]).
+const MAX_SCALE: f64 = 2.0;
+
+/// Whether the vocabulary has been loaded (by any counter in this process).
+pub fn tokenizer_loaded() -> bool {
+    BPE.get().is_some()
+}
+
+static BPE: OnceLock<CoreBPE> = OnceLock::new();
 
 fn bpe() -> &'static CoreBPE {
-    static BPE: OnceLock<CoreBPE> = OnceLock::new();
     // The vocabulary is compiled into tiktoken-rs; building it cannot fail at run time
     // unless the crate itself is broken.
     BPE.get_or_init(|| tiktoken_rs::o200k_base().expect("tiktoken-rs ships o200k_base"))
@@ -46,12 +66,15 @@ impl Default for TokenCounter {
 }
 
 impl TokenCounter {
-    /// Raw BPE tokens of a text.
+    /// Raw BPE tokens of a text: `encode_ordinary(text).len()`, counted piece by piece.
     pub fn count_text(&self, text: &str) -> usize {
         if text.is_empty() {
             return 0;
         }
-        bpe().encode_ordinary(text).len()
+        let bpe = bpe();
+        cuts(text, CHUNK_BYTES)
+            .map(|piece| bpe.encode_ordinary(piece).len())
+            .sum()
     }
 
     fn raw_message(&self, m: &Message) -> usize {
@@ -111,6 +134,22 @@ impl TokenCounter {
         self.scaled(self.count_text(&value.to_string()))
     }
 
+    /// An upper bound of [`TokenCounter::count_history_raw`] that loads no tokenizer.
+    pub fn bound_history_raw<M: std::borrow::Borrow<Message>>(history: &[M]) -> usize {
+        history
+            .iter()
+            .map(|m| bound_message(m.borrow()))
+            .sum::<usize>()
+            + REPLY_PRIMING
+    }
+
+    /// An upper bound of what [`TokenCounter::count_message`]'s scaling makes of `raw`
+    /// tokens, whatever the calibration (the factor stays at most [`MAX_SCALE`]; one more
+    /// token covers rounding).
+    pub fn bound_scaled(raw: usize) -> usize {
+        (raw as f64 * MAX_SCALE).ceil() as usize + 1
+    }
+
     fn scaled(&self, raw: usize) -> usize {
         let s = *self.scale.lock().unwrap_or_else(|p| p.into_inner());
         (raw as f64 * s).ceil() as usize
@@ -142,6 +181,55 @@ impl TokenCounter {
     }
 }
 
+/// An upper bound of a message's unscaled count that loads no tokenizer: every o200k token
+/// stands for at least one byte, so a text has at most as many tokens as bytes.
+pub fn bound_message(m: &Message) -> usize {
+    let mut n = MESSAGE_OVERHEAD + m.content.as_deref().map_or(0, str::len);
+    for c in &m.tool_calls {
+        n += MESSAGE_OVERHEAD + c.function.name.len() + c.function.arguments.len();
+    }
+    if m.tool_call_id.is_some() {
+        n += 8;
+    }
+    n
+}
+
+/// Cuts `text` into consecutive pieces of about `target` bytes (more when no cut is found)
+/// where o200k's pre-tokenizer splits whatever surrounds them, so that the tokens of the
+/// pieces are the tokens of the whole.
+///
+/// The pattern (tiktoken's `O200K_BASE_PAT_STR`) splits a text into words: letters and marks
+/// with an optional leading non-letter and an `'s`-style suffix; 1–3 digits; punctuation
+/// with an optional leading space and trailing `\r`/`\n`/`/`; runs of whitespace. No word
+/// holds an ASCII letter or digit followed by whitespace, nor a newline followed by an ASCII
+/// letter or digit, so both places are always word boundaries; and since each word is found
+/// by looking no further than its own end (the only lookahead, in `\s+(?!\S)`, never makes a
+/// word cross a boundary), the words on either side come out the same when the text is cut
+/// there. ASCII bytes never occur inside a multi-byte UTF-8 character, so the cuts are
+/// character boundaries. A text without such a place (one huge word) is counted whole, as
+/// tiktoken would.
+pub fn cuts(text: &str, target: usize) -> impl Iterator<Item = &str> {
+    let bytes = text.as_bytes();
+    let mut start = 0;
+    std::iter::from_fn(move || {
+        if start >= bytes.len() {
+            return None;
+        }
+        let from = start.saturating_add(target.max(1));
+        let end = (from..bytes.len())
+            .find(|&p| is_cut(bytes[p - 1], bytes[p]))
+            .unwrap_or(bytes.len());
+        let piece = &text[start..end];
+        start = end;
+        Some(piece)
+    })
+}
+
+fn is_cut(before: u8, at: u8) -> bool {
+    let space = |b: u8| matches!(b, b' ' | b'\t' | b'\n' | b'\r');
+    (before.is_ascii_alphanumeric() && space(at)) || (before == b'\n' && at.is_ascii_alphanumeric())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -170,5 +258,86 @@ mod tests {
             (1.15..1.25).contains(&(after as f64 / before as f64)),
             "{before} -> {after}"
         );
+    }
+
+    /// The whole text's tokens, as tiktoken counts them.
+    fn whole(text: &str) -> usize {
+        bpe().encode_ordinary(text).len()
+    }
+
+    /// Cutting at the chosen places never changes the count: texts built from the
+    /// characters that decide where words end (letters, digits, apostrophe suffixes,
+    /// slashes after punctuation, runs of spaces before words, CRLF, combining marks, CJK,
+    /// emoji), cut as often as possible.
+    #[test]
+    fn cut_counts_equal_whole_counts() {
+        use rand::{Rng, SeedableRng};
+        let atoms = [
+            "a", "Z", "q", "7", "42", "1234", " ", "  ", "   ", "\t", "\n", "\n\n", "\r\n", "'s",
+            "'LL", "'", "/", "//", ";", "};", "(", ".", "é", "e\u{301}", "ß", "日本", "😀",
+            "\u{a0}", "x\n", " y", "--", "#", "_", "\u{2028}",
+        ];
+        let mut rng = rand::rngs::StdRng::seed_from_u64(18);
+        let t = TokenCounter::default();
+        let mut cut_somewhere = 0;
+        for _ in 0..3_000 {
+            let len = rng.random_range(1..60);
+            let text: String = (0..len)
+                .map(|_| atoms[rng.random_range(0..atoms.len())])
+                .collect();
+            for target in [1, 2, 5] {
+                let pieces: Vec<&str> = cuts(&text, target).collect();
+                assert_eq!(pieces.concat(), text);
+                cut_somewhere += usize::from(pieces.len() > 1);
+                let counted: usize = pieces.iter().map(|p| whole(p)).sum();
+                assert_eq!(counted, whole(&text), "{text:?} cut as {pieces:?}");
+            }
+            assert_eq!(t.count_text(&text), whole(&text), "{text:?}");
+        }
+        assert!(
+            cut_somewhere > 1_000,
+            "the texts were rarely cut: {cut_somewhere}"
+        );
+    }
+
+    /// Real files: this crate's sources and prompts, cut into the smallest pieces.
+    #[test]
+    fn cut_counts_equal_whole_counts_on_source_files() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src/context");
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+            let counted: usize = cuts(&text, 1).map(whole).sum();
+            assert_eq!(counted, whole(&text));
+            assert!(cuts(&text, 1).count() > text.len() / 50);
+        }
+    }
+
+    /// Cutting anywhere else does change counts — the places are not arbitrary.
+    #[test]
+    fn cutting_inside_a_word_changes_the_count() {
+        let text = "information retrieval";
+        assert_ne!(whole("inform") + whole("ation retrieval"), whole(text));
+        assert_ne!(
+            whole("information") + whole(" ") + whole("retrieval"),
+            whole(text)
+        );
+        let pieces: Vec<&str> = cuts(text, 1).collect();
+        assert_eq!(pieces, ["information", " retrieval"]);
+    }
+
+    #[test]
+    fn bounds_are_at_least_the_counts() {
+        let t = TokenCounter::default();
+        let msgs = vec![
+            Message::system("You are a coding agent."),
+            Message::user("日本語 😀 text\n".repeat(50)),
+            Message::tool("call_1", "x"),
+        ];
+        let raw = t.count_history_raw(&msgs);
+        assert!(TokenCounter::bound_history_raw(&msgs) >= raw);
+        for _ in 0..50 {
+            t.calibrate(raw, (raw * 3) as u64);
+        }
+        assert!(TokenCounter::bound_scaled(raw) >= t.count_history(&msgs));
     }
 }

@@ -1,0 +1,78 @@
+//! Memory (issue 18): counting the tokens of an 8 MB message must not hold its token vector
+//! (about 2M tokens, 8 MB and more while the vector grows). A counting global allocator
+//! tracks live bytes and their peak; the vocabulary is loaded before the measurement.
+//!
+//! Its own test binary (one test) so no other test's allocations are counted.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use nab_agent::context::tokens::{CHUNK_BYTES, TokenCounter};
+use nab_agent::message::Message;
+
+struct Counting;
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let p = unsafe { System.alloc(layout) };
+        if !p.is_null() {
+            let now = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
+            PEAK.fetch_max(now, Ordering::Relaxed);
+        }
+        p
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) };
+        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let p = unsafe { System.realloc(ptr, layout, new_size) };
+        if !p.is_null() {
+            if new_size > layout.size() {
+                let now = LIVE.fetch_add(new_size - layout.size(), Ordering::Relaxed) + new_size
+                    - layout.size();
+                PEAK.fetch_max(now, Ordering::Relaxed);
+            } else {
+                LIVE.fetch_sub(layout.size() - new_size, Ordering::Relaxed);
+            }
+        }
+        p
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+const TEXT_BYTES: usize = 8 * 1024 * 1024;
+/// A piece's tokens (at most one per byte, 4 bytes each) and the regex's working memory.
+const LIMIT: usize = 4 * 4 * CHUNK_BYTES + 256 * 1024;
+
+#[test]
+fn counting_an_8_mb_message_keeps_no_token_vector() {
+    let line =
+        "static int handle(struct ctx *c, const char *buf) { return c->fd + 1; } // naïve ✓\n";
+    let text = line.repeat(TEXT_BYTES / line.len());
+    let message = Message::user(text);
+    let counter = TokenCounter::default();
+    // Loads the vocabulary, which is not what is measured.
+    assert_eq!(counter.count_text("hello world"), 2);
+
+    let before = LIVE.load(Ordering::Relaxed);
+    PEAK.store(before, Ordering::Relaxed);
+    let tokens = counter.count_message(&message);
+    let added = PEAK.load(Ordering::Relaxed) - before;
+
+    assert!(tokens > 1_000_000, "{tokens} tokens for 8 MB");
+    assert!(
+        added <= LIMIT,
+        "counting {tokens} tokens added {added} bytes of heap at peak (limit {LIMIT})"
+    );
+    // The count is cached: the second time costs nothing.
+    PEAK.store(LIVE.load(Ordering::Relaxed), Ordering::Relaxed);
+    let again_before = LIVE.load(Ordering::Relaxed);
+    assert_eq!(counter.count_message(&message), tokens);
+    assert!(PEAK.load(Ordering::Relaxed) - again_before < 4096);
+    println!("{tokens} tokens counted with {added} bytes of heap at peak");
+}
