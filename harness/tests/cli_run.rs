@@ -71,7 +71,7 @@ async fn validate_flags_a_known_wrong_solution_that_passes() {
         bad_row.contains("PROBLEM: wrong/actually-right pass (must fail)"),
         "{stdout}"
     );
-    // Test counts come from the JUnit file the verifier wrote.
+    // Test counts: each of the task's three host-side checks counts as one test.
     let recs = records(&root.path().join("out"));
     let oracle = recs
         .iter()

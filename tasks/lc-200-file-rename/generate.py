@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Generates the fleet codebase (workspace/) and the hidden expected outputs
-(tests/expected.json, computed by running every plugin against the OLD core API, whose
-behaviour the migration must preserve). Deterministic: python3 generate.py"""
+"""Generates the fleet codebase (workspace/), the verifier's inputs (tests/trips.json: the
+sample trips and the plugin keys) and the expected outputs (expected/plugin_results.txt,
+computed by running every plugin against the OLD core API, whose behaviour the migration
+must preserve; it stays on the host). Deterministic: python3 generate.py"""
 import importlib.util
 import json
 import os
@@ -225,8 +226,18 @@ if __name__ == "__main__":
         spec.loader.exec_module(mod)
         expected[f"{group}/{name}"] = [mod.run(dict(t)) for t in TRIPS]
     shutil.rmtree(tmp)
-    with open(os.path.join(HERE, "tests/expected.json"), "w") as f:
-        json.dump({"trips": TRIPS, "results": expected}, f, indent=0, sort_keys=True)
+    # The same JSON round trip and canonical lines the verifier's run_plugins.py prints.
+    expected = json.loads(json.dumps(expected))
+    sys.path.insert(0, os.path.join(HERE, "tests"))
+    import run_plugins
+    keys = sorted(expected)
+    with open(os.path.join(HERE, "tests/trips.json"), "w") as f:
+        json.dump({"plugins": keys, "trips": TRIPS}, f, indent=0, sort_keys=True)
+        f.write("\n")
+    os.makedirs(os.path.join(HERE, "expected"), exist_ok=True)
+    with open(os.path.join(HERE, "expected/plugin_results.txt"), "w") as f:
+        for k in keys:
+            f.write(run_plugins.line(k, expected[k]) + "\n")
     kinds = {}
     for _, _, text in plugins:
         k = text.split(": ", 1)[1].split(" ", 1)[0]

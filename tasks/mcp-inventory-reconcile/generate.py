@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Generates the ledger (workspace), the physical counts (fixtures, served over MCP) and the
-expected reconciliation (printed, pasted into tests). Deterministic: python3 generate.py"""
+expected reconciliation (printed, pasted into expected/rows.csv). Deterministic: python3 generate.py"""
 import json
 import os
 import random
