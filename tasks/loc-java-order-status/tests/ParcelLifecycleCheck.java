@@ -19,8 +19,6 @@ import com.acme.orders.repo.OrderRepository;
 import com.acme.orders.service.OrderService;
 
 public class ParcelLifecycleCheck {
-    private static final String EXPECTED =
-            "src/main/java/com/acme/orders/fulfilment/DeliveryPolicy.java::isComplete";
     private OrderService svc;
 
     @Before
@@ -28,16 +26,6 @@ public class ParcelLifecycleCheck {
         svc = new OrderService(new OrderRepository(), new FakeGateway(10_000_00));
         svc.place("O1", "C1", List.of(new OrderLine("A", 1, 100_00), new OrderLine("B", 2, 5_00)));
         assertTrue(svc.pay("O1"));
-    }
-
-    @Test
-    public void answerFileNamesTheMethod() throws Exception {
-        Path p = Path.of("/workspace/ANSWER.txt");
-        assertTrue("ANSWER.txt is missing at the workspace root", Files.isRegularFile(p));
-        String first = Files.readAllLines(p, StandardCharsets.UTF_8).stream()
-                .map(String::strip).filter(s -> !s.isEmpty()).findFirst().orElse("");
-        if (first.startsWith("./")) first = first.substring(2);
-        assertEquals(EXPECTED, first);
     }
 
     @Test

@@ -10,7 +10,6 @@ from reports.cache.keys import call_key
 from reports.export import export_rows
 from reports.sales import sales_summary, top_products
 
-EXPECTED_ANSWER = "reports/cache/keys.py::call_key"
 MAY = (datetime.date(2024, 5, 1), datetime.date(2024, 6, 1))
 
 
@@ -20,16 +19,6 @@ def fresh_cache():
     data.QUERY_COUNT["n"] = 0
     yield
     default_store.invalidate()
-
-
-def test_answer_names_the_function():
-    path = "/workspace/ANSWER.txt"
-    assert os.path.isfile(path), "ANSWER.txt is missing at the workspace root"
-    with open(path, encoding="utf-8") as fh:
-        lines = [ln.strip() for ln in fh.read().splitlines() if ln.strip()]
-    assert lines, "ANSWER.txt is empty"
-    answer = lines[0][2:] if lines[0].startswith("./") else lines[0]
-    assert answer == EXPECTED_ANSWER
 
 
 def test_currency_is_part_of_the_identity():

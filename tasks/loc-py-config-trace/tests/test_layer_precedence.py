@@ -8,7 +8,6 @@ from relay.config.defaults import DEFAULTS
 from relay.config.errors import ConfigError
 from relay.config.loader import resolve
 
-EXPECTED_ANSWER = "relay/config/env_layer.py::env_overrides"
 
 PROD = """
 [server]
@@ -34,16 +33,6 @@ def prod(tmp_path):
     p = tmp_path / "relay.toml"
     p.write_text(PROD)
     return str(p)
-
-
-def test_answer_names_the_layer_that_drops_values():
-    path = "/workspace/ANSWER.txt"
-    assert os.path.isfile(path), "ANSWER.txt is missing at the workspace root"
-    with open(path, encoding="utf-8") as fh:
-        lines = [ln.strip() for ln in fh.read().splitlines() if ln.strip()]
-    assert lines, "ANSWER.txt is empty"
-    answer = lines[0][2:] if lines[0].startswith("./") else lines[0]
-    assert answer == EXPECTED_ANSWER
 
 
 def test_env_key_keeps_file_values_of_same_section(prod):

@@ -12,7 +12,6 @@ from shop.customers import Customer
 from shop.pricing import discounts
 
 TODAY = date(2025, 5, 1)
-EXPECTED_ANSWER = "shop/pricing/discounts.py::line_discount"
 
 
 def half_up_percent(cents, percent):
@@ -39,18 +38,6 @@ def cart_with(items, coupons=()):
     for c in coupons:
         cart.apply_coupon(c)
     return cart
-
-
-def test_answer_file_names_the_defective_function():
-    path = "/workspace/ANSWER.txt"
-    assert os.path.isfile(path), "ANSWER.txt is missing at the workspace root"
-    with open(path, encoding="utf-8") as fh:
-        lines = [ln.strip() for ln in fh.read().splitlines() if ln.strip()]
-    assert lines, "ANSWER.txt is empty"
-    answer = lines[0]
-    if answer.startswith("./"):
-        answer = answer[2:]
-    assert answer == EXPECTED_ANSWER
 
 
 @pytest.mark.parametrize("unit,qty,percent", [

@@ -5,7 +5,6 @@ import tarfile
 import pytest
 
 WS = "/workspace"
-EXPECTED_ANSWER = "lib/naming.sh::list_backups"
 
 
 def stamps(n, hh="03", start_day=1):
@@ -40,16 +39,6 @@ def tool(name, conf, *args, env_extra=None):
 
 def present(d):
     return sorted(p for p in os.listdir(d) if not p.startswith("."))
-
-
-def test_answer_names_the_function():
-    path = f"{WS}/ANSWER.txt"
-    assert os.path.isfile(path), "ANSWER.txt is missing at the workspace root"
-    with open(path, encoding="utf-8") as fh:
-        lines = [ln.strip() for ln in fh.read().splitlines() if ln.strip()]
-    assert lines, "ANSWER.txt is empty"
-    answer = lines[0][2:] if lines[0].startswith("./") else lines[0]
-    assert answer == EXPECTED_ANSWER
 
 
 def test_prefix_sibling_set_is_left_alone(store):

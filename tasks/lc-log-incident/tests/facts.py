@@ -1,0 +1,25 @@
+"""Prints the incident facts the agent wrote in /workspace/ANSWER.txt, one `key: value` line
+per fact in a fixed order (the first value given for a key; backticks around a line and a
+`logs/` prefix on a location are allowed forms), `key: (missing)` for a fact not given. The
+harness compares this, on the host, with expected/facts.txt (the values pinned from
+generate.py), which never enters a container."""
+import re
+import sys
+
+KEYS = ["first_error", "request_id", "failed_requests", "root_cause", "rollout"]
+LOCATIONS = {"first_error", "root_cause"}
+
+found = {}
+with open("/workspace/ANSWER.txt", encoding="utf-8", errors="replace") as f:
+    for line in f:
+        line = line.strip().strip("`")
+        m = re.fullmatch(r"([a-z_]+)\s*:\s*(.+)", line)
+        if m:
+            found.setdefault(m.group(1), m.group(2).strip())
+for key in KEYS:
+    value = found.get(key)
+    if value is None:
+        value = "(missing)"
+    elif key in LOCATIONS:
+        value = value.removeprefix("logs/")
+    sys.stdout.write(f"{key}: {value}\n")
