@@ -1,5 +1,7 @@
 """Hidden checks of config/production.env against orders-api's effective production config
-(defaults <- prod-common <- production, with unset entries and secret references)."""
+(defaults <- prod-common <- production, with unset entries and secret references). The
+managed settings and header themselves are compared on the host (managed.py's output
+against expected/managed.env, which never enters a container)."""
 import hashlib
 import re
 
@@ -8,18 +10,6 @@ import pytest
 PROD = "/workspace/config/production.env"
 STAGING = "/workspace/config/staging.env"
 MARKER = "# --- local (not managed by configsvc; keep as is) ---"
-EXPECTED = [
-    "CACHE_TTL_S=300",
-    "DB_POOL_SIZE=40",
-    "DB_URL=${secret:orders-db-url-v2}",
-    "FEATURE_NEW_CHECKOUT=true",
-    "HTTP_PORT=8080",
-    "LOG_LEVEL=warn",
-    "METRICS_PREFIX=orders.prod",
-    "PAYMENT_API_KEY=${secret:payment-api-key}",
-    "REQUEST_TIMEOUT_MS=2500",
-    "RETRY_MAX=3",
-]
 LOCAL = ["SENTRY_ENVIRONMENT=prod-eu", "LOCAL_TRACE_SAMPLE=0.05"]
 STAGING_SHA256 = "e187fd1d3d3b9fc3e56b53e1bebafca29517ffefae5897b01246337a326c9417"
 
@@ -35,18 +25,6 @@ def sections():
 
 def settings(lines):
     return [line for line in lines if line.strip() and not line.lstrip().startswith("#")]
-
-
-def test_header_names_current_version(sections):
-    managed, _ = sections
-    headers = [line for line in managed if line.startswith("# configsvc:")]
-    assert headers == ["# configsvc: orders-api/production version 42"]
-
-
-def test_managed_keys_are_the_effective_config(sections):
-    managed, _ = sections
-    got = settings(managed)
-    assert sorted(got) == EXPECTED, f"managed section differs: {got}"
 
 
 def test_managed_keys_sorted(sections):

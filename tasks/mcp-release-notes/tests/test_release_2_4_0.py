@@ -1,26 +1,12 @@
 """Hidden checks of the 2.4.0 release preparation: the release notes (built from the PRs
 merged into main after v2.3.0, per RELEASING.md) and the version the compiled CLI reports.
-The classes were compiled from /workspace by the previous verify step into /nab/verify."""
+The classes were compiled from /workspace by the previous verify step into /nab/verify. The
+notes' title and sections are compared on the host (notes.py's output against
+expected/notes.md, which never enters a container)."""
 import subprocess
 
 NOTES = "/workspace/docs/release-notes/2.4.0.md"
 CLASSES = "/nab/verify/classes"
-EXPECTED = {
-    "Breaking changes": [
-        "- `WordCounter.count` returns a `LinkedHashMap` ordered by frequency (ties alphabetical); "
-        "callers that relied on alphabetical order must sort themselves. (#210)",
-        "- Java 17 is now the minimum supported Java version. (#216)",
-    ],
-    "Features": [
-        "- New `--min-length N` option ignores words shorter than N letters. (#207)",
-        "- `--format json` prints the counts as a JSON object. (#215)",
-    ],
-    "Bug fixes": [
-        "- Words with apostrophes (don't, O'Neil) are no longer split in two. (#205)",
-        "- Counting an empty file prints nothing instead of failing. (#213)",
-        "- Words are lower-cased with `Locale.ROOT`, so the dotted and dotless i of Turkish text are no longer merged. (#217)",
-    ],
-}
 
 
 def parse():
@@ -37,27 +23,6 @@ def parse():
             assert current is not None, f"text before the first section: {line!r}"
             sections[current].append(line)
     return title, order, sections
-
-
-def test_title():
-    assert parse()[0] == "# textstats 2.4.0"
-
-
-def test_sections_in_order():
-    _, order, _ = parse()
-    assert order == ["Breaking changes", "Features", "Bug fixes"]
-
-
-def test_breaking_changes():
-    assert parse()[2]["Breaking changes"] == EXPECTED["Breaking changes"]
-
-
-def test_features():
-    assert parse()[2]["Features"] == EXPECTED["Features"]
-
-
-def test_bug_fixes():
-    assert parse()[2]["Bug fixes"] == EXPECTED["Bug fixes"]
 
 
 def test_nothing_else_listed():

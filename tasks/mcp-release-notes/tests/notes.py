@@ -1,0 +1,22 @@
+"""Prints docs/release-notes/2.4.0.md normalized: its non-empty lines with trailing spaces
+removed, the title first and then each `## ` section with its lines. The harness compares
+this, on the host, with expected/notes.md (the notes RELEASING.md asks for, built from the
+PRs merged into main after v2.3.0), which never enters a container. It runs as the first
+verify step, before any code of the workspace, so it reads the notes as the agent left them."""
+import sys
+
+with open("/workspace/docs/release-notes/2.4.0.md", encoding="utf-8", errors="replace") as f:
+    lines = [line.rstrip() for line in f.read().splitlines() if line.strip()]
+if not lines:
+    sys.exit("the release notes are empty")
+out = [lines[0]]
+section = None
+for line in lines[1:]:
+    if line.startswith("## "):
+        section = line[3:].strip()
+        out.append("## " + section)
+    elif section is None:
+        out.append(f"(text before the first section: {line!r})")
+    else:
+        out.append(line)
+sys.stdout.write("\n".join(out) + "\n")
