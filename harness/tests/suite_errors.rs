@@ -388,7 +388,7 @@ solution: ["bash", "/nab/solution/solve.sh"]
         (
             "expected-missing",
             CHECKS.into(),
-            |_| {},
+            |d| std::fs::remove_dir_all(d.join("expected")).unwrap_or(()),
             vec![
                 "field `verify[1].expect_file.equals`",
                 "field `verify[2].expect_stdout.equals`",
@@ -400,6 +400,7 @@ solution: ["bash", "/nab/solution/solve.sh"]
             CHECKS.into(),
             |d| {
                 std::fs::create_dir_all(d.join("expected")).unwrap();
+                let _ = std::fs::remove_file(d.join("expected/summary.csv"));
                 std::os::unix::fs::symlink("/etc/passwd", d.join("expected/summary.csv")).unwrap();
             },
             vec!["field `verify[1].expect_file.equals`", "symbolic link"],
