@@ -6,6 +6,8 @@
 //! of its patterns match the same segment (or the whole command, for pipe-shaped rules like
 //! `curl | sh`). The first rule that fires blocks the command and is named in the refusal.
 
+use std::sync::OnceLock;
+
 use regex::Regex;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -187,11 +189,30 @@ pub const RULES: &[RuleSpec] = &[
     },
 ];
 
-/// A compiled rule.
+/// A rule, compiled on the first command it judges: a run that executes no command does
+/// not pay for some twenty regexes before its first model request (issue 18, cold start).
 #[derive(Debug)]
 pub struct Rule {
     pub spec: RuleSpec,
-    patterns: Vec<Regex>,
+    patterns: OnceLock<Vec<Regex>>,
+}
+
+impl Rule {
+    /// The table is code, so a bad pattern is a bug caught by the unit tests, not a runtime
+    /// condition.
+    fn patterns(&self) -> &[Regex] {
+        self.patterns.get_or_init(|| {
+            self.spec
+                .all
+                .iter()
+                .map(|p| {
+                    Regex::new(p).unwrap_or_else(|e| {
+                        panic!("policy rule {} has a bad pattern: {e}", self.spec.id)
+                    })
+                })
+                .collect()
+        })
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -215,22 +236,13 @@ impl Default for CommandPolicy {
 }
 
 impl CommandPolicy {
-    /// Compiles a rule table. The table is code, so a bad pattern is a bug caught by the
-    /// unit tests, not a runtime condition.
+    /// A rule table; each rule's patterns are compiled when it first judges a command.
     pub fn new(specs: &[RuleSpec]) -> CommandPolicy {
         let rules = specs
             .iter()
             .map(|spec| Rule {
                 spec: *spec,
-                patterns: spec
-                    .all
-                    .iter()
-                    .map(|p| {
-                        Regex::new(p).unwrap_or_else(|e| {
-                            panic!("policy rule {} has a bad pattern: {e}", spec.id)
-                        })
-                    })
-                    .collect(),
+                patterns: OnceLock::new(),
             })
             .collect();
         CommandPolicy { rules }
@@ -246,10 +258,10 @@ impl CommandPolicy {
         let segments = segments(&whole);
         for rule in &self.rules {
             let fires = match rule.spec.scope {
-                Scope::Whole => rule.patterns.iter().all(|p| p.is_match(&whole)),
+                Scope::Whole => rule.patterns().iter().all(|p| p.is_match(&whole)),
                 Scope::Segment => segments
                     .iter()
-                    .any(|seg| rule.patterns.iter().all(|p| p.is_match(seg))),
+                    .any(|seg| rule.patterns().iter().all(|p| p.is_match(seg))),
             };
             if fires {
                 return PolicyVerdict::Block {
@@ -283,4 +295,20 @@ fn segments(normalized: &str) -> Vec<String> {
         .map(|s| s.trim().trim_start_matches('$').trim().to_string())
         .filter(|s| !s.is_empty())
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Rules compile lazily, so a bad pattern shows here rather than at construction.
+    #[test]
+    fn every_pattern_compiles_and_none_before_use() {
+        let policy = CommandPolicy::default();
+        assert!(policy.rules.iter().all(|r| r.patterns.get().is_none()));
+        assert_eq!(policy.check("ls -la"), PolicyVerdict::Allow);
+        for rule in &policy.rules {
+            assert_eq!(rule.patterns().len(), rule.spec.all.len(), "{}", rule.spec.id);
+        }
+    }
 }
