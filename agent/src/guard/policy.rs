@@ -308,7 +308,12 @@ mod tests {
         assert!(policy.rules.iter().all(|r| r.patterns.get().is_none()));
         assert_eq!(policy.check("ls -la"), PolicyVerdict::Allow);
         for rule in &policy.rules {
-            assert_eq!(rule.patterns().len(), rule.spec.all.len(), "{}", rule.spec.id);
+            assert_eq!(
+                rule.patterns().len(),
+                rule.spec.all.len(),
+                "{}",
+                rule.spec.id
+            );
         }
     }
 }
