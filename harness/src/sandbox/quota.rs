@@ -184,7 +184,16 @@ impl QuotaMount {
                 image.as_os_str(),
                 mnt.as_os_str(),
             ],
-        )
+        )?;
+        // mkfs leaves a root-only `lost+found` in the file system's root, which is the
+        // agent's workspace: it would show in every listing (and change replayed tool
+        // output) and break tests that copy the workspace. The image is thrown away after
+        // the trial and never checked with e2fsck, so the folder has no use here.
+        let lost = mnt.join("lost+found");
+        match std::fs::remove_dir(&lost) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(failed(&lost, e.to_string())),
+            _ => Ok(()),
+        }
     }
 
     /// The mount point: bind it into the container.
@@ -347,6 +356,12 @@ mod tests {
         };
         let q = QuotaMount::create(root.path(), &labels, 16, 0).unwrap();
         assert!(is_mounted(&q.path()).unwrap());
+        // The agent's workspace starts empty: no `lost+found` from mkfs.
+        let entries: Vec<_> = std::fs::read_dir(q.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert!(entries.is_empty(), "{entries:?}");
         assert!(!q.is_full().unwrap());
         let big = vec![7u8; 32 * 1024 * 1024];
         let err = std::fs::write(q.path().join("big"), &big).unwrap_err();
