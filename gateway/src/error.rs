@@ -9,13 +9,13 @@ use std::time::Duration;
 #[non_exhaustive]
 pub enum SpecError {
     #[error(
-        "unknown provider spec {spec:?}: expected openai[<options>]:<model>[@<base_url>], record:<cassette-dir>:<inner spec>, replay:<cassette-dir> or scripted:<file>|task"
+        "unknown provider spec {spec:?}: expected openai[<options>]:<model>[@<base_url>], anthropic:<model>[@<base_url>], record:<cassette-dir>:<inner spec>, replay:<cassette-dir> or scripted:<file>|task"
     )]
     UnknownKind { spec: String },
     #[error("provider spec {spec:?}: {message}")]
     Invalid { spec: String, message: String },
     #[error(
-        "provider spec {spec:?}: no API key: set {var} in the host environment (or name another variable with api_key_env)"
+        "provider spec {spec:?}: no API key: set {var} in the host environment (or name another variable with --api-key-env)"
     )]
     MissingKey { spec: String, var: String },
     #[error(

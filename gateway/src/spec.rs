@@ -1,11 +1,13 @@
-//! Provider spec strings (`openai:…`, `record:…`, `replay:…`, `scripted:…`) and building
-//! providers from them.
+//! Provider spec strings (`openai:…`, `anthropic:…`, `record:…`, `replay:…`, `scripted:…`)
+//! and building providers from them.
 
 use crate::dialect::Dialect;
 use crate::error::SpecError;
 use crate::normalize::Normalizer;
 use crate::provider::Provider;
-use crate::providers::{OpenAiProvider, RecordProvider, ReplayProvider, ScriptedProvider};
+use crate::providers::{
+    AnthropicProvider, OpenAiProvider, RecordProvider, ReplayProvider, ScriptedProvider,
+};
 use nab_protocol::scripted::Trajectory;
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -15,6 +17,9 @@ use std::sync::Arc;
 pub const DEFAULT_KEY_ENV: &str = "NAB_API_KEY";
 /// The variable giving the base URL of `openai:<model>` when the spec has no `@<base_url>`.
 pub const BASE_URL_ENV: &str = "NAB_BASE_URL";
+/// The variable holding the key of `anthropic:` unless [`ProviderOptions::api_key_env`]
+/// names another.
+pub const ANTHROPIC_KEY_ENV: &str = "ANTHROPIC_API_KEY";
 
 /// A parsed provider spec.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -25,6 +30,12 @@ pub enum ProviderSpec {
         model: String,
         base_url: Option<String>,
         dialect: Dialect,
+    },
+    /// `anthropic:<model>[@<base_url>]` (default base URL
+    /// [`crate::providers::anthropic::DEFAULT_BASE_URL`])
+    Anthropic {
+        model: String,
+        base_url: Option<String>,
     },
     /// `record:<cassette-dir>:<inner spec>`
     Record {
@@ -81,10 +92,7 @@ impl ProviderSpec {
                 };
                 // A model name may contain ':' (Ollama's `qwen2.5:7b`); the base URL starts
                 // at the first '@' followed by a scheme.
-                let (model, base_url) = match rest.find("@http://").or(rest.find("@https://")) {
-                    Some(at) => (&rest[..at], Some(rest[at + 1..].to_owned())),
-                    None => (rest, None),
-                };
+                let (model, base_url) = split_base_url(rest);
                 if model.is_empty() {
                     return Err(invalid(
                         "the model name is empty: write openai:<model>[@<base_url>]",
@@ -99,6 +107,23 @@ impl ProviderSpec {
                     model: model.to_owned(),
                     base_url,
                     dialect,
+                })
+            }
+            "anthropic" => {
+                let (model, base_url) = split_base_url(rest);
+                if model.is_empty() {
+                    return Err(invalid(
+                        "the model name is empty: write anthropic:<model>[@<base_url>]",
+                    ));
+                }
+                if model.contains('@') {
+                    return Err(invalid(
+                        "the base URL after '@' must start with http:// or https://",
+                    ));
+                }
+                Ok(ProviderSpec::Anthropic {
+                    model: model.to_owned(),
+                    base_url,
                 })
             }
             "record" => {
@@ -116,7 +141,7 @@ impl ProviderSpec {
                     ProviderSpec::Replay { .. } | ProviderSpec::Record { .. }
                 ) {
                     return Err(invalid(
-                        "record: must wrap openai: or scripted:, not replay: or record:",
+                        "record: must wrap openai:, anthropic: or scripted:, not replay: or record:",
                     ));
                 }
                 Ok(ProviderSpec::Record {
@@ -147,6 +172,15 @@ impl ProviderSpec {
                 spec: spec.to_owned(),
             }),
         }
+    }
+}
+
+/// `<model>[@<base_url>]` split. A model name may contain ':' (Ollama's `qwen2.5:7b`); the
+/// base URL starts at the first '@' followed by a scheme.
+fn split_base_url(rest: &str) -> (&str, Option<String>) {
+    match rest.find("@http://").or(rest.find("@https://")) {
+        Some(at) => (&rest[..at], Some(rest[at + 1..].to_owned())),
+        None => (rest, None),
     }
 }
 
@@ -228,6 +262,28 @@ fn build_parsed(
             };
             let p = OpenAiProvider::new(model.clone(), base_url, Some(key))
                 .map(|p| p.with_dialect(*dialect))
+                .map(|p| match opts.max_answer_bytes {
+                    Some(b) => p.with_max_answer_bytes(b),
+                    None => p,
+                })
+                .map_err(|message| SpecError::Invalid {
+                    spec: spec.to_owned(),
+                    message,
+                })?;
+            Ok(Arc::new(p))
+        }
+        ProviderSpec::Anthropic { model, base_url } => {
+            let base_url = base_url
+                .clone()
+                .unwrap_or_else(|| crate::providers::anthropic::DEFAULT_BASE_URL.to_owned());
+            let var = opts.api_key_env.as_deref().unwrap_or(ANTHROPIC_KEY_ENV);
+            let Some(key) = opts.var(var) else {
+                return Err(SpecError::MissingKey {
+                    spec: spec.to_owned(),
+                    var: var.to_owned(),
+                });
+            };
+            let p = AnthropicProvider::new(model.clone(), base_url, key)
                 .map(|p| match opts.max_answer_bytes {
                     Some(b) => p.with_max_answer_bytes(b),
                     None => p,
@@ -347,7 +403,7 @@ mod tests {
 
     #[test]
     fn bad_specs_say_what_is_wrong() {
-        let e = ProviderSpec::parse("anthropic:x").unwrap_err().to_string();
+        let e = ProviderSpec::parse("gemini:x").unwrap_err().to_string();
         assert!(
             e.contains("unknown provider spec") && e.contains("openai[<options>]:<model>"),
             "{e}"
@@ -395,6 +451,55 @@ mod tests {
             .insert("NAB_TEST_SURELY_UNSET_KEY".into(), "k".into());
         let p = build_provider("openai:m@http://u:pw@127.0.0.1:1/v1", &opts).unwrap();
         assert_eq!(p.describe(), "openai:m@http://127.0.0.1:1/v1");
+    }
+
+    #[test]
+    fn anthropic_parses_and_takes_its_key_from_anthropic_api_key_or_api_key_env() {
+        assert_eq!(
+            ProviderSpec::parse("anthropic:claude-sonnet-4-5").unwrap(),
+            ProviderSpec::Anthropic {
+                model: "claude-sonnet-4-5".into(),
+                base_url: None,
+            }
+        );
+        assert_eq!(
+            ProviderSpec::parse("record:cas:anthropic:c@http://127.0.0.1:9/").unwrap(),
+            ProviderSpec::Record {
+                dir: "cas".into(),
+                inner: Box::new(ProviderSpec::Anthropic {
+                    model: "c".into(),
+                    base_url: Some("http://127.0.0.1:9/".into()),
+                })
+            }
+        );
+        let e = ProviderSpec::parse("anthropic:").unwrap_err().to_string();
+        assert!(e.contains("anthropic:<model>[@<base_url>]"), "{e}");
+        let e = ProviderSpec::parse("anthropic:c@ftp://x")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("http://"), "{e}");
+        // Without --api-key-env the key is ANTHROPIC_API_KEY (not NAB_API_KEY).
+        let mut opts = ProviderOptions::default();
+        opts.env_overrides.insert("NAB_API_KEY".into(), "k".into());
+        opts.env_overrides
+            .insert(ANTHROPIC_KEY_ENV.into(), String::new());
+        if std::env::var(ANTHROPIC_KEY_ENV).is_err() {
+            let e = build_provider("anthropic:c", &opts)
+                .err()
+                .unwrap()
+                .to_string();
+            assert!(e.contains("ANTHROPIC_API_KEY"), "{e}");
+        }
+        opts.env_overrides
+            .insert(ANTHROPIC_KEY_ENV.into(), "ak".into());
+        let p = build_provider("anthropic:c", &opts).unwrap();
+        assert_eq!(p.describe(), "anthropic:c@https://api.anthropic.com");
+        opts.api_key_env = Some("NAB_TEST_SURELY_UNSET_KEY".into());
+        let e = build_provider("anthropic:c", &opts)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(e.contains("NAB_TEST_SURELY_UNSET_KEY"), "{e}");
     }
 
     #[test]

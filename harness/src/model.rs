@@ -100,7 +100,9 @@ impl ModelSetup {
 
 fn agent_model_name(spec: &str, parsed: &ProviderSpec) -> Result<String, ModelError> {
     match parsed {
-        ProviderSpec::OpenAi { model, .. } => Ok(model.clone()),
+        ProviderSpec::OpenAi { model, .. } | ProviderSpec::Anthropic { model, .. } => {
+            Ok(model.clone())
+        }
         ProviderSpec::Scripted { source } => Ok(match source {
             ScriptSource::Task | ScriptSource::File(_) => "scripted".to_owned(),
         }),

@@ -22,7 +22,7 @@ use std::time::Duration;
 /// event stream): past it, the answer is an upstream error, never buffered further.
 pub const DEFAULT_MAX_ANSWER_BYTES: u64 = 32 << 20;
 /// The most of an error page kept (the rest is not read).
-const ERROR_BODY_CAP: u64 = 64 * 1024;
+pub(crate) const ERROR_BODY_CAP: u64 = 64 * 1024;
 
 pub struct OpenAiProvider {
     model: String,
@@ -37,7 +37,7 @@ pub struct OpenAiProvider {
 
 /// Why reading an answer's body stopped.
 #[derive(Debug)]
-enum BodyError {
+pub(crate) enum BodyError {
     TooLarge(u64),
     Transport(String),
 }
@@ -53,7 +53,7 @@ impl std::fmt::Display for BodyError {
 
 impl std::error::Error for BodyError {}
 
-fn too_large(cap: u64) -> ProviderError {
+pub(crate) fn too_large(cap: u64) -> ProviderError {
     ProviderError::InvalidResponse(format!(
         "the answer is larger than {cap} bytes (the gateway's cap on a provider's answer); not read further"
     ))
@@ -62,7 +62,7 @@ fn too_large(cap: u64) -> ProviderError {
 /// Reads at most `cap` bytes of `resp`'s body: `Ok((bytes, false))` when it all fit,
 /// `Ok((first cap bytes, true))` when there was more (the rest is not read). A
 /// `Content-Length` over the cap stops before any byte is read.
-async fn read_up_to(
+pub(crate) async fn read_up_to(
     mut resp: reqwest::Response,
     cap: u64,
 ) -> Result<(Vec<u8>, bool), reqwest::Error> {
@@ -135,7 +135,7 @@ pub fn redact_userinfo(url: &str) -> String {
     url.to_owned()
 }
 
-fn retry_after(headers: &reqwest::header::HeaderMap) -> Option<Duration> {
+pub(crate) fn retry_after(headers: &reqwest::header::HeaderMap) -> Option<Duration> {
     let v = headers.get(reqwest::header::RETRY_AFTER)?.to_str().ok()?;
     let secs: f64 = v.trim().parse().ok()?;
     (secs.is_finite() && secs >= 0.0).then(|| Duration::from_secs_f64(secs))

@@ -21,11 +21,14 @@ pub struct Args {
     /// The model behind the trial's gateway: scripted:task | scripted:<file> |
     /// replay:<cassette-dir> | record:<cassette-dir>:<spec> |
     /// openai[<options>]:<model>[@<base_url>], options (comma-separated) stream=on|off,
-    /// stream_options=send|omit, tool_choice=send|omit, parallel_tool_calls=send|omit.
+    /// stream_options=send|omit, tool_choice=send|omit, parallel_tool_calls=send|omit |
+    /// anthropic:<model>[@<base_url>] (the Messages API, translated; key ANTHROPIC_API_KEY
+    /// unless --api-key-env; default base URL https://api.anthropic.com).
     /// Needed by nab-agent; a command: agent given one may use /nab/llm.sock.
     #[arg(long)]
     model: Option<String>,
-    /// The host variable holding the provider's API key (default NAB_API_KEY).
+    /// The host variable holding the provider's API key (default NAB_API_KEY;
+    /// ANTHROPIC_API_KEY for anthropic:).
     #[arg(long)]
     api_key_env: Option<String>,
     /// Trials per task.

@@ -1,0 +1,193 @@
+//! `anthropic:<model>[@<base_url>]`: the Anthropic Messages API (`POST {base}/v1/messages`)
+//! behind the OpenAI chat-completions protocol agents speak. The request is translated on
+//! the way out ([`request`]), the answer on the way back ([`response`] for a whole message,
+//! [`stream`] for server-sent events), so budgets, retries, the transcript and `record:` /
+//! `replay:` (keyed by the agent's OpenAI-shaped request) work as for `openai:`.
+//!
+//! The key is sent only in the `x-api-key` header; anything the server echoes back is
+//! scrubbed of it ([`crate::redact`]). Error statuses are [`ProviderError::Http`] with the
+//! body turned OpenAI-shaped, so 429, 529 (overloaded) and other 5xx are retried by the
+//! caller's table and a 400 reaches the agent as an OpenAI-style error.
+
+pub mod request;
+pub mod response;
+pub mod stream;
+
+use super::openai::{
+    BodyError, DEFAULT_MAX_ANSWER_BYTES, ERROR_BODY_CAP, read_up_to, redact_userinfo, retry_after,
+    too_large,
+};
+use crate::assemble::completion_to_chunks;
+use crate::error::ProviderError;
+use crate::provider::{Provider, ProviderResponse, wants_stream};
+use crate::redact::redact;
+use eventsource_stream::Eventsource;
+use futures::StreamExt;
+use serde_json::Value;
+use std::time::Duration;
+
+/// The base URL when the spec has none.
+pub const DEFAULT_BASE_URL: &str = "https://api.anthropic.com";
+/// The API version sent in `anthropic-version`.
+pub const API_VERSION: &str = "2023-06-01";
+
+pub struct AnthropicProvider {
+    model: String,
+    /// Without a trailing slash; `/v1/messages` is appended.
+    base_url: String,
+    key: String,
+    http: reqwest::Client,
+    max_answer_bytes: u64,
+}
+
+impl AnthropicProvider {
+    pub fn new(model: String, base_url: String, key: String) -> Result<Self, String> {
+        let http = reqwest::Client::builder()
+            .connect_timeout(Duration::from_secs(30))
+            .build()
+            .map_err(|e| format!("cannot build the HTTP client: {e}"))?;
+        Ok(AnthropicProvider {
+            model,
+            base_url: base_url.trim_end_matches('/').to_owned(),
+            key,
+            http,
+            max_answer_bytes: DEFAULT_MAX_ANSWER_BYTES,
+        })
+    }
+
+    /// Another cap on the size of one answer (see [`DEFAULT_MAX_ANSWER_BYTES`]).
+    pub fn with_max_answer_bytes(mut self, bytes: u64) -> Self {
+        self.max_answer_bytes = bytes;
+        self
+    }
+
+    fn scrub(&self, text: &str) -> String {
+        redact(text, &self.key)
+    }
+}
+
+#[async_trait::async_trait]
+impl Provider for AnthropicProvider {
+    fn describe(&self) -> String {
+        format!(
+            "anthropic:{}@{}",
+            self.model,
+            redact_userinfo(&self.base_url)
+        )
+    }
+
+    fn model(&self) -> Option<String> {
+        Some(self.model.clone())
+    }
+
+    async fn send(&self, request: &Value) -> Result<ProviderResponse, ProviderError> {
+        let Some(obj) = request.as_object() else {
+            return Err(ProviderError::InvalidRequest(
+                "the request body is not a JSON object".into(),
+            ));
+        };
+        let body = request::to_messages_request(obj, &self.model).map_err(|m| {
+            ProviderError::InvalidRequest(format!("cannot translate for Anthropic: {m}"))
+        })?;
+        let stream = wants_stream(request);
+        let resp = self
+            .http
+            .post(format!("{}/v1/messages", self.base_url))
+            .header("x-api-key", &self.key)
+            .header("anthropic-version", API_VERSION)
+            .header(reqwest::header::CONTENT_TYPE, "application/json")
+            .body(body.to_string())
+            .send()
+            .await
+            .map_err(|e| ProviderError::Connect(self.scrub(&redact_userinfo(&e.to_string()))))?;
+        let status = resp.status().as_u16();
+        if !resp.status().is_success() {
+            let after = retry_after(resp.headers());
+            let (body, _) = read_up_to(resp, ERROR_BODY_CAP).await.unwrap_or_default();
+            let text = self.scrub(&String::from_utf8_lossy(&body));
+            return Err(ProviderError::Http {
+                status,
+                body: response::openai_error_body(&text),
+                retry_after: after,
+            });
+        }
+        let cap = self.max_answer_bytes;
+        let is_json = resp
+            .headers()
+            .get(reqwest::header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.starts_with("application/json"));
+        if stream && !is_json {
+            let key = self.key.clone();
+            let mut total = 0u64;
+            let events = resp
+                .bytes_stream()
+                .map(move |r| match r {
+                    Ok(b) => {
+                        total += b.len() as u64;
+                        if total > cap {
+                            Err(BodyError::TooLarge(cap))
+                        } else {
+                            Ok(b)
+                        }
+                    }
+                    Err(e) => Err(BodyError::Transport(e.to_string())),
+                })
+                .eventsource()
+                .map(move |ev| match ev {
+                    Ok(e) => Ok(redact(&e.data, &key)),
+                    Err(eventsource_stream::EventStreamError::Transport(BodyError::TooLarge(
+                        cap,
+                    ))) => Err(too_large(cap)),
+                    Err(e) => Err(ProviderError::Connect(format!("the stream broke: {e}"))),
+                })
+                .boxed();
+            return Ok(ProviderResponse::Stream {
+                status,
+                chunks: stream::translate(events),
+            });
+        }
+        let (bytes, over) = read_up_to(resp, cap)
+            .await
+            .map_err(|e| ProviderError::Connect(self.scrub(&e.to_string())))?;
+        if over {
+            return Err(too_large(cap));
+        }
+        let text = self.scrub(&String::from_utf8_lossy(&bytes));
+        if text.trim().is_empty() {
+            return Err(ProviderError::Truncated { chunks: 0 });
+        }
+        let json: Value = serde_json::from_str(&text).map_err(|e| {
+            ProviderError::InvalidResponse(format!(
+                "expected an Anthropic message JSON object: {e}: {}",
+                nab_protocol::upstream::cap(&text, 200)
+            ))
+        })?;
+        if let Some(e) = json.get("error").filter(|e| e.is_object()) {
+            let kind = e.get("type").and_then(Value::as_str).unwrap_or("");
+            return Err(ProviderError::InStream {
+                message: format!(
+                    "{kind}: {}",
+                    e.get("message").and_then(Value::as_str).unwrap_or("")
+                ),
+                retryable: response::is_retryable_error_type(kind),
+            });
+        }
+        let completion = response::to_completion(&json).map_err(ProviderError::InvalidResponse)?;
+        if stream {
+            // A server that answered a stream request with a whole message.
+            let chunks: Vec<Result<String, ProviderError>> = completion_to_chunks(&completion)
+                .into_iter()
+                .map(|c| Ok(c.to_string()))
+                .collect();
+            return Ok(ProviderResponse::Stream {
+                status,
+                chunks: futures::stream::iter(chunks).boxed(),
+            });
+        }
+        Ok(ProviderResponse::Json {
+            status,
+            body: completion,
+        })
+    }
+}

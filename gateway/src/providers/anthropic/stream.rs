@@ -1,0 +1,248 @@
+//! Anthropic's streaming events turned into OpenAI `chat.completion.chunk`s, as they come.
+//!
+//! Anthropic's documented sequence is `message_start`, then per content block
+//! `content_block_start`, `content_block_delta`s (`text_delta`, or `input_json_delta`
+//! pieces of a tool call's JSON input), `content_block_stop`; then `message_delta` (the
+//! `stop_reason` and cumulative usage) and `message_stop`, with `ping`s anywhere and an
+//! `error` event possible at any point.
+//!
+//! - `message_start` → nothing yet: the assistant role rides on the first chunk that has
+//!   content, so a stream that fails before any content (an `error` event right after
+//!   `message_start`, Anthropic's usual overload) has sent the agent nothing and is retried
+//!   by the gateway like a failed request;
+//! - text deltas → `delta.content`; a `tool_use` block start → a `delta.tool_calls` entry
+//!   with the id and name (OpenAI's index counts tool calls, not blocks), its
+//!   `input_json_delta`s → argument pieces of that entry; a call whose input never came
+//!   gets `{}` at its block's stop;
+//! - `message_stop` → the finish-reason chunk, then a usage chunk (no choices), as OpenAI
+//!   sends with `include_usage`; the gateway then writes `[DONE]`.
+//!
+//! Only `message_stop` finishes the answer: a stream that ends before it is
+//! [`ProviderError::Truncated`] (retried), never taken as the model's answer. An `error`
+//! event is [`ProviderError::InStream`], retryable for overload and server errors.
+
+use super::response::{Usage, finish_reason, is_retryable_error_type, tool_call};
+use crate::error::ProviderError;
+use crate::provider::ChunkStream;
+use futures::StreamExt;
+use serde_json::{Value, json};
+use std::collections::{HashMap, VecDeque};
+
+/// The state of one stream's translation.
+#[derive(Debug, Default)]
+pub struct Translator {
+    id: String,
+    model: String,
+    created: i64,
+    /// Content-block index → (tool-call index, whether any input arrived).
+    tools: HashMap<u64, (usize, bool)>,
+    next_tool: usize,
+    usage: Usage,
+    stop_reason: Option<String>,
+    /// Events taken (for the truncation message).
+    events: usize,
+    /// Whether a chunk (which carries the role) went out.
+    role_sent: bool,
+    finished: bool,
+}
+
+impl Translator {
+    pub fn new() -> Self {
+        Translator {
+            created: chrono::Utc::now().timestamp(),
+            ..Default::default()
+        }
+    }
+
+    /// Whether `message_stop` came.
+    pub fn finished(&self) -> bool {
+        self.finished
+    }
+
+    fn chunk(&mut self, mut delta: Value, finish: Option<&str>) -> String {
+        if !self.role_sent {
+            self.role_sent = true;
+            delta["role"] = json!("assistant");
+        }
+        json!({
+            "id": self.id, "object": "chat.completion.chunk", "created": self.created,
+            "model": self.model,
+            "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]
+        })
+        .to_string()
+    }
+
+    /// The chunks one event's `data` turns into (often none).
+    pub fn on_event(&mut self, data: &str) -> Result<Vec<String>, ProviderError> {
+        let data = data.trim();
+        if data.is_empty() {
+            return Ok(Vec::new());
+        }
+        self.events += 1;
+        let ev: Value = serde_json::from_str(data).map_err(|e| {
+            ProviderError::InvalidResponse(format!(
+                "an Anthropic stream event is not JSON ({e}): {}",
+                nab_protocol::upstream::cap(data, 200)
+            ))
+        })?;
+        let kind = ev.get("type").and_then(Value::as_str).unwrap_or("");
+        let mut out = Vec::new();
+        match kind {
+            "message_start" => {
+                let m = ev.get("message").unwrap_or(&Value::Null);
+                let s = |k: &str| m.get(k).and_then(Value::as_str).unwrap_or("").to_owned();
+                self.id = s("id");
+                self.model = s("model");
+                if let Some(u) = m.get("usage") {
+                    self.usage.update(u);
+                }
+            }
+            "content_block_start" => {
+                let index = ev.get("index").and_then(Value::as_u64).unwrap_or(0);
+                let block = ev.get("content_block").unwrap_or(&Value::Null);
+                match block.get("type").and_then(Value::as_str) {
+                    Some("tool_use") => {
+                        let n = self.next_tool;
+                        self.next_tool += 1;
+                        self.tools.insert(index, (n, false));
+                        let id = block.get("id").and_then(Value::as_str).unwrap_or("");
+                        let name = block.get("name").and_then(Value::as_str).unwrap_or("");
+                        let mut call = tool_call(id, name, "");
+                        call["index"] = json!(n);
+                        out.push(self.chunk(json!({"tool_calls": [call]}), None));
+                    }
+                    Some("text") => {
+                        let text = block.get("text").and_then(Value::as_str).unwrap_or("");
+                        if !text.is_empty() {
+                            out.push(self.chunk(json!({"content": text}), None));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            "content_block_delta" => {
+                let index = ev.get("index").and_then(Value::as_u64).unwrap_or(0);
+                let delta = ev.get("delta").unwrap_or(&Value::Null);
+                match delta.get("type").and_then(Value::as_str) {
+                    Some("text_delta") => {
+                        let text = delta.get("text").and_then(Value::as_str).unwrap_or("");
+                        out.push(self.chunk(json!({"content": text}), None));
+                    }
+                    Some("input_json_delta") => {
+                        let piece = delta
+                            .get("partial_json")
+                            .and_then(Value::as_str)
+                            .unwrap_or("");
+                        let Some((n, got)) = self.tools.get_mut(&index) else {
+                            return Err(ProviderError::InvalidResponse(format!(
+                                "an input_json_delta for content block {index}, which is not a tool_use block"
+                            )));
+                        };
+                        if piece.is_empty() {
+                            return Ok(out);
+                        }
+                        *got = true;
+                        let n = *n;
+                        out.push(self.chunk(
+                            json!({"tool_calls": [{"index": n, "function": {"arguments": piece}}]}),
+                            None,
+                        ));
+                    }
+                    // Thinking and signature deltas have no OpenAI counterpart.
+                    _ => {}
+                }
+            }
+            "content_block_stop" => {
+                let index = ev.get("index").and_then(Value::as_u64).unwrap_or(0);
+                if let Some((n, false)) = self.tools.get(&index).copied() {
+                    out.push(self.chunk(
+                        json!({"tool_calls": [{"index": n, "function": {"arguments": "{}"}}]}),
+                        None,
+                    ));
+                }
+            }
+            "message_delta" => {
+                if let Some(r) = ev.pointer("/delta/stop_reason").and_then(Value::as_str) {
+                    self.stop_reason = Some(r.to_owned());
+                }
+                if let Some(u) = ev.get("usage") {
+                    self.usage.update(u);
+                }
+            }
+            "message_stop" => {
+                self.finished = true;
+                let finish = finish_reason(self.stop_reason.as_deref());
+                out.push(self.chunk(json!({}), Some(finish)));
+                out.push(
+                    json!({
+                        "id": self.id, "object": "chat.completion.chunk", "created": self.created,
+                        "model": self.model, "choices": [], "usage": self.usage.to_openai()
+                    })
+                    .to_string(),
+                );
+            }
+            "error" => {
+                let e = ev.get("error").unwrap_or(&Value::Null);
+                let kind = e.get("type").and_then(Value::as_str).unwrap_or("");
+                let message = e
+                    .get("message")
+                    .and_then(Value::as_str)
+                    .unwrap_or("(no message)");
+                return Err(ProviderError::InStream {
+                    message: format!("{kind}: {message}"),
+                    retryable: is_retryable_error_type(kind),
+                });
+            }
+            // `ping`, and event types added later, carry nothing for the agent.
+            _ => {}
+        }
+        Ok(out)
+    }
+}
+
+/// Turns a stream of Anthropic event `data` texts into OpenAI chunk texts. The first error
+/// ends it; so does `message_stop` (anything after it is ignored); running out before
+/// `message_stop` yields [`ProviderError::Truncated`].
+pub fn translate(events: ChunkStream) -> ChunkStream {
+    struct State {
+        events: ChunkStream,
+        tr: Translator,
+        pending: VecDeque<String>,
+        over: bool,
+    }
+    let state = State {
+        events,
+        tr: Translator::new(),
+        pending: VecDeque::new(),
+        over: false,
+    };
+    futures::stream::unfold(state, |mut st| async move {
+        loop {
+            if let Some(c) = st.pending.pop_front() {
+                return Some((Ok(c), st));
+            }
+            if st.over || st.tr.finished() {
+                return None;
+            }
+            match st.events.next().await {
+                None => {
+                    st.over = true;
+                    let chunks = st.tr.events;
+                    return Some((Err(ProviderError::Truncated { chunks }), st));
+                }
+                Some(Err(e)) => {
+                    st.over = true;
+                    return Some((Err(e), st));
+                }
+                Some(Ok(data)) => match st.tr.on_event(&data) {
+                    Ok(chunks) => st.pending.extend(chunks),
+                    Err(e) => {
+                        st.over = true;
+                        return Some((Err(e), st));
+                    }
+                },
+            }
+        }
+    })
+    .boxed()
+}
