@@ -30,7 +30,6 @@ pub mod junit;
 pub mod llm;
 pub mod metrics;
 pub mod model;
-pub mod pairwise_bridge;
 pub mod pinned;
 pub mod runner;
 pub mod sandbox;

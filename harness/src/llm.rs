@@ -6,6 +6,7 @@ use crate::model::ModelSetup;
 use crate::task::Task;
 use nab_gateway::{Budgets, Gateway, GatewayConfig, GatewayHandle, GatewayLimits, build_provider};
 use nab_protocol::events::Event;
+use nab_protocol::run::EVENTS_FILE;
 use std::path::Path;
 use std::time::Duration;
 
@@ -124,8 +125,8 @@ impl LlmSession {
     /// folders are removed (a quota's folder is the trial's to remove).
     pub async fn finish(self, trial_dir: &Path) -> Result<AgentOutput, LlmError> {
         let gateway = self.gateway.shutdown().await;
-        let src = self.out_dir.path().join("events.jsonl");
-        let dest = trial_dir.join("events.jsonl");
+        let src = self.out_dir.path().join(EVENTS_FILE);
+        let dest = trial_dir.join(EVENTS_FILE);
         let mut out = tokio::task::spawn_blocking(move || read_events(&src, &dest))
             .await
             .map_err(|e| LlmError::Io(std::io::Error::other(e)))??;
@@ -177,34 +178,35 @@ fn read_events(src: &Path, dest: &Path) -> std::io::Result<AgentOutput> {
         }
     };
     std::fs::write(dest, &bytes)?;
-    let text = String::from_utf8_lossy(&bytes);
-    let lines: Vec<&str> = text.lines().collect();
-    for (i, l) in lines.iter().enumerate() {
+    // The bytes are already capped in memory: every line is seen (none is too long for
+    // the reader), and the length rule below reports the long ones.
+    let read = nab_protocol::jsonl::for_each_line_in(&bytes[..], src, usize::MAX, |n, l, torn| {
         if l.trim().is_empty() {
-            continue;
+            return;
         }
-        let n = i + 1;
         if l.len() > EVENT_LINE_LIMIT {
             out.bad_event_lines.push(format!(
                 "line {n}: {} bytes, more than {EVENT_LINE_LIMIT}",
                 l.len()
             ));
-            continue;
+            return;
         }
         let depth = crate::untrusted::json_depth(l);
         if depth > EVENT_DEPTH_LIMIT {
             out.bad_event_lines.push(format!(
                 "line {n}: nested {depth} deep, more than {EVENT_DEPTH_LIMIT}"
             ));
-            continue;
+            return;
         }
         match Event::parse_line(l) {
             Ok(e) => out.events.push(e),
             // A torn last line (no newline: the agent was killed mid-write) is not bad.
-            Err(_) if n == lines.len() && !text.ends_with('\n') => {}
+            Err(_) if torn => {}
             Err(e) => out.bad_event_lines.push(format!("line {n}: {e}")),
         }
-    }
+    });
+    // Reading from memory cannot fail.
+    read.map_err(std::io::Error::other)?;
     Ok(out)
 }
 
@@ -215,7 +217,7 @@ mod tests {
     #[test]
     fn events_that_break_a_rule_are_refused_or_their_lines_ignored() {
         let dir = tempfile::tempdir().unwrap();
-        let (src, dest) = (dir.path().join("events.jsonl"), dir.path().join("copy"));
+        let (src, dest) = (dir.path().join(EVENTS_FILE), dir.path().join("copy"));
         nix::unistd::mkfifo(&src, nix::sys::stat::Mode::from_bits_truncate(0o644)).unwrap();
         let out = read_events(&src, &dest).unwrap();
         assert!(

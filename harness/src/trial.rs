@@ -13,6 +13,7 @@ use crate::sandbox::{
 use crate::task::{EXPECTED_CAP, Task, VerifyStep};
 use crate::verify;
 use crate::workspace::{self, Picks, Snapshot};
+use nab_protocol::run;
 use nab_protocol::trial::{ErrorKind, FailureReason, SandboxExit};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -250,7 +251,7 @@ fn append_log(dir: &Path, notes: &str) -> Result<(), TrialError> {
     std::fs::OpenOptions::new()
         .create(true)
         .append(true)
-        .open(dir.join("agent.log"))
+        .open(dir.join(run::AGENT_LOG_FILE))
         .and_then(|mut f| f.write_all(notes.as_bytes()))
         .map_err(files_err(dir))
 }
@@ -331,7 +332,7 @@ async fn run_inner(
             let out = out_quota.as_ref().map(|q| q.path());
             Some((
                 m,
-                LlmSession::start(m, task, &dir.join("transcript.jsonl"), out.as_deref()).await?,
+                LlmSession::start(m, task, &dir.join(run::TRANSCRIPT_FILE), out.as_deref()).await?,
             ))
         }
         _ => None,
@@ -381,12 +382,12 @@ async fn run_inner(
             } else {
                 SandboxExit::Exited
             };
-            std::fs::write(dir.join("agent.log"), log).map_err(files_err(dir))?;
+            std::fs::write(dir.join(run::AGENT_LOG_FILE), log).map_err(files_err(dir))?;
             (reason, out.exit_code)
         }
         None => {
             std::fs::write(
-                dir.join("agent.log"),
+                dir.join(run::AGENT_LOG_FILE),
                 "[nab: null agent: nothing was run]\n",
             )
             .map_err(files_err(dir))?;
@@ -474,7 +475,7 @@ async fn run_inner(
     if failure.is_none() {
         let why = match read {
             Ok(Ok(Ok((_, patch, flags, picked)))) => {
-                std::fs::write(dir.join("diff.patch"), patch).map_err(files_err(dir))?;
+                std::fs::write(dir.join(run::DIFF_FILE), patch).map_err(files_err(dir))?;
                 tamper_flags = flags;
                 picks = picked;
                 None
@@ -501,7 +502,7 @@ async fn run_inner(
             // agent sent: a line that does not read back is the agent's doing.
             // Read as a stream, without the requests (each repeats the whole history).
             let transcript = match nab_protocol::transcript::read_without_requests(
-                &dir.join("transcript.jsonl"),
+                &dir.join(run::TRANSCRIPT_FILE),
             ) {
                 Ok(read) => read.records,
                 Err(e @ nab_protocol::JsonlError::Line { .. }) => {
@@ -616,7 +617,7 @@ async fn run_inner(
     .await?;
     drop(tests_copy);
     let verify_s = verify_started.elapsed().as_secs_f64();
-    std::fs::write(dir.join("verify.log"), &v.log).map_err(files_err(dir))?;
+    std::fs::write(dir.join(run::VERIFY_LOG_FILE), &v.log).map_err(files_err(dir))?;
     // The ids the reports listed (canary left out), sorted: `nab validate` pins the
     // oracle's in tests.lock.
     let mut ids = v.test_ids.clone();

@@ -28,4 +28,6 @@ pub enum JudgeError {
     },
     #[error("{0}")]
     Invalid(String),
+    #[error(transparent)]
+    Run(#[from] nab_protocol::run::RunFolderError),
 }

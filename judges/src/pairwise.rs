@@ -1,32 +1,27 @@
 //! Position-swapped pairwise comparison of a baseline and a candidate on the same task.
 //!
 //! Judges favour whichever answer they see first. Each pair is therefore judged twice:
-//! baseline as A then candidate as A. Each answer is mapped back to "baseline",
-//! "candidate" or "tie", and a winner counts only when both orders agree. Disagreement is
-//! recorded as `inconsistent` — scored like a tie, but counted apart from a tie the judge
-//! actually gave, so position bias is visible.
+//! baseline as A then candidate as A. Each answer is mapped back to a [`Winner`] (a run,
+//! or a tie), and a winner counts only when both orders agree. Disagreement is recorded as
+//! `inconsistent` — scored like a tie, but counted apart from a tie the judge actually
+//! gave, so position bias is visible.
+//!
+//! The pairs file (`nab compare --judge`, default `<candidate>/pairwise.jsonl`) holds one
+//! [`PairLine`] per judged pair; [`read_pairs`] reads it back and [`read_verdicts`] turns it
+//! (or a file of plain [`PairwiseVerdict`]s) into the verdicts the reports show.
 
 use crate::error::JudgeError;
 use crate::grade::{Failure, ask_validated};
 use crate::model::JudgeModel;
-use crate::parse::{Winner, parse_pairwise};
+use crate::parse::{Side, parse_pairwise};
 use crate::prompt::{Candidate, pairwise_prompt};
 use crate::rubric::Rubric;
-use serde::Serialize;
-
-/// A judge's preference expressed in terms of the two runs.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, serde::Deserialize,
-)]
-#[serde(rename_all = "snake_case")]
-pub enum Preference {
-    Baseline,
-    Candidate,
-    Tie,
-}
+use nab_protocol::run::{PairwiseVerdict, Winner};
+use serde::{Deserialize, Serialize};
+use std::path::Path;
 
 /// The result of one pair, from the candidate's point of view.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PairOutcome {
     Win,
@@ -38,22 +33,36 @@ pub enum PairOutcome {
     Error,
 }
 
-/// Maps a winner back to a run. In the first order the baseline is A; when `swapped`
-/// the candidate is A.
-pub fn map_back(winner: Winner, swapped: bool) -> Preference {
-    match (winner, swapped) {
-        (Winner::Tie, _) => Preference::Tie,
-        (Winner::A, false) | (Winner::B, true) => Preference::Baseline,
-        (Winner::B, false) | (Winner::A, true) => Preference::Candidate,
+impl PairOutcome {
+    /// The winner a reader scores and whether both orders agreed; `None` for an error.
+    /// An inconsistent pair is scored as a tie, flagged as inconsistent.
+    pub fn verdict(self) -> Option<(Winner, bool)> {
+        match self {
+            PairOutcome::Win => Some((Winner::Candidate, true)),
+            PairOutcome::Loss => Some((Winner::Baseline, true)),
+            PairOutcome::Tie => Some((Winner::Tie, true)),
+            PairOutcome::Inconsistent => Some((Winner::Tie, false)),
+            PairOutcome::Error => None,
+        }
+    }
+}
+
+/// Maps the side a judge picked back to a run. In the first order the baseline is A; when
+/// `swapped` the candidate is A.
+pub fn map_back(side: Side, swapped: bool) -> Winner {
+    match (side, swapped) {
+        (Side::Tie, _) => Winner::Tie,
+        (Side::A, false) | (Side::B, true) => Winner::Baseline,
+        (Side::B, false) | (Side::A, true) => Winner::Candidate,
     }
 }
 
 /// Both orders must agree for a result to count.
-pub fn combine_orders(first: Preference, second: Preference) -> PairOutcome {
+pub fn combine_orders(first: Winner, second: Winner) -> PairOutcome {
     match (first, second) {
-        (Preference::Candidate, Preference::Candidate) => PairOutcome::Win,
-        (Preference::Baseline, Preference::Baseline) => PairOutcome::Loss,
-        (Preference::Tie, Preference::Tie) => PairOutcome::Tie,
+        (Winner::Candidate, Winner::Candidate) => PairOutcome::Win,
+        (Winner::Baseline, Winner::Baseline) => PairOutcome::Loss,
+        (Winner::Tie, Winner::Tie) => PairOutcome::Tie,
         _ => PairOutcome::Inconsistent,
     }
 }
@@ -66,9 +75,9 @@ pub struct PairJudgement {
     pub rubric_hash: String,
     pub outcome: PairOutcome,
     /// Baseline shown as A.
-    pub first: Option<Preference>,
+    pub first: Option<Winner>,
     /// Candidate shown as A.
-    pub second: Option<Preference>,
+    pub second: Option<Winner>,
     pub evidence: Vec<String>,
     pub prompt_hashes: [String; 2],
     pub raw_outputs: [String; 2],
@@ -145,6 +154,111 @@ pub async fn compare_pair(
     Ok(j)
 }
 
+/// One line of the pairs file: a judged pair of one (task, trial) of two runs.
+#[derive(Debug, Clone, Serialize)]
+pub struct PairLine {
+    pub task_id: String,
+    pub trial: u32,
+    /// The run ids judged, so the file cannot later be mixed into another run pair.
+    pub baseline_run: String,
+    pub candidate_run: String,
+    #[serde(flatten)]
+    pub judgement: PairJudgement,
+}
+
+impl PairLine {
+    /// The verdict the reports show; `None` for a pair with a judge or model error.
+    pub fn verdict(&self) -> Option<PairwiseVerdict> {
+        JudgedPair {
+            task_id: self.task_id.clone(),
+            trial: Some(self.trial),
+            outcome: self.judgement.outcome,
+            judge_model: Some(self.judgement.judge_model.clone()),
+            evidence: self.judgement.evidence.clone(),
+            baseline_run: Some(self.baseline_run.clone()),
+            candidate_run: Some(self.candidate_run.clone()),
+        }
+        .verdict()
+    }
+}
+
+/// What a reader needs of a [`PairLine`] (the raw answers and hashes stay in the file).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct JudgedPair {
+    pub task_id: String,
+    #[serde(default)]
+    pub trial: Option<u32>,
+    pub outcome: PairOutcome,
+    #[serde(default)]
+    pub judge_model: Option<String>,
+    #[serde(default)]
+    pub evidence: Vec<String>,
+    #[serde(default)]
+    pub baseline_run: Option<String>,
+    #[serde(default)]
+    pub candidate_run: Option<String>,
+}
+
+impl JudgedPair {
+    /// The verdict the reports show: the winner by run, the judge's evidence of both
+    /// orders as the reason; `None` for a pair with a judge or model error.
+    pub fn verdict(&self) -> Option<PairwiseVerdict> {
+        let (winner, consistent) = self.outcome.verdict()?;
+        Some(PairwiseVerdict {
+            task_id: self.task_id.clone(),
+            trial: self.trial,
+            winner,
+            consistent,
+            judge_model: self.judge_model.clone(),
+            reason: (!self.evidence.is_empty()).then(|| self.evidence.join(" / ")),
+            baseline_run: self.baseline_run.clone(),
+            candidate_run: self.candidate_run.clone(),
+        })
+    }
+}
+
+/// Reads a pairs file `nab compare --judge` wrote.
+pub fn read_pairs(path: &Path) -> Result<Vec<JudgedPair>, JudgeError> {
+    Ok(nab_protocol::read_jsonl::<JudgedPair>(path)
+        .map_err(|e| pairs_error(path, e))?
+        .records)
+}
+
+fn pairs_error(path: &Path, e: nab_protocol::JsonlError) -> JudgeError {
+    JudgeError::RunDir {
+        path: path.to_owned(),
+        message: format!(
+            "{e}; is this the pairs file `nab compare --judge` wrote (`--pairs-out`), or a file of pairwise verdicts?"
+        ),
+    }
+}
+
+/// Reads pairwise verdicts from a file in either format: the judges' pair lines (what
+/// `nab compare --judge` writes, recognised by their `outcome`; pairs with an error are
+/// left out) or plain verdicts (`task_id`, `winner`, `consistent`, …).
+pub fn read_verdicts(path: &Path) -> Result<Vec<PairwiseVerdict>, JudgeError> {
+    /// Only whether the line has an `outcome`.
+    #[derive(Deserialize)]
+    struct Probe {
+        #[serde(default)]
+        outcome: Option<serde::de::IgnoredAny>,
+    }
+    let parse = |_, line: &str| -> Result<Option<PairwiseVerdict>, String> {
+        let probe: Probe = serde_json::from_str(line).map_err(|e| e.to_string())?;
+        if probe.outcome.is_some() {
+            let pair: JudgedPair = serde_json::from_str(line).map_err(|e| e.to_string())?;
+            Ok(pair.verdict())
+        } else {
+            serde_json::from_str(line)
+                .map(Some)
+                .map_err(|e| e.to_string())
+        }
+    };
+    let read = nab_protocol::jsonl::read_jsonl_with(path, usize::MAX, parse)
+        .map_err(|e| pairs_error(path, e))?;
+    Ok(read.records.into_iter().flatten().collect())
+}
+
 /// Counts over many pairs.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct PairwiseReport {
@@ -208,16 +322,62 @@ mod tests {
 
     #[test]
     fn mapping_back_from_swapped_order() {
-        assert_eq!(map_back(Winner::A, false), Preference::Baseline);
-        assert_eq!(map_back(Winner::B, false), Preference::Candidate);
-        assert_eq!(map_back(Winner::A, true), Preference::Candidate);
-        assert_eq!(map_back(Winner::B, true), Preference::Baseline);
-        assert_eq!(map_back(Winner::Tie, true), Preference::Tie);
+        assert_eq!(map_back(Side::A, false), Winner::Baseline);
+        assert_eq!(map_back(Side::B, false), Winner::Candidate);
+        assert_eq!(map_back(Side::A, true), Winner::Candidate);
+        assert_eq!(map_back(Side::B, true), Winner::Baseline);
+        assert_eq!(map_back(Side::Tie, true), Winner::Tie);
+    }
+
+    #[test]
+    fn outcomes_map_to_runs_and_errors_are_left_out() {
+        let line = |o: &str| {
+            serde_json::from_value::<JudgedPair>(serde_json::json!({"task_id": "t1", "trial": 2,
+                "judge_model": "scripted:j", "outcome": o, "evidence": ["first", "second"]}))
+        };
+        let win = line("win").unwrap().verdict().unwrap();
+        assert_eq!(
+            (win.winner, win.consistent, win.trial),
+            (Winner::Candidate, true, Some(2))
+        );
+        assert_eq!(win.reason.as_deref(), Some("first / second"));
+        assert_eq!(win.judge_model.as_deref(), Some("scripted:j"));
+        let loss = line("loss").unwrap().verdict().unwrap();
+        assert_eq!((loss.winner, loss.consistent), (Winner::Baseline, true));
+        let tie = line("tie").unwrap().verdict().unwrap();
+        assert_eq!((tie.winner, tie.consistent), (Winner::Tie, true));
+        let inc = line("inconsistent").unwrap().verdict().unwrap();
+        assert_eq!((inc.winner, inc.consistent), (Winner::Tie, false));
+        assert!(line("error").unwrap().verdict().is_none());
+        assert!(line("maybe").unwrap_err().to_string().contains("maybe"));
+    }
+
+    #[test]
+    fn reads_both_file_formats() {
+        let dir = tempfile::tempdir().unwrap();
+        let judges = dir.path().join("pairs.jsonl");
+        std::fs::write(
+            &judges,
+            "{\"task_id\":\"a\",\"trial\":0,\"outcome\":\"win\",\"evidence\":[]}\n{\"task_id\":\"b\",\"trial\":0,\"outcome\":\"error\"}\n",
+        )
+        .unwrap();
+        let r = read_verdicts(&judges).unwrap();
+        assert_eq!(r.len(), 1);
+        assert_eq!(r[0].winner, Winner::Candidate);
+        let reports = dir.path().join("records.jsonl");
+        std::fs::write(
+            &reports,
+            "{\"task_id\":\"a\",\"winner\":\"baseline\",\"consistent\":true}\n",
+        )
+        .unwrap();
+        assert_eq!(read_verdicts(&reports).unwrap()[0].winner, Winner::Baseline);
+        std::fs::write(&reports, "{\"task_id\":\"a\",\"winner\":\"nobody\"}\n").unwrap();
+        assert!(read_verdicts(&reports).is_err());
     }
 
     #[test]
     fn only_agreeing_orders_count_and_inconsistency_is_kept_apart_from_ties() {
-        use Preference::*;
+        use Winner::*;
         assert_eq!(combine_orders(Candidate, Candidate), PairOutcome::Win);
         assert_eq!(combine_orders(Baseline, Baseline), PairOutcome::Loss);
         assert_eq!(combine_orders(Tie, Tie), PairOutcome::Tie);
@@ -285,7 +445,7 @@ mod scripted_judges {
             // Order 1 (baseline as A) maps to baseline; order 2 (candidate as A) to candidate.
             assert_eq!(
                 (j.first, j.second),
-                (Some(Preference::Baseline), Some(Preference::Candidate))
+                (Some(Winner::Baseline), Some(Winner::Candidate))
             );
             outcomes.push(j.outcome);
         }
@@ -313,7 +473,7 @@ mod scripted_judges {
                 .unwrap();
             assert_eq!(
                 (j.first, j.second),
-                (Some(Preference::Candidate), Some(Preference::Candidate))
+                (Some(Winner::Candidate), Some(Winner::Candidate))
             );
             outcomes.push(j.outcome);
         }

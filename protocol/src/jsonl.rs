@@ -1,6 +1,18 @@
 //! Reading JSON Lines files that another process may still have been writing.
+//!
+//! One reader, three policies:
+//! - [`read_jsonl`] / [`read_jsonl_with`]: strict. A malformed line in the middle is an
+//!   error naming the line; a last line without a newline that is not JSON is a torn write
+//!   and is skipped (so `--resume` can go on).
+//! - [`read_jsonl_lenient`]: for advisory input (a trajectory shown to a judge): every line
+//!   that does not parse is skipped and listed, never an error.
+//! - [`for_each_line`] / [`for_each_line_in`]: the raw stream, for readers with their own
+//!   rules (the harness's checks on what an agent left).
+//!
+//! Files are streamed one line at a time, never read whole: a transcript may be tens of MiB.
 
 use serde::de::DeserializeOwned;
+use std::io::BufRead;
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, thiserror::Error)]
@@ -28,36 +40,131 @@ pub struct JsonlRead<T> {
     pub truncated_tail: bool,
 }
 
-/// Reads every line of `path` as `T`. A malformed line in the middle is an error naming
-/// the line; a malformed *last* line with no newline is treated as a torn write.
-/// A missing file reads as empty. The file is read as a stream (never whole into memory);
-/// only the records are kept.
+/// Reads every line of `path` as `T` (strict; see the module doc). A missing file reads as
+/// empty.
 pub fn read_jsonl<T: DeserializeOwned>(path: &Path) -> Result<JsonlRead<T>, JsonlError> {
+    read_jsonl_with(path, usize::MAX, |_, line| {
+        serde_json::from_str::<T>(line).map_err(|e| e.to_string())
+    })
+}
+
+/// [`read_jsonl`] with a parser of its own (a version check, a partial view, checks
+/// across lines), given each line's 1-based number and text, and a line cap: a line
+/// longer than `max_line` bytes is skipped without being held.
+pub fn read_jsonl_with<T>(
+    path: &Path,
+    max_line: usize,
+    parse: impl FnMut(usize, &str) -> Result<T, String>,
+) -> Result<JsonlRead<T>, JsonlError> {
+    let file = match open(path)? {
+        Some(f) => f,
+        None => {
+            return Ok(JsonlRead {
+                records: Vec::new(),
+                truncated_tail: false,
+            });
+        }
+    };
+    strict(file, path, max_line, parse)
+}
+
+/// Parses JSON Lines already in memory under the strict rules; `path` names it in errors.
+pub fn parse_jsonl<T: DeserializeOwned>(
+    text: &str,
+    path: &Path,
+) -> Result<JsonlRead<T>, JsonlError> {
+    strict(text.as_bytes(), path, usize::MAX, |_, line| {
+        serde_json::from_str::<T>(line).map_err(|e| e.to_string())
+    })
+}
+
+fn strict<T>(
+    reader: impl BufRead,
+    path: &Path,
+    max_line: usize,
+    mut parse: impl FnMut(usize, &str) -> Result<T, String>,
+) -> Result<JsonlRead<T>, JsonlError> {
     let mut records = Vec::new();
     let mut bad: Option<JsonlError> = None;
-    let stats = for_each_line(path, usize::MAX, |n, line, torn| {
+    let mut truncated_tail = false;
+    for_each_line_in(reader, path, max_line, |n, line, last_unterminated| {
         if bad.is_some() || line.trim().is_empty() {
             return;
         }
-        match serde_json::from_str::<T>(line) {
+        match parse(n, line) {
             Ok(r) => records.push(r),
-            Err(_) if torn => {}
-            Err(e) => {
+            // Torn only if it is not JSON at all: a whole object with a bad version on the
+            // last line is still an error.
+            Err(_) if last_unterminated && !is_json(line) => truncated_tail = true,
+            Err(message) => {
                 bad = Some(JsonlError::Line {
                     path: path.to_owned(),
                     line: n,
-                    message: e.to_string(),
+                    message,
                 });
             }
         }
     })?;
-    if let Some(e) = bad {
-        return Err(e);
+    match bad {
+        Some(e) => Err(e),
+        None => Ok(JsonlRead {
+            records,
+            truncated_tail,
+        }),
     }
-    Ok(JsonlRead {
-        records,
-        truncated_tail: stats.torn_tail,
-    })
+}
+
+fn is_json(line: &str) -> bool {
+    serde_json::from_str::<serde::de::IgnoredAny>(line).is_ok()
+}
+
+/// What [`read_jsonl_lenient`] kept and what it skipped.
+#[derive(Debug)]
+pub struct LenientRead<T> {
+    pub records: Vec<T>,
+    /// One message per skipped line (`path:line: why`), or the reason the file could not
+    /// be read at all.
+    pub skipped: Vec<String>,
+}
+
+/// Reads what parses and skips the rest: for input that is advisory, where a newer event
+/// kind or a torn write must not fail the reader. Never an error; a missing file is empty.
+pub fn read_jsonl_lenient<T>(
+    path: &Path,
+    max_line: usize,
+    mut parse: impl FnMut(&str) -> Result<T, String>,
+) -> LenientRead<T> {
+    let mut out = LenientRead {
+        records: Vec::new(),
+        skipped: Vec::new(),
+    };
+    let file = match open(path) {
+        Ok(Some(f)) => f,
+        Ok(None) => return out,
+        Err(e) => {
+            out.skipped.push(e.to_string());
+            return out;
+        }
+    };
+    let stats = for_each_line_in(file, path, max_line, |n, line, _| {
+        if line.trim().is_empty() {
+            return;
+        }
+        match parse(line) {
+            Ok(r) => out.records.push(r),
+            Err(e) => out.skipped.push(format!("{}:{n}: {e}", path.display())),
+        }
+    });
+    match stats {
+        Ok(s) if s.too_long > 0 => out.skipped.push(format!(
+            "{}: {} line(s) longer than {max_line} bytes",
+            path.display(),
+            s.too_long
+        )),
+        Ok(_) => {}
+        Err(e) => out.skipped.push(e.to_string()),
+    }
+    out
 }
 
 /// What [`for_each_line`] saw besides the lines it passed on.
@@ -66,8 +173,7 @@ pub struct LineStats {
     pub lines: usize,
     /// Lines longer than the cap, skipped without being held.
     pub too_long: usize,
-    /// The last line had no newline and did not parse (for the caller to decide; here:
-    /// the last line had no newline).
+    /// The last line had no newline (for the caller to decide whether it is torn).
     pub torn_tail: bool,
 }
 
@@ -78,26 +184,44 @@ pub struct LineStats {
 pub fn for_each_line(
     path: &Path,
     max_line: usize,
+    f: impl FnMut(usize, &str, bool),
+) -> Result<LineStats, JsonlError> {
+    match open(path)? {
+        Some(file) => for_each_line_in(file, path, max_line, f),
+        None => Ok(LineStats::default()),
+    }
+}
+
+fn open(path: &Path) -> Result<Option<std::io::BufReader<std::fs::File>>, JsonlError> {
+    match std::fs::File::open(path) {
+        Ok(f) => Ok(Some(std::io::BufReader::with_capacity(1 << 16, f))),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(source) => Err(JsonlError::Io {
+            path: path.to_owned(),
+            source,
+        }),
+    }
+}
+
+/// [`for_each_line`] over any reader (bytes already in memory, a capped read); `path`
+/// names the source in errors.
+pub fn for_each_line_in(
+    mut reader: impl BufRead,
+    path: &Path,
+    max_line: usize,
     mut f: impl FnMut(usize, &str, bool),
 ) -> Result<LineStats, JsonlError> {
-    use std::io::BufRead;
     let io = |source| JsonlError::Io {
         path: path.to_owned(),
         source,
     };
-    let file = match std::fs::File::open(path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(LineStats::default()),
-        Err(e) => return Err(io(e)),
-    };
-    let mut reader = std::io::BufReader::with_capacity(1 << 16, file);
     let mut stats = LineStats::default();
     let mut line: Vec<u8> = Vec::new();
     let mut skipping = false;
     loop {
         let buf = reader.fill_buf().map_err(io)?;
         if buf.is_empty() {
-            // End of file: a last line without a newline.
+            // End of input: a last line without a newline.
             if !line.is_empty() || skipping {
                 stats.lines += 1;
                 if skipping {
@@ -109,7 +233,7 @@ pub fn for_each_line(
             }
             return Ok(stats);
         }
-        let (piece, ends) = match memchr_newline(buf) {
+        let (piece, ends) = match buf.iter().position(|b| *b == b'\n') {
             Some(i) => (&buf[..i], Some(i + 1)),
             None => (buf, None),
         };
@@ -136,44 +260,6 @@ pub fn for_each_line(
     }
 }
 
-fn memchr_newline(buf: &[u8]) -> Option<usize> {
-    buf.iter().position(|b| *b == b'\n')
-}
-
-pub fn parse_jsonl<T: DeserializeOwned>(
-    text: &str,
-    path: &Path,
-) -> Result<JsonlRead<T>, JsonlError> {
-    let ends_with_newline = text.ends_with('\n');
-    let lines: Vec<&str> = text.lines().collect();
-    let mut records = Vec::with_capacity(lines.len());
-    let mut truncated_tail = false;
-    for (i, line) in lines.iter().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        match serde_json::from_str::<T>(line) {
-            Ok(r) => records.push(r),
-            Err(e) => {
-                let is_last = i + 1 == lines.len();
-                if is_last && !ends_with_newline {
-                    truncated_tail = true;
-                } else {
-                    return Err(JsonlError::Line {
-                        path: path.to_owned(),
-                        line: i + 1,
-                        message: e.to_string(),
-                    });
-                }
-            }
-        }
-    }
-    Ok(JsonlRead {
-        records,
-        truncated_tail,
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -187,6 +273,47 @@ mod tests {
         let err =
             parse_jsonl::<serde_json::Value>("{\"a\":1}\nnot json\n{\"a\":2}\n", p).unwrap_err();
         assert!(err.to_string().starts_with("results.jsonl:2:"), "{err}");
+    }
+
+    #[test]
+    fn a_whole_last_line_that_fails_its_parser_is_an_error_not_a_torn_write() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("x.jsonl");
+        std::fs::write(&p, "{\"v\":1}\n{\"v\":9}").unwrap();
+        let parse = |_, l: &str| {
+            let v: serde_json::Value = serde_json::from_str(l).map_err(|e| e.to_string())?;
+            if v["v"] == 1 {
+                Ok(v)
+            } else {
+                Err("version 9".to_owned())
+            }
+        };
+        let e = read_jsonl_with(&p, usize::MAX, parse).unwrap_err();
+        assert!(e.to_string().ends_with(":2: version 9"), "{e}");
+        std::fs::write(&p, "{\"v\":1}\n{\"v\":").unwrap();
+        let r = read_jsonl_with(&p, usize::MAX, parse).unwrap();
+        assert_eq!((r.records.len(), r.truncated_tail), (1, true));
+    }
+
+    #[test]
+    fn the_lenient_reader_keeps_what_parses_and_lists_the_rest() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("x.jsonl");
+        let long = "x".repeat(2000);
+        std::fs::write(
+            &p,
+            format!("{{\"a\":1}}\nnot json\n{long}\n{{\"a\":2}}\n{{\"a\""),
+        )
+        .unwrap();
+        let r = read_jsonl_lenient(&p, 1000, |l| {
+            serde_json::from_str::<serde_json::Value>(l).map_err(|e| e.to_string())
+        });
+        assert_eq!(r.records.len(), 2);
+        assert_eq!(r.skipped.len(), 3, "{:?}", r.skipped);
+        assert!(r.skipped[0].contains("x.jsonl:2:"), "{:?}", r.skipped);
+        assert!(r.skipped[2].contains("1 line(s) longer than 1000"));
+        let none = read_jsonl_lenient(&dir.path().join("none"), 10, |_| Ok(()));
+        assert!(none.records.is_empty() && none.skipped.is_empty());
     }
 
     #[test]

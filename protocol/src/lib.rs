@@ -5,6 +5,9 @@
 //! with a message that names the file's version and the supported one, so an old
 //! results folder either keeps loading or fails clearly.
 //!
+//! - [`run`]: the run folder: its layout (every file name), `run.json`, the pairwise
+//!   verdict, and the loader every reader of a run uses.
+//! - [`jsonl`], [`files`]: the one JSON Lines reader and the one atomic writer/appender.
 //! - [`events`]: what `nab-agent` writes to `events.jsonl` (read by the harness).
 //! - [`trial`]: one line of `results.jsonl` (written by the harness, read by reports).
 //! - [`transcript`]: one line of the gateway's `transcript.jsonl`.
@@ -13,7 +16,9 @@
 //! - [`upstream`]: the retry table for failed model calls, shared by nab-agent and the gateway.
 
 pub mod events;
+pub mod files;
 pub mod jsonl;
+pub mod run;
 pub mod scripted;
 pub mod transcript;
 pub mod trial;

@@ -1,6 +1,6 @@
 //! One line of the gateway's `transcript.jsonl`: one model call as the provider saw it.
 
-use crate::jsonl::{JsonlError, JsonlRead, for_each_line};
+use crate::jsonl::{JsonlError, JsonlRead};
 use crate::usage::Usage;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -127,31 +127,7 @@ struct WithoutRequest {
 /// (a torn last line is skipped, a malformed line in the middle is an error); a line
 /// longer than [`READ_LINE_LIMIT`] is skipped.
 pub fn read_without_requests(path: &Path) -> Result<JsonlRead<TranscriptLine>, JsonlError> {
-    let mut records = Vec::new();
-    let mut bad = None;
-    let stats = for_each_line(path, READ_LINE_LIMIT, |n, line, torn| {
-        if bad.is_some() || line.trim().is_empty() {
-            return;
-        }
-        match serde_json::from_str::<WithoutRequest>(line) {
-            Ok(w) => records.push(w.into_line()),
-            Err(_) if torn => {}
-            Err(e) => {
-                bad = Some(JsonlError::Line {
-                    path: path.to_owned(),
-                    line: n,
-                    message: e.to_string(),
-                })
-            }
-        }
-    })?;
-    match bad {
-        Some(e) => Err(e),
-        None => Ok(JsonlRead {
-            records,
-            truncated_tail: stats.torn_tail,
-        }),
-    }
+    crate::jsonl::read_jsonl_with(path, READ_LINE_LIMIT, |_, line| parse_without_request(line))
 }
 
 /// One transcript line parsed without its request (`Value::Null`), for readers that

@@ -111,6 +111,11 @@ pub struct TrialRecord {
     pub category: String,
     /// 0-based trial index within the task.
     pub trial: u32,
+    /// The trial's folder under `trials/<task>/` when it is not the trial index (`nab
+    /// validate` names folders by agent). Read it through
+    /// [`RunPaths::trial_of`](crate::run::RunPaths::trial_of).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trial_dir: Option<String>,
     pub agent: String,
     #[serde(default)]
     pub model: Option<String>,
@@ -206,6 +211,7 @@ impl TrialRecord {
             task_id: task_id.to_owned(),
             category: category.to_owned(),
             trial,
+            trial_dir: None,
             agent: agent.to_owned(),
             model: None,
             status: TrialStatus::Error,

@@ -4,8 +4,9 @@ use crate::error::{ReportError, Result};
 use crate::run::{Run, TaskTrials};
 use crate::stats::{self, Interval, PairedT, bootstrap::Bootstrap};
 use crate::summary::{RunSummary, trial_tokens};
+use nab_protocol::run::{PairwiseVerdict, Winner};
 use nab_protocol::trial::{ErrorKind, TrialStatus};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use std::collections::BTreeSet;
 use std::path::Path;
 
@@ -144,33 +145,6 @@ fn paired_pass_at_k(sides: &[(crate::mde::Counts, crate::mde::Counts)]) -> Vec<P
         .collect()
 }
 
-/// One pairwise judge verdict on one task, as the judges write it (JSON Lines).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct PairwiseRecord {
-    pub task_id: String,
-    #[serde(default)]
-    pub trial: Option<u32>,
-    /// `baseline`, `candidate` or `tie` (a tie includes a position-inconsistent pair).
-    pub winner: String,
-    /// False when the two position-swapped judgements disagreed.
-    #[serde(default = "yes")]
-    pub consistent: bool,
-    #[serde(default)]
-    pub judge_model: Option<String>,
-    #[serde(default)]
-    pub reason: Option<String>,
-    /// The run ids the pair was judged on (written by `nab compare --judge`); a record
-    /// from another run pair is refused rather than mixed in.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub baseline_run: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub candidate_run: Option<String>,
-}
-
-fn yes() -> bool {
-    true
-}
-
 #[derive(Debug, Clone, Serialize)]
 pub struct PairwiseSummary {
     pub judgements: usize,
@@ -184,40 +158,30 @@ pub struct PairwiseSummary {
     pub combined: Option<crate::pairwise::Preference>,
     /// Agreement between judges on the pairs several of them read.
     pub agreement: Option<crate::pairwise::Agreement>,
-    pub records: Vec<PairwiseRecord>,
+    pub records: Vec<PairwiseVerdict>,
 }
 
-/// Reads a pairwise-judgement JSONL file.
-pub fn read_pairwise(path: &Path) -> Result<Vec<PairwiseRecord>> {
-    let read =
-        nab_protocol::read_jsonl::<PairwiseRecord>(path).map_err(|e| ReportError::Pairwise {
+/// Reads a file of pairwise verdicts (JSON Lines; a winner other than baseline, candidate
+/// or tie is refused with the task it belongs to).
+pub fn read_pairwise(path: &Path) -> Result<Vec<PairwiseVerdict>> {
+    Ok(nab_protocol::read_jsonl::<PairwiseVerdict>(path)
+        .map_err(|e| ReportError::Pairwise {
             path: path.to_owned(),
             message: e.to_string(),
-        })?;
-    for r in &read.records {
-        if !matches!(r.winner.as_str(), "baseline" | "candidate" | "tie") {
-            return Err(ReportError::Pairwise {
-                path: path.to_owned(),
-                message: format!(
-                    "task {}: winner must be baseline, candidate or tie, not {:?}",
-                    r.task_id, r.winner
-                ),
-            });
-        }
-    }
-    Ok(read.records)
+        })?
+        .records)
 }
 
-fn summarize_pairwise(records: Vec<PairwiseRecord>) -> Option<PairwiseSummary> {
+fn summarize_pairwise(records: Vec<PairwiseVerdict>) -> Option<PairwiseSummary> {
     if records.is_empty() {
         return None;
     }
-    let count = |w: &str| records.iter().filter(|r| r.winner == w).count();
+    let count = |w: Winner| records.iter().filter(|r| r.winner == w).count();
     Some(PairwiseSummary {
         judgements: records.len(),
-        baseline_wins: count("baseline"),
-        candidate_wins: count("candidate"),
-        ties: count("tie"),
+        baseline_wins: count(Winner::Baseline),
+        candidate_wins: count(Winner::Candidate),
+        ties: count(Winner::Tie),
         inconsistency_rate: records.iter().filter(|r| !r.consistent).count() as f64
             / records.len() as f64,
         judges: crate::pairwise::per_judge(&records),
@@ -287,7 +251,7 @@ impl Comparison {
     pub fn compute(
         baseline: &Run,
         candidate: &Run,
-        pairwise: Vec<PairwiseRecord>,
+        pairwise: Vec<PairwiseVerdict>,
         seed: u64,
     ) -> Result<Comparison> {
         Self::compute_with_resamples(
@@ -305,7 +269,7 @@ impl Comparison {
     pub fn compute_with_resamples(
         baseline: &Run,
         candidate: &Run,
-        pairwise: Vec<PairwiseRecord>,
+        pairwise: Vec<PairwiseVerdict>,
         seed: u64,
         resamples: usize,
     ) -> Result<Comparison> {

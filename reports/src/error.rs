@@ -5,23 +5,9 @@ use std::path::PathBuf;
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum ReportError {
-    #[error(
-        "{path} is not a run directory: it has no results.jsonl (run `nab run` first, or pass the folder that holds results.jsonl)"
-    )]
-    NotARun { path: PathBuf },
-    #[error("cannot read the results of {path}: {source}")]
-    Results {
-        path: PathBuf,
-        source: nab_protocol::JsonlError,
-    },
-    #[error("{path}:{line}: {message}")]
-    Record {
-        path: PathBuf,
-        line: usize,
-        message: String,
-    },
-    #[error("{path}: invalid run metadata: {message}")]
-    Meta { path: PathBuf, message: String },
+    /// The run folder could not be read (not a run, a bad record, a bad run.json).
+    #[error(transparent)]
+    Run(#[from] nab_protocol::run::RunFolderError),
     #[error("{path}: invalid gate config: {message}")]
     GateConfig { path: PathBuf, message: String },
     #[error("{path}: {message}")]

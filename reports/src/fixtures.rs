@@ -2,15 +2,13 @@
 //! folders (transcripts with tool calls and long outputs, events, diffs, logs, judges),
 //! generated from a seed. Nothing here is used to produce a real run's numbers.
 
-use crate::meta::RunMeta;
-use crate::run::{RESULTS_FILE, trial_dir};
+use nab_protocol::run::{RunMeta, RunPaths, instruction_path};
 use nab_protocol::trial::{
     DimensionScore, JudgeRecord, SandboxExit, TrialRecord, TrialStatus, VetoVerdict,
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::json;
-use std::io::Write;
 use std::path::Path;
 
 pub const CATEGORIES: [&str; 5] = ["localization", "bug-fix", "terminal", "mcp", "long-context"];
@@ -153,18 +151,17 @@ fn judge(rng: &mut ChaCha8Rng) -> JudgeRecord {
 /// instructions, and (if `spec.artifacts`) every trial's folder.
 pub fn write_run(dir: &Path, spec: &SynthSpec, records: &[TrialRecord]) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)?;
-    let mut f = std::io::BufWriter::new(std::fs::File::create(dir.join(RESULTS_FILE))?);
-    for r in records {
-        serde_json::to_writer(&mut f, r)?;
-        f.write_all(b"\n")?;
-    }
-    f.flush()?;
+    let paths = RunPaths::new(dir);
+    nab_protocol::files::write_jsonl_atomic(&paths.results(), records)
+        .map_err(std::io::Error::other)?;
     let tasks_dir = dir.join("tasks");
     for i in 0..spec.tasks {
-        let t = tasks_dir.join(task_id(i));
-        std::fs::create_dir_all(&t)?;
+        let instruction = instruction_path(&tasks_dir, &task_id(i));
+        if let Some(t) = instruction.parent() {
+            std::fs::create_dir_all(t)?;
+        }
         std::fs::write(
-            t.join("instruction.md"),
+            instruction,
             format!(
                 "# {}\n\nThe function `paginate` in `src/app.py` drops the last item of each page.\nFix it so every item appears exactly once. Do not change the tests.\n",
                 task_id(i)
@@ -196,8 +193,10 @@ pub fn write_run(dir: &Path, spec: &SynthSpec, records: &[TrialRecord]) -> std::
 }
 
 fn write_trial(dir: &Path, spec: &SynthSpec, r: &TrialRecord) -> std::io::Result<()> {
-    let d = trial_dir(dir, &r.task_id, r.trial);
-    std::fs::create_dir_all(&d)?;
+    let d = RunPaths::new(dir)
+        .trial_of(r)
+        .map_err(std::io::Error::other)?;
+    std::fs::create_dir_all(d.path())?;
     let mut transcript = String::new();
     let mut events = String::new();
     let mut messages = vec![
@@ -278,10 +277,10 @@ fn write_trial(dir: &Path, spec: &SynthSpec, r: &TrialRecord) -> std::io::Result
             .to_string(),
     );
     events.push('\n');
-    std::fs::write(d.join("transcript.jsonl"), transcript)?;
-    std::fs::write(d.join("events.jsonl"), events)?;
+    std::fs::write(d.transcript(), transcript)?;
+    std::fs::write(d.events(), events)?;
     std::fs::write(
-        d.join("diff.patch"),
+        d.diff(),
         "diff --git a/src/app.py b/src/app.py\nindex 3b18e51..a9c2f10 100644\n--- a/src/app.py\n+++ b/src/app.py\n@@ -10,7 +10,7 @@ def paginate(items, page, size):\n     \"\"\"Return one page of items.\"\"\"\n     start = page * size\n-    end = start + size - 1\n+    end = start + size\n     return items[start:end]\n \n \n",
     )?;
     let verdict = if r.status == TrialStatus::Passed {
@@ -290,12 +289,12 @@ fn write_trial(dir: &Path, spec: &SynthSpec, r: &TrialRecord) -> std::io::Result
         "FAILED tests/test_app.py::test_last_item - assert 9 in [..]\n1 failed, 5 passed in 0.14s"
     };
     std::fs::write(
-        d.join("verify.log"),
+        d.verify_log(),
         format!(
             "$ python3 -I -m pytest -q /nab/tests\n......\n{verdict}\nexit status: {}\n",
             u8::from(r.status != TrialStatus::Passed)
         ),
     )?;
-    std::fs::write(d.join("agent.log"), "nab-agent 0.1.0 starting\n".repeat(40))?;
+    std::fs::write(d.agent_log(), "nab-agent 0.1.0 starting\n".repeat(40))?;
     Ok(())
 }

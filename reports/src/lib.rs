@@ -1,7 +1,7 @@
 //! nab-reports: what a run's trial records mean, and how people and CI see it.
 //!
 //! - [`stats`]: the statistics, each a small pure function with its formula.
-//! - [`run`], [`meta`]: loading a run directory (`results.jsonl`, `run.json`).
+//! - [`run`]: a run directory loaded (through [`nab_protocol::run::RunFolder`]), grouped by task.
 //! - [`suite`]: the suite's identity, so a copied run folder finds and checks its tasks.
 //! - [`summary`]: the run's aggregates (`summary.json`).
 //! - [`table`]: `results.parquet` via polars.
@@ -21,7 +21,6 @@ pub mod fixtures;
 pub mod gate;
 pub mod html;
 pub mod mde;
-pub mod meta;
 pub mod pairwise;
 pub mod quarantine;
 pub mod run;
@@ -33,6 +32,6 @@ pub mod trial;
 
 pub use error::{ReportError, Result};
 pub use finish::{RunOutputs, write_run_outputs};
-pub use meta::RunMeta;
+pub use nab_protocol::run::RunMeta;
 pub use run::Run;
 pub use summary::RunSummary;

@@ -9,8 +9,8 @@
 //! pairs whose two orders agreed; agreement is how often two judges gave the same verdict
 //! on the same pair (with Cohen's κ when there are exactly two judges).
 
-use crate::compare::PairwiseRecord;
 use crate::stats::{Interval, paired_t_interval};
+use nab_protocol::run::{PairwiseVerdict, Winner};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -44,15 +44,11 @@ pub struct Agreement {
     pub kappa: Option<f64>,
 }
 
-fn score(r: &PairwiseRecord) -> f64 {
-    match r.winner.as_str() {
-        "candidate" => 1.0,
-        "baseline" => 0.0,
-        _ => 0.5,
-    }
+fn score(r: &PairwiseVerdict) -> f64 {
+    r.winner.candidate_score()
 }
 
-fn judge_of(r: &PairwiseRecord) -> String {
+fn judge_of(r: &PairwiseVerdict) -> String {
     r.judge_model
         .clone()
         .unwrap_or_else(|| "(unnamed judge)".into())
@@ -79,7 +75,7 @@ fn over_tasks(items: &BTreeMap<(String, u32), f64>, pairs: usize, consistent: us
 }
 
 /// Per judge, in order of first appearance.
-pub fn per_judge(records: &[PairwiseRecord]) -> Vec<JudgePreference> {
+pub fn per_judge(records: &[PairwiseVerdict]) -> Vec<JudgePreference> {
     let mut order: Vec<String> = Vec::new();
     for r in records {
         let j = judge_of(r);
@@ -90,7 +86,7 @@ pub fn per_judge(records: &[PairwiseRecord]) -> Vec<JudgePreference> {
     order
         .into_iter()
         .map(|judge| {
-            let mine: Vec<&PairwiseRecord> =
+            let mine: Vec<&PairwiseVerdict> =
                 records.iter().filter(|r| judge_of(r) == judge).collect();
             // A judge that read one pair twice (two files merged) counts it once: the mean.
             let mut items: BTreeMap<(String, u32), Vec<f64>> = BTreeMap::new();
@@ -114,7 +110,7 @@ pub fn per_judge(records: &[PairwiseRecord]) -> Vec<JudgePreference> {
 }
 
 /// Every judge combined: per (task, trial) the mean of the judges' scores, then by task.
-pub fn combined(records: &[PairwiseRecord]) -> Option<Preference> {
+pub fn combined(records: &[PairwiseVerdict]) -> Option<Preference> {
     if records.is_empty() {
         return None;
     }
@@ -134,21 +130,21 @@ pub fn combined(records: &[PairwiseRecord]) -> Option<Preference> {
 }
 
 /// Agreement between judges on the pairs several of them read.
-pub fn agreement(records: &[PairwiseRecord]) -> Option<Agreement> {
-    let mut items: BTreeMap<(String, u32), BTreeMap<String, String>> = BTreeMap::new();
+pub fn agreement(records: &[PairwiseVerdict]) -> Option<Agreement> {
+    let mut items: BTreeMap<(String, u32), BTreeMap<String, Winner>> = BTreeMap::new();
     for r in records {
         items
             .entry((r.task_id.clone(), r.trial.unwrap_or(0)))
             .or_default()
-            .insert(judge_of(r), r.winner.clone());
+            .insert(judge_of(r), r.winner);
     }
-    let shared: Vec<&BTreeMap<String, String>> = items.values().filter(|j| j.len() >= 2).collect();
+    let shared: Vec<&BTreeMap<String, Winner>> = items.values().filter(|j| j.len() >= 2).collect();
     if shared.is_empty() {
         return None;
     }
     let (mut agree, mut total) = (0usize, 0usize);
     for j in &shared {
-        let v: Vec<&String> = j.values().collect();
+        let v: Vec<&Winner> = j.values().collect();
         for a in 0..v.len() {
             for b in a + 1..v.len() {
                 total += 1;
@@ -159,12 +155,12 @@ pub fn agreement(records: &[PairwiseRecord]) -> Option<Agreement> {
     let judges: std::collections::BTreeSet<&String> =
         shared.iter().flat_map(|j| j.keys()).collect();
     let kappa = (judges.len() == 2 && shared.iter().all(|j| j.len() == 2)).then(|| {
-        let cats = ["baseline", "candidate", "tie"];
+        let cats = Winner::ALL;
         let n = shared.len() as f64;
         let (mut m1, mut m2) = ([0.0; 3], [0.0; 3]);
         let mut po = 0.0;
         for j in &shared {
-            let v: Vec<&String> = j.values().collect();
+            let v: Vec<&Winner> = j.values().collect();
             let i = cats.iter().position(|c| c == v[0]).unwrap_or(2);
             let k = cats.iter().position(|c| c == v[1]).unwrap_or(2);
             m1[i] += 1.0 / n;
@@ -189,11 +185,11 @@ pub fn agreement(records: &[PairwiseRecord]) -> Option<Agreement> {
 mod tests {
     use super::*;
 
-    fn rec(task: &str, trial: u32, winner: &str, consistent: bool, judge: &str) -> PairwiseRecord {
-        PairwiseRecord {
+    fn rec(task: &str, trial: u32, winner: &str, consistent: bool, judge: &str) -> PairwiseVerdict {
+        PairwiseVerdict {
             task_id: task.into(),
             trial: Some(trial),
-            winner: winner.into(),
+            winner: serde_json::from_value(serde_json::json!(winner)).unwrap(),
             consistent,
             judge_model: Some(judge.into()),
             reason: None,
@@ -206,7 +202,7 @@ mod tests {
     fn the_task_is_the_unit_and_judges_are_combined_per_pair_first() {
         // Judge a: task t1 has 4 trials all candidate, t2 one trial baseline, t3 one tie.
         // Per trial that would be 4 wins of 6 (0.75); per task it is (1 + 0 + 0.5)/3 = 0.5.
-        let mut r: Vec<PairwiseRecord> = (0..4)
+        let mut r: Vec<PairwiseVerdict> = (0..4)
             .map(|i| rec("t1", i, "candidate", true, "a"))
             .collect();
         r.push(rec("t2", 0, "baseline", true, "a"));

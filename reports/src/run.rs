@@ -1,12 +1,10 @@
 //! A run directory loaded: its trial records grouped by task.
 
-use crate::error::{ReportError, Result};
-use crate::meta::RunMeta;
+use crate::error::Result;
+use nab_protocol::run::{RunFolder, RunMeta};
 use nab_protocol::trial::{TrialRecord, TrialStatus};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-
-pub const RESULTS_FILE: &str = "results.jsonl";
 
 /// One loaded run.
 #[derive(Debug, Clone)]
@@ -59,34 +57,10 @@ impl Run {
     ///
     /// A trial recorded twice (a resumed run that retried it) counts once: the last line wins.
     pub fn load(dir: &Path) -> Result<Run> {
-        let path = dir.join(RESULTS_FILE);
-        if !path.is_file() {
-            return Err(ReportError::NotARun {
-                path: dir.to_owned(),
-            });
-        }
-        let read = nab_protocol::read_jsonl::<serde_json::Value>(&path).map_err(|source| {
-            ReportError::Results {
-                path: path.clone(),
-                source,
-            }
-        })?;
-        let mut records = Vec::with_capacity(read.records.len());
-        for (i, value) in read.records.into_iter().enumerate() {
-            // Go through parse_line so an unknown version gets its clear message.
-            let rec = TrialRecord::parse_line(&value.to_string()).map_err(|message| {
-                ReportError::Record {
-                    path: path.clone(),
-                    line: i + 1,
-                    message,
-                }
-            })?;
-            records.push(rec);
-        }
-        let meta = RunMeta::read(dir)?;
-        let run = Run::from_records(dir, meta, records, read.truncated_tail);
+        let folder = RunFolder::open(dir)?;
+        let run = Run::from_records(dir, folder.meta, folder.records, folder.truncated_tail);
         // The suite's quarantine list, when the suite can be found (and matches its hash).
-        match run.meta.resolve_tasks_dir(dir, None) {
+        match crate::suite::resolve_tasks_dir(&run.meta, dir, None) {
             Ok(tasks) => {
                 let q = crate::quarantine::load(&tasks)?;
                 Ok(run.quarantine(&q))
@@ -197,9 +171,4 @@ impl Run {
             .clone()
             .or_else(|| self.records.first().map(|r| r.run_id.clone()))
     }
-}
-
-/// The folder of one trial's artifacts: `<run>/trials/<task>/<trial>/`.
-pub fn trial_dir(run_dir: &Path, task_id: &str, trial: u32) -> PathBuf {
-    run_dir.join("trials").join(task_id).join(trial.to_string())
 }

@@ -2,11 +2,11 @@
 //! artifact, say) can find its tasks again and prove they are the ones it ran.
 //!
 //! `run.json` records the tasks folder's path *and* a content hash over the folders of the
-//! tasks the run used. Reading a run back, [`RunMeta::resolve_tasks_dir`] tries `--tasks`,
+//! tasks the run used. Reading a run back, [`resolve_tasks_dir`] tries `--tasks`,
 //! else the recorded path, else `./tasks`, and accepts a folder only when its hash matches.
 
 use crate::error::{ReportError, Result};
-use crate::meta::RunMeta;
+use nab_protocol::run::RunMeta;
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 
@@ -65,14 +65,19 @@ pub fn suite_hash(tasks_dir: &Path, task_ids: &[String]) -> Result<String> {
     Ok(format!("sha256:{:x}", hasher.finalize()))
 }
 
-impl RunMeta {
-    /// The tasks folder of this run, checked against the recorded suite hash.
-    ///
-    /// With `explicit` (the user's `--tasks`), only that folder is tried. Otherwise the
-    /// recorded path (relative to the run folder), then `./tasks`. A run without a recorded
-    /// hash (older runs) takes the first folder that exists, unchecked.
-    pub fn resolve_tasks_dir(&self, run_dir: &Path, explicit: Option<&Path>) -> Result<PathBuf> {
-        let recorded = self.tasks_dir_in(run_dir);
+/// The tasks folder of a run, checked against the suite hash its `run.json` records: the
+/// one place the `--tasks` fallback lives (every command that reads a run's tasks calls it).
+///
+/// With `explicit` (the user's `--tasks`), only that folder is tried. Otherwise the
+/// recorded path (relative to the run folder), then `./tasks`. A run without a recorded
+/// hash (older runs) takes the first folder that exists, unchecked.
+pub fn resolve_tasks_dir(
+    meta: &RunMeta,
+    run_dir: &Path,
+    explicit: Option<&Path>,
+) -> Result<PathBuf> {
+    {
+        let recorded = meta.tasks_dir_in(run_dir);
         let candidates: Vec<PathBuf> = match explicit {
             Some(p) => vec![p.to_owned()],
             None => recorded
@@ -83,10 +88,10 @@ impl RunMeta {
         };
         let mut mismatch = None;
         for dir in candidates.iter().filter(|d| d.is_dir()) {
-            let Some(want) = &self.tasks_hash else {
+            let Some(want) = &meta.tasks_hash else {
                 return Ok(dir.clone());
             };
-            let found = suite_hash(dir, &self.task_ids).unwrap_or_else(|e| format!("({e})"));
+            let found = suite_hash(dir, &meta.task_ids).unwrap_or_else(|e| format!("({e})"));
             if &found == want {
                 return Ok(dir.clone());
             }
@@ -99,7 +104,7 @@ impl RunMeta {
             Some((found, found_hash)) => ReportError::SuiteMismatch {
                 run: run_dir.to_owned(),
                 recorded: recorded_text,
-                want: self.tasks_hash.clone().unwrap_or_default(),
+                want: meta.tasks_hash.clone().unwrap_or_default(),
                 found,
                 found_hash,
             },
@@ -123,7 +128,7 @@ mod tests {
         let tasks = root.join("tasks");
         for id in ["a", "b"] {
             std::fs::create_dir_all(tasks.join(id).join("tests")).unwrap();
-            std::fs::write(tasks.join(id).join("instruction.md"), instruction).unwrap();
+            std::fs::write(nab_protocol::run::instruction_path(&tasks, id), instruction).unwrap();
             std::fs::write(tasks.join(id).join("tests/t.py"), "assert True\n").unwrap();
         }
         tasks
@@ -166,12 +171,11 @@ mod tests {
         };
         let run = home.path().join("runs/r");
         std::fs::create_dir_all(&run).unwrap();
-        assert_eq!(meta.resolve_tasks_dir(&run, Some(&tasks)).unwrap(), tasks);
+        assert_eq!(resolve_tasks_dir(&meta, &run, Some(&tasks)).unwrap(), tasks);
 
         let other = tempfile::tempdir().unwrap();
         let changed = suite(other.path(), "do something else");
-        let err = meta
-            .resolve_tasks_dir(&run, Some(&changed))
+        let err = resolve_tasks_dir(&meta, &run, Some(&changed))
             .unwrap_err()
             .to_string();
         assert!(err.contains(&changed.display().to_string()), "{err}");
@@ -181,8 +185,7 @@ mod tests {
             "names the recorded folder: {err}"
         );
 
-        let err = meta
-            .resolve_tasks_dir(&run, Some(&home.path().join("nowhere")))
+        let err = resolve_tasks_dir(&meta, &run, Some(&home.path().join("nowhere")))
             .unwrap_err()
             .to_string();
         assert!(err.contains("nowhere") && err.contains("--tasks"), "{err}");
@@ -198,7 +201,7 @@ mod tests {
             tasks_dir: Some("../../tasks".into()),
             ..RunMeta::default()
         };
-        let got = meta.resolve_tasks_dir(&run, None).unwrap();
+        let got = resolve_tasks_dir(&meta, &run, None).unwrap();
         assert_eq!(got.canonicalize().unwrap(), tasks.canonicalize().unwrap());
     }
 }

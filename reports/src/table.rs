@@ -6,8 +6,6 @@ use nab_protocol::trial::{SandboxExit, TrialStatus};
 use polars::prelude::*;
 use std::path::Path;
 
-pub const PARQUET_FILE: &str = "results.parquet";
-
 fn status_str(s: TrialStatus) -> &'static str {
     match s {
         TrialStatus::Passed => "passed",

@@ -3,8 +3,9 @@
 //! `--judge`, also the position-swapped pairwise judge comparison, fed into both.
 
 use nab_harness::judge_model::judge_factory;
-use nab_harness::pairwise_bridge;
 use nab_judges::cli::compare::CompareArgs as JudgeCompareArgs;
+use nab_judges::pairwise::PairLine;
+use nab_protocol::run::RunPaths;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -58,7 +59,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         );
     }
     let mut pairwise = match &args.pairwise {
-        Some(p) => pairwise_bridge::read_any(p)?,
+        Some(p) => nab_judges::pairwise::read_verdicts(p)?,
         None => Vec::new(),
     };
     if !args.judges.is_empty() {
@@ -66,7 +67,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         let pairs_out = args
             .pairs_out
             .clone()
-            .unwrap_or_else(|| args.candidate.join("pairwise.jsonl"));
+            .unwrap_or_else(|| RunPaths::new(&args.candidate).pairwise());
         let judged = nab_judges::cli::compare::run(
             JudgeCompareArgs {
                 baseline: args.baseline.clone(),
@@ -81,25 +82,18 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         .await?;
         print!("{}", judged.markdown);
         println!("wrote {}\n", pairs_out.display());
-        pairwise.extend(pairwise_bridge::to_report_records(&judged.pairs)?);
+        pairwise.extend(judged.pairs.iter().filter_map(PairLine::verdict));
     }
     let cmp =
         nab_reports::cli::compare::load(&args.baseline, &args.candidate, pairwise, args.seed)?;
     let out = args
         .out
         .clone()
-        .unwrap_or_else(|| args.candidate.join("compare.html"));
+        .unwrap_or_else(|| RunPaths::new(&args.candidate).compare());
     let html = nab_reports::html::render_compare(&cmp)?;
-    write_atomic(&out, html.as_bytes())?;
+    // Written beside and renamed, so a browser never opens half a page.
+    nab_protocol::files::write_atomic(&out, html.as_bytes())?;
     print!("{}", cmp.terminal_summary());
     println!("\nwrote {}", out.display());
     Ok(ExitCode::SUCCESS)
-}
-
-/// Write beside and rename, so a browser never opens half a page.
-fn write_atomic(path: &std::path::Path, bytes: &[u8]) -> anyhow::Result<()> {
-    use anyhow::Context;
-    let tmp = path.with_extension("html.tmp");
-    std::fs::write(&tmp, bytes).with_context(|| format!("cannot write {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))
 }

@@ -27,8 +27,12 @@ pub struct Args {
 /// (relative to the run folder), else `./tasks`; checked against the suite hash run.json
 /// records, so a copied run folder is never judged against other tasks.
 pub(crate) fn tasks_dir_of(run: &Path, explicit: Option<PathBuf>) -> anyhow::Result<PathBuf> {
-    let meta = nab_reports::RunMeta::read(run)?;
-    Ok(meta.resolve_tasks_dir(run, explicit.as_deref())?)
+    let meta = nab_protocol::run::RunMeta::read(run)?;
+    Ok(nab_reports::suite::resolve_tasks_dir(
+        &meta,
+        run,
+        explicit.as_deref(),
+    )?)
 }
 
 pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -49,7 +53,9 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         summary.graded,
         summary.skipped,
         summary.judge_errors,
-        args.run.join("results.jsonl").display()
+        nab_protocol::run::RunPaths::new(&args.run)
+            .results()
+            .display()
     );
     // The verdicts are in results.jsonl whatever happens here; a report that cannot be
     // rewritten is worth a warning, not a failed command.

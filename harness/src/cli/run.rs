@@ -130,9 +130,9 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     print!("{}", summary_table(&report.records));
     super::run_meta::finish(&out, meta, &report.run_id);
     println!(
-        "run {} → {}/results.jsonl{}",
+        "run {} → {}{}",
         report.run_id,
-        out.display(),
+        nab_protocol::run::RunPaths::new(&out).results().display(),
         if report.resumed > 0 {
             format!(" ({} trial(s) kept from before)", report.resumed)
         } else {

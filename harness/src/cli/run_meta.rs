@@ -3,7 +3,7 @@
 //! the report, `nab judge`, `nab compare` and `nab review` read back; and the end-of-run
 //! outputs (results.parquet, summary.json, report.html).
 
-use nab_reports::RunMeta;
+use nab_protocol::run::{RUN_META_VERSION, RunMeta};
 use std::path::{Component, Path, PathBuf};
 
 /// The suite a run uses: its folder and the ids of the tasks it runs.
@@ -31,7 +31,7 @@ pub fn start(
         RunMeta::default()
     };
     let meta = RunMeta {
-        v: nab_reports::meta::RUN_META_VERSION,
+        v: RUN_META_VERSION,
         run_id: Some(run_id.to_owned()),
         agent: Some(agent.to_owned()),
         model: model.map(str::to_owned),
@@ -164,12 +164,14 @@ mod tests {
         // The artifact is downloaded somewhere else: ../../tasks no longer leads anywhere.
         let copy = root.path().join("downloads/r1");
         std::fs::create_dir_all(&copy).unwrap();
-        std::fs::copy(out.join("run.json"), copy.join("run.json")).unwrap();
+        let file = nab_protocol::run::RUN_META_FILE;
+        std::fs::copy(out.join(file), copy.join(file)).unwrap();
         let meta = RunMeta::read(&copy).unwrap();
-        assert_eq!(meta.resolve_tasks_dir(&copy, Some(&tasks)).unwrap(), tasks);
+        let resolve = nab_reports::suite::resolve_tasks_dir;
+        assert_eq!(resolve(&meta, &copy, Some(&tasks)).unwrap(), tasks);
 
         std::fs::write(tasks.join("t1/instruction.md"), "do something else").unwrap();
-        let err = meta.resolve_tasks_dir(&copy, Some(&tasks)).unwrap_err();
+        let err = resolve(&meta, &copy, Some(&tasks)).unwrap_err();
         assert!(
             matches!(err, nab_reports::ReportError::SuiteMismatch { .. }),
             "{err}"

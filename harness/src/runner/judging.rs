@@ -5,8 +5,8 @@
 
 use crate::task::Task;
 use nab_judges::cli::TrialGrader;
-use nab_protocol::events::Event;
-use nab_protocol::transcript::TranscriptLine;
+use nab_judges::material::trajectory_files;
+use nab_protocol::run::TrialDir;
 use nab_protocol::trial::JudgeRecord;
 use std::path::Path;
 
@@ -32,12 +32,11 @@ pub(crate) async fn judge_trial(
     };
     // A trial without a diff (the agent changed nothing) is still judged: an empty change
     // is something the rubric has a view on.
-    let diff = std::fs::read_to_string(dir.join("diff.patch")).unwrap_or_default();
-    let events: Vec<Event> = read_lines(&dir.join("events.jsonl"), Event::parse_line);
-    let transcript: Vec<TranscriptLine> = read_lines(
-        &dir.join("transcript.jsonl"),
-        nab_protocol::transcript::parse_without_request,
-    );
+    let files = TrialDir::new(dir);
+    let diff = std::fs::read_to_string(files.diff()).unwrap_or_default();
+    // The trajectory is context for the judge, not evidence the harness vouches for: a
+    // line that does not parse (the agent's output is untrusted) is skipped.
+    let (events, transcript) = trajectory_files(&files);
     match grader
         .grade_trial(&instruction, &diff, &events, &transcript, tamper_flags)
         .await
@@ -48,27 +47,4 @@ pub(crate) async fn judge_trial(
             Vec::new()
         }
     }
-}
-
-/// The trajectory is context for the judge, not evidence the harness vouches for: a line
-/// that does not parse (the agent's output is untrusted) is skipped.
-fn read_lines<T>(path: &Path, parse: impl Fn(&str) -> Result<T, String>) -> Vec<T> {
-    // Streamed one line at a time: a transcript may be tens of MiB.
-    let mut out = Vec::new();
-    let _ = nab_protocol::jsonl::for_each_line(
-        path,
-        nab_protocol::transcript::READ_LINE_LIMIT,
-        |n, l, _| {
-            if l.trim().is_empty() {
-                return;
-            }
-            match parse(l) {
-                Ok(v) => out.push(v),
-                Err(e) => {
-                    let _ = (n, e);
-                }
-            }
-        },
-    );
-    out
 }

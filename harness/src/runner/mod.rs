@@ -13,6 +13,7 @@ use crate::agent::AgentKind;
 use crate::sandbox::SandboxBackend;
 use crate::task::Task;
 use crate::trial::{TrialContext, TrialError, TrialJob, run_trial};
+use nab_protocol::run::RunPaths;
 use nab_protocol::trial::{TrialRecord, TrialStatus};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -79,7 +80,7 @@ pub async fn run_jobs(
         path: cfg.out_dir.clone(),
         message: e.to_string(),
     })?;
-    let results_path = cfg.out_dir.join("results.jsonl");
+    let results_path = RunPaths::new(&cfg.out_dir).results();
     let resume = if cfg.resume {
         ResumeState::load(&results_path)?
     } else {
@@ -225,7 +226,14 @@ async fn execute(
         &job.agent.to_string(),
     );
     rec.started_at = Some(nab_protocol::now_rfc3339());
-    let dir = out_dir.join("trials").join(task.id()).join(&job.dir_name);
+    // The record names its folder when it is not the trial index, so readers find it.
+    if job.dir_name != job.trial.to_string() {
+        rec.trial_dir = Some(job.dir_name.clone());
+    }
+    let dir = RunPaths::new(out_dir)
+        .trial(task.id(), &job.dir_name)
+        .path()
+        .to_owned();
     let tj = TrialJob {
         task: task.clone(),
         agent: job.agent.clone(),

@@ -2,40 +2,28 @@
 //! most the line being written — and `--resume` tolerates exactly that torn line.
 
 use super::RunError;
+use nab_protocol::files::{JsonlAppender, WriteError};
 use nab_protocol::trial::TrialRecord;
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-pub struct ResultsFile {
-    path: PathBuf,
-    file: std::fs::File,
+pub struct ResultsFile(JsonlAppender);
+
+fn write_err(e: WriteError) -> RunError {
+    RunError::Results {
+        path: e.path,
+        message: e.source.to_string(),
+    }
 }
 
 impl ResultsFile {
     pub fn open_append(path: &Path) -> Result<ResultsFile, RunError> {
-        let file = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)
-            .map_err(|e| RunError::Results {
-                path: path.to_owned(),
-                message: e.to_string(),
-            })?;
-        Ok(ResultsFile {
-            path: path.to_owned(),
-            file,
-        })
+        JsonlAppender::open(path)
+            .map(ResultsFile)
+            .map_err(write_err)
     }
 
     pub fn append(&mut self, rec: &TrialRecord) -> Result<(), RunError> {
-        let err = |e: std::io::Error| RunError::Results {
-            path: self.path.clone(),
-            message: e.to_string(),
-        };
-        let mut line = serde_json::to_vec(rec).map_err(|e| err(std::io::Error::other(e)))?;
-        line.push(b'\n');
-        self.file.write_all(&line).map_err(err)?;
-        self.file.sync_data().map_err(err)
+        self.0.append(rec).map_err(write_err)
     }
 }
 
@@ -109,11 +97,12 @@ impl ResumeState {
 mod tests {
     use super::*;
     use nab_protocol::trial::TrialStatus;
+    use std::io::Write;
 
     #[test]
     fn resume_reads_records_and_cuts_a_torn_tail_before_appending() {
         let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join("results.jsonl");
+        let p = nab_protocol::run::RunPaths::new(dir.path()).results();
         let mut f = ResultsFile::open_append(&p).unwrap();
         let mut r = TrialRecord::new("run1", "t", "terminal", 0, "oracle");
         r.status = TrialStatus::Passed;

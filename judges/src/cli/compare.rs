@@ -2,13 +2,12 @@
 //! comparison over the (task, trial) pairs both runs have.
 
 use super::load_rubric;
+use crate::material::TrialMaterial;
 use crate::model::{JudgeModel, ModelFactory};
-use crate::pairwise::{PairJudgement, PairwiseReport, compare_pair};
-use crate::rundir::RunDir;
+use crate::pairwise::{PairLine, PairwiseReport, compare_pair};
 use anyhow::Context;
+use nab_protocol::run::RunFolder;
 use nab_protocol::trial::TrialStatus;
-use serde::Serialize;
-use std::io::Write;
 use std::path::PathBuf;
 
 #[derive(clap::Args, Debug, Clone)]
@@ -30,17 +29,6 @@ pub struct CompareArgs {
     pub out: Option<PathBuf>,
 }
 
-#[derive(Debug, Clone, Serialize)]
-pub struct PairLine {
-    pub task_id: String,
-    pub trial: u32,
-    /// The run ids judged, so the file cannot later be mixed into another run pair.
-    pub baseline_run: String,
-    pub candidate_run: String,
-    #[serde(flatten)]
-    pub judgement: PairJudgement,
-}
-
 #[derive(Debug, Clone)]
 pub struct CompareSummary {
     /// Per judge, in `--judge` order.
@@ -56,8 +44,8 @@ pub async fn run(args: CompareArgs, factory: ModelFactory<'_>) -> anyhow::Result
         .iter()
         .map(|s| factory(s).with_context(|| format!("--judge {s}")))
         .collect::<anyhow::Result<_>>()?;
-    let base = RunDir::open(&args.baseline)?;
-    let cand = RunDir::open(&args.candidate)?;
+    let base = RunFolder::open(&args.baseline)?;
+    let cand = RunFolder::open(&args.candidate)?;
     let mut pairs = Vec::new();
     let mut skipped: Vec<String> = Vec::new();
     let mut shared = 0usize;
@@ -72,7 +60,10 @@ pub async fn run(args: CompareArgs, factory: ModelFactory<'_>) -> anyhow::Result
             continue;
         };
         shared += 1;
-        let (bm, cm) = match (base.material(b, &args.tasks), cand.material(c, &args.tasks)) {
+        let (bm, cm) = match (
+            TrialMaterial::load(&base, b, &args.tasks),
+            TrialMaterial::load(&cand, c, &args.tasks),
+        ) {
             (Ok(bm), Ok(cm)) => (bm, cm),
             (Err(e), _) | (_, Err(e)) => {
                 skipped.push(format!("{}/{}: {e}", c.task_id, c.trial));
@@ -113,12 +104,7 @@ pub async fn run(args: CompareArgs, factory: ModelFactory<'_>) -> anyhow::Result
         );
     }
     if let Some(out) = &args.out {
-        let mut f = std::fs::File::create(out)
-            .with_context(|| format!("cannot create {}", out.display()))?;
-        for p in &pairs {
-            writeln!(f, "{}", serde_json::to_string(p)?)
-                .with_context(|| format!("cannot write {}", out.display()))?;
-        }
+        nab_protocol::files::write_jsonl_atomic(out, &pairs)?;
     }
     let mut markdown = format!(
         "Pairwise comparison (candidate vs baseline), rubric `{}`, {} pairs per judge\n\n",

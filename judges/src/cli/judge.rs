@@ -3,11 +3,12 @@
 use super::{JudgeOpts, load_rubric};
 use crate::combine::{combine, judge_agreement};
 use crate::grade::{grade, is_scored};
+use crate::material::TrialMaterial;
 use crate::model::{JudgeModel, ModelFactory};
-use crate::rundir::RunDir;
 use anyhow::Context;
-use nab_protocol::trial::{JudgeRecord, TrialStatus};
-use std::io::Write;
+use nab_protocol::files::JsonlAppender;
+use nab_protocol::run::RunFolder;
+use nab_protocol::trial::{JudgeRecord, TrialRecord, TrialStatus};
 use std::path::PathBuf;
 
 #[derive(clap::Args, Debug, Clone)]
@@ -44,7 +45,7 @@ pub async fn run(args: JudgeArgs, factory: ModelFactory<'_>) -> anyhow::Result<J
         .iter()
         .map(|s| factory(s).with_context(|| format!("--judge {s}")))
         .collect::<anyhow::Result<_>>()?;
-    let run = RunDir::open(&args.run)?;
+    let run = RunFolder::open(&args.run)?;
     let mut records = run.records.clone();
     let mut summary = JudgeSummary::default();
     for i in 0..records.len() {
@@ -53,7 +54,7 @@ pub async fn run(args: JudgeArgs, factory: ModelFactory<'_>) -> anyhow::Result<J
             summary.skipped += 1;
             continue;
         }
-        let material = match run.material(&records[i], &args.tasks) {
+        let material = match TrialMaterial::load(&run, &records[i], &args.tasks) {
             Ok(m) => m,
             Err(e) => {
                 eprintln!("skipping {}/{}: {e}", records[i].task_id, records[i].trial);
@@ -81,7 +82,7 @@ pub async fn run(args: JudgeArgs, factory: ModelFactory<'_>) -> anyhow::Result<J
                 summary.judge_errors += 1;
             }
             summary.graded += 1;
-            append_attempts(&run, &records[i].task_id, records[i].trial, &grading)?;
+            append_attempts(&run, &records[i], &grading)?;
             match existing {
                 Some(p) => records[i].judges[p] = grading.record,
                 None => records[i].judges.push(grading.record),
@@ -99,27 +100,22 @@ pub async fn run(args: JudgeArgs, factory: ModelFactory<'_>) -> anyhow::Result<J
 }
 
 /// Every attempt (raw answer + rejection) goes to the trial's `judge_attempts.jsonl`.
-fn append_attempts(run: &RunDir, task: &str, trial: u32, g: &crate::Grading) -> anyhow::Result<()> {
-    let path = run.trial_dir(task, trial).join("judge_attempts.jsonl");
+fn append_attempts(
+    run: &RunFolder,
+    record: &TrialRecord,
+    g: &crate::Grading,
+) -> anyhow::Result<()> {
+    let path = run.trial_dir(record)?.judge_attempts();
     let line = serde_json::json!({
         "judge_model": g.record.judge_model, "rubric_id": g.record.rubric_id,
         "rubric_hash": g.record.rubric_hash, "prompt_hash": g.record.prompt_hash,
         "attempts": g.attempts, "error": g.record.error,
     });
-    let mut f = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&path)
-        .with_context(|| format!("cannot write {}", path.display()))?;
-    writeln!(f, "{line}").with_context(|| format!("cannot write {}", path.display()))?;
+    JsonlAppender::open(&path)?.append(&line)?;
     Ok(())
 }
 
-fn render(
-    rubric: &crate::Rubric,
-    records: &[nab_protocol::trial::TrialRecord],
-    judges: &[String],
-) -> String {
+fn render(rubric: &crate::Rubric, records: &[TrialRecord], judges: &[String]) -> String {
     let mut s = format!(
         "Judged with rubric `{}` ({})\n\n| judge | scored | errors | mean weighted score | gate pass rate |\n|---|---|---|---|---|\n",
         rubric.id, rubric.hash

@@ -3,7 +3,7 @@
 use super::load_rubric;
 use crate::review::pairwise::export_pairwise;
 use crate::review::{ExportSummary, ReviewReport, export, import};
-use crate::rundir::RunDir;
+use nab_protocol::run::RunFolder;
 use std::path::PathBuf;
 
 #[derive(clap::Args, Debug, Clone)]
@@ -91,7 +91,7 @@ pub fn run(args: ReviewArgs) -> anyhow::Result<ReviewOutcome> {
     match args.command {
         ReviewCommand::Export(a) => {
             let rubric = load_rubric(a.rubric.as_deref())?;
-            let run = RunDir::open(&a.run)?;
+            let run = RunFolder::open(&a.run)?;
             let out = a.out.unwrap_or_else(|| a.run.join("review"));
             Ok(ReviewOutcome::Exported(export(
                 &run,
@@ -104,7 +104,10 @@ pub fn run(args: ReviewArgs) -> anyhow::Result<ReviewOutcome> {
         }
         ReviewCommand::ExportPairwise(a) => {
             let rubric = load_rubric(a.rubric.as_deref())?;
-            let (base, cand) = (RunDir::open(&a.baseline)?, RunDir::open(&a.candidate)?);
+            let (base, cand) = (
+                RunFolder::open(&a.baseline)?,
+                RunFolder::open(&a.candidate)?,
+            );
             Ok(ReviewOutcome::Exported(export_pairwise(
                 &base,
                 &cand,

@@ -11,7 +11,7 @@ pub(crate) mod fields;
 mod pairwise;
 mod single;
 
-pub use pairwise::{PairwiseAnswer, Winner, parse_pairwise};
+pub use pairwise::{PairwiseAnswer, Side, parse_pairwise};
 pub use single::{ValidAnswer, parse_single};
 
 /// Longest accepted evidence, in characters.

@@ -4,8 +4,10 @@ use super::envelope::{json_body, typed};
 use super::{Rejection, check_evidence};
 use serde::{Deserialize, Serialize};
 
+/// The side of the prompt a judge (or a reviewer) picked; [`crate::pairwise::map_back`] turns
+/// it into the run it stands for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Winner {
+pub enum Side {
     A,
     B,
     #[serde(rename = "tie")]
@@ -15,7 +17,7 @@ pub enum Winner {
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PairwiseAnswer {
-    pub winner: Winner,
+    pub winner: Side,
     pub evidence: String,
 }
 

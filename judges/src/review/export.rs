@@ -14,10 +14,11 @@
 use super::{BLIND_DIR, FORM_FILE, ITEMS_FILE, KEY_FILE, KeyEntry, ReviewKey};
 use crate::error::JudgeError;
 use crate::grade::is_scored;
+use crate::material::TrialMaterial;
 use crate::rubric::Rubric;
-use crate::rundir::RunDir;
 use crate::seeded::Seeded;
 use minijinja::{AutoEscape, Environment, context};
+use nab_protocol::run::RunFolder;
 use nab_protocol::trial::TrialRecord;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -146,7 +147,7 @@ pub fn redact(text: &str, names: &[String]) -> String {
 }
 
 pub fn export(
-    run: &RunDir,
+    run: &RunFolder,
     rubric: &Rubric,
     tasks_dir: &Path,
     out_dir: &Path,
@@ -169,11 +170,11 @@ pub fn export(
         .collect();
     if eligible.is_empty() {
         return Err(JudgeError::RunDir {
-            path: run.path.clone(),
+            path: run.dir().to_owned(),
             message: format!(
                 "no trial has a scored verdict for rubric `{}`; run `nab judge --run {}` first",
                 rubric.id,
-                run.path.display()
+                run.dir().display()
             ),
         });
     }
@@ -194,7 +195,7 @@ pub fn export(
             .iter()
             .find(|r| &r.task_id == task && r.trial == *trial)
             .ok_or_else(|| JudgeError::Invalid("sampled trial vanished".into()))?;
-        let m = run.material(record, tasks_dir)?;
+        let m = TrialMaterial::load(run, record, tasks_dir)?;
         let item = format!("item-{:03}", n + 1);
         items.push(BlindItem {
             item: item.clone(),
@@ -234,7 +235,7 @@ pub fn export(
     write(&form_path, &render_form(rubric, &items)?)?;
 
     let key_path = out_dir.join(KEY_FILE);
-    let run_dir = std::fs::canonicalize(&run.path).unwrap_or_else(|_| run.path.clone());
+    let run_dir = std::fs::canonicalize(run.dir()).unwrap_or_else(|_| run.dir().to_owned());
     let key = ReviewKey {
         run_dir,
         rubric_id: rubric.id.clone(),

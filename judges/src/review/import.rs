@@ -11,10 +11,10 @@ use crate::grade::is_scored;
 use crate::kappa::{
     Interval, bootstrap_95, cohen_kappa, percent_agreement, quadratic_weighted_kappa,
 };
-use crate::pairwise::Preference;
-use crate::parse::Winner;
+use crate::parse::Side;
 use crate::parse::fields::{Score, StrictBool};
-use crate::rundir::RunDir;
+use nab_protocol::run::RunFolder;
+use nab_protocol::run::Winner;
 use nab_protocol::trial::JudgeRecord;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
@@ -33,7 +33,7 @@ struct HumanVerdict {
     vetoes: BTreeMap<String, StrictBool>,
     /// Pairwise reviews only.
     #[serde(default)]
-    winner: Option<Winner>,
+    winner: Option<Side>,
     #[serde(default)]
     #[allow(dead_code)]
     notes: String,
@@ -108,40 +108,35 @@ pub fn import(
         path: key_path.clone(),
         message: format!("not a review key: {e}"),
     })?;
-    let run = RunDir::open(&key.run_dir)?;
+    let run = RunFolder::open(&key.run_dir)?;
 
-    let text = std::fs::read_to_string(verdicts).map_err(|source| JudgeError::Io {
+    // The reader treats a missing file as empty; a missing verdicts file is a mistake.
+    std::fs::metadata(verdicts).map_err(|source| JudgeError::Io {
         path: verdicts.to_owned(),
         source,
     })?;
-    let mut humans: Vec<(usize, HumanVerdict)> = Vec::new();
     let mut seen = BTreeSet::new();
-    for (i, line) in text.lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let bad = |message: String| JudgeError::Verdicts {
-            path: verdicts.to_owned(),
-            line: i + 1,
-            message,
-        };
+    let parse = |n: usize, line: &str| -> Result<(usize, HumanVerdict), String> {
         let mut de = serde_json::Deserializer::from_str(line);
         let v: HumanVerdict = serde_path_to_error::deserialize(&mut de).map_err(|e| {
             let at = e.path().to_string();
-            bad(format!("at `{at}`: {}", e.into_inner()))
+            format!("at `{at}`: {}", e.into_inner())
         })?;
         if !key.items.iter().any(|k| k.item == v.item) {
-            return Err(bad(format!(
+            return Err(format!(
                 "item `{}` is not in {}",
                 v.item,
                 key_path.display()
-            )));
+            ));
         }
         if !seen.insert(v.item.clone()) {
-            return Err(bad(format!("item `{}` appears twice", v.item)));
+            return Err(format!("item `{}` appears twice", v.item));
         }
-        humans.push((i + 1, v));
-    }
+        Ok((n, v))
+    };
+    let humans = nab_protocol::jsonl::read_jsonl_with(verdicts, usize::MAX, parse)
+        .map_err(|e| JudgeError::Invalid(e.to_string()))?
+        .records;
 
     if let Some(pk) = &key.pairwise {
         let mut winners = Vec::new();
@@ -183,7 +178,7 @@ pub fn import(
             .find(|r| r.task_id == entry.task_id && r.trial == entry.trial)
         else {
             return Err(JudgeError::RunDir {
-                path: run.path.clone(),
+                path: run.dir().to_owned(),
                 message: format!(
                     "trial {}/{} of {} is no longer in results.jsonl",
                     entry.task_id, entry.trial, h.item
@@ -263,11 +258,11 @@ fn collect(
 /// callers that collect human pairwise verdicts.
 pub fn pairwise_agreement(
     judge: &str,
-    pairs: &[(Preference, Preference)],
+    pairs: &[(Winner, Winner)],
     bootstrap_resamples: usize,
     seed: u64,
 ) -> AgreementRow {
-    let stat = |s: &[(Preference, Preference)]| cohen_kappa(s);
+    let stat = |s: &[(Winner, Winner)]| cohen_kappa(s);
     AgreementRow {
         judge: judge.to_owned(),
         kind: "pairwise".into(),
@@ -293,7 +288,7 @@ pub fn agreement_warnings(rows: &[AgreementRow], threshold: f64) -> Vec<String> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use Preference::*;
+    use Winner::*;
 
     #[test]
     fn pairwise_agreement_uses_plain_kappa_and_warns_below_threshold() {

@@ -9,17 +9,19 @@ use super::export::{ExportSummary, redact, render_html, secret_names, stratified
 use super::import::{AgreementRow, pairwise_agreement};
 use super::{BLIND_DIR, FORM_FILE, ITEMS_FILE, KEY_FILE, KeyEntry, PairwiseKey, ReviewKey};
 use crate::error::JudgeError;
-use crate::pairwise::{Preference, map_back};
-use crate::parse::Winner;
+use crate::material::TrialMaterial;
+use crate::pairwise::{map_back, read_pairs};
+use crate::parse::Side;
 use crate::rubric::Rubric;
-use crate::rundir::RunDir;
 use crate::seeded::Seeded;
+use nab_protocol::run::RunFolder;
+use nab_protocol::run::Winner;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::Path;
 
 #[derive(Serialize)]
-struct Side {
+struct Shown {
     diff: String,
     trajectory: String,
 }
@@ -29,72 +31,45 @@ struct BlindPair {
     item: String,
     task: String,
     instruction: String,
-    a: Side,
-    b: Side,
+    a: Shown,
+    b: Shown,
 }
 
-/// One judged pair from the compare output.
-struct JudgedPair {
+/// A judged pair of the compare output: its (task, trial), judge and swap-checked
+/// winner (`None` for a judge or model error; `inconsistent` counts as a tie).
+struct Judged {
     task_id: String,
     trial: u32,
     judge: String,
-    /// None for a judge or model error.
-    preference: Option<Preference>,
+    preference: Option<Winner>,
 }
 
-fn read_pairs(path: &Path) -> Result<Vec<JudgedPair>, JudgeError> {
-    let text = std::fs::read_to_string(path).map_err(|source| JudgeError::Io {
-        path: path.to_owned(),
-        source,
-    })?;
-    let mut out = Vec::new();
-    for (i, line) in text
-        .lines()
+fn read_judged(path: &Path) -> Result<Vec<Judged>, JudgeError> {
+    read_pairs(path)?
+        .into_iter()
         .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-    {
-        let bad = |m: &str| JudgeError::Verdicts {
-            path: path.to_owned(),
-            line: i + 1,
-            message: m.to_owned(),
-        };
-        let v: serde_json::Value =
-            serde_json::from_str(line).map_err(|e| bad(&format!("not JSON: {e}")))?;
-        let s = |k: &str| {
-            v.get(k)
-                .and_then(|x| x.as_str())
-                .map(str::to_owned)
-                .ok_or_else(|| {
-                    bad(&format!(
-                        "missing string field `{k}`; is this the pairs file `nab compare --judge` wrote (`--pairs-out`)?"
-                    ))
-                })
-        };
-        let preference = match s("outcome")?.as_str() {
-            "win" => Some(Preference::Candidate),
-            "loss" => Some(Preference::Baseline),
-            "tie" | "inconsistent" => Some(Preference::Tie),
-            _ => None,
-        };
-        let trial = v
-            .get("trial")
-            .and_then(|t| t.as_u64())
-            .and_then(|t| u32::try_from(t).ok())
-            .ok_or_else(|| bad("missing integer field `trial`"))?;
-        out.push(JudgedPair {
-            task_id: s("task_id")?,
-            trial,
-            judge: s("judge_model")?,
-            preference,
-        });
-    }
-    Ok(out)
+        .map(|(i, p)| {
+            let missing = |field: &str| JudgeError::Verdicts {
+                path: path.to_owned(),
+                line: i + 1,
+                message: format!(
+                    "missing field `{field}`; is this the pairs file `nab compare --judge` wrote (`--pairs-out`)?"
+                ),
+            };
+            Ok(Judged {
+                trial: p.trial.ok_or_else(|| missing("trial"))?,
+                judge: p.judge_model.clone().ok_or_else(|| missing("judge_model"))?,
+                preference: p.outcome.verdict().map(|(w, _)| w),
+                task_id: p.task_id,
+            })
+        })
+        .collect()
 }
 
 #[allow(clippy::too_many_arguments)]
 pub fn export_pairwise(
-    baseline: &RunDir,
-    candidate: &RunDir,
+    baseline: &RunFolder,
+    candidate: &RunFolder,
     pairwise_file: &Path,
     rubric: &Rubric,
     tasks_dir: &Path,
@@ -107,7 +82,7 @@ pub fn export_pairwise(
             "--fraction {fraction} is not allowed; use a number in (0, 1]"
         )));
     }
-    let pairs = read_pairs(pairwise_file)?;
+    let pairs = read_judged(pairwise_file)?;
     let mut keys: Vec<(String, u32)> = pairs
         .iter()
         .filter(|p| p.preference.is_some())
@@ -132,19 +107,19 @@ pub fn export_pairwise(
     let (mut items, mut entries, mut candidate_is_a) = (Vec::new(), Vec::new(), Vec::new());
     for (n, &i) in order.iter().enumerate() {
         let (task, trial) = &picked[i];
-        let find = |run: &RunDir| {
+        let find = |run: &RunFolder| {
             run.records
                 .iter()
                 .find(|r| &r.task_id == task && r.trial == *trial)
                 .cloned()
                 .ok_or_else(|| JudgeError::RunDir {
-                    path: run.path.clone(),
+                    path: run.dir().to_owned(),
                     message: format!("trial {task}/{trial} is not in results.jsonl"),
                 })
         };
-        let bm = baseline.material(&find(baseline)?, tasks_dir)?;
-        let cm = candidate.material(&find(candidate)?, tasks_dir)?;
-        let side = |m: &crate::rundir::TrialMaterial| Side {
+        let bm = TrialMaterial::load(baseline, &find(baseline)?, tasks_dir)?;
+        let cm = TrialMaterial::load(candidate, &find(candidate)?, tasks_dir)?;
+        let side = |m: &TrialMaterial| Shown {
             diff: redact(&m.diff, &names),
             trajectory: redact(&m.trajectory.render(), &names),
         };
@@ -201,14 +176,14 @@ pub fn export_pairwise(
     )?;
     let canon = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_owned());
     let key = ReviewKey {
-        run_dir: canon(&candidate.path),
+        run_dir: canon(candidate.dir()),
         rubric_id: rubric.id.clone(),
         rubric_hash: rubric.hash.clone(),
         fraction,
         seed,
         items: entries,
         pairwise: Some(PairwiseKey {
-            baseline_dir: canon(&baseline.path),
+            baseline_dir: canon(baseline.dir()),
             pairwise_file: canon(pairwise_file),
             candidate_is_a,
         }),
@@ -236,12 +211,12 @@ pub fn export_pairwise(
 pub(super) fn pairwise_rows(
     key: &ReviewKey,
     pk: &PairwiseKey,
-    humans: &[(String, Winner)],
+    humans: &[(String, Side)],
     resamples: usize,
     seed: u64,
 ) -> Result<Vec<AgreementRow>, JudgeError> {
-    let judged = read_pairs(&pk.pairwise_file)?;
-    let mut by_judge: BTreeMap<String, Vec<(Preference, Preference)>> = BTreeMap::new();
+    let judged = read_judged(&pk.pairwise_file)?;
+    let mut by_judge: BTreeMap<String, Vec<(Winner, Winner)>> = BTreeMap::new();
     for (item, winner) in humans {
         let Some(entry) = key.items.iter().find(|k| &k.item == item) else {
             continue;

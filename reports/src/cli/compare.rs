@@ -1,9 +1,10 @@
 //! `nab compare --baseline DIR --candidate DIR`: compare.html and a terminal summary.
 
-use crate::compare::{Comparison, PairwiseRecord, read_pairwise};
+use crate::compare::{Comparison, read_pairwise};
 use crate::finish::write_file;
 use crate::html::render_compare;
 use crate::run::Run;
+use nab_protocol::run::PairwiseVerdict;
 use std::path::PathBuf;
 
 #[derive(Debug, Clone, clap::Args)]
@@ -27,7 +28,7 @@ pub struct CompareArgs {
 pub fn load(
     baseline: &std::path::Path,
     candidate: &std::path::Path,
-    pairwise: Vec<PairwiseRecord>,
+    pairwise: Vec<PairwiseVerdict>,
     seed: u64,
 ) -> anyhow::Result<Comparison> {
     let b = Run::load(baseline)?;
@@ -44,7 +45,7 @@ pub fn run(args: &CompareArgs) -> anyhow::Result<Comparison> {
     let out = args
         .out
         .clone()
-        .unwrap_or_else(|| args.candidate.join("compare.html"));
+        .unwrap_or_else(|| nab_protocol::run::RunPaths::new(&args.candidate).compare());
     write_file(&out, render_compare(&cmp)?.as_bytes())?;
     print!("{}", cmp.terminal_summary());
     println!("\nwrote {}", out.display());

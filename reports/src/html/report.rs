@@ -101,7 +101,7 @@ pub fn render_report(run: &Run, summary: &RunSummary) -> Result<String> {
 
     // A copied run folder may not find its suite: then the trial views show no instruction,
     // rather than an instruction from some other suite.
-    let tasks_dir = match run.meta.resolve_tasks_dir(&run.dir, None) {
+    let tasks_dir = match crate::suite::resolve_tasks_dir(&run.meta, &run.dir, None) {
         Ok(dir) => Some(dir),
         Err(e) => {
             tracing::warn!("the report shows no task instructions: {e}");

@@ -14,8 +14,8 @@ pub mod diff;
 pub mod text;
 pub mod trajectory;
 
-use crate::run::trial_dir;
 use diff::DiffView;
+use nab_protocol::run::{RunPaths, TrialDir, instruction_path};
 use nab_protocol::trial::{JudgeRecord, TrialRecord};
 use serde::Serialize;
 use std::path::Path;
@@ -58,14 +58,28 @@ pub fn read_text(path: &Path) -> Option<String> {
 
 impl TrialView {
     /// `tasks_dir` is the run's suite, already resolved and checked
-    /// ([`RunMeta::resolve_tasks_dir`](crate::RunMeta::resolve_tasks_dir)).
+    /// ([`resolve_tasks_dir`](crate::suite::resolve_tasks_dir)). A record whose folder
+    /// name is damaged shows no artifacts rather than reading outside the run.
     pub fn load(run_dir: &Path, tasks_dir: Option<&Path>, rec: &TrialRecord) -> TrialView {
-        let dir = trial_dir(run_dir, &rec.task_id, rec.trial);
+        let dir = match RunPaths::new(run_dir).trial_of(rec) {
+            Ok(d) => Some(d),
+            Err(e) => {
+                tracing::warn!("{e}");
+                None
+            }
+        };
+        let file = |f: fn(&TrialDir) -> std::path::PathBuf| dir.as_ref().map(f);
+        let text = |f: fn(&TrialDir) -> std::path::PathBuf| file(f).and_then(|p| read_text(&p));
         let instruction = tasks_dir
-            .and_then(|t| read_text(&t.join(&rec.task_id).join("instruction.md")))
+            .and_then(|t| read_text(&instruction_path(t, &rec.task_id)))
             .map(|s| Text::new(&s));
-        let events = trajectory::load_events(&dir.join("events.jsonl"));
-        let trajectory = Trajectory::load(&dir.join("transcript.jsonl"), &events);
+        let events = file(TrialDir::events)
+            .map(|p| trajectory::load_events(&p))
+            .unwrap_or_default();
+        let trajectory = match file(TrialDir::transcript) {
+            Some(p) => Trajectory::load(&p, &events),
+            None => Trajectory::default(),
+        };
         TrialView {
             task_id: rec.task_id.clone(),
             category: rec.category.clone(),
@@ -74,9 +88,9 @@ impl TrialView {
             instruction,
             trajectory,
             events: events.iter().map(EventRow::from_value).collect(),
-            diff: read_text(&dir.join("diff.patch")).map(|d| DiffView::parse(&d)),
-            verify_log: read_text(&dir.join("verify.log")).map(|s| Text::tail(&s, MAX_LOG_CHARS)),
-            agent_log: read_text(&dir.join("agent.log")).map(|s| Text::tail(&s, MAX_LOG_CHARS)),
+            diff: text(TrialDir::diff).map(|d| DiffView::parse(&d)),
+            verify_log: text(TrialDir::verify_log).map(|s| Text::tail(&s, MAX_LOG_CHARS)),
+            agent_log: text(TrialDir::agent_log).map(|s| Text::tail(&s, MAX_LOG_CHARS)),
             judges: rec.judges.clone(),
             metrics: metrics(rec),
             violations: rec.violations.clone(),

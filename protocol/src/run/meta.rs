@@ -1,11 +1,11 @@
 //! `run.json`: what a run was (agent, model, tasks folder). Written by the runner at the
 //! start of `nab run`; every field is optional on read so older or foreign runs still load.
 
-use crate::error::{ReportError, Result};
+use super::folder::RunFolderError;
+use super::layout::RUN_META_FILE;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
-pub const RUN_META_FILE: &str = "run.json";
 pub const RUN_META_VERSION: u32 = 1;
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -22,7 +22,7 @@ pub struct RunMeta {
     /// Relative paths are taken from the run directory.
     #[serde(default)]
     pub tasks_dir: Option<PathBuf>,
-    /// The suite's identity: [`crate::suite::suite_hash`] over `task_ids`, so a copied run
+    /// The suite's identity (nab-reports' `suite_hash` over `task_ids`), so a copied run
     /// folder can check the tasks it is given (absent in runs before it was recorded).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tasks_hash: Option<String>,
@@ -49,19 +49,19 @@ fn v1() -> u32 {
 
 impl RunMeta {
     /// Reads `<run>/run.json`; a missing file is an empty `RunMeta`.
-    pub fn read(run_dir: &Path) -> Result<RunMeta> {
+    pub fn read(run_dir: &Path) -> Result<RunMeta, RunFolderError> {
         let path = run_dir.join(RUN_META_FILE);
         let text = match std::fs::read_to_string(&path) {
             Ok(t) => t,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(RunMeta::default()),
-            Err(source) => return Err(ReportError::Read { path, source }),
+            Err(source) => return Err(RunFolderError::Read { path, source }),
         };
-        let meta: RunMeta = serde_json::from_str(&text).map_err(|e| ReportError::Meta {
+        let meta: RunMeta = serde_json::from_str(&text).map_err(|e| RunFolderError::Meta {
             path: path.clone(),
             message: e.to_string(),
         })?;
         if meta.v > RUN_META_VERSION {
-            return Err(ReportError::Meta {
+            return Err(RunFolderError::Meta {
                 path,
                 message: format!(
                     "version {} is not supported (this build reads 1..={RUN_META_VERSION}); upgrade nab",
@@ -72,15 +72,12 @@ impl RunMeta {
         Ok(meta)
     }
 
-    /// Writes `<run>/run.json` (pretty, with a trailing newline).
-    pub fn write(&self, run_dir: &Path) -> Result<()> {
-        let path = run_dir.join(RUN_META_FILE);
-        let mut text = serde_json::to_string_pretty(self).map_err(|e| ReportError::Meta {
-            path: path.clone(),
-            message: e.to_string(),
-        })?;
-        text.push('\n');
-        std::fs::write(&path, text).map_err(|source| ReportError::Write { path, source })
+    /// Writes `<run>/run.json` (pretty, with a trailing newline), atomically.
+    pub fn write(&self, run_dir: &Path) -> Result<(), RunFolderError> {
+        Ok(crate::files::write_json_atomic(
+            &run_dir.join(RUN_META_FILE),
+            self,
+        )?)
     }
 
     /// The tasks folder resolved against the run directory.
@@ -92,5 +89,33 @@ impl RunMeta {
                 run_dir.join(t)
             }
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn run_json_round_trips_and_a_newer_version_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(RunMeta::read(dir.path()).unwrap(), RunMeta::default());
+        let meta = RunMeta {
+            run_id: Some("r1".into()),
+            tasks_dir: Some("../tasks".into()),
+            ..RunMeta::default()
+        };
+        meta.write(dir.path()).unwrap();
+        assert_eq!(RunMeta::read(dir.path()).unwrap(), meta);
+        assert_eq!(
+            meta.tasks_dir_in(Path::new("/runs/r1")),
+            Some(PathBuf::from("/runs/r1/../tasks"))
+        );
+        std::fs::write(dir.path().join(RUN_META_FILE), "{\"v\":7}").unwrap();
+        let e = RunMeta::read(dir.path()).unwrap_err().to_string();
+        assert!(
+            e.contains("invalid run metadata") && e.contains("version 7"),
+            "{e}"
+        );
     }
 }

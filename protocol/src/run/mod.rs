@@ -1,0 +1,32 @@
+//! The run folder: its layout, its files' types, and how it is read and written. Every
+//! crate reaches a run folder through this module; no other crate spells a file name.
+//!
+//! ```text
+//! <run>/run.json                                  RunMeta: what the run was
+//! <run>/results.jsonl                             one TrialRecord per line (appended)
+//! <run>/summary.json, report.html, results.parquet   written by nab-reports
+//! <run>/compare.html, pairwise.jsonl              written by `nab compare` (candidate run)
+//! <run>/review/                                   `nab review export`
+//! <run>/trials/<task>/<folder>/                   one trial's artifacts, see TrialDir
+//!     diff.patch  events.jsonl  transcript.jsonl  agent.log  verify.log  judge_attempts.jsonl
+//! <tasks>/<task>/instruction.md                   what the agent was told
+//! ```
+//!
+//! `<folder>` is the trial index, unless the record names another folder
+//! ([`TrialRecord::trial_dir`](crate::trial::TrialRecord::trial_dir); `nab validate` names
+//! folders by agent). Readers always go through [`RunPaths::trial_of`], which checks it.
+
+mod folder;
+mod layout;
+mod meta;
+mod pairwise;
+
+pub use folder::{RunFolder, RunFolderError};
+pub use layout::{
+    AGENT_LOG_FILE, COMPARE_FILE, DIFF_FILE, EVENTS_FILE, INSTRUCTION_FILE, JUDGE_ATTEMPTS_FILE,
+    LayoutError, PAIRWISE_FILE, PARQUET_FILE, REPORT_FILE, RESULTS_FILE, REVIEW_DIR, RUN_META_FILE,
+    RunPaths, SUMMARY_FILE, TRANSCRIPT_FILE, TRIALS_DIR, TrialDir, VERIFY_LOG_FILE,
+    instruction_path,
+};
+pub use meta::{RUN_META_VERSION, RunMeta};
+pub use pairwise::{PairwiseVerdict, Winner};
