@@ -43,42 +43,8 @@ impl StagnationDetector {
 /// so `{"b":1, "a":2}` and `{"a":2,"b":1}` are the same call.
 pub fn canonical_args(arguments: &str) -> String {
     match serde_json::from_str::<Value>(arguments) {
-        Ok(v) => {
-            let mut out = String::new();
-            write_canonical(&v, &mut out);
-            out
-        }
+        Ok(v) => nab_protocol::json::to_sorted_string(&v),
         Err(_) => arguments.trim().to_string(),
-    }
-}
-
-fn write_canonical(v: &Value, out: &mut String) {
-    match v {
-        Value::Object(map) => {
-            let mut keys: Vec<&String> = map.keys().collect();
-            keys.sort();
-            out.push('{');
-            for (i, k) in keys.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                out.push_str(&Value::String((*k).clone()).to_string());
-                out.push(':');
-                write_canonical(&map[k.as_str()], out);
-            }
-            out.push('}');
-        }
-        Value::Array(items) => {
-            out.push('[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write_canonical(item, out);
-            }
-            out.push(']');
-        }
-        other => out.push_str(&other.to_string()),
     }
 }
 

@@ -33,39 +33,7 @@ pub fn canonical_request(request: &Value) -> Value {
 /// Serializes with object keys sorted, whatever order the map keeps them in, so the hash
 /// does not depend on field order in the agent's JSON.
 pub fn canonical_json(value: &Value) -> String {
-    let mut out = String::new();
-    write_sorted(value, &mut out);
-    out
-}
-
-fn write_sorted(value: &Value, out: &mut String) {
-    match value {
-        Value::Object(map) => {
-            let mut keys: Vec<&String> = map.keys().collect();
-            keys.sort();
-            out.push('{');
-            for (i, k) in keys.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                out.push_str(&Value::String((*k).clone()).to_string());
-                out.push(':');
-                write_sorted(&map[k.as_str()], out);
-            }
-            out.push('}');
-        }
-        Value::Array(items) => {
-            out.push('[');
-            for (i, v) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write_sorted(v, out);
-            }
-            out.push(']');
-        }
-        other => out.push_str(&other.to_string()),
-    }
+    nab_protocol::json::to_sorted_string(value)
 }
 
 /// What a request is matched on: the canonical request with its tool results normalized

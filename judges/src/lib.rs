@@ -33,6 +33,7 @@ pub mod prompt;
 pub mod review;
 pub mod rubric;
 pub mod score;
+#[cfg(any(test, feature = "test-support"))]
 pub mod scripted;
 mod seeded;
 pub mod trajectory;

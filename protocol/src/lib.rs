@@ -8,6 +8,7 @@
 //! - [`run`]: the run folder: its layout (every file name), `run.json`, the pairwise
 //!   verdict, and the loader every reader of a run uses.
 //! - [`jsonl`], [`files`]: the one JSON Lines reader and the one atomic writer/appender.
+//! - [`json`]: JSON with sorted keys (the gateway's request hash, the agent's stagnation check).
 //! - [`events`]: what `nab-agent` writes to `events.jsonl` (read by the harness).
 //! - [`trial`]: one line of `results.jsonl` (written by the harness, read by reports).
 //! - [`transcript`]: one line of the gateway's `transcript.jsonl`.
@@ -17,6 +18,7 @@
 
 pub mod events;
 pub mod files;
+pub mod json;
 pub mod jsonl;
 pub mod run;
 pub mod scripted;

@@ -17,6 +17,7 @@ pub mod cli;
 pub mod compare;
 pub mod error;
 pub mod finish;
+#[cfg(any(test, feature = "test-support"))]
 pub mod fixtures;
 pub mod gate;
 pub mod html;

@@ -11,7 +11,8 @@
 //! occurrence of the run's model and agent names inside the texts is replaced by
 //! `[redacted]`.
 
-use super::{BLIND_DIR, FORM_FILE, ITEMS_FILE, KEY_FILE, KeyEntry, ReviewKey};
+use super::blind::write_export;
+use super::{KeyEntry, ReviewKey};
 use crate::error::JudgeError;
 use crate::grade::is_scored;
 use crate::material::TrialMaterial;
@@ -211,30 +212,6 @@ pub fn export(
         });
     }
 
-    let blind = out_dir.join(BLIND_DIR);
-    std::fs::create_dir_all(&blind).map_err(|source| JudgeError::Io {
-        path: blind.clone(),
-        source,
-    })?;
-    let write = |path: &Path, text: &str| {
-        std::fs::write(path, text).map_err(|source| JudgeError::Io {
-            path: path.to_owned(),
-            source,
-        })
-    };
-
-    let items_path = blind.join(ITEMS_FILE);
-    let mut jsonl = String::new();
-    for it in &items {
-        jsonl.push_str(&serde_json::to_string(it).map_err(|e| JudgeError::Invalid(e.to_string()))?);
-        jsonl.push('\n');
-    }
-    write(&items_path, &jsonl)?;
-
-    let form_path = blind.join(FORM_FILE);
-    write(&form_path, &render_form(rubric, &items)?)?;
-
-    let key_path = out_dir.join(KEY_FILE);
     let run_dir = std::fs::canonicalize(run.dir()).unwrap_or_else(|_| run.dir().to_owned());
     let key = ReviewKey {
         run_dir,
@@ -245,23 +222,19 @@ pub fn export(
         items: entries,
         pairwise: None,
     };
-    write(
-        &key_path,
-        &serde_json::to_string_pretty(&key).map_err(|e| JudgeError::Invalid(e.to_string()))?,
-    )?;
-
-    Ok(ExportSummary {
-        eligible: eligible.len(),
-        sampled: items.len(),
-        tasks: items
-            .iter()
-            .map(|i| i.task.as_str())
-            .collect::<std::collections::BTreeSet<_>>()
-            .len(),
-        items_path,
-        form_path,
-        key_path,
-    })
+    let tasks = items
+        .iter()
+        .map(|i| i.task.as_str())
+        .collect::<std::collections::BTreeSet<_>>()
+        .len();
+    write_export(
+        out_dir,
+        &items,
+        &render_form(rubric, &items)?,
+        &key,
+        eligible.len(),
+        tasks,
+    )
 }
 
 fn render_form(rubric: &Rubric, items: &[BlindItem]) -> Result<String, JudgeError> {

@@ -3,14 +3,19 @@
 //! [`export`] writes a reproducible, blind, task-stratified sample of judged trials:
 //! `blind/items.jsonl` and `blind/form.html` (offline) for reviewers, and `review-key.json`
 //! (which item is which trial) kept by whoever runs the review. [`import`] reads the
-//! verdicts the form downloads and measures agreement with each judge.
+//! verdicts the form downloads and measures agreement with each judge ([`agreement`]).
+//! Both exports write their folder with one writer (`blind`); [`pairwise`] depends on
+//! [`agreement`], [`import`] on both, and nothing depends back on [`import`].
 
+pub mod agreement;
+mod blind;
 pub mod export;
 pub mod import;
 pub mod pairwise;
 
+pub use agreement::{AgreementRow, agreement_warnings, pairwise_agreement};
 pub use export::{ExportSummary, export};
-pub use import::{AgreementRow, ReviewReport, agreement_warnings, import, pairwise_agreement};
+pub use import::{ReviewReport, import};
 
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;

@@ -5,9 +5,10 @@
 //! judge's swap-checked outcome (plain Cohen's kappa; `inconsistent` counts as a tie,
 //! as in the pairwise score).
 
+use super::agreement::{AgreementRow, pairwise_agreement};
+use super::blind::write_export;
 use super::export::{ExportSummary, redact, render_html, secret_names, stratified_sample};
-use super::import::{AgreementRow, pairwise_agreement};
-use super::{BLIND_DIR, FORM_FILE, ITEMS_FILE, KEY_FILE, KeyEntry, PairwiseKey, ReviewKey};
+use super::{KeyEntry, PairwiseKey, ReviewKey};
 use crate::error::JudgeError;
 use crate::material::TrialMaterial;
 use crate::pairwise::{map_back, read_pairs};
@@ -146,33 +147,11 @@ pub fn export_pairwise(
             trial: *trial,
         });
     }
-    let blind = out_dir.join(BLIND_DIR);
-    std::fs::create_dir_all(&blind).map_err(|source| JudgeError::Io {
-        path: blind.clone(),
-        source,
-    })?;
-    let write = |path: &Path, text: &str| {
-        std::fs::write(path, text).map_err(|source| JudgeError::Io {
-            path: path.to_owned(),
-            source,
-        })
-    };
-    let items_path = blind.join(ITEMS_FILE);
-    let mut jsonl = String::new();
-    for it in &items {
-        jsonl.push_str(&serde_json::to_string(it).map_err(|e| JudgeError::Invalid(e.to_string()))?);
-        jsonl.push('\n');
-    }
-    write(&items_path, &jsonl)?;
-    let form_path = blind.join(FORM_FILE);
-    write(
-        &form_path,
-        &render_html(
-            "review_pairwise_form.html.j2",
-            include_str!("../../templates/review_pairwise_form.html.j2"),
-            rubric,
-            &items,
-        )?,
+    let form = render_html(
+        "review_pairwise_form.html.j2",
+        include_str!("../../templates/review_pairwise_form.html.j2"),
+        rubric,
+        &items,
     )?;
     let canon = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_owned());
     let key = ReviewKey {
@@ -188,23 +167,12 @@ pub fn export_pairwise(
             candidate_is_a,
         }),
     };
-    let key_path = out_dir.join(KEY_FILE);
-    write(
-        &key_path,
-        &serde_json::to_string_pretty(&key).map_err(|e| JudgeError::Invalid(e.to_string()))?,
-    )?;
-    Ok(ExportSummary {
-        eligible: keys.len(),
-        sampled: items.len(),
-        tasks: items
-            .iter()
-            .map(|i| i.task.as_str())
-            .collect::<std::collections::BTreeSet<_>>()
-            .len(),
-        items_path,
-        form_path,
-        key_path,
-    })
+    let tasks = items
+        .iter()
+        .map(|i| i.task.as_str())
+        .collect::<std::collections::BTreeSet<_>>()
+        .len();
+    write_export(out_dir, &items, &form, &key, keys.len(), tasks)
 }
 
 /// Human winners (item → A/B/tie) against every judge's outcome on the same pairs.
