@@ -15,7 +15,6 @@
 //!   metrics from its transcript and the agent's events.
 //! - [`trial`]: one trial end to end, with cleanup on every path.
 //! - [`judge_model`]: the judges' model seam implemented with the gateway's providers.
-//! - [`pairwise_bridge`]: the judges' pairwise lines as the reports' pairwise records.
 //! - [`runner`]: scheduling, retries, results.jsonl, resume, summaries.
 //! - [`untrusted`]: reading a file the agent left (no links, no blocking, capped).
 //! - [`selftest`]: `nab selftest`, the built-in hostile agents run against the harness.
