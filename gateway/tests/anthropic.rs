@@ -476,3 +476,56 @@ async fn record_then_replay_works_unchanged_keyed_by_the_agents_request() {
         "replay never calls Anthropic"
     );
 }
+
+/// A history the agent forged (tool-call arguments that are not JSON) cannot be sent to
+/// Anthropic: the agent gets a 400 saying where, Anthropic is never called, nothing retried.
+#[tokio::test]
+async fn an_untranslatable_history_is_the_agents_400_and_never_reaches_anthropic() {
+    let server = serving(vec![sse("text.sse")]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let gw = start(dir.path(), &spec(&server)).await;
+    let mut req = request(false);
+    req["messages"].as_array_mut().unwrap().push(json!({"role": "assistant", "tool_calls": [
+        {"id": "x", "type": "function", "function": {"name": "read_file", "arguments": "{\"path\": "}}]}));
+    let (status, body) = chat(gw.socket_path(), &req).await;
+    gw.shutdown().await;
+    assert_eq!(status, 400, "{body}");
+    assert_eq!(body["error"]["code"], "invalid_request");
+    let msg = body["error"]["message"].as_str().unwrap();
+    assert!(
+        msg.contains("messages[2].tool_calls[0].function.arguments"),
+        "{msg}"
+    );
+    assert!(server.received_requests().await.unwrap().is_empty());
+}
+
+/// An answer past the gateway's cap on a provider's answer is an upstream error, not read
+/// further (the cap applies to the whole event stream).
+#[tokio::test]
+async fn an_oversized_stream_is_cut_at_the_answer_cap() {
+    let server = serving(vec![sse("tool_split.sse")]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let mut o = ProviderOptions::default();
+    o.env_overrides
+        .insert("ANTHROPIC_API_KEY".into(), KEY.into());
+    o.max_answer_bytes = Some(1024);
+    let provider = build_provider(&spec(&server), &o).unwrap();
+    let mut cfg = GatewayConfig::new(
+        dir.path().join("llm.sock"),
+        dir.path().join("transcript.jsonl"),
+    );
+    cfg.policy = policy();
+    let gw = Gateway::start(cfg, provider).await.unwrap();
+    // The fixture arrives in one piece, past the cap before its first event: the agent
+    // gets a JSON error, not a stream.
+    let (status, err) = chat(gw.socket_path(), &request(true)).await;
+    gw.shutdown().await;
+    assert_eq!(status, 502, "{err}");
+    assert_eq!(err["error"]["code"], "invalid_provider_response", "{err}");
+    assert!(
+        err["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("larger than 1024 bytes")
+    );
+}
