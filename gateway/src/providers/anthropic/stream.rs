@@ -246,3 +246,59 @@ pub fn translate(events: ChunkStream) -> ChunkStream {
     })
     .boxed()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn feed(tr: &mut Translator, ev: Value) -> Vec<Value> {
+        tr.on_event(&ev.to_string())
+            .unwrap()
+            .iter()
+            .map(|c| serde_json::from_str(c).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn thinking_and_pings_send_nothing_and_the_role_rides_on_the_first_text() {
+        let mut tr = Translator::new();
+        let start = json!({"type": "message_start", "message": {"id": "m", "model": "c", "usage": {"input_tokens": 3}}});
+        assert!(feed(&mut tr, start).is_empty());
+        assert!(feed(&mut tr, json!({"type": "ping"})).is_empty());
+        let think = json!({"type": "content_block_delta", "index": 0, "delta": {"type": "thinking_delta", "thinking": "hmm"}});
+        assert!(feed(&mut tr, think).is_empty());
+        let text = json!({"type": "content_block_delta", "index": 1, "delta": {"type": "text_delta", "text": "hi"}});
+        let out = feed(&mut tr, text.clone());
+        assert_eq!(out[0]["choices"][0]["delta"]["role"], "assistant");
+        assert!(
+            feed(&mut tr, text)[0]["choices"][0]["delta"]
+                .get("role")
+                .is_none()
+        );
+        assert!(!tr.finished());
+        feed(
+            &mut tr,
+            json!({"type": "message_delta", "delta": {"stop_reason": "end_turn"}, "usage": {"output_tokens": 2}}),
+        );
+        let end = feed(&mut tr, json!({"type": "message_stop"}));
+        assert!(tr.finished());
+        assert_eq!(end[0]["choices"][0]["finish_reason"], "stop");
+        assert_eq!(end[1]["usage"]["prompt_tokens"], 3);
+        assert_eq!(end[1]["usage"]["completion_tokens"], 2);
+    }
+
+    #[test]
+    fn json_for_a_block_that_is_not_a_tool_call_is_an_invalid_response() {
+        let mut tr = Translator::new();
+        let e = tr
+            .on_event(&json!({"type": "content_block_delta", "index": 4, "delta": {"type": "input_json_delta", "partial_json": "{"}}).to_string())
+            .unwrap_err();
+        assert_eq!(e.code(), "invalid_provider_response");
+        let e = tr.on_event("not json").unwrap_err();
+        assert_eq!(e.code(), "invalid_provider_response");
+        let e = tr
+            .on_event(&json!({"type": "error", "error": {"type": "invalid_request_error", "message": "bad"}}).to_string())
+            .unwrap_err();
+        assert!(!e.is_retryable(), "{e}");
+    }
+}
