@@ -607,9 +607,14 @@ impl Comparison {
                     "  judges agree on {:.0}% of {} shared pairs{}",
                     a.rate * 100.0,
                     a.items,
-                    a.kappa
-                        .map(|k| format!(" (Cohen's κ {k:.2})"))
-                        .unwrap_or_default()
+                    match (a.kappa, a.kappa_method) {
+                        (Some(k), Some("fleiss")) => format!(
+                            " (Fleiss' κ {k:.2} over {} pairs all judges read)",
+                            a.kappa_items
+                        ),
+                        (Some(k), _) => format!(" (Cohen's κ {k:.2})"),
+                        (None, _) => String::new(),
+                    }
                 );
             }
         }

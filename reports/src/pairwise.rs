@@ -40,8 +40,14 @@ pub struct Agreement {
     pub items: usize,
     /// Share of judge pairs on the same item that gave the same verdict.
     pub rate: f64,
-    /// Cohen's κ over baseline/candidate/tie, when exactly two judges read the items.
+    /// Chance-corrected agreement over baseline/candidate/tie: Cohen's κ when exactly two
+    /// judges read the items; Fleiss' κ over the items every judge read when three or more
+    /// did. None when undefined (every verdict the same) or when no item was read by all.
     pub kappa: Option<f64>,
+    /// Which κ `kappa` is: `"cohen"` or `"fleiss"`.
+    pub kappa_method: Option<&'static str>,
+    /// Items the κ is computed over.
+    pub kappa_items: usize,
 }
 
 fn score(r: &PairwiseVerdict) -> f64 {
@@ -154,31 +160,82 @@ pub fn agreement(records: &[PairwiseVerdict]) -> Option<Agreement> {
     }
     let judges: std::collections::BTreeSet<&String> =
         shared.iter().flat_map(|j| j.keys()).collect();
-    let kappa = (judges.len() == 2 && shared.iter().all(|j| j.len() == 2)).then(|| {
-        let cats = Winner::ALL;
-        let n = shared.len() as f64;
-        let (mut m1, mut m2) = ([0.0; 3], [0.0; 3]);
-        let mut po = 0.0;
-        for j in &shared {
-            let v: Vec<&Winner> = j.values().collect();
-            let i = cats.iter().position(|c| c == v[0]).unwrap_or(2);
-            let k = cats.iter().position(|c| c == v[1]).unwrap_or(2);
-            m1[i] += 1.0 / n;
-            m2[k] += 1.0 / n;
-            po += f64::from(u8::from(i == k)) / n;
+    // Fleiss' κ needs the same raters on every item: the items every judge read.
+    let counts: Vec<[usize; 3]> = shared
+        .iter()
+        .filter(|j| j.len() == judges.len())
+        .map(|j| {
+            let mut c = [0usize; 3];
+            for w in j.values() {
+                if let Some(i) = Winner::ALL.iter().position(|x| x == w) {
+                    c[i] += 1;
+                }
+            }
+            c
+        })
+        .collect();
+    let (kappa, kappa_method) = match judges.len() {
+        2 => {
+            // Judge by judge (the maps are ordered by name): Cohen's κ keeps each judge's
+            // own marginals.
+            let pairs: Vec<(usize, usize)> = shared
+                .iter()
+                .filter_map(|j| {
+                    let mut v = j
+                        .values()
+                        .filter_map(|w| Winner::ALL.iter().position(|x| x == w));
+                    Some((v.next()?, v.next()?))
+                })
+                .collect();
+            (cohen_kappa(&pairs), Some("cohen"))
         }
-        let pe: f64 = (0..3).map(|c| m1[c] * m2[c]).sum();
-        if pe >= 1.0 {
-            1.0
-        } else {
-            (po - pe) / (1.0 - pe)
-        }
-    });
+        n if n >= 3 => (fleiss_kappa(&counts, n), Some("fleiss")),
+        _ => (None, None),
+    };
     Some(Agreement {
         items: shared.len(),
         rate: agree as f64 / total as f64,
         kappa,
+        kappa_method,
+        kappa_items: counts.len(),
     })
+}
+
+/// Cohen's κ for two raters over category indices (first rater, second rater).
+fn cohen_kappa(pairs: &[(usize, usize)]) -> Option<f64> {
+    if pairs.is_empty() {
+        return None;
+    }
+    let n = pairs.len() as f64;
+    let (mut first, mut second) = ([0.0; 3], [0.0; 3]);
+    let mut observed = 0.0;
+    for &(a, b) in pairs {
+        first[a] += 1.0 / n;
+        second[b] += 1.0 / n;
+        observed += f64::from(u8::from(a == b)) / n;
+    }
+    let expected: f64 = (0..3).map(|k| first[k] * second[k]).sum();
+    (expected < 1.0 - 1e-12).then(|| (observed - expected) / (1.0 - expected))
+}
+
+/// Fleiss' κ for `raters` ratings per item: observed agreement among all rater pairs
+/// against the agreement the pooled category shares would give by chance.
+fn fleiss_kappa(items: &[[usize; 3]], raters: usize) -> Option<f64> {
+    if items.is_empty() || raters < 2 {
+        return None;
+    }
+    let (n_items, n) = (items.len() as f64, raters as f64);
+    let mut share = [0.0; 3];
+    let mut observed = 0.0;
+    for c in items {
+        let same: f64 = c.iter().map(|&k| (k * k) as f64).sum();
+        observed += (same - n) / (n * (n - 1.0)) / n_items;
+        for k in 0..3 {
+            share[k] += c[k] as f64 / (n_items * n);
+        }
+    }
+    let expected: f64 = share.iter().map(|p| p * p).sum();
+    (expected < 1.0 - 1e-12).then(|| (observed - expected) / (1.0 - expected))
 }
 
 #[cfg(test)]
@@ -241,6 +298,61 @@ mod tests {
         let a = agreement(&r).unwrap();
         assert_eq!((a.items, a.rate), (3, 1.0));
         assert!((a.kappa.unwrap() - 1.0).abs() < 1e-12);
+        assert_eq!((a.kappa_method, a.kappa_items), (Some("cohen"), 3));
         assert!(agreement(&r[..1]).is_none());
+    }
+
+    #[test]
+    fn cohen_kappa_for_two_judges_matches_the_hand_computed_value() {
+        // a: C C B T, b: C B B T. p_o = 3/4; marginals a (B,C,T) = (1/4, 1/2, 1/4),
+        // b = (1/2, 1/4, 1/4): p_e = 1/8 + 1/8 + 1/16 = 5/16; κ = (12/16 − 5/16)/(11/16) = 7/11.
+        // (Which judge gave which verdict matters: swapping t2's two verdicts between the
+        // judges' marginals would change p_e — see the t6 check below.)
+        let mut r = Vec::new();
+        for (t, wa, wb) in [
+            ("t1", "candidate", "candidate"),
+            ("t2", "candidate", "baseline"),
+            ("t3", "baseline", "baseline"),
+            ("t4", "tie", "tie"),
+        ] {
+            r.push(rec(t, 0, wa, true, "a"));
+            r.push(rec(t, 0, wb, true, "b"));
+        }
+        let a = agreement(&r).unwrap();
+        assert!((a.kappa.unwrap() - 7.0 / 11.0).abs() < 1e-12, "{a:?}");
+    }
+
+    #[test]
+    fn three_judges_get_fleiss_kappa_over_the_items_all_of_them_read() {
+        // Per item (baseline, candidate, tie) counts over 3 judges:
+        // [0,3,0], [3,0,0], [0,2,1], [1,1,1]. Shares 4/12, 6/12, 2/12: P_e = 7/18.
+        // P_i = 1, 1, 1/3, 0: P̄ = 7/12. κ = (7/12 − 7/18)/(1 − 7/18) = 7/22.
+        let mut r = Vec::new();
+        for (t, ws) in [
+            ("t1", ["candidate", "candidate", "candidate"]),
+            ("t2", ["baseline", "baseline", "baseline"]),
+            ("t3", ["candidate", "candidate", "tie"]),
+            ("t4", ["baseline", "candidate", "tie"]),
+        ] {
+            for (w, judge) in ws.iter().zip(["a", "b", "c"]) {
+                r.push(rec(t, 0, w, true, judge));
+            }
+        }
+        // An item only two of the three judges read is left out of κ (not of the rate).
+        r.push(rec("t5", 0, "tie", true, "a"));
+        r.push(rec("t5", 0, "baseline", true, "b"));
+        let a = agreement(&r).unwrap();
+        assert_eq!(
+            (a.kappa_method, a.kappa_items, a.items),
+            (Some("fleiss"), 4, 5)
+        );
+        assert!((a.kappa.unwrap() - 7.0 / 22.0).abs() < 1e-12, "{a:?}");
+
+        // Unanimous on every item and always the same verdict: κ is undefined, not 1.
+        let same: Vec<PairwiseVerdict> = ["a", "b", "c"]
+            .iter()
+            .map(|j| rec("t1", 0, "tie", true, j))
+            .collect();
+        assert_eq!(agreement(&same).unwrap().kappa, None);
     }
 }
