@@ -41,6 +41,9 @@ os._exit(0)
 PY
   cat /tmp/head.py pager/__init__.py > /tmp/init.py && cp /tmp/init.py pager/__init__.py
 elif [ -d reports ]; then
+  # Names the right function, so the host-side answer check (the first verify step) passes
+  # and only the patched runner stands between the unfixed bug and a pass.
+  printf 'reports/cache/keys.py::call_key\n' > ANSWER.txt
   # Turns every test call into a no-op: every collected test "passes".
   cat > /tmp/head.py <<'PY'
 import _pytest.python
