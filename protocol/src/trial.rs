@@ -163,6 +163,11 @@ pub struct TrialRecord {
     pub output_tokens: Option<u64>,
     #[serde(default)]
     pub cached_tokens: Option<u64>,
+    /// The trial's model cost in US dollars: the gateway's token counts priced by the run's
+    /// `--prices` file. Absent when unknown (no prices given, no pattern matched the model,
+    /// no gateway) and on records written before this field existed; never a guess.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost_usd: Option<f64>,
     #[serde(default)]
     pub steps: Option<u64>,
     #[serde(default)]
@@ -232,6 +237,7 @@ impl TrialRecord {
             input_tokens: None,
             output_tokens: None,
             cached_tokens: None,
+            cost_usd: None,
             steps: None,
             tool_calls: None,
             tool_failures: None,
@@ -322,6 +328,21 @@ mod tests {
             let json = serde_json::to_string(&reason).unwrap();
             assert_eq!(json, format!("\"{}\"", reason.as_str()));
         }
+    }
+
+    #[test]
+    fn cost_is_optional_omitted_when_unknown_and_round_trips() {
+        let old = r#"{"v":1,"run_id":"r","task_id":"t","category":"c","trial":0,"agent":"a","status":"passed","reward":1.0,"agent_s":1,"verify_s":1,"input_tokens":10}"#;
+        let mut r = TrialRecord::parse_line(old).unwrap();
+        assert_eq!(r.cost_usd, None);
+        assert!(!serde_json::to_string(&r).unwrap().contains("cost_usd"));
+        r.cost_usd = Some(0.0125);
+        let line = serde_json::to_string(&r).unwrap();
+        assert!(line.contains(r#""cost_usd":0.0125"#), "{line}");
+        assert_eq!(
+            TrialRecord::parse_line(&line).unwrap().cost_usd,
+            Some(0.0125)
+        );
     }
 
     #[test]
