@@ -12,7 +12,7 @@ use crate::context::{ContextError, ContextManager, ContextState, Passthrough};
 use crate::display::Display;
 use crate::events::EventSink;
 use crate::exec::{Executor, note_events};
-use crate::mcp::{McpConfig, McpManager, Timings as McpTimings};
+use crate::mcp::{McpConfig, McpError, McpManager, Timings as McpTimings};
 use crate::message::{Message, Role};
 use crate::stagnation::StagnationDetector;
 use crate::tools::{ToolContext, ToolRegistry};
@@ -107,12 +107,12 @@ impl Agent {
         });
         let outcome = match self.start_mcp().await {
             Ok(()) => self.run_inner(instruction).await,
-            Err(message) => RunOutcome {
+            Err(e) => RunOutcome {
                 exit_reason: ExitReason::Error,
                 steps: 0,
                 usage: Usage::default(),
                 final_answer: None,
-                message: Some(message),
+                message: Some(e.to_string()),
             },
         };
         // Every MCP server's process tree ends before the run reports its end.
@@ -132,7 +132,7 @@ impl Agent {
         outcome
     }
 
-    async fn start_mcp(&mut self) -> Result<(), String> {
+    async fn start_mcp(&mut self) -> Result<(), McpError> {
         let Some((config, timings)) = self.mcp_config.clone() else {
             return Ok(());
         };
@@ -145,8 +145,7 @@ impl Agent {
             timings,
             events,
         )
-        .await
-        .map_err(|e| e.to_string())?;
+        .await?;
         self.mcp = Some(Arc::new(manager));
         Ok(())
     }

@@ -78,7 +78,7 @@ impl Executor {
                         let out = match p {
                             Prepared::Done(out) => out.clone(),
                             Prepared::Run(tool, args) => {
-                                match tokio::time::timeout_at(deadline, tool.handle(ctx, args.clone())).await {
+                                match tokio::time::timeout_at(deadline, tool.call(ctx, args.clone())).await {
                                     Ok(out) => out,
                                     Err(_) => ToolOutput::timeout(format!(
                                         "`{name}` did not finish before this turn's {} s limit for all tool calls and was cancelled",

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use nab_agent::client::{ClientConfig, Endpoint, LlmClient, RetryPolicy};
 use nab_agent::events::EventSink;
-use nab_agent::tools::{ToolContext, ToolHandler, ToolOutput};
+use nab_agent::tools::{ToolContext, ToolError, ToolHandler, ToolOutput};
 use nab_agent::{Agent, AgentConfig, RunOutcome};
 use nab_protocol::events::ExitReason;
 use nab_protocol::scripted::ScriptedTurn;
@@ -333,7 +333,7 @@ impl ToolHandler for Probe {
     fn is_mutating(&self) -> bool {
         self.mutating
     }
-    async fn handle(&self, _ctx: &ToolContext, args: Value) -> ToolOutput {
+    async fn handle(&self, _ctx: &ToolContext, args: Value) -> Result<ToolOutput, ToolError> {
         let id = args["id"].as_str().unwrap_or("?").to_string();
         {
             let mut s = self.state.lock().unwrap();
@@ -345,7 +345,7 @@ impl ToolHandler for Probe {
         let mut s = self.state.lock().unwrap();
         s.in_flight -= 1;
         s.log.push(format!("end {id}"));
-        ToolOutput::ok(format!("probe {id} done"))
+        Ok(ToolOutput::ok(format!("probe {id} done")))
     }
 }
 

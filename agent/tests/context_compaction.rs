@@ -12,7 +12,7 @@ use nab_agent::context::summarize::{
     self, ACK, SECTIONS, SUMMARY_HEADER, clear_threshold, summary_threshold,
 };
 use nab_agent::context::tokens::TokenCounter;
-use nab_agent::context::{ContextManager, Summarizer, ThreeTier, check_history};
+use nab_agent::context::{ContextManager, Summarizer, SummaryError, ThreeTier, check_history};
 use nab_agent::message::{Message, Role};
 use nab_protocol::events::{CompactionTier, EventKind};
 use std::collections::BTreeSet;
@@ -125,7 +125,7 @@ fn summary_of(prompt: &str, with_work_section: bool) -> String {
 
 #[async_trait::async_trait]
 impl Summarizer for Scripted {
-    async fn complete(&self, system: &str, prompt: &str) -> Result<String, String> {
+    async fn complete(&self, system: &str, prompt: &str) -> Result<String, SummaryError> {
         assert!(
             system.contains(SECTIONS[2].0),
             "the system prompt names the sections"

@@ -11,7 +11,7 @@ use serde_json::json;
 
 async fn read(ctx: &ToolContext, path: String) -> ToolOutput {
     ReadFile
-        .handle(ctx, json!({"path": path, "offset": 3000, "limit": 2}))
+        .call(ctx, json!({"path": path, "offset": 3000, "limit": 2}))
         .await
 }
 

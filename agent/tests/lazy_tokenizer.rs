@@ -7,7 +7,7 @@
 use std::sync::Arc;
 
 use nab_agent::context::tokens::{TokenCounter, tokenizer_loaded};
-use nab_agent::context::{ContextManager, ContextState, Summarizer, ThreeTier};
+use nab_agent::context::{ContextManager, ContextState, Summarizer, SummaryError, ThreeTier};
 use nab_agent::message::{Message, Role, ToolCall};
 use nab_protocol::Usage;
 
@@ -15,8 +15,8 @@ struct NoSummaries;
 
 #[async_trait::async_trait]
 impl Summarizer for NoSummaries {
-    async fn complete(&self, _system: &str, _prompt: &str) -> Result<String, String> {
-        Err("no summaries in this test".into())
+    async fn complete(&self, _system: &str, _prompt: &str) -> Result<String, SummaryError> {
+        Err(SummaryError::NoText)
     }
 }
 

@@ -6,7 +6,7 @@
 use async_trait::async_trait;
 use nab_agent::mcp::link::{Launcher, Link};
 use nab_agent::mcp::supervisor::{ServerShared, Status, supervise};
-use nab_agent::mcp::{EventSink, RingBuffer, Timings};
+use nab_agent::mcp::{EventSink, LinkError, RingBuffer, Timings};
 use nab_protocol::events::EventKind;
 use rmcp::model::{CallToolResult, JsonObject, Tool};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -44,14 +44,17 @@ struct FakeLink {
 
 #[async_trait]
 impl Launcher for FakeLauncher {
-    async fn launch(&self) -> Result<Arc<dyn Link>, String> {
+    async fn launch(&self) -> Result<Arc<dyn Link>, LinkError> {
         self.starts.lock().unwrap().push(Instant::now());
         self.ring.push(
             "stderr",
             &format!("start #{}", self.starts.lock().unwrap().len()),
         );
         match self.behaviour {
-            Behaviour::FailToStart => Err("exec failed".into()),
+            Behaviour::FailToStart => Err(LinkError::Spawn {
+                command: "fake-server".into(),
+                source: std::io::Error::other("exec failed"),
+            }),
             b => Ok(Arc::new(FakeLink {
                 behaviour: b,
                 born: Instant::now(),
@@ -68,17 +71,17 @@ impl Launcher for FakeLauncher {
 
 #[async_trait]
 impl Link for FakeLink {
-    async fn list_tools(&self) -> Result<Vec<Tool>, String> {
+    async fn list_tools(&self) -> Result<Vec<Tool>, LinkError> {
         Ok(vec![Tool::new("t", "a tool", Arc::new(JsonObject::new()))])
     }
     async fn call_tool(
         &self,
         _tool: &str,
         _a: Option<JsonObject>,
-    ) -> Result<CallToolResult, String> {
-        Err("unused".into())
+    ) -> Result<CallToolResult, LinkError> {
+        Err(LinkError::NotInitialized)
     }
-    async fn ping(&self) -> Result<(), String> {
+    async fn ping(&self) -> Result<(), LinkError> {
         self.pings.lock().unwrap().push(Instant::now());
         if self.answer_pings.load(Ordering::SeqCst) {
             Ok(())

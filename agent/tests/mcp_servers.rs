@@ -555,19 +555,19 @@ async fn mcp_tools_enter_and_leave_the_tool_registry_with_their_server() {
     let add = registry.get("mcp__fx__add").unwrap();
     assert!(add.is_mutating(), "external tools run one at a time");
     assert_eq!(add.parameters()["required"], serde_json::json!(["a", "b"]));
-    let out = add.handle(&ctx, serde_json::json!({"a": 1, "b": 2})).await;
+    let out = add.call(&ctx, serde_json::json!({"a": 1, "b": 2})).await;
     assert_eq!((out.text.as_str(), out.status), ("3", ToolStatus::Ok));
     let bad = registry
         .get("mcp__fx__echo")
         .unwrap()
-        .handle(&ctx, serde_json::json!(["not", "an", "object"]))
+        .call(&ctx, serde_json::json!(["not", "an", "object"]))
         .await;
     assert_eq!(bad.status, ToolStatus::Error, "{}", bad.text);
 
     registry
         .get("mcp__fx__unlock")
         .unwrap()
-        .handle(&ctx, serde_json::json!({}))
+        .call(&ctx, serde_json::json!({}))
         .await;
     for _ in 0..100 {
         if registry.get("mcp__fx__secret").is_some() {

@@ -28,7 +28,7 @@ fn ws(files: &[(&str, &str)]) -> Ws {
 
 impl Ws {
     async fn call(&self, name: &str, args: Value) -> nab_agent::tools::ToolOutput {
-        self.reg.get(name).unwrap().handle(&self.ctx, args).await
+        self.reg.get(name).unwrap().call(&self.ctx, args).await
     }
 }
 
@@ -269,7 +269,7 @@ async fn the_child_environment_has_no_secrets() {
         .reg
         .get("execute_command")
         .unwrap()
-        .handle(&ctx, json!({"argv": ["env"]}))
+        .call(&ctx, json!({"argv": ["env"]}))
         .await;
     assert!(out.text.starts_with("exit code: 0"), "{}", out.text);
     assert!(

@@ -12,7 +12,7 @@ use tokio_rustls::client::TlsStream;
 use crate::client::error::ClientError;
 
 fn connector() -> Result<TlsConnector, ClientError> {
-    static CONFIG: OnceLock<Result<Arc<rustls::ClientConfig>, String>> = OnceLock::new();
+    static CONFIG: OnceLock<Result<Arc<rustls::ClientConfig>, rustls::Error>> = OnceLock::new();
     let config = CONFIG.get_or_init(|| {
         let mut roots = rustls::RootCertStore::empty();
         let native = rustls_native_certs::load_native_certs();
@@ -27,11 +27,10 @@ fn connector() -> Result<TlsConnector, ClientError> {
         rustls::ClientConfig::builder_with_provider(provider)
             .with_safe_default_protocol_versions()
             .map(|b| Arc::new(b.with_root_certificates(roots).with_no_client_auth()))
-            .map_err(|e| format!("cannot set up TLS: {e}"))
     });
     match config {
         Ok(c) => Ok(TlsConnector::from(c.clone())),
-        Err(e) => Err(ClientError::Transport(e.clone())),
+        Err(e) => Err(ClientError::Transport(format!("cannot set up TLS: {e}"))),
     }
 }
 

@@ -2,7 +2,7 @@
 //! client and endpoint the agent uses, so in the sandbox it goes through the gateway and
 //! is recorded and budgeted like every other call.
 
-use super::Summarizer;
+use super::{Summarizer, SummaryError};
 use crate::client::{ChatRequest, LlmClient, NoopObserver};
 use crate::message::Message;
 use std::sync::Arc;
@@ -23,7 +23,7 @@ impl ClientSummarizer {
 
 #[async_trait::async_trait]
 impl Summarizer for ClientSummarizer {
-    async fn complete(&self, system: &str, prompt: &str) -> Result<String, String> {
+    async fn complete(&self, system: &str, prompt: &str) -> Result<String, SummaryError> {
         let request = Arc::new(ChatRequest {
             model: self.model.clone(),
             messages: vec![
@@ -34,14 +34,10 @@ impl Summarizer for ClientSummarizer {
             max_tokens: None,
             temperature: None,
         });
-        let done = self
-            .client
-            .complete(request, &mut NoopObserver)
-            .await
-            .map_err(|e| e.to_string())?;
+        let done = self.client.complete(request, &mut NoopObserver).await?;
         let text = done.turn.content.trim().to_string();
         if text.is_empty() {
-            return Err("the model answered the summary request with no text".into());
+            return Err(SummaryError::NoText);
         }
         Ok(text)
     }

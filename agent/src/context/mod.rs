@@ -83,6 +83,6 @@ pub mod tokens;
 pub mod validity;
 
 pub use client_summarizer::ClientSummarizer;
-pub use summarize::Summarizer;
+pub use summarize::{Summarizer, SummaryError};
 pub use three_tier::ThreeTier;
 pub use validity::check_history;

@@ -23,6 +23,7 @@
 
 use super::tokens::TokenCounter;
 use super::validity::check_history;
+use crate::client::ClientError;
 use crate::message::{Message, Role};
 use std::sync::Arc;
 
@@ -78,7 +79,33 @@ pub const ACK: &str =
 /// Whoever writes summaries: the model, through a plain (tool-less) completion.
 #[async_trait::async_trait]
 pub trait Summarizer: Send + Sync {
-    async fn complete(&self, system: &str, prompt: &str) -> Result<String, String>;
+    async fn complete(&self, system: &str, prompt: &str) -> Result<String, SummaryError>;
+}
+
+/// Why a summary call gave no summary (the compaction is then abandoned).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum SummaryError {
+    #[error(transparent)]
+    Client(#[from] ClientError),
+    #[error("the model answered the summary request with no text")]
+    NoText,
+}
+
+/// What is wrong with the four sections: every problem found, in order.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{}", .0.join("; "))]
+pub struct SectionsError(pub Vec<String>);
+
+/// Why a summary is not acceptable; the model is told this when asked to repair it.
+#[derive(Debug, thiserror::Error)]
+enum Unacceptable {
+    #[error(transparent)]
+    Sections(#[from] SectionsError),
+    #[error(
+        "the summary ({tokens} tokens) is not smaller than what it replaces ({replaced} tokens)"
+    )]
+    NotSmaller { tokens: usize, replaced: usize },
 }
 
 pub fn system_prompt() -> String {
@@ -98,7 +125,7 @@ pub fn system_prompt() -> String {
 }
 
 /// Checks the four sections (present, in order, non-empty). The error names what is wrong.
-pub fn validate_sections(summary: &str) -> Result<(), String> {
+pub fn validate_sections(summary: &str) -> Result<(), SectionsError> {
     let lines: Vec<&str> = summary.lines().collect();
     let headings: Vec<(usize, String)> = lines
         .iter()
@@ -136,7 +163,7 @@ pub fn validate_sections(summary: &str) -> Result<(), String> {
     if problems.is_empty() {
         Ok(())
     } else {
-        Err(problems.join("; "))
+        Err(SectionsError(problems))
     }
 }
 
@@ -344,13 +371,14 @@ pub async fn summarize(
         }
     };
 
-    let check = |s: &str| -> Result<(), String> {
+    let check = |s: &str| -> Result<(), Unacceptable> {
         validate_sections(s)?;
-        let t = counter.count_text(s);
-        if t >= older_tokens {
-            return Err(format!(
-                "the summary ({t} tokens) is not smaller than what it replaces ({older_tokens} tokens)"
-            ));
+        let tokens = counter.count_text(s);
+        if tokens >= older_tokens {
+            return Err(Unacceptable::NotSmaller {
+                tokens,
+                replaced: older_tokens,
+            });
         }
         Ok(())
     };
@@ -473,19 +501,26 @@ mod tests {
         assert!(
             validate_sections(&missing)
                 .unwrap_err()
+                .to_string()
                 .contains("section 3")
         );
         let swapped = "## Open problems and next steps\nx\n## Current goal\nx\n## Requirements\nx\n## Work done\nx\n";
         assert!(
             validate_sections(swapped)
                 .unwrap_err()
+                .to_string()
                 .contains("section 4")
         );
         let empty = good().replace(
             "## 2. User requirements and confirmed decisions\n- something\n",
             "## 2. User requirements and confirmed decisions\n\n",
         );
-        assert!(validate_sections(&empty).unwrap_err().contains("is empty"));
+        assert!(
+            validate_sections(&empty)
+                .unwrap_err()
+                .to_string()
+                .contains("is empty")
+        );
     }
 
     #[test]

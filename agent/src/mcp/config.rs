@@ -14,6 +14,29 @@ use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::Path;
 
+/// What is wrong with a config file; the message names the field, server or line.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ConfigError {
+    #[error("cannot read it: {0}")]
+    Read(#[source] std::io::Error),
+    #[error("at `{path}` (line {line}): {source}")]
+    Syntax {
+        path: String,
+        line: usize,
+        #[source]
+        source: serde_json::Error,
+    },
+    #[error("server name `{0}` must be 1-32 characters of [A-Za-z0-9_-] without `__`")]
+    BadName(String),
+    #[error("server `{name}`: url `{url}` must start with http:// or https://")]
+    BadUrl { name: String, url: String },
+    #[error("server `{0}` has both `command` and `url`; give exactly one")]
+    BothTransports(String),
+    #[error("server `{0}` needs a non-empty `command` (stdio) or a `url` (streamable HTTP)")]
+    NoTransport(String),
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct McpConfig {
     /// Sorted by name so that start-up order and tool order are deterministic.
@@ -61,22 +84,25 @@ struct RawServer {
 
 impl McpConfig {
     pub fn load(path: &Path) -> Result<McpConfig, McpError> {
-        let text = std::fs::read_to_string(path).map_err(|e| McpError::Config {
+        let config_error = |source| McpError::Config {
             path: path.display().to_string(),
-            message: format!("cannot read it: {e}"),
-        })?;
-        McpConfig::parse(&text).map_err(|message| McpError::Config {
-            path: path.display().to_string(),
-            message,
-        })
+            source,
+        };
+        let text = std::fs::read_to_string(path).map_err(|e| config_error(ConfigError::Read(e)))?;
+        McpConfig::parse(&text).map_err(config_error)
     }
 
     /// Parses the file's text; the error names the field (and line) that is wrong.
-    pub fn parse(text: &str) -> Result<McpConfig, String> {
+    pub fn parse(text: &str) -> Result<McpConfig, ConfigError> {
         let de = &mut serde_json::Deserializer::from_str(text);
         let raw: RawFile = serde_path_to_error::deserialize(de).map_err(|e| {
-            let inner = e.inner();
-            format!("at `{}` (line {}): {inner}", e.path(), inner.line())
+            let path = e.path().to_string();
+            let source = e.into_inner();
+            ConfigError::Syntax {
+                path,
+                line: source.line(),
+                source,
+            }
         })?;
         let mut servers = Vec::new();
         for (name, s) in raw.mcp_servers {
@@ -89,22 +115,12 @@ impl McpConfig {
                 },
                 (None, Some(url)) => {
                     if !(url.starts_with("http://") || url.starts_with("https://")) {
-                        return Err(format!(
-                            "server `{name}`: url `{url}` must start with http:// or https://"
-                        ));
+                        return Err(ConfigError::BadUrl { name, url });
                     }
                     TransportConfig::Http { url }
                 }
-                (Some(_), Some(_)) => {
-                    return Err(format!(
-                        "server `{name}` has both `command` and `url`; give exactly one"
-                    ));
-                }
-                _ => {
-                    return Err(format!(
-                        "server `{name}` needs a non-empty `command` (stdio) or a `url` (streamable HTTP)"
-                    ));
-                }
+                (Some(_), Some(_)) => return Err(ConfigError::BothTransports(name)),
+                _ => return Err(ConfigError::NoTransport(name)),
             };
             servers.push(ServerConfig { name, transport });
         }
@@ -114,7 +130,7 @@ impl McpConfig {
 
 /// Tool names become `mcp__<server>__<tool>`; providers allow `[A-Za-z0-9_-]{1,64}` and the
 /// double underscore is the separator, so a server name must not contain one.
-fn validate_name(name: &str) -> Result<(), String> {
+fn validate_name(name: &str) -> Result<(), ConfigError> {
     let ok = !name.is_empty()
         && name.len() <= 32
         && name
@@ -124,9 +140,7 @@ fn validate_name(name: &str) -> Result<(), String> {
     if ok {
         Ok(())
     } else {
-        Err(format!(
-            "server name `{name}` must be 1-32 characters of [A-Za-z0-9_-] without `__`"
-        ))
+        Err(ConfigError::BadName(name.to_string()))
     }
 }
 
@@ -173,7 +187,7 @@ mod tests {
             ),
         ];
         for (text, want) in table {
-            let err = McpConfig::parse(text).unwrap_err();
+            let err = McpConfig::parse(text).unwrap_err().to_string();
             assert!(err.contains(want), "{text}: {err}");
         }
     }

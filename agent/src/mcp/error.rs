@@ -4,8 +4,12 @@ use thiserror::Error;
 #[derive(Debug, Error)]
 #[non_exhaustive]
 pub enum McpError {
-    #[error("MCP config {path}: {message}")]
-    Config { path: String, message: String },
+    #[error("MCP config {path}: {source}")]
+    Config {
+        path: String,
+        #[source]
+        source: super::config::ConfigError,
+    },
     #[error("MCP server `{server}`: cannot start `{command}`: {source}")]
     Spawn {
         server: String,
@@ -27,4 +31,50 @@ pub enum McpError {
     NotRunning { server: String, message: String },
     #[error("MCP state file {path}: {message}")]
     State { path: String, message: String },
+}
+
+/// Why talking to one server failed: starting it, the handshake, or a request. The
+/// supervisor words these into its `death` events and the give-up notice the model reads.
+#[derive(Debug, Error)]
+#[non_exhaustive]
+pub enum LinkError {
+    #[error("cannot start `{command}`: {source}")]
+    Spawn {
+        command: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("the process exited before it could be watched")]
+    ExitedAtOnce,
+    /// The stream (`stdout` or `stderr`) that has no pipe.
+    #[error("no {0} pipe")]
+    NoPipe(&'static str),
+    #[error("handshake failed: transport already used")]
+    TransportUsed,
+    #[error("handshake failed: {0}")]
+    Handshake(#[source] rmcp::service::ClientInitializeError),
+    #[error("handshake with {url} failed: {source}")]
+    HttpHandshake {
+        url: String,
+        #[source]
+        source: rmcp::service::ClientInitializeError,
+    },
+    /// `peer` is "to initialize" (stdio) or "from <url>" (HTTP).
+    #[error("no answer {peer} within {secs} s")]
+    NoAnswer { peer: String, secs: f64 },
+    #[error("not initialized")]
+    NotInitialized,
+    #[error(transparent)]
+    Service(#[from] rmcp::ServiceError),
+    #[error("timed out after {secs} s")]
+    CallTimeout { secs: f64 },
+    #[error("the server died during the call: {why}")]
+    DiedDuringCall { why: String },
+}
+
+impl LinkError {
+    /// The call outlived `call_timeout` (the model is told it timed out, not that it failed).
+    pub fn is_timeout(&self) -> bool {
+        matches!(self, LinkError::CallTimeout { .. })
+    }
 }

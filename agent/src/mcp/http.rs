@@ -2,7 +2,7 @@
 //! the rmcp session does.
 
 use super::link::{Handler, Launcher, Link, RmcpSession};
-use super::{RingBuffer, Timings};
+use super::{LinkError, RingBuffer, Timings};
 use async_trait::async_trait;
 use rmcp::model::{CallToolResult, JsonObject, Tool};
 use rmcp::transport::StreamableHttpClientTransport;
@@ -17,7 +17,7 @@ pub struct HttpLauncher {
 
 #[async_trait]
 impl Launcher for HttpLauncher {
-    async fn launch(&self) -> Result<Arc<dyn Link>, String> {
+    async fn launch(&self) -> Result<Arc<dyn Link>, LinkError> {
         let handler = Handler::default();
         let transport = StreamableHttpClientTransport::from_uri(self.url.clone());
         let running = tokio::time::timeout(
@@ -25,14 +25,14 @@ impl Launcher for HttpLauncher {
             rmcp::serve_client(handler.clone(), transport),
         )
         .await
-        .map_err(|_| {
-            format!(
-                "no answer from {} within {} s",
-                self.url,
-                self.timings.handshake_timeout.as_secs_f64()
-            )
+        .map_err(|_| LinkError::NoAnswer {
+            peer: format!("from {}", self.url),
+            secs: self.timings.handshake_timeout.as_secs_f64(),
         })?
-        .map_err(|e| format!("handshake with {} failed: {e}", self.url))?;
+        .map_err(|source| LinkError::HttpHandshake {
+            url: self.url.clone(),
+            source,
+        })?;
         let session = RmcpSession::new(
             running,
             handler.list_changed.clone(),
@@ -52,17 +52,17 @@ struct HttpLink {
 
 #[async_trait]
 impl Link for HttpLink {
-    async fn list_tools(&self) -> Result<Vec<Tool>, String> {
+    async fn list_tools(&self) -> Result<Vec<Tool>, LinkError> {
         self.session.list_tools().await
     }
     async fn call_tool(
         &self,
         tool: &str,
         arguments: Option<JsonObject>,
-    ) -> Result<CallToolResult, String> {
+    ) -> Result<CallToolResult, LinkError> {
         self.session.call_tool(tool, arguments).await
     }
-    async fn ping(&self) -> Result<(), String> {
+    async fn ping(&self) -> Result<(), LinkError> {
         self.session.ping().await
     }
     async fn closed(&self) -> String {

@@ -3,7 +3,7 @@
 //! The supervisor only sees this trait, so its timing (pings, deaths, restart backoff) is
 //! the same for stdio and HTTP servers and can be tested with a paused clock against a fake.
 
-use super::RingBuffer;
+use super::{LinkError, RingBuffer};
 use async_trait::async_trait;
 use rmcp::model::{
     CallToolRequestParams, CallToolResult, ClientRequest, JsonObject, PingRequest, Tool,
@@ -15,13 +15,13 @@ use tokio::sync::{Notify, watch};
 
 #[async_trait]
 pub trait Link: Send + Sync {
-    async fn list_tools(&self) -> Result<Vec<Tool>, String>;
+    async fn list_tools(&self) -> Result<Vec<Tool>, LinkError>;
     async fn call_tool(
         &self,
         tool: &str,
         arguments: Option<JsonObject>,
-    ) -> Result<CallToolResult, String>;
-    async fn ping(&self) -> Result<(), String>;
+    ) -> Result<CallToolResult, LinkError>;
+    async fn ping(&self) -> Result<(), LinkError>;
     /// Resolves as soon as the server is gone (its process exited or the transport
     /// closed), with the reason.
     async fn closed(&self) -> String;
@@ -38,7 +38,7 @@ pub trait Link: Send + Sync {
 /// Starts a server. Called again for every restart.
 #[async_trait]
 pub trait Launcher: Send + Sync {
-    async fn launch(&self) -> Result<Arc<dyn Link>, String>;
+    async fn launch(&self) -> Result<Arc<dyn Link>, LinkError>;
     /// Junk stdout and stderr of every incarnation of this server.
     fn ring(&self) -> RingBuffer;
     /// Ends whatever a `launch` that was abandoned midway (the agent stopping) had started.
@@ -103,33 +103,31 @@ impl RmcpSession {
         }
     }
 
-    pub async fn list_tools(&self) -> Result<Vec<Tool>, String> {
-        self.peer.list_all_tools().await.map_err(|e| e.to_string())
+    pub async fn list_tools(&self) -> Result<Vec<Tool>, LinkError> {
+        Ok(self.peer.list_all_tools().await?)
     }
 
     pub async fn call_tool(
         &self,
         tool: &str,
         arguments: Option<JsonObject>,
-    ) -> Result<CallToolResult, String> {
+    ) -> Result<CallToolResult, LinkError> {
         let mut params = CallToolRequestParams::new(tool.to_string());
         params.arguments = arguments;
         // Dropping the future on timeout cancels the request inside rmcp.
         match tokio::time::timeout(self.call_timeout, self.peer.call_tool(params)).await {
-            Ok(r) => r.map_err(|e| e.to_string()),
-            Err(_) => Err(format!(
-                "timed out after {} s",
-                self.call_timeout.as_secs_f64()
-            )),
+            Ok(r) => Ok(r?),
+            Err(_) => Err(LinkError::CallTimeout {
+                secs: self.call_timeout.as_secs_f64(),
+            }),
         }
     }
 
-    pub async fn ping(&self) -> Result<(), String> {
+    pub async fn ping(&self) -> Result<(), LinkError> {
         self.peer
             .send_request(ClientRequest::PingRequest(PingRequest::default()))
-            .await
-            .map(|_| ())
-            .map_err(|e| e.to_string())
+            .await?;
+        Ok(())
     }
 
     pub async fn ended(&self) -> String {

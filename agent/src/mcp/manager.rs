@@ -233,7 +233,7 @@ impl McpManager {
         let outcome = match result {
             Ok(r) => render(&r),
             Err(e) => McpCallOutcome {
-                timed_out: e.contains("timed out"),
+                timed_out: e.is_timeout(),
                 text: format!("MCP tool `{name}` failed: {e}"),
                 is_error: true,
             },

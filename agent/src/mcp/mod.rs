@@ -23,8 +23,8 @@ pub mod stdio;
 pub mod supervisor;
 pub mod tool;
 
-pub use config::{McpConfig, ServerConfig, TransportConfig};
-pub use error::McpError;
+pub use config::{ConfigError, McpConfig, ServerConfig, TransportConfig};
+pub use error::{LinkError, McpError};
 pub use manager::{McpCallOutcome, McpManager, McpTool};
 pub use ring::RingBuffer;
 

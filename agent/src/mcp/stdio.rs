@@ -12,7 +12,7 @@
 
 use super::leftovers::{Leftovers, ServerRecord};
 use super::link::{Handler, Launcher, Link, RmcpSession};
-use super::{RingBuffer, Timings, proctree};
+use super::{LinkError, RingBuffer, Timings, proctree};
 use async_trait::async_trait;
 use rmcp::model::{CallToolResult, JsonObject, Tool};
 use rmcp::service::{RoleClient, RxJsonRpcMessage, TxJsonRpcMessage};
@@ -83,7 +83,7 @@ pub struct StdioLauncher {
 
 #[async_trait]
 impl Launcher for StdioLauncher {
-    async fn launch(&self) -> Result<Arc<dyn Link>, String> {
+    async fn launch(&self) -> Result<Arc<dyn Link>, LinkError> {
         let link = self.spawn().await?;
         let link = Arc::new(link);
         // Until the handshake is over, `abort` can find (and end) the process.
@@ -113,7 +113,7 @@ impl Launcher for StdioLauncher {
 }
 
 impl StdioLauncher {
-    async fn handshake(&self, link: &Arc<StdioLink>) -> Result<Arc<dyn Link>, String> {
+    async fn handshake(&self, link: &Arc<StdioLink>) -> Result<Arc<dyn Link>, LinkError> {
         let session = tokio::time::timeout(self.timings.handshake_timeout, async {
             rmcp::serve_client(
                 link.handler.clone(),
@@ -121,10 +121,10 @@ impl StdioLauncher {
                     .lock()
                     .await
                     .take()
-                    .ok_or("transport already used")?,
+                    .ok_or(LinkError::TransportUsed)?,
             )
             .await
-            .map_err(|e| e.to_string())
+            .map_err(LinkError::Handshake)
         })
         .await;
         match session {
@@ -139,19 +139,19 @@ impl StdioLauncher {
             }
             Ok(Err(e)) => {
                 link.shutdown().await;
-                Err(format!("handshake failed: {e}"))
+                Err(e)
             }
             Err(_) => {
                 link.shutdown().await;
-                Err(format!(
-                    "no answer to initialize within {} s",
-                    self.timings.handshake_timeout.as_secs_f64()
-                ))
+                Err(LinkError::NoAnswer {
+                    peer: "to initialize".into(),
+                    secs: self.timings.handshake_timeout.as_secs_f64(),
+                })
             }
         }
     }
 
-    async fn spawn(&self) -> Result<StdioLink, String> {
+    async fn spawn(&self) -> Result<StdioLink, LinkError> {
         let mut cmd = Command::new(&self.command);
         cmd.args(&self.args)
             .env_clear()
@@ -167,13 +167,14 @@ impl StdioLauncher {
         if let Some(cwd) = &self.cwd {
             cmd.current_dir(cwd);
         }
-        let mut child = cmd
-            .spawn()
-            .map_err(|e| format!("cannot start `{}`: {e}", self.command))?;
+        let mut child = cmd.spawn().map_err(|source| LinkError::Spawn {
+            command: self.command.clone(),
+            source,
+        })?;
         let pid = child
             .id()
             .map(|p| p as i32)
-            .ok_or("the process exited before it could be watched")?;
+            .ok_or(LinkError::ExitedAtOnce)?;
         let info = proctree::read_stat(pid);
         if let Some(info) = info {
             let rec = ServerRecord {
@@ -187,8 +188,8 @@ impl StdioLauncher {
             }
         }
         let stdin = Arc::new(Mutex::new(child.stdin.take()));
-        let stdout = child.stdout.take().ok_or("no stdout pipe")?;
-        let stderr = child.stderr.take().ok_or("no stderr pipe")?;
+        let stdout = child.stdout.take().ok_or(LinkError::NoPipe("stdout"))?;
+        let stderr = child.stderr.take().ok_or(LinkError::NoPipe("stderr"))?;
 
         let (exit_tx, exit_rx) = watch::channel(None::<String>);
         tokio::spawn(async move {
@@ -297,12 +298,12 @@ pub struct StdioLink {
 }
 
 impl StdioLink {
-    async fn session(&self) -> Result<Arc<RmcpSession>, String> {
+    async fn session(&self) -> Result<Arc<RmcpSession>, LinkError> {
         self.session
             .lock()
             .await
             .clone()
-            .ok_or_else(|| "not initialized".to_string())
+            .ok_or(LinkError::NotInitialized)
     }
 
     async fn exited(&self) -> String {
@@ -320,7 +321,7 @@ impl StdioLink {
 
 #[async_trait]
 impl Link for StdioLink {
-    async fn list_tools(&self) -> Result<Vec<Tool>, String> {
+    async fn list_tools(&self) -> Result<Vec<Tool>, LinkError> {
         self.session().await?.list_tools().await
     }
 
@@ -328,7 +329,7 @@ impl Link for StdioLink {
         &self,
         tool: &str,
         arguments: Option<JsonObject>,
-    ) -> Result<CallToolResult, String> {
+    ) -> Result<CallToolResult, LinkError> {
         let s = self.session().await?;
         let call = s.call_tool(tool, arguments);
         tokio::pin!(call);
@@ -339,13 +340,13 @@ impl Link for StdioLink {
                 // travelled through the pipe and rmcp: give that a moment.
                 match tokio::time::timeout(EXIT_DRAIN, &mut call).await {
                     Ok(r) => r,
-                    Err(_) => Err(format!("the server died during the call: {why}")),
+                    Err(_) => Err(LinkError::DiedDuringCall { why }),
                 }
             }
         }
     }
 
-    async fn ping(&self) -> Result<(), String> {
+    async fn ping(&self) -> Result<(), LinkError> {
         self.session().await?.ping().await
     }
 

@@ -1,7 +1,7 @@
 //! MCP tools in the agent's tool registry, kept in step with the servers.
 
 use super::{McpManager, McpTool, TOOL_PREFIX};
-use crate::tools::{ToolContext, ToolHandler, ToolOutput, ToolRegistry};
+use crate::tools::{ToolContext, ToolError, ToolHandler, ToolOutput, ToolRegistry};
 use serde_json::Value;
 use std::sync::Arc;
 
@@ -26,14 +26,14 @@ impl ToolHandler for McpToolHandler {
     fn is_mutating(&self) -> bool {
         true
     }
-    async fn handle(&self, _ctx: &ToolContext, args: Value) -> ToolOutput {
+    async fn handle(&self, _ctx: &ToolContext, args: Value) -> Result<ToolOutput, ToolError> {
         let out = self.manager.call(&self.tool.name, args).await;
         if out.timed_out {
-            ToolOutput::timeout(out.text)
+            Ok(ToolOutput::timeout(out.text))
         } else if out.is_error {
-            ToolOutput::error(out.text)
+            Err(ToolError::External(out.text))
         } else {
-            ToolOutput::ok(out.text)
+            Ok(ToolOutput::ok(out.text))
         }
     }
 }

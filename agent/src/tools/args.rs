@@ -3,19 +3,16 @@
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::tools::ToolOutput;
+use crate::tools::ToolError;
 
-/// Deserializes `args` into `T`; on failure the result names the tool and the field.
-pub fn parse<T: DeserializeOwned>(tool: &str, args: Value) -> Result<T, ToolOutput> {
+/// Deserializes `args` into `T`; on failure the error names the tool and the field.
+pub fn parse<T: DeserializeOwned>(tool: &str, args: Value) -> Result<T, ToolError> {
     serde_path_to_error::deserialize::<_, T>(args).map_err(|e| {
         let path = e.path().to_string();
-        let inner = e.into_inner();
-        if path == "." || path.is_empty() {
-            ToolOutput::error(format!("invalid arguments for `{tool}`: {inner}"))
-        } else {
-            ToolOutput::error(format!(
-                "invalid arguments for `{tool}`: field `{path}`: {inner}"
-            ))
+        ToolError::Schema {
+            tool: tool.to_string(),
+            path: (path != "." && !path.is_empty()).then_some(path),
+            source: e.into_inner(),
         }
     })
 }

@@ -3,7 +3,7 @@
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use crate::tools::{ToolContext, ToolHandler, ToolOutput, args, with_syntax_check};
+use crate::tools::{ToolContext, ToolError, ToolHandler, ToolOutput, args, with_syntax_check};
 
 pub struct EditFile;
 
@@ -38,46 +38,31 @@ impl ToolHandler for EditFile {
     fn is_mutating(&self) -> bool {
         true
     }
-    async fn handle(&self, ctx: &ToolContext, raw: Value) -> ToolOutput {
-        let a: Args = match args::parse(self.name(), raw) {
-            Ok(a) => a,
-            Err(e) => return e,
-        };
+    async fn handle(&self, ctx: &ToolContext, raw: Value) -> Result<ToolOutput, ToolError> {
+        let a: Args = args::parse(self.name(), raw)?;
         if a.old.is_empty() {
-            return ToolOutput::error(
-                "invalid arguments for `edit_file`: field `old`: must not be empty (to create a file use write_file)",
-            );
+            return Err(ToolError::invalid(
+                "edit_file",
+                "field `old`: must not be empty (to create a file use write_file)",
+            ));
         }
-        let path = match ctx.guard.resolve(&a.path) {
-            Ok(p) => p,
-            Err(e) => return ToolOutput::error(e),
-        };
+        let path = ctx.guard.resolve(&a.path)?;
         let rel = ctx.guard.display(&path);
-        let text = match tokio::fs::read_to_string(&path).await {
-            Ok(t) => t,
-            Err(e) => return ToolOutput::error(format!("cannot read `{rel}`: {e}")),
-        };
-        let count = text.matches(a.old.as_str()).count();
-        match count {
-            0 => {
-                return ToolOutput::error(format!(
-                    "`old` was not found in `{rel}` (0 matches); read the file again and copy the text exactly, including whitespace"
-                ));
-            }
+        let text = tokio::fs::read_to_string(&path)
+            .await
+            .map_err(ToolError::io("cannot read", &rel))?;
+        match text.matches(a.old.as_str()).count() {
+            0 => return Err(ToolError::NotFound { rel }),
             1 => {}
-            n => {
-                return ToolOutput::error(format!(
-                    "`old` matched {n} times in `{rel}`; it must match exactly once, so include more surrounding lines"
-                ));
-            }
+            count => return Err(ToolError::Ambiguous { rel, count }),
         }
         if a.old == a.new {
-            return ToolOutput::error("`old` and `new` are identical; nothing to change");
+            return Err(ToolError::NoChange);
         }
         let updated = text.replacen(a.old.as_str(), &a.new, 1);
-        if let Err(e) = tokio::fs::write(&path, updated.as_bytes()).await {
-            return ToolOutput::error(format!("cannot write `{rel}`: {e}"));
-        }
+        tokio::fs::write(&path, updated.as_bytes())
+            .await
+            .map_err(ToolError::io("cannot write", &rel))?;
         let line = text[..text.find(a.old.as_str()).unwrap_or(0)]
             .lines()
             .count()
@@ -87,6 +72,6 @@ impl ToolHandler for EditFile {
             a.old.lines().count().max(1),
             a.new.lines().count()
         ));
-        with_syntax_check(out, &path, &rel, &updated)
+        Ok(with_syntax_check(out, &path, &rel, &updated))
     }
 }

@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 use tokio::io::AsyncReadExt;
 
 use crate::guard::PolicyVerdict;
-use crate::tools::{ToolContext, ToolHandler, ToolOutput, args};
+use crate::tools::{ToolContext, ToolError, ToolHandler, ToolOutput, args};
 
 pub const DEFAULT_TIMEOUT_S: u64 = 60;
 pub const MAX_TIMEOUT_S: u64 = 60;
@@ -56,49 +56,33 @@ impl ToolHandler for ExecuteCommand {
     fn is_mutating(&self) -> bool {
         true
     }
-    async fn handle(&self, ctx: &ToolContext, raw: Value) -> ToolOutput {
-        let a: Args = match args::parse(self.name(), raw) {
-            Ok(a) => a,
-            Err(e) => return e,
-        };
+    async fn handle(&self, ctx: &ToolContext, raw: Value) -> Result<ToolOutput, ToolError> {
+        let a: Args = args::parse(self.name(), raw)?;
+        let invalid = |problem| Err(ToolError::invalid("execute_command", problem));
         let (argv, shown) = match (a.argv, a.command) {
             (Some(_), Some(_)) => {
-                return ToolOutput::error(
-                    "invalid arguments for `execute_command`: give exactly one of `argv` or `command`, not both",
-                );
+                return invalid("give exactly one of `argv` or `command`, not both");
             }
-            (None, None) => {
-                return ToolOutput::error(
-                    "invalid arguments for `execute_command`: field `argv` or `command` is required",
-                );
-            }
+            (None, None) => return invalid("field `argv` or `command` is required"),
             (Some(argv), None) if argv.is_empty() || argv[0].is_empty() => {
-                return ToolOutput::error(
-                    "invalid arguments for `execute_command`: field `argv`: must name a program",
-                );
+                return invalid("field `argv`: must name a program");
             }
             (Some(argv), None) => {
                 let shown = argv.join(" ");
                 (argv, shown)
             }
             (None, Some(cmd)) if cmd.trim().is_empty() => {
-                return ToolOutput::error(
-                    "invalid arguments for `execute_command`: field `command`: must not be empty",
-                );
+                return invalid("field `command`: must not be empty");
             }
             (None, Some(cmd)) => (vec!["bash".to_string(), "-c".to_string(), cmd.clone()], cmd),
         };
         let timeout = match a.timeout_s {
-            Some(0) => {
-                return ToolOutput::error(
-                    "invalid arguments for `execute_command`: field `timeout_s`: must be at least 1",
-                );
-            }
+            Some(0) => return invalid("field `timeout_s`: must be at least 1"),
             Some(t) => t.min(MAX_TIMEOUT_S),
             None => DEFAULT_TIMEOUT_S,
         };
         if let PolicyVerdict::Block { rule, reason } = ctx.policy.check_argv(&argv) {
-            return ToolOutput::blocked(&shown, rule, reason);
+            return Ok(ToolOutput::blocked(&shown, rule, reason));
         }
         run(ctx, &argv, Duration::from_secs(timeout)).await
     }
@@ -156,7 +140,11 @@ impl Drop for GroupKiller {
     }
 }
 
-async fn run(ctx: &ToolContext, argv: &[String], timeout: Duration) -> ToolOutput {
+async fn run(
+    ctx: &ToolContext,
+    argv: &[String],
+    timeout: Duration,
+) -> Result<ToolOutput, ToolError> {
     let mut cmd = tokio::process::Command::new(&argv[0]);
     cmd.args(&argv[1..])
         .current_dir(ctx.guard.root())
@@ -167,10 +155,10 @@ async fn run(ctx: &ToolContext, argv: &[String], timeout: Duration) -> ToolOutpu
         .stderr(std::process::Stdio::piped())
         .process_group(0)
         .kill_on_drop(true);
-    let mut child = match cmd.spawn() {
-        Ok(c) => c,
-        Err(e) => return ToolOutput::error(format!("could not start `{}`: {e}", argv[0])),
-    };
+    let mut child = cmd.spawn().map_err(|source| ToolError::Spawn {
+        program: argv[0].clone(),
+        source,
+    })?;
     let killer = GroupKiller(child.id().map(|p| p as i32));
     let out = Arc::new(Mutex::new(Capture::default()));
     let err = Arc::new(Mutex::new(Capture::default()));
@@ -182,7 +170,12 @@ async fn run(ctx: &ToolContext, argv: &[String], timeout: Duration) -> ToolOutpu
     let waited = tokio::time::timeout(timeout, child.wait()).await;
     let status = match waited {
         Ok(Ok(status)) => Some(status),
-        Ok(Err(e)) => return ToolOutput::error(format!("waiting for `{}` failed: {e}", argv[0])),
+        Ok(Err(source)) => {
+            return Err(ToolError::Wait {
+                program: argv[0].clone(),
+                source,
+            });
+        }
         Err(_) => None,
     };
     // Kill what is left of the group either way: background jobs would hold the pipes open.
@@ -201,7 +194,7 @@ async fn run(ctx: &ToolContext, argv: &[String], timeout: Duration) -> ToolOutpu
                 timeout.as_secs()
             ));
             append_streams(&mut text, &stdout, &stderr);
-            ToolOutput::timeout(text)
+            Ok(ToolOutput::timeout(text))
         }
         Some(status) => {
             match status.code() {
@@ -215,7 +208,7 @@ async fn run(ctx: &ToolContext, argv: &[String], timeout: Duration) -> ToolOutpu
                 }
             }
             append_streams(&mut text, &stdout, &stderr);
-            ToolOutput::ok(text)
+            Ok(ToolOutput::ok(text))
         }
     }
 }

@@ -4,7 +4,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::tools::walk::{PathGlob, files};
-use crate::tools::{ToolContext, ToolHandler, ToolOutput, args};
+use crate::tools::{ToolContext, ToolError, ToolHandler, ToolOutput, args};
 
 pub const MAX_RESULTS: usize = 500;
 
@@ -40,23 +40,14 @@ impl ToolHandler for GlobFiles {
     fn is_mutating(&self) -> bool {
         false
     }
-    async fn handle(&self, ctx: &ToolContext, raw: Value) -> ToolOutput {
-        let a: Args = match args::parse(self.name(), raw) {
-            Ok(a) => a,
-            Err(e) => return e,
-        };
-        let glob = match PathGlob::new(&a.pattern) {
-            Ok(g) => g,
-            Err(e) => {
-                return ToolOutput::error(format!(
-                    "invalid arguments for `glob_files`: field `pattern`: {e}"
-                ));
-            }
-        };
-        let root = match ctx.guard.resolve(a.path.as_deref().unwrap_or(".")) {
-            Ok(p) => p,
-            Err(e) => return ToolOutput::error(e),
-        };
+    async fn handle(&self, ctx: &ToolContext, raw: Value) -> Result<ToolOutput, ToolError> {
+        let a: Args = args::parse(self.name(), raw)?;
+        let glob = PathGlob::new(&a.pattern).map_err(|e| ToolError::BadPattern {
+            tool: "glob_files",
+            field: "pattern",
+            source: e.into(),
+        })?;
+        let root = ctx.guard.resolve(a.path.as_deref().unwrap_or("."))?;
         let workspace = ctx.guard.root().to_path_buf();
         let pattern = a.pattern.clone();
         let found = tokio::task::spawn_blocking(move || {
@@ -67,12 +58,12 @@ impl ToolHandler for GlobFiles {
                 .collect::<Vec<_>>()
         })
         .await;
-        let found = match found {
-            Ok(f) => f,
-            Err(e) => return ToolOutput::error(format!("glob_files failed: {e}")),
-        };
+        let found = found.map_err(|source| ToolError::Task {
+            tool: "glob_files",
+            source,
+        })?;
         if found.is_empty() {
-            return ToolOutput::ok(format!("no files match `{pattern}`"));
+            return Ok(ToolOutput::ok(format!("no files match `{pattern}`")));
         }
         let total = found.len();
         let mut text = found
@@ -86,6 +77,6 @@ impl ToolHandler for GlobFiles {
                 total - MAX_RESULTS
             ));
         }
-        ToolOutput::ok(text)
+        Ok(ToolOutput::ok(text))
     }
 }

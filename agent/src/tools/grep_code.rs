@@ -8,7 +8,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::tools::walk::{PathGlob, files};
-use crate::tools::{ToolContext, ToolHandler, ToolOutput, args};
+use crate::tools::{ToolContext, ToolError, ToolHandler, ToolOutput, args};
 
 pub const DEFAULT_MAX: usize = 100;
 pub const CAP_MAX: usize = 1000;
@@ -52,61 +52,52 @@ impl ToolHandler for GrepCode {
     fn is_mutating(&self) -> bool {
         false
     }
-    async fn handle(&self, ctx: &ToolContext, raw: Value) -> ToolOutput {
-        let a: Args = match args::parse(self.name(), raw) {
-            Ok(a) => a,
-            Err(e) => return e,
+    async fn handle(&self, ctx: &ToolContext, raw: Value) -> Result<ToolOutput, ToolError> {
+        let a: Args = args::parse(self.name(), raw)?;
+        let bad = |field, e: Box<dyn std::error::Error + Send + Sync>| ToolError::BadPattern {
+            tool: "grep_code",
+            field,
+            source: e,
         };
-        let matcher = match RegexMatcher::new_line_matcher(&a.pattern) {
-            Ok(m) => m,
-            Err(e) => {
-                return ToolOutput::error(format!(
-                    "invalid arguments for `grep_code`: field `pattern`: {e}"
-                ));
-            }
-        };
-        let glob = match a.glob.as_deref().map(PathGlob::new).transpose() {
-            Ok(g) => g,
-            Err(e) => {
-                return ToolOutput::error(format!(
-                    "invalid arguments for `grep_code`: field `glob`: {e}"
-                ));
-            }
-        };
+        let matcher =
+            RegexMatcher::new_line_matcher(&a.pattern).map_err(|e| bad("pattern", e.into()))?;
+        let glob = a
+            .glob
+            .as_deref()
+            .map(PathGlob::new)
+            .transpose()
+            .map_err(|e| bad("glob", e.into()))?;
         let max = match a.max_results {
             Some(0) => {
-                return ToolOutput::error(
-                    "invalid arguments for `grep_code`: field `max_results`: must be at least 1",
-                );
+                return Err(ToolError::invalid(
+                    "grep_code",
+                    "field `max_results`: must be at least 1",
+                ));
             }
             Some(n) => n.min(CAP_MAX),
             None => DEFAULT_MAX,
         };
-        let root = match ctx.guard.resolve(a.path.as_deref().unwrap_or(".")) {
-            Ok(p) => p,
-            Err(e) => return ToolOutput::error(e),
-        };
+        let root = ctx.guard.resolve(a.path.as_deref().unwrap_or("."))?;
         let workspace = ctx.guard.root().to_path_buf();
         let pattern = a.pattern.clone();
-        let result = tokio::task::spawn_blocking(move || {
+        let (lines, truncated) = tokio::task::spawn_blocking(move || {
             search(&matcher, glob.as_ref(), &root, &workspace, max)
         })
-        .await;
-        match result {
-            Ok((lines, _)) if lines.is_empty() => {
-                ToolOutput::ok(format!("no matches for /{pattern}/"))
-            }
-            Ok((lines, truncated)) => {
-                let mut text = lines.join("\n");
-                if truncated {
-                    text.push_str(&format!(
-                        "\n... (stopped at {max} results; narrow the search with path or glob)"
-                    ));
-                }
-                ToolOutput::ok(text)
-            }
-            Err(e) => ToolOutput::error(format!("grep_code failed: {e}")),
+        .await
+        .map_err(|source| ToolError::Task {
+            tool: "grep_code",
+            source,
+        })?;
+        if lines.is_empty() {
+            return Ok(ToolOutput::ok(format!("no matches for /{pattern}/")));
         }
+        let mut text = lines.join("\n");
+        if truncated {
+            text.push_str(&format!(
+                "\n... (stopped at {max} results; narrow the search with path or glob)"
+            ));
+        }
+        Ok(ToolOutput::ok(text))
     }
 }
 

@@ -3,7 +3,7 @@
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use crate::tools::{ToolContext, ToolHandler, ToolOutput, args};
+use crate::tools::{ToolContext, ToolError, ToolHandler, ToolOutput, args};
 
 pub const MAX_ENTRIES: usize = 1000;
 
@@ -36,35 +36,26 @@ impl ToolHandler for ListDir {
     fn is_mutating(&self) -> bool {
         false
     }
-    async fn handle(&self, ctx: &ToolContext, raw: Value) -> ToolOutput {
-        let a: Args = match args::parse(self.name(), raw) {
-            Ok(a) => a,
-            Err(e) => return e,
-        };
-        let path = match ctx.guard.resolve(a.path.as_deref().unwrap_or(".")) {
-            Ok(p) => p,
-            Err(e) => return ToolOutput::error(e),
-        };
+    async fn handle(&self, ctx: &ToolContext, raw: Value) -> Result<ToolOutput, ToolError> {
+        let a: Args = args::parse(self.name(), raw)?;
+        let path = ctx.guard.resolve(a.path.as_deref().unwrap_or("."))?;
         let rel = ctx.guard.display(&path);
-        let mut dir = match tokio::fs::read_dir(&path).await {
-            Ok(d) => d,
-            Err(e) => return ToolOutput::error(format!("cannot list `{rel}`: {e}")),
-        };
+        let mut dir = tokio::fs::read_dir(&path)
+            .await
+            .map_err(ToolError::io("cannot list", &rel))?;
         let mut entries = Vec::new();
-        loop {
-            match dir.next_entry().await {
-                Ok(Some(e)) => {
-                    let name = e.file_name().to_string_lossy().into_owned();
-                    let is_dir = e.file_type().await.map(|t| t.is_dir()).unwrap_or(false);
-                    entries.push(if is_dir { format!("{name}/") } else { name });
-                }
-                Ok(None) => break,
-                Err(e) => return ToolOutput::error(format!("cannot list `{rel}`: {e}")),
-            }
+        while let Some(e) = dir
+            .next_entry()
+            .await
+            .map_err(ToolError::io("cannot list", &rel))?
+        {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let is_dir = e.file_type().await.map(|t| t.is_dir()).unwrap_or(false);
+            entries.push(if is_dir { format!("{name}/") } else { name });
         }
         entries.sort();
         if entries.is_empty() {
-            return ToolOutput::ok(format!("(`{rel}` is empty)"));
+            return Ok(ToolOutput::ok(format!("(`{rel}` is empty)")));
         }
         let total = entries.len();
         let mut text = entries
@@ -78,6 +69,6 @@ impl ToolHandler for ListDir {
                 total - MAX_ENTRIES
             ));
         }
-        ToolOutput::ok(text)
+        Ok(ToolOutput::ok(text))
     }
 }

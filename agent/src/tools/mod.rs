@@ -6,6 +6,7 @@
 
 pub mod args;
 pub mod edit_file;
+pub mod error;
 pub mod execute_command;
 pub mod glob_files;
 pub mod grep_code;
@@ -21,7 +22,9 @@ use nab_protocol::events::ToolStatus;
 use serde_json::{Value, json};
 
 use crate::diagnostics::Finding;
-use crate::guard::{CommandPolicy, PathGuard};
+use crate::guard::{CommandPolicy, PathError, PathGuard};
+
+pub use error::ToolError;
 
 /// What every tool may use.
 #[derive(Debug)]
@@ -47,7 +50,7 @@ impl ToolContext {
     /// A path `read_file` may read: inside the workspace (the path guard), or an existing
     /// file under the state directory, given by its absolute path (context management
     /// offloads long outputs there). Symlinks are resolved before the check.
-    pub fn resolve_readable(&self, user_path: &str) -> Result<std::path::PathBuf, String> {
+    pub fn resolve_readable(&self, user_path: &str) -> Result<std::path::PathBuf, PathError> {
         match self.guard.resolve(user_path) {
             Ok(p) => Ok(p),
             Err(e) => {
@@ -59,7 +62,7 @@ impl ToolContext {
                 {
                     return Ok(real);
                 }
-                Err(e.to_string())
+                Err(e)
             }
         }
     }
@@ -127,6 +130,12 @@ impl ToolOutput {
     }
 }
 
+impl From<ToolError> for ToolOutput {
+    fn from(e: ToolError) -> ToolOutput {
+        ToolOutput::error(e)
+    }
+}
+
 /// One tool (codex-rs style): a name, a schema, whether it changes anything, a handler.
 #[async_trait::async_trait]
 pub trait ToolHandler: Send + Sync {
@@ -136,7 +145,16 @@ pub trait ToolHandler: Send + Sync {
     fn parameters(&self) -> Value;
     /// Mutating tools run one at a time in call order; the others may run concurrently.
     fn is_mutating(&self) -> bool;
-    async fn handle(&self, ctx: &ToolContext, args: Value) -> ToolOutput;
+    /// Runs the tool. A failure is an error; [`ToolHandler::call`] words it for the model.
+    async fn handle(&self, ctx: &ToolContext, args: Value) -> Result<ToolOutput, ToolError>;
+
+    /// Runs the tool and always answers: a failure becomes the `ERROR: …` result the model
+    /// reads. The executor calls this; handlers implement [`ToolHandler::handle`].
+    async fn call(&self, ctx: &ToolContext, args: Value) -> ToolOutput {
+        self.handle(ctx, args)
+            .await
+            .unwrap_or_else(ToolOutput::from)
+    }
 
     /// The `tools[]` entry sent to the model.
     fn schema(&self) -> Value {

@@ -5,7 +5,7 @@ use std::io::BufRead;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use crate::tools::{ToolContext, ToolHandler, ToolOutput, args};
+use crate::tools::{ToolContext, ToolError, ToolHandler, ToolOutput, args};
 
 pub const DEFAULT_LIMIT: u64 = 200;
 pub const MAX_LIMIT: u64 = 2000;
@@ -47,37 +47,33 @@ impl ToolHandler for ReadFile {
     fn is_mutating(&self) -> bool {
         false
     }
-    async fn handle(&self, ctx: &ToolContext, raw: Value) -> ToolOutput {
-        let a: Args = match args::parse(self.name(), raw) {
-            Ok(a) => a,
-            Err(e) => return e,
-        };
+    async fn handle(&self, ctx: &ToolContext, raw: Value) -> Result<ToolOutput, ToolError> {
+        let a: Args = args::parse(self.name(), raw)?;
         let offset = a.offset.unwrap_or(1);
         if offset == 0 {
-            return ToolOutput::error(
-                "invalid arguments for `read_file`: field `offset`: lines are numbered from 1",
-            );
+            return Err(ToolError::invalid(
+                "read_file",
+                "field `offset`: lines are numbered from 1",
+            ));
         }
         let limit = a.limit.unwrap_or(DEFAULT_LIMIT);
         if limit == 0 {
-            return ToolOutput::error(
-                "invalid arguments for `read_file`: field `limit`: must be at least 1",
-            );
+            return Err(ToolError::invalid(
+                "read_file",
+                "field `limit`: must be at least 1",
+            ));
         }
         let limit = limit.min(MAX_LIMIT);
         // The workspace, or an offloaded output in the state directory.
-        let path = match ctx.resolve_readable(&a.path) {
-            Ok(p) => p,
-            Err(e) => return ToolOutput::error(e),
-        };
+        let path = ctx.resolve_readable(&a.path)?;
         let rel = ctx.guard.display(&path);
-        let result =
-            tokio::task::spawn_blocking(move || read_lines(&path, &rel, offset, limit)).await;
-        match result {
-            Ok(Ok(text)) => ToolOutput::ok(text),
-            Ok(Err(msg)) => ToolOutput::error(msg),
-            Err(e) => ToolOutput::error(format!("read_file failed: {e}")),
-        }
+        let text = tokio::task::spawn_blocking(move || read_lines(&path, &rel, offset, limit))
+            .await
+            .map_err(|source| ToolError::Task {
+                tool: "read_file",
+                source,
+            })??;
+        Ok(ToolOutput::ok(text))
     }
 }
 
@@ -86,24 +82,25 @@ fn read_lines(
     rel: &str,
     offset: u64,
     limit: u64,
-) -> Result<String, String> {
-    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read `{rel}`: {e}"))?;
+) -> Result<String, ToolError> {
+    let meta = std::fs::metadata(path).map_err(ToolError::io("cannot read", rel))?;
     if meta.is_dir() {
-        return Err(format!(
-            "`{rel}` is a directory; use list_dir to see its entries"
-        ));
+        return Err(ToolError::IsDirectory {
+            rel: rel.to_string(),
+            hint: "use list_dir to see its entries",
+        });
     }
-    let file = std::fs::File::open(path).map_err(|e| format!("cannot open `{rel}`: {e}"))?;
+    let file = std::fs::File::open(path).map_err(ToolError::io("cannot open", rel))?;
     let mut reader = std::io::BufReader::new(file);
     {
         let head = reader
             .fill_buf()
-            .map_err(|e| format!("cannot read `{rel}`: {e}"))?;
+            .map_err(ToolError::io("cannot read", rel))?;
         if head[..head.len().min(8192)].contains(&0) {
-            return Err(format!(
-                "`{rel}` is a binary file ({} bytes); not shown",
-                meta.len()
-            ));
+            return Err(ToolError::Binary {
+                rel: rel.to_string(),
+                bytes: meta.len(),
+            });
         }
     }
     if meta.len() == 0 {
@@ -117,7 +114,7 @@ fn read_lines(
         line.clear();
         let read = reader
             .read_until(b'\n', &mut line)
-            .map_err(|e| format!("cannot read `{rel}`: {e}"))?;
+            .map_err(ToolError::io("cannot read", rel))?;
         if read == 0 {
             break;
         }
@@ -138,9 +135,11 @@ fn read_lines(
     }
     let total = n;
     if offset > total {
-        return Err(format!(
-            "offset {offset} is past the end of `{rel}` ({total} lines)"
-        ));
+        return Err(ToolError::PastEnd {
+            offset,
+            rel: rel.to_string(),
+            total,
+        });
     }
     if last_wanted < total {
         out.push_str(&format!(

@@ -4,7 +4,7 @@
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use crate::tools::{ToolContext, ToolHandler, ToolOutput, args, with_syntax_check};
+use crate::tools::{ToolContext, ToolError, ToolHandler, ToolOutput, args, with_syntax_check};
 
 pub struct WriteFile;
 
@@ -37,34 +37,31 @@ impl ToolHandler for WriteFile {
     fn is_mutating(&self) -> bool {
         true
     }
-    async fn handle(&self, ctx: &ToolContext, raw: Value) -> ToolOutput {
-        let a: Args = match args::parse(self.name(), raw) {
-            Ok(a) => a,
-            Err(e) => return e,
-        };
-        let path = match ctx.guard.resolve(&a.path) {
-            Ok(p) => p,
-            Err(e) => return ToolOutput::error(e),
-        };
+    async fn handle(&self, ctx: &ToolContext, raw: Value) -> Result<ToolOutput, ToolError> {
+        let a: Args = args::parse(self.name(), raw)?;
+        let path = ctx.guard.resolve(&a.path)?;
         let rel = ctx.guard.display(&path);
         if path.is_dir() {
-            return ToolOutput::error(format!("`{rel}` is a directory; give a file path"));
+            return Err(ToolError::IsDirectory {
+                rel,
+                hint: "give a file path",
+            });
         }
-        if let Some(parent) = path.parent()
-            && let Err(e) = tokio::fs::create_dir_all(parent).await
-        {
-            return ToolOutput::error(format!("cannot create the folders for `{rel}`: {e}"));
+        if let Some(parent) = path.parent() {
+            tokio::fs::create_dir_all(parent)
+                .await
+                .map_err(ToolError::io("cannot create the folders for", &rel))?;
         }
         let existed = path.exists();
-        if let Err(e) = tokio::fs::write(&path, a.content.as_bytes()).await {
-            return ToolOutput::error(format!("cannot write `{rel}`: {e}"));
-        }
+        tokio::fs::write(&path, a.content.as_bytes())
+            .await
+            .map_err(ToolError::io("cannot write", &rel))?;
         let lines = a.content.lines().count();
         let verb = if existed { "overwrote" } else { "created" };
         let out = ToolOutput::ok(format!(
             "{verb} `{rel}` ({} bytes, {lines} lines)",
             a.content.len()
         ));
-        with_syntax_check(out, &path, &rel, &a.content)
+        Ok(with_syntax_check(out, &path, &rel, &a.content))
     }
 }
