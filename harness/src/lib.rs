@@ -16,6 +16,8 @@
 //! - [`trial`]: one trial end to end, with cleanup on every path.
 //! - [`judge_model`]: the judges' model seam implemented with the gateway's providers.
 //! - [`runner`]: scheduling, retries, results.jsonl, resume, summaries.
+//! - [`shard`]: `--shard K/N`, a deterministic cost-balanced share of a run's pairs;
+//!   [`merge`]: `nab merge`, the shards' folders checked and joined into one run.
 //! - [`untrusted`]: reading a file the agent left (no links, no blocking, capped).
 //! - [`selftest`]: `nab selftest`, the built-in hostile agents run against the harness.
 
@@ -27,12 +29,14 @@ pub mod image;
 pub mod judge_model;
 pub mod junit;
 pub mod llm;
+pub mod merge;
 pub mod metrics;
 pub mod model;
 pub mod pinned;
 pub mod runner;
 pub mod sandbox;
 pub mod selftest;
+pub mod shard;
 pub mod tamper;
 pub mod task;
 pub mod trial;

@@ -1,7 +1,7 @@
 //! What the runner calls at the end of `nab run` (and `nab report` calls again).
 
 use crate::error::{ReportError, Result};
-use crate::html::render_report;
+use crate::html::render_report_at;
 use crate::run::Run;
 use crate::summary::RunSummary;
 use crate::table::write_parquet;
@@ -34,6 +34,12 @@ pub fn write_run_outputs(run_dir: &Path) -> Result<RunOutputs> {
 
 /// The same for a run already loaded, writing into `out_dir`.
 pub fn write_outputs_for(run: &Run, out_dir: &Path) -> Result<RunOutputs> {
+    write_outputs_at(run, out_dir, &nab_protocol::now_rfc3339())
+}
+
+/// [`write_outputs_for`] with the report's generation time given: the same run then gives
+/// the same files, byte for byte (`nab merge` run twice).
+pub fn write_outputs_at(run: &Run, out_dir: &Path, generated_at: &str) -> Result<RunOutputs> {
     let summary = RunSummary::compute(run);
     let paths = RunPaths::new(out_dir);
     let parquet = paths.parquet();
@@ -46,7 +52,7 @@ pub fn write_outputs_for(run: &Run, out_dir: &Path) -> Result<RunOutputs> {
     json.push(b'\n');
     write_file(&summary_json, &json)?;
     let report_html = paths.report();
-    write_file(&report_html, render_report(run, &summary)?.as_bytes())?;
+    write_file(&report_html, render_report_at(run, &summary, generated_at)?.as_bytes())?;
     Ok(RunOutputs {
         parquet,
         summary_json,

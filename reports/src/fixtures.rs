@@ -181,6 +181,7 @@ pub fn write_run(dir: &Path, spec: &SynthSpec, records: &[TrialRecord]) -> std::
         finished_at: Some("2026-11-30T05:00:00.000Z".into()),
         nab_version: Some(env!("CARGO_PKG_VERSION").into()),
         command: Some(format!("nab run --tasks tasks --trials {}", spec.trials)),
+        ..RunMeta::default()
     }
     .write(dir)
     .map_err(std::io::Error::other)?;

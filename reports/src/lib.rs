@@ -32,7 +32,7 @@ pub mod table;
 pub mod trial;
 
 pub use error::{ReportError, Result};
-pub use finish::{RunOutputs, write_run_outputs};
+pub use finish::{RunOutputs, write_outputs_at, write_run_outputs};
 pub use nab_protocol::run::RunMeta;
 pub use run::Run;
 pub use summary::RunSummary;

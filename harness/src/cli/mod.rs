@@ -6,6 +6,7 @@ mod compare;
 mod gate;
 mod image;
 mod judge;
+mod merge;
 mod report;
 mod review;
 mod run;
@@ -42,6 +43,8 @@ enum Command {
     Judge(judge::Args),
     /// Blind human review of judge verdicts: export a sample, import verdicts, report agreement.
     Review(review::Args),
+    /// Join the run folders of `nab run --shard K/N` into one run folder and its report.
+    Merge(merge::Args),
     /// (Re)write a run's results.parquet, summary.json and report.html.
     Report(report::Args),
     /// Compare two runs: paired statistics, per-task deltas, optional pairwise judge; writes compare.html.
@@ -61,6 +64,7 @@ impl Cli {
             Command::Image(a) => image::run(a).await,
             Command::Judge(a) => judge::run(a).await,
             Command::Review(a) => review::run(a),
+            Command::Merge(a) => merge::run(a),
             Command::Report(a) => report::run(a),
             Command::Compare(a) => compare::run(a).await,
             Command::Gate(a) => gate::run(a),

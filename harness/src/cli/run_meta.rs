@@ -3,7 +3,7 @@
 //! the report, `nab judge`, `nab compare` and `nab review` read back; and the end-of-run
 //! outputs (results.parquet, summary.json, report.html).
 
-use nab_protocol::run::{RUN_META_VERSION, RunMeta};
+use nab_protocol::run::{RUN_META_VERSION, RunMeta, ShardMeta};
 use std::path::{Component, Path, PathBuf};
 
 /// The suite a run uses: its folder and the ids of the tasks it runs.
@@ -12,8 +12,16 @@ pub struct Suite<'a> {
     pub ids: &'a [String],
 }
 
+/// `--shard` and `--group`: which share of which sharded run this is.
+#[derive(Debug, Clone, Default)]
+pub struct Sharding {
+    pub shard: Option<ShardMeta>,
+    pub group: Option<String>,
+}
+
 /// Writes `<out>/run.json` before the first trial. On `--resume` the original start time
-/// is kept.
+/// is kept, and the shard and group must be the ones the run started with.
+#[allow(clippy::too_many_arguments)]
 pub fn start(
     out: &Path,
     run_id: &str,
@@ -22,6 +30,7 @@ pub fn start(
     suite: Suite<'_>,
     trials: u32,
     resume: bool,
+    sharding: Sharding,
 ) -> anyhow::Result<RunMeta> {
     std::fs::create_dir_all(out)
         .map_err(|e| anyhow::anyhow!("cannot create the output folder {}: {e}", out.display()))?;
@@ -30,6 +39,22 @@ pub fn start(
     } else {
         RunMeta::default()
     };
+    if resume && (before.shard != sharding.shard || before.group != sharding.group) {
+        anyhow::bail!(
+            "{} is {}; resume it with the same --shard, --group and --balance-from it started with",
+            out.display(),
+            match (&before.shard, &before.group) {
+                (Some(s), g) => format!(
+                    "shard {}/{} of group {} (plan {})",
+                    s.index,
+                    s.count,
+                    g.as_deref().unwrap_or("(none)"),
+                    s.plan
+                ),
+                (None, _) => "not a shard".into(),
+            }
+        );
+    }
     let meta = RunMeta {
         v: RUN_META_VERSION,
         run_id: Some(run_id.to_owned()),
@@ -45,6 +70,9 @@ pub fn start(
         finished_at: None,
         nab_version: Some(env!("CARGO_PKG_VERSION").to_owned()),
         command: Some(std::env::args().collect::<Vec<_>>().join(" ")),
+        shard: sharding.shard,
+        group: sharding.group,
+        merged_from: Vec::new(),
     };
     meta.write(out)?;
     Ok(meta)
@@ -81,7 +109,7 @@ fn tasks_dir_from(out: &Path, tasks: &Path) -> PathBuf {
 }
 
 /// `to` relative to `from` (both absolute and normalised).
-fn relative(from: &Path, to: &Path) -> Option<PathBuf> {
+pub(super) fn relative(from: &Path, to: &Path) -> Option<PathBuf> {
     let f: Vec<Component> = from.components().collect();
     let t: Vec<Component> = to.components().collect();
     let common = f.iter().zip(&t).take_while(|(a, b)| a == b).count();
@@ -126,7 +154,7 @@ mod tests {
         std::fs::write(tasks.join("t1/instruction.md"), "do it").unwrap();
         let ids = ["t1".to_owned()];
         let out = root.path().join("runs").join("r1");
-        start(&out, "r1", "oracle", None, suite(&tasks, &ids), 2, false).unwrap();
+        start(&out, "r1", "oracle", None, suite(&tasks, &ids), 2, false, Sharding::default()).unwrap();
         let meta = RunMeta::read(&out).unwrap();
         assert_eq!(meta.tasks_dir.as_deref(), Some(Path::new("../../tasks")));
         assert_eq!(
@@ -136,7 +164,7 @@ mod tests {
         assert_eq!(meta.agent.as_deref(), Some("oracle"));
         assert_eq!(meta.trials, Some(2));
         let started = meta.started_at.clone();
-        start(&out, "r1", "oracle", None, suite(&tasks, &ids), 2, true).unwrap();
+        start(&out, "r1", "oracle", None, suite(&tasks, &ids), 2, true, Sharding::default()).unwrap();
         assert_eq!(RunMeta::read(&out).unwrap().started_at, started);
     }
 
@@ -155,6 +183,7 @@ mod tests {
             suite(&tasks, &["t1".into()]),
             1,
             false,
+            Sharding::default(),
         )
         .unwrap();
         let meta = RunMeta::read(&out).unwrap();

@@ -41,6 +41,43 @@ pub struct RunMeta {
     /// The command line, for the report's header.
     #[serde(default)]
     pub command: Option<String>,
+    /// `nab run --shard K/N`: this run holds one share of a larger run's (task, trial)
+    /// pairs; `nab merge` joins the shares.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<ShardMeta>,
+    /// `--group ID`: the id every shard of one sharded run carries, so `nab merge` can
+    /// tell the shares of one run from another's. A merged run keeps it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<String>,
+    /// Set by `nab merge`: the shards this run was joined from, in shard order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub merged_from: Vec<MergedShard>,
+}
+
+/// Which share of a sharded run a run folder holds.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShardMeta {
+    /// 1-based: shard `index` of `count`.
+    pub index: u32,
+    pub count: u32,
+    /// What the pairs were balanced by: `timeouts`, or `run:<sha256>` (the durations of
+    /// an earlier run, by content).
+    pub balance: String,
+    /// `sha256:<hex>` of the whole assignment of pairs to shards. Shards cut from the same
+    /// suite, trials, count and balance have the same plan, so their shares are disjoint
+    /// and together cover every pair.
+    pub plan: String,
+}
+
+/// One shard that `nab merge` joined.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MergedShard {
+    #[serde(default)]
+    pub run_id: Option<String>,
+    #[serde(default)]
+    pub shard: Option<ShardMeta>,
+    /// Trial records taken from it.
+    pub trials: usize,
 }
 
 fn v1() -> u32 {

@@ -28,5 +28,5 @@ pub use layout::{
     RunPaths, SUMMARY_FILE, TRANSCRIPT_FILE, TRIALS_DIR, TrialDir, VERIFY_LOG_FILE,
     instruction_path,
 };
-pub use meta::{RUN_META_VERSION, RunMeta};
+pub use meta::{MergedShard, RUN_META_VERSION, RunMeta, ShardMeta};
 pub use pairwise::{PairwiseVerdict, Winner};

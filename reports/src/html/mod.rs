@@ -19,7 +19,7 @@ use minijinja::{Environment, Value};
 use std::io::Write;
 
 pub use compare::render_compare;
-pub use report::render_report;
+pub use report::{render_report, render_report_at};
 
 const TEMPLATES: &[(&str, &str)] = &[
     ("base.css", include_str!("../../templates/base.css")),

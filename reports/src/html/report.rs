@@ -51,8 +51,14 @@ fn mean(v: &[f64]) -> Option<f64> {
     (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64)
 }
 
-/// Renders the whole self-contained page.
+/// Renders the whole self-contained page, stamped with the time it is rendered.
 pub fn render_report(run: &Run, summary: &RunSummary) -> Result<String> {
+    render_report_at(run, summary, &nab_protocol::now_rfc3339())
+}
+
+/// [`render_report`] with the footer's generation time given, so a page rendered twice
+/// from the same run can be byte-identical (`nab merge` stamps the merged run's end).
+pub fn render_report_at(run: &Run, summary: &RunSummary, generated_at: &str) -> Result<String> {
     let env = environment()?;
     let rows: Vec<TaskRow> = run
         .tasks
@@ -161,7 +167,7 @@ pub fn render_report(run: &Run, summary: &RunSummary) -> Result<String> {
             charts => charts,
             categories => categories,
             truncated_tail => run.truncated_tail,
-            generated_at => nab_protocol::now_rfc3339(),
+            generated_at => generated_at,
             limits => context! {
                 text => crate::trial::text::MAX_TEXT,
                 collapse_chars => crate::trial::text::COLLAPSE_CHARS,
