@@ -120,8 +120,8 @@ impl Costs {
                 let cost = match measured.get(id.as_str()) {
                     Some(m) => *m,
                     // Integer arithmetic: the same on every machine.
-                    None => ((u128::from(ms(*timeout)) * u128::from(timed)
-                        / u128::from(limit)) as u64)
+                    None => ((u128::from(ms(*timeout)) * u128::from(timed) / u128::from(limit))
+                        as u64)
                         .max(1),
                 };
                 (id.clone(), cost)
@@ -194,7 +194,10 @@ impl Plan {
     /// `sha256:<hex>` of the count, the balance and every pair's shard.
     pub fn hash(&self) -> String {
         let mut h = Sha256::new();
-        h.update(format!("count\t{}\nbalance\t{}\n", self.count, self.balance));
+        h.update(format!(
+            "count\t{}\nbalance\t{}\n",
+            self.count, self.balance
+        ));
         for ((task, trial), shard) in &self.shard_of {
             h.update(format!("{task}\t{trial}\t{shard}\n"));
         }
@@ -226,7 +229,12 @@ mod tests {
         let tasks: Vec<(String, f64)> = ids
             .iter()
             .enumerate()
-            .map(|(i, id)| (id.clone(), [720.0, 1800.0, 300.0, 1.0, 1500.0][i % 5] + i as f64))
+            .map(|(i, id)| {
+                (
+                    id.clone(),
+                    [720.0, 1800.0, 300.0, 1.0, 1500.0][i % 5] + i as f64,
+                )
+            })
             .collect();
         Costs::from_timeouts(&tasks)
     }
@@ -278,16 +286,27 @@ mod tests {
             let plan = Plan::new(&ids, trials, count, &costs);
             // The loads are what the shares cost.
             for k in 1..=count {
-                let cost: u64 = plan.share(k).iter().map(|(t, _)| costs.per_task_ms[t]).sum();
+                let cost: u64 = plan
+                    .share(k)
+                    .iter()
+                    .map(|(t, _)| costs.per_task_ms[t])
+                    .sum();
                 assert_eq!(cost, plan.loads[k as usize - 1]);
             }
-            let (max, min) = (plan.loads.iter().max().unwrap(), plan.loads.iter().min().unwrap());
+            let (max, min) = (
+                plan.loads.iter().max().unwrap(),
+                plan.loads.iter().min().unwrap(),
+            );
             assert!(max - min <= biggest, "{trials}x{count}: {:?}", plan.loads);
         }
         // Many equal pairs split evenly: 28 tasks × 3 trials over 4 shards = 21 each.
         let flat = Costs::from_timeouts(&ids.iter().map(|i| (i.clone(), 60.0)).collect::<Vec<_>>());
         let plan = Plan::new(&ids, 3, 4, &flat);
-        assert!((1..=4).all(|k| plan.share(k).len() == 21), "{:?}", plan.loads);
+        assert!(
+            (1..=4).all(|k| plan.share(k).len() == 21),
+            "{:?}",
+            plan.loads
+        );
         // More shards than pairs: some shares are empty, none is lost.
         let plan = Plan::new(&ids[..2], 1, 5, &flat);
         assert_eq!((1..=5).map(|k| plan.share(k).len()).sum::<usize>(), 2);

@@ -123,7 +123,10 @@ async fn three_concurrent_shards_merged_give_the_unsharded_verdicts() {
     let whole = root.path().join("whole");
     let id = common::unique("unsharded");
     let _sweep = common::SweepOnDrop(id.clone());
-    let o = nab().args(run_args(&whole, &id, &ids, "2")).output().unwrap();
+    let o = nab()
+        .args(run_args(&whole, &id, &ids, "2"))
+        .output()
+        .unwrap();
     ok(&o, "unsharded run");
 
     let group = common::unique("group");
@@ -135,8 +138,20 @@ async fn three_concurrent_shards_merged_give_the_unsharded_verdicts() {
         let run_id = format!("{group}-{k}");
         sweeps.push(common::SweepOnDrop(run_id.clone()));
         let mut args = run_args(&dir, &run_id, &ids, "1");
-        args.extend(["--shard".into(), format!("{k}/3"), "--group".into(), group.clone()]);
-        children.push(nab().args(args).spawn().unwrap());
+        args.extend([
+            "--shard".into(),
+            format!("{k}/3"),
+            "--group".into(),
+            group.clone(),
+        ]);
+        children.push(
+            nab()
+                .args(args)
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap(),
+        );
         shard_dirs.push(dir);
     }
     // Concurrently: every shard is started before any is waited for.
@@ -198,11 +213,18 @@ async fn three_concurrent_shards_merged_give_the_unsharded_verdicts() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(
-        err.contains(&format!("{} of {} trial(s) are missing", shard_pairs[2].len(), want.len())),
+        err.contains(&format!(
+            "{} of {} trial(s) are missing",
+            shard_pairs[2].len(),
+            want.len()
+        )),
         "{err}"
     );
     for (task, trial) in shard_pairs[2].keys() {
-        assert!(err.contains(&format!("{task} trial {trial}")), "{task} {trial}: {err}");
+        assert!(
+            err.contains(&format!("{task} trial {trial}")),
+            "{task} {trial}: {err}"
+        );
     }
     assert!(err.contains("shards not given: 3/3"), "{err}");
     assert!(!root.path().join("partial").exists());

@@ -52,7 +52,10 @@ pub fn write_outputs_at(run: &Run, out_dir: &Path, generated_at: &str) -> Result
     json.push(b'\n');
     write_file(&summary_json, &json)?;
     let report_html = paths.report();
-    write_file(&report_html, render_report_at(run, &summary, generated_at)?.as_bytes())?;
+    write_file(
+        &report_html,
+        render_report_at(run, &summary, generated_at)?.as_bytes(),
+    )?;
     Ok(RunOutputs {
         parquet,
         summary_json,

@@ -54,10 +54,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         },
         args.out.display()
     );
-    print!(
-        "{}",
-        nab_harness::runner::summary_table(&joined.records)
-    );
+    print!("{}", nab_harness::runner::summary_table(&joined.records));
     Ok(ExitCode::SUCCESS)
 }
 
@@ -69,9 +66,15 @@ fn tasks_dir(
     meta: &nab_protocol::run::RunMeta,
 ) -> Option<PathBuf> {
     let found = match &args.tasks {
-        Some(t) => Some(nab_reports::suite::resolve_tasks_dir(meta, Path::new("."), Some(t))),
+        Some(t) => Some(nab_reports::suite::resolve_tasks_dir(
+            meta,
+            Path::new("."),
+            Some(t),
+        )),
         None => shards.iter().find_map(|s| {
-            nab_reports::suite::resolve_tasks_dir(&s.meta, &s.dir, None).ok().map(Ok)
+            nab_reports::suite::resolve_tasks_dir(&s.meta, &s.dir, None)
+                .ok()
+                .map(Ok)
         }),
     };
     let dir = match found? {

@@ -154,7 +154,17 @@ mod tests {
         std::fs::write(tasks.join("t1/instruction.md"), "do it").unwrap();
         let ids = ["t1".to_owned()];
         let out = root.path().join("runs").join("r1");
-        start(&out, "r1", "oracle", None, suite(&tasks, &ids), 2, false, Sharding::default()).unwrap();
+        start(
+            &out,
+            "r1",
+            "oracle",
+            None,
+            suite(&tasks, &ids),
+            2,
+            false,
+            Sharding::default(),
+        )
+        .unwrap();
         let meta = RunMeta::read(&out).unwrap();
         assert_eq!(meta.tasks_dir.as_deref(), Some(Path::new("../../tasks")));
         assert_eq!(
@@ -164,7 +174,17 @@ mod tests {
         assert_eq!(meta.agent.as_deref(), Some("oracle"));
         assert_eq!(meta.trials, Some(2));
         let started = meta.started_at.clone();
-        start(&out, "r1", "oracle", None, suite(&tasks, &ids), 2, true, Sharding::default()).unwrap();
+        start(
+            &out,
+            "r1",
+            "oracle",
+            None,
+            suite(&tasks, &ids),
+            2,
+            true,
+            Sharding::default(),
+        )
+        .unwrap();
         assert_eq!(RunMeta::read(&out).unwrap().started_at, started);
     }
 

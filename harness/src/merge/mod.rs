@@ -65,7 +65,11 @@ fn pair(p: &(String, u32)) -> String {
 }
 
 fn listed(items: &[String]) -> String {
-    let mut s: Vec<String> = items.iter().take(LISTED).map(|i| format!("  {i}")).collect();
+    let mut s: Vec<String> = items
+        .iter()
+        .take(LISTED)
+        .map(|i| format!("  {i}"))
+        .collect();
     if items.len() > LISTED {
         s.push(format!("  ... and {} more", items.len() - LISTED));
     }
@@ -87,7 +91,9 @@ pub fn join(shards: &[ShardRun], allow_partial: bool) -> Result<Joined, MergeErr
         ("trial count", |m| m.trials.map(|t| t.to_string())),
         ("group", |m| m.group.clone()),
         ("shard plan", |m| {
-            m.shard.as_ref().map(|s| format!("{} ({} shards, balanced by {})", s.plan, s.count, s.balance))
+            m.shard
+                .as_ref()
+                .map(|s| format!("{} ({} shards, balanced by {})", s.plan, s.count, s.balance))
         }),
     ];
     for (name, get) in fields {
@@ -110,7 +116,9 @@ pub fn join(shards: &[ShardRun], allow_partial: bool) -> Result<Joined, MergeErr
                 })
                 .collect();
             problems.push(format!("- the {name} differs: {}", each.join("; ")));
-        } else if values.contains_key(&None) && matches!(name, "agent" | "suite hash" | "trial count") {
+        } else if values.contains_key(&None)
+            && matches!(name, "agent" | "suite hash" | "trial count")
+        {
             problems.push(format!(
                 "- no {name} recorded in run.json (a run from an older nab, or not a run folder): {}",
                 shards.iter().map(|s| s.dir.display().to_string()).collect::<Vec<_>>().join(", ")
@@ -157,7 +165,11 @@ pub fn join(shards: &[ShardRun], allow_partial: bool) -> Result<Joined, MergeErr
         }
         for r in &s.records {
             let Some(&ti) = position.get(r.task_id.as_str()) else {
-                foreign.push(format!("{}: task {:?} is not in the suite", s.dir.display(), r.task_id));
+                foreign.push(format!(
+                    "{}: task {:?} is not in the suite",
+                    s.dir.display(),
+                    r.task_id
+                ));
                 continue;
             };
             if r.trial >= trials {
@@ -257,8 +269,14 @@ pub fn join(shards: &[ShardRun], allow_partial: bool) -> Result<Joined, MergeErr
         tasks_hash: first.meta.tasks_hash.clone(),
         task_ids,
         trials: first.meta.trials,
-        started_at: shards.iter().filter_map(|s| s.meta.started_at.clone()).min(),
-        finished_at: shards.iter().filter_map(|s| s.meta.finished_at.clone()).max(),
+        started_at: shards
+            .iter()
+            .filter_map(|s| s.meta.started_at.clone())
+            .min(),
+        finished_at: shards
+            .iter()
+            .filter_map(|s| s.meta.finished_at.clone())
+            .max(),
         nab_version: Some(env!("CARGO_PKG_VERSION").to_owned()),
         command: None,
         shard: None,
@@ -343,7 +361,11 @@ pub fn write(
             dir: src.clone(),
             what: e.to_string(),
         })?;
-        let rel = [nab_protocol::run::TRIALS_DIR, r.task_id.as_str(), folder.as_str()];
+        let rel = [
+            nab_protocol::run::TRIALS_DIR,
+            r.task_id.as_str(),
+            folder.as_str(),
+        ];
         // A linked or odd trial folder loses its artifacts, not the trial's record.
         match shard.tree.copy_dir(&rel, dest.path(), budget) {
             Ok(_) => {}

@@ -152,9 +152,13 @@ mod tests {
         let (recs, torn) = parse_results(text.as_bytes(), p).unwrap();
         assert!(torn);
         assert_eq!(recs.len(), 2);
-        assert_eq!((recs[0].task_id.as_str(), recs[0].status), ("a", TrialStatus::Passed));
+        assert_eq!(
+            (recs[0].task_id.as_str(), recs[0].status),
+            ("a", TrialStatus::Passed)
+        );
 
-        let text = line("a", 0, TrialStatus::Passed) + "not json\n" + &line("b", 0, TrialStatus::Passed);
+        let text =
+            line("a", 0, TrialStatus::Passed) + "not json\n" + &line("b", 0, TrialStatus::Passed);
         let e = parse_results(text.as_bytes(), p).unwrap_err().to_string();
         assert!(e.contains("s/results.jsonl:2"), "{e}");
         // A whole object of a newer version on the last line is not a torn write.

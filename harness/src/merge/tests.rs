@@ -125,7 +125,13 @@ fn three_shards_join_into_one_run_and_merging_twice_gives_the_same_folder() {
     let report = write(&joined, &shards, &out, &mut Budget::default()).unwrap();
     assert!(report.is_none(), "{report:?}");
     let first = snapshot(&out);
-    for f in ["results.jsonl", "run.json", "summary.json", "report.html", "results.parquet"] {
+    for f in [
+        "results.jsonl",
+        "run.json",
+        "summary.json",
+        "report.html",
+        "results.parquet",
+    ] {
         assert!(first.contains_key(f), "{f} missing: {:?}", first.keys());
     }
     assert_eq!(
@@ -167,7 +173,10 @@ fn an_output_folder_that_is_not_an_earlier_merge_is_left_alone() {
     std::fs::write(mine.join("notes.txt"), "keep").unwrap();
     let e = write(&joined, &shards, &mine, &mut Budget::default()).unwrap_err();
     assert!(e.to_string().contains("choose another --out"), "{e}");
-    assert_eq!(std::fs::read_to_string(mine.join("notes.txt")).unwrap(), "keep");
+    assert_eq!(
+        std::fs::read_to_string(mine.join("notes.txt")).unwrap(),
+        "keep"
+    );
     // An empty folder is fine.
     let empty = root.path().join("empty");
     std::fs::create_dir_all(&empty).unwrap();
@@ -181,7 +190,10 @@ fn a_missing_shard_fails_and_names_the_missing_trials_unless_partial_is_allowed(
     let shards = open(&dirs[..2]);
     let e = join(&shards, false).unwrap_err().to_string();
     assert!(e.contains("2 of 6 trial(s) are missing"), "{e}");
-    assert!(e.contains("t-b trial 1") && e.contains("t-c trial 0"), "{e}");
+    assert!(
+        e.contains("t-b trial 1") && e.contains("t-c trial 0"),
+        "{e}"
+    );
     assert!(e.contains("shards not given: 3/3"), "{e}");
     assert!(e.contains("--allow-partial"), "{e}");
     let joined = join(&shards, true).unwrap();
@@ -190,7 +202,11 @@ fn a_missing_shard_fails_and_names_the_missing_trials_unless_partial_is_allowed(
         joined.missing,
         [("t-b".to_string(), 1), ("t-c".to_string(), 0)]
     );
-    assert!(joined.warnings[0].contains("t-b trial 1"), "{:?}", joined.warnings);
+    assert!(
+        joined.warnings[0].contains("t-b trial 1"),
+        "{:?}",
+        joined.warnings
+    );
 }
 
 #[test]
@@ -202,14 +218,22 @@ fn a_pair_in_two_shards_or_a_shard_given_twice_is_refused() {
     let overlap = shard(&extra, 3, 3, &[("t-b", 1), ("t-c", 0), ("t-a", 0)]);
     dirs[2] = overlap.clone();
     let e = join(&open(&dirs), false).unwrap_err().to_string();
-    assert!(e.contains("1 (task, trial) pair(s) are in more than one shard"), "{e}");
+    assert!(
+        e.contains("1 (task, trial) pair(s) are in more than one shard"),
+        "{e}"
+    );
     assert!(
         e.contains("t-a trial 0 is in") && e.contains(&overlap.display().to_string()),
         "{e}"
     );
 
     let dirs = three(root.path());
-    let twice = vec![dirs[0].clone(), dirs[1].clone(), dirs[1].clone(), dirs[2].clone()];
+    let twice = vec![
+        dirs[0].clone(),
+        dirs[1].clone(),
+        dirs[1].clone(),
+        dirs[2].clone(),
+    ];
     let e = join(&open(&twice), false).unwrap_err().to_string();
     assert!(e.contains("shard 2 is given twice"), "{e}");
 }
@@ -249,7 +273,9 @@ fn shards_of_different_runs_are_refused_with_each_difference_named() {
 
     // A shard cut from another plan (another balance or count) is another run.
     let dirs = three(root.path());
-    change(&dirs[0], &|m| m.shard.as_mut().unwrap().plan = "sha256:other".into());
+    change(&dirs[0], &|m| {
+        m.shard.as_mut().unwrap().plan = "sha256:other".into()
+    });
     let e = join(&open(&dirs), false).unwrap_err().to_string();
     assert!(e.contains("the shard plan differs"), "{e}");
 }
@@ -260,7 +286,12 @@ fn records_that_are_not_of_this_run_are_refused() {
     let dirs = three(root.path());
     let extra = root.path().join("x");
     std::fs::create_dir_all(&extra).unwrap();
-    let bad = shard(&extra, 3, 3, &[("t-b", 1), ("t-c", 0), ("t-z", 0), ("t-a", 7)]);
+    let bad = shard(
+        &extra,
+        3,
+        3,
+        &[("t-b", 1), ("t-c", 0), ("t-z", 0), ("t-a", 7)],
+    );
     let e = join(&open(&[dirs[0].clone(), dirs[1].clone(), bad]), false)
         .unwrap_err()
         .to_string();
@@ -280,7 +311,10 @@ fn a_torn_line_loses_only_its_pair_and_says_so() {
     let shards = open(&dirs);
     assert!(shards[2].torn_tail);
     let e = join(&shards, false).unwrap_err().to_string();
-    assert!(e.contains("1 of 6 trial(s) are missing") && e.contains("t-c trial 0"), "{e}");
+    assert!(
+        e.contains("1 of 6 trial(s) are missing") && e.contains("t-c trial 0"),
+        "{e}"
+    );
     let joined = join(&shards, true).unwrap();
     assert!(
         joined.warnings.iter().any(|w| w.contains("cut off")),
@@ -301,7 +335,9 @@ fn hostile_shard_folders_are_not_followed_through_links() {
     std::fs::create_dir_all(&linked).unwrap();
     symlink(dirs[0].join("run.json"), linked.join("run.json")).unwrap();
     symlink(dirs[0].join("results.jsonl"), linked.join("results.jsonl")).unwrap();
-    let e = ShardRun::open(&linked, Limits::default()).unwrap_err().to_string();
+    let e = ShardRun::open(&linked, Limits::default())
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("symbolic link") && e.contains("run.json"), "{e}");
 
     // Links inside a trial folder, and a trial folder that is a link: the records are
@@ -335,9 +371,14 @@ fn hostile_shard_folders_are_not_followed_through_links() {
     std::fs::write(&p, text).unwrap();
     let shards = open(&dirs);
     let joined = join(&shards, false).unwrap();
-    let e = write(&joined, &shards, &root.path().join("m2"), &mut Budget::default())
-        .unwrap_err()
-        .to_string();
+    let e = write(
+        &joined,
+        &shards,
+        &root.path().join("m2"),
+        &mut Budget::default(),
+    )
+    .unwrap_err()
+    .to_string();
     assert!(e.contains("not a plain folder name"), "{e}");
 }
 
@@ -345,8 +386,11 @@ fn hostile_shard_folders_are_not_followed_through_links() {
 fn oversized_shard_files_are_refused_before_they_are_read_whole() {
     let root = tempfile::tempdir().unwrap();
     let dirs = three(root.path());
-    std::fs::write(dirs[0].join("run.json"), vec![b' '; (shard_run::MAX_META + 1) as usize])
-        .unwrap();
+    std::fs::write(
+        dirs[0].join("run.json"),
+        vec![b' '; (shard_run::MAX_META + 1) as usize],
+    )
+    .unwrap();
     let e = ShardRun::open(&dirs[0], Limits::default())
         .unwrap_err()
         .to_string();
@@ -354,11 +398,30 @@ fn oversized_shard_files_are_refused_before_they_are_read_whole() {
     // A huge trial file stops the merge (not silently truncated).
     let shards = open(&dirs[1..]);
     let joined = join(&shards, true).unwrap();
-    std::fs::write(dirs[1].join("trials/t-a/1/transcript.jsonl"), vec![b'x'; 2048]).unwrap();
-    let small = open_all(&dirs[1..], Limits { file: 1024, ..Limits::default() }).unwrap();
-    let e = write(&joined, &small, &root.path().join("m"), &mut Budget::default())
-        .unwrap_err()
-        .to_string();
-    assert!(e.contains("transcript.jsonl") && e.contains("1024-byte cap"), "{e}");
+    std::fs::write(
+        dirs[1].join("trials/t-a/1/transcript.jsonl"),
+        vec![b'x'; 2048],
+    )
+    .unwrap();
+    let small = open_all(
+        &dirs[1..],
+        Limits {
+            file: 1024,
+            ..Limits::default()
+        },
+    )
+    .unwrap();
+    let e = write(
+        &joined,
+        &small,
+        &root.path().join("m"),
+        &mut Budget::default(),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.contains("transcript.jsonl") && e.contains("1024-byte cap"),
+        "{e}"
+    );
     assert!(!root.path().join("m").exists(), "nothing half-written");
 }

@@ -41,7 +41,9 @@ impl Default for Limits {
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum TreeError {
-    #[error("{path}: is a symbolic link; a shard folder's contents are never followed through links")]
+    #[error(
+        "{path}: is a symbolic link; a shard folder's contents are never followed through links"
+    )]
     Symlink { path: PathBuf },
     #[error("{path}: is a {kind}, not a {want}")]
     Kind {
@@ -170,7 +172,12 @@ impl Tree {
         let mut shown = self.path.clone();
         let mut fd = match self.root.try_clone() {
             Ok(f) => f,
-            Err(source) => return Err(TreeError::Io { path: shown, source }),
+            Err(source) => {
+                return Err(TreeError::Io {
+                    path: shown,
+                    source,
+                });
+            }
         };
         for name in rel {
             shown.push(name);
@@ -266,7 +273,12 @@ impl Tree {
     /// Copies the folder at `rel` into `dest` (created), regular files and folders only,
     /// in name order. Links and special files are left out and listed in
     /// `budget.skipped`. `Ok(false)`: the folder is not there.
-    pub fn copy_dir(&self, rel: &[&str], dest: &Path, budget: &mut Budget) -> Result<bool, TreeError> {
+    pub fn copy_dir(
+        &self,
+        rel: &[&str],
+        dest: &Path,
+        budget: &mut Budget,
+    ) -> Result<bool, TreeError> {
         let Some(fd) = self.dir(rel)? else {
             return Ok(false);
         };
@@ -310,9 +322,10 @@ impl Tree {
             }
             // A name that is not UTF-8 cannot be copied faithfully; leave it out.
             if entry.file_name().to_str().is_err() {
-                budget
-                    .skipped
-                    .push(format!("{}: a name that is not UTF-8", shown.join(&name).display()));
+                budget.skipped.push(format!(
+                    "{}: a name that is not UTF-8",
+                    shown.join(&name).display()
+                ));
                 continue;
             }
             names.push(name);
@@ -320,11 +333,17 @@ impl Tree {
         names.sort();
         for name in names {
             let path = shown.join(&name);
-            let st = fstatat(&dir, name.as_str(), nix::fcntl::AtFlags::AT_SYMLINK_NOFOLLOW)
-                .map_err(io(&path))?;
+            let st = fstatat(
+                &dir,
+                name.as_str(),
+                nix::fcntl::AtFlags::AT_SYMLINK_NOFOLLOW,
+            )
+            .map_err(io(&path))?;
             if is(st.st_mode, SFlag::S_IFDIR) {
                 match self.open_dir_in(&dir, &name, &path) {
-                    Ok(Some(sub)) => self.copy_fd(sub, &path, &dest.join(&name), depth + 1, budget)?,
+                    Ok(Some(sub)) => {
+                        self.copy_fd(sub, &path, &dest.join(&name), depth + 1, budget)?
+                    }
                     Ok(None) => {}
                     Err(e @ (TreeError::Symlink { .. } | TreeError::Kind { .. })) => {
                         budget.skipped.push(e.to_string())
@@ -333,7 +352,9 @@ impl Tree {
                 }
             } else if is(st.st_mode, SFlag::S_IFREG) {
                 match self.open_file_in(&dir, &name, &path) {
-                    Ok(Some((file, _))) => self.copy_file(file, &path, &dest.join(&name), budget)?,
+                    Ok(Some((file, _))) => {
+                        self.copy_file(file, &path, &dest.join(&name), budget)?
+                    }
                     Ok(None) => {}
                     Err(e @ (TreeError::Symlink { .. } | TreeError::Kind { .. })) => {
                         budget.skipped.push(e.to_string())
@@ -381,7 +402,10 @@ impl Tree {
         if n > left {
             return Err(TreeError::Bound {
                 path: shown.to_owned(),
-                what: format!("the shards hold more than {} bytes in all", self.limits.total),
+                what: format!(
+                    "the shards hold more than {} bytes in all",
+                    self.limits.total
+                ),
             });
         }
         budget.bytes += n;
@@ -412,8 +436,11 @@ mod tests {
         write(&shard.join("trials/t/0/sub/deep.txt"), "deep");
         symlink(&secret, shard.join("trials/t/0/transcript.jsonl")).unwrap();
         symlink(root.path(), shard.join("trials/t/0/up")).unwrap();
-        nix::unistd::mkfifo(&shard.join("trials/t/0/fifo"), Mode::from_bits_truncate(0o644))
-            .unwrap();
+        nix::unistd::mkfifo(
+            &shard.join("trials/t/0/fifo"),
+            Mode::from_bits_truncate(0o644),
+        )
+        .unwrap();
         symlink(&secret, shard.join("run.json")).unwrap();
         symlink(root.path(), shard.join("trials/u")).unwrap();
 
@@ -429,11 +456,23 @@ mod tests {
 
         let dest = root.path().join("out");
         let mut budget = Budget::default();
-        assert!(tree.copy_dir(&["trials", "t", "0"], &dest, &mut budget).unwrap());
-        assert_eq!(std::fs::read_to_string(dest.join("diff.patch")).unwrap(), "diff");
-        assert_eq!(std::fs::read_to_string(dest.join("sub/deep.txt")).unwrap(), "deep");
+        assert!(
+            tree.copy_dir(&["trials", "t", "0"], &dest, &mut budget)
+                .unwrap()
+        );
+        assert_eq!(
+            std::fs::read_to_string(dest.join("diff.patch")).unwrap(),
+            "diff"
+        );
+        assert_eq!(
+            std::fs::read_to_string(dest.join("sub/deep.txt")).unwrap(),
+            "deep"
+        );
         for gone in ["transcript.jsonl", "up", "fifo"] {
-            assert!(std::fs::symlink_metadata(dest.join(gone)).is_err(), "{gone} copied");
+            assert!(
+                std::fs::symlink_metadata(dest.join(gone)).is_err(),
+                "{gone} copied"
+            );
         }
         assert_eq!(budget.skipped.len(), 3, "{:?}", budget.skipped);
         assert_eq!(budget.bytes, 8);
@@ -450,21 +489,40 @@ mod tests {
         let tree = Tree::open(&shard, Limits::default()).unwrap();
         assert_eq!(tree.read(&["big"], 100).unwrap().unwrap().len(), 100);
         let e = tree.read(&["big"], 99).unwrap_err();
-        assert!(matches!(e, TreeError::TooLarge { size: 100, cap: 99, .. }), "{e}");
+        assert!(
+            matches!(
+                e,
+                TreeError::TooLarge {
+                    size: 100,
+                    cap: 99,
+                    ..
+                }
+            ),
+            "{e}"
+        );
 
         let small = |l: Limits| Tree::open(&shard, l).unwrap();
         let dest = root.path().join("o1");
-        let e = small(Limits { file: 50, ..Limits::default() })
-            .copy_dir(&["t"], &dest, &mut Budget::default())
-            .unwrap_err();
+        let e = small(Limits {
+            file: 50,
+            ..Limits::default()
+        })
+        .copy_dir(&["t"], &dest, &mut Budget::default())
+        .unwrap_err();
         assert!(matches!(e, TreeError::TooLarge { .. }), "{e}");
-        let e = small(Limits { total: 100, ..Limits::default() })
-            .copy_dir(&["t"], &root.path().join("o2"), &mut Budget::default())
-            .unwrap_err();
+        let e = small(Limits {
+            total: 100,
+            ..Limits::default()
+        })
+        .copy_dir(&["t"], &root.path().join("o2"), &mut Budget::default())
+        .unwrap_err();
         assert!(e.to_string().contains("more than 100 bytes"), "{e}");
-        let e = small(Limits { entries: 1, ..Limits::default() })
-            .copy_dir(&["t"], &root.path().join("o3"), &mut Budget::default())
-            .unwrap_err();
+        let e = small(Limits {
+            entries: 1,
+            ..Limits::default()
+        })
+        .copy_dir(&["t"], &root.path().join("o3"), &mut Budget::default())
+        .unwrap_err();
         assert!(e.to_string().contains("more than 1 files"), "{e}");
 
         let mut deep = shard.join("d");
@@ -472,9 +530,12 @@ mod tests {
             deep.push("x");
         }
         std::fs::create_dir_all(&deep).unwrap();
-        let e = small(Limits { depth: 3, ..Limits::default() })
-            .copy_dir(&["d"], &root.path().join("o4"), &mut Budget::default())
-            .unwrap_err();
+        let e = small(Limits {
+            depth: 3,
+            ..Limits::default()
+        })
+        .copy_dir(&["d"], &root.path().join("o4"), &mut Budget::default())
+        .unwrap_err();
         assert!(e.to_string().contains("deeper than 3"), "{e}");
 
         let e = Tree::open(&shard.join("big"), Limits::default()).unwrap_err();
