@@ -76,6 +76,9 @@ fn listed(items: &[String]) -> String {
     s.join("\n")
 }
 
+/// A run.json field the shards must agree on: its name and how to read it.
+type Field = (&'static str, fn(&RunMeta) -> Option<String>);
+
 /// Checks that `shards` are the parts of one run and joins their records.
 pub fn join(shards: &[ShardRun], allow_partial: bool) -> Result<Joined, MergeError> {
     let Some(first) = shards.first() else {
@@ -84,7 +87,7 @@ pub fn join(shards: &[ShardRun], allow_partial: bool) -> Result<Joined, MergeErr
     let mut problems = Vec::new();
     // Each field, by name: every shard must say the same, and a suite hash and trial
     // count must be there at all (without them the expected pairs are unknown).
-    let fields: [(&str, fn(&RunMeta) -> Option<String>); 6] = [
+    let fields: [Field; 6] = [
         ("agent", |m| m.agent.clone()),
         ("model", |m| m.model.clone()),
         ("suite hash", |m| m.tasks_hash.clone()),
