@@ -68,7 +68,7 @@ pub fn combine_orders(first: Winner, second: Winner) -> PairOutcome {
 }
 
 /// One judged pair, with both raw answers kept.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PairJudgement {
     pub judge_model: String,
     pub rubric_id: String,
@@ -84,7 +84,7 @@ pub struct PairJudgement {
     pub retries: u32,
     pub input_tokens: u64,
     pub output_tokens: u64,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
 }
 
@@ -155,7 +155,7 @@ pub async fn compare_pair(
 }
 
 /// One line of the pairs file: a judged pair of one (task, trial) of two runs.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PairLine {
     pub task_id: String,
     pub trial: u32,

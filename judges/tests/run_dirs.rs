@@ -517,3 +517,165 @@ async fn review_export_is_blind_seeded_and_import_measures_agreement() {
         "{err}"
     );
 }
+
+/// `scripted:pair`'s answers, counting the calls and, at each, how many complete lines the
+/// pairs file already holds.
+fn counting_factory(
+    calls: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+    lines_seen: std::sync::Arc<std::sync::Mutex<Vec<usize>>>,
+    pairs: PathBuf,
+) -> impl Fn(&str) -> anyhow::Result<Box<dyn JudgeModel>> + Sync {
+    move |spec: &str| {
+        let (calls, lines_seen, pairs) = (calls.clone(), lines_seen.clone(), pairs.clone());
+        Ok(Box::new(ScriptedJudge::deciding(spec, move |m| {
+            calls.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            let text = std::fs::read_to_string(&pairs).unwrap_or_default();
+            lines_seen.lock().unwrap().push(text.matches('\n').count());
+            let u = &m[1].content;
+            let good_in_a = u
+                .find("GOOD")
+                .is_some_and(|g| g < u.find("# Change B").unwrap_or(0));
+            format!(
+                r#"{{"winner":"{}","evidence":"clearer"}}"#,
+                if good_in_a { "A" } else { "B" }
+            )
+        })) as Box<dyn JudgeModel>)
+    }
+}
+
+fn pair_args(root: &Path, out: &Path) -> CompareArgs {
+    CompareArgs {
+        baseline: root.join("base"),
+        candidate: root.join("cand"),
+        judges: vec!["scripted:pair".into()],
+        rubric: None,
+        tasks: root.join("tasks"),
+        out: Some(out.to_owned()),
+    }
+}
+
+/// Each pair is on disk as soon as it is judged; a run stopped mid-write (a torn last line)
+/// resumes: the complete lines are not judged again, the torn pair is, and the file ends as
+/// one complete line per pair.
+#[tokio::test]
+async fn compare_appends_pairs_as_judged_and_resumes_after_a_torn_line() {
+    use std::sync::atomic::Ordering;
+    let tmp = tempfile::tempdir().unwrap();
+    make_run(tmp.path(), "base", "meh", 3);
+    make_run(tmp.path(), "cand", "GOOD", 3);
+    let out = tmp.path().join("pairwise.jsonl");
+    let calls = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let factory = counting_factory(calls.clone(), seen.clone(), out.clone());
+
+    let first = compare::run(pair_args(tmp.path(), &out), &factory)
+        .await
+        .unwrap();
+    assert_eq!((first.pairs.len(), first.resumed), (8, 0));
+    assert_eq!(calls.load(Ordering::SeqCst), 16, "8 pairs, both orders");
+    // Both orders of pair k were asked with the k-1 pairs before it already written.
+    let seen_first: Vec<usize> = seen.lock().unwrap().clone();
+    assert_eq!(seen_first, (0..8).flat_map(|k| [k, k]).collect::<Vec<_>>());
+    let full = std::fs::read_to_string(&out).unwrap();
+    let lines: Vec<&str> = full.lines().collect();
+    assert_eq!(lines.len(), 8);
+
+    // Stopped while writing the fourth line: three complete lines and half of one.
+    let torn = format!(
+        "{}\n{}",
+        lines[..3].join("\n"),
+        &lines[3][..lines[3].len() / 2]
+    );
+    std::fs::write(&out, &torn).unwrap();
+    calls.store(0, Ordering::SeqCst);
+    let again = compare::run(pair_args(tmp.path(), &out), &factory)
+        .await
+        .unwrap();
+    assert_eq!(
+        calls.load(Ordering::SeqCst),
+        10,
+        "only the 5 pairs not on disk"
+    );
+    assert_eq!((again.pairs.len(), again.resumed), (8, 3));
+    assert!(
+        again
+            .markdown
+            .contains("3 of the 8 judged pairs were read back")
+    );
+    let r = &again.reports[0].1;
+    assert_eq!((r.wins, r.n), (8, 8), "the same verdicts as the whole run");
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.ends_with('\n'));
+    let keys: std::collections::BTreeSet<(String, u64)> = text
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).expect("every line whole");
+            (
+                v["task_id"].as_str().unwrap().to_owned(),
+                v["trial"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!((text.lines().count(), keys.len()), (8, 8), "{text}");
+
+    // Nothing left to judge: a third run asks nobody.
+    calls.store(0, Ordering::SeqCst);
+    let done = compare::run(pair_args(tmp.path(), &out), &factory)
+        .await
+        .unwrap();
+    assert_eq!((calls.load(Ordering::SeqCst), done.resumed), (0, 8));
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), text);
+}
+
+/// A pairs file written for another run pair is refused before any judge is asked, and
+/// left as it was.
+#[tokio::test]
+async fn compare_refuses_a_pairs_file_of_another_run_pair() {
+    use std::sync::atomic::Ordering;
+    let tmp = tempfile::tempdir().unwrap();
+    make_run(tmp.path(), "base", "meh", 2);
+    make_run(tmp.path(), "cand", "GOOD", 2);
+    let out = tmp.path().join("pairwise.jsonl");
+    let calls = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let factory = counting_factory(calls.clone(), seen, out.clone());
+    compare::run(pair_args(tmp.path(), &out), &factory)
+        .await
+        .unwrap();
+    let good = std::fs::read_to_string(&out).unwrap();
+
+    // The same file, but its second line judged on another candidate run.
+    let mut lines: Vec<String> = good.lines().map(str::to_owned).collect();
+    lines[1] = lines[1].replace(
+        &format!("\"candidate_run\":\"{RUN_ID}\""),
+        "\"candidate_run\":\"run-other\"",
+    );
+    assert!(lines[1].contains("run-other"));
+    let forged = format!("{}\n", lines.join("\n"));
+    std::fs::write(&out, &forged).unwrap();
+    calls.store(0, Ordering::SeqCst);
+    let err = compare::run(pair_args(tmp.path(), &out), &factory)
+        .await
+        .unwrap_err();
+    let msg = format!("{err:#}");
+    assert!(msg.contains("pairwise.jsonl:2:"), "names the line: {msg}");
+    assert!(msg.contains("run-other"), "{msg}");
+    assert!(msg.contains("refusing to mix"), "{msg}");
+    assert_eq!(calls.load(Ordering::SeqCst), 0, "no judge asked");
+    assert_eq!(
+        std::fs::read_to_string(&out).unwrap(),
+        forged,
+        "left as it was"
+    );
+
+    // Not a pairs file at all: refused too, naming the line.
+    std::fs::write(&out, "{\"task_id\":\"task-0\",\"winner\":\"candidate\"}\n").unwrap();
+    let msg = format!(
+        "{:#}",
+        compare::run(pair_args(tmp.path(), &out), &factory)
+            .await
+            .unwrap_err()
+    );
+    assert!(msg.contains("pairwise.jsonl:1:"), "{msg}");
+    assert_eq!(calls.load(Ordering::SeqCst), 0);
+}

@@ -1,13 +1,17 @@
 //! `nab compare --baseline DIR --candidate DIR --judge SPEC`: position-swapped pairwise
-//! comparison over the (task, trial) pairs both runs have.
+//! comparison over the (task, trial) pairs both runs have. With `--out`, each pair is
+//! appended to the pairs file as soon as it is judged, and a rerun resumes from that file
+//! ([`super::pairs_file`]).
 
 use super::load_rubric;
+use super::pairs_file::{PairKey, PairsFile};
 use crate::material::TrialMaterial;
 use crate::model::{JudgeModel, ModelFactory};
 use crate::pairwise::{PairLine, PairwiseReport, compare_pair};
 use anyhow::Context;
 use nab_protocol::run::RunFolder;
 use nab_protocol::trial::TrialStatus;
+use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 #[derive(clap::Args, Debug, Clone)]
@@ -24,7 +28,8 @@ pub struct CompareArgs {
     /// The task suite both runs used (for each task's instruction.md).
     #[arg(long, value_name = "DIR", default_value = "tasks")]
     pub tasks: PathBuf,
-    /// Write every judged pair (both raw answers) here as JSONL.
+    /// Append every judged pair (both raw answers) here as JSONL, as it is judged; pairs
+    /// already in the file (same runs, judge and rubric) are not judged again.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
 }
@@ -34,6 +39,8 @@ pub struct CompareSummary {
     /// Per judge, in `--judge` order.
     pub reports: Vec<(String, PairwiseReport)>,
     pub pairs: Vec<PairLine>,
+    /// Of `pairs`, how many were read back from the pairs file instead of being judged.
+    pub resumed: usize,
     pub markdown: String,
 }
 
@@ -46,7 +53,22 @@ pub async fn run(args: CompareArgs, factory: ModelFactory<'_>) -> anyhow::Result
         .collect::<anyhow::Result<_>>()?;
     let base = RunFolder::open(&args.baseline)?;
     let cand = RunFolder::open(&args.candidate)?;
+    let run_ids = |f: &RunFolder| -> BTreeSet<String> {
+        f.records.iter().map(|r| r.run_id.clone()).collect()
+    };
+    // Opened before any judge is asked: a file of another run pair stops the run here.
+    let mut file = match &args.out {
+        Some(out) => Some(PairsFile::open(out, &run_ids(&base), &run_ids(&cand))?),
+        None => None,
+    };
+    if let Some(f) = file.as_ref().filter(|f| f.dropped_torn_line) {
+        eprintln!(
+            "{}: dropped a torn last line (an interrupted write); that pair is judged again",
+            f.path().display()
+        );
+    }
     let mut pairs = Vec::new();
+    let mut resumed = 0usize;
     let mut skipped: Vec<String> = Vec::new();
     let mut shared = 0usize;
     for c in cand
@@ -60,6 +82,25 @@ pub async fn run(args: CompareArgs, factory: ModelFactory<'_>) -> anyhow::Result
             continue;
         };
         shared += 1;
+        let key = |model: &dyn JudgeModel| PairKey {
+            task_id: c.task_id.clone(),
+            trial: c.trial,
+            judge_model: model.id(),
+            rubric_hash: rubric.hash.clone(),
+        };
+        let earlier: Vec<Option<PairLine>> = models
+            .iter()
+            .map(|m| {
+                file.as_ref()
+                    .and_then(|f| f.judged(&key(m.as_ref())))
+                    .cloned()
+            })
+            .collect();
+        if earlier.iter().all(Option::is_some) {
+            resumed += earlier.len();
+            pairs.extend(earlier.into_iter().flatten());
+            continue;
+        }
         let (bm, cm) = match (
             TrialMaterial::load(&base, b, &args.tasks),
             TrialMaterial::load(&cand, c, &args.tasks),
@@ -70,7 +111,13 @@ pub async fn run(args: CompareArgs, factory: ModelFactory<'_>) -> anyhow::Result
                 continue;
             }
         };
-        for model in &models {
+        for (model, earlier) in models.iter().zip(earlier) {
+            if let Some(line) = earlier {
+                resumed += 1;
+                pairs.push(line);
+                continue;
+            }
+            let started = std::time::Instant::now();
             let judgement = compare_pair(
                 model.as_ref(),
                 &rubric,
@@ -79,13 +126,26 @@ pub async fn run(args: CompareArgs, factory: ModelFactory<'_>) -> anyhow::Result
                 &cm.candidate(),
             )
             .await?;
-            pairs.push(PairLine {
+            // Progress for long runs with slow judges (stdout carries the report).
+            eprintln!(
+                "judged {}/{} with {}: {:?} in {:.0} s",
+                c.task_id,
+                c.trial,
+                judgement.judge_model,
+                judgement.outcome,
+                started.elapsed().as_secs_f64()
+            );
+            let line = PairLine {
                 task_id: c.task_id.clone(),
                 trial: c.trial,
                 baseline_run: b.run_id.clone(),
                 candidate_run: c.run_id.clone(),
                 judgement,
-            });
+            };
+            if let Some(f) = file.as_mut() {
+                f.append(&line)?;
+            }
+            pairs.push(line);
         }
     }
     if shared > 0 && skipped.len() == shared {
@@ -103,14 +163,33 @@ pub async fn run(args: CompareArgs, factory: ModelFactory<'_>) -> anyhow::Result
             "the runs share no (task, trial) pair that completed in both: nothing to compare"
         );
     }
-    if let Some(out) = &args.out {
-        nab_protocol::files::write_jsonl_atomic(out, &pairs)?;
-    }
     let mut markdown = format!(
         "Pairwise comparison (candidate vs baseline), rubric `{}`, {} pairs per judge\n\n",
         rubric.id,
         pairs.len() / models.len().max(1)
     );
+    if resumed > 0 {
+        markdown.push_str(&format!(
+            "{resumed} of the {} judged pairs were read back from the pairs file (judged by an earlier run of this comparison).\n\n",
+            pairs.len()
+        ));
+    }
+    if let Some(f) = &file {
+        let ids: BTreeSet<String> = models.iter().map(|m| m.id()).collect();
+        let other = f
+            .lines()
+            .iter()
+            .filter(|l| {
+                !ids.contains(&l.judgement.judge_model) || l.judgement.rubric_hash != rubric.hash
+            })
+            .count();
+        if other > 0 {
+            markdown.push_str(&format!(
+                "{other} pair(s) in {} were judged by another judge or rubric: kept in the file, not counted here.\n\n",
+                f.path().display()
+            ));
+        }
+    }
     let mut reports = Vec::new();
     for model in &models {
         let id = model.id();
@@ -126,6 +205,7 @@ pub async fn run(args: CompareArgs, factory: ModelFactory<'_>) -> anyhow::Result
     Ok(CompareSummary {
         reports,
         pairs,
+        resumed,
         markdown,
     })
 }

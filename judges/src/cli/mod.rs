@@ -12,6 +12,7 @@
 
 pub mod compare;
 pub mod judge;
+pub mod pairs_file;
 pub mod review;
 mod run_opts;
 
