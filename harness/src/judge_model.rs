@@ -2,11 +2,61 @@
 //! providers, called in-process (no socket, no HTTP of our own): a `--judge` spec such as
 //! `openai:gpt-4.1@http://…`, `replay:cassettes/judge` or `scripted:answers.yaml` becomes a
 //! provider, and each judge prompt becomes one OpenAI chat-completions request.
+//!
+//! A judge request is not streamed, so nothing arrives until the whole answer is written:
+//! its length is bounded (`max_tokens`, [`JudgeCallOpts::judge_max_tokens`]) and the wait
+//! for it is one timeout over the whole call ([`JudgeCallOpts::judge_timeout`]), not the
+//! agent's 300 s wait for a stream's first chunk.
 
 use async_trait::async_trait;
 use nab_gateway::{CallPolicy, Client, ProviderOptions};
 use nab_judges::{ChatMessage, JudgeModel, ModelError, ModelReply};
 use serde_json::{Value, json};
+use std::time::Duration;
+
+/// The default cap on a judge's answer, in tokens. A verdict is a small JSON object (a
+/// rubric's scores with a line of evidence each, or a winner and its evidence); a model that
+/// goes on past this is rambling, and its cut-off answer is rejected and retried like any
+/// malformed one instead of filling the server's context.
+pub const DEFAULT_JUDGE_MAX_TOKENS: u32 = 1024;
+/// The default wait for one whole judge answer. Generous because a local model on a loaded
+/// machine writes a capped answer in minutes, not seconds.
+pub const DEFAULT_JUDGE_TIMEOUT_SECS: u64 = 900;
+
+/// How judge models are called (`nab run`, `nab judge`, `nab compare`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::Args)]
+pub struct JudgeCallOpts {
+    /// The most tokens a judge may answer with (`max_tokens` of each judge request).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_JUDGE_MAX_TOKENS,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub judge_max_tokens: u32,
+    /// Seconds to wait for one judge answer. Judge requests are not streamed, so this bounds
+    /// the whole call (reading the prompt and writing up to --judge-max-tokens tokens); a
+    /// call that times out is retried like a dropped connection.
+    #[arg(long, value_name = "SECS", default_value_t = DEFAULT_JUDGE_TIMEOUT_SECS,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub judge_timeout: u64,
+}
+
+impl Default for JudgeCallOpts {
+    fn default() -> Self {
+        JudgeCallOpts {
+            judge_max_tokens: DEFAULT_JUDGE_MAX_TOKENS,
+            judge_timeout: DEFAULT_JUDGE_TIMEOUT_SECS,
+        }
+    }
+}
+
+impl JudgeCallOpts {
+    /// The gateway's retry policy with the judge's timeout over the whole (non-streamed)
+    /// answer.
+    pub fn policy(&self) -> CallPolicy {
+        CallPolicy {
+            response_timeout: Duration::from_secs(self.judge_timeout),
+            ..CallPolicy::default()
+        }
+    }
+}
 
 /// The `model` field of every judge request. The `openai:` provider replaces it with the
 /// spec's model; keeping it constant makes a judge cassette recorded with
@@ -18,30 +68,41 @@ pub struct GatewayJudge {
     client: Client,
     /// The provider's description (the spec without secrets), recorded with every verdict.
     id: String,
+    max_tokens: u32,
 }
 
 impl GatewayJudge {
-    /// Builds the provider of `spec` with the gateway's retry policy. The API key (for
-    /// `openai:`) comes from the host environment, as for the agent's gateway.
-    pub fn from_spec(spec: &str) -> anyhow::Result<GatewayJudge> {
-        let client = Client::from_spec(spec, &ProviderOptions::default(), CallPolicy::default())
+    /// Builds the provider of `spec` with the gateway's retry policy and `opts`' timeout.
+    /// The API key (for `openai:`) comes from the host environment, as for the agent's
+    /// gateway.
+    pub fn from_spec(spec: &str, opts: &JudgeCallOpts) -> anyhow::Result<GatewayJudge> {
+        let client = Client::from_spec(spec, &ProviderOptions::default(), opts.policy())
             .map_err(|e| anyhow::anyhow!("judge model {spec:?}: {e}"))?;
         let id = client.provider().describe();
-        Ok(GatewayJudge { client, id })
+        Ok(GatewayJudge {
+            client,
+            id,
+            max_tokens: opts.judge_max_tokens,
+        })
     }
 }
 
-/// The factory the judges' `run` functions take (`--judge SPEC` → model).
-pub fn judge_factory(spec: &str) -> anyhow::Result<Box<dyn JudgeModel>> {
-    Ok(Box::new(GatewayJudge::from_spec(spec)?))
+/// The factory the judges' `run` functions take (`--judge SPEC` → model), calling every
+/// judge as `opts` says.
+pub fn judge_factory(
+    opts: JudgeCallOpts,
+) -> impl Fn(&str) -> anyhow::Result<Box<dyn JudgeModel>> + Sync {
+    move |spec| Ok(Box::new(GatewayJudge::from_spec(spec, &opts)?) as Box<dyn JudgeModel>)
 }
 
-/// The chat-completions body for `messages`: deterministic sampling, no streaming.
-pub fn request_body(messages: &[ChatMessage]) -> Value {
+/// The chat-completions body for `messages`: deterministic sampling, no streaming, an
+/// answer of at most `max_tokens` tokens.
+pub fn request_body(messages: &[ChatMessage], max_tokens: u32) -> Value {
     json!({
         "model": REQUEST_MODEL,
         "messages": messages,
         "temperature": 0,
+        "max_tokens": max_tokens,
         "stream": false,
     })
 }
@@ -83,7 +144,7 @@ impl JudgeModel for GatewayJudge {
     async fn complete(&self, messages: &[ChatMessage]) -> Result<ModelReply, ModelError> {
         let (completion, usage) = self
             .client
-            .complete(request_body(messages))
+            .complete(request_body(messages, self.max_tokens))
             .await
             .map_err(|e| ModelError(format!("{}: {e}", self.id)))?;
         Ok(ModelReply {
@@ -99,10 +160,14 @@ mod tests {
 
     #[test]
     fn request_carries_roles_and_deterministic_sampling() {
-        let body = request_body(&[ChatMessage::system("rules"), ChatMessage::user("diff")]);
+        let body = request_body(
+            &[ChatMessage::system("rules"), ChatMessage::user("diff")],
+            300,
+        );
         assert_eq!(body["messages"][0]["role"], "system");
         assert_eq!(body["messages"][1]["content"], "diff");
         assert_eq!(body["temperature"], 0);
+        assert_eq!(body["max_tokens"], 300);
         assert_eq!(body["stream"], false);
         assert_eq!(body["model"], REQUEST_MODEL);
     }
@@ -119,7 +184,9 @@ mod tests {
 
     #[test]
     fn bad_spec_names_the_spec() {
-        let err = GatewayJudge::from_spec("gpt-4").err().expect("must fail");
+        let err = GatewayJudge::from_spec("gpt-4", &JudgeCallOpts::default())
+            .err()
+            .expect("must fail");
         assert!(err.to_string().contains("\"gpt-4\""), "{err}");
     }
 
@@ -132,7 +199,11 @@ mod tests {
             "turns:\n  - content: first answer\n  - content: second answer\n",
         )
         .unwrap();
-        let judge = GatewayJudge::from_spec(&format!("scripted:{}", file.display())).unwrap();
+        let judge = GatewayJudge::from_spec(
+            &format!("scripted:{}", file.display()),
+            &JudgeCallOpts::default(),
+        )
+        .unwrap();
         assert!(judge.id().starts_with("scripted:"), "{}", judge.id());
         let msgs = [ChatMessage::system("s"), ChatMessage::user("u")];
         let a = judge.complete(&msgs).await.unwrap();

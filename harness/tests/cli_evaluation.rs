@@ -566,3 +566,94 @@ fn a_copied_run_folder_works_with_compare_judge_report_and_review() {
         );
     }
 }
+
+/// A completion answering one pairwise judge prompt with a tie.
+fn tie_completion() -> serde_json::Value {
+    serde_json::json!({
+        "id": "chatcmpl-1", "object": "chat.completion", "created": 0, "model": "judge-m",
+        "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant",
+            "content": "{\"winner\":\"tie\",\"evidence\":\"both change the same slice bound\"}"}}],
+        "usage": {"prompt_tokens": 900, "completion_tokens": 20, "total_tokens": 920}
+    })
+}
+
+/// Runs `nab compare --judge openai:judge-m@<server>` on one shared pair with `extra` options.
+fn compare_with_http_judge(root: &Path, server: &str, extra: &[&str]) -> (Output, PathBuf) {
+    let base = root.join("base");
+    let cand = root.join("cand");
+    small_run(&base, "b", &[("t-a", 0, TrialStatus::Failed)], DIFF);
+    small_run(&cand, "c", &[("t-a", 0, TrialStatus::Passed)], DIFF);
+    let spec = format!("openai:judge-m@{server}/v1");
+    let mut args = vec![
+        "compare",
+        "--baseline",
+        s(&base),
+        "--candidate",
+        s(&cand),
+        "--judge",
+        &spec,
+    ];
+    args.extend_from_slice(extra);
+    let o = Command::new(env!("CARGO_BIN_EXE_nab"))
+        .args(&args)
+        .env("NAB_LOG", "error")
+        .env("NAB_API_KEY", "test-key")
+        .output()
+        .expect("run nab");
+    (o, cand.join("pairwise.jsonl"))
+}
+
+/// Judge requests go out with the answer cap (`max_tokens` from --judge-max-tokens) and
+/// unstreamed: the provider below answers only such requests, so without the cap no verdict
+/// would come back.
+#[tokio::test(flavor = "multi_thread")]
+async fn compare_judge_requests_carry_the_answer_cap() {
+    use wiremock::matchers::{body_partial_json, method, path};
+    use wiremock::{Mock, MockServer, ResponseTemplate};
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/v1/chat/completions"))
+        .and(body_partial_json(serde_json::json!({"max_tokens": 64})))
+        .respond_with(ResponseTemplate::new(200).set_body_json(tie_completion()))
+        .expect(2)
+        .mount(&server)
+        .await;
+    let tmp = tempfile::tempdir().unwrap();
+    let (o, pairs) =
+        compare_with_http_judge(tmp.path(), &server.uri(), &["--judge-max-tokens", "64"]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}\n{err}");
+    let pairs = std::fs::read_to_string(pairs).unwrap();
+    assert!(pairs.contains("\"outcome\":\"tie\""), "{pairs}");
+    assert!(
+        out.contains("pairwise judge: candidate 0 · baseline 0 · tie 1"),
+        "{out}"
+    );
+}
+
+/// The judge's timeout bounds the whole unstreamed call: a provider slower than
+/// --judge-timeout ends as the pair's model error, named, and the comparison still finishes.
+#[tokio::test(flavor = "multi_thread")]
+async fn compare_judge_timeout_bounds_the_whole_call() {
+    use wiremock::matchers::method;
+    use wiremock::{Mock, MockServer, ResponseTemplate};
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .respond_with(
+            ResponseTemplate::new(200)
+                .set_body_json(tie_completion())
+                .set_delay(std::time::Duration::from_secs(30)),
+        )
+        .mount(&server)
+        .await;
+    let tmp = tempfile::tempdir().unwrap();
+    let started = std::time::Instant::now();
+    let (o, pairs) = compare_with_http_judge(tmp.path(), &server.uri(), &["--judge-timeout", "1"]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}\n{err}");
+    // 4 attempts of 1 s and 3.5 s of backoff per order, not the 30 s the provider takes.
+    assert!(started.elapsed().as_secs() < 29, "{:?}", started.elapsed());
+    let pairs = std::fs::read_to_string(pairs).unwrap();
+    assert!(pairs.contains("\"outcome\":\"error\""), "{pairs}");
+    assert!(pairs.contains("1s"), "names the timeout: {pairs}");
+}

@@ -2,7 +2,7 @@
 //! (paired statistics, per-task deltas) in compare.html and on the terminal; with
 //! `--judge`, also the position-swapped pairwise judge comparison, fed into both.
 
-use nab_harness::judge_model::judge_factory;
+use nab_harness::judge_model::{JudgeCallOpts, judge_factory};
 use nab_judges::cli::compare::CompareArgs as JudgeCompareArgs;
 use nab_judges::pairwise::PairLine;
 use nab_protocol::run::RunPaths;
@@ -29,9 +29,14 @@ pub struct Args {
     #[arg(long, value_name = "DIR")]
     tasks: Option<PathBuf>,
     /// Where the judged pairs go, with both raw answers (JSONL; the input of
-    /// `nab review export-pairwise`). Default: <candidate>/pairwise.jsonl.
+    /// `nab review export-pairwise`). Default: <candidate>/pairwise.jsonl. Each pair is
+    /// appended as soon as it is judged; run the same command again to resume a stopped
+    /// comparison (pairs already in the file are not judged again; a file of another run
+    /// pair is refused).
     #[arg(long, value_name = "FILE", requires = "judges")]
     pairs_out: Option<PathBuf>,
+    #[command(flatten)]
+    judge_call: JudgeCallOpts,
     /// Earlier pairwise results to show (a `--pairs-out` file, or records with task_id,
     /// winner, consistent, judge_model, reason).
     #[arg(long, value_name = "FILE")]
@@ -77,7 +82,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
                 tasks,
                 out: Some(pairs_out.clone()),
             },
-            &judge_factory,
+            &judge_factory(args.judge_call),
         )
         .await?;
         print!("{}", judged.markdown);

@@ -1,7 +1,7 @@
 //! `nab judge --run DIR`: grade, or re-grade, the trials of an existing run with LLM
 //! judges, then rewrite the run's report so it shows the verdicts.
 
-use nab_harness::judge_model::judge_factory;
+use nab_harness::judge_model::{JudgeCallOpts, judge_factory};
 use nab_judges::cli::JudgeOpts;
 use nab_judges::cli::judge::JudgeArgs;
 use std::path::{Path, PathBuf};
@@ -14,6 +14,8 @@ pub struct Args {
     run: PathBuf,
     #[command(flatten)]
     opts: JudgeOpts,
+    #[command(flatten)]
+    call: JudgeCallOpts,
     /// The task suite the run used, for each task's instruction.md (default: the tasks
     /// folder recorded in <run>/run.json, else ./tasks).
     #[arg(long, value_name = "DIR")]
@@ -44,7 +46,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
             tasks,
             force: args.force,
         },
-        &judge_factory,
+        &judge_factory(args.call),
     )
     .await?;
     print!("{}", summary.markdown);

@@ -65,6 +65,8 @@ pub struct Args {
     /// LLM judges: `--judge SPEC` (repeatable) grades each verified trial; `--rubric FILE`.
     #[command(flatten)]
     judge: nab_judges::cli::JudgeOpts,
+    #[command(flatten)]
+    judge_call: nab_harness::judge_model::JudgeCallOpts,
     /// Task ids (default: every task in --tasks).
     ids: Vec<String>,
 }
@@ -97,7 +99,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     // Judges are built before Docker so a bad --judge spec or rubric fails fast.
     let judge = nab_judges::cli::TrialGrader::from_opts(
         &args.judge,
-        &nab_harness::judge_model::judge_factory,
+        &nab_harness::judge_model::judge_factory(args.judge_call),
     )?
     .map(Arc::new);
     let ids: Vec<String> = tasks.iter().map(|t| t.id().to_owned()).collect();
