@@ -24,6 +24,10 @@
 #
 # Exit: 0 every trial passed or failed on its own merits; 1 a trial was an infrastructure
 # error or had no token counts; 2 the set-up failed.
+#
+# Sourced (`source ci/real-model.sh`), it only defines the steps and the variables above, so
+# other scripts (ci/judge-self-compare.sh) reuse step_install and step_serve; the server
+# started by step_serve is stopped when the sourcing script exits.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -34,8 +38,6 @@ CTX="${NAB_REAL_CTX:-8192}"
 LLAMA_VERSION="0.3.36"
 MODEL_NAME="smollm2-135m-instruct"
 DEFAULT_TASKS=(py-pagination-offbyone term-log-report java-interval-boundaries)
-TASKS=("$@")
-[ ${#TASKS[@]} -gt 0 ] || TASKS=("${DEFAULT_TASKS[@]}")
 START=$(date +%s)
 SERVER_PID=""
 
@@ -148,11 +150,19 @@ sys.exit(1 if bad else 0)
 EOF
 }
 
-step_install
-step_serve
-if step_run; then
-  say "done: every trial ended passed or failed with real token counts ($(($(date +%s) - START)) s)"
-else
-  say "failed: a trial was an infrastructure error or had no token counts; see $DIR/run and $DIR/server.log"
-  exit 1
+main() {
+  TASKS=("$@")
+  [ ${#TASKS[@]} -gt 0 ] || TASKS=("${DEFAULT_TASKS[@]}")
+  step_install
+  step_serve
+  if step_run; then
+    say "done: every trial ended passed or failed with real token counts ($(($(date +%s) - START)) s)"
+  else
+    say "failed: a trial was an infrastructure error or had no token counts; see $DIR/run and $DIR/server.log"
+    exit 1
+  fi
+}
+
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+  main "$@"
 fi
