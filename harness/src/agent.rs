@@ -276,6 +276,7 @@ mod tests {
             dir: PathBuf::from("/suite/t"),
             wrong: vec![],
             pinned_tests: None,
+            image: None,
         }
     }
 

@@ -2,7 +2,9 @@
 //! Docker containers, verifies with hidden tests in a fresh container, and records results.
 //!
 //! - [`task`]: the task format and the suite checker (no Docker).
-//! - [`image`]: the base image recipe and its build (mmdebstrap → Docker import).
+//! - [`image`]: the base image recipe and its build (mmdebstrap → Docker import), and the
+//!   task images built on it from a task's `environment:` (`nab image ls|rm`).
+//! - [`import`]: `nab import harbor`, converting Harbor-format tasks or refusing them.
 //! - [`sandbox`]: the only module that talks to Docker, behind a backend trait.
 //! - [`agent`]: how each kind of agent is started in the sandbox.
 //! - [`workspace`]: workspace archives in and out, and the diff against the original.
@@ -26,6 +28,7 @@ pub mod canary;
 pub mod docker;
 pub mod expect;
 pub mod image;
+pub mod import;
 pub mod judge_model;
 pub mod junit;
 pub mod llm;

@@ -94,6 +94,12 @@ pub enum TrialError {
     /// changed. Infrastructure (the recording is stale), never retried (it would miss again).
     #[error("{0}")]
     ReplayMiss(String),
+    /// The task has an `environment:` but its image was not built before the run
+    /// (the CLI builds it; a library caller must call `image::ensure_suite_images`).
+    #[error(
+        "task {0} has an `environment:` but no image was built for it; build it first (`nab image build --tasks <dir>`)"
+    )]
+    NoTaskImage(String),
 }
 
 impl TrialOutcome {
@@ -106,7 +112,7 @@ impl TrialError {
     /// Whether another attempt could end differently. A replay miss cannot: the same
     /// agent sends the same request to the same cassette.
     pub fn is_retryable(&self) -> bool {
-        !matches!(self, TrialError::ReplayMiss(_))
+        !matches!(self, TrialError::ReplayMiss(_) | TrialError::NoTaskImage(_))
     }
 
     /// The kind of infrastructure fault, for the record's `error_kind`.
@@ -116,9 +122,10 @@ impl TrialError {
             TrialError::Sandbox(_) | TrialError::Unsupported(_) => Some(ErrorKind::Sandbox),
             TrialError::Provider(_) => Some(ErrorKind::Provider),
             TrialError::ReplayMiss(_) => Some(ErrorKind::ReplayMiss),
-            TrialError::Plan(_) | TrialError::Llm(_) | TrialError::Files { .. } => {
-                Some(ErrorKind::Harness)
-            }
+            TrialError::Plan(_)
+            | TrialError::Llm(_)
+            | TrialError::Files { .. }
+            | TrialError::NoTaskImage(_) => Some(ErrorKind::Harness),
         }
     }
 }
@@ -285,6 +292,12 @@ async fn run_inner(
             return Err(TrialError::Unsupported(what));
         }
     }
+    // A task with its own environment runs its own image, never the base in its place.
+    let image = match (&task.image, &task.spec.environment) {
+        (Some(i), _) => i.clone(),
+        (None, Some(_)) => return Err(TrialError::NoTaskImage(task.id().to_owned())),
+        (None, None) => ctx.image.clone(),
+    };
     std::fs::create_dir_all(dir).map_err(files_err(dir))?;
     let ws_dir = task.workspace_dir();
     let (original, tar) = tokio::task::spawn_blocking(move || {
@@ -347,7 +360,7 @@ async fn run_inner(
     let mut env = vec!["HOME=/tmp".to_owned(), "LANG=C.UTF-8".to_owned()];
     env.extend(plan.env.iter().cloned());
     let agent_spec = ContainerSpec {
-        image: ctx.image.clone(),
+        image: image.clone(),
         labels: labels("agent"),
         limits: lockdown(task),
         workspace: Some(volume.clone()),
@@ -591,7 +604,7 @@ async fn run_inner(
         .plant(&task.tests_dir())
         .map_err(files_err(&task.tests_dir()))?;
     let verify_spec = ContainerSpec {
-        image: ctx.image.clone(),
+        image: image.clone(),
         labels: labels("verify"),
         limits: lockdown(task),
         workspace: Some(volume),

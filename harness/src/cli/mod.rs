@@ -5,6 +5,7 @@ mod common;
 mod compare;
 mod gate;
 mod image;
+mod import;
 mod judge;
 mod merge;
 mod report;
@@ -37,8 +38,10 @@ enum Command {
     Run(run::Args),
     /// Remove containers and volumes left behind by nab (found by label).
     Clean(clean::Args),
-    /// Manage the base image.
+    /// Manage nab's images: the base image and the task images built from `environment:`.
     Image(image::Args),
+    /// Convert tasks written in another harness's format into nab tasks.
+    Import(import::Args),
     /// Grade (or re-grade) the trials of a finished run with LLM judges.
     Judge(judge::Args),
     /// Blind human review of judge verdicts: export a sample, import verdicts, report agreement.
@@ -62,6 +65,7 @@ impl Cli {
             Command::Run(a) => run::run(a).await,
             Command::Clean(a) => clean::run(a).await,
             Command::Image(a) => image::run(a).await,
+            Command::Import(a) => import::run(a),
             Command::Judge(a) => judge::run(a).await,
             Command::Review(a) => review::run(a),
             Command::Merge(a) => merge::run(a),
@@ -99,4 +103,45 @@ pub(crate) async fn ensure_image(docker: &bollard::Docker, force: bool) -> anyho
         );
     }
     Ok(ensured.tag)
+}
+
+/// Builds the task images `tasks` need that are missing (one per distinct environment),
+/// with progress, and points each task with an `environment:` at its image. A failed
+/// build is an error naming the task(s) and the failing command; no trial runs.
+pub(crate) async fn ensure_task_images(
+    docker: &bollard::Docker,
+    base: &str,
+    tasks: &mut [std::sync::Arc<nab_harness::task::Task>],
+    force: bool,
+) -> anyhow::Result<Vec<(nab_harness::image::SuiteImage, nab_harness::image::Ensured)>> {
+    let pb = indicatif::ProgressBar::with_draw_target(None, progress_target());
+    pb.set_style(indicatif::ProgressStyle::with_template(
+        "{spinner} [{elapsed}] {msg}",
+    )?);
+    pb.enable_steady_tick(std::time::Duration::from_millis(200));
+    let built =
+        nab_harness::image::ensure_suite_images(docker, base, tasks, force, &pb, |i, n, img| {
+            pb.suspend(|| {
+                eprintln!(
+                    "building task image {}/{n} {} for {} ...",
+                    i,
+                    img.recipe.tag(),
+                    img.tasks.join(", ")
+                )
+            });
+        })
+        .await;
+    pb.finish_and_clear();
+    let built = built?;
+    for (img, e) in &built {
+        if let Some(t) = e.built_in {
+            eprintln!(
+                "built task image {} ({}) in {:.1} s",
+                e.tag,
+                img.tasks.join(", "),
+                t.as_secs_f64()
+            );
+        }
+    }
+    Ok(built)
 }

@@ -76,7 +76,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.trials == 0 {
         anyhow::bail!("--trials must be at least 1");
     }
-    let Some(tasks) = load_or_report(&args.tasks, &args.ids) else {
+    let Some(mut tasks) = load_or_report(&args.tasks, &args.ids) else {
         return Ok(ExitCode::from(2));
     };
     if let AgentKind::Wrong(name) = &agent
@@ -132,6 +132,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let docker = nab_harness::docker::connect().await?;
     let image = super::ensure_image(&docker, false).await?;
+    super::ensure_task_images(&docker, &image, &mut tasks, false).await?;
     let run_id = args.run_id.clone().unwrap_or_else(new_run_id);
     let out = args.out.clone().unwrap_or_else(|| default_out("", &run_id));
     let meta = super::run_meta::start(

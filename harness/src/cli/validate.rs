@@ -41,7 +41,7 @@ pub struct Args {
 }
 
 pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let Some(tasks) = load_or_report(&args.tasks, &args.ids) else {
+    let Some(mut tasks) = load_or_report(&args.tasks, &args.ids) else {
         return Ok(ExitCode::from(2));
     };
     if args.static_only {
@@ -50,6 +50,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let docker = nab_harness::docker::connect().await?;
     let image = super::ensure_image(&docker, false).await?;
+    super::ensure_task_images(&docker, &image, &mut tasks, false).await?;
     let run_id = args.run_id.unwrap_or_else(new_run_id);
     let out = args
         .out
@@ -203,7 +204,10 @@ fn verdicts(tasks: &[Arc<nab_harness::task::Task>], records: &[TrialRecord]) -> 
                 issues.push(format!("{}: {e}", r.agent));
             }
         }
-        let wrong = if wrong_cells.is_empty() {
+        let wrong = if t.spec.origin.is_some() && wrong_cells.is_empty() {
+            // A converter cannot invent plausible wrong fixes; the check is skipped, openly.
+            "skipped:imported".to_owned()
+        } else if wrong_cells.is_empty() {
             "(none)".to_owned()
         } else {
             wrong_cells.join(",")
@@ -286,6 +290,17 @@ mod tests {
             "{}",
             v.table
         );
+    }
+
+    #[test]
+    fn an_imported_task_without_wrong_solutions_says_the_check_is_skipped() {
+        let mut t = (*task()).clone();
+        t.wrong.clear();
+        t.spec.origin = Some(nab_harness::task::Origin::Harbor);
+        let t = Arc::new(t);
+        let v = verdicts(std::slice::from_ref(&t), &runs(&t, &[TrialStatus::Passed]));
+        assert_eq!(v.problems, 0, "{}", v.table);
+        assert!(v.table.contains("skipped:imported"), "{}", v.table);
     }
 
     #[test]

@@ -1,11 +1,20 @@
 //! The base image every container runs: a Debian root file system built locally by
 //! mmdebstrap from a recipe kept in the repository, imported into Docker, and tagged with
-//! the recipe's hash so an unchanged recipe is never rebuilt.
+//! the recipe's hash so an unchanged recipe is never rebuilt. A task with an `environment:`
+//! gets its own image on top of it (`nab-task:<hash>`), built by Docker's builder.
 
 mod build;
+mod list;
 mod recipe;
 mod sources;
+mod suite;
+mod task_build;
+mod task_recipe;
 
 pub use build::{BuildError, Ensured, ensure_base_image, image_exists};
+pub use list::{ImageListError, NabImage, list_images, remove_image};
 pub use recipe::{IMAGE_REPO, Recipe};
 pub use sources::{AptSource, SourcesError, parse_deb822, parse_one_line};
+pub use suite::{SuiteImage, ensure_suite_images, suite_images};
+pub use task_build::{TaskImageError, ensure_task_image};
+pub use task_recipe::{Instruction, TASK_IMAGE_REPO, TaskRecipe};

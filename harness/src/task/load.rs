@@ -114,6 +114,7 @@ pub fn load_task(folder: &Path) -> Result<Task, Vec<TaskIssue>> {
             dir: folder.to_owned(),
             wrong,
             pinned_tests: None,
+            image: None,
         }),
         _ => Err(issues),
     }
@@ -396,6 +397,11 @@ fn check_spec(folder: &Path, file: &Path, spec: &TaskSpec, issues: &mut Vec<Task
     for (i, p) in spec.replay_normalize.iter().enumerate() {
         if let Err(e) = nab_gateway::normalize::compile(&p.pattern) {
             bad(&format!("replay_normalize[{i}].pattern"), e);
+        }
+    }
+    if let Some(env) = &spec.environment {
+        for (field, msg) in super::environment::check(env) {
+            bad(&field, msg);
         }
     }
     if let Err(e) = crate::tamper::Protected::new(&spec.protected) {

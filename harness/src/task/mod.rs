@@ -3,15 +3,17 @@
 //! Loading checks the whole suite before any container starts and reports every problem
 //! at once; each problem names the file, the field, what is wrong and what is allowed.
 
+mod environment;
 mod issue;
 mod load;
 mod schema;
 
+pub use environment::{debian_name, pinned_requirement};
 pub use issue::{SuiteError, TaskIssue};
 pub use load::{load_suite, load_task};
 pub use schema::{
-    AgentOptions, Budgets, Category, CommandStep, Compare, Difficulty, ExpectFile, ExpectStdout,
-    GatewayOptions, Limits, TaskSpec, Timeouts, VerifyStep,
+    AgentOptions, Budgets, Category, CommandStep, Compare, Difficulty, Environment, ExpectFile,
+    ExpectStdout, GatewayOptions, Limits, Origin, TaskSpec, Timeouts, VerifyStep,
 };
 
 use std::path::PathBuf;
@@ -33,6 +35,9 @@ pub struct Task {
     /// The test ids every verdict's reports must list (`tests.lock`, see
     /// [`crate::pinned`]); `None` when the lock has no fresh entry for the task.
     pub pinned_tests: Option<std::collections::BTreeSet<String>>,
+    /// The image this task's containers run when it has an `environment:`
+    /// (`nab-task:<hash>`), set once that image is built; `None` runs the base image.
+    pub image: Option<String>,
 }
 
 impl Task {

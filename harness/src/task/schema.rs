@@ -37,6 +37,37 @@ pub struct TaskSpec {
     /// on top of the defaults in `tamper::DEFAULT_PROTECTED`.
     #[serde(default)]
     pub protected: Vec<String>,
+    /// The task's own image on top of the base image (`nab-task:<hash>`): extra Debian and
+    /// PyPI packages and root set-up commands, installed once at build time.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub environment: Option<Environment>,
+    /// Where the task came from when a converter wrote it (`nab import harbor`). Imported
+    /// tasks have no known-wrong solutions; `nab validate` says it skips that check.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub origin: Option<Origin>,
+}
+
+/// `environment:` in task.yaml: what the task's image adds to the base image. Only the
+/// build container has a network; agent and verifier containers keep the full lockdown.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Environment {
+    /// Debian package names (bookworm), installed with `apt-get install --no-install-recommends`.
+    #[serde(default)]
+    pub apt: Vec<String>,
+    /// PyPI requirements, each pinned to one version: `name==version`.
+    #[serde(default)]
+    pub pip: Vec<String>,
+    /// Shell commands run in order as root at build time, after the packages (`sh -c`).
+    #[serde(default)]
+    pub setup: Vec<String>,
+}
+
+/// The format a task was converted from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Origin {
+    Harbor,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

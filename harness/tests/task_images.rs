@@ -1,0 +1,349 @@
+//! Per-task environments with real Docker: a task image is built once per distinct
+//! environment and shared, is cached by its recipe hash, carries the task's packages and
+//! set-up, and runs agent and verifier containers under exactly the base image's lockdown
+//! (checked from inside both). A failed build names the task and the failing command.
+
+mod common;
+
+use common::write;
+use nab_harness::agent::AgentKind;
+use nab_harness::image::{
+    TaskImageError, TaskRecipe, ensure_suite_images, ensure_task_image, remove_image, suite_images,
+};
+use nab_harness::runner::{Job, RunConfig, run_jobs};
+use nab_harness::sandbox::DockerBackend;
+use nab_harness::task::{Environment, load_suite};
+use nab_protocol::trial::TrialStatus;
+use std::sync::Arc;
+use tokio_util::sync::CancellationToken;
+
+/// Run in the agent's container (by the oracle) and again in the verifier: what each sees.
+const PROBE: &str = r#"
+echo "net=$(ls /sys/class/net | sort | tr '\n' ' ' | sed 's/ $//')"
+touch /usr/nab-probe 2>/dev/null && echo usr=writable || echo usr=readonly
+touch /opt/nab-env-marker 2>/dev/null && echo marker_write=writable || echo marker_write=readonly
+awk '$2 == "/" {print "rootmount=" substr($4, 1, 2)}' /proc/mounts
+echo "uid=$(id -u)"
+grep -E '^(CapEff|NoNewPrivs):' /proc/self/status | tr -d '\t '
+command -v jq >/dev/null && echo "jq=$(echo '{"a":[1,2]}' | jq -c '.a|add')" || echo jq=missing
+[ -r /opt/nab-env-marker ] && echo "marker=$(cat /opt/nab-env-marker)" || echo marker=missing
+"#;
+
+/// The verifier's check: the agent-side probe and its own must both show the lockdown,
+/// and the environment must be there exactly when the task declares one.
+const CHECK: &str = r#"set -u
+want_env="$1"
+mine=$(bash /nab/tests/probe.sh)
+echo "agent side:"; cat /workspace/agent-probe.txt || exit 1
+echo "verifier side:"; echo "$mine"
+for side in "$(cat /workspace/agent-probe.txt)" "$mine"; do
+  for kv in net=lo usr=readonly marker_write=readonly rootmount=ro uid=1000 CapEff:0000000000000000 NoNewPrivs:1; do
+    echo "$side" | grep -qxF "$kv" || { echo "FAIL: missing $kv"; exit 1; }
+  done
+  if [ "$want_env" = yes ]; then
+    echo "$side" | grep -qxF jq=3 || { echo "FAIL: jq absent in the task image"; exit 1; }
+    echo "$side" | grep -qxF marker=built-as-root || { echo "FAIL: set-up did not run"; exit 1; }
+  else
+    echo "$side" | grep -qxF jq=missing || { echo "FAIL: the base image has jq?"; exit 1; }
+  fi
+done
+echo CHECK-OK
+"#;
+
+fn task_yaml(id: &str, env: &str, want_env: &str) -> String {
+    format!(
+        r#"id: {id}
+category: terminal
+language: shell
+difficulty: easy
+timeouts: {{agent_s: 60, verify_s: 60}}
+limits: {{cpus: 1.0, memory_mb: 256, pids: 64}}
+verify:
+  - argv: ["bash", "/nab/tests/check.sh", "{want_env}"]
+    timeout_s: 30
+solution: ["bash", "/nab/solution/solve.sh"]
+{env}"#
+    )
+}
+
+fn make_task(root: &std::path::Path, id: &str, env: &str, want_env: &str) {
+    let d = root.join(id);
+    write(&d.join("task.yaml"), &task_yaml(id, env, want_env));
+    write(&d.join("instruction.md"), "probe the sandbox\n");
+    write(&d.join("workspace/README"), "probe\n");
+    write(&d.join("tests/check.sh"), CHECK);
+    write(&d.join("tests/probe.sh"), PROBE);
+    write(
+        &d.join("solution/solve.sh"),
+        &format!(
+            "cat > /tmp/probe.sh <<'EOF'\n{PROBE}\nEOF\nbash /tmp/probe.sh > /workspace/agent-probe.txt\n"
+        ),
+    );
+}
+
+fn backend_cfg(
+    docker: bollard::Docker,
+    image: String,
+    out: std::path::PathBuf,
+    run_id: &str,
+) -> RunConfig {
+    RunConfig {
+        backend: Arc::new(DockerBackend::new(docker)),
+        image,
+        out_dir: out,
+        run_id: run_id.to_owned(),
+        jobs: 2,
+        max_attempts: 1,
+        resume: false,
+        progress: indicatif::ProgressDrawTarget::hidden(),
+        model: None,
+        judge: None,
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_task_image_is_built_once_shared_cached_and_locked_down_like_the_base() {
+    let base = common::base_image().await;
+    let docker = nab_harness::docker::connect().await.unwrap();
+    let root = tempfile::tempdir().unwrap();
+    let suite = root.path().join("suite");
+    // A token in the last set-up command makes this run's image new (so it is really
+    // built), while Docker's layer cache keeps the apt layer between test runs.
+    let token = common::unique("env");
+    let env = |apt: &str| {
+        format!(
+            "environment:\n  apt: [{apt}]\n  setup:\n    - \"printf built-as-root > /opt/nab-env-marker && chmod 644 /opt/nab-env-marker\"\n    - \"echo {token} > /opt/nab-token\"\n"
+        )
+    };
+    // The same environment written two ways: one image.
+    make_task(&suite, "env-a", &env("jq, procps"), "yes");
+    make_task(&suite, "env-b", &env("procps, jq, jq"), "yes");
+    make_task(&suite, "plain", "", "no");
+    for d in ["env-a", "env-b", "plain"] {
+        std::fs::set_permissions(
+            suite.join(d),
+            std::os::unix::fs::PermissionsExt::from_mode(0o755),
+        )
+        .unwrap();
+    }
+    std::fs::set_permissions(
+        root.path(),
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    let mut tasks: Vec<Arc<_>> = load_suite(&suite, &[])
+        .unwrap_or_else(|e| panic!("{e}"))
+        .into_iter()
+        .map(Arc::new)
+        .collect();
+
+    let groups = suite_images(&base, &tasks);
+    assert_eq!(groups.len(), 1, "{groups:?}");
+    assert_eq!(groups[0].tasks, ["env-a", "env-b"]);
+    let tag = groups[0].recipe.tag();
+    let _cleanup = RemoveImage(tag.clone());
+
+    // Cold: built, and each task with the environment points at it.
+    let pb = indicatif::ProgressBar::hidden();
+    let mut started = Vec::new();
+    let built = ensure_suite_images(&docker, &base, &mut tasks, false, &pb, |i, n, img| {
+        started.push((i, n, img.tasks.clone()))
+    })
+    .await
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        started,
+        [(1, 1, vec!["env-a".to_owned(), "env-b".to_owned()])]
+    );
+    assert!(built[0].1.built_in.is_some(), "the first ensure must build");
+    let images: Vec<Option<String>> = tasks.iter().map(|t| t.image.clone()).collect();
+    assert_eq!(images, [Some(tag.clone()), Some(tag.clone()), None]);
+    // Cached: nothing is built the second time.
+    let again = ensure_suite_images(&docker, &base, &mut tasks, false, &pb, |_, _, _| {
+        panic!("an existing image was rebuilt")
+    })
+    .await
+    .unwrap();
+    assert!(again[0].1.built_in.is_none());
+    // The image carries nab's labels, so `nab image ls` lists it under the base it used.
+    let listed = nab_harness::image::list_images(&docker).await.unwrap();
+    let mine = listed.iter().find(|i| i.tag == tag).expect("listed");
+    assert_eq!(mine.kind, "task");
+    assert_eq!(mine.base.as_deref(), Some(base.as_str()));
+
+    // Oracle (probes in the agent's container) and the verifier's own probe, on both the
+    // task images and the base image; the null agent must fail (the check is not vacuous).
+    let run_id = common::unique("taskimg");
+    let _sweep = common::SweepOnDrop(run_id.clone());
+    let mut jobs: Vec<Job> = tasks
+        .iter()
+        .map(|t| Job {
+            task: t.clone(),
+            agent: AgentKind::Oracle,
+            trial: 0,
+            dir_name: "oracle".into(),
+        })
+        .collect();
+    jobs.push(Job {
+        task: tasks[0].clone(),
+        agent: AgentKind::Null,
+        trial: 0,
+        dir_name: "null".into(),
+    });
+    let out = root.path().join("out");
+    let report = run_jobs(
+        backend_cfg(docker.clone(), base.clone(), out.clone(), &run_id),
+        jobs,
+        CancellationToken::new(),
+    )
+    .await
+    .unwrap();
+    for r in &report.records {
+        let log = std::fs::read_to_string(
+            out.join("trials")
+                .join(&r.task_id)
+                .join(if r.agent == "null" { "null" } else { "oracle" })
+                .join("verify.log"),
+        )
+        .unwrap_or_default();
+        let want = if r.agent == "null" {
+            TrialStatus::Failed
+        } else {
+            TrialStatus::Passed
+        };
+        assert_eq!(r.status, want, "{} {}: {r:?}\n{log}", r.task_id, r.agent);
+        if want == TrialStatus::Passed {
+            assert!(log.contains("CHECK-OK"), "{log}");
+        }
+    }
+    assert_eq!(report.records.len(), 4);
+    assert_eq!(report.leftovers, 0);
+
+    // A task whose image was never built is an infrastructure error, not the agent's failure.
+    let mut unbuilt = (*tasks[0]).clone();
+    unbuilt.image = None;
+    let run2 = common::unique("taskimg-unbuilt");
+    let _sweep2 = common::SweepOnDrop(run2.clone());
+    let report = run_jobs(
+        backend_cfg(
+            docker.clone(),
+            base.clone(),
+            root.path().join("out2"),
+            &run2,
+        ),
+        vec![Job {
+            task: Arc::new(unbuilt),
+            agent: AgentKind::Oracle,
+            trial: 0,
+            dir_name: "0".into(),
+        }],
+        CancellationToken::new(),
+    )
+    .await
+    .unwrap();
+    assert_eq!(report.records[0].status, TrialStatus::Error);
+    let err = report.records[0].error.clone().unwrap_or_default();
+    assert!(err.contains("no image was built"), "{err}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_failed_build_names_the_task_and_the_failing_command() {
+    let base = common::base_image().await;
+    let docker = nab_harness::docker::connect().await.unwrap();
+    let pb = indicatif::ProgressBar::hidden();
+    let token = common::unique("fail");
+    let recipe = TaskRecipe::new(
+        &base,
+        &Environment {
+            apt: vec![],
+            pip: vec![],
+            setup: vec![
+                format!("echo {token}"),
+                "echo about to fail >&2; exit 3".into(),
+                "echo never".into(),
+            ],
+        },
+    );
+    let _cleanup = RemoveImage(recipe.tag());
+    let e = ensure_task_image(&docker, &recipe, &["broken-task".into()], false, &pb)
+        .await
+        .expect_err("the build must fail");
+    let TaskImageError::Failed {
+        tasks,
+        command,
+        message,
+        tail,
+        ..
+    } = &e
+    else {
+        panic!("{e}")
+    };
+    assert_eq!(tasks, "broken-task");
+    assert_eq!(command, "setup[1]: echo about to fail >&2; exit 3");
+    assert!(message.contains("non-zero code: 3"), "{message}");
+    assert!(tail.contains("about to fail"), "{tail}");
+    let text = e.to_string();
+    assert!(
+        text.contains("broken-task") && text.contains("setup[1]"),
+        "{text}"
+    );
+
+    // A package no mirror has: the failing step is the apt step, and it says which packages.
+    let recipe = TaskRecipe::new(
+        &base,
+        &Environment {
+            apt: vec!["nab-no-such-package-zz".into()],
+            pip: vec![],
+            setup: vec![format!("echo {token}")],
+        },
+    );
+    let _cleanup2 = RemoveImage(recipe.tag());
+    let e = ensure_task_image(&docker, &recipe, &["t1".into(), "t2".into()], false, &pb)
+        .await
+        .expect_err("an unknown package must fail the build");
+    let text = e.to_string();
+    assert!(
+        text.contains("t1, t2") && text.contains("`apt-get install nab-no-such-package-zz`"),
+        "{text}"
+    );
+    assert!(text.contains("Unable to locate package"), "{text}");
+}
+
+/// Removes an image this test built (by its unique tag) when dropped.
+struct RemoveImage(String);
+
+impl Drop for RemoveImage {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("docker")
+            .args(["rmi", "-f", &self.0])
+            .output();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn nab_removes_only_images_it_built() {
+    let docker = nab_harness::docker::connect().await.unwrap();
+    let e = remove_image(&docker, "nab-no-such-image:0")
+        .await
+        .unwrap_err();
+    assert!(e.to_string().contains("no image"), "{e}");
+    // An image without nab's label (an empty file system imported here) is refused and kept.
+    let tag = format!("{}:1", common::unique("foreign").to_lowercase());
+    let _cleanup = RemoveImage(tag.clone());
+    let ok = std::process::Command::new("sh")
+        .args([
+            "-c",
+            &format!("tar cf - -T /dev/null | docker import - {tag}"),
+        ])
+        .output()
+        .unwrap();
+    assert!(ok.status.success(), "{ok:?}");
+    let e = remove_image(&docker, &tag).await.unwrap_err();
+    assert!(e.to_string().contains("not an image nab built"), "{e}");
+    assert!(
+        docker.inspect_image(&tag).await.is_ok(),
+        "the foreign image was removed"
+    );
+    let listed = nab_harness::image::list_images(&docker).await.unwrap();
+    assert!(listed.iter().all(|i| i.tag != tag));
+}
