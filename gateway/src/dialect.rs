@@ -39,32 +39,62 @@ impl Default for Dialect {
 pub const OPTIONS_HELP: &str =
     "stream=on|off, stream_options=send|omit, tool_choice=send|omit, parallel_tool_calls=send|omit";
 
+/// What is wrong with the `[options]` of `openai[...]`; each message lists the options.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum DialectError {
+    #[error(
+        "empty option in [{options}]: write key=value pairs separated by commas ({OPTIONS_HELP})"
+    )]
+    Empty { options: String },
+    #[error("option `{pair}` has no value: write key=value ({OPTIONS_HELP})")]
+    NoValue { pair: String },
+    #[error("option `{key}` is given twice")]
+    Twice { key: String },
+    #[error("option `{key}` takes {on} or {off}, not `{value}`")]
+    BadValue {
+        key: String,
+        on: &'static str,
+        off: &'static str,
+        value: String,
+    },
+    #[error("unknown option `{key}`; the options are {OPTIONS_HELP}")]
+    Unknown { key: String },
+}
+
 impl Dialect {
     /// Parses the text between the brackets of `openai[...]`: `key=value` pairs separated by
     /// commas, each key at most once.
-    pub fn parse(options: &str) -> Result<Dialect, String> {
+    pub fn parse(options: &str) -> Result<Dialect, DialectError> {
         let mut d = Dialect::default();
         let mut seen: Vec<&str> = Vec::new();
         for pair in options.split(',').map(str::trim) {
             if pair.is_empty() {
-                return Err(format!(
-                    "empty option in [{options}]: write key=value pairs separated by commas ({OPTIONS_HELP})"
-                ));
+                return Err(DialectError::Empty {
+                    options: options.to_owned(),
+                });
             }
             let Some((key, value)) = pair.split_once('=') else {
-                return Err(format!(
-                    "option `{pair}` has no value: write key=value ({OPTIONS_HELP})"
-                ));
+                return Err(DialectError::NoValue {
+                    pair: pair.to_owned(),
+                });
             };
             let (key, value) = (key.trim(), value.trim());
             if seen.contains(&key) {
-                return Err(format!("option `{key}` is given twice"));
+                return Err(DialectError::Twice {
+                    key: key.to_owned(),
+                });
             }
             seen.push(key);
-            let send = |on: &str, off: &str| match value {
+            let send = |on: &'static str, off: &'static str| match value {
                 v if v == on => Ok(true),
                 v if v == off => Ok(false),
-                v => Err(format!("option `{key}` takes {on} or {off}, not `{v}`")),
+                v => Err(DialectError::BadValue {
+                    key: key.to_owned(),
+                    on,
+                    off,
+                    value: v.to_owned(),
+                }),
             };
             match key {
                 "stream" => d.stream = send("on", "off")?,
@@ -72,9 +102,9 @@ impl Dialect {
                 "tool_choice" => d.tool_choice = send("send", "omit")?,
                 "parallel_tool_calls" => d.parallel_tool_calls = send("send", "omit")?,
                 other => {
-                    return Err(format!(
-                        "unknown option `{other}`; the options are {OPTIONS_HELP}"
-                    ));
+                    return Err(DialectError::Unknown {
+                        key: other.to_owned(),
+                    });
                 }
             }
         }
@@ -160,10 +190,15 @@ mod tests {
             ("stream=off,,tool_choice=omit", "empty option"),
             ("stream=off,stream=on", "given twice"),
         ] {
-            let e = Dialect::parse(text).unwrap_err();
+            let e = Dialect::parse(text).unwrap_err().to_string();
             assert!(e.contains(want), "{text}: {e}");
         }
-        assert!(Dialect::parse("x=y").unwrap_err().contains("stream=on|off"));
+        assert!(
+            Dialect::parse("x=y")
+                .unwrap_err()
+                .to_string()
+                .contains("stream=on|off")
+        );
     }
 
     #[test]

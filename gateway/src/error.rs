@@ -14,6 +14,24 @@ pub enum SpecError {
     UnknownKind { spec: String },
     #[error("provider spec {spec:?}: {message}")]
     Invalid { spec: String, message: String },
+    #[error("provider spec {spec:?}: {source}")]
+    Dialect {
+        spec: String,
+        #[source]
+        source: crate::dialect::DialectError,
+    },
+    #[error("provider spec {spec:?}: {source}")]
+    Normalize {
+        spec: String,
+        #[source]
+        source: crate::normalize::NormalizeError,
+    },
+    #[error("provider spec {spec:?}: cannot build the HTTP client: {source}")]
+    HttpClient {
+        spec: String,
+        #[source]
+        source: reqwest::Error,
+    },
     #[error(
         "provider spec {spec:?}: no API key: set {var} in the host environment (or name another variable with --api-key-env)"
     )]

@@ -95,13 +95,36 @@ impl Default for Normalizer {
     }
 }
 
+/// A task's replay-normalize pattern that cannot be used.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum PatternError {
+    #[error("invalid pattern {pattern:?}: {source}")]
+    Invalid {
+        pattern: String,
+        #[source]
+        source: regex::Error,
+    },
+    #[error("pattern {pattern:?} matches the empty string; it must match at least one character")]
+    MatchesEmpty { pattern: String },
+}
+
+/// The pattern at `index` of `replay_normalize` cannot be used.
+#[derive(Debug, thiserror::Error)]
+#[error("replay_normalize[{index}]: {source}")]
+pub struct NormalizeError {
+    pub index: usize,
+    #[source]
+    pub source: PatternError,
+}
+
 impl Normalizer {
     /// The built-in normalizers with `extra` in front. An invalid pattern is an error
     /// naming it (its index and the regex error).
-    pub fn with_patterns(extra: &[Pattern]) -> Result<Normalizer, String> {
+    pub fn with_patterns(extra: &[Pattern]) -> Result<Normalizer, NormalizeError> {
         let mut rules = Vec::with_capacity(extra.len() + BUILTIN.len());
-        for (i, p) in extra.iter().enumerate() {
-            let regex = compile(&p.pattern).map_err(|e| format!("replay_normalize[{i}]: {e}"))?;
+        for (index, p) in extra.iter().enumerate() {
+            let regex = compile(&p.pattern).map_err(|source| NormalizeError { index, source })?;
             rules.push(Rule {
                 regex,
                 replace: p.replace.clone(),
@@ -159,12 +182,15 @@ impl Normalizer {
 
 /// Compiles a task's pattern, refusing one that matches the empty string (it would insert
 /// its replacement between every character).
-pub fn compile(pattern: &str) -> Result<Regex, String> {
-    let re = Regex::new(pattern).map_err(|e| format!("invalid pattern {pattern:?}: {e}"))?;
+pub fn compile(pattern: &str) -> Result<Regex, PatternError> {
+    let re = Regex::new(pattern).map_err(|source| PatternError::Invalid {
+        pattern: pattern.to_owned(),
+        source,
+    })?;
     if re.is_match("") {
-        return Err(format!(
-            "pattern {pattern:?} matches the empty string; it must match at least one character"
-        ));
+        return Err(PatternError::MatchesEmpty {
+            pattern: pattern.to_owned(),
+        });
     }
     Ok(re)
 }
@@ -256,13 +282,15 @@ mod tests {
                 replace: String::new(),
             },
         ])
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
         assert!(e.starts_with("replay_normalize[1]: invalid pattern"), "{e}");
         let e = Normalizer::with_patterns(&[Pattern {
             pattern: "x*".into(),
             replace: String::new(),
         }])
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
         assert!(e.contains("empty string"), "{e}");
     }
 }

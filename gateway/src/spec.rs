@@ -87,7 +87,10 @@ impl ProviderSpec {
         match kind {
             "openai" => {
                 let dialect = match options {
-                    Some(o) => Dialect::parse(o).map_err(|m| invalid(&m))?,
+                    Some(o) => Dialect::parse(o).map_err(|source| SpecError::Dialect {
+                        spec: spec.to_owned(),
+                        source,
+                    })?,
                     None => Dialect::default(),
                 };
                 // A model name may contain ':' (Ollama's `qwen2.5:7b`); the base URL starts
@@ -214,9 +217,9 @@ impl ProviderOptions {
 }
 
 fn normalizer(spec: &str, opts: &ProviderOptions) -> Result<Normalizer, SpecError> {
-    Normalizer::with_patterns(&opts.normalize).map_err(|message| SpecError::Invalid {
+    Normalizer::with_patterns(&opts.normalize).map_err(|source| SpecError::Normalize {
         spec: spec.to_owned(),
-        message,
+        source,
     })
 }
 
@@ -266,9 +269,9 @@ fn build_parsed(
                     Some(b) => p.with_max_answer_bytes(b),
                     None => p,
                 })
-                .map_err(|message| SpecError::Invalid {
+                .map_err(|source| SpecError::HttpClient {
                     spec: spec.to_owned(),
-                    message,
+                    source,
                 })?;
             Ok(Arc::new(p))
         }
@@ -288,9 +291,9 @@ fn build_parsed(
                     Some(b) => p.with_max_answer_bytes(b),
                     None => p,
                 })
-                .map_err(|message| SpecError::Invalid {
+                .map_err(|source| SpecError::HttpClient {
                     spec: spec.to_owned(),
-                    message,
+                    source,
                 })?;
             Ok(Arc::new(p))
         }

@@ -63,9 +63,14 @@ pub fn check_file(check: &ExpectFile, picks: &Picks, expected: &[u8]) -> Checked
     }
 }
 
+/// How actual data differs from the expected: sizes, and the first differing line.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct Difference(String);
+
 /// `Ok(())` when `got` equals `want` under `mode`; else a bounded description of the first
 /// difference.
-pub fn compare(got: &[u8], want: &[u8], mode: Compare) -> Result<(), String> {
+pub fn compare(got: &[u8], want: &[u8], mode: Compare) -> Result<(), Difference> {
     let (g, w) = match mode {
         Compare::Exact => (got, want),
         Compare::Trimmed => (got.trim_ascii(), want.trim_ascii()),
@@ -101,7 +106,7 @@ pub fn compare(got: &[u8], want: &[u8], mode: Compare) -> Result<(), String> {
             }
         }
     }
-    Err(out)
+    Err(Difference(out))
 }
 
 /// One line for the log: quoted with escapes (so a final newline, a CR or a control
@@ -126,13 +131,17 @@ mod tests {
     #[test]
     fn exact_is_byte_for_byte_and_trimmed_ignores_only_outer_whitespace() {
         assert!(compare(b"a\nb\n", b"a\nb\n", Compare::Exact).is_ok());
-        let d = compare(b"a\nb", b"a\nb\n", Compare::Exact).unwrap_err();
+        let d = compare(b"a\nb", b"a\nb\n", Compare::Exact)
+            .unwrap_err()
+            .to_string();
         assert!(d.contains("line 2"), "{d}");
         assert!(d.contains(r#"got:      "b""#), "{d}");
         assert!(d.contains(r#"expected: "b\n""#), "{d}");
         assert!(compare(b"  abc\r\n\n", b"abc", Compare::Trimmed).is_ok());
         assert!(compare(b"a bc", b"abc", Compare::Trimmed).is_err());
-        let d = compare(b"x\n", b"x\ny\n", Compare::Exact).unwrap_err();
+        let d = compare(b"x\n", b"x\ny\n", Compare::Exact)
+            .unwrap_err()
+            .to_string();
         assert!(d.contains("got:      (end of text)"), "{d}");
     }
 
@@ -141,7 +150,9 @@ mod tests {
         let want = vec![b'a'; 5 * 1024 * 1024];
         let mut got = want.clone();
         got[100] = b'b';
-        let d = compare(&got, &want, Compare::Exact).unwrap_err();
+        let d = compare(&got, &want, Compare::Exact)
+            .unwrap_err()
+            .to_string();
         assert!(d.len() < 1000, "{} bytes", d.len());
         assert!(d.contains("5242880 bytes in all"), "{d}");
     }

@@ -44,6 +44,56 @@ pub enum ModelError {
     },
 }
 
+/// Why `nab run` cannot use its `--agent`/`--model` pair.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum PrepareError {
+    #[error(
+        "--agent nab-agent needs --model <spec>: scripted:task, replay:<cassette-dir>, record:<cassette-dir>:<spec> or openai[<options>]:<model>[@<base_url>]"
+    )]
+    NoModel,
+    #[error(
+        "--model is for agents that talk to a model (nab-agent, command:<path>); agent {agent} does not"
+    )]
+    ModelUnused { agent: String },
+    /// Every problem of the spec, one a line.
+    #[error("{}", .0.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("\n"))]
+    Spec(Vec<ModelError>),
+    #[error(transparent)]
+    Agent(#[from] LocateError),
+}
+
+/// Why there is no usable `nab-agent` binary to mount.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum LocateError {
+    #[error("cannot find the running nab: {0}")]
+    CurrentExe(#[source] std::io::Error),
+    #[error("cannot run cargo to build nab-agent: {0}")]
+    Cargo(#[source] std::io::Error),
+    #[error(
+        "`cargo build -p nab-agent` in {} failed; build it, or set NAB_AGENT_BIN to the binary",
+        .workspace.display()
+    )]
+    BuildFailed { workspace: PathBuf },
+    #[error(
+        "no nab-agent binary next to {} and no source checkout to build it from; set NAB_AGENT_BIN to the nab-agent binary",
+        .exe.display()
+    )]
+    NotFound { exe: PathBuf },
+    #[error("nab-agent at {}: {source}", .path.display())]
+    Stat {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error(
+        "nab-agent at {} must be a file readable and executable by everyone (it runs as uid 1000 in the sandbox)",
+        .path.display()
+    )]
+    NotExecutable { path: PathBuf },
+}
+
 /// The file a `scripted:task` model plays for `task`.
 pub fn task_trajectory(task: &Task) -> PathBuf {
     task.dir.join("trajectory.yaml")
@@ -142,12 +192,12 @@ fn recorded_model(spec: &str, dir: &Path) -> Result<String, ModelError> {
 /// Finds the `nab-agent` binary to mount: `$NAB_AGENT_BIN`, else the one next to the
 /// running `nab` (same cargo target folder), building it with cargo when it is missing
 /// there and this is a source checkout.
-pub fn locate_nab_agent() -> Result<PathBuf, String> {
+pub fn locate_nab_agent() -> Result<PathBuf, LocateError> {
     if let Some(p) = std::env::var_os("NAB_AGENT_BIN") {
         let p = PathBuf::from(p);
         return check_binary(&p).map(|()| p);
     }
-    let exe = std::env::current_exe().map_err(|e| format!("cannot find the running nab: {e}"))?;
+    let exe = std::env::current_exe().map_err(LocateError::CurrentExe)?;
     // `target/<profile>/nab`, or `target/<profile>/deps/<test>` when run from a test.
     let mut dir = exe.parent().map(Path::to_path_buf).unwrap_or_default();
     if dir.file_name().is_some_and(|n| n == "deps") {
@@ -173,32 +223,28 @@ pub fn locate_nab_agent() -> Result<PathBuf, String> {
             if profile == "release" {
                 cmd.arg("--release");
             }
-            let status = cmd
-                .status()
-                .map_err(|e| format!("cannot run cargo to build nab-agent: {e}"))?;
+            let status = cmd.status().map_err(LocateError::Cargo)?;
             if !status.success() || !candidate.is_file() {
-                return Err(format!(
-                    "`cargo build -p nab-agent` in {} failed; build it, or set NAB_AGENT_BIN to the binary",
-                    ws.display()
-                ));
+                return Err(LocateError::BuildFailed {
+                    workspace: ws.to_path_buf(),
+                });
             }
             check_binary(&candidate).map(|()| candidate)
         }
-        _ => Err(format!(
-            "no nab-agent binary next to {} and no source checkout to build it from; set NAB_AGENT_BIN to the nab-agent binary",
-            exe.display()
-        )),
+        _ => Err(LocateError::NotFound { exe }),
     }
 }
 
-fn check_binary(p: &Path) -> Result<(), String> {
+fn check_binary(p: &Path) -> Result<(), LocateError> {
     use std::os::unix::fs::PermissionsExt;
-    let meta = std::fs::metadata(p).map_err(|e| format!("nab-agent at {}: {e}", p.display()))?;
+    let meta = std::fs::metadata(p).map_err(|source| LocateError::Stat {
+        path: p.to_path_buf(),
+        source,
+    })?;
     if !meta.is_file() || meta.permissions().mode() & 0o005 != 0o005 {
-        return Err(format!(
-            "nab-agent at {} must be a file readable and executable by everyone (it runs as uid 1000 in the sandbox)",
-            p.display()
-        ));
+        return Err(LocateError::NotExecutable {
+            path: p.to_path_buf(),
+        });
     }
     Ok(())
 }
@@ -210,28 +256,20 @@ pub fn prepare(
     spec: Option<&str>,
     api_key_env: Option<String>,
     tasks: &[Arc<Task>],
-) -> Result<Option<ModelSetup>, String> {
+) -> Result<Option<ModelSetup>, PrepareError> {
     use crate::agent::AgentKind;
     let Some(spec) = spec else {
         if *agent == AgentKind::NabAgent {
-            return Err(
-                "--agent nab-agent needs --model <spec>: scripted:task, replay:<cassette-dir>, record:<cassette-dir>:<spec> or openai[<options>]:<model>[@<base_url>]".into(),
-            );
+            return Err(PrepareError::NoModel);
         }
         return Ok(None);
     };
     if !agent.uses_model(true) {
-        return Err(format!(
-            "--model is for agents that talk to a model (nab-agent, command:<path>); agent {agent} does not"
-        ));
+        return Err(PrepareError::ModelUnused {
+            agent: agent.to_string(),
+        });
     }
-    let mut setup = ModelSetup::new(spec, api_key_env, tasks).map_err(|errors| {
-        errors
-            .iter()
-            .map(|e| e.to_string())
-            .collect::<Vec<_>>()
-            .join("\n")
-    })?;
+    let mut setup = ModelSetup::new(spec, api_key_env, tasks).map_err(PrepareError::Spec)?;
     if *agent == AgentKind::NabAgent {
         setup.nab_agent = Some(locate_nab_agent()?);
     }

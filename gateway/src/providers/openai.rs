@@ -83,11 +83,14 @@ pub(crate) async fn read_up_to(
 
 impl OpenAiProvider {
     /// `key` may be `None` for local servers that need none.
-    pub fn new(model: String, base_url: String, key: Option<String>) -> Result<Self, String> {
+    pub fn new(
+        model: String,
+        base_url: String,
+        key: Option<String>,
+    ) -> Result<Self, reqwest::Error> {
         let http = reqwest::Client::builder()
             .connect_timeout(Duration::from_secs(30))
-            .build()
-            .map_err(|e| format!("cannot build the HTTP client: {e}"))?;
+            .build()?;
         Ok(OpenAiProvider {
             model,
             base_url: base_url.trim_end_matches('/').to_owned(),

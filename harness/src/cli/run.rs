@@ -93,8 +93,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         args.model.as_deref(),
         args.api_key_env.clone(),
         &tasks,
-    )
-    .map_err(anyhow::Error::msg)?
+    )?
     .map(Arc::new);
     // Judges are built before Docker so a bad --judge spec or rubric fails fast.
     let judge = nab_judges::cli::TrialGrader::from_opts(

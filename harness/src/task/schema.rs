@@ -225,11 +225,33 @@ impl<'de> Deserialize<'de> for VerifyStep {
     }
 }
 
-impl TryFrom<RawStep> for VerifyStep {
-    type Error = String;
+/// A verify step whose fields do not make one command or one check.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum StepError {
+    #[error("a step holds one check; put `expect_file` and `expect_stdout` in separate steps")]
+    TwoChecks,
+    #[error(
+        "a step is either a command `{{argv, timeout_s}}` or one check; this one has `{check}` and also `{}` (put the check's own fields inside `{check}:`)",
+        .command_fields.join("`, `")
+    )]
+    Mixed {
+        check: &'static str,
+        command_fields: Vec<&'static str>,
+    },
+    #[error("missing field `timeout_s` (seconds the command may run)")]
+    NoTimeout,
+    #[error(
+        "a step needs `argv` and `timeout_s` (a command), or `expect_file:` or `expect_stdout:` (a host-side check)"
+    )]
+    Empty,
+}
 
-    fn try_from(raw: RawStep) -> Result<Self, String> {
-        let command_fields: Vec<&str> = [
+impl TryFrom<RawStep> for VerifyStep {
+    type Error = StepError;
+
+    fn try_from(raw: RawStep) -> Result<Self, StepError> {
+        let command_fields: Vec<&'static str> = [
             ("argv", raw.argv.is_some()),
             ("timeout_s", raw.timeout_s.is_some()),
             ("junit", raw.junit.is_some()),
@@ -237,17 +259,12 @@ impl TryFrom<RawStep> for VerifyStep {
         .into_iter()
         .filter_map(|(n, set)| set.then_some(n))
         .collect();
-        let mixed = |check: &str| {
-            format!(
-                "a step is either a command `{{argv, timeout_s}}` or one check; this one has `{check}` and also `{}` (put the check's own fields inside `{check}:`)",
-                command_fields.join("`, `")
-            )
+        let mixed = |check| StepError::Mixed {
+            check,
+            command_fields: command_fields.clone(),
         };
         match (raw.expect_file, raw.expect_stdout) {
-            (Some(_), Some(_)) => Err(
-                "a step holds one check; put `expect_file` and `expect_stdout` in separate steps"
-                    .into(),
-            ),
+            (Some(_), Some(_)) => Err(StepError::TwoChecks),
             (Some(f), None) if command_fields.is_empty() => Ok(VerifyStep::ExpectFile(f)),
             (Some(_), None) => Err(mixed("expect_file")),
             (None, Some(s)) if command_fields.is_empty() => Ok(VerifyStep::ExpectStdout(s)),
@@ -258,11 +275,8 @@ impl TryFrom<RawStep> for VerifyStep {
                     timeout_s,
                     junit: raw.junit,
                 })),
-                (Some(_), None) => Err("missing field `timeout_s` (seconds the command may run)".into()),
-                (None, _) => Err(
-                    "a step needs `argv` and `timeout_s` (a command), or `expect_file:` or `expect_stdout:` (a host-side check)"
-                        .into(),
-                ),
+                (Some(_), None) => Err(StepError::NoTimeout),
+                (None, _) => Err(StepError::Empty),
             },
         }
     }

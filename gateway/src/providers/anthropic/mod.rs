@@ -41,11 +41,10 @@ pub struct AnthropicProvider {
 }
 
 impl AnthropicProvider {
-    pub fn new(model: String, base_url: String, key: String) -> Result<Self, String> {
+    pub fn new(model: String, base_url: String, key: String) -> Result<Self, reqwest::Error> {
         let http = reqwest::Client::builder()
             .connect_timeout(Duration::from_secs(30))
-            .build()
-            .map_err(|e| format!("cannot build the HTTP client: {e}"))?;
+            .build()?;
         Ok(AnthropicProvider {
             model,
             base_url: base_url.trim_end_matches('/').to_owned(),
@@ -173,7 +172,8 @@ impl Provider for AnthropicProvider {
                 retryable: response::is_retryable_error_type(kind),
             });
         }
-        let completion = response::to_completion(&json).map_err(ProviderError::InvalidResponse)?;
+        let completion = response::to_completion(&json)
+            .map_err(|e| ProviderError::InvalidResponse(e.to_string()))?;
         if stream {
             // A server that answered a stream request with a whole message.
             let chunks: Vec<Result<String, ProviderError>> = completion_to_chunks(&completion)

@@ -23,9 +23,57 @@ use serde_json::{Map, Value, json};
 /// within every Claude model's output limit.
 pub const DEFAULT_MAX_TOKENS: u64 = 4096;
 
+/// The part of the agent's request that has no Anthropic form; the message says where.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum TranslateError {
+    #[error("the request has no `messages` array")]
+    NoMessages,
+    #[error("messages[{i}]: unknown role {role:?}")]
+    UnknownRole { i: usize, role: String },
+    #[error(
+        "messages[{i}].content[{j}]: content part type {kind:?} cannot be sent to Anthropic (text and image_url only)"
+    )]
+    PartType {
+        i: usize,
+        j: usize,
+        kind: Option<String>,
+    },
+    #[error("messages[{i}].content: expected a string or an array of parts")]
+    ContentShape { i: usize },
+    #[error(
+        "messages[{i}].content[{j}].image_url.url: only data:<type>;base64,<data> URLs are translated"
+    )]
+    ImageUrl { i: usize, j: usize },
+    /// `at` is `messages[i].tool_calls[j]`; `missing` is `id` or `function.name`.
+    #[error("{at}: no {missing}")]
+    CallField { at: String, missing: &'static str },
+    #[error("{at}.function.arguments: not JSON ({source}), so it cannot be a tool_use input")]
+    ArgumentsNotJson {
+        at: String,
+        #[source]
+        source: serde_json::Error,
+    },
+    #[error("{at}.function.arguments: a JSON object is needed for a tool_use input")]
+    ArgumentsNotObject { at: String },
+    #[error("messages[{i}]: a tool message needs tool_call_id")]
+    NoToolCallId { i: usize },
+    #[error("tools[{i}]: only function tools are translated")]
+    NotFunctionTool { i: usize },
+    #[error("tools[{i}].function: no name")]
+    ToolNoName { i: usize },
+    #[error("tool_choice {0:?}: expected auto, none, required or a function")]
+    ToolChoiceString(String),
+    #[error("tool_choice {0}: expected {{\"type\": \"function\", \"function\": {{\"name\": …}}}}")]
+    ToolChoiceObject(Value),
+}
+
 /// Builds the Messages body for `model` from the agent's request, or says which part of the
 /// request cannot be translated.
-pub fn to_messages_request(request: &Map<String, Value>, model: &str) -> Result<Value, String> {
+pub fn to_messages_request(
+    request: &Map<String, Value>,
+    model: &str,
+) -> Result<Value, TranslateError> {
     let mut out = Map::new();
     out.insert("model".into(), json!(model));
     let max_tokens = request
@@ -38,7 +86,7 @@ pub fn to_messages_request(request: &Map<String, Value>, model: &str) -> Result<
     let messages = request
         .get("messages")
         .and_then(Value::as_array)
-        .ok_or("the request has no `messages` array")?;
+        .ok_or(TranslateError::NoMessages)?;
     let mut system = Vec::new();
     let mut turns: Vec<(String, Vec<Value>)> = Vec::new();
     for (i, m) in messages.iter().enumerate() {
@@ -54,7 +102,12 @@ pub fn to_messages_request(request: &Map<String, Value>, model: &str) -> Result<
             "user" => ("user", user_blocks(m.get("content"), i)?),
             "assistant" => ("assistant", assistant_blocks(m, i)?),
             "tool" => ("user", vec![tool_result(m, i)?]),
-            other => return Err(format!("messages[{i}]: unknown role {other:?}")),
+            other => {
+                return Err(TranslateError::UnknownRole {
+                    i,
+                    role: other.to_owned(),
+                });
+            }
         };
         if blocks.is_empty() {
             continue;
@@ -124,7 +177,7 @@ fn text_block(text: &str) -> Value {
     json!({"type": "text", "text": text})
 }
 
-fn user_blocks(content: Option<&Value>, i: usize) -> Result<Vec<Value>, String> {
+fn user_blocks(content: Option<&Value>, i: usize) -> Result<Vec<Value>, TranslateError> {
     match content {
         Some(Value::String(s)) if s.is_empty() => Ok(Vec::new()),
         Some(Value::String(s)) => Ok(vec![text_block(s)]),
@@ -140,23 +193,23 @@ fn user_blocks(content: Option<&Value>, i: usize) -> Result<Vec<Value>, String> 
                     }
                     Some("image_url") => blocks.push(image_block(p, i, j)?),
                     other => {
-                        return Err(format!(
-                            "messages[{i}].content[{j}]: content part type {other:?} cannot be sent to Anthropic (text and image_url only)"
-                        ));
+                        return Err(TranslateError::PartType {
+                            i,
+                            j,
+                            kind: other.map(str::to_owned),
+                        });
                     }
                 }
             }
             Ok(blocks)
         }
         None | Some(Value::Null) => Ok(Vec::new()),
-        Some(_) => Err(format!(
-            "messages[{i}].content: expected a string or an array of parts"
-        )),
+        Some(_) => Err(TranslateError::ContentShape { i }),
     }
 }
 
 /// `data:<media type>;base64,<data>` → an Anthropic base64 image block.
-fn image_block(part: &Value, i: usize, j: usize) -> Result<Value, String> {
+fn image_block(part: &Value, i: usize, j: usize) -> Result<Value, TranslateError> {
     let url = part
         .pointer("/image_url/url")
         .and_then(Value::as_str)
@@ -169,13 +222,11 @@ fn image_block(part: &Value, i: usize, j: usize) -> Result<Value, String> {
             "type": "image",
             "source": {"type": "base64", "media_type": media_type, "data": data}
         })),
-        None => Err(format!(
-            "messages[{i}].content[{j}].image_url.url: only data:<type>;base64,<data> URLs are translated"
-        )),
+        None => Err(TranslateError::ImageUrl { i, j }),
     }
 }
 
-fn assistant_blocks(m: &Value, i: usize) -> Result<Vec<Value>, String> {
+fn assistant_blocks(m: &Value, i: usize) -> Result<Vec<Value>, TranslateError> {
     let mut blocks = Vec::new();
     let text = text_of(m.get("content"));
     // Anthropic refuses empty text blocks.
@@ -189,14 +240,20 @@ fn assistant_blocks(m: &Value, i: usize) -> Result<Vec<Value>, String> {
         .unwrap_or(&[]);
     for (j, call) in calls.iter().enumerate() {
         let at = format!("messages[{i}].tool_calls[{j}]");
-        let id = call
-            .get("id")
-            .and_then(Value::as_str)
-            .ok_or(format!("{at}: no id"))?;
+        let id =
+            call.get("id")
+                .and_then(Value::as_str)
+                .ok_or_else(|| TranslateError::CallField {
+                    at: at.clone(),
+                    missing: "id",
+                })?;
         let name = call
             .pointer("/function/name")
             .and_then(Value::as_str)
-            .ok_or(format!("{at}: no function.name"))?;
+            .ok_or_else(|| TranslateError::CallField {
+                at: at.clone(),
+                missing: "function.name",
+            })?;
         let args = call
             .pointer("/function/arguments")
             .and_then(Value::as_str)
@@ -205,25 +262,24 @@ fn assistant_blocks(m: &Value, i: usize) -> Result<Vec<Value>, String> {
         let input: Value = if args.trim().is_empty() {
             json!({})
         } else {
-            serde_json::from_str(args).map_err(|e| {
-                format!("{at}.function.arguments: not JSON ({e}), so it cannot be a tool_use input")
+            serde_json::from_str(args).map_err(|source| TranslateError::ArgumentsNotJson {
+                at: at.clone(),
+                source,
             })?
         };
         if !input.is_object() {
-            return Err(format!(
-                "{at}.function.arguments: a JSON object is needed for a tool_use input"
-            ));
+            return Err(TranslateError::ArgumentsNotObject { at });
         }
         blocks.push(json!({"type": "tool_use", "id": id, "name": name, "input": input}));
     }
     Ok(blocks)
 }
 
-fn tool_result(m: &Value, i: usize) -> Result<Value, String> {
+fn tool_result(m: &Value, i: usize) -> Result<Value, TranslateError> {
     let id = m
         .get("tool_call_id")
         .and_then(Value::as_str)
-        .ok_or(format!("messages[{i}]: a tool message needs tool_call_id"))?;
+        .ok_or(TranslateError::NoToolCallId { i })?;
     Ok(json!({
         "type": "tool_result",
         "tool_use_id": id,
@@ -231,7 +287,7 @@ fn tool_result(m: &Value, i: usize) -> Result<Value, String> {
     }))
 }
 
-fn tools(tools: Option<&Value>) -> Result<Vec<Value>, String> {
+fn tools(tools: Option<&Value>) -> Result<Vec<Value>, TranslateError> {
     let Some(list) = tools.and_then(Value::as_array) else {
         return Ok(Vec::new());
     };
@@ -239,11 +295,11 @@ fn tools(tools: Option<&Value>) -> Result<Vec<Value>, String> {
     for (i, t) in list.iter().enumerate() {
         let f = t
             .get("function")
-            .ok_or(format!("tools[{i}]: only function tools are translated"))?;
+            .ok_or(TranslateError::NotFunctionTool { i })?;
         let name = f
             .get("name")
             .and_then(Value::as_str)
-            .ok_or(format!("tools[{i}].function: no name"))?;
+            .ok_or(TranslateError::ToolNoName { i })?;
         let mut tool = Map::new();
         tool.insert("name".into(), json!(name));
         if let Some(d) = f.get("description").and_then(Value::as_str) {
@@ -260,26 +316,21 @@ fn tools(tools: Option<&Value>) -> Result<Vec<Value>, String> {
     Ok(out)
 }
 
-fn tool_choice(choice: Option<&Value>, parallel: Option<&Value>) -> Result<Option<Value>, String> {
+fn tool_choice(
+    choice: Option<&Value>,
+    parallel: Option<&Value>,
+) -> Result<Option<Value>, TranslateError> {
     let mut out = match choice {
         None | Some(Value::Null) => None,
         Some(Value::String(s)) => match s.as_str() {
             "auto" => Some(json!({"type": "auto"})),
             "none" => Some(json!({"type": "none"})),
             "required" => Some(json!({"type": "any"})),
-            other => {
-                return Err(format!(
-                    "tool_choice {other:?}: expected auto, none, required or a function"
-                ));
-            }
+            other => return Err(TranslateError::ToolChoiceString(other.to_owned())),
         },
         Some(v) => match v.pointer("/function/name").and_then(Value::as_str) {
             Some(name) => Some(json!({"type": "tool", "name": name})),
-            None => {
-                return Err(format!(
-                    "tool_choice {v}: expected {{\"type\": \"function\", \"function\": {{\"name\": …}}}}"
-                ));
-            }
+            None => return Err(TranslateError::ToolChoiceObject(v.clone())),
         },
     };
     if parallel.and_then(Value::as_bool) == Some(false) {
@@ -368,7 +419,8 @@ mod tests {
                 .unwrap(),
             "m",
         )
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
         assert!(
             e.contains("messages[0].tool_calls[0].function.arguments"),
             "{e}"
@@ -379,7 +431,8 @@ mod tests {
                 .unwrap(),
             "m",
         )
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
         assert!(e.contains("tool_call_id"), "{e}");
     }
 }

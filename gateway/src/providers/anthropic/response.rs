@@ -65,13 +65,19 @@ pub fn tool_call(id: &str, name: &str, arguments: &str) -> Value {
     json!({"id": id, "type": "function", "function": {"name": name, "arguments": arguments}})
 }
 
+/// The answer is not an Anthropic message; `shown` is its start.
+#[derive(Debug, thiserror::Error)]
+#[error("expected an Anthropic message object (type \"message\"): {shown}")]
+pub struct NotAMessage {
+    pub shown: String,
+}
+
 /// A whole Anthropic `message` as a `chat.completion`; `Err` says what is missing.
-pub fn to_completion(message: &Value) -> Result<Value, String> {
+pub fn to_completion(message: &Value) -> Result<Value, NotAMessage> {
     if message.get("type").and_then(Value::as_str) != Some("message") {
-        return Err(format!(
-            "expected an Anthropic message object (type \"message\"): {}",
-            nab_protocol::upstream::cap(&message.to_string(), 200)
-        ));
+        return Err(NotAMessage {
+            shown: nab_protocol::upstream::cap(&message.to_string(), 200),
+        });
     }
     let blocks = message
         .get("content")
