@@ -1,20 +1,21 @@
 //! The ReAct loop: check budgets → manage context → call the model → run its tool calls,
-//! or finish when it calls none.
+//! or finish when it calls none. This file holds the agent and a run's start and end;
+//! [`phases`] holds the steps in between.
+
+mod phases;
 
 use std::sync::Arc;
 
 use nab_protocol::Usage;
 use nab_protocol::events::{EventKind, ExitReason};
 
-use crate::client::{BudgetKind, ChatRequest, ClientError, LlmClient};
+use crate::client::LlmClient;
 use crate::config::AgentConfig;
-use crate::context::{ContextError, ContextManager, ContextState, Passthrough};
+use crate::context::{ContextManager, Passthrough};
 use crate::display::Display;
 use crate::events::EventSink;
-use crate::exec::{Executor, note_events};
 use crate::mcp::{McpConfig, McpError, McpManager, Timings as McpTimings};
 use crate::message::{Message, Role};
-use crate::stagnation::StagnationDetector;
 use crate::tools::{ToolContext, ToolRegistry};
 
 /// How a run ended.
@@ -174,210 +175,4 @@ impl Agent {
             _ => history.push(Arc::new(Message::user(text))),
         }
     }
-
-    async fn run_inner(&mut self, instruction: String) -> RunOutcome {
-        let cfg = self.config.clone();
-        let mut executor = Executor::new(self.registry.clone(), self.tool_ctx.clone());
-        executor.batch_limit = cfg.batch_limit;
-        // MCP tools are in the registry before the system prompt lists the tools.
-        if let Some(mcp) = &self.mcp {
-            crate::mcp::tool::sync_registry(mcp, &self.registry);
-        }
-        let mut history: Vec<Arc<Message>> = vec![
-            Arc::new(Message::system(crate::prompt::system_prompt(
-                self.tool_ctx.guard.root(),
-                &self.registry.names(),
-            ))),
-            Arc::new(Message::user(instruction)),
-        ];
-        let mut stagnation = StagnationDetector::new(cfg.stagnation_limit);
-        let mut usage = Usage::default();
-        let mut last_usage: Option<Usage> = None;
-        let mut steps: u32 = 0;
-        let mut last_text: Option<String> = None;
-
-        let end = |reason: ExitReason,
-                   steps: u32,
-                   usage: Usage,
-                   last: Option<String>,
-                   msg: Option<String>| RunOutcome {
-            exit_reason: reason,
-            steps,
-            usage,
-            final_answer: last,
-            message: msg,
-        };
-
-        loop {
-            // 1. Budgets.
-            if steps >= cfg.max_steps {
-                let msg = format!("reached --max-steps {}", cfg.max_steps);
-                return end(ExitReason::MaxSteps, steps, usage, last_text, Some(msg));
-            }
-            if let Some(budget) = cfg.token_budget
-                && usage.total() >= budget
-            {
-                let msg = format!(
-                    "used {} tokens of the --token-budget {budget}",
-                    usage.total()
-                );
-                return end(ExitReason::TokenBudget, steps, usage, last_text, Some(msg));
-            }
-            let step = steps + 1;
-            self.display.step(step);
-
-            // 2. MCP tool changes and notices, then context management.
-            self.sync_mcp(&mut history);
-            let state = ContextState {
-                history: &mut history,
-                step,
-                context_window: cfg.context_window,
-                last_usage,
-                state_dir: &cfg.state_dir,
-            };
-            match self.context.before_model_call(state).await {
-                Ok(events) => events.into_iter().for_each(|e| self.events.emit(e)),
-                Err(ContextError::Overflow(m)) => {
-                    return end(
-                        ExitReason::ContextOverflow,
-                        steps,
-                        usage,
-                        last_text,
-                        Some(m),
-                    );
-                }
-                Err(e) => {
-                    return end(
-                        ExitReason::Error,
-                        steps,
-                        usage,
-                        last_text,
-                        Some(e.to_string()),
-                    );
-                }
-            }
-
-            // 3. The model call: history and tools, schemas sorted by name.
-            let request = Arc::new(ChatRequest {
-                model: cfg.model.clone(),
-                messages: history.clone(),
-                tools: Arc::new(self.registry.schemas()),
-                max_tokens: None,
-                temperature: None,
-            });
-            let completion = match self.client.complete(request, &mut self.display).await {
-                Ok(c) => c,
-                Err(e) => {
-                    let reason = match e.budget() {
-                        Some(BudgetKind::Tokens) => ExitReason::TokenBudget,
-                        Some(BudgetKind::Calls) => ExitReason::CallBudget,
-                        // The server said the history no longer fits its window.
-                        None if e.is_context_overflow() => ExitReason::ContextOverflow,
-                        None => ExitReason::Error,
-                    };
-                    return end(reason, steps, usage, last_text, Some(describe(&e)));
-                }
-            };
-            steps = step;
-            let mut turn = completion.turn;
-            if turn.tool_calls.is_empty()
-                && let Some(calls) =
-                    crate::text_calls::extract(&turn.content, &self.registry.names())
-            {
-                tracing::info!(
-                    calls = calls.len(),
-                    "the model wrote its tool calls as text; running them as tool calls"
-                );
-                turn.tool_calls = calls;
-                turn.content.clear();
-            }
-            let call_usage = turn.usage.unwrap_or_default();
-            usage += call_usage;
-            last_usage = turn.usage;
-            self.events.emit(EventKind::ModelCall {
-                step,
-                usage: call_usage,
-                latency_ms: completion.latency.as_millis() as u64,
-                finish_reason: turn.finish_reason.clone(),
-            });
-            if !turn.content.is_empty() {
-                last_text = Some(turn.content.clone());
-            }
-            history.push(Arc::new(Message {
-                role: Role::Assistant,
-                content: (!turn.content.is_empty()).then(|| turn.content.clone()),
-                reasoning: (!turn.reasoning.is_empty()).then(|| turn.reasoning.clone()),
-                tool_calls: turn.tool_calls.clone(),
-                tool_call_id: None,
-            }));
-
-            // 4. Finish, or run the tools.
-            if turn.tool_calls.is_empty() {
-                if turn.finish_reason.as_deref() == Some("length") {
-                    let msg = "the model stopped with finish_reason=length (the context is full)"
-                        .to_string();
-                    return end(
-                        ExitReason::ContextOverflow,
-                        steps,
-                        usage,
-                        last_text,
-                        Some(msg),
-                    );
-                }
-                return end(ExitReason::FinalAnswer, steps, usage, last_text, None);
-            }
-            for call in &turn.tool_calls {
-                if stagnation.observe(&call.function.name, &call.function.arguments) {
-                    let msg = format!(
-                        "the model called `{}` with the same arguments {} times in a row",
-                        call.function.name, cfg.stagnation_limit
-                    );
-                    return end(ExitReason::Stagnation, steps, usage, last_text, Some(msg));
-                }
-            }
-            for call in &turn.tool_calls {
-                self.display.tool_start(
-                    &call.function.name,
-                    &crate::exec::summarize_args(&call.function.arguments),
-                );
-            }
-            let results = executor.run_batch(&turn.tool_calls).await;
-            for r in results {
-                self.display.tool_done(
-                    &r.name,
-                    r.output.status,
-                    r.duration.as_millis(),
-                    r.output.text.lines().next().unwrap_or(""),
-                );
-                for e in note_events(step, &r.output.notes) {
-                    self.events.emit(e);
-                }
-                self.events.emit(EventKind::ToolCall {
-                    step,
-                    tool_call_id: r.tool_call_id.clone(),
-                    name: r.name.clone(),
-                    args_summary: r.args_summary.clone(),
-                    status: r.output.status,
-                    duration_ms: r.duration.as_millis() as u64,
-                });
-                let (text, events) = self
-                    .context
-                    .on_tool_result(
-                        step,
-                        &r.name,
-                        &r.tool_call_id,
-                        r.output.text,
-                        &cfg.state_dir,
-                    )
-                    .await;
-                events.into_iter().for_each(|e| self.events.emit(e));
-                history.push(Arc::new(Message::tool(r.tool_call_id, text)));
-            }
-        }
-    }
-}
-
-/// The error with its retry history flattened, for the finish event.
-fn describe(e: &ClientError) -> String {
-    e.to_string()
 }
