@@ -53,6 +53,14 @@ pub enum ReportError {
         found: PathBuf,
         found_hash: String,
     },
+    #[error("{path}: {message}")]
+    LeaderboardInput { path: PathBuf, message: String },
+    #[error(
+        "refusing to rank runs of different task sets or suite versions:\n{details}\npass --allow-mixed to rank them anyway (the leaderboard then says so on every page)"
+    )]
+    MixedSuites { details: String },
+    #[error("no task has a verdict in every run, so there is nothing to rank them on: {runs}")]
+    NoCommonTasksAcross { runs: String },
     #[error(
         "cannot find the tasks of run {run}: tried {tried}; pass --tasks with the suite the run used"
     )]

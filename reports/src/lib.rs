@@ -10,6 +10,7 @@
 //! - [`mde`]: the one minimum detectable effect every page shows.
 //! - [`compare`]: the paired comparison of two runs.
 //! - [`gate`]: the CI gate (rules, Markdown, JUnit XML).
+//! - [`leaderboard`]: many runs ranked on common tasks (`nab leaderboard`).
 //! - [`cli`]: the `nab report | compare | gate` subcommands, as `clap::Args` + `run`.
 //! - [`finish`]: what the runner calls at the end of `nab run`.
 
@@ -21,6 +22,7 @@ pub mod finish;
 pub mod fixtures;
 pub mod gate;
 pub mod html;
+pub mod leaderboard;
 pub mod mde;
 pub mod pairwise;
 pub mod quarantine;

@@ -7,6 +7,7 @@ mod gate;
 mod image;
 mod import;
 mod judge;
+mod leaderboard;
 mod merge;
 mod report;
 mod review;
@@ -54,6 +55,18 @@ enum Command {
     Compare(compare::Args),
     /// CI gate: exit non-zero when the candidate run is worse than the baseline.
     Gate(gate::Args),
+    /// Rank runs and sweeps on their common tasks; writes leaderboard.html, .md and .json.
+    ///
+    /// One row per run (agent/model pair): pass rate with a 95% Wilson interval, pass@k and
+    /// pass^k, per-category pass rates, tokens and dollar cost per task, agent and wall time,
+    /// error rate. Rows are ranked on the tasks with a verdict in every run; each rank has a
+    /// 95% interval from a seeded bootstrap over tasks, and every pair is compared with a
+    /// paired t-test over shared tasks, Holm-corrected over the matrix. A sweep folder counts
+    /// as all its runs. Runs of different task sets or suite versions (run.json tasks_hash)
+    /// are refused unless --allow-mixed, which the pages then state.
+    ///
+    /// Example: nab leaderboard runs/sweep-1 --out runs/sweep-1
+    Leaderboard(leaderboard::Args),
     /// Run the built-in hostile agents against the harness; exit 1 if any attack fooled it.
     Selftest(selftest::Args),
 }
@@ -72,6 +85,7 @@ impl Cli {
             Command::Report(a) => report::run(a),
             Command::Compare(a) => compare::run(a).await,
             Command::Gate(a) => gate::run(a),
+            Command::Leaderboard(a) => leaderboard::run(a),
             Command::Selftest(a) => selftest::run(a).await,
         }
     }

@@ -1,10 +1,12 @@
-//! The `nab report`, `nab compare` and `nab gate` subcommands. The `nab` binary flattens
+//! The `nab report`, `nab compare`, `nab gate` and `nab leaderboard` subcommands. The `nab` binary flattens
 //! each `*Args` into its subcommand and calls the matching `run`.
 
 pub mod compare;
 pub mod gate;
+pub mod leaderboard;
 pub mod report;
 
 pub use compare::CompareArgs;
 pub use gate::GateArgs;
+pub use leaderboard::LeaderboardArgs;
 pub use report::ReportArgs;

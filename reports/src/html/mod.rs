@@ -8,6 +8,7 @@
 //! (`DecompressionStream`), so the page stays light however long the transcripts are.
 
 pub mod compare;
+pub mod leaderboard;
 pub mod report;
 pub mod svg;
 
@@ -19,6 +20,7 @@ use minijinja::{Environment, Value};
 use std::io::Write;
 
 pub use compare::render_compare;
+pub use leaderboard::render_leaderboard;
 pub use report::{render_report, render_report_at};
 
 const TEMPLATES: &[(&str, &str)] = &[
@@ -28,6 +30,10 @@ const TEMPLATES: &[(&str, &str)] = &[
     ("report.html", include_str!("../../templates/report.html")),
     ("trial.html", include_str!("../../templates/trial.html")),
     ("compare.html", include_str!("../../templates/compare.html")),
+    (
+        "leaderboard.html",
+        include_str!("../../templates/leaderboard.html"),
+    ),
 ];
 
 /// `0.6789` → `67.9%`; absent → `—`.
@@ -84,6 +90,18 @@ pub(crate) fn environment() -> Result<Environment<'static>> {
         opt_f64(&v)
             .map(|x| format!("{x:.*}", d.unwrap_or(2)))
             .unwrap_or_else(|| "—".into())
+    });
+    env.add_filter("short", |v: Value| {
+        crate::leaderboard::display::short(v.as_str().unwrap_or(&v.to_string()))
+    });
+    env.add_filter("usd", |v: Value| {
+        crate::leaderboard::markdown::usd(opt_f64(&v))
+    });
+    env.add_filter("secs", |v: Value| {
+        crate::leaderboard::markdown::seconds(opt_f64(&v))
+    });
+    env.add_filter("tok", |v: Value| {
+        crate::leaderboard::markdown::tokens(opt_f64(&v))
     });
     Ok(env)
 }

@@ -9,22 +9,26 @@ pub mod bootstrap;
 pub mod dist;
 pub mod fisher;
 pub mod flip;
+pub mod holm;
 pub mod mcnemar;
 pub mod mde;
 pub mod paired;
 pub mod pass_at_k;
 pub mod quantile;
+pub mod rank;
 pub mod seeded;
 pub mod tarone;
 pub mod wilson;
 
 pub use bootstrap::paired_bootstrap;
 pub use flip::{flip_rate, task_flip_rate};
+pub use holm::holm;
 pub use mcnemar::mcnemar_exact;
 pub use mde::mde_paired;
-pub use paired::{PairedT, paired_t_interval};
+pub use paired::{PairedT, paired_t_interval, paired_t_p_value};
 pub use pass_at_k::{pass_at_k, pass_hat_k};
 pub use quantile::{median, p90, quantile};
+pub use rank::{RankInterval, rank_intervals};
 pub use wilson::wilson;
 
 use serde::{Deserialize, Serialize};

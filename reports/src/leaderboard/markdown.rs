@@ -1,0 +1,283 @@
+//! `leaderboard.md`: the ranking, the categories and the significance matrix as Markdown
+//! tables (for a pull request, a paper's appendix or a CI job summary).
+//!
+//! Names come from run folders, so every cell is escaped: Markdown renderers pass raw HTML
+//! through, and a `|` or a newline would break the table.
+
+use super::Leaderboard;
+use super::display::short;
+use std::fmt::Write;
+
+/// How many excluded tasks are listed before "and N more".
+const LIST: usize = 30;
+
+/// HTML special characters as entities, Markdown specials escaped, one line: names come
+/// from run folders, and Markdown renderers pass raw HTML through.
+fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '&' => out.push_str("&amp;"),
+            '\n' | '\r' => out.push(' '),
+            '|' | '\\' | '`' | '*' | '_' | '[' | ']' | '#' | '!' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A table cell holding a name: cut to a readable length, then escaped.
+pub fn cell(s: &str) -> String {
+    escape(&short(s))
+}
+
+/// A sentence (a note, a reason): escaped, cut only at 2,000 characters.
+fn cell_long(s: &str) -> String {
+    escape(&s.chars().take(2_000).collect::<String>())
+}
+
+pub fn pct(v: Option<f64>) -> String {
+    v.map(|v| format!("{:.1}%", v * 100.0))
+        .unwrap_or_else(|| "—".into())
+}
+
+pub fn usd(v: Option<f64>) -> String {
+    match v {
+        None => "—".into(),
+        // Cents alone would show a typical per-task cost ($0.0125) as $0.01.
+        Some(v) if v.abs() < 1.0 => format!("${v:.4}"),
+        Some(v) => format!("${v:.2}"),
+    }
+}
+
+pub fn tokens(v: Option<f64>) -> String {
+    v.map(|v| {
+        if v >= 10_000.0 {
+            format!("{:.1}k", v / 1000.0)
+        } else {
+            format!("{v:.0}")
+        }
+    })
+    .unwrap_or_else(|| "—".into())
+}
+
+pub fn seconds(v: Option<f64>) -> String {
+    match v {
+        None => "—".into(),
+        Some(s) if s >= 3600.0 => format!("{:.1} h", s / 3600.0),
+        Some(s) if s >= 60.0 => format!("{:.1} min", s / 60.0),
+        Some(s) => format!("{s:.1} s"),
+    }
+}
+
+pub fn render(b: &Leaderboard) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "# nab leaderboard\n");
+    if !b.mixed.is_empty() {
+        let _ = writeln!(
+            s,
+            "> **Mixed suites, ranked anyway (`--allow-mixed`)**: these runs did not all use the same tasks or the same suite version, so the ranks compare unlike things."
+        );
+        for m in &b.mixed {
+            let _ = writeln!(s, "> - {}", cell_long(m));
+        }
+        let _ = writeln!(s);
+    }
+    let _ = writeln!(
+        s,
+        "Ranked on **{}** common tasks (a verdict in every run). Pass rate: mean over tasks, 95% Wilson interval with n = tasks. Rank interval: {} bootstrap resamples of the tasks (seed {}), central 95%.\n",
+        b.common_tasks.len(),
+        b.ranks.resamples,
+        b.ranks.seed
+    );
+    let k = b.headline_k;
+    let kh = k
+        .map(|k| format!("pass@{k} / pass^{k}"))
+        .unwrap_or_else(|| "pass@k / pass^k".into());
+    let _ = writeln!(
+        s,
+        "| rank | 95% rank interval | agent · model | pass rate | 95% CI | tasks | passed / scored trials | {kh} | tokens / task | cost / task | agent time / task | wall time | error rate |"
+    );
+    let _ = writeln!(
+        s,
+        "|---:|:---:|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+    );
+    for r in &b.rows {
+        let ci = r
+            .pass_rate_ci
+            .map(|c| format!("{:.1}–{:.1}%", c.low * 100.0, c.high * 100.0))
+            .unwrap_or_else(|| "—".into());
+        let kcell = match k {
+            Some(k) => {
+                let at = r.pass_at(k);
+                let hat = r.pass_hat(k);
+                format!(
+                    "{} / {} (n={})",
+                    pct(at.and_then(|m| m.value)),
+                    pct(hat.and_then(|m| m.value)),
+                    at.map(|m| m.tasks).unwrap_or(0)
+                )
+            }
+            None => "—".into(),
+        };
+        let _ = writeln!(
+            s,
+            "| {} | {}–{} | {} | {} | {} | {} | {} / {} | {} | {} | {} | {} | {} | {} ({}/{}) |",
+            r.rank.rank,
+            r.rank.low,
+            r.rank.high,
+            cell(&r.label),
+            pct(r.pass_rate),
+            ci,
+            r.tasks,
+            r.passed_trials,
+            r.scored_trials,
+            kcell,
+            tokens(r.tokens_per_task),
+            usd(r.cost_per_task_usd),
+            seconds(r.agent_s_per_task),
+            seconds(r.wall_s),
+            pct(r.error_rate),
+            r.error_trials,
+            r.trials
+        );
+    }
+
+    if !b.categories.is_empty() {
+        let cats: Vec<&String> = b
+            .categories
+            .iter()
+            .take(super::write::MAX_CATEGORIES)
+            .collect();
+        let _ = writeln!(s, "\n## Pass rate by category\n");
+        let _ = write!(s, "| agent · model |");
+        for c in &cats {
+            let _ = write!(s, " {} |", cell(c));
+        }
+        let _ = writeln!(s, "\n|---|{}", "---:|".repeat(cats.len()));
+        for r in &b.rows {
+            let _ = write!(s, "| {} |", cell(&r.label));
+            for c in &cats {
+                let v = r.categories.iter().find(|x| &&x.category == c);
+                let _ = write!(
+                    s,
+                    " {} (n={}) |",
+                    pct(v.and_then(|v| v.pass_rate)),
+                    v.map(|v| v.tasks).unwrap_or(0)
+                );
+            }
+            let _ = writeln!(s);
+        }
+        if b.categories.len() > cats.len() {
+            let _ = writeln!(
+                s,
+                "\n{} more categories are in leaderboard.json.",
+                b.categories.len() - cats.len()
+            );
+        }
+    }
+
+    if b.rows.len() > 1 {
+        let sig = &b.significance;
+        let _ = writeln!(
+            s,
+            "\n## Pairwise significance\n\nRow minus column, in points of pass rate, over the tasks both have a verdict on; paired t-test, Holm-corrected over the {} pairs tested at α = {}. **bold** = significant after correction; n.s. = not.\n",
+            sig.tested, sig.alpha
+        );
+        let _ = write!(s, "| |");
+        for (j, _) in b.rows.iter().enumerate() {
+            let _ = write!(s, " {} |", j + 1);
+        }
+        let _ = writeln!(s, "\n|---|{}", "---:|".repeat(b.rows.len()));
+        for (i, r) in b.rows.iter().enumerate() {
+            let _ = write!(s, "| {}. {} |", i + 1, cell(&r.label));
+            for j in 0..b.rows.len() {
+                let text = match sig.between(i, j) {
+                    None => "".to_owned(),
+                    Some((sign, p)) => match (p.mean_diff, p.p_holm) {
+                        (Some(d), Some(ph)) if p.significant => {
+                            format!("**{:+.1}** (p={})", sign * d * 100.0, p_text(ph))
+                        }
+                        (Some(d), Some(ph)) => {
+                            format!("{:+.1} n.s. (p={})", sign * d * 100.0, p_text(ph))
+                        }
+                        (Some(d), None) => {
+                            format!("{:+.1} untested (n={})", sign * d * 100.0, p.tasks)
+                        }
+                        _ => "—".to_owned(),
+                    },
+                };
+                let _ = write!(s, " {text} |");
+            }
+            let _ = writeln!(s);
+        }
+    }
+
+    if !b.excluded_tasks.is_empty() {
+        let _ = writeln!(s, "\n## Tasks left out ({})\n", b.excluded_tasks.len());
+        for e in b.excluded_tasks.iter().take(LIST) {
+            let _ = writeln!(s, "- {}: {}", cell(&e.task_id), cell_long(&e.reason));
+        }
+        if b.excluded_tasks.len() > LIST {
+            let _ = writeln!(
+                s,
+                "- and {} more (leaderboard.json)",
+                b.excluded_tasks.len() - LIST
+            );
+        }
+    }
+    if !b.quarantined.is_empty() {
+        let _ = writeln!(s, "\n## Quarantined (tasks/quarantine.yaml)\n");
+        for q in &b.quarantined {
+            let _ = writeln!(s, "- {}: {}", cell(&q.task_id), cell_long(&q.reason));
+        }
+    }
+    if !b.notes.is_empty() {
+        let _ = writeln!(s, "\n## Notes\n");
+        for n in &b.notes {
+            let _ = writeln!(s, "- {}", cell_long(n));
+        }
+    }
+    let _ = writeln!(s, "\n## Runs\n");
+    for (i, r) in b.rows.iter().enumerate() {
+        let _ = writeln!(
+            s,
+            "{}. {}: {} (run {})",
+            i + 1,
+            cell(&r.label),
+            cell(&r.run_dir),
+            cell(r.run_id.as_deref().unwrap_or("—"))
+        );
+    }
+    s
+}
+
+fn p_text(p: f64) -> String {
+    if p < 0.001 {
+        "&lt;0.001".to_owned()
+    } else {
+        format!("{p:.3}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cells_cannot_break_the_table_or_inject_html() {
+        let c = cell("<img src=x onerror=alert(1)>|x\ny");
+        assert_eq!(c, "&lt;img src=x onerror=alert(1)&gt;\\|x y");
+        assert_eq!(usd(Some(0.00123)), "$0.0012");
+        assert_eq!(usd(Some(0.0125)), "$0.0125");
+        assert_eq!(usd(Some(1.5)), "$1.50");
+        assert_eq!(usd(None), "—");
+        assert_eq!(seconds(Some(90.0)), "1.5 min");
+        assert_eq!(tokens(Some(123_456.0)), "123.5k");
+    }
+}

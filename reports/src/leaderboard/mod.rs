@@ -1,0 +1,247 @@
+//! `nab leaderboard`: many runs (agent/model pairs) ranked on one common task set, with the
+//! uncertainty a ranking needs: pass rates with intervals, a pairwise significance matrix
+//! (paired over shared tasks, Holm-corrected) and a bootstrap interval for each rank.
+//!
+//! - [`inputs`]: run folders and sweep folders expanded into runs, with size checks.
+//! - [`mixed`]: whether the runs used the same tasks and suite version.
+//! - [`common`]: the common task set (a verdict in every run) and the pass@k sets.
+//! - [`row`]: one row's metrics.
+//! - [`significance`]: the pairwise matrix.
+//! - [`markdown`]: `leaderboard.md`; the page is `crate::html::leaderboard`.
+//! - [`write`]: the three files.
+
+pub mod common;
+pub mod display;
+pub mod inputs;
+pub mod markdown;
+pub mod mixed;
+pub mod row;
+pub mod significance;
+pub mod write;
+
+use crate::error::{ReportError, Result};
+use crate::quarantine::{QuarantineEntry, QuarantinedTask};
+use crate::run::Run;
+use crate::stats::{self, RankInterval};
+use common::{CommonTasks, ExcludedTask, KSet};
+use row::Row;
+use serde::Serialize;
+use significance::Significance;
+use std::path::PathBuf;
+
+pub use write::{LeaderboardOutputs, write_leaderboard};
+
+pub const LEADERBOARD_VERSION: u32 = 1;
+
+/// What the leaderboard is asked to do.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Options {
+    /// Rank runs of different task sets or suite versions anyway (and say so).
+    pub allow_mixed: bool,
+    /// Seed of the rank bootstrap.
+    pub seed: u64,
+    pub resamples: usize,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            allow_mixed: false,
+            seed: stats::bootstrap::DEFAULT_SEED,
+            resamples: stats::bootstrap::RESAMPLES,
+        }
+    }
+}
+
+/// How the rank intervals were drawn.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RankMethod {
+    pub resamples: usize,
+    pub level: f64,
+    pub seed: u64,
+}
+
+/// `leaderboard.json`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Leaderboard {
+    pub v: u32,
+    /// Best first (by pass rate on the common tasks, then by label).
+    pub rows: Vec<Row>,
+    /// The tasks every row is measured on.
+    pub common_tasks: Vec<String>,
+    /// Tasks of some run left out, each with why.
+    pub excluded_tasks: Vec<ExcludedTask>,
+    pub categories: Vec<String>,
+    pub k_sets: Vec<KSet>,
+    /// The k shown in the main table (see [`CommonTasks::headline_k`]).
+    pub headline_k: Option<u32>,
+    pub significance: Significance,
+    pub ranks: RankMethod,
+    /// How the runs' task sets or suite versions differ; empty when they match. Non-empty
+    /// only with `--allow-mixed`.
+    pub mixed: Vec<String>,
+    /// Everything else a reader should know (unchecked suite versions, skipped folders,
+    /// torn results files).
+    pub notes: Vec<String>,
+    /// Tasks `tasks/quarantine.yaml` keeps out of every row.
+    pub quarantined: Vec<QuarantinedTask>,
+}
+
+/// Loads every DIR (run or sweep folder) and ranks the runs.
+pub fn build(dirs: &[PathBuf], options: &Options) -> Result<Leaderboard> {
+    let inputs = inputs::expand(dirs)?;
+    let runs = inputs
+        .runs
+        .iter()
+        .map(|d| Run::load(d))
+        .collect::<Result<Vec<_>>>()?;
+    let mut board = rank(runs, options)?;
+    board.notes.splice(0..0, inputs.notes);
+    Ok(board)
+}
+
+/// Unique labels: a second run of the same pair gets its run id (or folder) appended, and
+/// a number if even that repeats.
+fn labels(runs: &[Run]) -> Vec<String> {
+    let base: Vec<String> = runs
+        .iter()
+        .map(|r| display::label(r.agent().as_deref(), r.model().as_deref()))
+        .collect();
+    let mut out: Vec<String> = base
+        .iter()
+        .zip(runs)
+        .map(|(l, run)| {
+            if base.iter().filter(|o| *o == l).count() == 1 {
+                return l.clone();
+            }
+            let tag = run
+                .run_id()
+                .unwrap_or_else(|| run.dir.display().to_string());
+            format!("{l} ({})", display::short(&tag))
+        })
+        .collect();
+    for i in 0..out.len() {
+        if out[..i].contains(&out[i]) {
+            out[i] = format!("{} #{}", out[i], i + 1);
+        }
+    }
+    out
+}
+
+/// Ranks runs already loaded (tests and benchmarks call this directly).
+pub fn rank(runs: Vec<Run>, options: &Options) -> Result<Leaderboard> {
+    // A task quarantined for any run is left out of all of them (as in compare).
+    let entries: Vec<QuarantineEntry> = runs
+        .iter()
+        .flat_map(|r| &r.quarantined)
+        .map(|q| QuarantineEntry {
+            task: q.task_id.clone(),
+            reason: q.reason.clone(),
+        })
+        .collect();
+    let runs: Vec<Run> = runs.into_iter().map(|r| r.quarantine(&entries)).collect();
+    let labels = labels(&runs);
+    let refs: Vec<&Run> = runs.iter().collect();
+
+    let mixed = mixed::differences(&labels, &refs);
+    if !mixed.is_empty() && !options.allow_mixed {
+        return Err(ReportError::MixedSuites {
+            details: mixed
+                .iter()
+                .map(|m| format!("  - {m}"))
+                .collect::<Vec<_>>()
+                .join("\n"),
+        });
+    }
+    let mut notes = mixed::unchecked(&labels, &refs);
+    for (r, l) in runs.iter().zip(&labels) {
+        if r.truncated_tail {
+            notes.push(format!(
+                "{l}: the last line of {}/results.jsonl was cut off (an interrupted run) and is not counted",
+                r.dir.display()
+            ));
+        }
+    }
+
+    let common = CommonTasks::of(&labels, &refs);
+    if common.ids.is_empty() {
+        return Err(ReportError::NoCommonTasksAcross {
+            runs: runs
+                .iter()
+                .map(|r| r.dir.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+        });
+    }
+
+    // Best first; the order every table, the matrix and the JSON share.
+    let mut rows: Vec<(Row, &Run)> = runs
+        .iter()
+        .zip(labels)
+        .map(|(r, l)| (Row::compute(l, r, &common), r))
+        .collect();
+    rows.sort_by(|(a, _), (b, _)| {
+        b.pass_rate
+            .unwrap_or(0.0)
+            .total_cmp(&a.pass_rate.unwrap_or(0.0))
+            .then_with(|| a.label.cmp(&b.label))
+    });
+    let ordered: Vec<&Run> = rows.iter().map(|(_, r)| *r).collect();
+    let rates: Vec<Vec<f64>> = ordered
+        .iter()
+        .map(|r| row::task_rates(r, &common))
+        .collect();
+    let level = 0.95;
+    let intervals = stats::rank_intervals(&rates, options.resamples, level, options.seed)
+        .unwrap_or_else(|| {
+            // No resamples asked for: the observed ranks alone, as point intervals.
+            let means: Vec<f64> = rates
+                .iter()
+                .map(|r| r.iter().sum::<f64>() / r.len().max(1) as f64)
+                .collect();
+            stats::rank::competition_ranks(&means)
+                .into_iter()
+                .map(|rank| RankInterval {
+                    rank,
+                    low: rank,
+                    high: rank,
+                })
+                .collect()
+        });
+    let significance = significance::matrix(&ordered, significance::ALPHA);
+    let rows: Vec<Row> = rows
+        .into_iter()
+        .zip(intervals)
+        .map(|((mut row, _), rank)| {
+            row.rank = rank;
+            row
+        })
+        .collect();
+    let quarantined = runs
+        .iter()
+        .flat_map(|r| r.quarantined.iter().cloned())
+        .fold(Vec::<QuarantinedTask>::new(), |mut acc, q| {
+            if !acc.iter().any(|a| a.task_id == q.task_id) {
+                acc.push(q);
+            }
+            acc
+        });
+    Ok(Leaderboard {
+        v: LEADERBOARD_VERSION,
+        rows,
+        categories: common.category_names(),
+        headline_k: common.headline_k(),
+        common_tasks: common.ids,
+        excluded_tasks: common.excluded,
+        k_sets: common.k_sets,
+        significance,
+        ranks: RankMethod {
+            resamples: options.resamples,
+            level,
+            seed: options.seed,
+        },
+        mixed,
+        notes,
+        quarantined,
+    })
+}

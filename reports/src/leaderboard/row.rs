@@ -1,0 +1,221 @@
+//! One row of the leaderboard: an agent/model pair (one run), measured on the common tasks.
+
+use super::common::CommonTasks;
+use crate::run::{Run, TaskTrials};
+use crate::stats::{self, Interval, RankInterval, Z95};
+use crate::summary::{KMetric, trial_tokens};
+use nab_protocol::trial::{TrialRecord, TrialStatus};
+use serde::Serialize;
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Row {
+    /// `agent · model`, shortened for display (unique among the rows).
+    pub label: String,
+    pub agent: Option<String>,
+    pub model: Option<String>,
+    pub run_id: Option<String>,
+    pub run_dir: String,
+    /// The suite hash run.json records.
+    pub suite_hash: Option<String>,
+    /// The observed rank (1 = best; tied rows share the better rank) and its bootstrap
+    /// interval; set once every row is known.
+    pub rank: RankInterval,
+    /// Common tasks (the sample size of the interval).
+    pub tasks: usize,
+    /// Scored and passed trials on the common tasks.
+    pub scored_trials: usize,
+    pub passed_trials: usize,
+    /// Mean over the common tasks of each task's pass rate over its scored trials.
+    pub pass_rate: Option<f64>,
+    /// Wilson 95% interval with n = common tasks.
+    pub pass_rate_ci: Option<Interval>,
+    /// pass@k and pass^k over each k's set (see [`super::common::KSet`]).
+    pub pass_at_k: Vec<KMetric>,
+    pub pass_hat_k: Vec<KMetric>,
+    pub categories: Vec<CategoryRate>,
+    /// Mean over the common tasks of each task's mean input + output tokens per scored trial.
+    pub tokens_per_task: Option<f64>,
+    /// The same for `cost_usd`: absent unless every scored trial of the common tasks has one.
+    pub cost_per_task_usd: Option<f64>,
+    /// Scored trials of the common tasks that have a cost, and how many there are.
+    pub cost_known_trials: usize,
+    /// Sum of `cost_usd` over every trial of the run (errors too: they were paid for);
+    /// absent unless every trial has one.
+    pub total_cost_usd: Option<f64>,
+    /// Mean over the common tasks of each task's mean agent seconds per scored trial.
+    pub agent_s_per_task: Option<f64>,
+    /// The whole run's wall time, from run.json's start and finish.
+    pub wall_s: Option<f64>,
+    /// Every trial of the run (all tasks, errors included).
+    pub trials: usize,
+    pub error_trials: usize,
+    /// error_trials / trials: infrastructure errors are left out of the pass rate, so this is
+    /// shown beside it.
+    pub error_rate: Option<f64>,
+    /// The last line of results.jsonl was torn (an interrupted writer) and not counted.
+    pub truncated_tail: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CategoryRate {
+    pub category: String,
+    pub tasks: usize,
+    pub pass_rate: Option<f64>,
+    pub ci: Option<Interval>,
+}
+
+fn mean(v: &[f64]) -> Option<f64> {
+    (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64)
+}
+
+fn scored<'a>(run: &'a Run, t: &TaskTrials) -> Vec<&'a TrialRecord> {
+    t.trial_indexes
+        .iter()
+        .map(|&i| &run.records[i])
+        .filter(|r| r.status != TrialStatus::Error)
+        .collect()
+}
+
+/// The task's mean of `f` over its scored trials that have a value.
+fn task_mean(recs: &[&TrialRecord], f: impl Fn(&TrialRecord) -> Option<f64>) -> Option<f64> {
+    mean(&recs.iter().filter_map(|r| f(r)).collect::<Vec<_>>())
+}
+
+fn wall_seconds(run: &Run) -> Option<f64> {
+    let parse = |s: &Option<String>| {
+        s.as_deref()
+            .and_then(|s| chrono::DateTime::parse_from_rfc3339(s).ok())
+    };
+    let (a, b) = (parse(&run.meta.started_at)?, parse(&run.meta.finished_at)?);
+    let s = (b - a).num_milliseconds() as f64 / 1000.0;
+    (s >= 0.0).then_some(s)
+}
+
+/// Each common task's pass rate in `run`, in [`CommonTasks::ids`] order (every common task
+/// has a verdict in every run).
+pub fn task_rates(run: &Run, common: &CommonTasks) -> Vec<f64> {
+    common
+        .ids
+        .iter()
+        .map(|id| run.task(id).and_then(|t| t.pass_rate()).unwrap_or(0.0))
+        .collect()
+}
+
+impl Row {
+    pub fn compute(label: String, run: &Run, common: &CommonTasks) -> Row {
+        let tasks: Vec<&TaskTrials> = common.ids.iter().filter_map(|id| run.task(id)).collect();
+        let rates = task_rates(run, common);
+        let m = rates.len();
+        let pass_rate = mean(&rates);
+        let pass_rate_ci = pass_rate.and_then(|p| stats::wilson(p * m as f64, m as f64, Z95));
+
+        let k_metric = |k: u32, members: &[usize], f: fn(u32, u32, u32) -> Option<f64>| {
+            let vals: Vec<f64> = members
+                .iter()
+                .filter_map(|&i| tasks.get(i).and_then(|t| f(t.scored, t.passed, k)))
+                .collect();
+            KMetric {
+                k,
+                value: mean(&vals),
+                tasks: vals.len(),
+            }
+        };
+        let pass_at_k = common
+            .k_sets
+            .iter()
+            .map(|s| k_metric(s.k, &s.members, stats::pass_at_k))
+            .collect();
+        let pass_hat_k = common
+            .k_sets
+            .iter()
+            .map(|s| k_metric(s.k, &s.members, stats::pass_hat_k))
+            .collect();
+
+        let categories = common
+            .category_names()
+            .into_iter()
+            .map(|category| {
+                let r: Vec<f64> = common
+                    .categories
+                    .iter()
+                    .zip(&rates)
+                    .filter(|(c, _)| **c == category)
+                    .map(|(_, r)| *r)
+                    .collect();
+                let p = mean(&r);
+                CategoryRate {
+                    tasks: r.len(),
+                    ci: p.and_then(|p| stats::wilson(p * r.len() as f64, r.len() as f64, Z95)),
+                    pass_rate: p,
+                    category,
+                }
+            })
+            .collect();
+
+        let per_task: Vec<Vec<&TrialRecord>> = tasks.iter().map(|t| scored(run, t)).collect();
+        let scored_trials: usize = per_task.iter().map(Vec::len).sum();
+        let cost_known_trials = per_task
+            .iter()
+            .flatten()
+            .filter(|r| r.cost_usd.is_some())
+            .count();
+        let over_tasks = |f: &dyn Fn(&TrialRecord) -> Option<f64>| {
+            mean(
+                &per_task
+                    .iter()
+                    .filter_map(|recs| task_mean(recs, f))
+                    .collect::<Vec<_>>(),
+            )
+        };
+        let error_trials = run
+            .records
+            .iter()
+            .filter(|r| r.status == TrialStatus::Error)
+            .count();
+        let all_costs: Option<Vec<f64>> = run.records.iter().map(|r| r.cost_usd).collect();
+        Row {
+            label,
+            agent: run.agent(),
+            model: run.model(),
+            run_id: run.run_id(),
+            run_dir: run.dir.display().to_string(),
+            suite_hash: run.meta.tasks_hash.clone(),
+            rank: RankInterval {
+                rank: 0,
+                low: 0,
+                high: 0,
+            },
+            tasks: m,
+            scored_trials,
+            passed_trials: tasks.iter().map(|t| t.passed as usize).sum(),
+            pass_rate,
+            pass_rate_ci,
+            pass_at_k,
+            pass_hat_k,
+            categories,
+            tokens_per_task: over_tasks(&trial_tokens),
+            cost_per_task_usd: if scored_trials > 0 && cost_known_trials == scored_trials {
+                over_tasks(&|r| r.cost_usd)
+            } else {
+                None
+            },
+            cost_known_trials,
+            total_cost_usd: all_costs.filter(|c| !c.is_empty()).map(|c| c.iter().sum()),
+            agent_s_per_task: over_tasks(&|r| Some(r.agent_s)),
+            wall_s: wall_seconds(run),
+            trials: run.records.len(),
+            error_trials,
+            error_rate: (!run.records.is_empty())
+                .then(|| error_trials as f64 / run.records.len() as f64),
+            truncated_tail: run.truncated_tail,
+        }
+    }
+
+    pub fn pass_at(&self, k: u32) -> Option<&KMetric> {
+        self.pass_at_k.iter().find(|m| m.k == k)
+    }
+
+    pub fn pass_hat(&self, k: u32) -> Option<&KMetric> {
+        self.pass_hat_k.iter().find(|m| m.k == k)
+    }
+}

@@ -1,0 +1,414 @@
+//! `nab leaderboard` on run folders written to disk: hand-computed rows, refusing mixed
+//! suites, sweep folders, and hostile run folders.
+
+use nab_protocol::run::{RESULTS_FILE, RunMeta};
+use nab_protocol::trial::{TrialRecord, TrialStatus};
+use nab_reports::leaderboard::{self, Leaderboard, Options, write_leaderboard};
+use std::path::{Path, PathBuf};
+
+const HASH: &str = "sha256:1111111111111111111111111111111111111111111111111111111111111111";
+
+fn meta(agent: &str, model: &str, ids: &[&str], hash: Option<&str>) -> RunMeta {
+    RunMeta {
+        run_id: Some(format!("{agent}-{model}")),
+        agent: Some(agent.into()),
+        model: Some(model.into()),
+        task_ids: ids.iter().map(|s| (*s).to_owned()).collect(),
+        tasks_hash: hash.map(str::to_owned),
+        started_at: Some("2026-11-30T04:00:00.000Z".into()),
+        finished_at: Some("2026-11-30T05:00:00.000Z".into()),
+        ..RunMeta::default()
+    }
+}
+
+/// One trial: `s` is P(assed), F(ailed) or E(rror).
+fn trial(m: &RunMeta, task: &str, category: &str, n: u32, s: char) -> TrialRecord {
+    let mut r = TrialRecord::new(
+        m.run_id.as_deref().unwrap_or("r"),
+        task,
+        category,
+        n,
+        m.agent.as_deref().unwrap_or("a"),
+    );
+    r.model = m.model.clone();
+    r.status = match s {
+        'P' => TrialStatus::Passed,
+        'F' => TrialStatus::Failed,
+        _ => TrialStatus::Error,
+    };
+    r.reward = f64::from(u8::from(s == 'P'));
+    r.agent_s = 10.0;
+    r.input_tokens = Some(100);
+    r.output_tokens = Some(10);
+    r
+}
+
+fn write(dir: &Path, m: &RunMeta, recs: &[TrialRecord]) -> PathBuf {
+    std::fs::create_dir_all(dir).unwrap();
+    nab_protocol::files::write_jsonl_atomic(&dir.join(RESULTS_FILE), recs).unwrap();
+    m.write(dir).unwrap();
+    dir.to_owned()
+}
+
+/// Per task: (id, category, verdicts).
+fn run(dir: &Path, m: &RunMeta, tasks: &[(&str, &str, &str)]) -> (PathBuf, Vec<TrialRecord>) {
+    let recs: Vec<TrialRecord> = tasks
+        .iter()
+        .flat_map(|(id, cat, v)| {
+            v.chars()
+                .enumerate()
+                .map(|(n, s)| trial(m, id, cat, n as u32, s))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    (write(dir, m, &recs), recs)
+}
+
+const IDS: [&str; 4] = ["t1", "t2", "t3", "t4"];
+
+/// Two runs of 4 tasks × 2 trials (see the hand computation in the test).
+fn two_runs(root: &Path) -> (PathBuf, PathBuf) {
+    let ma = meta("nab-agent", "model-a", &IDS, Some(HASH));
+    let a: Vec<TrialRecord> = [
+        ("t1", "x", "PP"),
+        ("t2", "x", "PF"),
+        ("t3", "y", "FF"),
+        ("t4", "y", "PE"),
+    ]
+    .iter()
+    .flat_map(|(id, cat, v)| {
+        v.chars()
+            .enumerate()
+            .map(|(n, s)| {
+                let mut r = trial(&ma, id, cat, n as u32, s);
+                r.cost_usd = Some(if (*id, n) == ("t1", 0) {
+                    0.03
+                } else if s == 'E' {
+                    0.005
+                } else {
+                    0.01
+                });
+                r
+            })
+            .collect::<Vec<_>>()
+    })
+    .collect();
+    let a = write(&root.join("a"), &ma, &a);
+    let mb = meta("nab-agent", "model-b", &IDS, Some(HASH));
+    let b: Vec<TrialRecord> = [
+        ("t1", "x", "PF"),
+        ("t2", "x", "FF"),
+        ("t3", "y", "FF"),
+        ("t4", "y", "PP"),
+    ]
+    .iter()
+    .flat_map(|(id, cat, v)| {
+        v.chars()
+            .enumerate()
+            .map(|(n, s)| {
+                let mut r = trial(&mb, id, cat, n as u32, s);
+                // No cost recorded (no --prices): shown as unknown, never as $0.
+                r.input_tokens = Some(if (*id, n) == ("t4", 1) { 500 } else { 300 });
+                r.output_tokens = Some(0);
+                r
+            })
+            .collect::<Vec<_>>()
+    })
+    .collect();
+    let b = write(&root.join("b"), &mb, &b);
+    (a, b)
+}
+
+fn close(a: Option<f64>, b: f64) -> bool {
+    a.is_some_and(|a| (a - b).abs() < 1e-9)
+}
+
+#[test]
+fn every_column_matches_the_hand_computed_values() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (a, b) = two_runs(tmp.path());
+    let board = leaderboard::build(&[b, a], &Options::default()).unwrap();
+    assert_eq!(board.common_tasks, IDS);
+    assert!(board.mixed.is_empty() && board.excluded_tasks.is_empty());
+    let (ra, rb) = (&board.rows[0], &board.rows[1]);
+    assert_eq!(ra.label, "nab-agent · model-a");
+    // A: per-task rates 1, ½, 0, 1 (t4's error trial is not scored) → 2.5/4.
+    // B: ½, 0, 0, 1 → 1.5/4.
+    assert!(close(ra.pass_rate, 0.625) && close(rb.pass_rate, 0.375));
+    assert_eq!((ra.tasks, ra.scored_trials, ra.passed_trials), (4, 7, 4));
+    let ci = nab_reports::stats::wilson(2.5, 4.0, nab_reports::stats::Z95).unwrap();
+    assert_eq!(ra.pass_rate_ci, Some(ci));
+    // k sets: t4 has one scored trial in A, so k = 2 averages t1..t3 and is the headline
+    // (3 of 4 tasks ≥ half).
+    assert_eq!(board.headline_k, Some(2));
+    assert_eq!(board.k_sets[1].tasks, 3);
+    // A pass@2 over t1..t3 = (1 + 1 + 0)/3, pass^2 = (1 + 0 + 0)/3; B: (1 + 0 + 0)/3, 0.
+    assert!(close(ra.pass_at(2).unwrap().value, 2.0 / 3.0));
+    assert!(close(ra.pass_hat(2).unwrap().value, 1.0 / 3.0));
+    assert!(close(rb.pass_at(2).unwrap().value, 1.0 / 3.0));
+    assert!(close(rb.pass_hat(2).unwrap().value, 0.0));
+    assert!(close(ra.pass_at(1).unwrap().value, 0.625));
+    // Categories: A x = (1 + ½)/2, y = (0 + 1)/2; B x = ¼, y = ½.
+    let cat = |r: &leaderboard::row::Row, c: &str| {
+        r.categories
+            .iter()
+            .find(|x| x.category == c)
+            .unwrap()
+            .pass_rate
+    };
+    assert!(close(cat(ra, "x"), 0.75) && close(cat(ra, "y"), 0.5));
+    assert!(close(cat(rb, "x"), 0.25) && close(cat(rb, "y"), 0.5));
+    // Tokens per task: A 110 everywhere; B task means 300, 300, 300, 400 → 325.
+    assert!(close(ra.tokens_per_task, 110.0) && close(rb.tokens_per_task, 325.0));
+    // Cost per task: A task means .02, .01, .01, .01 (the error trial is not scored) →
+    // .0125; the whole run paid .03 + 6·.01 + .005 = .095. B has no cost: unknown.
+    assert!(
+        close(ra.cost_per_task_usd, 0.0125),
+        "{:?}",
+        ra.cost_per_task_usd
+    );
+    assert!(close(ra.total_cost_usd, 0.095));
+    assert_eq!((ra.cost_known_trials, rb.cost_known_trials), (7, 0));
+    assert_eq!((rb.cost_per_task_usd, rb.total_cost_usd), (None, None));
+    assert!(close(ra.agent_s_per_task, 10.0) && close(ra.wall_s, 3600.0));
+    assert!(close(ra.error_rate, 1.0 / 8.0) && close(rb.error_rate, 0.0));
+    assert_eq!((ra.error_trials, ra.trials), (1, 8));
+    // Ranks: A − B per task is ½, ½, 0, 0, so A is never behind; a resample that draws only
+    // t3 and t4 ((½)⁴ = 6.25% > 2.5%) ties them, when B shares rank 1: A [1, 1], B [1, 2].
+    assert_eq!((ra.rank.rank, ra.rank.low, ra.rank.high), (1, 1, 1));
+    assert_eq!((rb.rank.rank, rb.rank.low, rb.rank.high), (2, 1, 2));
+    // Matrix: d = [½, ½, 0, 0], t = √3 with 3 df: p = ½ − 1/π (closed form); one test, so
+    // Holm changes nothing. Not significant.
+    let (sign, p) = board.significance.between(0, 1).unwrap();
+    assert_eq!(sign, 1.0);
+    assert!(close(p.p_value, 0.5 - 1.0 / std::f64::consts::PI), "{p:?}");
+    assert_eq!(p.p_holm, p.p_value);
+    assert!(!p.significant && close(p.mean_diff, 0.25));
+
+    // The three files, and the Markdown shows "—" where the cost is unknown.
+    let out = write_leaderboard(&board, &tmp.path().join("lb")).unwrap();
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&out.json).unwrap()).unwrap();
+    assert_eq!(json["rows"][0]["cost_per_task_usd"], 0.0125);
+    assert!(json["rows"][1]["cost_per_task_usd"].is_null());
+    let md = std::fs::read_to_string(&out.markdown).unwrap();
+    let b_line = md.lines().find(|l| l.contains("model-b")).unwrap();
+    assert!(b_line.contains("| — |"), "{b_line}");
+    assert!(md.contains("$0.0125"), "{md}");
+    let html = std::fs::read_to_string(&out.html).unwrap();
+    assert!(html.contains("default-src 'none'"));
+    assert!(!html.contains("src=\"http") && !html.contains("href=\"http"));
+}
+
+#[test]
+fn the_same_seed_gives_the_same_leaderboard_json() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (a, b) = two_runs(tmp.path());
+    let dirs = [a, b];
+    let one = leaderboard::build(&dirs, &Options::default()).unwrap();
+    let two = leaderboard::build(&dirs, &Options::default()).unwrap();
+    assert_eq!(
+        serde_json::to_string(&one).unwrap(),
+        serde_json::to_string(&two).unwrap()
+    );
+}
+
+#[test]
+fn runs_of_different_suites_or_task_sets_are_refused_unless_allowed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (a, _) = two_runs(tmp.path());
+    let other_hash = HASH.replace('1', "2");
+    let tasks = [
+        ("t1", "x", "PP"),
+        ("t2", "x", "PF"),
+        ("t3", "y", "FF"),
+        ("t4", "y", "PP"),
+    ];
+    let (newer, _) = run(
+        &tmp.path().join("newer"),
+        &meta("nab-agent", "model-c", &IDS, Some(&other_hash)),
+        &tasks,
+    );
+    let e = leaderboard::build(&[a.clone(), newer.clone()], &Options::default())
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("different suite versions"), "{e}");
+    assert!(e.contains(&other_hash) && e.contains("model-c"), "{e}");
+    assert!(e.contains("--allow-mixed"), "{e}");
+
+    let (fewer, _) = run(
+        &tmp.path().join("fewer"),
+        &meta("nab-agent", "model-d", &IDS[..3], Some(HASH)),
+        &tasks[..3],
+    );
+    let e = leaderboard::build(&[a.clone(), fewer.clone()], &Options::default())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("different task sets") && e.contains("only in nab-agent · model-a: t4"),
+        "{e}"
+    );
+
+    // Allowed: ranked on the shared tasks, and every output says so.
+    let allow = Options {
+        allow_mixed: true,
+        ..Options::default()
+    };
+    let board = leaderboard::build(&[a, newer, fewer], &allow).unwrap();
+    assert_eq!(board.mixed.len(), 2, "{:?}", board.mixed);
+    assert_eq!(board.common_tasks, ["t1", "t2", "t3"]);
+    assert_eq!(board.excluded_tasks[0].task_id, "t4");
+    let out = write_leaderboard(&board, &tmp.path().join("lb")).unwrap();
+    let html = std::fs::read_to_string(&out.html).unwrap();
+    assert!(html.contains("id=\"mixed\"") && html.contains("--allow-mixed"));
+    let md = std::fs::read_to_string(&out.markdown).unwrap();
+    assert!(md.contains("Mixed suites, ranked anyway"), "{md}");
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&out.json).unwrap()).unwrap();
+    assert_eq!(json["mixed"].as_array().unwrap().len(), 2);
+}
+
+#[test]
+fn a_sweep_folder_counts_as_all_its_runs() {
+    let tmp = tempfile::tempdir().unwrap();
+    let sweep = tmp.path().join("sweep");
+    two_runs(&sweep);
+    // A run of the sweep that has not started yet.
+    std::fs::create_dir_all(sweep.join("c")).unwrap();
+    meta("nab-agent", "model-c", &IDS, Some(HASH))
+        .write(&sweep.join("c"))
+        .unwrap();
+    let board = leaderboard::build(&[sweep], &Options::default()).unwrap();
+    assert_eq!(board.rows.len(), 2);
+    assert!(
+        board
+            .notes
+            .iter()
+            .any(|n| n.contains("without results yet")),
+        "{:?}",
+        board.notes
+    );
+}
+
+#[test]
+fn a_hostile_run_folder_is_read_safely() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (a, _) = two_runs(tmp.path());
+    let evil_model = "<script>window.__pwned=1</script>\"><img src=x onerror=alert(1)>|**bold**";
+    let evil_task = "t<script>alert('task')</script>";
+    let m = meta("nab-agent", evil_model, &IDS, Some(HASH));
+    let (evil, mut recs) = run(
+        &tmp.path().join("evil"),
+        &m,
+        &[
+            ("t1", "x", "PP"),
+            ("t2", "x", "FF"),
+            ("t3", "y", "PF"),
+            ("t4", "y", "PP"),
+        ],
+    );
+    // A task only this run has (so it is listed as left out), named with markup.
+    recs.push(trial(&m, evil_task, "<b>cat</b>", 0, 'P'));
+    let mut text = String::new();
+    for r in &recs {
+        text.push_str(&serde_json::to_string(r).unwrap());
+        text.push('\n');
+    }
+    // The writer died mid-line.
+    text.push_str("{\"v\":1,\"run_id\":\"r\",\"task_id\":\"t1\",\"sta");
+    std::fs::write(evil.join(RESULTS_FILE), text).unwrap();
+
+    let allow = Options {
+        allow_mixed: true,
+        ..Options::default()
+    };
+    let board: Leaderboard = leaderboard::build(&[a.clone(), evil.clone()], &allow).unwrap();
+    assert!(
+        board.notes.iter().any(|n| n.contains("cut off")),
+        "{:?}",
+        board.notes
+    );
+    assert!(board.rows.iter().any(|r| r.truncated_tail));
+    assert!(board.excluded_tasks.iter().any(|e| e.task_id == evil_task));
+    let out = write_leaderboard(&board, &tmp.path().join("lb")).unwrap();
+    let html = std::fs::read_to_string(&out.html).unwrap();
+    for raw in [
+        "<script>window",
+        "<img src=x",
+        "<script>alert",
+        "<b>cat</b>",
+    ] {
+        assert!(!html.contains(raw), "unescaped {raw:?} in the page");
+    }
+    assert!(html.contains("&lt;script&gt;window.__pwned=1&lt;&#x2f;script&gt;"));
+    let md = std::fs::read_to_string(&out.markdown).unwrap();
+    for raw in ["<script>", "<img", "|**bold**"] {
+        assert!(
+            !md.contains(raw),
+            "unescaped {raw:?} in the Markdown:\n{md}"
+        );
+    }
+    // The JSON keeps the names whole (JSON-escaped by serde, never interpreted).
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&out.json).unwrap()).unwrap();
+    assert!(
+        json["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|r| r["model"] == evil_model)
+    );
+
+    // A name of a megabyte is cut on the pages; the page stays small.
+    let huge = "m".repeat(1 << 20);
+    let (big, _) = run(
+        &tmp.path().join("big"),
+        &meta("nab-agent", &huge, &IDS, Some(HASH)),
+        &[
+            ("t1", "x", "PP"),
+            ("t2", "x", "FF"),
+            ("t3", "y", "PF"),
+            ("t4", "y", "PP"),
+        ],
+    );
+    let board = leaderboard::build(&[a.clone(), big.clone()], &Options::default()).unwrap();
+    let out = write_leaderboard(&board, &tmp.path().join("lb2")).unwrap();
+    let html_len = std::fs::metadata(&out.html).unwrap().len();
+    assert!(html_len < 200_000, "{html_len} bytes");
+
+    // A results.jsonl of 300 MiB (sparse: no disk used) is refused before it is read, with
+    // its path; so is a results.jsonl that is a link to a device.
+    let huge_results = big.join(RESULTS_FILE);
+    std::fs::File::create(&huge_results)
+        .unwrap()
+        .set_len(300 << 20)
+        .unwrap();
+    let e = leaderboard::build(&[a.clone(), big.clone()], &Options::default())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains(&huge_results.display().to_string()) && e.contains("over the limit"),
+        "{e}"
+    );
+    std::fs::remove_file(&huge_results).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", &huge_results).unwrap();
+    let e = leaderboard::build(&[a, big], &Options::default())
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("not a regular file"), "{e}");
+}
+
+#[test]
+fn a_bad_line_in_the_middle_is_an_error_naming_the_file_and_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (a, b) = two_runs(tmp.path());
+    let path = b.join(RESULTS_FILE);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines.insert(2, "{not json");
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    let e = leaderboard::build(&[a, b], &Options::default())
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("results.jsonl:3"), "{e}");
+}
