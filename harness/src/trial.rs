@@ -272,17 +272,122 @@ fn lockdown(task: &Task) -> Lockdown {
     }
 }
 
+/// What every phase of one trial shares.
+struct Scope<'a> {
+    ctx: &'a TrialContext,
+    job: &'a TrialJob,
+    cancel: &'a CancellationToken,
+    created: &'a Mutex<Created>,
+}
+
+impl Scope<'_> {
+    fn labels(&self, role: &str) -> Labels {
+        Labels {
+            run: self.ctx.run_id.clone(),
+            task: self.job.task.id().to_owned(),
+            trial: self.job.trial.to_string(),
+            role: role.to_owned(),
+        }
+    }
+
+    fn created(&self) -> std::sync::MutexGuard<'_, Created> {
+        self.created.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+/// The trial's image, and the task's workspace as the trial starts: its snapshot (to diff
+/// against) and its archive.
+struct Prepared {
+    image: String,
+    original: Snapshot,
+    tar: Vec<u8>,
+}
+
+/// The agent's container after it stopped, with what outlives it until the workspace is read.
+struct AgentRun<'a> {
+    container: ContainerId,
+    volume: VolumeId,
+    ws_quota: Option<QuotaMount>,
+    out_quota: Option<QuotaMount>,
+    session: Option<(&'a Arc<ModelSetup>, LlmSession)>,
+    exit_reason: SandboxExit,
+    agent_exit_code: Option<i64>,
+    agent_s: f64,
+}
+
+/// What the agent left: its verdict so far, and what the verifier needs.
+struct Collected {
+    failure: Option<FailureReason>,
+    tamper_flags: Vec<String>,
+    picks: Picks,
+    metrics: Option<ModelMetrics>,
+    volume: VolumeId,
+    exit_reason: SandboxExit,
+    agent_exit_code: Option<i64>,
+    agent_s: f64,
+}
+
+/// The verifier's findings.
+struct Verified {
+    failure: Option<FailureReason>,
+    tests_passed: Option<u32>,
+    tests_total: Option<u32>,
+    verify_s: f64,
+}
+
+impl Collected {
+    fn outcome(self, verified: Option<Verified>) -> TrialOutcome {
+        let (v_failure, tests_passed, tests_total, verify_s) = match verified {
+            Some(v) => (v.failure, v.tests_passed, v.tests_total, v.verify_s),
+            None => (None, None, None, 0.0),
+        };
+        TrialOutcome {
+            // The agent's own rule-breaking outranks what the tests said.
+            failure: self.failure.or(v_failure),
+            tests_passed,
+            tests_total,
+            exit_reason: self.exit_reason,
+            agent_exit_code: self.agent_exit_code,
+            agent_s: self.agent_s,
+            verify_s,
+            metrics: self.metrics,
+            tamper_flags: self.tamper_flags,
+        }
+    }
+}
+
 async fn run_inner(
     ctx: &TrialContext,
     job: &TrialJob,
     cancel: &CancellationToken,
     created: &Mutex<Created>,
 ) -> Result<TrialOutcome, TrialError> {
-    let task = &job.task;
-    let dir = &job.dir;
+    let scope = Scope {
+        ctx,
+        job,
+        cancel,
+        created,
+    };
+    let prepared = prepare(&scope).await?;
+    let agent = agent_phase(&scope, &prepared.image, prepared.tar).await?;
+    let collected = collect(&scope, agent, prepared.original).await?;
+    if matches!(
+        collected.failure,
+        Some(FailureReason::WorkspaceTooLarge | FailureReason::DiskQuota)
+    ) {
+        // The verifier would have to take that workspace in: the verdict is already in.
+        return Ok(collected.outcome(None));
+    }
+    let verified = verify_phase(&scope, &prepared.image, &collected).await?;
+    Ok(collected.outcome(Some(verified)))
+}
+
+/// Checks the backend can run the trial, creates its folder, and packs the task's workspace.
+async fn prepare(scope: &Scope<'_>) -> Result<Prepared, TrialError> {
+    let dir = &scope.job.dir;
     // This flow hands one workspace volume from the agent to a fresh verifier, mounts
     // task folders from the host, and copies files as archives.
-    let caps = ctx.backend.capabilities();
+    let caps = scope.ctx.backend.capabilities();
     for (ok, what) in [
         (caps.shared_volumes, "volumes shared between containers"),
         (caps.bind_mounts, "host bind mounts"),
@@ -293,10 +398,11 @@ async fn run_inner(
         }
     }
     // A task with its own environment runs its own image, never the base in its place.
+    let task = &scope.job.task;
     let image = match (&task.image, &task.spec.environment) {
         (Some(i), _) => i.clone(),
         (None, Some(_)) => return Err(TrialError::NoTaskImage(task.id().to_owned())),
-        (None, None) => ctx.image.clone(),
+        (None, None) => scope.ctx.image.clone(),
     };
     std::fs::create_dir_all(dir).map_err(files_err(dir))?;
     let ws_dir = task.workspace_dir();
@@ -306,42 +412,38 @@ async fn run_inner(
     .await
     .map_err(|e| files_err(dir)(std::io::Error::other(e)))?
     .map_err(files_err(dir))?;
-    let labels = |role: &str| Labels {
-        run: ctx.run_id.clone(),
-        task: task.id().to_owned(),
-        trial: job.trial.to_string(),
-        role: role.to_owned(),
-    };
-    let record_container = |c: &ContainerId| {
-        created
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .containers
-            .push(c.clone())
-    };
+    Ok(Prepared {
+        image,
+        original,
+        tar,
+    })
+}
 
-    // ---- agent phase
+/// Runs the agent in its container on a fresh workspace volume, writes agent.log, and
+/// stops everything the agent started.
+async fn agent_phase<'a>(
+    scope: &Scope<'a>,
+    image: &str,
+    tar: Vec<u8>,
+) -> Result<AgentRun<'a>, TrialError> {
+    let (ctx, job, task, dir) = (scope.ctx, scope.job, &scope.job.task, &scope.job.dir);
     // The workspace is a disk quota of its own (the verifier gets the same file system),
     // and so is /nab/out: writes past them fail in the container, not on the host.
     let disk_mb = task.spec.limits.disk_mb;
-    let ws_quota = make_quota(created, labels("workspace"), disk_mb).await?;
+    let ws_quota = make_quota(scope.created, scope.labels("workspace"), disk_mb).await?;
     let volume = ctx
         .backend
         .create_volume(
-            &labels("workspace"),
+            &scope.labels("workspace"),
             ws_quota.as_ref().map(|q| q.path()).as_deref(),
         )
         .await?;
-    created
-        .lock()
-        .unwrap_or_else(|p| p.into_inner())
-        .volumes
-        .push(volume.clone());
+    scope.created().volumes.push(volume.clone());
     // A gateway for agents that talk to a model; it lives until the agent has stopped.
     let mut out_quota = None;
     let session = match &ctx.model {
         Some(m) if job.agent.uses_model(true) => {
-            out_quota = make_quota(created, labels("out"), disk_mb).await?;
+            out_quota = make_quota(scope.created, scope.labels("out"), disk_mb).await?;
             let out = out_quota.as_ref().map(|q| q.path());
             Some((
                 m,
@@ -360,17 +462,17 @@ async fn run_inner(
     let mut env = vec!["HOME=/tmp".to_owned(), "LANG=C.UTF-8".to_owned()];
     env.extend(plan.env.iter().cloned());
     let agent_spec = ContainerSpec {
-        image: image.clone(),
-        labels: labels("agent"),
+        image: image.to_owned(),
+        labels: scope.labels("agent"),
         limits: lockdown(task),
         workspace: Some(volume.clone()),
         binds: plan.binds.clone(),
         tmpfs: vec![],
         env: env.clone(),
     };
-    let agent_c = ctx.backend.create(&agent_spec).await?;
-    record_container(&agent_c);
-    ctx.backend.copy_in(&agent_c, "/workspace", tar).await?;
+    let container = ctx.backend.create(&agent_spec).await?;
+    scope.created().containers.push(container.clone());
+    ctx.backend.copy_in(&container, "/workspace", tar).await?;
 
     let agent_started = Instant::now();
     let (exit_reason, agent_exit_code) = match &plan.argv {
@@ -382,7 +484,7 @@ async fn run_inner(
                 timeout: Duration::from_secs_f64(task.spec.timeouts.agent_s),
                 output_cap: AGENT_LOG_CAP,
             };
-            let out = ctx.backend.exec(&agent_c, &req, cancel).await?;
+            let out = ctx.backend.exec(&container, &req, scope.cancel).await?;
             let mut log = out.output.to_text();
             let reason = if out.timed_out {
                 log.push_str(&format!(
@@ -409,17 +511,92 @@ async fn run_inner(
     };
     let agent_s = agent_started.elapsed().as_secs_f64();
     // Stop everything the agent started before reading its workspace.
-    ctx.backend.kill(&agent_c).await?;
+    ctx.backend.kill(&container).await?;
+    Ok(AgentRun {
+        container,
+        volume,
+        ws_quota,
+        out_quota,
+        session,
+        exit_reason,
+        agent_exit_code,
+        agent_s,
+    })
+}
+
+/// Takes in what the agent left: the quotas it filled, its workspace (diff.patch, tamper
+/// flags, expected files), then the gateway's transcript and events (metrics).
+async fn collect(
+    scope: &Scope<'_>,
+    agent: AgentRun<'_>,
+    original: Snapshot,
+) -> Result<Collected, TrialError> {
+    let (task, dir) = (&scope.job.task, &scope.job.dir);
+    let disk_mb = task.spec.limits.disk_mb;
     let full = full_quotas(
-        &[("the workspace", &ws_quota), ("/nab/out", &out_quota)],
+        &[
+            ("the workspace", &agent.ws_quota),
+            ("/nab/out", &agent.out_quota),
+        ],
         disk_mb,
     );
-    let ws_full = ws_quota
+    let ws_full = agent
+        .ws_quota
         .as_ref()
         .is_some_and(|q| q.is_full().unwrap_or(false));
     if !full.is_empty() {
         append_log(dir, &full.concat())?;
     }
+    let (mut failure, tamper_flags, picks) =
+        read_workspace(scope, &agent.container, original, ws_full, !full.is_empty()).await?;
+    scope.ctx.backend.destroy(&agent.container).await?;
+    // The gateway and /nab/out outlive the agent's container: Docker needs every bind
+    // source to exist while it copies the workspace out.
+    let metrics = match agent.session {
+        Some((m, s)) => Some(model_metrics(scope, m, s, agent.exit_reason, &mut failure).await?),
+        None => None,
+    };
+    // The cassette has no answer for a request the agent made: the agent stopped on a
+    // stale recording, and scoring its half-done workspace would report the recording's
+    // age as a regression.
+    if let Some(why) = metrics.as_ref().and_then(|m| m.replay_miss.clone()) {
+        return Err(TrialError::ReplayMiss(why));
+    }
+    // The provider failed and the agent stopped on it: verifying the half-done workspace
+    // would score the provider, not the agent.
+    if let Some(why) = metrics.as_ref().and_then(|m| m.provider_failure.clone()) {
+        return Err(TrialError::Provider(why));
+    }
+    // A required tool call the model never made fails the trial, whatever the tests say.
+    if metrics
+        .as_ref()
+        .is_some_and(|m| !m.missing_required.is_empty())
+    {
+        failure.get_or_insert(FailureReason::MissingToolCalls);
+    }
+    Ok(Collected {
+        failure,
+        tamper_flags,
+        picks,
+        metrics,
+        volume: agent.volume,
+        exit_reason: agent.exit_reason,
+        agent_exit_code: agent.agent_exit_code,
+        agent_s: agent.agent_s,
+    })
+}
+
+/// Copies the agent's workspace out and diffs it against the original, writing diff.patch.
+/// Returns the failure so far (a full quota, a workspace too large or unreadable), the
+/// tamper flags and the files `expect_file` steps compare.
+async fn read_workspace(
+    scope: &Scope<'_>,
+    agent_c: &ContainerId,
+    original: Snapshot,
+    ws_full: bool,
+    quota_full: bool,
+) -> Result<(Option<FailureReason>, Vec<String>, Picks), TrialError> {
+    let (task, dir) = (&scope.job.task, &scope.job.dir);
     // The archive streams into a parser on a blocking thread (nothing of it lands on the
     // host's disk); the diff is computed there too. Both are the agent's data, so both
     // have a deadline.
@@ -460,8 +637,10 @@ async fn run_inner(
     } else {
         tokio::time::timeout_at(
             post_deadline,
-            ctx.backend
-                .copy_out(&agent_c, "/workspace", tx, WORKSPACE_LIMIT),
+            scope
+                .ctx
+                .backend
+                .copy_out(agent_c, "/workspace", tx, WORKSPACE_LIMIT),
         )
         .await
     };
@@ -480,7 +659,7 @@ async fn run_inner(
         }
         Ok(Err(e)) => return Err(e.into()),
     };
-    if !full.is_empty() {
+    if quota_full {
         failure = Some(FailureReason::DiskQuota);
     }
     let mut tamper_flags = Vec::new();
@@ -505,98 +684,74 @@ async fn run_inner(
             failure = Some(FailureReason::BadAgentOutput);
         }
     }
-    ctx.backend.destroy(&agent_c).await?;
-    // The gateway and /nab/out outlive the agent's container: Docker needs every bind
-    // source to exist while it copies the workspace out.
-    let metrics = match session {
-        Some((m, s)) => {
-            let out = s.finish(dir).await?;
-            // The transcript is written by the gateway, but every line holds what the
-            // agent sent: a line that does not read back is the agent's doing.
-            // Read as a stream, without the requests (each repeats the whole history).
-            let transcript = match nab_protocol::transcript::read_without_requests(
-                &dir.join(run::TRANSCRIPT_FILE),
-            ) {
-                Ok(read) => read.records,
-                Err(e @ nab_protocol::JsonlError::Line { .. }) => {
-                    append_log(dir, &format!("[nab: transcript: {e}]\n"))?;
-                    failure.get_or_insert(FailureReason::BadAgentOutput);
-                    Vec::new()
-                }
-                Err(e) => {
-                    return Err(TrialError::Files {
-                        dir: dir.clone(),
-                        source: std::io::Error::other(e.to_string()),
-                    });
-                }
-            };
-            if out.unreadable.is_some() || !out.bad_event_lines.is_empty() {
+    Ok((failure, tamper_flags, picks))
+}
+
+/// Stops the gateway and computes the model metrics from its transcript and the agent's
+/// events; lines the agent made unreadable fail the trial (`failure`) and go to agent.log.
+async fn model_metrics(
+    scope: &Scope<'_>,
+    m: &ModelSetup,
+    s: LlmSession,
+    exit_reason: SandboxExit,
+    failure: &mut Option<FailureReason>,
+) -> Result<ModelMetrics, TrialError> {
+    let (task, dir) = (&scope.job.task, &scope.job.dir);
+    let out = s.finish(dir).await?;
+    // The transcript is written by the gateway, but every line holds what the
+    // agent sent: a line that does not read back is the agent's doing.
+    // Read as a stream, without the requests (each repeats the whole history).
+    let transcript =
+        match nab_protocol::transcript::read_without_requests(&dir.join(run::TRANSCRIPT_FILE)) {
+            Ok(read) => read.records,
+            Err(e @ nab_protocol::JsonlError::Line { .. }) => {
+                append_log(dir, &format!("[nab: transcript: {e}]\n"))?;
                 failure.get_or_insert(FailureReason::BadAgentOutput);
+                Vec::new()
             }
-            let mut metrics = ModelMetrics::compute(
-                &m.spec,
-                &transcript,
-                &out.events,
-                &task.spec.required_tool_calls,
-                exit_reason == SandboxExit::Timeout,
-            );
-            // The gateway's own count also has the refusals past the transcript's cap.
-            metrics.refused_requests = metrics.refused_requests.max(out.refused_requests);
-            let mut notes = String::new();
-            if let Some(why) = &out.unreadable {
-                notes.push_str(&format!("[nab: events.jsonl: {why}]\n"));
+            Err(e) => {
+                return Err(TrialError::Files {
+                    dir: dir.clone(),
+                    source: std::io::Error::other(e.to_string()),
+                });
             }
-            for bad in &out.bad_event_lines {
-                notes.push_str(&format!("[nab: events.jsonl: ignored a line: {bad}]\n"));
-            }
-            if let Some(n) = &metrics.exit_reason_note {
-                notes.push_str(&format!("[nab: {n}]\n"));
-            }
-            if !notes.is_empty() {
-                append_log(dir, &notes)?;
-            }
-            Some(metrics)
-        }
-        None => None,
-    };
-    // The cassette has no answer for a request the agent made: the agent stopped on a
-    // stale recording, and scoring its half-done workspace would report the recording's
-    // age as a regression.
-    if let Some(why) = metrics.as_ref().and_then(|m| m.replay_miss.clone()) {
-        return Err(TrialError::ReplayMiss(why));
+        };
+    if out.unreadable.is_some() || !out.bad_event_lines.is_empty() {
+        failure.get_or_insert(FailureReason::BadAgentOutput);
     }
-    // The provider failed and the agent stopped on it: verifying the half-done workspace
-    // would score the provider, not the agent.
-    if let Some(why) = metrics.as_ref().and_then(|m| m.provider_failure.clone()) {
-        return Err(TrialError::Provider(why));
+    let mut metrics = ModelMetrics::compute(
+        &m.spec,
+        &transcript,
+        &out.events,
+        &task.spec.required_tool_calls,
+        exit_reason == SandboxExit::Timeout,
+    );
+    // The gateway's own count also has the refusals past the transcript's cap.
+    metrics.refused_requests = metrics.refused_requests.max(out.refused_requests);
+    let mut notes = String::new();
+    if let Some(why) = &out.unreadable {
+        notes.push_str(&format!("[nab: events.jsonl: {why}]\n"));
     }
+    for bad in &out.bad_event_lines {
+        notes.push_str(&format!("[nab: events.jsonl: ignored a line: {bad}]\n"));
+    }
+    if let Some(n) = &metrics.exit_reason_note {
+        notes.push_str(&format!("[nab: {n}]\n"));
+    }
+    if !notes.is_empty() {
+        append_log(dir, &notes)?;
+    }
+    Ok(metrics)
+}
 
-    // A required tool call the model never made fails the trial, whatever the tests say.
-    if metrics
-        .as_ref()
-        .is_some_and(|m| !m.missing_required.is_empty())
-    {
-        failure.get_or_insert(FailureReason::MissingToolCalls);
-    }
-    if matches!(
-        failure,
-        Some(FailureReason::WorkspaceTooLarge | FailureReason::DiskQuota)
-    ) {
-        // The verifier would have to take that workspace in: the verdict is already in.
-        return Ok(TrialOutcome {
-            failure,
-            tests_passed: None,
-            tests_total: None,
-            exit_reason,
-            agent_exit_code,
-            agent_s,
-            verify_s: 0.0,
-            metrics,
-            tamper_flags,
-        });
-    }
-
-    // ---- verifier phase: a fresh container; nothing the agent ran survives into it.
+/// A fresh container runs the verify steps on the agent's workspace; nothing the agent ran
+/// survives into it. Writes verify.log and the test ids.
+async fn verify_phase(
+    scope: &Scope<'_>,
+    image: &str,
+    collected: &Collected,
+) -> Result<Verified, TrialError> {
+    let (ctx, task, dir) = (scope.ctx, &scope.job.task, &scope.job.dir);
     // The hidden tests go in as this trial's copy with a canary planted under a name drawn
     // here, on the host, after the agent has stopped.
     let canary = crate::canary::Canary::random();
@@ -604,10 +759,10 @@ async fn run_inner(
         .plant(&task.tests_dir())
         .map_err(files_err(&task.tests_dir()))?;
     let verify_spec = ContainerSpec {
-        image: image.clone(),
-        labels: labels("verify"),
+        image: image.to_owned(),
+        labels: scope.labels("verify"),
         limits: lockdown(task),
-        workspace: Some(volume),
+        workspace: Some(collected.volume.clone()),
         binds: vec![BindMount {
             host: tests_copy.path().to_owned(),
             container: "/nab/tests".into(),
@@ -618,14 +773,14 @@ async fn run_inner(
     };
     let verify_started = Instant::now();
     let verifier = ctx.backend.create(&verify_spec).await?;
-    record_container(&verifier);
+    scope.created().containers.push(verifier.clone());
     let v = verify::run_steps(
         ctx.backend.as_ref(),
         &verifier,
         task,
-        &picks,
+        &collected.picks,
         &canary,
-        cancel,
+        scope.cancel,
     )
     .await?;
     drop(tests_copy);
@@ -638,16 +793,10 @@ async fn run_inner(
     ids.dedup();
     let ids = serde_json::to_string_pretty(&ids).map_err(|e| files_err(dir)(e.into()))?;
     std::fs::write(dir.join(TEST_IDS_FILE), ids + "\n").map_err(files_err(dir))?;
-    Ok(TrialOutcome {
-        // The agent's own rule-breaking outranks what the tests said.
-        failure: failure.or(v.failure),
+    Ok(Verified {
+        failure: v.failure,
         tests_passed: v.tests_passed,
         tests_total: v.tests_total,
-        exit_reason,
-        agent_exit_code,
-        agent_s,
         verify_s,
-        metrics,
-        tamper_flags,
     })
 }

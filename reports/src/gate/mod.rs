@@ -98,8 +98,17 @@ pub fn evaluate(cmp: Comparison, config: &GateConfig) -> GateOutcome {
         limits::fatal_violations(&cmp, config),
     ];
     rules.extend(limits::growth(&cmp, config));
-    let p = &cmp.paired;
+    GateOutcome {
+        rules,
+        notes: notes(&cmp),
+        comparison: cmp,
+    }
+}
 
+/// What the gate says besides its rules: infrastructure errors, quarantined and excluded
+/// tasks, and the minimum detectable effect.
+fn notes(cmp: &Comparison) -> Vec<String> {
+    let p = &cmp.paired;
     let mut notes = Vec::new();
     let (bi, ci) = (&cmp.baseline.infra, &cmp.candidate.infra);
     if bi.error_trials > 0 || ci.error_trials > 0 {
@@ -139,9 +148,5 @@ pub fn evaluate(cmp: Comparison, config: &GateConfig) -> GateOutcome {
         cmp.baseline.mde.shown(),
         cmp.candidate.mde.shown()
     ));
-    GateOutcome {
-        rules,
-        notes,
-        comparison: cmp,
-    }
+    notes
 }
