@@ -89,7 +89,7 @@ fn bench(c: &mut Criterion) {
     let provider: Arc<dyn Provider> = Arc::new(Instant200);
     let cfg = GatewayConfig::new(
         dir.path().join("llm.sock"),
-        dir.path().join("transcript.jsonl"),
+        dir.path().join(nab_protocol::run::TRANSCRIPT_FILE),
     );
     let gw = rt
         .block_on(Gateway::start(cfg, provider.clone()))

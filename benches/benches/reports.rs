@@ -26,7 +26,7 @@ fn bench(c: &mut Criterion) {
         let html = render_report(&b, &RunSummary::compute(&b)).expect("render");
         let cmp = render_compare(&Comparison::compute(&b, &k, Vec::new(), 1).expect("compare"))
             .expect("render");
-        let raw: u64 = walk_size(&dirs[0].join("trials"));
+        let raw: u64 = walk_size(&dirs[0].join(nab_protocol::run::TRIALS_DIR));
         eprintln!(
             "reports: report.html {:.2} MiB for 280 trials ({:.1} MiB of trial artifacts), compare.html {} KiB",
             html.len() as f64 / 1048576.0,

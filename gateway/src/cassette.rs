@@ -129,8 +129,6 @@ pub fn store_response(
         entry.responses.push(response);
     }
     let text = serde_json::to_string_pretty(&entry).map_err(|e| cassette_err(&path, e))?;
-    let tmp = dir.join(format!(".{key}.{}.tmp", std::process::id()));
-    std::fs::write(&tmp, text + "\n").map_err(|e| cassette_err(&tmp, e))?;
-    std::fs::rename(&tmp, &path).map_err(|e| cassette_err(&path, e))?;
-    Ok(())
+    nab_protocol::files::write_atomic(&path, (text + "\n").as_bytes())
+        .map_err(|e| cassette_err(&e.path, e.source))
 }

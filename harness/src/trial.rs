@@ -20,8 +20,6 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio_util::sync::CancellationToken;
 
-/// The trial file listing the test ids of the verifier's reports (a JSON array).
-pub const TEST_IDS_FILE: &str = "test_ids.json";
 /// Bytes of agent output kept in agent.log.
 pub const AGENT_LOG_CAP: usize = 1024 * 1024;
 /// Largest workspace archive read back (it streams; nothing of it lands on disk).
@@ -792,7 +790,7 @@ async fn verify_phase(
     ids.sort();
     ids.dedup();
     let ids = serde_json::to_string_pretty(&ids).map_err(|e| files_err(dir)(e.into()))?;
-    std::fs::write(dir.join(TEST_IDS_FILE), ids + "\n").map_err(files_err(dir))?;
+    std::fs::write(dir.join(run::TEST_IDS_FILE), ids + "\n").map_err(files_err(dir))?;
     Ok(Verified {
         failure: v.failure,
         tests_passed: v.tests_passed,

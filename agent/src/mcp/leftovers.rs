@@ -55,10 +55,9 @@ impl Leftovers {
             std::fs::create_dir_all(dir)
                 .map_err(|e| self.err(format!("cannot create its folder: {e}")))?;
         }
-        let tmp = self.path.with_extension("json.tmp");
         let text = serde_json::to_string_pretty(records).map_err(|e| self.err(e.to_string()))?;
-        std::fs::write(&tmp, text).map_err(|e| self.err(format!("cannot write: {e}")))?;
-        std::fs::rename(&tmp, &self.path).map_err(|e| self.err(format!("cannot replace: {e}")))
+        nab_protocol::files::write_atomic(&self.path, text.as_bytes())
+            .map_err(|e| self.err(format!("cannot write: {}", e.source)))
     }
 
     fn err(&self, message: String) -> McpError {

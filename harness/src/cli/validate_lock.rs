@@ -4,7 +4,7 @@
 
 use nab_harness::pinned::{Entry, TestLock, tests_hash};
 use nab_harness::task::Task;
-use nab_harness::trial::TEST_IDS_FILE;
+use nab_protocol::run::RunPaths;
 use nab_protocol::trial::{TrialRecord, TrialStatus};
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -23,7 +23,6 @@ pub fn record(
     tasks: &[Arc<Task>],
     records: &[TrialRecord],
     out: &Path,
-    repeat: u32,
 ) -> anyhow::Result<Recorded> {
     let mut lock = TestLock::read(tasks_dir)?;
     let mut notes = Vec::new();
@@ -41,16 +40,8 @@ pub fn record(
         }
         let mut sets = Vec::new();
         for r in &oracle {
-            let dir_name = if repeat == 1 {
-                "oracle".to_owned()
-            } else {
-                format!("oracle.{}", r.trial)
-            };
-            let path = out
-                .join("trials")
-                .join(t.id())
-                .join(dir_name)
-                .join(TEST_IDS_FILE);
+            // The folder the record names (the runner's), not one rebuilt here.
+            let path = RunPaths::new(out).trial_of(r)?.test_ids();
             let text = std::fs::read_to_string(&path)
                 .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
             let ids: BTreeSet<String> = serde_json::from_str(&text)

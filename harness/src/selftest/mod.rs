@@ -81,7 +81,7 @@ mod tests {
                 row("sandbox-uid", TrialStatus::Failed),
             ],
             interrupted: false,
-            trials_dir: PathBuf::from("trials"),
+            trials_dir: PathBuf::from(nab_protocol::run::TRIALS_DIR),
         };
         assert_eq!(report.not_caught(), 0);
         // The same attack, had it passed: the harness was fooled.
@@ -178,7 +178,7 @@ pub async fn run(
     };
     let report = run_jobs(cfg, jobs, cancel).await?;
     drop(server);
-    let trials_dir = opts.out.join("trials");
+    let trials_dir = opts.out.join(nab_protocol::run::TRIALS_DIR);
     let rows = corpus
         .cases
         .iter()

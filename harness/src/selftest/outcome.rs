@@ -28,8 +28,8 @@ impl Observed {
         let Some(r) = record else {
             return Observed::default();
         };
-        let refusals =
-            nab_protocol::transcript::read_without_requests(&trial_dir.join("transcript.jsonl"))
+        let files = nab_protocol::run::TrialDir::new(trial_dir);
+        let refusals = nab_protocol::transcript::read_without_requests(&files.transcript())
                 .map(|t| {
                     t.records
                         .into_iter()
@@ -50,7 +50,7 @@ impl Observed {
             }),
             tamper_flags: r.tamper_flags.clone(),
             refusals,
-            verify_log: std::fs::read_to_string(trial_dir.join("verify.log")).unwrap_or_default(),
+            verify_log: std::fs::read_to_string(files.verify_log()).unwrap_or_default(),
         }
     }
 

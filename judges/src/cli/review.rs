@@ -92,7 +92,7 @@ pub fn run(args: ReviewArgs) -> anyhow::Result<ReviewOutcome> {
         ReviewCommand::Export(a) => {
             let rubric = load_rubric(a.rubric.as_deref())?;
             let run = RunFolder::open(&a.run)?;
-            let out = a.out.unwrap_or_else(|| a.run.join("review"));
+            let out = a.out.unwrap_or_else(|| a.run.join(nab_protocol::run::REVIEW_DIR));
             Ok(ReviewOutcome::Exported(export(
                 &run,
                 &rubric,

@@ -34,6 +34,8 @@ pub const AGENT_LOG_FILE: &str = "agent.log";
 pub const VERIFY_LOG_FILE: &str = "verify.log";
 /// Every judge attempt (raw answer and rejection), appended by `nab judge`.
 pub const JUDGE_ATTEMPTS_FILE: &str = "judge_attempts.jsonl";
+/// The test ids of the verifier's reports (a sorted JSON array), which `nab validate` pins.
+pub const TEST_IDS_FILE: &str = "test_ids.json";
 
 /// A task's instruction inside the task suite.
 pub const INSTRUCTION_FILE: &str = "instruction.md";
@@ -166,6 +168,10 @@ impl TrialDir {
 
     pub fn judge_attempts(&self) -> PathBuf {
         self.0.join(JUDGE_ATTEMPTS_FILE)
+    }
+
+    pub fn test_ids(&self) -> PathBuf {
+        self.0.join(TEST_IDS_FILE)
     }
 }
 
