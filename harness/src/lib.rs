@@ -25,7 +25,6 @@
 
 pub mod agent;
 pub mod canary;
-pub mod docker;
 pub mod expect;
 pub mod image;
 pub mod import;

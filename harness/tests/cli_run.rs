@@ -245,7 +245,7 @@ async fn clean_removes_what_a_crashed_run_left_behind() {
     };
     let image = common::base_image().await;
     let state = tempfile::tempdir().unwrap();
-    let backend = DockerBackend::new(nab_harness::docker::connect().await.unwrap());
+    let backend = DockerBackend::new(nab_harness::sandbox::connect().await.unwrap());
     let run_id = common::unique("clean");
     let _sweep = common::SweepOnDrop(run_id.clone());
     let labels = Labels {

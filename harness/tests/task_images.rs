@@ -82,7 +82,7 @@ fn make_task(root: &std::path::Path, id: &str, env: &str, want_env: &str) {
 }
 
 fn backend_cfg(
-    docker: bollard::Docker,
+    docker: nab_harness::sandbox::Engine,
     image: String,
     out: std::path::PathBuf,
     run_id: &str,
@@ -104,7 +104,7 @@ fn backend_cfg(
 #[tokio::test(flavor = "multi_thread")]
 async fn a_task_image_is_built_once_shared_cached_and_locked_down_like_the_base() {
     let base = common::base_image().await;
-    let docker = nab_harness::docker::connect().await.unwrap();
+    let docker = nab_harness::sandbox::connect().await.unwrap();
     let root = tempfile::tempdir().unwrap();
     let suite = root.path().join("suite");
     // A token in the last set-up command makes this run's image new (so it is really
@@ -249,7 +249,7 @@ async fn a_task_image_is_built_once_shared_cached_and_locked_down_like_the_base(
 #[tokio::test(flavor = "multi_thread")]
 async fn a_failed_build_names_the_task_and_the_failing_command() {
     let base = common::base_image().await;
-    let docker = nab_harness::docker::connect().await.unwrap();
+    let docker = nab_harness::sandbox::connect().await.unwrap();
     let pb = indicatif::ProgressBar::hidden();
     let token = common::unique("fail");
     let recipe = TaskRecipe::new(
@@ -322,7 +322,7 @@ impl Drop for RemoveImage {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn nab_removes_only_images_it_built() {
-    let docker = nab_harness::docker::connect().await.unwrap();
+    let docker = nab_harness::sandbox::connect().await.unwrap();
     let e = remove_image(&docker, "nab-no-such-image:0")
         .await
         .unwrap_err();

@@ -104,7 +104,7 @@ echo done
     let out = root.path().join("out");
     let cfg = RunConfig {
         backend: Arc::new(DockerBackend::new(
-            nab_harness::docker::connect().await.unwrap(),
+            nab_harness::sandbox::connect().await.unwrap(),
         )),
         image,
         out_dir: out.clone(),

@@ -12,7 +12,7 @@ pub struct Args {
 }
 
 pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let docker = nab_harness::docker::connect().await?;
+    let docker = nab_harness::sandbox::connect().await?;
     let backend = DockerBackend::new(docker);
     let label = match &args.run {
         Some(r) => format!("nab.run={r}"),

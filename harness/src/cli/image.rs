@@ -45,7 +45,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
             println!("{base}");
             if let Some(dir) = tasks {
                 let Some(tasks) = super::common::load_or_report(&dir, &[]) else {
-                    return Ok(ExitCode::from(2));
+                    return Ok(nab_harness::exit::exit(nab_harness::exit::BAD_INPUT));
                 };
                 for img in nab_harness::image::suite_images(&base, &tasks) {
                     println!("{}  {}", img.recipe.tag(), img.tasks.join(","));
@@ -53,12 +53,12 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
         }
         Action::Build { force, tasks, ids } => {
-            let docker = nab_harness::docker::connect().await?;
+            let docker = nab_harness::sandbox::connect().await?;
             let tag = super::ensure_image(&docker, force).await?;
             println!("{tag}");
             if let Some(dir) = tasks {
                 let Some(mut tasks) = super::common::load_or_report(&dir, &ids) else {
-                    return Ok(ExitCode::from(2));
+                    return Ok(nab_harness::exit::exit(nab_harness::exit::BAD_INPUT));
                 };
                 for (img, e) in super::ensure_task_images(&docker, &tag, &mut tasks, force).await? {
                     println!("{}  {}", e.tag, img.tasks.join(","));
@@ -66,7 +66,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
         }
         Action::Ls => {
-            let docker = nab_harness::docker::connect().await?;
+            let docker = nab_harness::sandbox::connect().await?;
             let images = nab_harness::image::list_images(&docker).await?;
             let w = images.iter().map(|i| i.tag.len()).max().unwrap_or(3).max(3);
             println!("{:<w$}  {:<4}  {:>9}  built on", "tag", "kind", "size");
@@ -81,7 +81,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
         }
         Action::Rm { tags } => {
-            let docker = nab_harness::docker::connect().await?;
+            let docker = nab_harness::sandbox::connect().await?;
             let mut failed = 0;
             for t in &tags {
                 match nab_harness::image::remove_image(&docker, t).await {
@@ -93,7 +93,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
                 }
             }
             if failed > 0 {
-                return Ok(ExitCode::from(1));
+                return Ok(nab_harness::exit::exit(nab_harness::exit::FAILED));
             }
         }
     }

@@ -94,7 +94,7 @@ impl Cli {
 pub(crate) use nab_harness::runner::progress_target;
 
 /// Ensures the base image, with a spinner; prints one line when it had to be built.
-pub(crate) async fn ensure_image(docker: &bollard::Docker, force: bool) -> anyhow::Result<String> {
+pub(crate) async fn ensure_image(docker: &nab_harness::sandbox::Engine, force: bool) -> anyhow::Result<String> {
     let pb = indicatif::ProgressBar::with_draw_target(None, progress_target());
     pb.set_style(indicatif::ProgressStyle::with_template(
         "{spinner} [{elapsed}] {msg}",
@@ -123,7 +123,7 @@ pub(crate) async fn ensure_image(docker: &bollard::Docker, force: bool) -> anyho
 /// with progress, and points each task with an `environment:` at its image. A failed
 /// build is an error naming the task(s) and the failing command; no trial runs.
 pub(crate) async fn ensure_task_images(
-    docker: &bollard::Docker,
+    docker: &nab_harness::sandbox::Engine,
     base: &str,
     tasks: &mut [std::sync::Arc<nab_harness::task::Task>],
     force: bool,

@@ -129,7 +129,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         None => None,
     };
-    let docker = nab_harness::docker::connect().await?;
+    let docker = nab_harness::sandbox::connect().await?;
     let image = super::ensure_image(&docker, false).await?;
     super::ensure_task_images(&docker, &image, &mut tasks, false).await?;
     let run_id = args.run_id.clone().unwrap_or_else(new_run_id);

@@ -49,7 +49,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         return Ok(ExitCode::SUCCESS);
     }
-    let docker = nab_harness::docker::connect().await?;
+    let docker = nab_harness::sandbox::connect().await?;
     let image = super::ensure_image(&docker, false).await?;
     let run_id = args.run_id.unwrap_or_else(new_run_id);
     let out = args

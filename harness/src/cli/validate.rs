@@ -48,7 +48,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         println!("{} task(s): every field and file is valid", tasks.len());
         return Ok(ExitCode::SUCCESS);
     }
-    let docker = nab_harness::docker::connect().await?;
+    let docker = nab_harness::sandbox::connect().await?;
     let image = super::ensure_image(&docker, false).await?;
     super::ensure_task_images(&docker, &image, &mut tasks, false).await?;
     let run_id = args.run_id.unwrap_or_else(new_run_id);

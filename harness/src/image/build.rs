@@ -1,10 +1,9 @@
-//! Builds the base image: mmdebstrap → tarball → Docker import (`POST /images/create`
-//! with `fromSrc=-`, the API form of `docker import`; `import_image` would be `docker load`).
+//! Builds the base image: mmdebstrap → tarball → Docker import (see
+//! [`crate::sandbox::engine::import_rootfs`]).
 
 use super::recipe::{IMAGE_REPO, Recipe};
 use super::sources::{SourcesError, host_sources_for};
-use bollard::Docker;
-use bollard::query_parameters::CreateImageOptionsBuilder;
+use crate::sandbox::engine::{self, Engine, EngineError, ImportError};
 use futures::StreamExt;
 use indicatif::ProgressBar;
 use std::path::Path;
@@ -28,12 +27,12 @@ pub enum BuildError {
     #[error("Docker refused the image import of {tag}: {source}")]
     Import {
         tag: String,
-        source: bollard::errors::Error,
+        source: EngineError,
     },
     #[error("Docker error while checking for image {tag}: {source}")]
     Inspect {
         tag: String,
-        source: bollard::errors::Error,
+        source: EngineError,
     },
 }
 
@@ -45,22 +44,18 @@ pub struct Ensured {
     pub built_in: Option<Duration>,
 }
 
-pub async fn image_exists(docker: &Docker, tag: &str) -> Result<bool, BuildError> {
-    match docker.inspect_image(tag).await {
-        Ok(_) => Ok(true),
-        Err(bollard::errors::Error::DockerResponseServerError {
-            status_code: 404, ..
-        }) => Ok(false),
-        Err(source) => Err(BuildError::Inspect {
+pub async fn image_exists(docker: &Engine, tag: &str) -> Result<bool, BuildError> {
+    engine::image_exists(docker, tag)
+        .await
+        .map_err(|source| BuildError::Inspect {
             tag: tag.to_owned(),
             source,
-        }),
-    }
+        })
 }
 
 /// Returns the tag of the base image, building it first when missing (or when `force`).
 pub async fn ensure_base_image(
-    docker: &Docker,
+    docker: &Engine,
     recipe: &Recipe,
     force: bool,
     progress: &ProgressBar,
@@ -164,38 +159,21 @@ fn stream_lines<R: tokio::io::AsyncBufRead + Unpin + Send + 'static>(
     }
 }
 
-async fn import(docker: &Docker, recipe: &Recipe, tarball: &Path) -> Result<(), BuildError> {
+async fn import(docker: &Engine, recipe: &Recipe, tarball: &Path) -> Result<(), BuildError> {
     let tag = recipe.tag();
-    let options = CreateImageOptionsBuilder::default()
-        .from_src("-")
-        .repo(IMAGE_REPO)
-        .tag(&recipe.hash())
-        .changes(vec![
-            "ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin".to_owned(),
-            "ENV LANG=C.UTF-8".to_owned(),
-            "ENV HOME=/tmp".to_owned(),
-            "WORKDIR /workspace".to_owned(),
-            "USER 1000:1000".to_owned(),
-            format!("LABEL nab.image=base nab.recipe={}", recipe.hash()),
-        ])
-        .build();
-    let file = tokio::fs::File::open(tarball).await?;
-    let body = tokio_util::io::ReaderStream::new(file);
-    let mut events = docker.create_image(Some(options), Some(bollard::body_try_stream(body)), None);
-    while let Some(ev) = events.next().await {
-        ev.map_err(|source| BuildError::Import {
-            tag: tag.clone(),
-            source,
-        })?;
-    }
-    // Be sure the tag exists: an import that streams no error can still fail silently.
-    if !image_exists(docker, &tag).await? {
-        return Err(BuildError::Import {
-            tag: tag.clone(),
-            source: bollard::errors::Error::DockerStreamError {
-                error: "the image is absent after import".into(),
-            },
-        });
-    }
-    Ok(())
+    let changes = vec![
+        "ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin".to_owned(),
+        "ENV LANG=C.UTF-8".to_owned(),
+        "ENV HOME=/tmp".to_owned(),
+        "WORKDIR /workspace".to_owned(),
+        "USER 1000:1000".to_owned(),
+        format!("LABEL nab.image=base nab.recipe={}", recipe.hash()),
+    ];
+    engine::import_rootfs(docker, IMAGE_REPO, &recipe.hash(), changes, tarball)
+        .await
+        .map_err(|e| match e {
+            ImportError::Tarball(e) => BuildError::Io(e),
+            ImportError::Inspect(source) => BuildError::Inspect { tag, source },
+            ImportError::Engine(source) => BuildError::Import { tag, source },
+        })
 }

@@ -1,7 +1,7 @@
 //! `nab image ls|rm`: the images nab built (labelled `nab.image=base|task`), and removing
 //! them. Only images carrying that label are ever listed or removed.
 
-use bollard::Docker;
+use crate::sandbox::Engine as Docker;
 use bollard::query_parameters::{ListImagesOptionsBuilder, RemoveImageOptionsBuilder};
 use std::collections::HashMap;
 

@@ -7,7 +7,7 @@ use super::build::{BuildError, Ensured, image_exists};
 use super::recipe::Recipe;
 use super::sources::{SourcesError, host_sources_for};
 use super::task_recipe::{PIP_CA_IN_CONTEXT, SOURCES_IN_CONTEXT, TaskRecipe};
-use bollard::Docker;
+use crate::sandbox::Engine as Docker;
 use bollard::query_parameters::BuildImageOptionsBuilder;
 use futures::StreamExt;
 use indicatif::ProgressBar;

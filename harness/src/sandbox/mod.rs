@@ -5,12 +5,14 @@
 mod capture;
 mod chunks;
 mod docker;
+pub mod engine;
 pub mod quota;
 mod spec;
 
 pub use capture::Capture;
 pub use chunks::ChunkReader;
 pub use docker::DockerBackend;
+pub use engine::{ConnectError, Engine, EngineError, connect};
 pub use quota::{QuotaError, QuotaMount};
 pub use spec::{BindMount, ContainerSpec, Labels, Lockdown};
 

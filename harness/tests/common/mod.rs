@@ -16,7 +16,7 @@ pub async fn base_image() -> String {
     }
     let tag = tokio::task::block_in_place(|| {
         tokio::runtime::Handle::current().block_on(async {
-            let docker = nab_harness::docker::connect().await.expect("docker");
+            let docker = nab_harness::sandbox::connect().await.expect("docker");
             let recipe = nab_harness::image::Recipe::default();
             let pb = indicatif::ProgressBar::hidden();
             nab_harness::image::ensure_base_image(&docker, &recipe, false, &pb)
