@@ -24,13 +24,7 @@ fn main() -> ExitCode {
 }
 
 async fn run() -> ExitCode {
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_env("NAB_LOG")
-                .unwrap_or_else(|_| "warn".into()),
-        )
-        .with_writer(std::io::stderr)
-        .init();
+    nab_protocol::logging::init();
     let cli = cli::Cli::parse();
     match cli.run().await {
         Ok(code) => code,
