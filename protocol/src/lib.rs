@@ -14,14 +14,14 @@
 //! - [`transcript`]: one line of the gateway's `transcript.jsonl`.
 //! - [`scripted`]: the assistant turns a scripted model plays (`trajectory.yaml`).
 //! - [`usage`]: token usage as providers report it.
-//! - `logging` (feature `logging`): the tracing set-up both binaries share.
+//! - [`logging`]: the tracing set-up both binaries share (one feature set for the whole
+//!   workspace, so no crate is built twice).
 //! - [`upstream`]: the retry table for failed model calls, shared by nab-agent and the gateway.
 
 pub mod events;
 pub mod files;
 pub mod json;
 pub mod jsonl;
-#[cfg(feature = "logging")]
 pub mod logging;
 pub mod run;
 pub mod scripted;
