@@ -147,6 +147,39 @@ mod tests {
         assert_eq!(parse(b"<testsuite><testcase name='x'></testsuite>"), None);
     }
 
+    /// What a standard writer (quick-junit, cargo-nextest's) produces reads back case by
+    /// case: names and class names escaped, every non-success kind a failure.
+    #[test]
+    fn reads_what_quick_junit_writes() {
+        use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
+        let mut suite = TestSuite::new("s");
+        let mut ok = TestCase::new("a<&>\"'", TestCaseStatus::success());
+        ok.set_classname("pkg.K");
+        ok.set_system_out("out \u{1b}[31m red");
+        let mut failed = TestCase::new(
+            "b",
+            TestCaseStatus::non_success(NonSuccessKind::Failure),
+        );
+        failed.set_classname("pkg.K");
+        let errored = TestCase::new("c", TestCaseStatus::non_success(NonSuccessKind::Error));
+        let skipped = TestCase::new("d", TestCaseStatus::skipped());
+        suite.add_test_cases([ok, failed, errored, skipped]);
+        let mut report = Report::new("r");
+        report.add_test_suite(suite);
+        let xml = report.to_string().unwrap();
+        let cases = parse(xml.as_bytes()).unwrap();
+        let got: Vec<(&str, bool)> = cases.iter().map(|c| (c.id.as_str(), c.passed)).collect();
+        assert_eq!(
+            got,
+            [
+                ("pkg.K::a<&>\"'", true),
+                ("pkg.K::b", false),
+                ("::c", false),
+                ("::d", false)
+            ]
+        );
+    }
+
     fn cases(spec: &[(&str, bool)]) -> Vec<Case> {
         spec.iter()
             .map(|(n, p)| Case {

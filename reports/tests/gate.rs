@@ -92,28 +92,50 @@ fn a_candidate_losing_two_always_passing_tasks_at_5_trials_fails_by_the_exact_te
         assert!(md.contains(&format!("`{t}`")), "markdown names {t}: {md}");
     }
     let junit = std::fs::read_to_string(tmp.path().join("junit.xml")).unwrap();
+    let tasks = task_suite(&junit);
     assert_eq!(
-        junit.matches("<testcase classname=\"nab.tasks.").count(),
+        tasks
+            .test_cases
+            .iter()
+            .filter(|c| c
+                .classname
+                .as_ref()
+                .is_some_and(|n| n.as_str().starts_with("nab.tasks.")))
+            .count(),
         28,
         "one case per task"
     );
-    let failing_cases: Vec<&str> = junit
-        .lines()
-        .filter(|l| l.contains("nab.tasks.") && l.contains("<failure"))
+    let failing_cases: Vec<&str> = tasks
+        .test_cases
+        .iter()
+        .filter(|c| is_failure(&c.status))
+        .map(|c| c.name.as_str())
         .collect();
     assert_eq!(failing_cases.len(), 2, "{junit}");
     for t in &lost {
-        assert!(
-            failing_cases
-                .iter()
-                .any(|l| l.contains(&format!("name=\"{t}\""))),
-            "{junit}"
-        );
+        assert!(failing_cases.contains(&t.as_str()), "{junit}");
     }
-    assert!(
-        junit.contains("<testsuite name=\"nab.tasks\" tests=\"28\" failures=\"2\""),
-        "{junit}"
-    );
+    assert_eq!((tasks.tests, tasks.failures), (28, 2), "{junit}");
+}
+
+/// The `nab.tasks` suite of the gate's JUnit XML, read back with quick-junit.
+fn task_suite(junit: &str) -> quick_junit::TestSuite {
+    let report = quick_junit::Report::deserialize_from_str(junit).expect("well-formed JUnit XML");
+    report
+        .test_suites
+        .into_iter()
+        .find(|s| s.name.as_str() == "nab.tasks")
+        .expect("a nab.tasks suite")
+}
+
+fn is_failure(status: &quick_junit::TestCaseStatus) -> bool {
+    matches!(
+        status,
+        quick_junit::TestCaseStatus::NonSuccess {
+            kind: quick_junit::NonSuccessKind::Failure,
+            ..
+        }
+    )
 }
 
 #[test]
@@ -191,11 +213,16 @@ fn infrastructure_errors_alone_do_not_fail_the_gate_but_are_reported() {
     );
     let junit = std::fs::read_to_string(tmp.path().join("junit.xml")).unwrap();
     assert!(!junit.contains("<failure"), "{junit}");
-    let skipped = junit
-        .lines()
-        .find(|l| l.contains(&format!("name=\"{all_error}\"")))
+    let tasks = task_suite(&junit);
+    let skipped = tasks
+        .test_cases
+        .iter()
+        .find(|c| c.name.as_str() == all_error)
         .unwrap();
-    assert!(skipped.contains("<skipped"), "{skipped}");
+    assert!(
+        matches!(skipped.status, quick_junit::TestCaseStatus::Skipped { .. }),
+        "{junit}"
+    );
 }
 
 fn evaluate(base: &[TrialRecord], cand: &[TrialRecord], config: &GateConfig) -> gate::GateOutcome {

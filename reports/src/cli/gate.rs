@@ -47,7 +47,9 @@ pub fn run(args: &GateArgs) -> anyhow::Result<GateOutcome> {
         .junit
         .clone()
         .unwrap_or_else(|| args.candidate.join("gate-junit.xml"));
-    write_file(&junit, gate::junit::render(&outcome).as_bytes())?;
+    let xml = gate::junit::render(&outcome)
+        .map_err(|e| anyhow::anyhow!("cannot write the gate's JUnit XML: {e}"))?;
+    write_file(&junit, xml.as_bytes())?;
     if let Some(p) = &args.markdown {
         // Append: a CI job summary file may already hold other steps' output.
         use std::io::Write;

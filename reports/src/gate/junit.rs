@@ -1,28 +1,29 @@
-//! JUnit XML: one test case per task (and one per rule), so any CI system lists failures.
+//! JUnit XML, written with quick-junit: one test case per task (and one per rule), so any
+//! CI system lists failures.
 
 use super::{GateOutcome, RuleOutcome};
+use crate::compare::TaskSide;
+use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
 use std::collections::BTreeMap;
-use std::fmt::Write;
 
-/// XML-escapes text and attribute values, and drops characters XML 1.0 cannot hold.
-pub fn xml_escape(s: &str) -> String {
-    let mut o = String::with_capacity(s.len());
-    for ch in s.chars() {
-        match ch {
-            '&' => o.push_str("&amp;"),
-            '<' => o.push_str("&lt;"),
-            '>' => o.push_str("&gt;"),
-            '"' => o.push_str("&quot;"),
-            '\'' => o.push_str("&apos;"),
-            '\t' | '\n' | '\r' => o.push(ch),
-            c if (c as u32) < 0x20 => {}
-            c => o.push(c),
-        }
+fn failure(message: &str, description: Option<String>) -> TestCaseStatus {
+    let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
+    status.set_message(message);
+    if let Some(d) = description {
+        status.set_description(d);
     }
-    o
+    status
 }
 
-pub fn render(g: &GateOutcome) -> String {
+fn skipped(message: &str) -> TestCaseStatus {
+    let mut status = TestCaseStatus::skipped();
+    status.set_message(message);
+    status
+}
+
+/// One case per task: failing when a failing rule names it, skipped when the candidate has
+/// no verdict for it.
+fn task_suite(g: &GateOutcome) -> TestSuite {
     // Per task: the failing rules that name it.
     let mut task_failures: BTreeMap<&str, Vec<String>> = BTreeMap::new();
     for r in g.failing() {
@@ -33,10 +34,9 @@ pub fn render(g: &GateOutcome) -> String {
                 .push(format!("{}: {}", r.id, r.detail));
         }
     }
-    let mut cases = String::new();
-    let (mut failures, mut skipped) = (0, 0);
+    let mut suite = TestSuite::new("nab.tasks");
     for t in &g.comparison.tasks {
-        let frac = |x: &Option<crate::compare::TaskSide>| {
+        let frac = |x: &Option<TaskSide>| {
             x.as_ref()
                 .map(|x| format!("{}/{} passed, {} error(s)", x.passed, x.scored, x.errors))
                 .unwrap_or_else(|| "absent".into())
@@ -47,90 +47,43 @@ pub fn render(g: &GateOutcome) -> String {
             frac(&t.candidate),
             t.change
         );
-        let _ = write!(
-            cases,
-            "    <testcase classname=\"nab.tasks.{}\" name=\"{}\">",
-            xml_escape(&t.category),
-            xml_escape(&t.task_id)
-        );
-        if let Some(f) = task_failures.get(t.task_id.as_str()) {
-            failures += 1;
-            let _ = write!(
-                cases,
-                "<failure message=\"{}\">{}</failure>",
-                xml_escape(&f[0]),
-                xml_escape(&f.join("\n"))
-            );
-        } else if t.candidate.as_ref().is_none_or(|c| c.scored == 0) {
-            skipped += 1;
-            let _ = write!(
-                cases,
-                "<skipped message=\"{}\"/>",
-                xml_escape("no verdict in the candidate (absent or infrastructure errors only)")
-            );
-        }
-        let _ = writeln!(
-            cases,
-            "<system-out>{}</system-out></testcase>",
-            xml_escape(&out)
-        );
+        let status = match task_failures.get(t.task_id.as_str()) {
+            Some(f) => failure(&f[0], Some(f.join("\n"))),
+            None if t.candidate.as_ref().is_none_or(|c| c.scored == 0) => {
+                skipped("no verdict in the candidate (absent or infrastructure errors only)")
+            }
+            None => TestCaseStatus::success(),
+        };
+        let mut case = TestCase::new(t.task_id.as_str(), status);
+        case.set_classname(format!("nab.tasks.{}", t.category));
+        case.set_system_out(out);
+        suite.add_test_case(case);
     }
-    let mut rule_cases = String::new();
-    let (mut rule_failures, mut rule_skipped) = (0, 0);
+    suite
+}
+
+/// One case per gate rule.
+fn rule_suite(g: &GateOutcome) -> TestSuite {
+    let mut suite = TestSuite::new("nab.gate");
     for r in &g.rules {
-        let _ = write!(
-            rule_cases,
-            "    <testcase classname=\"nab.gate\" name=\"{}\">",
-            xml_escape(r.id)
-        );
-        match r.outcome {
-            RuleOutcome::Fail => {
-                rule_failures += 1;
-                let _ = write!(
-                    rule_cases,
-                    "<failure message=\"{}\"/>",
-                    xml_escape(&r.detail)
-                );
-            }
-            RuleOutcome::Skipped => {
-                rule_skipped += 1;
-                let _ = write!(
-                    rule_cases,
-                    "<skipped message=\"{}\"/>",
-                    xml_escape(&r.detail)
-                );
-            }
-            RuleOutcome::Pass => {
-                let _ = write!(
-                    rule_cases,
-                    "<system-out>{}</system-out>",
-                    xml_escape(&r.detail)
-                );
-            }
+        let status = match r.outcome {
+            RuleOutcome::Fail => failure(&r.detail, None),
+            RuleOutcome::Skipped => skipped(&r.detail),
+            RuleOutcome::Pass => TestCaseStatus::success(),
+        };
+        let mut case = TestCase::new(r.id, status);
+        case.set_classname("nab.gate");
+        if r.outcome == RuleOutcome::Pass {
+            case.set_system_out(r.detail.as_str());
         }
-        let _ = writeln!(rule_cases, "</testcase>");
+        suite.add_test_case(case);
     }
-    let n_tasks = g.comparison.tasks.len();
-    let mut s = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    let _ = writeln!(
-        s,
-        "<testsuites name=\"nab gate\" tests=\"{}\" failures=\"{}\" skipped=\"{}\">",
-        n_tasks + g.rules.len(),
-        failures + rule_failures,
-        skipped + rule_skipped
-    );
-    let _ = writeln!(
-        s,
-        "  <testsuite name=\"nab.tasks\" tests=\"{n_tasks}\" failures=\"{failures}\" errors=\"0\" skipped=\"{skipped}\">"
-    );
-    s.push_str(&cases);
-    s.push_str("  </testsuite>\n");
-    let _ = writeln!(
-        s,
-        "  <testsuite name=\"nab.gate\" tests=\"{}\" failures=\"{rule_failures}\" errors=\"0\" skipped=\"{rule_skipped}\">",
-        g.rules.len()
-    );
-    s.push_str(&rule_cases);
-    s.push_str("  </testsuite>\n</testsuites>\n");
-    s
+    suite
+}
+
+/// The gate's outcome as a JUnit XML document.
+pub fn render(g: &GateOutcome) -> Result<String, quick_junit::SerializeError> {
+    let mut report = Report::new("nab gate");
+    report.add_test_suites([task_suite(g), rule_suite(g)]);
+    report.to_string()
 }
