@@ -25,6 +25,7 @@
 
 pub mod agent;
 pub mod canary;
+pub mod exit;
 pub mod expect;
 pub mod image;
 pub mod import;

@@ -13,7 +13,7 @@ fn main() -> ExitCode {
         Ok(r) => r,
         Err(e) => {
             eprintln!("error: cannot start the async runtime: {e}");
-            return ExitCode::from(2);
+            return nab_harness::exit::exit(nab_harness::exit::BAD_INPUT);
         }
     };
     let code = runtime.block_on(run());
@@ -30,7 +30,7 @@ async fn run() -> ExitCode {
         Ok(code) => code,
         Err(e) => {
             eprintln!("error: {e:#}");
-            ExitCode::from(2)
+            nab_harness::exit::exit(nab_harness::exit::BAD_INPUT)
         }
     }
 }

@@ -1,11 +1,12 @@
 //! `nab gate --baseline DIR --candidate DIR [--config gate.yaml]`: the CI gate. Exit 0 when
 //! every rule passes, 1 when one fails (each named in one line), 2 for bad input.
 
+use nab_harness::exit::{FAILED, SUCCESS, exit};
 use std::process::ExitCode;
 
 pub type Args = nab_reports::cli::GateArgs;
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let outcome = nab_reports::cli::gate::run(&args)?;
-    Ok(nab_reports::cli::gate::exit_code(&outcome))
+    Ok(exit(if outcome.passed() { SUCCESS } else { FAILED }))
 }

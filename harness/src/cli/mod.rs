@@ -24,7 +24,8 @@ use std::process::ExitCode;
 #[command(
     name = "nab",
     version,
-    about = "Native AgentBench: run coding agents in locked-down containers and verify them with hidden tests"
+    about = "Native AgentBench: run coding agents in locked-down containers and verify them with hidden tests",
+    after_help = nab_harness::exit::HELP
 )]
 pub struct Cli {
     #[command(subcommand)]

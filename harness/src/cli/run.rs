@@ -6,6 +6,7 @@ use nab_harness::runner::{Job, RunConfig, new_run_id, run_jobs, summary_table};
 use nab_harness::sandbox::DockerBackend;
 use nab_protocol::trial::TrialStatus;
 use std::path::PathBuf;
+use nab_harness::exit::{BAD_INPUT, FAILED, INTERRUPTED, exit};
 use std::process::ExitCode;
 use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
@@ -77,7 +78,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         anyhow::bail!("--trials must be at least 1");
     }
     let Some(mut tasks) = load_or_report(&args.tasks, &args.ids) else {
-        return Ok(ExitCode::from(2));
+        return Ok(exit(BAD_INPUT));
     };
     if let AgentKind::Wrong(name) = &agent
         && let Some(t) = tasks.iter().find(|t| !t.wrong.contains(name))
@@ -202,7 +203,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
             "interrupted; continue with: nab run --resume --out {} ...",
             out.display()
         );
-        return Ok(ExitCode::from(130));
+        return Ok(exit(INTERRUPTED));
     }
     let errors = report
         .records
@@ -210,7 +211,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         .filter(|r| r.status == TrialStatus::Error)
         .count();
     Ok(if errors > 0 {
-        ExitCode::from(1)
+        exit(FAILED)
     } else {
         ExitCode::SUCCESS
     })

@@ -6,6 +6,7 @@ use nab_harness::runner::new_run_id;
 use nab_harness::sandbox::DockerBackend;
 use nab_harness::selftest::{Options, corpus::Corpus};
 use std::path::PathBuf;
+use nab_harness::exit::{BAD_INPUT, FAILED, INTERRUPTED, exit};
 use std::process::ExitCode;
 use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
@@ -82,11 +83,11 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         out.display()
     );
     if report.interrupted {
-        return Ok(ExitCode::from(130));
+        return Ok(exit(INTERRUPTED));
     }
     Ok(if bad == 0 {
         ExitCode::SUCCESS
     } else {
-        ExitCode::from(1)
+        exit(FAILED)
     })
 }

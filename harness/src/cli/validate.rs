@@ -12,6 +12,7 @@ use nab_harness::sandbox::DockerBackend;
 use nab_protocol::trial::{TrialRecord, TrialStatus};
 use std::fmt::Write as _;
 use std::path::PathBuf;
+use nab_harness::exit::{BAD_INPUT, FAILED, INTERRUPTED, exit};
 use std::process::ExitCode;
 use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
@@ -42,7 +43,7 @@ pub struct Args {
 
 pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     let Some(mut tasks) = load_or_report(&args.tasks, &args.ids) else {
-        return Ok(ExitCode::from(2));
+        return Ok(exit(BAD_INPUT));
     };
     if args.static_only {
         println!("{} task(s): every field and file is valid", tasks.len());
@@ -116,11 +117,11 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         out.display()
     );
     if report.interrupted {
-        return Ok(ExitCode::from(130));
+        return Ok(exit(INTERRUPTED));
     }
     if problems > 0 {
         println!("{problems} problem(s)");
-        return Ok(ExitCode::from(1));
+        return Ok(exit(FAILED));
     }
     println!("all tasks valid");
     Ok(ExitCode::SUCCESS)

@@ -167,7 +167,7 @@ pub async fn run_jobs(
                 if interrupted {
                     // A second Ctrl-C: the user will not wait for the cleanup.
                     eprintln!("\ninterrupted again: exiting now; `nab clean --run {run_id}` removes what is left");
-                    std::process::exit(130);
+                    std::process::exit(i32::from(crate::exit::INTERRUPTED));
                 }
                 interrupted = true;
                 bar.set_message("interrupted: stopping trials and removing their containers");

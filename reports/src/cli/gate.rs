@@ -3,7 +3,6 @@
 use crate::finish::write_file;
 use crate::gate::{self, GateConfig, GateOutcome};
 use std::path::PathBuf;
-use std::process::ExitCode;
 
 #[derive(Debug, Clone, clap::Args)]
 pub struct GateArgs {
@@ -20,15 +19,6 @@ pub struct GateArgs {
     /// Also write the Markdown summary here (e.g. "$GITHUB_STEP_SUMMARY"); it is always printed.
     #[arg(long, value_name = "FILE")]
     pub markdown: Option<PathBuf>,
-}
-
-/// The exit code for a gate outcome: 0 when it passed, 1 when a rule failed.
-pub fn exit_code(outcome: &GateOutcome) -> ExitCode {
-    if outcome.passed() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    }
 }
 
 /// Evaluates the gate, prints the Markdown summary, writes the JUnit XML (and the Markdown

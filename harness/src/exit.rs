@@ -1,0 +1,30 @@
+//! `nab`'s exit codes, in one place: the binary picks one of these and nothing else, and
+//! `nab --help` lists them ([`HELP`]).
+
+use std::process::ExitCode;
+
+/// Everything checked passed.
+pub const SUCCESS: u8 = 0;
+/// The command ran and found a failure: a trial ended in an infrastructure error (`run`),
+/// a task is invalid (`validate`), a gate rule failed (`gate`), an attack fooled the
+/// harness (`selftest`).
+pub const FAILED: u8 = 1;
+/// Bad input: bad arguments, tasks that do not load, a run folder that does not read. Nothing
+/// was judged, so CI can tell it from a failure.
+pub const BAD_INPUT: u8 = 2;
+/// Interrupted by Ctrl-C (128 + SIGINT); what finished is kept.
+pub const INTERRUPTED: u8 = 130;
+
+/// The exit codes, as `nab --help` shows them.
+pub const HELP: &str = "\
+Exit codes:
+  0    success: everything checked passed
+  1    a failure was found: a trial error (run), an invalid task (validate), a failed rule
+       (gate), an attack that fooled the harness (selftest)
+  2    bad input: arguments, tasks or run folders that do not read; nothing was judged
+  130  interrupted (Ctrl-C); finished trials are kept";
+
+/// `code` as the process's exit status.
+pub fn exit(code: u8) -> ExitCode {
+    ExitCode::from(code)
+}
