@@ -460,7 +460,7 @@ fn copied_runs(root: &Path) -> (PathBuf, PathBuf, PathBuf) {
     std::fs::rename(base.join("tasks"), &tasks).unwrap();
     std::fs::remove_dir_all(cand.join("tasks")).unwrap();
     let ids = vec!["t-a".to_owned()];
-    let hash = nab_reports::suite::suite_hash(&tasks, &ids).unwrap();
+    let hash = nab_protocol::run::suite_hash(&tasks, &ids).unwrap();
     let download = root.join("download");
     std::fs::create_dir_all(&download).unwrap();
     for run in [&base, &cand] {

@@ -108,7 +108,7 @@ fn judge_args(run: &Path, tasks: &Path, force: bool) -> JudgeArgs {
             judges: vec!["scripted:a".into(), "scripted:b".into()],
             rubric: None,
         },
-        tasks: tasks.into(),
+        tasks: Some(tasks.into()),
         force,
     }
 }
@@ -200,7 +200,7 @@ fn entry_point_futures_are_send() {
             candidate: tmp.clone(),
             judges: vec![],
             rubric: None,
-            tasks: tmp.clone(),
+            tasks: Some(tmp.clone()),
             out: None,
         },
         &factory,
@@ -235,12 +235,14 @@ async fn compare_without_the_suite_says_why_once() {
     let tmp = tempfile::tempdir().unwrap();
     let base = make_run(tmp.path(), "base", "meh", 3);
     let cand = make_run(tmp.path(), "cand", "GOOD", 3);
+    // A suite folder without the runs' tasks in it.
+    std::fs::create_dir_all(tmp.path().join("elsewhere")).unwrap();
     let args = CompareArgs {
         baseline: base,
         candidate: cand,
         judges: vec!["scripted:pair".into()],
         rubric: None,
-        tasks: tmp.path().join("elsewhere"),
+        tasks: Some(tmp.path().join("elsewhere")),
         out: None,
     };
     let err = format!("{:#}", compare::run(args, &factory).await.err().unwrap());
@@ -263,7 +265,7 @@ async fn compare_counts_wins_over_shared_trials() {
         candidate: cand,
         judges: vec!["scripted:pair".into()],
         rubric: None,
-        tasks: tmp.path().join("tasks"),
+        tasks: Some(tmp.path().join("tasks")),
         out: Some(out.clone()),
     };
     let s = compare::run(args, &factory).await.unwrap();

@@ -43,16 +43,6 @@ pub enum ReportError {
         baseline: PathBuf,
         candidate: PathBuf,
     },
-    #[error(
-        "the tasks in {found} are not the suite run {run} used: run.json records {want} (tasks folder {recorded}) and {found} hashes to {found_hash}; pass --tasks with the suite the run used"
-    )]
-    SuiteMismatch {
-        run: PathBuf,
-        recorded: String,
-        want: String,
-        found: PathBuf,
-        found_hash: String,
-    },
     #[error("{path}: {message}")]
     LeaderboardInput { path: PathBuf, message: String },
     #[error(
@@ -61,10 +51,9 @@ pub enum ReportError {
     MixedSuites { details: String },
     #[error("no task has a verdict in every run, so there is nothing to rank them on: {runs}")]
     NoCommonTasksAcross { runs: String },
-    #[error(
-        "cannot find the tasks of run {run}: tried {tried}; pass --tasks with the suite the run used"
-    )]
-    SuiteNotFound { run: PathBuf, tried: String },
+    /// The run's task suite could not be found or is not the one it ran.
+    #[error(transparent)]
+    Suite(#[from] nab_protocol::run::SuiteError),
 }
 
 pub type Result<T, E = ReportError> = std::result::Result<T, E>;

@@ -28,7 +28,6 @@ pub mod pairwise;
 pub mod quarantine;
 pub mod run;
 pub mod stats;
-pub mod suite;
 pub mod summary;
 pub mod table;
 pub mod trial;

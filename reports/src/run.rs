@@ -60,7 +60,7 @@ impl Run {
         let folder = RunFolder::open(dir)?;
         let run = Run::from_records(dir, folder.meta, folder.records, folder.truncated_tail);
         // The suite's quarantine list, when the suite can be found (and matches its hash).
-        match crate::suite::resolve_tasks_dir(&run.meta, dir, None) {
+        match nab_protocol::run::resolve_tasks_dir(&run.meta, dir, None) {
             Ok(tasks) => {
                 let q = crate::quarantine::load(&tasks)?;
                 Ok(run.quarantine(&q))

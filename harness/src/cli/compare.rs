@@ -68,7 +68,6 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         None => Vec::new(),
     };
     if !args.judges.is_empty() {
-        let tasks = super::judge::tasks_dir_of(&args.candidate, args.tasks.clone())?;
         let pairs_out = args
             .pairs_out
             .clone()
@@ -79,7 +78,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
                 candidate: args.candidate.clone(),
                 judges: args.judges.clone(),
                 rubric: args.rubric.clone(),
-                tasks,
+                tasks: args.tasks.clone(),
                 out: Some(pairs_out.clone()),
             },
             &judge_factory(args.judge_call),

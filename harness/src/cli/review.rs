@@ -1,21 +1,11 @@
 //! `nab review export | export-pairwise | import`: blind human review of judge verdicts.
 
-use nab_judges::cli::review::{ReviewArgs, ReviewCommand, ReviewOutcome};
+use nab_judges::cli::review::{ReviewArgs, ReviewOutcome};
 use std::process::ExitCode;
 
 pub type Args = ReviewArgs;
 
-pub fn run(mut args: Args) -> anyhow::Result<ExitCode> {
-    // Without `--tasks`, the suite run.json records (else ./tasks), checked by its hash.
-    match &mut args.command {
-        ReviewCommand::Export(a) => {
-            a.tasks = Some(super::judge::tasks_dir_of(&a.run, a.tasks.take())?)
-        }
-        ReviewCommand::ExportPairwise(a) => {
-            a.tasks = Some(super::judge::tasks_dir_of(&a.candidate, a.tasks.take())?)
-        }
-        ReviewCommand::Import(_) => {}
-    }
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     match nab_judges::cli::review::run(args)? {
         ReviewOutcome::Exported(s) => {
             println!(

@@ -61,7 +61,7 @@ pub fn start(
         agent: Some(agent.to_owned()),
         model: model.map(str::to_owned),
         tasks_dir: Some(tasks_dir_from(out, suite.dir)),
-        tasks_hash: Some(nab_reports::suite::suite_hash(suite.dir, suite.ids)?),
+        tasks_hash: Some(nab_protocol::run::suite_hash(suite.dir, suite.ids)?),
         task_ids: suite.ids.to_vec(),
         trials: Some(trials),
         started_at: before
@@ -216,13 +216,13 @@ mod tests {
         let file = nab_protocol::run::RUN_META_FILE;
         std::fs::copy(out.join(file), copy.join(file)).unwrap();
         let meta = RunMeta::read(&copy).unwrap();
-        let resolve = nab_reports::suite::resolve_tasks_dir;
+        let resolve = nab_protocol::run::resolve_tasks_dir;
         assert_eq!(resolve(&meta, &copy, Some(&tasks)).unwrap(), tasks);
 
         std::fs::write(tasks.join("t1/instruction.md"), "do something else").unwrap();
         let err = resolve(&meta, &copy, Some(&tasks)).unwrap_err();
         assert!(
-            matches!(err, nab_reports::ReportError::SuiteMismatch { .. }),
+            matches!(err, nab_protocol::run::SuiteError::Mismatch { .. }),
             "{err}"
         );
     }

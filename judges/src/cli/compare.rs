@@ -25,9 +25,11 @@ pub struct CompareArgs {
     pub judges: Vec<String>,
     #[arg(long, value_name = "FILE")]
     pub rubric: Option<PathBuf>,
-    /// The task suite both runs used (for each task's instruction.md).
-    #[arg(long, value_name = "DIR", default_value = "tasks")]
-    pub tasks: PathBuf,
+    /// The task suite the runs used, for each task's instruction.md (default: the tasks
+    /// folder recorded in the candidate's run.json, else ./tasks; checked against the
+    /// suite hash run.json records).
+    #[arg(long, value_name = "DIR")]
+    pub tasks: Option<PathBuf>,
     /// Append every judged pair (both raw answers) here as JSONL, as it is judged; pairs
     /// already in the file (same runs, judge and rubric) are not judged again.
     #[arg(long, value_name = "FILE")]
@@ -53,6 +55,8 @@ pub async fn run(args: CompareArgs, factory: ModelFactory<'_>) -> anyhow::Result
         .collect::<anyhow::Result<_>>()?;
     let base = RunFolder::open(&args.baseline)?;
     let cand = RunFolder::open(&args.candidate)?;
+    let tasks =
+        nab_protocol::run::resolve_tasks_dir(&cand.meta, &args.candidate, args.tasks.as_deref())?;
     let run_ids = |f: &RunFolder| -> BTreeSet<String> {
         f.records.iter().map(|r| r.run_id.clone()).collect()
     };
@@ -102,8 +106,8 @@ pub async fn run(args: CompareArgs, factory: ModelFactory<'_>) -> anyhow::Result
             continue;
         }
         let (bm, cm) = match (
-            TrialMaterial::load(&base, b, &args.tasks),
-            TrialMaterial::load(&cand, c, &args.tasks),
+            TrialMaterial::load(&base, b, &tasks),
+            TrialMaterial::load(&cand, c, &tasks),
         ) {
             (Ok(bm), Ok(cm)) => (bm, cm),
             (Err(e), _) | (_, Err(e)) => {

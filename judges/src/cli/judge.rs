@@ -18,9 +18,11 @@ pub struct JudgeArgs {
     pub run: PathBuf,
     #[command(flatten)]
     pub opts: JudgeOpts,
-    /// The task suite the run used (for each task's instruction.md).
-    #[arg(long, value_name = "DIR", default_value = "tasks")]
-    pub tasks: PathBuf,
+    /// The task suite the run used, for each task's instruction.md (default: the tasks
+    /// folder recorded in <run>/run.json, else ./tasks; checked against the suite hash
+    /// run.json records).
+    #[arg(long, value_name = "DIR")]
+    pub tasks: Option<PathBuf>,
     /// Re-grade trials that already have a verdict from the same judge and rubric.
     #[arg(long)]
     pub force: bool,
@@ -46,6 +48,7 @@ pub async fn run(args: JudgeArgs, factory: ModelFactory<'_>) -> anyhow::Result<J
         .map(|s| factory(s).with_context(|| format!("--judge {s}")))
         .collect::<anyhow::Result<_>>()?;
     let run = RunFolder::open(&args.run)?;
+    let tasks = nab_protocol::run::resolve_tasks_dir(&run.meta, &args.run, args.tasks.as_deref())?;
     let mut records = run.records.clone();
     let mut summary = JudgeSummary::default();
     for i in 0..records.len() {
@@ -54,7 +57,7 @@ pub async fn run(args: JudgeArgs, factory: ModelFactory<'_>) -> anyhow::Result<J
             summary.skipped += 1;
             continue;
         }
-        let material = match TrialMaterial::load(&run, &records[i], &args.tasks) {
+        let material = match TrialMaterial::load(&run, &records[i], &tasks) {
             Ok(m) => m,
             Err(e) => {
                 eprintln!("skipping {}/{}: {e}", records[i].task_id, records[i].trial);

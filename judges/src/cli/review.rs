@@ -3,7 +3,7 @@
 use super::load_rubric;
 use crate::review::pairwise::export_pairwise;
 use crate::review::{ExportSummary, ReviewReport, export, import};
-use nab_protocol::run::RunFolder;
+use nab_protocol::run::{RunFolder, resolve_tasks_dir};
 use std::path::PathBuf;
 
 #[derive(clap::Args, Debug, Clone)]
@@ -96,7 +96,7 @@ pub fn run(args: ReviewArgs) -> anyhow::Result<ReviewOutcome> {
             Ok(ReviewOutcome::Exported(export(
                 &run,
                 &rubric,
-                &tasks_or_default(a.tasks),
+                &resolve_tasks_dir(&run.meta, &a.run, a.tasks.as_deref())?,
                 &out,
                 a.fraction,
                 a.seed,
@@ -113,7 +113,7 @@ pub fn run(args: ReviewArgs) -> anyhow::Result<ReviewOutcome> {
                 &cand,
                 &a.pairwise,
                 &rubric,
-                &tasks_or_default(a.tasks),
+                &resolve_tasks_dir(&cand.meta, &a.candidate, a.tasks.as_deref())?,
                 &a.out,
                 a.fraction,
                 a.seed,
@@ -145,6 +145,3 @@ pub fn run(args: ReviewArgs) -> anyhow::Result<ReviewOutcome> {
     }
 }
 
-fn tasks_or_default(tasks: Option<PathBuf>) -> PathBuf {
-    tasks.unwrap_or_else(|| PathBuf::from("tasks"))
-}

@@ -22,7 +22,7 @@ pub struct RunMeta {
     /// Relative paths are taken from the run directory.
     #[serde(default)]
     pub tasks_dir: Option<PathBuf>,
-    /// The suite's identity (nab-reports' `suite_hash` over `task_ids`), so a copied run
+    /// The suite's identity ([`suite_hash`](super::suite_hash) over `task_ids`), so a copied run
     /// folder can check the tasks it is given (absent in runs before it was recorded).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tasks_hash: Option<String>,

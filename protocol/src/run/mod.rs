@@ -20,6 +20,7 @@ mod folder;
 mod layout;
 mod meta;
 mod pairwise;
+mod suite;
 
 pub use folder::{RunFolder, RunFolderError};
 pub use layout::{
@@ -30,3 +31,4 @@ pub use layout::{
 };
 pub use meta::{MergedShard, RUN_META_VERSION, RunMeta, ShardMeta};
 pub use pairwise::{PairwiseVerdict, Winner};
+pub use suite::{DEFAULT_TASKS_DIR, SuiteError, resolve_tasks_dir, suite_hash};

@@ -107,7 +107,7 @@ pub fn render_report_at(run: &Run, summary: &RunSummary, generated_at: &str) -> 
 
     // A copied run folder may not find its suite: then the trial views show no instruction,
     // rather than an instruction from some other suite.
-    let tasks_dir = match crate::suite::resolve_tasks_dir(&run.meta, &run.dir, None) {
+    let tasks_dir = match nab_protocol::run::resolve_tasks_dir(&run.meta, &run.dir, None) {
         Ok(dir) => Some(dir),
         Err(e) => {
             tracing::warn!("the report shows no task instructions: {e}");

@@ -1,5 +1,5 @@
 //! Whether the runs of a leaderboard used the same suite: the same task ids and, where
-//! run.json records it, the same suite hash (`tasks_hash`, see [`crate::suite::suite_hash`]).
+//! run.json records it, the same suite hash (`tasks_hash`, see [`nab_protocol::run::suite_hash`]).
 //! Ranks over different tasks or different versions of them compare nothing, so the
 //! leaderboard refuses them unless `--allow-mixed` is given, and then says so.
 

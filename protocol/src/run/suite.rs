@@ -5,10 +5,37 @@
 //! tasks the run used. Reading a run back, [`resolve_tasks_dir`] tries `--tasks`,
 //! else the recorded path, else `./tasks`, and accepts a folder only when its hash matches.
 
-use crate::error::{ReportError, Result};
-use nab_protocol::run::RunMeta;
+use super::RunMeta;
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
+
+/// A task suite that could not be read or found.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum SuiteError {
+    #[error("cannot read {path}: {source}")]
+    Read {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error(
+        "the tasks in {found} are not the suite run {run} used: run.json records {want} (tasks folder {recorded}) and {found} hashes to {found_hash}; pass --tasks with the suite the run used"
+    )]
+    Mismatch {
+        run: PathBuf,
+        recorded: String,
+        want: String,
+        found: PathBuf,
+        found_hash: String,
+    },
+    #[error(
+        "cannot find the tasks of run {run}: tried {tried}; pass --tasks with the suite the run used"
+    )]
+    NotFound { run: PathBuf, tried: String },
+}
+
+type Result<T, E = SuiteError> = std::result::Result<T, E>;
 
 /// The folder `nab` looks in when neither `--tasks` nor run.json's path finds the suite.
 pub const DEFAULT_TASKS_DIR: &str = "tasks";
@@ -25,7 +52,7 @@ pub fn suite_hash(tasks_dir: &Path, task_ids: &[String]) -> Result<String> {
     for id in ids {
         let root = tasks_dir.join(id);
         if !root.is_dir() {
-            return Err(ReportError::Read {
+            return Err(SuiteError::Read {
                 path: root,
                 source: std::io::Error::new(std::io::ErrorKind::NotFound, "no such task folder"),
             });
@@ -34,7 +61,7 @@ pub fn suite_hash(tasks_dir: &Path, task_ids: &[String]) -> Result<String> {
             .follow_links(false)
             .sort_by(|a, b| a.file_name().cmp(b.file_name()));
         for entry in walk {
-            let entry = entry.map_err(|e| ReportError::Read {
+            let entry = entry.map_err(|e| SuiteError::Read {
                 path: e.path().map(Path::to_owned).unwrap_or_else(|| root.clone()),
                 source: e.into(),
             })?;
@@ -52,7 +79,7 @@ pub fn suite_hash(tasks_dir: &Path, task_ids: &[String]) -> Result<String> {
             } else {
                 continue;
             }
-            .map_err(|source| ReportError::Read {
+            .map_err(|source| SuiteError::Read {
                 path: entry.path().to_owned(),
                 source,
             })?;
@@ -101,14 +128,14 @@ pub fn resolve_tasks_dir(
             .map(|p| p.display().to_string())
             .unwrap_or_else(|| "none".into());
         Err(match mismatch {
-            Some((found, found_hash)) => ReportError::SuiteMismatch {
+            Some((found, found_hash)) => SuiteError::Mismatch {
                 run: run_dir.to_owned(),
                 recorded: recorded_text,
                 want: meta.tasks_hash.clone().unwrap_or_default(),
                 found,
                 found_hash,
             },
-            None => ReportError::SuiteNotFound {
+            None => SuiteError::NotFound {
                 run: run_dir.to_owned(),
                 tried: candidates
                     .iter()
@@ -128,7 +155,7 @@ mod tests {
         let tasks = root.join("tasks");
         for id in ["a", "b"] {
             std::fs::create_dir_all(tasks.join(id).join("tests")).unwrap();
-            std::fs::write(nab_protocol::run::instruction_path(&tasks, id), instruction).unwrap();
+            std::fs::write(super::super::instruction_path(&tasks, id), instruction).unwrap();
             std::fs::write(tasks.join(id).join("tests/t.py"), "assert True\n").unwrap();
         }
         tasks
