@@ -24,6 +24,7 @@ pub mod combine;
 pub mod diff_budget;
 pub mod error;
 pub mod grade;
+mod grader;
 pub mod kappa;
 pub mod material;
 pub mod model;
@@ -42,5 +43,6 @@ mod hash;
 
 pub use error::JudgeError;
 pub use grade::{Grading, grade};
+pub use grader::TrialGrader;
 pub use model::{ChatMessage, JudgeModel, ModelError, ModelReply, Role};
 pub use rubric::Rubric;

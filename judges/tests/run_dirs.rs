@@ -9,7 +9,8 @@ use nab_judges::cli::review::{
     self, ReviewArgs, ReviewCommand, ReviewExportArgs, ReviewImportArgs, ReviewOutcome,
     ReviewPairwiseExportArgs,
 };
-use nab_judges::cli::{JudgeOpts, TrialGrader};
+use nab_judges::TrialGrader;
+use nab_judges::cli::JudgeOpts;
 use nab_judges::scripted::ScriptedJudge;
 use nab_judges::{ChatMessage, JudgeModel};
 use nab_protocol::trial::{TrialRecord, TrialStatus};

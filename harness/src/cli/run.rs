@@ -97,7 +97,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     )?
     .map(Arc::new);
     // Judges are built before Docker so a bad --judge spec or rubric fails fast.
-    let judge = nab_judges::cli::TrialGrader::from_opts(
+    let judge = nab_judges::TrialGrader::from_opts(
         &args.judge,
         &nab_harness::judge_model::judge_factory(args.judge_call),
     )?

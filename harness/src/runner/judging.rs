@@ -4,7 +4,7 @@
 //! stay on each `JudgeRecord` and never mix with the agent's.
 
 use crate::task::Task;
-use nab_judges::cli::TrialGrader;
+use nab_judges::TrialGrader;
 use nab_judges::material::trajectory_files;
 use nab_protocol::run::TrialDir;
 use nab_protocol::trial::JudgeRecord;

@@ -45,7 +45,7 @@ pub struct RunConfig {
     /// `--model`: the gateway's provider for agents that talk to a model.
     pub model: Option<Arc<crate::model::ModelSetup>>,
     /// `--judge`: grade each verified trial (None: not judged).
-    pub judge: Option<Arc<nab_judges::cli::TrialGrader>>,
+    pub judge: Option<Arc<nab_judges::TrialGrader>>,
 }
 
 #[derive(Debug)]
@@ -214,7 +214,7 @@ async fn execute(
     job: &Job,
     out_dir: &std::path::Path,
     max_attempts: u32,
-    judge: Option<&nab_judges::cli::TrialGrader>,
+    judge: Option<&nab_judges::TrialGrader>,
     cancel: &CancellationToken,
 ) -> Option<TrialRecord> {
     let task = &job.task;

@@ -3,7 +3,8 @@
 //! [`crate::model::ModelFactory`] (spec string → model).
 //!
 //! - `nab run … --judge SPEC [--judge SPEC…] [--rubric FILE]`: flatten [`JudgeOpts`] into
-//!   the run arguments, build a [`TrialGrader`] once, call [`TrialGrader::grade_trial`] after
+//!   the run arguments, build a [`crate::TrialGrader`] once ([`crate::TrialGrader::from_opts`]),
+//!   call [`crate::TrialGrader::grade_trial`] after
 //!   each trial's verification and store the records in `TrialRecord::judges`.
 //! - `nab judge --run DIR`: [`judge::JudgeArgs`], [`judge::run`].
 //! - `nab compare --baseline DIR --candidate DIR --judge SPEC`: [`compare::CompareArgs`],
@@ -16,7 +17,7 @@ pub mod pairs_file;
 pub mod review;
 mod run_opts;
 
-pub use run_opts::{JudgeOpts, TrialGrader};
+pub use run_opts::JudgeOpts;
 
 use crate::rubric::Rubric;
 use std::path::Path;

@@ -1,18 +1,10 @@
-//! `--judge` / `--rubric` for `nab run`, and the grader the runner calls per trial.
+//! `--judge` / `--rubric` for `nab run`, and the [`TrialGrader`] they build.
 
 use super::load_rubric;
-use crate::error::JudgeError;
-use crate::grade::grade;
-use crate::model::{JudgeModel, ModelFactory};
-use crate::prompt::Candidate;
-use crate::rubric::Rubric;
-use crate::trajectory::TrajectorySummary;
+use crate::grader::TrialGrader;
 use anyhow::Context;
-use nab_protocol::events::Event;
-use nab_protocol::transcript::TranscriptLine;
-use nab_protocol::trial::JudgeRecord;
+use crate::model::ModelFactory;
 use std::path::PathBuf;
-
 #[derive(clap::Args, Debug, Clone, Default, PartialEq)]
 pub struct JudgeOpts {
     /// Grade each trial with this judge model (provider spec, e.g. `openai:gpt-4.1`,
@@ -22,12 +14,6 @@ pub struct JudgeOpts {
     /// Rubric YAML file (default: the shipped code-quality rubric).
     #[arg(long, value_name = "FILE")]
     pub rubric: Option<PathBuf>,
-}
-
-/// One rubric and the judge models, built once per run.
-pub struct TrialGrader {
-    pub rubric: Rubric,
-    pub models: Vec<Box<dyn JudgeModel>>,
 }
 
 impl TrialGrader {
@@ -51,28 +37,5 @@ impl TrialGrader {
             .map(|spec| factory(spec).with_context(|| format!("--judge {spec}")))
             .collect::<anyhow::Result<Vec<_>>>()?;
         Ok(Some(TrialGrader { rubric, models }))
-    }
-
-    /// Grades one trial with every judge. Judge and model errors are inside the records
-    /// (`error`); `Err` only for a defect such as a broken template.
-    pub async fn grade_trial(
-        &self,
-        instruction: &str,
-        diff: &str,
-        events: &[Event],
-        transcript: &[TranscriptLine],
-        tamper_flags: &[String],
-    ) -> Result<Vec<JudgeRecord>, JudgeError> {
-        let trajectory = TrajectorySummary::from_trial(events, transcript).render();
-        let candidate = Candidate::new(diff, &trajectory).with_tamper_flags(tamper_flags);
-        let mut records = Vec::with_capacity(self.models.len());
-        for model in &self.models {
-            records.push(
-                grade(model.as_ref(), &self.rubric, instruction, &candidate)
-                    .await?
-                    .record,
-            );
-        }
-        Ok(records)
     }
 }
