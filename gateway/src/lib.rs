@@ -13,33 +13,36 @@
 //! `record:<cassette-dir>:<inner spec>`, `replay:<cassette-dir>`, `scripted:<file>|task`.
 //! [`Client::complete`] calls a provider without HTTP (for the judges).
 
-pub mod allowlist;
-pub mod assemble;
-pub mod budget;
-pub mod canonical;
-pub mod cassette;
-pub mod client;
-pub mod dialect;
-pub mod error;
-pub mod intake;
-pub mod json_scan;
-pub mod limits;
-pub mod metrics;
-pub mod normalize;
-pub mod provider;
-pub mod providers;
-pub mod recorder;
-pub mod redact;
-pub mod server;
-pub mod spec;
+mod allowlist;
+mod assemble;
+mod budget;
+mod canonical;
+mod cassette;
+mod client;
+mod dialect;
+mod error;
+mod intake;
+mod json_scan;
+mod limits;
+mod metrics;
+mod normalize;
+mod provider;
+mod providers;
+mod recorder;
+mod redact;
+mod server;
+mod spec;
 
 pub use budget::{BudgetKind, Budgets};
+pub use canonical::{canonical_json, request_key};
+pub use cassette::load_dir as load_cassette_dir;
 pub use client::{CallPolicy, Client};
 pub use dialect::Dialect;
 pub use error::{GatewayError, ProviderError, SpecError};
 pub use limits::GatewayLimits;
 pub use metrics::{TranscriptMetrics, metrics_from_file};
-pub use normalize::Normalizer;
+pub use normalize::{Normalizer, Pattern, compile as compile_pattern};
 pub use provider::{ChunkStream, Provider, ProviderResponse};
 pub use server::{Gateway, GatewayConfig, GatewayHandle};
-pub use spec::{ProviderOptions, ProviderSpec, build_provider};
+pub use recorder::TranscriptCaps;
+pub use spec::{ProviderOptions, ProviderSpec, ScriptSource, build_provider};

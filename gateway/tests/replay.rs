@@ -6,7 +6,7 @@
 mod common;
 
 use common::*;
-use nab_gateway::normalize::Pattern;
+use nab_gateway::Pattern;
 use nab_gateway::{
     Budgets, Gateway, GatewayConfig, GatewayHandle, ProviderOptions, build_provider,
 };
@@ -204,7 +204,7 @@ async fn a_version_1_cassette_still_replays_and_a_newer_one_asks_for_a_rerecord(
     let raw_key = {
         use sha2::{Digest, Sha256};
         hex::encode(Sha256::digest(
-            nab_gateway::canonical::canonical_json(&request).as_bytes(),
+            nab_gateway::canonical_json(&request).as_bytes(),
         ))
     };
     let entry = json!({"v": 1, "key": raw_key, "request": request,

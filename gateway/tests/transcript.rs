@@ -8,7 +8,7 @@ mod common;
 use common::*;
 use nab_gateway::{
     Gateway, GatewayConfig, GatewayLimits, Provider, ProviderError, ProviderResponse,
-    metrics_from_file, recorder::TranscriptCaps,
+    metrics_from_file, TranscriptCaps,
 };
 use nab_protocol::transcript::Omitted;
 use serde_json::{Value, json};

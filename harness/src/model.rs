@@ -5,7 +5,7 @@
 //! missing trajectory or a missing binary is one clear error instead of N failed trials.
 
 use crate::task::Task;
-use nab_gateway::spec::{ProviderSpec, ScriptSource};
+use nab_gateway::{ProviderSpec, ScriptSource};
 use nab_gateway::{ProviderOptions, build_provider};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -169,7 +169,7 @@ fn recorded_model(spec: &str, dir: &Path) -> Result<String, ModelError> {
         dir: dir.to_owned(),
         message,
     };
-    let entries = nab_gateway::cassette::load_dir(dir).map_err(|e| err(e.to_string()))?;
+    let entries = nab_gateway::load_cassette_dir(dir).map_err(|e| err(e.to_string()))?;
     let mut models: Vec<String> = entries
         .iter()
         .filter_map(|e| e.request.get("model")?.as_str().map(str::to_owned))

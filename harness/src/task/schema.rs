@@ -32,7 +32,7 @@ pub struct TaskSpec {
     /// Extra patterns for replay matching: volatile tokens in this task's tool results
     /// that the built-in normalizers do not know (nab_gateway::normalize).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub replay_normalize: Vec<nab_gateway::normalize::Pattern>,
+    pub replay_normalize: Vec<nab_gateway::Pattern>,
     /// Workspace globs (relative, `**` for any depth) whose change sets `tamper_flags`,
     /// on top of the defaults in `tamper::DEFAULT_PROTECTED`.
     #[serde(default)]
