@@ -92,11 +92,19 @@ impl Cli {
     }
 }
 
-pub(crate) use nab_harness::runner::progress_target;
+/// The image spinner's target: silent when stderr is not a terminal.
+fn spinner_target() -> indicatif::ProgressDrawTarget {
+    use std::io::IsTerminal;
+    if std::io::stderr().is_terminal() {
+        indicatif::ProgressDrawTarget::stderr()
+    } else {
+        indicatif::ProgressDrawTarget::hidden()
+    }
+}
 
 /// Ensures the base image, with a spinner; prints one line when it had to be built.
 pub(crate) async fn ensure_image(docker: &nab_harness::sandbox::Engine, force: bool) -> anyhow::Result<String> {
-    let pb = indicatif::ProgressBar::with_draw_target(None, progress_target());
+    let pb = indicatif::ProgressBar::with_draw_target(None, spinner_target());
     pb.set_style(indicatif::ProgressStyle::with_template(
         "{spinner} [{elapsed}] {msg}",
     )?);

@@ -175,7 +175,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         jobs: args.jobs,
         max_attempts: args.attempts,
         resume: args.resume,
-        progress: super::progress_target(),
+        progress: nab_harness::runner::progress::for_stderr(),
         model,
         judge,
     };

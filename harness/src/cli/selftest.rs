@@ -63,7 +63,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         out: out.clone(),
         run_id,
         jobs: args.jobs,
-        progress: super::progress_target(),
+        progress: nab_harness::runner::progress::for_stderr(),
     };
     let report = nab_harness::selftest::run(&corpus, opts, CancellationToken::new()).await?;
     print!(

@@ -3,9 +3,11 @@
 //! the same cancellation token a deadline uses, so cleanup has one code path.
 
 mod judging;
+pub mod progress;
 mod results;
 mod summary;
 
+pub use progress::{Progress, Reporter};
 pub use results::{ResultsFile, ResumeState};
 pub use summary::summary_table;
 
@@ -41,7 +43,8 @@ pub struct RunConfig {
     /// Attempts per trial for infrastructure errors (1 = no retry).
     pub max_attempts: u32,
     pub resume: bool,
-    pub progress: indicatif::ProgressDrawTarget,
+    /// Where progress events go ([`progress::for_stderr`] for a command line).
+    pub progress: Arc<dyn Reporter>,
     /// `--model`: the gateway's provider for agents that talk to a model.
     pub model: Option<Arc<crate::model::ModelSetup>>,
     /// `--judge`: grade each verified trial (None: not judged).
@@ -106,12 +109,10 @@ pub async fn run_jobs(
         .filter(|j| !done.contains(&key(j.task.id(), &j.agent.to_string(), j.trial)))
         .collect();
 
-    let bar = indicatif::ProgressBar::with_draw_target(Some(pending.len() as u64), cfg.progress);
-    if let Ok(style) =
-        indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} [{elapsed}] {msg}")
-    {
-        bar.set_style(style);
-    }
+    let reporter = cfg.progress.clone();
+    reporter.report(Progress::Started {
+        pending: pending.len(),
+    });
     let ctx = TrialContext {
         backend: cfg.backend.clone(),
         image: cfg.image.clone(),
@@ -152,15 +153,14 @@ pub async fn run_jobs(
         tokio::select! {
             msg = rx.recv() => match msg {
                 Some(Some(rec)) => {
-                    bar.inc(1);
-                    bar.set_message(format!("{} {} {:?}", rec.task_id, rec.agent, rec.status));
+                    reporter.report(Progress::Trial(&rec));
                     if let Err(e) = file.append(&rec) {
                         write_error = Some(e);
                         cancel.cancel();
                     }
                     records.push(rec);
                 }
-                Some(None) => bar.inc(1),
+                Some(None) => reporter.report(Progress::Dropped),
                 None => break,
             },
             _ = tokio::signal::ctrl_c() => {
@@ -170,14 +170,14 @@ pub async fn run_jobs(
                     std::process::exit(i32::from(crate::exit::INTERRUPTED));
                 }
                 interrupted = true;
-                bar.set_message("interrupted: stopping trials and removing their containers");
+                reporter.report(Progress::Interrupting);
                 eprintln!("\ninterrupted: stopping trials and removing their containers ...");
                 cancel.cancel();
             }
         }
     }
     while executors.join_next().await.is_some() {}
-    bar.finish_and_clear();
+    reporter.report(Progress::Finished);
     interrupted |= cancel.is_cancelled();
     // A safety net behind the per-trial cleanup: anything still labelled with this run.
     let label = format!("nab.run={run_id}");
@@ -295,16 +295,6 @@ async fn execute(
         }
     }
     Some(rec)
-}
-
-/// A progress target that is silent when stderr is not a terminal.
-pub fn progress_target() -> indicatif::ProgressDrawTarget {
-    use std::io::IsTerminal;
-    if std::io::stderr().is_terminal() {
-        indicatif::ProgressDrawTarget::stderr()
-    } else {
-        indicatif::ProgressDrawTarget::hidden()
-    }
 }
 
 /// A run id that sorts by time: `20261130T040102Z-3f9a`.

@@ -34,7 +34,7 @@ pub struct Options {
     pub out: PathBuf,
     pub run_id: String,
     pub jobs: usize,
-    pub progress: indicatif::ProgressDrawTarget,
+    pub progress: Arc<dyn crate::runner::Reporter>,
 }
 
 /// Every row, judged.

@@ -1,0 +1,145 @@
+//! What the runner tells the person watching: it sends [`Progress`] events to a
+//! [`Reporter`] and never draws anything itself. On a terminal the reporter is an indicatif
+//! bar; otherwise (CI logs, pipes) plain lines, one per finished trial.
+
+use nab_protocol::trial::TrialRecord;
+use std::io::IsTerminal;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// One thing that happened in a run.
+#[derive(Debug, Clone, Copy)]
+pub enum Progress<'a> {
+    /// The run starts with this many trials to do (those a resume kept are not counted).
+    Started { pending: usize },
+    /// A trial ended with this record.
+    Trial(&'a TrialRecord),
+    /// A trial ended without a record (interrupted before it began).
+    Dropped,
+    /// Ctrl-C: the running trials are being stopped and cleaned up.
+    Interrupting,
+    /// Every trial has ended.
+    Finished,
+}
+
+/// Receives the runner's progress events.
+pub trait Reporter: Send + Sync {
+    fn report(&self, event: Progress<'_>);
+}
+
+/// Shows nothing (tests, library callers).
+pub struct Silent;
+
+impl Reporter for Silent {
+    fn report(&self, _: Progress<'_>) {}
+}
+
+/// An indicatif bar on stderr.
+pub struct Bar(indicatif::ProgressBar);
+
+impl Bar {
+    pub fn new(target: indicatif::ProgressDrawTarget) -> Bar {
+        let bar = indicatif::ProgressBar::with_draw_target(None, target);
+        if let Ok(style) =
+            indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} [{elapsed}] {msg}")
+        {
+            bar.set_style(style);
+        }
+        Bar(bar)
+    }
+}
+
+impl Reporter for Bar {
+    fn report(&self, event: Progress<'_>) {
+        match event {
+            Progress::Started { pending } => self.0.set_length(pending as u64),
+            Progress::Trial(rec) => {
+                self.0.inc(1);
+                self.0
+                    .set_message(format!("{} {} {:?}", rec.task_id, rec.agent, rec.status));
+            }
+            Progress::Dropped => self.0.inc(1),
+            Progress::Interrupting => self
+                .0
+                .set_message("interrupted: stopping trials and removing their containers"),
+            Progress::Finished => self.0.finish_and_clear(),
+        }
+    }
+}
+
+/// One plain line on stderr per finished trial: `[3/28] task agent Passed`.
+#[derive(Default)]
+pub struct Lines {
+    total: AtomicUsize,
+    done: AtomicUsize,
+}
+
+impl Lines {
+    fn line(&self, event: Progress<'_>) -> Option<String> {
+        match event {
+            Progress::Started { pending } => {
+                self.total.store(pending, Ordering::Relaxed);
+                None
+            }
+            Progress::Trial(rec) => {
+                let n = self.done.fetch_add(1, Ordering::Relaxed) + 1;
+                Some(format!(
+                    "[{n}/{}] {} {} {:?}",
+                    self.total.load(Ordering::Relaxed),
+                    rec.task_id,
+                    rec.agent,
+                    rec.status
+                ))
+            }
+            Progress::Dropped => {
+                self.done.fetch_add(1, Ordering::Relaxed);
+                None
+            }
+            // The runner says so on stderr itself.
+            Progress::Interrupting | Progress::Finished => None,
+        }
+    }
+}
+
+impl Reporter for Lines {
+    fn report(&self, event: Progress<'_>) {
+        if let Some(line) = self.line(event) {
+            eprintln!("{line}");
+        }
+    }
+}
+
+/// The reporter for a command run by a person or by CI: a bar on a terminal, else lines.
+pub fn for_stderr() -> Arc<dyn Reporter> {
+    if std::io::stderr().is_terminal() {
+        Arc::new(Bar::new(indicatif::ProgressDrawTarget::stderr()))
+    } else {
+        Arc::new(Lines::default())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nab_protocol::trial::TrialStatus;
+
+    #[test]
+    fn lines_count_every_ended_trial_against_the_total() {
+        let l = Lines::default();
+        assert_eq!(l.line(Progress::Started { pending: 3 }), None);
+        let mut rec = TrialRecord::new("run", "t1", "cat", 0, "oracle");
+        rec.status = TrialStatus::Passed;
+        assert_eq!(
+            l.line(Progress::Trial(&rec)).as_deref(),
+            Some("[1/3] t1 oracle Passed")
+        );
+        assert_eq!(l.line(Progress::Dropped), None);
+        rec.task_id = "t2".into();
+        rec.status = TrialStatus::Failed;
+        assert_eq!(
+            l.line(Progress::Trial(&rec)).as_deref(),
+            Some("[3/3] t2 oracle Failed")
+        );
+        assert_eq!(l.line(Progress::Finished), None);
+    }
+}
