@@ -43,6 +43,6 @@ pub use limits::GatewayLimits;
 pub use metrics::{TranscriptMetrics, metrics_from_file};
 pub use normalize::{Normalizer, Pattern, compile as compile_pattern};
 pub use provider::{ChunkStream, Provider, ProviderResponse};
-pub use server::{Gateway, GatewayConfig, GatewayHandle};
 pub use recorder::TranscriptCaps;
+pub use server::{Gateway, GatewayConfig, GatewayHandle};
 pub use spec::{ProviderOptions, ProviderSpec, ScriptSource, build_provider};

@@ -8,7 +8,7 @@ mod common;
 use common::*;
 use nab_gateway::{
     Gateway, GatewayConfig, GatewayLimits, Provider, ProviderError, ProviderResponse,
-    metrics_from_file, TranscriptCaps,
+    TranscriptCaps, metrics_from_file,
 };
 use nab_protocol::transcript::Omitted;
 use serde_json::{Value, json};

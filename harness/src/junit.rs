@@ -156,10 +156,7 @@ mod tests {
         let mut ok = TestCase::new("a<&>\"'", TestCaseStatus::success());
         ok.set_classname("pkg.K");
         ok.set_system_out("out \u{1b}[31m red");
-        let mut failed = TestCase::new(
-            "b",
-            TestCaseStatus::non_success(NonSuccessKind::Failure),
-        );
+        let mut failed = TestCase::new("b", TestCaseStatus::non_success(NonSuccessKind::Failure));
         failed.set_classname("pkg.K");
         let errored = TestCase::new("c", TestCaseStatus::non_success(NonSuccessKind::Error));
         let skipped = TestCase::new("d", TestCaseStatus::skipped());

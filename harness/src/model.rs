@@ -5,8 +5,8 @@
 //! missing trajectory or a missing binary is one clear error instead of N failed trials.
 
 use crate::task::Task;
-use nab_gateway::{ProviderSpec, ScriptSource};
 use nab_gateway::{ProviderOptions, build_provider};
+use nab_gateway::{ProviderSpec, ScriptSource};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 

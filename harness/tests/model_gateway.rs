@@ -214,10 +214,7 @@ async fn a_changed_system_prompt_is_a_replay_miss_error_with_a_diff_that_shows_i
         let prompt = system["content"].as_str().unwrap().to_owned();
         let (first, rest) = prompt.split_once('\n').unwrap();
         system["content"] = format!("{first}\n{added}\n{rest}").into();
-        let key = nab_gateway::request_key(
-            &entry["request"],
-            &nab_gateway::Normalizer::default(),
-        );
+        let key = nab_gateway::request_key(&entry["request"], &nab_gateway::Normalizer::default());
         entry["key"] = key.clone().into();
         entry["v"] = 2.into();
         write(

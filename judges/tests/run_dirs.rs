@@ -3,14 +3,14 @@
 
 mod common;
 
+use nab_judges::TrialGrader;
+use nab_judges::cli::JudgeOpts;
 use nab_judges::cli::compare::{self, CompareArgs};
 use nab_judges::cli::judge::{self, JudgeArgs};
 use nab_judges::cli::review::{
     self, ReviewArgs, ReviewCommand, ReviewExportArgs, ReviewImportArgs, ReviewOutcome,
     ReviewPairwiseExportArgs,
 };
-use nab_judges::TrialGrader;
-use nab_judges::cli::JudgeOpts;
 use nab_judges::scripted::ScriptedJudge;
 use nab_judges::{ChatMessage, JudgeModel};
 use nab_protocol::trial::{TrialRecord, TrialStatus};

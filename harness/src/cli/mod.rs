@@ -103,7 +103,10 @@ fn spinner_target() -> indicatif::ProgressDrawTarget {
 }
 
 /// Ensures the base image, with a spinner; prints one line when it had to be built.
-pub(crate) async fn ensure_image(docker: &nab_harness::sandbox::Engine, force: bool) -> anyhow::Result<String> {
+pub(crate) async fn ensure_image(
+    docker: &nab_harness::sandbox::Engine,
+    force: bool,
+) -> anyhow::Result<String> {
     let pb = indicatif::ProgressBar::with_draw_target(None, spinner_target());
     pb.set_style(indicatif::ProgressStyle::with_template(
         "{spinner} [{elapsed}] {msg}",

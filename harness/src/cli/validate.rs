@@ -7,12 +7,12 @@
 
 use super::common::{default_out, load_or_report};
 use nab_harness::agent::AgentKind;
+use nab_harness::exit::{BAD_INPUT, FAILED, INTERRUPTED, exit};
 use nab_harness::runner::{Job, RunConfig, new_run_id, run_jobs};
 use nab_harness::sandbox::DockerBackend;
 use nab_protocol::trial::{TrialRecord, TrialStatus};
 use std::fmt::Write as _;
 use std::path::PathBuf;
-use nab_harness::exit::{BAD_INPUT, FAILED, INTERRUPTED, exit};
 use std::process::ExitCode;
 use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
@@ -104,8 +104,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     }
     // The oracles that passed pin their tasks' test sets in tests.lock.
-    let recorded =
-        super::validate_lock::record(&args.tasks, &tasks, &report.records, &out)?;
+    let recorded = super::validate_lock::record(&args.tasks, &tasks, &report.records, &out)?;
     for n in &recorded.notes {
         println!("{n}");
     }

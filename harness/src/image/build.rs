@@ -25,15 +25,9 @@ pub enum BuildError {
     #[error("cannot write the image recipe to a temporary directory: {0}")]
     Io(#[from] std::io::Error),
     #[error("Docker refused the image import of {tag}: {source}")]
-    Import {
-        tag: String,
-        source: EngineError,
-    },
+    Import { tag: String, source: EngineError },
     #[error("Docker error while checking for image {tag}: {source}")]
-    Inspect {
-        tag: String,
-        source: EngineError,
-    },
+    Inspect { tag: String, source: EngineError },
 }
 
 /// What happened in `ensure_base_image`.

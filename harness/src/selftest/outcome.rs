@@ -30,14 +30,14 @@ impl Observed {
         };
         let files = nab_protocol::run::TrialDir::new(trial_dir);
         let refusals = nab_protocol::transcript::read_without_requests(&files.transcript())
-                .map(|t| {
-                    t.records
-                        .into_iter()
-                        .filter(|l| l.refused.as_deref() == Some("not_allowed"))
-                        .filter_map(|l| l.error)
-                        .collect()
-                })
-                .unwrap_or_default();
+            .map(|t| {
+                t.records
+                    .into_iter()
+                    .filter(|l| l.refused.as_deref() == Some("not_allowed"))
+                    .filter_map(|l| l.error)
+                    .collect()
+            })
+            .unwrap_or_default();
         Observed {
             status: Some(r.status),
             failure: r.failure_reason,

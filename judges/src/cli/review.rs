@@ -92,7 +92,9 @@ pub fn run(args: ReviewArgs) -> anyhow::Result<ReviewOutcome> {
         ReviewCommand::Export(a) => {
             let rubric = load_rubric(a.rubric.as_deref())?;
             let run = RunFolder::open(&a.run)?;
-            let out = a.out.unwrap_or_else(|| a.run.join(nab_protocol::run::REVIEW_DIR));
+            let out = a
+                .out
+                .unwrap_or_else(|| a.run.join(nab_protocol::run::REVIEW_DIR));
             Ok(ReviewOutcome::Exported(export(
                 &run,
                 &rubric,
@@ -144,4 +146,3 @@ pub fn run(args: ReviewArgs) -> anyhow::Result<ReviewOutcome> {
         }
     }
 }
-

@@ -2,8 +2,8 @@
 
 use super::load_rubric;
 use crate::grader::TrialGrader;
-use anyhow::Context;
 use crate::model::ModelFactory;
+use anyhow::Context;
 use std::path::PathBuf;
 #[derive(clap::Args, Debug, Clone, Default, PartialEq)]
 pub struct JudgeOpts {
