@@ -207,6 +207,7 @@ impl Budget {
     }
 
     /// Tokens reported by calls that have ended.
+    #[cfg(test)]
     pub fn used_tokens(&self) -> u64 {
         self.lock().tokens
     }

@@ -196,9 +196,4 @@ impl Recorder {
             .metrics
             .clone()
     }
-
-    /// Lines left out because the transcript was full.
-    pub fn dropped_lines(&self) -> u64 {
-        self.inner.lock().unwrap_or_else(|p| p.into_inner()).dropped
-    }
 }

@@ -57,15 +57,6 @@ impl ReplayProvider {
         })
     }
 
-    /// Distinct requests the cassette answers.
-    pub fn len(&self) -> usize {
-        self.entries.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
-    }
-
     /// The recording that answers `request`: its key and entry, or `None` on a miss.
     fn lookup(&self, request: &Value) -> (String, Option<&CassetteEntry>) {
         let key = request_key(request, &self.normalizer);

@@ -37,11 +37,6 @@ impl ScriptedProvider {
             next_summary: AtomicUsize::new(0),
         }
     }
-
-    /// How many turns were played so far.
-    pub fn played(&self) -> usize {
-        self.next.load(Ordering::SeqCst).min(self.turns.len())
-    }
 }
 
 fn estimate_tokens(chars: usize) -> u64 {

@@ -2,7 +2,7 @@
 //! Docker; a table of attack, expected and observed; exit 1 when any attack was not caught.
 
 use super::common::default_out;
-use nab_harness::exit::{BAD_INPUT, FAILED, INTERRUPTED, exit};
+use nab_harness::exit::{FAILED, INTERRUPTED, exit};
 use nab_harness::runner::new_run_id;
 use nab_harness::sandbox::DockerBackend;
 use nab_harness::selftest::{Options, corpus::Corpus};
