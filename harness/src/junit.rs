@@ -22,7 +22,9 @@ pub fn parse(xml: &[u8]) -> Option<Vec<Case>> {
     let mut open: Option<Case> = None;
     let attr = |e: &BytesStart, key: &[u8]| -> Option<String> {
         let a = e.try_get_attribute(key).ok().flatten()?;
-        let v = a.normalized_value(quick_xml::XmlVersion::Implicit1_0).ok()?;
+        let v = a
+            .normalized_value(quick_xml::XmlVersion::Implicit1_0)
+            .ok()?;
         Some(v.into_owned())
     };
     let case = |e: &BytesStart| {
