@@ -66,13 +66,13 @@ fn tasks_dir(
     meta: &nab_protocol::run::RunMeta,
 ) -> Option<PathBuf> {
     let found = match &args.tasks {
-        Some(t) => Some(nab_reports::suite::resolve_tasks_dir(
+        Some(t) => Some(nab_protocol::run::resolve_tasks_dir(
             meta,
             Path::new("."),
             Some(t),
         )),
         None => shards.iter().find_map(|s| {
-            nab_reports::suite::resolve_tasks_dir(&s.meta, &s.dir, None)
+            nab_protocol::run::resolve_tasks_dir(&s.meta, &s.dir, None)
                 .ok()
                 .map(Ok)
         }),

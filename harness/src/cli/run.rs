@@ -2,11 +2,11 @@
 
 use super::common::{default_out, load_or_report};
 use nab_harness::agent::AgentKind;
+use nab_harness::exit::{BAD_INPUT, FAILED, INTERRUPTED, exit};
 use nab_harness::runner::{Job, RunConfig, new_run_id, run_jobs, summary_table};
 use nab_harness::sandbox::DockerBackend;
 use nab_protocol::trial::TrialStatus;
 use std::path::PathBuf;
-use nab_harness::exit::{BAD_INPUT, FAILED, INTERRUPTED, exit};
 use std::process::ExitCode;
 use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
