@@ -95,7 +95,7 @@ fn backend_cfg(
         jobs: 2,
         max_attempts: 1,
         resume: false,
-        progress: indicatif::ProgressDrawTarget::hidden(),
+        progress: std::sync::Arc::new(nab_harness::runner::progress::Silent),
         model: None,
         judge: None,
     }

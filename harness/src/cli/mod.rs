@@ -140,7 +140,7 @@ pub(crate) async fn ensure_task_images(
     tasks: &mut [std::sync::Arc<nab_harness::task::Task>],
     force: bool,
 ) -> anyhow::Result<Vec<(nab_harness::image::SuiteImage, nab_harness::image::Ensured)>> {
-    let pb = indicatif::ProgressBar::with_draw_target(None, progress_target());
+    let pb = indicatif::ProgressBar::with_draw_target(None, spinner_target());
     pb.set_style(indicatif::ProgressStyle::with_template(
         "{spinner} [{elapsed}] {msg}",
     )?);

@@ -5,8 +5,8 @@
 use super::build::Ensured;
 use super::task_build::{TaskImageError, ensure_task_image};
 use super::task_recipe::TaskRecipe;
-use crate::task::Task;
 use crate::sandbox::Engine as Docker;
+use crate::task::Task;
 use indicatif::ProgressBar;
 use std::collections::BTreeMap;
 use std::sync::Arc;

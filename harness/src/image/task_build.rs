@@ -169,10 +169,11 @@ fn host_pip_ca() -> Option<String> {
         from_conf(),
         Some(SYSTEM_CA.to_owned()),
     ];
-    candidates
-        .into_iter()
-        .flatten()
-        .find_map(|p| std::fs::read_to_string(p).ok().filter(|t| !t.trim().is_empty()))
+    candidates.into_iter().flatten().find_map(|p| {
+        std::fs::read_to_string(p)
+            .ok()
+            .filter(|t| !t.trim().is_empty())
+    })
 }
 
 /// The build context: the Dockerfile, the host's apt sources (when apt runs) and the CA
