@@ -552,7 +552,7 @@ fn pair_args(root: &Path, out: &Path) -> CompareArgs {
         candidate: root.join("cand"),
         judges: vec!["scripted:pair".into()],
         rubric: None,
-        tasks: root.join("tasks"),
+        tasks: Some(root.join("tasks")),
         out: Some(out.to_owned()),
     }
 }
