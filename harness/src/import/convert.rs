@@ -165,10 +165,10 @@ fn plan(folder: &Path, id: &str, out: &Path) -> Result<Plan, Vec<String>> {
             continue;
         }
         has_test_py |= name.starts_with("test_") && name.ends_with(".py");
-        if name.ends_with(".py") || name.ends_with(".sh") {
-            if let Ok(text) = std::fs::read_to_string(e.path()) {
-                refusals.extend(scripts::test_file(&name, &text));
-            }
+        if (name.ends_with(".py") || name.ends_with(".sh"))
+            && let Ok(text) = std::fs::read_to_string(e.path())
+        {
+            refusals.extend(scripts::test_file(&name, &text));
         }
     }
     if !has_test_py {
@@ -344,10 +344,11 @@ fn task_yaml(id: &str, folder: &Path, p: &Plan) -> String {
         Some(c) if c.contains("debug") || c.contains("bug") => "bug-fix",
         _ => "terminal",
     };
-    let difficulty = match t.difficulty.as_deref() {
-        Some(d @ ("easy" | "medium" | "hard")) => d,
-        _ => "medium",
-    };
+    let difficulty = t
+        .difficulty
+        .as_deref()
+        .filter(|d| matches!(*d, "easy" | "medium" | "hard"))
+        .unwrap_or("medium");
     let language = if p.docker.copies.iter().any(|(s, _)| s.ends_with(".py"))
         || walkdir::WalkDir::new(folder.join("environment"))
             .into_iter()

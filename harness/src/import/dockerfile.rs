@@ -296,7 +296,7 @@ fn run_step(script: &str, _cwd: &str, env_dir: &Path, plan: &mut DockerPlan) {
 }
 
 fn mentions_word(text: &str, word: &str) -> bool {
-    text.split(|c: char| c == ';' || c == '&' || c == '|' || c == '(' || c == '`')
+    text.split([';', '&', '|', '(', '`'])
         .any(|part| part.trim_start().starts_with(word))
 }
 
