@@ -1,7 +1,8 @@
 //! Token counts for context decisions.
 //!
-//! A real tokenizer: tiktoken-rs with OpenAI's `o200k_base` BPE, whose vocabulary ships
-//! inside the crate (no download, works offline in the sandbox). Other vendors' tokenizers
+//! A real tokenizer: OpenAI's `o200k_base` BPE as tiktoken counts it, from the compact
+//! vocabulary `nab-tokens` builds into the binary (no download, works offline in the
+//! sandbox; the same counts as tiktoken-rs, which that crate's tests check). Other vendors' tokenizers
 //! differ by some percent, so the count can be calibrated with the provider's reported
 //! `prompt_tokens`: [`TokenCounter::calibrate`] keeps a smoothed ratio of reported to
 //! counted tokens (clamped to 0.5..2.0) and scales every later estimate by it.
@@ -14,15 +15,16 @@
 //! pieces' counts are summed — the same count as encoding the whole text, with at most one
 //! piece's tokens alive at a time (an 8 MB text used to hold a 2M-token vector).
 //!
-//! The vocabulary (tens of MB once built) is loaded on the first exact count, not before:
-//! [`bound_message`] gives an upper bound that needs no tokenizer, which lets the context
-//! manager skip counting while a history is far below every threshold.
+//! The vocabulary (about 4 MiB of tables in the binary, paged in as they are read) and the
+//! pre-tokenizer's regex are touched on the first exact count, not before: [`bound_message`]
+//! gives an upper bound that needs no tokenizer, which lets the context manager skip
+//! counting while a history is far below every threshold.
 
 use crate::message::Message;
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
-use std::sync::{Mutex, OnceLock};
-use tiktoken_rs::CoreBPE;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Per-message framing tokens (role, separators) as OpenAI documents for chat models.
 const MESSAGE_OVERHEAD: usize = 4;
@@ -36,17 +38,17 @@ pub const CHUNK_BYTES: usize = 16 * 1024;
 /// The calibration factor never exceeds this (see [`TokenCounter::calibrate`]).
 const MAX_SCALE: f64 = 2.0;
 
-/// Whether the vocabulary has been loaded (by any counter in this process).
+/// Whether the tokenizer has been used (by any counter in this process).
 pub fn tokenizer_loaded() -> bool {
-    BPE.get().is_some()
+    USED.load(Ordering::Relaxed)
 }
 
-static BPE: OnceLock<CoreBPE> = OnceLock::new();
+static USED: AtomicBool = AtomicBool::new(false);
 
-fn bpe() -> &'static CoreBPE {
-    // The vocabulary is compiled into tiktoken-rs; building it cannot fail at run time
-    // unless the crate itself is broken.
-    BPE.get_or_init(|| tiktoken_rs::o200k_base().expect("tiktoken-rs ships o200k_base"))
+/// o200k_base tokens of one piece of text (`encode_ordinary(text).len()`).
+fn count_piece(text: &str) -> usize {
+    USED.store(true, Ordering::Relaxed);
+    nab_tokens::count(text)
 }
 
 #[derive(Debug)]
@@ -71,10 +73,7 @@ impl TokenCounter {
         if text.is_empty() {
             return 0;
         }
-        let bpe = bpe();
-        cuts(text, CHUNK_BYTES)
-            .map(|piece| bpe.encode_ordinary(piece).len())
-            .sum()
+        cuts(text, CHUNK_BYTES).map(count_piece).sum()
     }
 
     fn raw_message(&self, m: &Message) -> usize {
@@ -260,9 +259,9 @@ mod tests {
         );
     }
 
-    /// The whole text's tokens, as tiktoken counts them.
+    /// The whole text's tokens, counted in one piece.
     fn whole(text: &str) -> usize {
-        bpe().encode_ordinary(text).len()
+        count_piece(text)
     }
 
     /// Cutting at the chosen places never changes the count: texts built from the
