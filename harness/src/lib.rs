@@ -20,6 +20,8 @@
 //! - [`runner`]: scheduling, retries, results.jsonl, resume, summaries.
 //! - [`shard`]: `--shard K/N`, a deterministic cost-balanced share of a run's pairs;
 //!   [`merge`]: `nab merge`, the shards' folders checked and joined into one run.
+//! - [`sweep`]: `nab sweep`, a matrix of agents × models × tasks × trials, interleaved,
+//!   with per-provider limits.
 //! - [`untrusted`]: reading a file the agent left (no links, no blocking, capped).
 //! - [`selftest`]: `nab selftest`, the built-in hostile agents run against the harness.
 
@@ -40,6 +42,7 @@ pub mod runner;
 pub mod sandbox;
 pub mod selftest;
 pub mod shard;
+pub mod sweep;
 pub mod tamper;
 pub mod task;
 pub mod trial;
