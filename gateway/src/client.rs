@@ -3,6 +3,7 @@
 
 use crate::assemble::Assembler;
 use crate::error::{GatewayError, ProviderError, SpecError};
+use crate::pace::{Pace, SLOW_DOWN_STATUSES};
 use crate::provider::{ChunkStream, Provider, ProviderResponse};
 use crate::spec::{ProviderOptions, build_provider};
 use futures::StreamExt;
@@ -66,11 +67,13 @@ async fn first_chunk(mut chunks: ChunkStream) -> Result<ChunkStream, ProviderErr
     }
 }
 
-/// A provider with a call policy.
+/// A provider with a call policy, and optionally the pace it shares with other clients of
+/// the same provider ([`Pace`]).
 #[derive(Clone)]
 pub struct Client {
     provider: Arc<dyn Provider>,
     policy: CallPolicy,
+    pace: Option<Arc<Pace>>,
 }
 
 /// The outcome of [`Client::open`]: the answer or the last error, and how many retries it took.
@@ -81,7 +84,18 @@ pub struct Opened {
 
 impl Client {
     pub fn new(provider: Arc<dyn Provider>, policy: CallPolicy) -> Client {
-        Client { provider, policy }
+        Client {
+            provider,
+            policy,
+            pace: None,
+        }
+    }
+
+    /// Every attempt waits for `pace` first, and a 429/503/529 answer cools it down for
+    /// every client that shares it (instead of this client sleeping on its own).
+    pub fn with_pace(mut self, pace: Option<Arc<Pace>>) -> Client {
+        self.pace = pace;
+        self
     }
 
     /// Builds the provider of `spec` (see [`crate::spec`]).
@@ -116,6 +130,9 @@ impl Client {
         }
         let mut retries = 0;
         loop {
+            if let Some(pace) = &self.pace {
+                pace.wait().await;
+            }
             let started = tokio::time::Instant::now();
             let limit = self.policy.response_timeout;
             let timeout = || ProviderError::Timeout {
@@ -134,11 +151,25 @@ impl Client {
                 Ok(other) => other,
                 Err(_) => Err(timeout()),
             };
+            // "Slow down" holds back every request to this provider, not just this one;
+            // the retries still count against `max_retries`.
+            let slow_down = match (&attempt, &self.pace) {
+                (Err(e), Some(pace))
+                    if e.status().is_some_and(|s| SLOW_DOWN_STATUSES.contains(&s)) =>
+                {
+                    pace.cool_down(self.policy.backoff(retries, e), self.policy.max_backoff);
+                    true
+                }
+                _ => false,
+            };
             match attempt {
                 Err(e) if e.is_retryable() && retries < self.policy.max_retries => {
                     let wait = self.policy.backoff(retries, &e);
                     tracing::warn!(error = %e, retry = retries + 1, wait_ms = wait.as_millis() as u64, "provider call failed; retrying");
-                    tokio::time::sleep(wait).await;
+                    // After a slow-down the pace's cool-down is the wait.
+                    if !slow_down {
+                        tokio::time::sleep(wait).await;
+                    }
                     retries += 1;
                 }
                 result => return Opened { result, retries },

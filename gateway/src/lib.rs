@@ -11,7 +11,9 @@
 //! (options in [`dialect`]), `anthropic:<model>[@<base_url>]` (the Anthropic Messages API,
 //! translated: [`providers::anthropic`]),
 //! `record:<cassette-dir>:<inner spec>`, `replay:<cassette-dir>`, `scripted:<file>|task`.
-//! [`Client::complete`] calls a provider without HTTP (for the judges).
+//! [`Client::complete`] calls a provider without HTTP (for the judges). A [`Pace`] shared by
+//! the gateways of one provider spreads their requests (rpm) and holds them all back after
+//! a 429/503/529 (`nab sweep`).
 
 mod allowlist;
 mod assemble;
@@ -26,6 +28,7 @@ mod json_scan;
 mod limits;
 mod metrics;
 mod normalize;
+mod pace;
 mod provider;
 mod providers;
 mod recorder;
@@ -42,6 +45,7 @@ pub use error::{GatewayError, ProviderError, SpecError};
 pub use limits::GatewayLimits;
 pub use metrics::{TranscriptMetrics, metrics_from_file};
 pub use normalize::{Normalizer, Pattern, compile as compile_pattern};
+pub use pace::{Pace, PaceStats, SLOW_DOWN_STATUSES};
 pub use provider::{ChunkStream, Provider, ProviderResponse};
 pub use recorder::TranscriptCaps;
 pub use server::{Gateway, GatewayConfig, GatewayHandle};

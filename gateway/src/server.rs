@@ -53,6 +53,9 @@ pub struct GatewayConfig {
     pub policy: CallPolicy,
     /// How long `shutdown` waits for exchanges in flight before cutting them off.
     pub shutdown_grace: Duration,
+    /// The provider's pace, shared with the other gateways that call it (a sweep's
+    /// per-provider rpm and cool-down after 429s); None: unpaced.
+    pub pace: Option<Arc<crate::pace::Pace>>,
 }
 
 impl GatewayConfig {
@@ -64,6 +67,7 @@ impl GatewayConfig {
             limits: GatewayLimits::default(),
             policy: CallPolicy::default(),
             shutdown_grace: Duration::from_secs(5),
+            pace: None,
         }
     }
 }
@@ -113,7 +117,7 @@ impl Gateway {
         };
         let state = Arc::new(State {
             describe: provider.describe(),
-            client: Client::new(provider, config.policy.clone()),
+            client: Client::new(provider, config.policy.clone()).with_pace(config.pace.clone()),
             recorder,
             budget: Budget::new(config.budgets),
             parsed: intake::parsed_pool(&config.limits),

@@ -104,6 +104,10 @@ impl LlmSession {
             };
         }
         cfg.limits = gateway_limits(task.spec.gateway.as_ref());
+        cfg.pace = setup.pace.clone();
+        if let Some(n) = setup.max_retries {
+            cfg.policy.max_retries = n;
+        }
         let gateway = Gateway::start(cfg, provider).await?;
         Ok(LlmSession {
             gateway,

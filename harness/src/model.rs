@@ -23,6 +23,11 @@ pub struct ModelSetup {
     pub api_key_env: Option<String>,
     /// The nab-agent binary mounted at /nab/agent (for `--agent nab-agent`).
     pub nab_agent: Option<PathBuf>,
+    /// The pace every trial's gateway shares with the other trials of this provider
+    /// (`nab sweep`'s `providers:` rpm and cool-downs after 429s); None: unpaced.
+    pub pace: Option<Arc<nab_gateway::Pace>>,
+    /// Retries per model request instead of the gateway's default (`providers:` max_retries).
+    pub max_retries: Option<u32>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -114,6 +119,8 @@ impl ModelSetup {
             agent_model,
             api_key_env,
             nab_agent: None,
+            pace: None,
+            max_retries: None,
         };
         let mut errors = Vec::new();
         for t in tasks {
