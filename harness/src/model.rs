@@ -54,10 +54,6 @@ pub enum ModelError {
 #[non_exhaustive]
 pub enum PrepareError {
     #[error(
-        "--agent nab-agent needs --model <spec>: scripted:task, replay:<cassette-dir>, record:<cassette-dir>:<spec> or openai[<options>]:<model>[@<base_url>]"
-    )]
-    NoModel,
-    #[error(
         "--model is for agents that talk to a model (nab-agent, command:<path>); agent {agent} does not"
     )]
     ModelUnused { agent: String },
@@ -256,6 +252,11 @@ fn check_binary(p: &Path) -> Result<(), LocateError> {
     Ok(())
 }
 
+/// The model nab-agent gets when `nab run` is given none: each task's scripted trajectory,
+/// played by the gateway (no key, no network), so the whole loop — agent, gateway, metrics,
+/// verifier, report — runs on a fresh machine.
+pub const DEFAULT_MODEL: &str = "scripted:task";
+
 /// What `nab run` does with `--agent` and `--model`: checks they fit together, checks the
 /// spec against every task and locates nab-agent. `Ok(None)`: the agent needs no model.
 pub fn prepare(
@@ -265,11 +266,10 @@ pub fn prepare(
     tasks: &[Arc<Task>],
 ) -> Result<Option<ModelSetup>, PrepareError> {
     use crate::agent::AgentKind;
-    let Some(spec) = spec else {
-        if *agent == AgentKind::NabAgent {
-            return Err(PrepareError::NoModel);
-        }
-        return Ok(None);
+    let spec = match spec {
+        Some(spec) => spec,
+        None if *agent == AgentKind::NabAgent => DEFAULT_MODEL,
+        None => return Ok(None),
     };
     if !agent.uses_model(true) {
         return Err(PrepareError::ModelUnused {

@@ -1,5 +1,6 @@
 //! The `nab` binary end to end against real Docker: validate (including a broken
-//! known-wrong solution), run + resume after a torn results line, and SIGINT cleanup.
+//! known-wrong solution), run + resume after a torn results line, nab-agent's default
+//! model, and SIGINT cleanup.
 
 mod common;
 
@@ -161,6 +162,48 @@ async fn run_writes_records_and_resume_skips_completed_trials_after_a_torn_line(
     let mut trials: Vec<u32> = after.iter().map(|r| r.trial).collect();
     trials.sort();
     assert_eq!(trials, vec![0, 1]);
+}
+
+/// The README's first command: nab-agent with no --model plays the task's scripted
+/// trajectory through the gateway, and the run ends with the report's path.
+#[tokio::test(flavor = "multi_thread")]
+async fn nab_agent_without_a_model_plays_the_scripted_trajectory_and_ends_with_the_report() {
+    common::base_image().await;
+    let root = tempfile::tempdir().unwrap();
+    let out = root.path().join("out");
+    let o = nab()
+        .args(["run", "--agent", "nab-agent", "--tasks"])
+        .arg(repo_tasks())
+        .arg("--out")
+        .arg(&out)
+        .arg("term-log-report")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let recs = records(&out);
+    assert_eq!(recs.len(), 1);
+    assert_eq!(recs[0].status, TrialStatus::Passed, "{:?}", recs[0]);
+    assert!(
+        recs[0].llm_calls.unwrap_or(0) > 0,
+        "the agent talked to the scripted model through the gateway: {:?}",
+        recs[0]
+    );
+    let meta: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("run.json")).unwrap()).unwrap();
+    assert_eq!(meta["model"], "scripted:task", "{meta}");
+    let last = stdout.lines().last().unwrap_or_default();
+    assert_eq!(
+        last,
+        format!("report {}", out.join("report.html").display()),
+        "{stdout}"
+    );
+    assert!(out.join("report.html").is_file());
 }
 
 #[tokio::test(flavor = "multi_thread")]

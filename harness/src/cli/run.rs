@@ -25,7 +25,8 @@ pub struct Args {
     /// stream_options=send|omit, tool_choice=send|omit, parallel_tool_calls=send|omit |
     /// anthropic:<model>[@<base_url>] (the Messages API, translated; key ANTHROPIC_API_KEY
     /// unless --api-key-env; default base URL https://api.anthropic.com).
-    /// Needed by nab-agent; a command: agent given one may use /nab/llm.sock.
+    /// nab-agent without one gets scripted:task (each task's scripted trajectory: no key,
+    /// no network); a command: agent given one may use /nab/llm.sock.
     #[arg(long)]
     model: Option<String>,
     /// The host variable holding the provider's API key (default NAB_API_KEY;
@@ -139,7 +140,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         &out,
         &run_id,
         &args.agent,
-        args.model.as_deref(),
+        model.as_ref().map(|m| m.spec.as_str()),
         super::run_meta::Suite {
             dir: &args.tasks,
             ids: &ids,
@@ -181,7 +182,6 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let report = run_jobs(cfg, jobs, CancellationToken::new()).await?;
     print!("{}", summary_table(&report.records));
-    super::run_meta::finish(&out, meta, &report.run_id);
     println!(
         "run {} → {}{}",
         report.run_id,
@@ -192,6 +192,8 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
             String::new()
         }
     );
+    // The report's path is the last line on stdout: what a person opens next.
+    super::run_meta::finish(&out, meta, &report.run_id);
     if report.leftovers > 0 {
         eprintln!(
             "warning: the end-of-run sweep removed {} leftover container(s)/volume(s)/disk quota(s)",

@@ -88,9 +88,9 @@ pub fn finish(out: &Path, mut meta: RunMeta, run_id: &str) {
     }
     match nab_reports::write_run_outputs(out) {
         Ok(o) => {
+            println!("wrote {}", o.summary_json.display());
+            println!("      {}", o.parquet.display());
             println!("report {}", o.report_html.display());
-            println!("       {}", o.summary_json.display());
-            println!("       {}", o.parquet.display());
         }
         Err(e) => eprintln!(
             "warning: the report was not written: {e}; retry with: nab report --run {}",
