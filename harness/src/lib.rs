@@ -15,6 +15,7 @@
 //! - [`tamper`]: protected workspace paths, and the `tamper_flags` a diff that touches them sets.
 //! - [`model`], [`llm`], [`metrics`]: the model spec, one trial's gateway, and the
 //!   metrics from its transcript and the agent's events.
+//! - [`cost`]: `--prices`, the rate of the run's model and a trial's `cost_usd`.
 //! - [`trial`]: one trial end to end, with cleanup on every path.
 //! - [`judge_model`]: the judges' model seam implemented with the gateway's providers.
 //! - [`runner`]: scheduling, retries, results.jsonl, resume, summaries.
@@ -27,6 +28,7 @@
 
 pub mod agent;
 pub mod canary;
+pub mod cost;
 pub mod exit;
 pub mod expect;
 pub mod image;

@@ -15,6 +15,9 @@ pub struct ModelMetrics {
     pub input_tokens: u64,
     pub output_tokens: u64,
     pub cached_tokens: u64,
+    /// The tokens above priced by the run's `--prices` ([`crate::cost`]); `None` without a
+    /// price for the model.
+    pub cost_usd: Option<f64>,
     /// Absent when the agent wrote no events.
     pub steps: Option<u64>,
     pub tool_calls: Option<u64>,
@@ -78,6 +81,15 @@ pub fn provider_failure(
 }
 
 impl ModelMetrics {
+    /// The gateway's token counts of the trial, as one usage.
+    pub fn usage(&self) -> nab_protocol::Usage {
+        nab_protocol::Usage {
+            prompt_tokens: self.input_tokens,
+            completion_tokens: self.output_tokens,
+            cached_tokens: self.cached_tokens,
+        }
+    }
+
     /// Computes everything from the transcript, the events and the task's required calls.
     /// `timed_out`: the harness killed the agent at its deadline.
     pub fn compute(
@@ -190,6 +202,7 @@ impl ModelMetrics {
         rec.input_tokens = Some(self.input_tokens);
         rec.output_tokens = Some(self.output_tokens);
         rec.cached_tokens = Some(self.cached_tokens);
+        rec.cost_usd = self.cost_usd;
         rec.steps = self.steps;
         rec.tool_calls = self.tool_calls;
         rec.tool_failures = self.tool_failures;

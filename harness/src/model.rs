@@ -28,6 +28,8 @@ pub struct ModelSetup {
     pub pace: Option<Arc<nab_gateway::Pace>>,
     /// Retries per model request instead of the gateway's default (`providers:` max_retries).
     pub max_retries: Option<u32>,
+    /// The rate `--prices` gives this model ([`crate::cost`]); `None`: trials have no cost.
+    pub price: Option<nab_gateway::ModelPrice>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -117,6 +119,7 @@ impl ModelSetup {
             nab_agent: None,
             pace: None,
             max_retries: None,
+            price: None,
         };
         let mut errors = Vec::new();
         for t in tasks {

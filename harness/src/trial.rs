@@ -724,6 +724,7 @@ async fn model_metrics(
         &task.spec.required_tool_calls,
         exit_reason == SandboxExit::Timeout,
     );
+    metrics.cost_usd = crate::cost::trial_cost(m.price.as_ref(), &metrics.usage());
     // The gateway's own count also has the refusals past the transcript's cap.
     metrics.refused_requests = metrics.refused_requests.max(out.refused_requests);
     let mut notes = String::new();

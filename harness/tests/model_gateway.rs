@@ -91,6 +91,14 @@ async fn scripted_nab_agent_solves_the_spine_tasks_and_a_spent_budget_stops_it()
         &format!("{yaml}budgets: {{tokens: 500}}\n"),
     );
 
+    // Prices that name the scripted model (the first entry does not match it).
+    let prices = root.path().join("prices.yaml");
+    write(
+        &prices,
+        "prices:\n  - {model: 'example-*', input: 100, cached_input: 100, output: 100}\n  - {model: script*, input: 2, cached_input: 0.5, output: 8}\n",
+    );
+    let prices_arg = prices.to_string_lossy().into_owned();
+
     let run_id = common::unique("scripted");
     let _sweep = common::SweepOnDrop(run_id.clone());
     let out = root.path().join("out");
@@ -105,6 +113,8 @@ async fn scripted_nab_agent_solves_the_spine_tasks_and_a_spent_budget_stops_it()
             "nab-agent",
             "--model",
             "scripted:task",
+            "--prices",
+            &prices_arg,
             "-j",
             "2",
         ],
@@ -112,6 +122,12 @@ async fn scripted_nab_agent_solves_the_spine_tasks_and_a_spent_budget_stops_it()
     );
     let recs = records(&out);
     assert_eq!(recs.len(), 4, "{}", show(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stderr)
+            .contains("model `scripted` priced by entry 2 (`script*`)"),
+        "{}",
+        show(&o)
+    );
     for r in recs.iter().filter(|r| r.task_id != "py-budget") {
         let dir = out.join("trials").join(&r.task_id).join("0");
         assert_eq!(r.status, TrialStatus::Passed, "{r:?}\n{}", show(&o));
@@ -128,6 +144,14 @@ async fn scripted_nab_agent_solves_the_spine_tasks_and_a_spent_budget_stops_it()
             .sum();
         assert_eq!(r.input_tokens, Some(input));
         assert!(input > 0 && r.output_tokens.unwrap() > 0);
+        // The cost is the gateway's tokens at the matching entry's rates.
+        let cached = r.cached_tokens.unwrap();
+        let want = ((input - cached) as f64 * 2.0
+            + cached as f64 * 0.5
+            + r.output_tokens.unwrap() as f64 * 8.0)
+            / 1e6;
+        let cost = r.cost_usd.expect("a priced model's record has cost_usd");
+        assert!((cost - want).abs() < 1e-12, "{cost} != {want}");
         // One model call per step; the final answer is a step without tools.
         assert_eq!(r.steps, Some(lines.len() as u64), "{r:?}");
         assert!(
@@ -179,12 +203,28 @@ async fn the_recorded_spine_run_replays_and_passes() {
         "-j",
         "2",
     ];
+    // Prices that name no model of the cassette: no cost, said once, never 0.
+    let prices = root.path().join("prices.yaml");
+    write(
+        &prices,
+        "prices:\n  - {model: 'example-*', input: 1, cached_input: 1, output: 1}\n",
+    );
+    let prices_arg = prices.to_string_lossy().into_owned();
+    args.extend(["--prices", &prices_arg]);
     args.extend(SPINE);
     let o = nab_run(&run_id, &out, &args, &[]);
     let recs = records(&out);
     assert_eq!(recs.len(), 3, "{}", show(&o));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(
+        stderr.matches("no entry matches model").count(),
+        1,
+        "{}",
+        show(&o)
+    );
     for r in &recs {
         assert_eq!(r.status, TrialStatus::Passed, "{r:?}\n{}", show(&o));
+        assert_eq!(r.cost_usd, None, "{r:?}");
         let lines = transcript_lines(&out.join("trials").join(&r.task_id).join("0"));
         assert!(lines.iter().all(|l| l.error.is_none()), "{lines:?}");
         assert!(

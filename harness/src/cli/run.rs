@@ -33,6 +33,13 @@ pub struct Args {
     /// ANTHROPIC_API_KEY for anthropic:).
     #[arg(long)]
     api_key_env: Option<String>,
+    /// A prices file (YAML; see ci/prices.example.yaml): model globs → USD per million
+    /// input, cached-input and output tokens. The first entry matching the model name the
+    /// gateway sends upstream prices every trial (`cost_usd` in its record, from the
+    /// gateway's token counts). Without it, or when no entry matches (said once at the
+    /// start), records have no cost.
+    #[arg(long, value_name = "FILE")]
+    prices: Option<PathBuf>,
     /// Trials per task.
     #[arg(long, default_value_t = 1)]
     trials: u32,
@@ -90,13 +97,25 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
             t.wrong
         );
     }
-    let model = nab_harness::model::prepare(
+    let prices = args
+        .prices
+        .as_deref()
+        .map(nab_gateway::Prices::load)
+        .transpose()?;
+    let mut model = nab_harness::model::prepare(
         &agent,
         args.model.as_deref(),
         args.api_key_env.clone(),
         &tasks,
-    )?
-    .map(Arc::new);
+    )?;
+    let pricing = nab_harness::cost::Pricing::resolve(prices.as_ref(), model.as_ref());
+    if let Some(note) = pricing.note() {
+        eprintln!("{note}");
+    }
+    if let Some(m) = model.as_mut() {
+        m.price = pricing.price().cloned();
+    }
+    let model = model.map(Arc::new);
     // Judges are built before Docker so a bad --judge spec or rubric fails fast.
     let judge = nab_judges::TrialGrader::from_opts(
         &args.judge,

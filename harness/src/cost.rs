@@ -1,0 +1,130 @@
+//! A run's prices (`--prices`): the rate the run's model gets, checked and announced once
+//! before any trial starts, and what a trial's gateway usage costs at it.
+//!
+//! The model is matched by the name the gateway uses upstream ([`ModelSetup::agent_model`]:
+//! the inner model of `openai:`/`anthropic:`, `scripted` for the scripted model, the
+//! recorded model for `replay:`). A model no entry matches has no cost, never a cost of 0.
+
+use crate::model::ModelSetup;
+use nab_gateway::{ModelPrice, Prices};
+use nab_protocol::Usage;
+
+/// What `--prices` did for the run's model, for the one line the run prints about it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Pricing {
+    /// No `--prices` given: records have no cost.
+    None,
+    /// The agent talks to no model: there is nothing to price.
+    NoModel,
+    Matched(ModelPrice),
+    /// No entry matches the model: records have no cost.
+    Unmatched {
+        model: String,
+        file: String,
+    },
+}
+
+impl Pricing {
+    /// Finds the rate of the run's model (`model`: `None` for agents without a model).
+    pub fn resolve(prices: Option<&Prices>, model: Option<&ModelSetup>) -> Pricing {
+        match (prices, model) {
+            (None, _) => Pricing::None,
+            (Some(_), None) => Pricing::NoModel,
+            (Some(p), Some(m)) => match p.find(&m.agent_model) {
+                Some(price) => Pricing::Matched(price),
+                None => Pricing::Unmatched {
+                    model: m.agent_model.clone(),
+                    file: p.file().display().to_string(),
+                },
+            },
+        }
+    }
+
+    pub fn price(&self) -> Option<&ModelPrice> {
+        match self {
+            Pricing::Matched(p) => Some(p),
+            _ => None,
+        }
+    }
+
+    /// The line the run prints about its prices (`None`: nothing to say).
+    pub fn note(&self) -> Option<String> {
+        match self {
+            Pricing::None => None,
+            Pricing::NoModel => {
+                Some("note: --prices has no effect: this agent talks to no model".into())
+            }
+            Pricing::Matched(p) => Some(format!(
+                "prices: model `{}` priced by entry {} (`{}`): USD {} / {} / {} per million input / cached-input / output tokens",
+                p.model, p.entry, p.pattern, p.rate.input, p.rate.cached_input, p.rate.output
+            )),
+            Pricing::Unmatched { model, file } => Some(format!(
+                "warning: prices file {file}: no entry matches model `{model}`; the run's trial records will have no cost_usd"
+            )),
+        }
+    }
+}
+
+/// A trial's cost at `price` from the gateway's token counts (`None` without a price).
+pub fn trial_cost(price: Option<&ModelPrice>, usage: &Usage) -> Option<f64> {
+    price.map(|p| p.rate.cost(usage))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    fn prices() -> Prices {
+        Prices::parse(
+            "prices:\n  - {model: 'example-*', input: 2, cached_input: 0.5, output: 8}\n",
+            Path::new("p.yaml"),
+        )
+        .unwrap()
+    }
+
+    fn setup(agent_model: &str) -> ModelSetup {
+        ModelSetup {
+            spec: format!("openai:{agent_model}@http://h/v1"),
+            agent_model: agent_model.into(),
+            api_key_env: None,
+            nab_agent: None,
+            pace: None,
+            max_retries: None,
+            price: None,
+        }
+    }
+
+    #[test]
+    fn the_model_is_matched_by_its_upstream_name_and_a_miss_says_so() {
+        let p = prices();
+        let m = Pricing::resolve(Some(&p), Some(&setup("example-chat")));
+        assert_eq!(m.price().map(|p| p.entry), Some(1));
+        assert!(m.note().unwrap().contains("entry 1"));
+        let miss = Pricing::resolve(Some(&p), Some(&setup("scripted")));
+        assert!(miss.price().is_none());
+        let note = miss.note().unwrap();
+        assert!(
+            note.contains("no entry matches model `scripted`") && note.contains("p.yaml"),
+            "{note}"
+        );
+        assert_eq!(Pricing::resolve(None, Some(&setup("x"))), Pricing::None);
+        assert!(Pricing::resolve(None, None).note().is_none());
+        assert_eq!(Pricing::resolve(Some(&p), None), Pricing::NoModel);
+    }
+
+    #[test]
+    fn a_trial_costs_its_gateway_usage_at_the_rate_and_nothing_without_one() {
+        let p = prices();
+        let price = p.find("example-chat");
+        let u = Usage {
+            prompt_tokens: 3_000,
+            completion_tokens: 500,
+            cached_tokens: 1_000,
+        };
+        // 2000 × 2 + 1000 × 0.5 + 500 × 8 = 8500 micro-dollars.
+        let c = trial_cost(price.as_ref(), &u).unwrap();
+        assert!((c - 0.0085).abs() < 1e-12, "{c}");
+        assert_eq!(trial_cost(None, &u), None);
+    }
+}
