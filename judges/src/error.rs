@@ -26,6 +26,9 @@ pub enum JudgeError {
         line: usize,
         message: String,
     },
+    /// A line of a JSON Lines input was refused (`path:line: why`).
+    #[error(transparent)]
+    Lines(nab_protocol::JsonlError),
     #[error("{0}")]
     Invalid(String),
     #[error(transparent)]

@@ -243,15 +243,13 @@ pub fn read_verdicts(path: &Path) -> Result<Vec<PairwiseVerdict>, JudgeError> {
         #[serde(default)]
         outcome: Option<serde::de::IgnoredAny>,
     }
-    let parse = |_, line: &str| -> Result<Option<PairwiseVerdict>, String> {
-        let probe: Probe = serde_json::from_str(line).map_err(|e| e.to_string())?;
+    let parse = |_, line: &str| -> Result<Option<PairwiseVerdict>, serde_json::Error> {
+        let probe: Probe = serde_json::from_str(line)?;
         if probe.outcome.is_some() {
-            let pair: JudgedPair = serde_json::from_str(line).map_err(|e| e.to_string())?;
+            let pair: JudgedPair = serde_json::from_str(line)?;
             Ok(pair.verdict())
         } else {
-            serde_json::from_str(line)
-                .map(Some)
-                .map_err(|e| e.to_string())
+            serde_json::from_str(line).map(Some)
         }
     };
     let read = nab_protocol::jsonl::read_jsonl_with(path, usize::MAX, parse)

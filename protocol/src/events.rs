@@ -31,7 +31,7 @@ impl Event {
     }
 
     /// Parses one line, rejecting versions this build does not know with a clear message.
-    pub fn parse_line(line: &str) -> Result<Event, String> {
+    pub fn parse_line(line: &str) -> Result<Event, crate::versioned::VersionedError> {
         crate::versioned::parse_versioned_line(line, "event schema", EVENTS_VERSION)
     }
 }
@@ -185,7 +185,8 @@ mod tests {
         let err = Event::parse_line(
             r#"{"v":9,"ts":"x","kind":"finish","exit_reason":"error","steps":0}"#,
         )
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
         assert!(err.contains("version 9") && err.contains("1..=1"), "{err}");
     }
 }

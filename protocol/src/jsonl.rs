@@ -23,13 +23,18 @@ pub enum JsonlError {
         path: PathBuf,
         source: std::io::Error,
     },
-    #[error("{path}:{line}: {message}")]
+    #[error("{path}:{line}: {source}")]
     Line {
         path: PathBuf,
         line: usize,
-        message: String,
+        /// Why the line's parser refused it.
+        #[source]
+        source: LineError,
     },
 }
+
+/// Why a parser refused one line: whatever error type the parser returns.
+pub type LineError = Box<dyn std::error::Error + Send + Sync + 'static>;
 
 /// Parsed records plus whether the last line was cut off.
 #[derive(Debug)]
@@ -43,18 +48,16 @@ pub struct JsonlRead<T> {
 /// Reads every line of `path` as `T` (strict; see the module doc). A missing file reads as
 /// empty.
 pub fn read_jsonl<T: DeserializeOwned>(path: &Path) -> Result<JsonlRead<T>, JsonlError> {
-    read_jsonl_with(path, usize::MAX, |_, line| {
-        serde_json::from_str::<T>(line).map_err(|e| e.to_string())
-    })
+    read_jsonl_with(path, usize::MAX, |_, line| serde_json::from_str::<T>(line))
 }
 
 /// [`read_jsonl`] with a parser of its own (a version check, a partial view, checks
 /// across lines), given each line's 1-based number and text, and a line cap: a line
 /// longer than `max_line` bytes is skipped without being held.
-pub fn read_jsonl_with<T>(
+pub fn read_jsonl_with<T, E: Into<LineError>>(
     path: &Path,
     max_line: usize,
-    parse: impl FnMut(usize, &str) -> Result<T, String>,
+    parse: impl FnMut(usize, &str) -> Result<T, E>,
 ) -> Result<JsonlRead<T>, JsonlError> {
     let file = match open(path)? {
         Some(f) => f,
@@ -74,15 +77,15 @@ pub fn parse_jsonl<T: DeserializeOwned>(
     path: &Path,
 ) -> Result<JsonlRead<T>, JsonlError> {
     strict(text.as_bytes(), path, usize::MAX, |_, line| {
-        serde_json::from_str::<T>(line).map_err(|e| e.to_string())
+        serde_json::from_str::<T>(line)
     })
 }
 
-fn strict<T>(
+fn strict<T, E: Into<LineError>>(
     reader: impl BufRead,
     path: &Path,
     max_line: usize,
-    mut parse: impl FnMut(usize, &str) -> Result<T, String>,
+    mut parse: impl FnMut(usize, &str) -> Result<T, E>,
 ) -> Result<JsonlRead<T>, JsonlError> {
     let mut records = Vec::new();
     let mut bad: Option<JsonlError> = None;
@@ -96,11 +99,11 @@ fn strict<T>(
             // Torn only if it is not JSON at all: a whole object with a bad version on the
             // last line is still an error.
             Err(_) if last_unterminated && !is_json(line) => truncated_tail = true,
-            Err(message) => {
+            Err(e) => {
                 bad = Some(JsonlError::Line {
                     path: path.to_owned(),
                     line: n,
-                    message,
+                    source: e.into(),
                 });
             }
         }
@@ -129,10 +132,10 @@ pub struct LenientRead<T> {
 
 /// Reads what parses and skips the rest: for input that is advisory, where a newer event
 /// kind or a torn write must not fail the reader. Never an error; a missing file is empty.
-pub fn read_jsonl_lenient<T>(
+pub fn read_jsonl_lenient<T, E: std::fmt::Display>(
     path: &Path,
     max_line: usize,
-    mut parse: impl FnMut(&str) -> Result<T, String>,
+    mut parse: impl FnMut(&str) -> Result<T, E>,
 ) -> LenientRead<T> {
     let mut out = LenientRead {
         records: Vec::new(),
@@ -312,7 +315,9 @@ mod tests {
         assert_eq!(r.skipped.len(), 3, "{:?}", r.skipped);
         assert!(r.skipped[0].contains("x.jsonl:2:"), "{:?}", r.skipped);
         assert!(r.skipped[2].contains("1 line(s) longer than 1000"));
-        let none = read_jsonl_lenient(&dir.path().join("none"), 10, |_| Ok(()));
+        let none = read_jsonl_lenient(&dir.path().join("none"), 10, |_| {
+            Ok::<(), std::convert::Infallible>(())
+        });
         assert!(none.records.is_empty() && none.skipped.is_empty());
     }
 

@@ -132,10 +132,8 @@ pub fn read_without_requests(path: &Path) -> Result<JsonlRead<TranscriptLine>, J
 
 /// One transcript line parsed without its request (`Value::Null`), for readers that
 /// stream the file themselves.
-pub fn parse_without_request(line: &str) -> Result<TranscriptLine, String> {
-    serde_json::from_str::<WithoutRequest>(line)
-        .map(WithoutRequest::into_line)
-        .map_err(|e| e.to_string())
+pub fn parse_without_request(line: &str) -> Result<TranscriptLine, serde_json::Error> {
+    serde_json::from_str::<WithoutRequest>(line).map(WithoutRequest::into_line)
 }
 
 impl WithoutRequest {

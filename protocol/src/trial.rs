@@ -253,7 +253,7 @@ impl TrialRecord {
     }
 
     /// Parses one line of `results.jsonl`, rejecting unknown versions clearly.
-    pub fn parse_line(line: &str) -> Result<TrialRecord, String> {
+    pub fn parse_line(line: &str) -> Result<TrialRecord, crate::versioned::VersionedError> {
         crate::versioned::parse_versioned_line(line, "trial record", TRIAL_VERSION)
     }
 }

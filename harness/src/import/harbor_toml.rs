@@ -24,31 +24,74 @@ const DEFAULT_AGENT_S: f64 = 600.0;
 const DEFAULT_VERIFIER_S: f64 = 600.0;
 const DEFAULT_MEMORY_MB: i64 = 2048;
 
-pub fn parse(text: &str) -> Result<HarborToml, String> {
+/// Why a `task.toml` was refused; names the section and key.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum TomlError {
+    #[error("{0}")]
+    Syntax(#[source] toml::de::Error),
+    #[error("[{section}] {key} is {value}, not a number")]
+    NotANumber {
+        section: &'static str,
+        key: &'static str,
+        value: String,
+    },
+    #[error("[{section}] {key} = \"{value}\" is not a size like \"4G\" or \"512M\"")]
+    BadSize {
+        section: &'static str,
+        key: &'static str,
+        value: String,
+    },
+    #[error("[{section}] {key} is {value}, not a size")]
+    NotASize {
+        section: &'static str,
+        key: &'static str,
+        value: String,
+    },
+}
+
+pub fn parse(text: &str) -> Result<HarborToml, TomlError> {
     let v: Value = text
         .parse::<toml::Table>()
         .map(Value::Table)
-        .map_err(|e| e.to_string())?;
+        .map_err(TomlError::Syntax)?;
     let get = |section: &str, key: &str| v.get(section).and_then(|s| s.get(key));
-    let num = |section: &str, key: &str| -> Result<Option<f64>, String> {
+    let num = |section: &'static str, key: &'static str| -> Result<Option<f64>, TomlError> {
         match get(section, key) {
             None => Ok(None),
             Some(Value::Integer(i)) => Ok(Some(*i as f64)),
             Some(Value::Float(f)) => Ok(Some(*f)),
-            Some(other) => Err(format!("[{section}] {key} is {other}, not a number")),
+            Some(other) => Err(TomlError::NotANumber {
+                section,
+                key,
+                value: other.to_string(),
+            }),
         }
     };
-    let size = |section: &str, mb_key: &str, old_key: &str| -> Result<Option<i64>, String> {
+    let size = |section: &'static str,
+                mb_key: &'static str,
+                old_key: &'static str|
+     -> Result<Option<i64>, TomlError> {
         if let Some(n) = num(section, mb_key)? {
             return Ok(Some(n as i64));
         }
         match get(section, old_key) {
             None => Ok(None),
-            Some(Value::String(s)) => parse_size_mb(s).map(Some).ok_or_else(|| {
-                format!("[{section}] {old_key} = \"{s}\" is not a size like \"4G\" or \"512M\"")
-            }),
+            Some(Value::String(s)) => {
+                parse_size_mb(s)
+                    .map(Some)
+                    .ok_or_else(|| TomlError::BadSize {
+                        section,
+                        key: old_key,
+                        value: s.clone(),
+                    })
+            }
             Some(Value::Integer(i)) => Ok(Some(*i)),
-            Some(other) => Err(format!("[{section}] {old_key} is {other}, not a size")),
+            Some(other) => Err(TomlError::NotASize {
+                section,
+                key: old_key,
+                value: other.to_string(),
+            }),
         }
     };
     let string =

@@ -36,6 +36,14 @@ pub enum MergeError {
         line: usize,
         message: String,
     },
+    /// A trial record that is not one this build reads.
+    #[error("{path}:{line}: {source}")]
+    BadRecord {
+        path: PathBuf,
+        line: usize,
+        #[source]
+        source: nab_protocol::versioned::VersionedError,
+    },
     #[error(transparent)]
     Tree(TreeError),
     #[error("the shards are not parts of one run:\n{0}")]

@@ -62,14 +62,22 @@ impl ShardRun {
     }
 }
 
-fn parse_meta(bytes: &[u8]) -> Result<RunMeta, String> {
-    let meta: RunMeta = serde_json::from_slice(bytes).map_err(|e| e.to_string())?;
+/// Why a shard's `run.json` was refused.
+#[derive(Debug, thiserror::Error)]
+enum MetaError {
+    #[error("{0}")]
+    Json(#[source] serde_json::Error),
+    #[error("version {v} is newer than this nab reads ({reads}); upgrade nab")]
+    TooNew { v: u32, reads: u32 },
+}
+
+fn parse_meta(bytes: &[u8]) -> Result<RunMeta, MetaError> {
+    let meta: RunMeta = serde_json::from_slice(bytes).map_err(MetaError::Json)?;
     if meta.v > nab_protocol::run::RUN_META_VERSION {
-        return Err(format!(
-            "version {} is newer than this nab reads ({}); upgrade nab",
-            meta.v,
-            nab_protocol::run::RUN_META_VERSION
-        ));
+        return Err(MetaError::TooNew {
+            v: meta.v,
+            reads: nab_protocol::run::RUN_META_VERSION,
+        });
     }
     Ok(meta)
 }
@@ -88,11 +96,11 @@ pub fn parse_results(bytes: &[u8], path: &Path) -> Result<(Vec<TrialRecord>, boo
             Err(_) if last && serde_json::from_str::<serde::de::IgnoredAny>(line).is_err() => {
                 torn = true
             }
-            Err(message) => {
-                bad = Some(MergeError::BadLine {
+            Err(source) => {
+                bad = Some(MergeError::BadRecord {
                     path: path.to_owned(),
                     line: n,
-                    message,
+                    source,
                 })
             }
         }

@@ -37,6 +37,24 @@ impl PairKey {
 }
 
 /// The pairs file, opened for appending, with what it already held.
+/// Why one line of an existing pairs file was refused.
+#[derive(Debug, thiserror::Error)]
+enum PairLineError {
+    #[error(
+        "{0}; not a line `nab compare --judge` writes (remove the file or choose another --pairs-out)"
+    )]
+    NotAPair(#[source] serde_json::Error),
+    #[error(
+        "this pair was judged on run {baseline} (baseline) vs {candidate} (candidate), not on the runs being compared ({compared_baseline} vs {compared_candidate}); refusing to mix another run pair's verdicts in: remove the file or choose another --pairs-out"
+    )]
+    OtherRuns {
+        baseline: String,
+        candidate: String,
+        compared_baseline: String,
+        compared_candidate: String,
+    },
+}
+
 #[derive(Debug)]
 pub struct PairsFile {
     appender: JsonlAppender,
@@ -55,34 +73,23 @@ impl PairsFile {
         baseline_runs: &BTreeSet<String>,
         candidate_runs: &BTreeSet<String>,
     ) -> Result<PairsFile, JudgeError> {
-        let parse = |_, text: &str| -> Result<PairLine, String> {
-            let line: PairLine = serde_json::from_str(text).map_err(|e| {
-                format!("{e}; not a line `nab compare --judge` writes (remove the file or choose another --pairs-out)")
-            })?;
+        let parse = |_, text: &str| -> Result<PairLine, PairLineError> {
+            let line: PairLine = serde_json::from_str(text).map_err(PairLineError::NotAPair)?;
             if !baseline_runs.contains(&line.baseline_run)
                 || !candidate_runs.contains(&line.candidate_run)
             {
-                return Err(format!(
-                    "this pair was judged on run {} (baseline) vs {} (candidate), not on the runs being compared ({} vs {}); refusing to mix another run pair's verdicts in: remove the file or choose another --pairs-out",
-                    line.baseline_run,
-                    line.candidate_run,
-                    names(baseline_runs),
-                    names(candidate_runs)
-                ));
+                return Err(PairLineError::OtherRuns {
+                    baseline: line.baseline_run,
+                    candidate: line.candidate_run,
+                    compared_baseline: names(baseline_runs),
+                    compared_candidate: names(candidate_runs),
+                });
             }
             Ok(line)
         };
         let read =
             nab_protocol::jsonl::read_jsonl_with(path, usize::MAX, parse).map_err(|e| match e {
-                nab_protocol::JsonlError::Line {
-                    path,
-                    line,
-                    message,
-                } => JudgeError::Verdicts {
-                    path,
-                    line,
-                    message,
-                },
+                e @ nab_protocol::JsonlError::Line { .. } => JudgeError::Lines(e),
                 other => JudgeError::RunDir {
                     path: path.to_owned(),
                     message: other.to_string(),

@@ -37,6 +37,24 @@ struct HumanVerdict {
     notes: String,
 }
 
+/// Why one line of a verdicts file was refused.
+#[derive(Debug, thiserror::Error)]
+enum VerdictLineError {
+    #[error("at `{at}`: {source}")]
+    Field {
+        at: String,
+        #[source]
+        source: serde_json::Error,
+    },
+    #[error("item `{item}` is not in {}", key.display())]
+    UnknownItem {
+        item: String,
+        key: std::path::PathBuf,
+    },
+    #[error("item `{item}` appears twice")]
+    Twice { item: String },
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ReviewReport {
     pub items: usize,
@@ -100,21 +118,21 @@ pub fn import(
         source,
     })?;
     let mut seen = BTreeSet::new();
-    let parse = |n: usize, line: &str| -> Result<(usize, HumanVerdict), String> {
+    let parse = |n: usize, line: &str| -> Result<(usize, HumanVerdict), VerdictLineError> {
         let mut de = serde_json::Deserializer::from_str(line);
-        let v: HumanVerdict = serde_path_to_error::deserialize(&mut de).map_err(|e| {
-            let at = e.path().to_string();
-            format!("at `{at}`: {}", e.into_inner())
-        })?;
+        let v: HumanVerdict =
+            serde_path_to_error::deserialize(&mut de).map_err(|e| VerdictLineError::Field {
+                at: e.path().to_string(),
+                source: e.into_inner(),
+            })?;
         if !key.items.iter().any(|k| k.item == v.item) {
-            return Err(format!(
-                "item `{}` is not in {}",
-                v.item,
-                key_path.display()
-            ));
+            return Err(VerdictLineError::UnknownItem {
+                item: v.item,
+                key: key_path.clone(),
+            });
         }
         if !seen.insert(v.item.clone()) {
-            return Err(format!("item `{}` appears twice", v.item));
+            return Err(VerdictLineError::Twice { item: v.item });
         }
         Ok((n, v))
     };

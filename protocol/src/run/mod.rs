@@ -30,5 +30,5 @@ pub use layout::{
     instruction_path,
 };
 pub use meta::{MergedShard, RUN_META_VERSION, RunMeta, ShardMeta};
-pub use pairwise::{PairwiseVerdict, Winner};
+pub use pairwise::{BadWinner, PairwiseVerdict, Winner};
 pub use suite::{DEFAULT_TASKS_DIR, SuiteError, resolve_tasks_dir, suite_hash};

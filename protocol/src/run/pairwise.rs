@@ -80,19 +80,26 @@ fn yes() -> bool {
     true
 }
 
-impl TryFrom<RawVerdict> for PairwiseVerdict {
-    type Error = String;
+/// A verdict line whose `winner` is not one of [`Winner::ALL`].
+#[derive(Debug, thiserror::Error)]
+#[error("task {task_id}: winner must be baseline, candidate or tie, not {winner:?}")]
+pub struct BadWinner {
+    /// The task the line is about.
+    pub task_id: String,
+    /// The winner as written.
+    pub winner: String,
+}
 
-    fn try_from(r: RawVerdict) -> Result<Self, String> {
-        let winner = Winner::ALL
-            .into_iter()
-            .find(|w| w.as_str() == r.winner)
-            .ok_or_else(|| {
-                format!(
-                    "task {}: winner must be baseline, candidate or tie, not {:?}",
-                    r.task_id, r.winner
-                )
-            })?;
+impl TryFrom<RawVerdict> for PairwiseVerdict {
+    type Error = BadWinner;
+
+    fn try_from(r: RawVerdict) -> Result<Self, BadWinner> {
+        let Some(winner) = Winner::ALL.into_iter().find(|w| w.as_str() == r.winner) else {
+            return Err(BadWinner {
+                task_id: r.task_id,
+                winner: r.winner,
+            });
+        };
         Ok(PairwiseVerdict {
             task_id: r.task_id,
             trial: r.trial,
