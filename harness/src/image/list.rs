@@ -1,9 +1,7 @@
 //! `nab image ls|rm`: the images nab built (labelled `nab.image=base|task`), and removing
 //! them. Only images carrying that label are ever listed or removed.
 
-use crate::sandbox::Engine as Docker;
-use bollard::query_parameters::{ListImagesOptionsBuilder, RemoveImageOptionsBuilder};
-use std::collections::HashMap;
+use crate::sandbox::engine::{self, Engine as Docker, EngineError};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct NabImage {
@@ -21,7 +19,7 @@ pub struct NabImage {
 #[non_exhaustive]
 pub enum ImageListError {
     #[error("Docker error while listing images: {0}")]
-    List(bollard::errors::Error),
+    List(#[source] EngineError),
     #[error(
         "`{0}` is not an image nab built (no `nab.image` label); nab removes only its own images"
     )]
@@ -29,20 +27,12 @@ pub enum ImageListError {
     #[error("no image `{0}`; `nab image ls` lists nab's images")]
     Missing(String),
     #[error("Docker refused to remove {tag}: {source}")]
-    Remove {
-        tag: String,
-        source: bollard::errors::Error,
-    },
+    Remove { tag: String, source: EngineError },
 }
 
 /// Every tagged image labelled `nab.image`, base images first, then by tag.
 pub async fn list_images(docker: &Docker) -> Result<Vec<NabImage>, ImageListError> {
-    let filters = HashMap::from([("label", vec!["nab.image"])]);
-    let opts = ListImagesOptionsBuilder::default()
-        .filters(&filters)
-        .build();
-    let found = docker
-        .list_images(Some(opts))
+    let found = engine::images_labelled(docker, "nab.image")
         .await
         .map_err(ImageListError::List)?;
     let mut out = Vec::new();
@@ -52,7 +42,7 @@ pub async fn list_images(docker: &Docker) -> Result<Vec<NabImage>, ImageListErro
             out.push(NabImage {
                 tag: tag.clone(),
                 kind: kind.clone(),
-                size_bytes: img.size,
+                size_bytes: img.size_bytes,
                 created: img.created,
                 base: img.labels.get("nab.base").cloned(),
             });
@@ -64,23 +54,14 @@ pub async fn list_images(docker: &Docker) -> Result<Vec<NabImage>, ImageListErro
 
 /// Removes one image nab built, by tag. Refuses anything without nab's label.
 pub async fn remove_image(docker: &Docker, tag: &str) -> Result<(), ImageListError> {
-    let info = match docker.inspect_image(tag).await {
-        Ok(i) => i,
-        Err(bollard::errors::Error::DockerResponseServerError {
-            status_code: 404, ..
-        }) => return Err(ImageListError::Missing(tag.to_owned())),
-        Err(e) => return Err(ImageListError::List(e)),
-    };
-    let ours = info
-        .config
-        .and_then(|c| c.labels)
-        .is_some_and(|l| l.contains_key("nab.image"));
-    if !ours {
+    let labels = engine::image_labels(docker, tag)
+        .await
+        .map_err(ImageListError::List)?
+        .ok_or_else(|| ImageListError::Missing(tag.to_owned()))?;
+    if !labels.contains_key("nab.image") {
         return Err(ImageListError::NotOurs(tag.to_owned()));
     }
-    let opts = RemoveImageOptionsBuilder::default().build();
-    docker
-        .remove_image(tag, Some(opts), None)
+    engine::remove_image(docker, tag)
         .await
         .map_err(|source| ImageListError::Remove {
             tag: tag.to_owned(),

@@ -7,8 +7,7 @@ use super::build::{BuildError, Ensured, image_exists};
 use super::recipe::Recipe;
 use super::sources::{SourcesError, host_sources_for};
 use super::task_recipe::{PIP_CA_IN_CONTEXT, SOURCES_IN_CONTEXT, TaskRecipe};
-use crate::sandbox::Engine as Docker;
-use bollard::query_parameters::BuildImageOptionsBuilder;
+use crate::sandbox::engine::{self, BuildEvent, Engine as Docker};
 use futures::StreamExt;
 use indicatif::ProgressBar;
 use std::collections::VecDeque;
@@ -80,51 +79,43 @@ pub async fn ensure_task_image(
         })?
     };
     let context = pack_context(&recipe.dockerfile(), &sources, &pip_ca)?;
-    let options = BuildImageOptionsBuilder::default()
-        .dockerfile("Dockerfile")
-        .t(&tag)
-        .rm(true)
-        .forcerm(true)
-        .build();
     let instructions = recipe.instructions();
     let mut step = 0usize;
     let mut tail: VecDeque<String> = VecDeque::new();
     let mut failure: Option<String> = None;
-    let mut events = docker.build_image(options, None, Some(bollard::body_full(context.into())));
+    let mut events = std::pin::pin!(engine::build_image(docker, &tag, context));
     while let Some(ev) = events.next().await {
-        let info = match ev {
-            Ok(info) => info,
+        let text = match ev {
+            Ok(BuildEvent::Output(text)) => text,
+            Ok(BuildEvent::Failed(message)) => {
+                failure = Some(message);
+                break;
+            }
             Err(e) => {
                 failure = Some(e.to_string());
                 break;
             }
         };
-        if let Some(text) = info.stream.as_deref() {
-            for line in text.lines().filter(|l| !l.trim().is_empty()) {
-                // The classic builder announces each instruction as `Step N/M : ...`.
-                if let Some(n) = line
-                    .strip_prefix("Step ")
-                    .and_then(|r| r.split('/').next())
-                    .and_then(|n| n.trim().parse::<usize>().ok())
-                {
-                    step = n;
-                    progress.set_message(format!("{tag} ({names}): step {n}"));
-                } else {
-                    progress.set_message(format!(
-                        "{tag}: {}",
-                        line.chars().take(90).collect::<String>()
-                    ));
-                }
-                tracing::debug!(target: "nab::image", "{line}");
-                if tail.len() == TAIL_LINES {
-                    tail.pop_front();
-                }
-                tail.push_back(line.to_owned());
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            // The classic builder announces each instruction as `Step N/M : ...`.
+            if let Some(n) = line
+                .strip_prefix("Step ")
+                .and_then(|r| r.split('/').next())
+                .and_then(|n| n.trim().parse::<usize>().ok())
+            {
+                step = n;
+                progress.set_message(format!("{tag} ({names}): step {n}"));
+            } else {
+                progress.set_message(format!(
+                    "{tag}: {}",
+                    line.chars().take(90).collect::<String>()
+                ));
             }
-        }
-        if let Some(d) = info.error_detail {
-            failure = Some(d.message.unwrap_or_else(|| "the build failed".to_owned()));
-            break;
+            tracing::debug!(target: "nab::image", "{line}");
+            if tail.len() == TAIL_LINES {
+                tail.pop_front();
+            }
+            tail.push_back(line.to_owned());
         }
     }
     let failed_at = || {

@@ -1,5 +1,12 @@
-//! The Docker engine: connecting to it, and the image calls the base-image build makes.
-//! The sandbox is the only module that speaks bollard; everything else holds an [`Engine`].
+//! The Docker engine: connecting to it, and the image calls the base-image build and
+//! `nab image` make ([`images`]). The sandbox is the only module that speaks bollard;
+//! everything else holds an [`Engine`] and calls these functions.
+
+mod images;
+
+pub use images::{
+    BuildEvent, ImageSummary, build_image, image_labels, images_labelled, remove_image,
+};
 
 use bollard::query_parameters::CreateImageOptionsBuilder;
 use futures::StreamExt;
