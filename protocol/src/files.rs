@@ -11,7 +11,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 #[derive(Debug, thiserror::Error)]
 #[error("cannot write {path}: {source}")]
 pub struct WriteError {
+    /// The file that was being written.
     pub path: PathBuf,
+    /// What the file system said.
     #[source]
     pub source: std::io::Error,
 }
@@ -100,6 +102,7 @@ impl JsonlAppender {
         self.file.sync_data().map_err(err(&self.path))
     }
 
+    /// The file lines are appended to.
     pub fn path(&self) -> &Path {
         &self.path
     }

@@ -15,17 +15,24 @@ use serde::de::DeserializeOwned;
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
 
+/// Why a JSON Lines file could not be read.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum JsonlError {
+    /// The file could not be opened or read.
     #[error("cannot read {path}: {source}")]
     Io {
+        /// The file.
         path: PathBuf,
+        /// What the file system said.
         source: std::io::Error,
     },
+    /// A line in the middle (or a whole last line) did not parse.
     #[error("{path}:{line}: {source}")]
     Line {
+        /// The file.
         path: PathBuf,
+        /// The line's 1-based number.
         line: usize,
         /// Why the line's parser refused it.
         #[source]
@@ -39,6 +46,7 @@ pub type LineError = Box<dyn std::error::Error + Send + Sync + 'static>;
 /// Parsed records plus whether the last line was cut off.
 #[derive(Debug)]
 pub struct JsonlRead<T> {
+    /// The records of the lines that parsed, in file order.
     pub records: Vec<T>,
     /// A last line without a trailing newline that does not parse: the writer was
     /// interrupted mid-line. It is skipped, not an error, so `--resume` can go on.
@@ -124,6 +132,7 @@ fn is_json(line: &str) -> bool {
 /// What [`read_jsonl_lenient`] kept and what it skipped.
 #[derive(Debug)]
 pub struct LenientRead<T> {
+    /// The records of the lines that parsed, in file order.
     pub records: Vec<T>,
     /// One message per skipped line (`path:line: why`), or the reason the file could not
     /// be read at all.
@@ -173,6 +182,7 @@ pub fn read_jsonl_lenient<T, E: std::fmt::Display>(
 /// What [`for_each_line`] saw besides the lines it passed on.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct LineStats {
+    /// Lines seen, including skipped ones.
     pub lines: usize,
     /// Lines longer than the cap, skipped without being held.
     pub too_long: usize,

@@ -18,14 +18,20 @@
 //!   workspace, so no crate is built twice).
 //! - [`upstream`]: the retry table for failed model calls, shared by nab-agent and the gateway.
 
+#![warn(missing_docs)]
+
+// Issue 15: `events`, `run` and `trial` are not documented item by item yet.
+#[allow(missing_docs)]
 pub mod events;
 pub mod files;
 pub mod json;
 pub mod jsonl;
 pub mod logging;
+#[allow(missing_docs)]
 pub mod run;
 pub mod scripted;
 pub mod transcript;
+#[allow(missing_docs)]
 pub mod trial;
 pub mod upstream;
 pub mod usage;

@@ -26,9 +26,11 @@ use serde::{Deserialize, Serialize};
 /// model (and a reader of a transcript) can tell them from the agent's working turns.
 pub const SUMMARY_REQUEST_MARKER: &str = "[nab-agent: summary request]";
 
+/// A scripted model's play for one task (`trajectory.yaml`): the assistant turns in order.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Trajectory {
+    /// The assistant turns, answered one per model call.
     pub turns: Vec<ScriptedTurn>,
     /// Answers to summarization requests, in order (optional; see the module docs).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -60,21 +62,26 @@ pub fn is_summary_request(request: &serde_json::Value) -> bool {
         .unwrap_or(false)
 }
 
+/// One assistant turn: text, reasoning and tool calls, any of them empty.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ScriptedTurn {
+    /// The assistant's text.
     #[serde(default)]
     pub content: Option<String>,
     /// Sent as `reasoning_content`, the way reasoning models stream it.
     #[serde(default)]
     pub reasoning: Option<String>,
+    /// The tool calls the turn makes, in order.
     #[serde(default)]
     pub tool_calls: Vec<ScriptedToolCall>,
 }
 
+/// One tool call of a scripted turn.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ScriptedToolCall {
+    /// The tool's name.
     pub name: String,
     /// A JSON object; sent to the agent as its serialized string, as providers do.
     pub arguments: serde_json::Value,
@@ -93,6 +100,7 @@ impl Trajectory {
 pub struct ChunkOptions {
     /// `id` of the `chat.completion(.chunk)` objects.
     pub completion_id: String,
+    /// `model` of the chunk objects.
     pub model: String,
     /// Tool-call ids are `<prefix><n>` with `n` the call's index in the turn.
     pub call_id_prefix: String,
@@ -102,6 +110,7 @@ pub struct ChunkOptions {
     pub text_piece_chars: usize,
     /// Sent in a final chunk with empty `choices` (as with `stream_options.include_usage`).
     pub usage: Option<crate::Usage>,
+    /// `created` of the chunk objects (seconds since the epoch).
     pub created: i64,
 }
 

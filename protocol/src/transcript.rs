@@ -5,16 +5,21 @@ use crate::usage::Usage;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
+/// The version this crate writes. Readers accept `1..=TRANSCRIPT_VERSION`.
 pub const TRANSCRIPT_VERSION: u32 = 1;
 
+/// One model call as the gateway relayed it (one line of `transcript.jsonl`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TranscriptLine {
+    /// The line's format version.
     pub v: u32,
+    /// RFC 3339, UTC, milliseconds.
     pub ts: String,
     /// 0-based order of the call within the trial.
     pub seq: u64,
     /// The provider spec with secrets removed, e.g. `openai:deepseek-chat@https://…`.
     pub provider: String,
+    /// Whether the agent asked for a streamed answer.
     pub stream: bool,
     /// The request body as the agent sent it (the gateway adds credentials only in headers).
     pub request: serde_json::Value,
@@ -22,14 +27,18 @@ pub struct TranscriptLine {
     /// `chat.completion` object. Absent when no response was obtained.
     #[serde(default)]
     pub response: Option<serde_json::Value>,
+    /// Token usage as the provider reported it (absent when it reported none).
     #[serde(default)]
     pub usage: Option<Usage>,
+    /// Wall time of the call, in milliseconds.
     pub latency_ms: u64,
     /// The provider's final HTTP status (absent for a connection failure).
     #[serde(default)]
     pub status: Option<u16>,
+    /// Retries the gateway made before this answer.
     #[serde(default)]
     pub retries: u32,
+    /// Why the call failed, in words (absent on success).
     #[serde(default)]
     pub error: Option<String>,
     /// What kind of failure `error` is, for machines: the `error.code` the gateway gave the
@@ -65,6 +74,7 @@ pub const OMITTED_KEY: &str = "nab_omitted";
 /// past the file cap (`file_cap`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Omitted {
+    /// Why the body was left out: `refused`, `line_cap` or `file_cap`.
     pub reason: String,
     /// Size of the JSON that was left out (the body as received, for a refused request).
     pub bytes: u64,
@@ -74,6 +84,7 @@ pub struct Omitted {
 }
 
 impl Omitted {
+    /// The placeholder as it stands in the line: `{"nab_omitted": {…}}`.
     pub fn to_value(&self) -> serde_json::Value {
         serde_json::json!({ OMITTED_KEY: self })
     }

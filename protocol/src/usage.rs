@@ -1,3 +1,5 @@
+//! Token usage of one model call, as the provider reported it.
+
 use serde::{Deserialize, Serialize};
 
 /// Token usage for one model call, as the provider reported it.
@@ -6,13 +8,17 @@ use serde::{Deserialize, Serialize};
 /// (OpenAI's `prompt_tokens_details.cached_tokens`, DeepSeek's `prompt_cache_hit_tokens`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Usage {
+    /// Tokens the model read (the whole prompt, cached part included).
     pub prompt_tokens: u64,
+    /// Tokens the model wrote.
     pub completion_tokens: u64,
+    /// Of `prompt_tokens`, those served from the provider's prefix cache.
     #[serde(default)]
     pub cached_tokens: u64,
 }
 
 impl Usage {
+    /// Prompt plus completion tokens.
     pub fn total(&self) -> u64 {
         self.prompt_tokens + self.completion_tokens
     }
