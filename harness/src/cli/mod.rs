@@ -14,6 +14,7 @@ mod review;
 mod run;
 mod run_meta;
 mod selftest;
+mod sweep;
 mod validate;
 mod validate_lock;
 
@@ -68,6 +69,15 @@ enum Command {
     ///
     /// Example: nab leaderboard runs/sweep-1 --out runs/sweep-1
     Leaderboard(leaderboard::Args),
+    /// Run a sweep file: agents × models × tasks × trials, one run folder per (agent, model).
+    ///
+    /// Trials are interleaved across the runs (round r is trial r of every task for every
+    /// run), so a sweep stopped halfway has balanced partial results. Each provider gets its
+    /// own concurrency and request pace (`providers:`); a 429/503/529 slows only that
+    /// provider, and its retries still end, as an `error` naming it, after max_retries.
+    /// sweep.json lists the runs for `nab leaderboard`; every run folder works with
+    /// `nab report`, `nab compare` and `nab gate`. Example: ci/sweep.example.yaml.
+    Sweep(sweep::Args),
     /// Run the built-in hostile agents against the harness; exit 1 if any attack fooled it.
     Selftest(selftest::Args),
 }
@@ -88,6 +98,7 @@ impl Cli {
             Command::Gate(a) => gate::run(a),
             Command::Leaderboard(a) => leaderboard::run(a),
             Command::Selftest(a) => selftest::run(a).await,
+            Command::Sweep(a) => sweep::run(a).await,
         }
     }
 }

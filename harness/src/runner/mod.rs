@@ -208,8 +208,9 @@ pub async fn run_jobs(
 }
 
 /// Runs one job with bounded retries for infrastructure errors. `None` when interrupted
-/// (the trial is not recorded, so `--resume` runs it again).
-async fn execute(
+/// (the trial is not recorded, so `--resume` runs it again). `nab sweep` runs its trials
+/// through it too.
+pub(crate) async fn execute(
     ctx: &TrialContext,
     job: &Job,
     out_dir: &std::path::Path,

@@ -378,6 +378,17 @@ mod tests {
     }
 
     #[test]
+    fn the_shipped_example_is_a_valid_sweep() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let text = std::fs::read_to_string(root.join("ci/sweep.example.yaml")).unwrap();
+        let tasks = root.join("tasks").display().to_string();
+        let text = text.replace("  dir: tasks\n", &format!("  dir: {tasks}\n"));
+        let s = parse(&text).unwrap();
+        assert_eq!(s.file.tasks.ids.len(), 3);
+        assert_eq!(s.provider_key("scripted:task"), Some("scripted:"));
+    }
+
+    #[test]
     fn the_longest_matching_key_wins() {
         let mut p = BTreeMap::new();
         p.insert("openai:".to_owned(), ProviderLimits::default());

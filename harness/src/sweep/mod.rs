@@ -3,9 +3,18 @@
 //!
 //! - [`file`]: the sweep file's format and every check made before anything runs.
 //! - [`plan`]: the runs, their provider pools, and the interleaved order of the trials.
+//! - [`schedule`]: the dispatcher (global `jobs`, each pool's `concurrency`).
+//! - [`execute`]: the run folders, their results files and `--resume`.
+//! - [`index`]: `sweep.json`, the sweep folder's list of runs and the sweep file's hash.
 
+pub mod execute;
 pub mod file;
+pub mod index;
 pub mod plan;
+pub mod schedule;
+
+pub use execute::{SweepConfig, SweepReport, SweepRunReport, run_sweep};
+pub use index::{IndexProvider, IndexRun, SweepIndex};
 
 pub use file::{ProviderLimits, Sweep, SweepFile, SweepFileError, SweepIssue};
 pub use plan::{Plan, PlannedRun, Pool, Unit};

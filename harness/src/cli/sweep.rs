@@ -1,0 +1,238 @@
+//! `nab sweep sweep.yaml [--out DIR] [--resume] [-j N]`: agents × models × tasks × trials,
+//! one ordinary run folder per (agent, model) pair under the sweep folder, trials
+//! interleaved across the runs, each provider under its own concurrency and pace.
+
+use super::common::{default_out, load_or_report};
+use nab_gateway::Pace;
+use nab_harness::exit::{BAD_INPUT, FAILED, INTERRUPTED, exit};
+use nab_harness::runner::{new_run_id, summary_table};
+use nab_harness::sandbox::DockerBackend;
+use nab_harness::sweep::{IndexProvider, IndexRun, Plan, Sweep, SweepConfig, SweepIndex};
+use nab_protocol::trial::TrialStatus;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use tokio_util::sync::CancellationToken;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The sweep file (YAML). Keys: agents (list, as --agent takes them), models (list, as
+    /// --model takes them), tasks {dir, ids (optional)}, trials (default 1), jobs (default
+    /// 1), attempts (default 3), providers {<model spec or its start>: {concurrency, rpm,
+    /// max_retries, api_key_env}}. Example: ci/sweep.example.yaml; the README has the rest.
+    file: PathBuf,
+    /// The sweep folder (default runs/sweep-<time>): sweep.json and one run folder per
+    /// (agent, model) pair.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Continue the stopped sweep in --out: trials its run folders already recorded are
+    /// skipped (errors run again). Refused when the sweep file changed since it started.
+    #[arg(long, requires = "out")]
+    resume: bool,
+    /// Trials at once over the whole sweep (default: the file's `jobs`).
+    #[arg(short = 'j', long = "jobs")]
+    jobs: Option<usize>,
+    /// Sweep id (default: time-based); run N is labelled nab.run=<id>-NN (`nab clean --run`).
+    #[arg(long)]
+    id: Option<String>,
+}
+
+pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let sweep = match Sweep::load(&args.file) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("{e}");
+            return Ok(exit(BAD_INPUT));
+        }
+    };
+    if args.jobs == Some(0) {
+        anyhow::bail!("-j/--jobs must be at least 1");
+    }
+    let f = &sweep.file;
+    let Some(mut tasks) = load_or_report(&f.tasks.dir, &f.tasks.ids) else {
+        return Ok(exit(BAD_INPUT));
+    };
+    let plan = Plan::new(&sweep);
+    let paces: Vec<Arc<Pace>> = plan
+        .pools
+        .iter()
+        .map(|p| Arc::new(Pace::new(p.name.clone(), p.limits.rpm)))
+        .collect();
+    // Every model checked against every task (keys, trajectories, cassettes) before Docker.
+    let mut models = Vec::with_capacity(plan.runs.len());
+    let mut problems = Vec::new();
+    for run in &plan.runs {
+        let limits = run.pool.map(|p| &plan.pools[p].limits);
+        let key_env = limits.and_then(|l| l.api_key_env.clone());
+        match nab_harness::model::prepare(&run.agent, run.model.as_deref(), key_env, &tasks) {
+            Ok(setup) => models.push(setup.map(|mut s| {
+                if let Some(p) = run.pool {
+                    s.pace = Some(paces[p].clone());
+                    s.max_retries = plan.pools[p].limits.max_retries;
+                }
+                Arc::new(s)
+            })),
+            Err(e) => {
+                problems.push(format!(
+                    "{}: run {} (agent {}, model {}): {e}",
+                    args.file.display(),
+                    run.dir,
+                    run.agent,
+                    run.model.as_deref().unwrap_or("none")
+                ));
+                models.push(None);
+            }
+        }
+    }
+    if !problems.is_empty() {
+        eprintln!("{}", problems.join("\n"));
+        return Ok(exit(BAD_INPUT));
+    }
+    let sweep_id = args.id.clone().unwrap_or_else(new_run_id);
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| default_out("sweep-", &sweep_id));
+    std::fs::create_dir_all(&out)
+        .map_err(|e| anyhow::anyhow!("cannot create the sweep folder {}: {e}", out.display()))?;
+    let index_runs: Vec<IndexRun> = plan
+        .runs
+        .iter()
+        .map(|r| IndexRun {
+            dir: r.dir.clone(),
+            agent: r.agent.to_string(),
+            model: r.model.clone(),
+            provider: r.pool.map(|p| plan.pools[p].name.clone()),
+        })
+        .collect();
+    let mut index = SweepIndex::begin(&out, &args.file, &sweep.hash, index_runs, args.resume)?;
+
+    let docker = nab_harness::sandbox::connect().await?;
+    let image = super::ensure_image(&docker, false).await?;
+    super::ensure_task_images(&docker, &image, &mut tasks, false).await?;
+    index.write(&out)?;
+    let ids: Vec<String> = tasks.iter().map(|t| t.id().to_owned()).collect();
+    let run_ids: Vec<String> = (0..plan.runs.len())
+        .map(|i| format!("{sweep_id}-{:02}", i + 1))
+        .collect();
+    let mut metas = Vec::with_capacity(plan.runs.len());
+    for (i, run) in plan.runs.iter().enumerate() {
+        metas.push(super::run_meta::start(
+            &out.join(&run.dir),
+            &run_ids[i],
+            &run.agent.to_string(),
+            run.model.as_deref(),
+            super::run_meta::Suite {
+                dir: &f.tasks.dir,
+                ids: &ids,
+            },
+            f.trials,
+            args.resume,
+            super::run_meta::Sharding::default(),
+        )?);
+    }
+    eprintln!(
+        "sweep {}: {} run(s) × {} task(s) × {} trial(s) → {}",
+        args.file.display(),
+        plan.runs.len(),
+        tasks.len(),
+        f.trials,
+        out.display()
+    );
+    let cancel = CancellationToken::new();
+    let watcher = tokio::spawn(interrupt_on_ctrl_c(cancel.clone()));
+    let cfg = SweepConfig {
+        plan: plan.clone(),
+        tasks,
+        trials: f.trials,
+        jobs: args.jobs.unwrap_or(f.jobs as usize),
+        attempts: f.attempts,
+        out: out.clone(),
+        resume: args.resume,
+        backend: Arc::new(DockerBackend::new(docker)),
+        image,
+        models,
+        run_ids,
+        progress: nab_harness::runner::progress::for_stderr(),
+    };
+    let report = nab_harness::sweep::run_sweep(cfg, cancel.clone()).await;
+    watcher.abort();
+    let report = report?;
+
+    let mut errors = 0;
+    for ((run, r), meta) in plan.runs.iter().zip(&report.runs).zip(metas) {
+        println!(
+            "\n{} (agent {}, model {})",
+            run.dir,
+            run.agent,
+            run.model.as_deref().unwrap_or("none")
+        );
+        print!("{}", summary_table(&r.records));
+        super::run_meta::finish(&r.dir, meta, &r.run_id);
+        errors += r
+            .records
+            .iter()
+            .filter(|x| x.status == TrialStatus::Error)
+            .count();
+        if r.leftovers > 0 {
+            eprintln!(
+                "warning: the end-of-run sweep removed {} leftover container(s)/volume(s)/disk quota(s) of {}",
+                r.leftovers, r.run_id
+            );
+        }
+    }
+    index.providers = plan
+        .pools
+        .iter()
+        .zip(&paces)
+        .map(|(p, pace)| {
+            let s = pace.stats();
+            IndexProvider {
+                name: p.name.clone(),
+                requests: s.requests,
+                slowed: s.slowed,
+                waited_ms: s.waited.as_millis() as u64,
+            }
+        })
+        .collect();
+    for p in index.providers.iter().filter(|p| p.slowed > 0) {
+        eprintln!(
+            "provider {}: {} answer(s) asked to slow down; requests waited {:.1} s in all",
+            p.name,
+            p.slowed,
+            p.waited_ms as f64 / 1000.0
+        );
+    }
+    if !report.interrupted {
+        index.finished_at = Some(nab_protocol::now_rfc3339());
+    }
+    index.write(&out)?;
+    println!("\nsweep → {}", SweepIndex::path(&out).display());
+    if report.interrupted {
+        eprintln!(
+            "interrupted; continue with: nab sweep {} --resume --out {}",
+            args.file.display(),
+            out.display()
+        );
+        return Ok(exit(INTERRUPTED));
+    }
+    Ok(if errors > 0 {
+        exit(FAILED)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// The first Ctrl-C stops the sweep (running trials are stopped and cleaned up, finished
+/// ones kept); a second one exits at once.
+async fn interrupt_on_ctrl_c(cancel: CancellationToken) {
+    if tokio::signal::ctrl_c().await.is_err() {
+        return;
+    }
+    eprintln!("\ninterrupted: stopping trials and removing their containers ...");
+    cancel.cancel();
+    if tokio::signal::ctrl_c().await.is_ok() {
+        eprintln!("\ninterrupted again: exiting now; `nab clean` removes what is left");
+        std::process::exit(i32::from(INTERRUPTED));
+    }
+}

@@ -1,0 +1,221 @@
+//! Runs a planned sweep: one ordinary run folder per (agent, model) pair under the sweep
+//! folder (`results.jsonl` appended and fsynced as each trial ends, exactly as `nab run`
+//! writes it), the units dispatched across all of them ([`super::schedule`]), and trials a
+//! folder already holds skipped (`--resume`).
+
+use super::plan::{Plan, Unit};
+use super::schedule::{Slots, dispatch};
+use crate::model::ModelSetup;
+use crate::runner::{Job, Progress, Reporter, ResultsFile, ResumeState, RunError, execute};
+use crate::sandbox::SandboxBackend;
+use crate::task::Task;
+use crate::trial::TrialContext;
+use nab_protocol::run::RunPaths;
+use nab_protocol::trial::{TrialRecord, TrialStatus};
+use std::collections::HashSet;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio_util::sync::CancellationToken;
+
+/// Everything a sweep needs, checked and prepared.
+pub struct SweepConfig {
+    pub plan: Plan,
+    pub tasks: Vec<Arc<Task>>,
+    pub trials: u32,
+    pub jobs: usize,
+    /// Attempts per trial for infrastructure errors (1 = no retry).
+    pub attempts: u32,
+    /// The sweep folder; run `i` is `<out>/<plan.runs[i].dir>`.
+    pub out: PathBuf,
+    pub resume: bool,
+    pub backend: Arc<dyn SandboxBackend>,
+    pub image: String,
+    /// The model of each run (`plan.runs[i]`), None for agents without one.
+    pub models: Vec<Option<Arc<ModelSetup>>>,
+    /// Run ids for runs that have none yet (a resumed run keeps its own).
+    pub run_ids: Vec<String>,
+    pub progress: Arc<dyn Reporter>,
+}
+
+/// What one run of the sweep did.
+#[derive(Debug)]
+pub struct SweepRunReport {
+    pub run_id: String,
+    pub dir: PathBuf,
+    /// Every record, including those kept from before a resume.
+    pub records: Vec<TrialRecord>,
+    pub resumed: usize,
+    pub leftovers: usize,
+}
+
+#[derive(Debug)]
+pub struct SweepReport {
+    pub runs: Vec<SweepRunReport>,
+    pub interrupted: bool,
+}
+
+struct RunState {
+    ctx: TrialContext,
+    dir: PathBuf,
+    file: ResultsFile,
+    records: Vec<TrialRecord>,
+    resumed: usize,
+    done: HashSet<(String, u32)>,
+}
+
+fn open_run(cfg: &SweepConfig, i: usize) -> Result<RunState, RunError> {
+    let dir = cfg.out.join(&cfg.plan.runs[i].dir);
+    std::fs::create_dir_all(&dir).map_err(|e| RunError::Results {
+        path: dir.clone(),
+        message: e.to_string(),
+    })?;
+    let results = RunPaths::new(&dir).results();
+    let before = if cfg.resume {
+        ResumeState::load(&results)?
+    } else {
+        ResumeState::fresh(&results)?
+    };
+    let run_id = before
+        .run_id
+        .clone()
+        .or_else(|| cfg.run_ids.get(i).cloned())
+        .unwrap_or_else(crate::runner::new_run_id);
+    // Errors are run again, as `nab run --resume` does.
+    let records: Vec<TrialRecord> = before
+        .records
+        .into_iter()
+        .filter(|r| r.status != TrialStatus::Error)
+        .collect();
+    let done = records
+        .iter()
+        .map(|r| (r.task_id.clone(), r.trial))
+        .collect();
+    Ok(RunState {
+        ctx: TrialContext {
+            backend: cfg.backend.clone(),
+            image: cfg.image.clone(),
+            run_id,
+            model: cfg.models.get(i).cloned().flatten(),
+        },
+        file: ResultsFile::open_append(&results)?,
+        resumed: records.len(),
+        records,
+        done,
+        dir,
+    })
+}
+
+/// Runs every unit of the plan not already recorded, and returns each run's records.
+pub async fn run_sweep(
+    cfg: SweepConfig,
+    cancel: CancellationToken,
+) -> Result<SweepReport, RunError> {
+    let mut runs = Vec::with_capacity(cfg.plan.runs.len());
+    for i in 0..cfg.plan.runs.len() {
+        runs.push(open_run(&cfg, i)?);
+    }
+    let units: Vec<Unit> = cfg
+        .plan
+        .units(cfg.tasks.len(), cfg.trials)
+        .into_iter()
+        .filter(|u| {
+            let id = cfg.tasks[u.task].id().to_owned();
+            !runs[u.run].done.contains(&(id, u.trial))
+        })
+        .collect();
+    let reporter = cfg.progress.clone();
+    reporter.report(Progress::Started {
+        pending: units.len(),
+    });
+    let slots = Slots {
+        jobs: cfg.jobs,
+        pools: cfg
+            .plan
+            .pools
+            .iter()
+            .map(|p| p.limits.concurrency.map(|c| c as usize))
+            .collect(),
+    };
+    let contexts: Vec<TrialContext> = runs.iter().map(|r| r.ctx.clone()).collect();
+    let dirs: Vec<PathBuf> = runs.iter().map(|r| r.dir.clone()).collect();
+    let (plan, tasks, attempts) = (&cfg.plan, &cfg.tasks, cfg.attempts.max(1));
+    let mut write_error = None;
+    let panicked = dispatch(
+        units,
+        |u| plan.runs[u.run].pool,
+        &slots,
+        &cancel,
+        |u| {
+            let ctx = contexts[u.run].clone();
+            let out_dir = dirs[u.run].clone();
+            let job = Job {
+                task: tasks[u.task].clone(),
+                agent: plan.runs[u.run].agent.clone(),
+                trial: u.trial,
+                dir_name: u.trial.to_string(),
+            };
+            let cancel = cancel.clone();
+            async move { execute(&ctx, &job, &out_dir, attempts, None, &cancel).await }
+        },
+        |u, rec| match rec {
+            Some(rec) => {
+                reporter.report(Progress::Trial(&rec));
+                let run = &mut runs[u.run];
+                if let Err(e) = run.file.append(&rec) {
+                    write_error.get_or_insert(e);
+                    cancel.cancel();
+                }
+                run.records.push(rec);
+            }
+            None => reporter.report(Progress::Dropped),
+        },
+    )
+    .await;
+    reporter.report(Progress::Finished);
+    for p in &panicked {
+        tracing::error!(
+            "a trial task panicked (a bug in nab): run {} task {} trial {}",
+            plan.runs[p.0.run].dir,
+            tasks[p.0.task].id(),
+            p.0.trial
+        );
+    }
+    let interrupted = cancel.is_cancelled();
+    let mut reports = Vec::with_capacity(runs.len());
+    for run in runs {
+        let leftovers = sweep_leftovers(cfg.backend.as_ref(), &run.ctx.run_id).await;
+        reports.push(SweepRunReport {
+            run_id: run.ctx.run_id,
+            dir: run.dir,
+            records: run.records,
+            resumed: run.resumed,
+            leftovers,
+        });
+    }
+    if let Some(e) = write_error {
+        return Err(e);
+    }
+    Ok(SweepReport {
+        runs: reports,
+        interrupted,
+    })
+}
+
+/// The safety net behind each trial's own cleanup: anything still labelled with the run.
+async fn sweep_leftovers(backend: &dyn SandboxBackend, run_id: &str) -> usize {
+    let label = format!("nab.run={run_id}");
+    match tokio::time::timeout(Duration::from_secs(20), backend.sweep(&label)).await {
+        Ok(Ok(s)) => s.containers + s.volumes + s.quotas,
+        Ok(Err(e)) => {
+            tracing::warn!("end-of-run sweep of {run_id} failed: {e}");
+            0
+        }
+        Err(_) => {
+            tracing::warn!(
+                "end-of-run sweep of {run_id} timed out; `nab clean --run {run_id}` removes what is left"
+            );
+            0
+        }
+    }
+}

@@ -1,0 +1,386 @@
+//! `nab sweep` end to end against real Docker: nab-agent with two models (the scripted
+//! model, and a mock HTTP provider that answers 429 with Retry-After half the time) on three
+//! tasks × two trials finishes balanced, with no error from rate limiting and the other
+//! model never held back; retries that run out are an `error` naming the provider; a
+//! stopped sweep resumes, and refuses a sweep file that changed; a bad sweep file is
+//! refused before anything runs.
+
+mod common;
+
+use nab_protocol::trial::{ErrorKind, TrialRecord, TrialStatus};
+use serde_json::Value;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use wiremock::matchers::method;
+use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
+
+const TASKS: [&str; 3] = [
+    "term-log-report",
+    "py-pagination-offbyone",
+    "sh-csv-quoting",
+];
+
+fn ensure_nab_agent() {
+    static BUILT: OnceLock<()> = OnceLock::new();
+    BUILT.get_or_init(|| {
+        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+        let st = Command::new(cargo)
+            .args(["build", "-p", "nab-agent"])
+            .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join(".."))
+            .status()
+            .expect("cargo");
+        assert!(st.success(), "cargo build -p nab-agent failed");
+    });
+}
+
+/// A model that gives its final answer at once (the task then fails its tests: `failed`).
+fn final_answer() -> Value {
+    serde_json::json!({
+        "id": "chatcmpl-1", "object": "chat.completion", "created": 1, "model": "m",
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": "Done."}, "finish_reason": "stop"}],
+        "usage": {"prompt_tokens": 10, "completion_tokens": 2, "total_tokens": 12}
+    })
+}
+
+/// Answers 429 (Retry-After 0.5 s) to every other request, the final answer to the rest.
+struct HalfRateLimited(AtomicUsize);
+
+impl Respond for HalfRateLimited {
+    fn respond(&self, _: &Request) -> ResponseTemplate {
+        if self.0.fetch_add(1, Ordering::SeqCst).is_multiple_of(2) {
+            ResponseTemplate::new(429)
+                .insert_header("retry-after", "0.5")
+                .set_body_string("rate limited")
+        } else {
+            ResponseTemplate::new(200).set_body_json(final_answer())
+        }
+    }
+}
+
+fn nab(args: &[&str], file: &Path, out: &Path) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_nab"));
+    cmd.arg("sweep")
+        .arg(file)
+        .arg("--out")
+        .arg(out)
+        .args(args)
+        .env("NAB_API_KEY", "unused-by-the-mock");
+    cmd
+}
+
+fn show(o: &Output) -> String {
+    format!(
+        "status {:?}\n--- stdout\n{}\n--- stderr\n{}",
+        o.status,
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+fn sweep_json(out: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(out.join("sweep.json")).unwrap()).unwrap()
+}
+
+fn run_dirs(out: &Path) -> Vec<PathBuf> {
+    sweep_json(out)["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| out.join(r["dir"].as_str().unwrap()))
+        .collect()
+}
+
+fn records(run: &Path) -> Vec<TrialRecord> {
+    nab_protocol::read_jsonl::<TrialRecord>(&run.join("results.jsonl"))
+        .map(|r| r.records)
+        .unwrap_or_default()
+}
+
+fn transcripts(run: &Path) -> Vec<nab_protocol::transcript::TranscriptLine> {
+    let mut out = Vec::new();
+    for e in walkdir::WalkDir::new(run.join("trials")) {
+        let e = e.unwrap();
+        if e.file_name() == "transcript.jsonl" {
+            out.extend(nab_protocol::read_jsonl(e.path()).unwrap().records);
+        }
+    }
+    out
+}
+
+fn pairs(recs: &[TrialRecord]) -> BTreeSet<(String, u32)> {
+    recs.iter().map(|r| (r.task_id.clone(), r.trial)).collect()
+}
+
+fn all_pairs(tasks: &[&str], trials: u32) -> BTreeSet<(String, u32)> {
+    tasks
+        .iter()
+        .flat_map(|t| (0..trials).map(move |i| (t.to_string(), i)))
+        .collect()
+}
+
+fn write_sweep(dir: &Path, body: &str) -> PathBuf {
+    let f = dir.join("sweep.yaml");
+    std::fs::write(&f, body).unwrap();
+    f
+}
+
+fn tasks_yaml(ids: &[&str]) -> String {
+    format!(
+        "tasks: {{dir: {}, ids: [{}]}}\n",
+        common::repo_tasks().display(),
+        ids.join(", ")
+    )
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn two_models_one_rate_limited_finish_balanced_and_the_other_is_not_held_back() {
+    common::base_image().await;
+    ensure_nab_agent();
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .respond_with(HalfRateLimited(AtomicUsize::new(0)))
+        .mount(&server)
+        .await;
+    let limited = format!("openai[stream=off]:limited@{}/v1", server.uri());
+    let root = tempfile::tempdir().unwrap();
+    let id = common::unique("sweep");
+    let _clean: Vec<_> = ["01", "02"]
+        .iter()
+        .map(|n| common::SweepOnDrop(format!("{id}-{n}")))
+        .collect();
+    let file = write_sweep(
+        root.path(),
+        &format!(
+            "agents: [nab-agent]\nmodels: [scripted:task, '{limited}']\n{}trials: 2\njobs: 2\nattempts: 1\nproviders:\n  'openai[': {{concurrency: 1, max_retries: 4}}\n",
+            tasks_yaml(&TASKS)
+        ),
+    );
+    let out = root.path().join("out");
+    let o = nab(&["--id", &id], &file, &out).output().unwrap();
+    assert!(o.status.success(), "{}", show(&o));
+
+    let index = sweep_json(&out);
+    let runs = run_dirs(&out);
+    assert_eq!(runs.len(), 2, "{index}");
+    assert_eq!(index["runs"][0]["model"], "scripted:task");
+    assert_eq!(index["runs"][1]["model"], limited.as_str());
+    for run in &runs {
+        let recs = records(run);
+        assert_eq!(recs.len(), 6, "{}: {recs:?}", run.display());
+        assert_eq!(
+            pairs(&recs),
+            all_pairs(&TASKS, 2),
+            "every (task, trial) once"
+        );
+        for r in &recs {
+            assert_ne!(r.status, TrialStatus::Error, "{r:?}");
+        }
+        // An ordinary run folder: run.json and report.html as `nab run` writes them.
+        assert!(run.join("run.json").is_file());
+        assert!(run.join("report.html").is_file(), "{}", show(&o));
+    }
+    let scripted = records(&runs[0]);
+    assert!(
+        scripted.iter().all(|r| r.status == TrialStatus::Passed),
+        "{scripted:?}"
+    );
+    // The limited model was slowed down by its 429s, and retried past them ...
+    let providers = index["providers"].as_array().unwrap();
+    let pool = |name: &str| {
+        providers
+            .iter()
+            .find(|p| p["name"] == name)
+            .unwrap_or_else(|| panic!("{name} in {index}"))
+    };
+    let slow = pool("openai[");
+    assert!(slow["slowed"].as_u64().unwrap() >= 6, "{slow}");
+    assert!(slow["waited_ms"].as_u64().unwrap() >= 1000, "{slow}");
+    assert!(transcripts(&runs[1]).iter().any(|l| l.retries > 0));
+    // ... and the scripted model was never held back or retried.
+    let fast = pool("scripted:task");
+    assert_eq!(
+        (fast["slowed"].as_u64(), fast["waited_ms"].as_u64()),
+        (Some(0), Some(0)),
+        "{fast}"
+    );
+    let lines = transcripts(&runs[0]);
+    assert!(!lines.is_empty());
+    assert!(lines.iter().all(|l| l.retries == 0));
+
+    // The sweep folder is what `nab leaderboard` reads.
+    let lb = Command::new(env!("CARGO_BIN_EXE_nab"))
+        .arg("leaderboard")
+        .arg(&out)
+        .arg("--out")
+        .arg(root.path().join("lb"))
+        .output()
+        .unwrap();
+    assert!(lb.status.success(), "{}", show(&lb));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn retries_that_run_out_are_an_error_naming_the_provider() {
+    common::base_image().await;
+    ensure_nab_agent();
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .respond_with(
+            ResponseTemplate::new(429)
+                .insert_header("retry-after", "0.2")
+                .set_body_string("rate limited"),
+        )
+        .mount(&server)
+        .await;
+    let spec = format!("openai[stream=off]:always-limited@{}/v1", server.uri());
+    let root = tempfile::tempdir().unwrap();
+    let id = common::unique("sweep-429");
+    let _clean = common::SweepOnDrop(format!("{id}-01"));
+    let file = write_sweep(
+        root.path(),
+        &format!(
+            "agents: [nab-agent]\nmodels: ['{spec}']\n{}attempts: 1\nproviders: {{'openai': {{max_retries: 1}}}}\n",
+            tasks_yaml(&["term-log-report"])
+        ),
+    );
+    let out = root.path().join("out");
+    let o = nab(&["--id", &id], &file, &out).output().unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "an error is a failure: {}",
+        show(&o)
+    );
+    let recs = records(&run_dirs(&out)[0]);
+    assert_eq!(recs.len(), 1, "{}", show(&o));
+    let r = &recs[0];
+    assert_eq!(r.status, TrialStatus::Error, "{r:?}");
+    assert_eq!(r.error_kind, Some(ErrorKind::Provider), "{r:?}");
+    assert!(r.failure_reason.is_none(), "not the agent's failure: {r:?}");
+    let error = r.error.as_deref().unwrap();
+    assert!(
+        error.contains("always-limited") && error.contains("provider_http_error"),
+        "the error names the provider: {error}"
+    );
+    // max_retries bounds the patience: 1 + 1 requests.
+    assert_eq!(server.received_requests().await.unwrap().len(), 2);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_stopped_sweep_resumes_and_refuses_a_changed_sweep_file() {
+    common::base_image().await;
+    ensure_nab_agent();
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(final_answer()))
+        .mount(&server)
+        .await;
+    let quick = format!("openai[stream=off]:quick@{}/v1", server.uri());
+    let tasks = ["term-log-report", "sh-csv-quoting"];
+    let root = tempfile::tempdir().unwrap();
+    let id = common::unique("sweep-resume");
+    let _clean: Vec<_> = ["01", "02"]
+        .iter()
+        .map(|n| common::SweepOnDrop(format!("{id}-{n}")))
+        .collect();
+    let text = format!(
+        "agents: [nab-agent]\nmodels: [scripted:task, '{quick}']\n{}jobs: 1\nattempts: 1\n",
+        tasks_yaml(&tasks)
+    );
+    let file = write_sweep(root.path(), &text);
+    let out = root.path().join("out");
+
+    // Stop it (Ctrl-C) as soon as the first trial is recorded.
+    let mut child = nab(&["--id", &id], &file, &out)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(600);
+    let recorded = |out: &Path| -> usize {
+        if !out.join("sweep.json").is_file() {
+            return 0;
+        }
+        run_dirs(out).iter().map(|r| records(r).len()).sum()
+    };
+    while recorded(&out) == 0 {
+        assert!(std::time::Instant::now() < deadline, "no trial recorded");
+        if let Some(st) = child.try_wait().unwrap() {
+            panic!("nab sweep ended before it was stopped: {st:?}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::sys::signal::Signal::SIGINT,
+    )
+    .unwrap();
+    let st = child.wait().unwrap();
+    assert_eq!(st.code(), Some(130));
+    let before: Vec<Vec<TrialRecord>> = run_dirs(&out).iter().map(|r| records(r)).collect();
+    let kept: usize = before.iter().map(Vec::len).sum();
+    assert!((1..4).contains(&kept), "{before:?}");
+
+    // A changed sweep file is refused, before anything runs.
+    std::fs::write(&file, format!("{text}trials: 2\n")).unwrap();
+    let o = nab(&["--resume"], &file, &out).output().unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", show(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("sweep.yaml changed since the sweep") && err.contains("sha256:"),
+        "{err}"
+    );
+    let after: usize = run_dirs(&out).iter().map(|r| records(r).len()).sum();
+    assert_eq!(after, kept);
+
+    // The same file: the sweep finishes, keeping what it had.
+    std::fs::write(&file, &text).unwrap();
+    let o = nab(&["--resume"], &file, &out).output().unwrap();
+    assert!(o.status.success(), "{}", show(&o));
+    for (run, old) in run_dirs(&out).iter().zip(&before) {
+        let recs = records(run);
+        assert_eq!(recs.len(), 2, "{recs:?}");
+        assert_eq!(pairs(&recs), all_pairs(&tasks, 1));
+        assert_eq!(&recs[..old.len()], &old[..], "records from before are kept");
+        let ids: BTreeSet<&str> = recs.iter().map(|r| r.run_id.as_str()).collect();
+        assert_eq!(ids.len(), 1, "one run id per run folder: {ids:?}");
+    }
+    assert!(sweep_json(&out)["finished_at"].is_string());
+}
+
+#[test]
+fn a_bad_sweep_file_is_refused_before_anything_runs() {
+    let root = tempfile::tempdir().unwrap();
+    let file = write_sweep(
+        root.path(),
+        &format!(
+            "agents: [nab-agent]\nmodels: [scripted:task]\n{}trails: 3\n",
+            tasks_yaml(&["term-log-report", "no-such-task"])
+        ),
+    );
+    let out = root.path().join("out");
+    let o = nab(&[], &file, &out).output().unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", show(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("sweep.yaml:4:1: field `trails`: unknown field `trails`"),
+        "{err}"
+    );
+    let file = write_sweep(
+        root.path(),
+        &format!(
+            "agents: [nab-agent]\nmodels: [scripted:task]\n{}",
+            tasks_yaml(&["term-log-report", "no-such-task"])
+        ),
+    );
+    let o = nab(&[], &file, &out).output().unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", show(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("sweep.yaml: field `tasks.ids[1]`: no task `no-such-task`"),
+        "{err}"
+    );
+    assert!(!out.exists(), "nothing was created");
+}
