@@ -32,6 +32,10 @@ pub struct Args {
     /// Trials at once over the whole sweep (default: the file's `jobs`).
     #[arg(short = 'j', long = "jobs")]
     jobs: Option<usize>,
+    /// A prices file (YAML; see ci/prices.example.yaml), as `nab run --prices`: each run's
+    /// model is priced by the first entry matching it, and its trial records get `cost_usd`.
+    #[arg(long, value_name = "FILE")]
+    prices: Option<PathBuf>,
     /// Sweep id (default: time-based); run N is labelled nab.run=<id>-NN (`nab clean --run`).
     #[arg(long)]
     id: Option<String>,
@@ -52,6 +56,11 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     let Some(mut tasks) = load_or_report(&f.tasks.dir, &f.tasks.ids) else {
         return Ok(exit(BAD_INPUT));
     };
+    let prices = args
+        .prices
+        .as_deref()
+        .map(nab_gateway::Prices::load)
+        .transpose()?;
     let plan = Plan::new(&sweep);
     let paces: Vec<Arc<Pace>> = plan
         .pools
@@ -66,6 +75,11 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         let key_env = limits.and_then(|l| l.api_key_env.clone());
         match nab_harness::model::prepare(&run.agent, run.model.as_deref(), key_env, &tasks) {
             Ok(setup) => models.push(setup.map(|mut s| {
+                let pricing = nab_harness::cost::Pricing::resolve(prices.as_ref(), Some(&s));
+                if let Some(note) = pricing.note() {
+                    eprintln!("{}: {note}", run.dir);
+                }
+                s.price = pricing.price().cloned();
                 if let Some(p) = run.pool {
                     s.pace = Some(paces[p].clone());
                     s.max_retries = plan.pools[p].limits.max_retries;
