@@ -20,14 +20,13 @@
 
 #![warn(missing_docs)]
 
-// Issue 15: `events`, `run` and `trial` are not documented item by item yet.
+// Issue 15: `events` and `trial` are not documented item by item yet.
 #[allow(missing_docs)]
 pub mod events;
 pub mod files;
 pub mod json;
 pub mod jsonl;
 pub mod logging;
-#[allow(missing_docs)]
 pub mod run;
 pub mod scripted;
 pub mod transcript;

@@ -8,29 +8,48 @@ use crate::jsonl::JsonlError;
 use crate::trial::TrialRecord;
 use std::path::{Path, PathBuf};
 
+/// Why a run folder could not be loaded or written.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum RunFolderError {
+    /// The folder has no `results.jsonl`.
     #[error(
         "{path} is not a run directory: it has no results.jsonl (run `nab run` first, or pass the folder that holds results.jsonl)"
     )]
-    NotARun { path: PathBuf },
+    NotARun {
+        /// The folder given.
+        path: PathBuf,
+    },
+    /// `results.jsonl` could not be read.
     #[error("cannot read the results of {path}: {source}")]
     Results {
+        /// The run folder.
         path: PathBuf,
+        /// What the reader found.
         #[source]
         source: JsonlError,
     },
+    /// `run.json` is not JSON this build reads.
     #[error("{path}: invalid run metadata: {message}")]
-    Meta { path: PathBuf, message: String },
+    Meta {
+        /// The `run.json` file.
+        path: PathBuf,
+        /// What is wrong with it.
+        message: String,
+    },
+    /// A file of the run could not be read.
     #[error("cannot read {path}: {source}")]
     Read {
+        /// The file.
         path: PathBuf,
+        /// What the file system said.
         #[source]
         source: std::io::Error,
     },
+    /// A file of the run could not be written.
     #[error(transparent)]
     Write(#[from] WriteError),
+    /// A record names a trial folder outside the run.
     #[error(transparent)]
     Layout(#[from] LayoutError),
 }
@@ -39,8 +58,11 @@ pub enum RunFolderError {
 /// retried by `--resume` appears twice; readers that score pick the last) and `run.json`.
 #[derive(Debug, Clone)]
 pub struct RunFolder {
+    /// The paths of the folder's files.
     pub paths: RunPaths,
+    /// `run.json` (empty when the run has none).
     pub meta: RunMeta,
+    /// Every line of `results.jsonl`, in file order.
     pub records: Vec<TrialRecord>,
     /// The last line of results.jsonl was cut off (an interrupted writer) and skipped.
     pub truncated_tail: bool,
@@ -71,6 +93,7 @@ impl RunFolder {
         })
     }
 
+    /// The run folder itself.
     pub fn dir(&self) -> &Path {
         self.paths.root()
     }

@@ -51,8 +51,11 @@ pub fn instruction_path(tasks_dir: &Path, task_id: &str) -> PathBuf {
     "{run}: trial record of task {task:?} names the folder {folder:?}, which is not a plain folder name; the record is damaged"
 )]
 pub struct LayoutError {
+    /// The run folder.
     pub run: PathBuf,
+    /// The record's task.
     pub task: String,
+    /// The folder name the record gives.
     pub folder: String,
 }
 
@@ -63,42 +66,52 @@ pub struct RunPaths {
 }
 
 impl RunPaths {
+    /// The paths of the run folder `root`.
     pub fn new(root: impl Into<PathBuf>) -> RunPaths {
         RunPaths { root: root.into() }
     }
 
+    /// The run folder itself.
     pub fn root(&self) -> &Path {
         &self.root
     }
 
+    /// `<run>/results.jsonl`.
     pub fn results(&self) -> PathBuf {
         self.root.join(RESULTS_FILE)
     }
 
+    /// `<run>/run.json`.
     pub fn meta(&self) -> PathBuf {
         self.root.join(RUN_META_FILE)
     }
 
+    /// `<run>/summary.json`.
     pub fn summary(&self) -> PathBuf {
         self.root.join(SUMMARY_FILE)
     }
 
+    /// `<run>/report.html`.
     pub fn report(&self) -> PathBuf {
         self.root.join(REPORT_FILE)
     }
 
+    /// `<run>/results.parquet`.
     pub fn parquet(&self) -> PathBuf {
         self.root.join(PARQUET_FILE)
     }
 
+    /// `<run>/compare.html`.
     pub fn compare(&self) -> PathBuf {
         self.root.join(COMPARE_FILE)
     }
 
+    /// `<run>/pairwise.jsonl`.
     pub fn pairwise(&self) -> PathBuf {
         self.root.join(PAIRWISE_FILE)
     }
 
+    /// `<run>/review/`.
     pub fn review(&self) -> PathBuf {
         self.root.join(REVIEW_DIR)
     }
@@ -142,34 +155,42 @@ impl TrialDir {
         TrialDir(path.into())
     }
 
+    /// The trial folder itself.
     pub fn path(&self) -> &Path {
         &self.0
     }
 
+    /// `<trial>/diff.patch`.
     pub fn diff(&self) -> PathBuf {
         self.0.join(DIFF_FILE)
     }
 
+    /// `<trial>/events.jsonl`.
     pub fn events(&self) -> PathBuf {
         self.0.join(EVENTS_FILE)
     }
 
+    /// `<trial>/transcript.jsonl`.
     pub fn transcript(&self) -> PathBuf {
         self.0.join(TRANSCRIPT_FILE)
     }
 
+    /// `<trial>/agent.log`.
     pub fn agent_log(&self) -> PathBuf {
         self.0.join(AGENT_LOG_FILE)
     }
 
+    /// `<trial>/verify.log`.
     pub fn verify_log(&self) -> PathBuf {
         self.0.join(VERIFY_LOG_FILE)
     }
 
+    /// `<trial>/judge_attempts.jsonl`.
     pub fn judge_attempts(&self) -> PathBuf {
         self.0.join(JUDGE_ATTEMPTS_FILE)
     }
 
+    /// `<trial>/test_ids.json`.
     pub fn test_ids(&self) -> PathBuf {
         self.0.join(TEST_IDS_FILE)
     }

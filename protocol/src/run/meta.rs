@@ -6,16 +6,22 @@ use super::layout::RUN_META_FILE;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
+/// The `run.json` version this crate writes. Readers accept `1..=RUN_META_VERSION`.
 pub const RUN_META_VERSION: u32 = 1;
 
+/// `run.json`: what a run was. Every field but `v` may be absent.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct RunMeta {
+    /// The format version.
     #[serde(default = "v1")]
     pub v: u32,
+    /// The run's id (also in each trial record).
     #[serde(default)]
     pub run_id: Option<String>,
+    /// The agent spec (`nab-agent`, `command:…`).
     #[serde(default)]
     pub agent: Option<String>,
+    /// The model spec, secrets removed.
     #[serde(default)]
     pub model: Option<String>,
     /// The tasks folder of the run; the report reads `<tasks_dir>/<id>/instruction.md`.
@@ -32,10 +38,13 @@ pub struct RunMeta {
     /// Trials requested per task.
     #[serde(default)]
     pub trials: Option<u32>,
+    /// When the run started (RFC 3339, UTC).
     #[serde(default)]
     pub started_at: Option<String>,
+    /// When the run finished (RFC 3339, UTC); absent while it runs.
     #[serde(default)]
     pub finished_at: Option<String>,
+    /// The `nab` version that ran it.
     #[serde(default)]
     pub nab_version: Option<String>,
     /// The command line, for the report's header.
@@ -59,6 +68,7 @@ pub struct RunMeta {
 pub struct ShardMeta {
     /// 1-based: shard `index` of `count`.
     pub index: u32,
+    /// How many shards the run was cut into.
     pub count: u32,
     /// What the pairs were balanced by: `timeouts`, or `run:<sha256>` (the durations of
     /// an earlier run, by content).
@@ -72,8 +82,10 @@ pub struct ShardMeta {
 /// One shard that `nab merge` joined.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MergedShard {
+    /// The shard run's id.
     #[serde(default)]
     pub run_id: Option<String>,
+    /// Which share it held.
     #[serde(default)]
     pub shard: Option<ShardMeta>,
     /// Trial records taken from it.

@@ -7,7 +7,9 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Winner {
+    /// The baseline run was preferred.
     Baseline,
+    /// The candidate run was preferred.
     Candidate,
     /// A tie, or (in a [`PairwiseVerdict`] with `consistent: false`) two orders that
     /// disagreed.
@@ -15,6 +17,7 @@ pub enum Winner {
 }
 
 impl Winner {
+    /// Every winner, in the order messages list them.
     pub const ALL: [Winner; 3] = [Winner::Baseline, Winner::Candidate, Winner::Tie];
 
     /// The candidate's score for this verdict: 1, 0, or ½ for a tie.
@@ -26,6 +29,7 @@ impl Winner {
         }
     }
 
+    /// The name as written in a verdict line (`baseline`, `candidate`, `tie`).
     pub fn as_str(self) -> &'static str {
         match self {
             Winner::Baseline => "baseline",
@@ -39,20 +43,26 @@ impl Winner {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(try_from = "RawVerdict")]
 pub struct PairwiseVerdict {
+    /// The task both trials ran.
     pub task_id: String,
+    /// The trial index (absent in verdicts written without one).
     #[serde(default)]
     pub trial: Option<u32>,
+    /// Which run was preferred.
     pub winner: Winner,
     /// False when the two position-swapped judgements disagreed (scored as a tie).
     pub consistent: bool,
+    /// The judge's model spec, when a model judged.
     #[serde(default)]
     pub judge_model: Option<String>,
+    /// The judge's reason, in its words.
     #[serde(default)]
     pub reason: Option<String>,
     /// The run ids the pair was judged on (written by `nab compare --judge`); a verdict
     /// from another run pair is refused rather than mixed in.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub baseline_run: Option<String>,
+    /// See `baseline_run`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub candidate_run: Option<String>,
 }

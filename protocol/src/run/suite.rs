@@ -13,26 +13,41 @@ use std::path::{Path, PathBuf};
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum SuiteError {
+    /// A task file could not be read.
     #[error("cannot read {path}: {source}")]
     Read {
+        /// The file.
         path: PathBuf,
+        /// What the file system said.
         #[source]
         source: std::io::Error,
     },
+    /// The tasks found are not the ones run.json records.
     #[error(
         "the tasks in {found} are not the suite run {run} used: run.json records {want} (tasks folder {recorded}) and {found} hashes to {found_hash}; pass --tasks with the suite the run used"
     )]
     Mismatch {
+        /// The run folder.
         run: PathBuf,
+        /// The tasks folder run.json records.
         recorded: String,
+        /// The suite hash run.json records.
         want: String,
+        /// The tasks folder that was found.
         found: PathBuf,
+        /// That folder's suite hash.
         found_hash: String,
     },
+    /// No tasks folder was found.
     #[error(
         "cannot find the tasks of run {run}: tried {tried}; pass --tasks with the suite the run used"
     )]
-    NotFound { run: PathBuf, tried: String },
+    NotFound {
+        /// The run folder.
+        run: PathBuf,
+        /// The folders tried, in order.
+        tried: String,
+    },
 }
 
 type Result<T, E = SuiteError> = std::result::Result<T, E>;
