@@ -382,5 +382,19 @@ fn a_bad_sweep_file_is_refused_before_anything_runs() {
         err.contains("sweep.yaml: field `tasks.ids[1]`: no task `no-such-task`"),
         "{err}"
     );
+    let file = write_sweep(
+        root.path(),
+        &format!(
+            "agents: [oracle, 'wrong:nope']\nmodels: [scripted:task]\n{}",
+            tasks_yaml(&["term-log-report"])
+        ),
+    );
+    let o = nab(&[], &file, &out).output().unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", show(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("field `agents[1]`: task term-log-report has no wrong/nope/"),
+        "{err}"
+    );
     assert!(!out.exists(), "nothing was created");
 }

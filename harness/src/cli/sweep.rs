@@ -61,6 +61,20 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         .as_deref()
         .map(nab_gateway::Prices::load)
         .transpose()?;
+    // A known-wrong solution must exist in every task, as `nab run --agent wrong:` checks.
+    for (i, a) in sweep.agents.iter().enumerate() {
+        if let nab_harness::agent::AgentKind::Wrong(name) = a
+            && let Some(t) = tasks.iter().find(|t| !t.wrong.contains(name))
+        {
+            eprintln!(
+                "{}: field `agents[{i}]`: task {} has no wrong/{name}/ (it has: {:?})",
+                args.file.display(),
+                t.id(),
+                t.wrong
+            );
+            return Ok(exit(BAD_INPUT));
+        }
+    }
     let plan = Plan::new(&sweep);
     let paces: Vec<Arc<Pace>> = plan
         .pools
