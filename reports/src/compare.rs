@@ -35,6 +35,8 @@ pub struct TaskSide {
     pub pass_rate: Option<f64>,
     pub mean_tokens: Option<f64>,
     pub mean_steps: Option<f64>,
+    /// Mean `cost_usd` over the scored trials that have one.
+    pub mean_cost_usd: Option<f64>,
     pub violations: Vec<String>,
     /// Trials that made model calls but recorded 0 tokens both ways (see
     /// [`crate::summary::is_zero_token`]).
@@ -94,6 +96,10 @@ pub struct PairedStats {
     /// Σ candidate mean tokens / Σ baseline mean tokens over paired tasks with both known.
     pub token_ratio: Option<f64>,
     pub step_ratio: Option<f64>,
+    /// Σ candidate mean cost / Σ baseline mean cost over paired tasks with both known.
+    pub cost_ratio: Option<f64>,
+    /// candidate − baseline total cost (every trial with a cost); absent unless both have one.
+    pub cost_delta_usd: Option<f64>,
 }
 
 /// pass@k and pass^k of both runs at one k, over the same tasks.
@@ -211,6 +217,7 @@ fn side(run: &Run, t: &TaskTrials) -> TaskSide {
                 .filter_map(|r| r.steps.map(|s| s as f64))
                 .collect(),
         ),
+        mean_cost_usd: mean(recs.iter().filter_map(|r| r.cost_usd).collect()),
         violations: t
             .trial_indexes
             .iter()
@@ -386,6 +393,10 @@ impl Comparison {
             })
             .collect();
         let mde = crate::mde::Mde::for_comparison(t.map(|t| t.sd), &sides);
+        let (b_sum, c_sum) = (
+            RunSummary::compute(baseline),
+            RunSummary::compute(candidate),
+        );
         let stats = PairedStats {
             tasks: m,
             excluded: tasks
@@ -411,12 +422,23 @@ impl Comparison {
                     t.candidate.as_ref().and_then(|s| s.mean_steps),
                 )
             })),
+            cost_ratio: ratio(paired.iter().map(|t| {
+                (
+                    t.baseline.as_ref().and_then(|s| s.mean_cost_usd),
+                    t.candidate.as_ref().and_then(|s| s.mean_cost_usd),
+                )
+            })),
+            cost_delta_usd: c_sum
+                .usage
+                .cost_usd
+                .zip(b_sum.usage.cost_usd)
+                .map(|(c, b)| c - b),
         };
         Ok(Comparison {
             baseline_dir: baseline.dir.display().to_string(),
             candidate_dir: candidate.dir.display().to_string(),
-            baseline: RunSummary::compute(baseline),
-            candidate: RunSummary::compute(candidate),
+            baseline: b_sum,
+            candidate: c_sum,
             tasks,
             paired: stats,
             pairwise: summarize_pairwise(pairwise),
@@ -485,6 +507,14 @@ impl Comparison {
             s,
             "{:<22} {:>22} {:>22}",
             "tokens", b.usage.total_tokens, c.usage.total_tokens
+        );
+        let usd = crate::leaderboard::markdown::usd;
+        let _ = writeln!(
+            s,
+            "{:<22} {:>22} {:>22}",
+            "cost (USD)",
+            usd(b.usage.cost_usd),
+            usd(c.usage.cost_usd)
         );
         let _ = writeln!(s);
         let _ = writeln!(s, "paired over {} tasks (clustered by task):", p.tasks);

@@ -107,6 +107,14 @@ pub struct UsageTotals {
     pub output_tokens: u64,
     pub cached_tokens: u64,
     pub total_tokens: u64,
+    /// Sum of `cost_usd` over every trial that has one (infrastructure errors too: their
+    /// calls were paid for); absent when no trial has a cost (`nab run` without `--prices`,
+    /// or no price for the model).
+    #[serde(default)]
+    pub cost_usd: Option<f64>,
+    /// Trials with a `cost_usd`, of all the run's trials.
+    #[serde(default)]
+    pub cost_known_trials: usize,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -116,6 +124,9 @@ pub struct Distributions {
     pub steps: Dist,
     pub tool_failure_rate: Dist,
     pub agent_s: Dist,
+    /// `cost_usd` per scored trial that has one.
+    #[serde(default)]
+    pub cost_usd: Dist,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -262,6 +273,10 @@ impl RunSummary {
             usage.input_tokens += r.input_tokens.unwrap_or(0);
             usage.output_tokens += r.output_tokens.unwrap_or(0);
             usage.cached_tokens += r.cached_tokens.unwrap_or(0);
+            if let Some(c) = r.cost_usd {
+                *usage.cost_usd.get_or_insert(0.0) += c;
+                usage.cost_known_trials += 1;
+            }
             safety.violations += r.violations.len();
             safety.trials_with_violations += usize::from(!r.violations.is_empty());
             safety.policy_blocks += r.policy_blocks.unwrap_or(0);
@@ -281,6 +296,7 @@ impl RunSummary {
             steps: Dist::of(&collect(&|r| r.steps.map(|s| s as f64))),
             tool_failure_rate: Dist::of(&collect(&|r| r.tool_failure_rate)),
             agent_s: Dist::of(&collect(&|r| Some(r.agent_s))),
+            cost_usd: Dist::of(&collect(&|r| r.cost_usd)),
         };
 
         RunSummary {

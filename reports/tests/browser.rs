@@ -50,7 +50,14 @@ fn the_report_renders_in_headless_chromium_offline_and_matches_summary_json() {
     let mut spec = common::spec("browser", 28, 5, true);
     spec.error_rate = 0.03;
     spec.turns = 6;
-    let recs = fixtures::records(&spec);
+    let mut recs = fixtures::records(&spec);
+    // Priced trials (what `nab run --prices` writes), so the cost card and column render.
+    for r in recs.iter_mut() {
+        r.cost_usd = r
+            .input_tokens
+            .zip(r.output_tokens)
+            .map(|(i, o)| (i as f64 * 2.0 + o as f64 * 8.0) / 1e6);
+    }
     let dir = common::write(tmp.path(), "run", &spec, &recs);
     let out = nab_reports::write_run_outputs(&dir).unwrap();
     let summary: Value =
@@ -172,10 +179,19 @@ fn the_report_renders_in_headless_chromium_offline_and_matches_summary_json() {
         ("total_tokens", &summary["usage"]["total_tokens"]),
         ("llm_calls", &summary["usage"]["llm_calls"]),
         ("violations", &summary["safety"]["violations"]),
+        ("cost_known_trials", &summary["usage"]["cost_known_trials"]),
     ] {
         assert_eq!(number(&text(k)), v.as_f64().unwrap(), "{k}");
     }
     assert_eq!(text("agent"), summary["agent"].as_str().unwrap());
+    // The total cost, in dollars to the precision shown ($x.xx from $1 up, else $0.xxxx).
+    let cost_shown: f64 = text("cost_usd").trim_start_matches('$').parse().unwrap();
+    let cost = summary["usage"]["cost_usd"].as_f64().unwrap();
+    let step = if cost >= 1.0 { 0.005 } else { 0.00005 };
+    assert!(
+        cost > 0.0 && (cost_shown - cost).abs() <= step + 1e-12,
+        "{cost_shown} vs {cost}"
+    );
     assert_eq!(summary["tasks"], 28);
     assert_eq!(summary["trials"], 140);
 
@@ -193,6 +209,21 @@ fn the_report_renders_in_headless_chromium_offline_and_matches_summary_json() {
     assert!(
         visible >= 1000.0 && visible % 1000.0 == 0.0,
         "filter shows only passed rows: {visible}"
+    );
+
+    // Sorting by cost per trial puts the rows in ascending order of their shown cost.
+    let sorted = tab
+        .evaluate(
+            "(() => { document.querySelector('th[data-sort=cost]').click(); const v = Array.from(document.querySelectorAll('#tasks tbody tr')).map(r => parseFloat(r.querySelector('[data-col=mean_cost]').textContent.replace('$', ''))); const w = v.filter(x => !isNaN(x)); return w.every((x, i) => i === 0 || w[i - 1] <= x) && w.length >= 27 && v.length === 28; })()",
+            false,
+        )
+        .unwrap()
+        .value
+        .unwrap();
+    assert_eq!(
+        sorted,
+        serde_json::json!(true),
+        "cost column sorts ascending"
     );
 
     // A trial view opens (click a failed trial) and shows its highlighted diff.

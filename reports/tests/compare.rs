@@ -266,3 +266,73 @@ fn pairwise_records_from_another_run_pair_are_refused() {
     assert_eq!(pw.judges.len(), 1);
     assert_eq!(pw.judges[0].preference.mean, 0.5);
 }
+
+#[test]
+fn compare_shows_both_runs_costs_the_delta_and_the_per_task_costs() {
+    let tmp = tempfile::tempdir().unwrap();
+    let spec = common::spec("base", 12, 2, false);
+    let mut base = fixtures::records(&spec);
+    for r in base.iter_mut() {
+        r.cost_usd = Some(0.02);
+    }
+    let mut cand = base.clone();
+    for r in cand.iter_mut() {
+        r.run_id = "cand".into();
+        r.cost_usd = Some(0.05);
+    }
+    let b = common::write(tmp.path(), "base", &spec, &base);
+    let c = common::write(tmp.path(), "cand", &spec, &cand);
+    let out = tmp.path().join("compare.html");
+    let cmp = run(&CompareArgs {
+        baseline: b,
+        candidate: c,
+        out: Some(out.clone()),
+        pairwise: None,
+        seed: 1,
+    })
+    .unwrap();
+    let n = base.len() as f64;
+    let (bt, ct) = (0.02 * n, 0.05 * n);
+    assert!((cmp.baseline.usage.cost_usd.unwrap() - bt).abs() < 1e-9);
+    assert!((cmp.paired.cost_ratio.unwrap() - 2.5).abs() < 1e-9);
+    assert!((cmp.paired.cost_delta_usd.unwrap() - (ct - bt)).abs() < 1e-9);
+    let html = std::fs::read_to_string(&out).unwrap();
+    let usd = nab_reports::leaderboard::markdown::usd;
+    assert!(
+        html.contains(&format!("data-side=\"baseline-cost\">{}", usd(Some(bt)))),
+        "baseline total"
+    );
+    assert!(
+        html.contains(&format!("data-side=\"candidate-cost\">{}", usd(Some(ct)))),
+        "candidate total"
+    );
+    assert!(
+        html.contains(&format!(
+            "data-paired=\"cost_delta\">+{}",
+            usd(Some(ct - bt))
+        )),
+        "the delta"
+    );
+    assert!(html.contains("data-paired=\"cost_ratio\">2.50×"));
+    let task = &cmp.tasks[0].task_id;
+    assert!(html.contains(&format!("data-task-cost=\"{task}\">$0.0200 → $0.0500")));
+    assert!(cmp.terminal_summary().contains("cost (USD)"));
+
+    // Runs without a price show no cost and no delta, never $0.
+    let plain_b = common::write(tmp.path(), "pb", &spec, &fixtures::records(&spec));
+    let out2 = tmp.path().join("plain.html");
+    let cmp = run(&CompareArgs {
+        baseline: plain_b.clone(),
+        candidate: plain_b,
+        out: Some(out2.clone()),
+        pairwise: None,
+        seed: 1,
+    })
+    .unwrap();
+    assert_eq!(
+        (cmp.paired.cost_ratio, cmp.paired.cost_delta_usd),
+        (None, None)
+    );
+    let html = std::fs::read_to_string(&out2).unwrap();
+    assert!(html.contains("data-paired=\"cost_delta\">—"));
+}

@@ -141,7 +141,11 @@ fn is_failure(status: &quick_junit::TestCaseStatus) -> bool {
 #[test]
 fn an_identical_candidate_passes_every_rule() {
     let tmp = tempfile::tempdir().unwrap();
-    let (spec, base) = baseline();
+    let (spec, mut base) = baseline();
+    // Priced, so the cost rule is judged too (without a cost it is skipped).
+    for r in base.iter_mut() {
+        r.cost_usd = Some(0.01);
+    }
     let b = common::write(tmp.path(), "base", &spec, &base);
     let c = common::write(tmp.path(), "cand", &spec, &base);
     let outcome = run_gate(&gate_args(tmp.path(), &b, &c)).unwrap();
@@ -593,4 +597,71 @@ fn quarantined_tasks_are_kept_out_of_scores_and_rules_and_shown_apart() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("quarantine.yaml") && e.contains("reason"), "{e}");
+}
+
+#[test]
+fn cost_growth_fails_past_its_limit_passes_under_it_and_skips_without_costs() {
+    let (_, mut base) = baseline();
+    for r in base.iter_mut() {
+        r.cost_usd = Some(0.10);
+    }
+    let grown = |factor: f64| {
+        let mut c = base.clone();
+        for r in c.iter_mut() {
+            r.cost_usd = Some(0.10 * factor);
+        }
+        c
+    };
+    let rule = |o: &gate::GateOutcome| {
+        o.rules
+            .iter()
+            .find(|r| r.id == "cost_growth")
+            .cloned()
+            .unwrap()
+    };
+    // Double the cost, same tokens: only the cost rule fails.
+    let o = evaluate(&base, &grown(2.0), &GateConfig::default());
+    let ids: Vec<&str> = o.failing().map(|r| r.id).collect();
+    assert_eq!(ids, ["cost_growth"]);
+    let r = rule(&o);
+    assert!(
+        r.detail.contains("2.00×") && r.detail.contains("limit 1.50×"),
+        "{}",
+        r.detail
+    );
+    // 1.2× is under the default limit.
+    let o = evaluate(&base, &grown(1.2), &GateConfig::default());
+    assert_eq!(rule(&o).outcome, RuleOutcome::Pass);
+    assert!(o.passed());
+    // A tighter limit in gate.yaml catches it.
+    let cfg =
+        GateConfig::from_yaml("max_cost_ratio: 1.1\n", std::path::Path::new("g.yaml")).unwrap();
+    assert_eq!(
+        rule(&evaluate(&base, &grown(1.2), &cfg)).outcome,
+        RuleOutcome::Fail
+    );
+    // Off in the config, or no cost in one run: skipped, never failed.
+    let off =
+        GateConfig::from_yaml("max_cost_ratio: null\n", std::path::Path::new("g.yaml")).unwrap();
+    assert_eq!(
+        rule(&evaluate(&base, &grown(2.0), &off)).outcome,
+        RuleOutcome::Skipped
+    );
+    let (_, unpriced) = baseline();
+    let r = rule(&evaluate(&unpriced, &grown(2.0), &GateConfig::default()));
+    assert_eq!(r.outcome, RuleOutcome::Skipped);
+    assert!(
+        r.detail.contains("not recorded in both runs"),
+        "{}",
+        r.detail
+    );
+    // A ratio that is not a positive number is refused.
+    for bad in [
+        "max_cost_ratio: 0\n",
+        "max_cost_ratio: -1\n",
+        "max_cost_ratio: .nan\n",
+    ] {
+        let e = GateConfig::from_yaml(bad, std::path::Path::new("g.yaml")).unwrap_err();
+        assert!(e.to_string().contains("max_cost_ratio"), "{e}");
+    }
 }

@@ -218,3 +218,62 @@ fn zero_token_trials_are_flagged_in_summary_json_and_report_html() {
         "flagged on the page"
     );
 }
+
+#[test]
+fn cost_shows_in_summary_json_and_report_html_per_task_and_in_total() {
+    let tmp = tempfile::tempdir().unwrap();
+    let spec = common::spec("r-cost", 3, 2, true);
+    let mut recs = fixtures::records(&spec);
+    // Unpriced: the page says how to get a cost, never $0.
+    let plain = write_run_outputs(&common::write(tmp.path(), "plain", &spec, &recs)).unwrap();
+    assert_eq!(plain.summary.usage.cost_usd, None);
+    let html = std::fs::read_to_string(&plain.report_html).unwrap();
+    assert!(html.contains("no trial has a cost (nab run --prices FILE)"));
+    assert!(!html.contains("$0.0000"));
+
+    // Every trial of task 0 costs $0.01, of task 1 $0.25, task 2's trials none.
+    for r in recs.iter_mut() {
+        r.cost_usd = match &r.task_id[..7] {
+            "task-00" => Some(0.01),
+            "task-01" => Some(0.25),
+            _ => None,
+        };
+    }
+    let out = write_run_outputs(&common::write(tmp.path(), "priced", &spec, &recs)).unwrap();
+    let priced = recs.iter().filter(|r| r.cost_usd.is_some()).count();
+    let total: f64 = recs.iter().filter_map(|r| r.cost_usd).sum();
+    assert_eq!(out.summary.usage.cost_known_trials, priced);
+    assert!((out.summary.usage.cost_usd.unwrap() - total).abs() < 1e-12);
+    let json = std::fs::read_to_string(&out.summary_json).unwrap();
+    assert!(json.contains("\"cost_usd\""), "{json}");
+    let html = std::fs::read_to_string(&out.report_html).unwrap();
+    assert!(
+        html.contains(&format!(
+            "data-summary=\"cost_usd\">{}</div>",
+            nab_reports::leaderboard::markdown::usd(Some(total))
+        )),
+        "total on the page"
+    );
+    assert!(html.contains(&format!(
+        "<span data-summary=\"cost_known_trials\">{priced}</span> of {} trials priced",
+        recs.len()
+    )));
+    // Per task: the mean per scored trial and the sum over all its trials.
+    let row = |id: &str| {
+        let start = html.find(&format!("<tr data-id=\"{id}")).unwrap();
+        html[start..start + html[start..].find("</tr>").unwrap()].to_owned()
+    };
+    let r1 = row("task-01");
+    assert!(r1.contains("data-cost=\"0.25\""), "{r1}");
+    assert!(r1.contains("data-col=\"mean_cost\">$0.2500<"), "{r1}");
+    let n1 = recs
+        .iter()
+        .filter(|r| r.task_id.starts_with("task-01"))
+        .count() as f64;
+    assert!(
+        r1.contains(&format!("data-col=\"total_cost\">${:.4}<", 0.25 * n1)),
+        "{r1}"
+    );
+    let r2 = row("task-02");
+    assert!(r2.contains("data-col=\"mean_cost\">—<"), "{r2}");
+}

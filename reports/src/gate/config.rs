@@ -52,6 +52,10 @@ pub struct GateConfig {
     /// Largest allowed candidate/baseline ratio of mean tokens per trial; `null` disables.
     pub max_token_ratio: Option<f64>,
     pub max_step_ratio: Option<f64>,
+    /// Largest allowed candidate/baseline ratio of mean `cost_usd` per trial (over paired
+    /// tasks where both runs have a cost); `null` disables. Skipped when either run has no
+    /// cost (`nab run` without `--prices`).
+    pub max_cost_ratio: Option<f64>,
     /// Fail when a replayed candidate trial found no recording for the agent's request:
     /// the agent's requests changed and the cassette must be recorded again.
     pub fail_on_replay_miss: bool,
@@ -76,6 +80,7 @@ impl Default for GateConfig {
             fatal_violations: vec!["*".into()],
             max_token_ratio: Some(1.5),
             max_step_ratio: Some(1.5),
+            max_cost_ratio: Some(1.5),
             fail_on_replay_miss: true,
         }
     }
@@ -136,9 +141,10 @@ impl GateConfig {
         for (name, r) in [
             ("max_token_ratio", c.max_token_ratio),
             ("max_step_ratio", c.max_step_ratio),
+            ("max_cost_ratio", c.max_cost_ratio),
         ] {
             if let Some(r) = r
-                && r <= 0.0
+                && !(r.is_finite() && r > 0.0)
             {
                 return Err(err(format!(
                     "{name} must be a positive ratio (1.5 = 50% growth), not {r}"

@@ -1,4 +1,4 @@
-//! Safety and cost limits: fatal violations, token and step growth.
+//! Safety and cost limits: fatal violations, token, step and dollar-cost growth.
 
 use super::{GateConfig, RuleOutcome, RuleResult};
 use crate::compare::Comparison;
@@ -40,7 +40,8 @@ pub(super) fn fatal_violations(cmp: &Comparison, config: &GateConfig) -> RuleRes
     )
 }
 
-/// Token and step growth: the candidate/baseline ratio of per-trial means over paired tasks.
+/// Token, step and cost growth: the candidate/baseline ratio of per-trial means over paired
+/// tasks.
 pub(super) fn growth(cmp: &Comparison, config: &GateConfig) -> Vec<RuleResult> {
     let p = &cmp.paired;
     [
@@ -57,6 +58,13 @@ pub(super) fn growth(cmp: &Comparison, config: &GateConfig) -> Vec<RuleResult> {
             config.max_step_ratio,
             p.step_ratio,
             "steps per trial",
+        ),
+        (
+            "cost_growth",
+            "Dollar cost grew no more than allowed",
+            config.max_cost_ratio,
+            p.cost_ratio,
+            "cost per trial (USD)",
         ),
     ]
     .into_iter()

@@ -29,6 +29,10 @@ struct TaskRow {
     rate: Option<f64>,
     mean_tokens: Option<f64>,
     mean_steps: Option<f64>,
+    /// Mean `cost_usd` over the scored trials that have one.
+    mean_cost_usd: Option<f64>,
+    /// Sum of `cost_usd` over every trial of the task (errors too); absent when none has one.
+    total_cost_usd: Option<f64>,
     trials: Vec<TrialLink>,
 }
 
@@ -93,6 +97,16 @@ pub fn render_report_at(run: &Run, summary: &RunSummary, generated_at: &str) -> 
                         .filter_map(|(_, r)| r.steps.map(|s| s as f64))
                         .collect::<Vec<_>>(),
                 ),
+                mean_cost_usd: mean(
+                    &scored
+                        .iter()
+                        .filter_map(|(_, r)| r.cost_usd)
+                        .collect::<Vec<_>>(),
+                ),
+                total_cost_usd: recs
+                    .iter()
+                    .filter_map(|(_, r)| r.cost_usd)
+                    .fold(None, |sum, c| Some(sum.unwrap_or(0.0) + c)),
                 trials: recs
                     .iter()
                     .map(|(i, r)| TrialLink {
