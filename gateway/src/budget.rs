@@ -1,19 +1,31 @@
-//! Per-trial limits on model calls and tokens, checked before each call is forwarded, with
-//! the tokens a call may use reserved while it runs.
+//! Per-trial limits on model calls, tokens and dollars, checked before each call is
+//! forwarded, with the tokens a call may use reserved while it runs.
+//!
+//! The dollar limit (`usd`) prices each call's reported usage at the run's rate
+//! ([`crate::Rate`]): no call starts once the trial's spend has reached the limit, or when
+//! its prompt alone (estimated from its size) would cross it. Calls already running are not
+//! cut off, so the spend can end a little past the limit; it is never crossed by a call
+//! that starts after.
 
+use crate::pricing::Rate;
+use nab_protocol::Usage as TokenUsage;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use std::sync::{Arc, Mutex};
 use tokio::sync::Notify;
 
 /// The limits of one trial (`budgets` in task.yaml). `None` means unlimited.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
 pub struct Budgets {
     #[serde(default)]
     pub llm_calls: Option<u64>,
     /// Prompt plus completion tokens over all calls, as the provider reported them.
     #[serde(default)]
     pub tokens: Option<u64>,
+    /// US dollars over all calls, their reported usage priced at the gateway's rate
+    /// ([`crate::GatewayConfig::price`]); not enforced without a rate.
+    #[serde(default)]
+    pub usd: Option<f64>,
 }
 
 /// Which limit refused a call.
@@ -21,6 +33,7 @@ pub struct Budgets {
 pub enum BudgetKind {
     LlmCalls,
     Tokens,
+    Usd,
 }
 
 impl BudgetKind {
@@ -30,20 +43,22 @@ impl BudgetKind {
         match self {
             BudgetKind::LlmCalls => "llm_calls",
             BudgetKind::Tokens => "token_budget",
+            BudgetKind::Usd => "cost_budget",
         }
     }
 
-    /// `budget_exceeded` in the transcript line (`llm_calls` or `tokens`).
+    /// `budget_exceeded` in the transcript line (`llm_calls`, `tokens` or `usd`).
     pub fn transcript_name(self) -> &'static str {
         match self {
             BudgetKind::LlmCalls => "llm_calls",
             BudgetKind::Tokens => "tokens",
+            BudgetKind::Usd => "usd",
         }
     }
 }
 
 /// A call refused because a limit was reached.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Refusal {
     pub kind: BudgetKind,
     pub limit: u64,
@@ -51,10 +66,34 @@ pub struct Refusal {
     /// The request's `max_tokens` when it is what could not be covered (tokens left, but
     /// fewer than the call may use).
     pub asked: Option<u64>,
+    /// For [`BudgetKind::Usd`]: the limit, the spend so far, and the estimated cost of the
+    /// call's prompt when it is what could not be covered.
+    pub usd: Option<UsdRefusal>,
+}
+
+/// The numbers of a refusal by the dollar limit.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct UsdRefusal {
+    pub limit: f64,
+    pub spent: f64,
+    pub prompt_estimate: Option<f64>,
 }
 
 impl Refusal {
     pub fn message(&self) -> String {
+        if let Some(u) = self.usd {
+            return match u.prompt_estimate {
+                None => format!(
+                    "cost budget exceeded: the trial's limit is ${:.4} (budgets.usd) and ${:.4} was spent",
+                    u.limit, u.spent
+                ),
+                Some(p) => format!(
+                    "cost budget cannot cover this call: its prompt alone would cost about ${p:.4} but only ${:.4} of the trial's ${:.4} (budgets.usd) is left",
+                    (u.limit - u.spent).max(0.0),
+                    u.limit
+                ),
+            };
+        }
         match (self.kind, self.asked) {
             (BudgetKind::LlmCalls, _) => format!(
                 "model call budget exceeded: the trial's limit is {} model calls (llm_calls) and {} were made",
@@ -64,6 +103,7 @@ impl Refusal {
                 "token budget exceeded: the trial's limit is {} tokens and {} were used",
                 self.limit, self.used
             ),
+            (BudgetKind::Usd, _) => "cost budget exceeded (budgets.usd)".to_owned(),
             (BudgetKind::Tokens, Some(asked)) => format!(
                 "token budget cannot cover this call: it asks for max_tokens {asked} but only {} of the trial's {} tokens are left ({} used); ask for fewer",
                 self.limit.saturating_sub(self.used),
@@ -97,9 +137,13 @@ pub struct TokenAsk {
 #[derive(Debug, Default)]
 struct Usage {
     limits: Budgets,
+    /// The rate the `usd` limit prices calls at.
+    rate: Option<Rate>,
     calls: u64,
     tokens: u64,
     reserved: u64,
+    /// Dollars spent by calls that have ended.
+    spent_usd: f64,
 }
 
 /// What the trial may still use, before the next call is sent.
@@ -120,7 +164,25 @@ impl Usage {
                 limit,
                 used: self.calls,
                 asked: None,
+                usd: None,
             });
+        }
+        if let (Some(limit), Some(rate)) = (self.limits.usd, self.rate) {
+            let prompt = ask.prompt_estimate as f64 * rate.input / 1_000_000.0;
+            let over_now = self.spent_usd >= limit;
+            if over_now || self.spent_usd + prompt > limit {
+                return Decision::Refuse(Refusal {
+                    kind: BudgetKind::Usd,
+                    limit: 0,
+                    used: 0,
+                    asked: None,
+                    usd: Some(UsdRefusal {
+                        limit,
+                        spent: self.spent_usd,
+                        prompt_estimate: (!over_now).then_some(prompt),
+                    }),
+                });
+            }
         }
         let Some(limit) = self.limits.tokens else {
             return Decision::Admit(0);
@@ -131,6 +193,7 @@ impl Usage {
                 limit,
                 used: self.tokens,
                 asked,
+                usd: None,
             })
         };
         if self.tokens >= limit {
@@ -164,10 +227,13 @@ pub struct Budget {
 }
 
 impl Budget {
-    pub fn new(limits: Budgets) -> Arc<Budget> {
+    /// `rate` prices calls for the `usd` limit (without one, that limit is not enforced:
+    /// `nab run` refuses to start such a run).
+    pub fn new(limits: Budgets, rate: Option<Rate>) -> Arc<Budget> {
         Arc::new(Budget {
             usage: Mutex::new(Usage {
                 limits,
+                rate,
                 ..Usage::default()
             }),
             settled: Notify::new(),
@@ -221,9 +287,15 @@ pub struct Reservation {
 }
 
 impl Reservation {
-    /// The call ended having used `tokens` (prompt plus completion, as reported).
-    pub fn settle(self, tokens: u64) {
-        self.budget.lock().tokens += tokens;
+    /// The call ended having used `usage` (as reported; `None`: nothing reported).
+    pub fn settle(self, usage: Option<&TokenUsage>) {
+        if let Some(u) = usage {
+            let mut b = self.budget.lock();
+            b.tokens += u.total();
+            if let Some(rate) = b.rate {
+                b.spent_usd += rate.cost(u);
+            }
+        }
         // Drop releases the reservation and wakes the calls waiting for it.
     }
 }
@@ -239,6 +311,14 @@ impl Drop for Reservation {
 mod tests {
     use super::*;
 
+    /// Usage of `n` prompt tokens and nothing else.
+    fn tokens(n: u64) -> TokenUsage {
+        TokenUsage {
+            prompt_tokens: n,
+            ..TokenUsage::default()
+        }
+    }
+
     fn ask(max_tokens: Option<u64>, prompt_estimate: u64) -> TokenAsk {
         TokenAsk {
             max_tokens,
@@ -248,21 +328,36 @@ mod tests {
 
     #[tokio::test]
     async fn refuses_past_each_limit_with_its_code() {
-        let b = Budget::new(Budgets {
-            llm_calls: Some(2),
-            tokens: None,
-        });
-        b.admit(ask(None, 0)).await.unwrap().settle(5);
-        b.admit(ask(None, 0)).await.unwrap().settle(5);
+        let b = Budget::new(
+            Budgets {
+                llm_calls: Some(2),
+                ..Budgets::default()
+            },
+            None,
+        );
+        b.admit(ask(None, 0))
+            .await
+            .unwrap()
+            .settle(Some(&tokens(5)));
+        b.admit(ask(None, 0))
+            .await
+            .unwrap()
+            .settle(Some(&tokens(5)));
         let r = b.admit(ask(None, 0)).await.unwrap_err();
         assert_eq!(r.error_body()["error"]["code"], "llm_calls");
         assert!(r.message().contains("limit is 2"));
 
-        let b = Budget::new(Budgets {
-            llm_calls: None,
-            tokens: Some(100),
-        });
-        b.admit(ask(None, 0)).await.unwrap().settle(100);
+        let b = Budget::new(
+            Budgets {
+                tokens: Some(100),
+                ..Budgets::default()
+            },
+            None,
+        );
+        b.admit(ask(None, 0))
+            .await
+            .unwrap()
+            .settle(Some(&tokens(100)));
         let r = b.admit(ask(None, 0)).await.unwrap_err();
         assert_eq!(r.error_body()["error"]["code"], "token_budget");
         assert_eq!(r.kind.transcript_name(), "tokens");
@@ -270,11 +365,17 @@ mod tests {
 
     #[tokio::test]
     async fn a_max_tokens_larger_than_what_is_left_is_refused_naming_it() {
-        let b = Budget::new(Budgets {
-            llm_calls: None,
-            tokens: Some(100),
-        });
-        b.admit(ask(None, 0)).await.unwrap().settle(40);
+        let b = Budget::new(
+            Budgets {
+                tokens: Some(100),
+                ..Budgets::default()
+            },
+            None,
+        );
+        b.admit(ask(None, 0))
+            .await
+            .unwrap()
+            .settle(Some(&tokens(40)));
         let r = b.admit(ask(Some(61), 0)).await.unwrap_err();
         assert_eq!(r.error_body()["error"]["param"], "max_tokens");
         assert!(r.message().contains("max_tokens 61") && r.message().contains("only 60"));
@@ -283,17 +384,20 @@ mod tests {
 
     #[tokio::test]
     async fn calls_in_flight_hold_their_reservation_and_later_calls_wait_for_it() {
-        let b = Budget::new(Budgets {
-            llm_calls: None,
-            tokens: Some(100),
-        });
+        let b = Budget::new(
+            Budgets {
+                tokens: Some(100),
+                ..Budgets::default()
+            },
+            None,
+        );
         let first = b.admit(ask(Some(50), 10)).await.unwrap();
         // 60 reserved of 100: a second call of 50 + 10 must wait for the first to settle.
         let b2 = b.clone();
         let second = tokio::spawn(async move { b2.admit(ask(Some(50), 10)).await });
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
         assert!(!second.is_finished(), "admitted past the budget");
-        first.settle(30);
+        first.settle(Some(&tokens(30)));
         let second = second.await.unwrap().unwrap();
         drop(second);
         assert_eq!(b.used_tokens(), 30);
@@ -301,5 +405,55 @@ mod tests {
         let none = b.admit(ask(None, 0)).await.unwrap();
         drop(none);
         assert!(b.admit(ask(Some(70), 0)).await.is_ok());
+    }
+
+    #[tokio::test]
+    async fn the_usd_limit_refuses_once_the_priced_spend_reaches_it_or_a_prompt_would_cross_it() {
+        let rate = Rate {
+            input: 100.0,
+            cached_input: 10.0,
+            output: 1000.0,
+        };
+        let b = Budget::new(
+            Budgets {
+                usd: Some(0.05),
+                ..Budgets::default()
+            },
+            Some(rate),
+        );
+        // 80 prompt tokens (20 of them cached) + 20 out = 0.006 + 0.0002 + 0.02 = $0.0262.
+        let call = TokenUsage {
+            prompt_tokens: 80,
+            completion_tokens: 20,
+            cached_tokens: 20,
+        };
+        b.admit(ask(None, 10)).await.unwrap().settle(Some(&call));
+        // $0.0262 spent: a prompt estimated at 300 tokens ($0.03) would cross $0.05.
+        let r = b.admit(ask(None, 300)).await.unwrap_err();
+        assert_eq!(r.error_body()["error"]["code"], "cost_budget");
+        assert!(
+            r.message()
+                .contains("prompt alone would cost about $0.0300"),
+            "{}",
+            r.message()
+        );
+        b.admit(ask(None, 10)).await.unwrap().settle(Some(&call));
+        let r = b.admit(ask(None, 0)).await.unwrap_err();
+        assert_eq!((r.kind, r.kind.transcript_name()), (BudgetKind::Usd, "usd"));
+        assert!(
+            r.message()
+                .contains("limit is $0.0500 (budgets.usd) and $0.0524 was spent"),
+            "{}",
+            r.message()
+        );
+        // Without a rate the limit cannot be priced, so it is not enforced.
+        let b = Budget::new(
+            Budgets {
+                usd: Some(0.0),
+                ..Budgets::default()
+            },
+            None,
+        );
+        assert!(b.admit(ask(None, 10)).await.is_ok());
     }
 }

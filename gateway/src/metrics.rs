@@ -17,7 +17,7 @@ pub struct TranscriptMetrics {
     pub failed_calls: u64,
     /// Retries over all calls.
     pub retries: u64,
-    /// The first budget that refused a call (`llm_calls` or `tokens`), if any.
+    /// The first budget that refused a call (`llm_calls`, `tokens` or `usd`), if any.
     pub budget_exceeded: Option<String>,
     /// Requests the gateway refused before calling a provider (too large, not allowed, …).
     #[serde(default)]

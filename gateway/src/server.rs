@@ -48,6 +48,9 @@ pub struct GatewayConfig {
     /// `transcript.jsonl`, appended to.
     pub transcript_path: PathBuf,
     pub budgets: Budgets,
+    /// The rate the `usd` budget prices calls at ([`crate::Prices`]); `None`: the `usd`
+    /// budget is not enforced.
+    pub price: Option<crate::pricing::Rate>,
     /// What the agent may ask of the gateway (request size, connections, timeouts).
     pub limits: GatewayLimits,
     pub policy: CallPolicy,
@@ -64,6 +67,7 @@ impl GatewayConfig {
             socket_path: socket_path.into(),
             transcript_path: transcript_path.into(),
             budgets: Budgets::default(),
+            price: None,
             limits: GatewayLimits::default(),
             policy: CallPolicy::default(),
             shutdown_grace: Duration::from_secs(5),
@@ -119,7 +123,7 @@ impl Gateway {
             describe: provider.describe(),
             client: Client::new(provider, config.policy.clone()).with_pace(config.pace.clone()),
             recorder,
-            budget: Budget::new(config.budgets),
+            budget: Budget::new(config.budgets, config.price),
             parsed: intake::parsed_pool(&config.limits),
             limits: config.limits.clone(),
             seq: AtomicU64::new(0),
@@ -357,7 +361,7 @@ impl Exchange {
             None => (None, None),
         };
         if let Some(r) = self.reservation.take() {
-            r.settle(usage.as_ref().map_or(0, Usage::total));
+            r.settle(usage.as_ref());
         }
         self.state.recorder.record(TranscriptLine {
             v: TRANSCRIPT_VERSION,

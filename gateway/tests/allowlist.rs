@@ -35,6 +35,7 @@ async fn refused_fields_never_reach_the_provider_the_budget_or_the_cassette() {
     cfg.budgets = Budgets {
         llm_calls: Some(1),
         tokens: None,
+        usd: None,
     };
     let gw = Gateway::start(cfg, provider).await.unwrap();
 

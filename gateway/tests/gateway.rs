@@ -246,6 +246,7 @@ async fn past_the_token_budget_the_agent_gets_token_budget_and_it_is_recorded() 
     let budgets = Budgets {
         llm_calls: None,
         tokens: Some(150),
+        usd: None,
     };
     let gw = start(dir.path(), &openai_spec(&server), budgets, fast_policy()).await;
     for _ in 0..2 {
@@ -274,6 +275,58 @@ async fn past_the_token_budget_the_agent_gets_token_budget_and_it_is_recorded() 
 }
 
 #[tokio::test]
+async fn past_the_usd_budget_the_agent_gets_cost_budget_priced_from_the_providers_usage() {
+    let server = MockServer::start().await;
+    // 80 prompt tokens of which 20 cached, 20 out: at 100 / 10 / 1000 USD per million
+    // that is 60 × 100 + 20 × 10 + 20 × 1000 = $0.0262 a call.
+    let mut answer = completion("ok", 80, 20);
+    answer["usage"]["prompt_tokens_details"] = json!({"cached_tokens": 20});
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(answer))
+        .mount(&server)
+        .await;
+    let dir = tempfile::tempdir().unwrap();
+    let provider = build_provider(&openai_spec(&server), &opts()).expect("provider");
+    let mut cfg = GatewayConfig::new(
+        dir.path().join("llm.sock"),
+        dir.path().join("transcript.jsonl"),
+    );
+    cfg.budgets = Budgets {
+        usd: Some(0.05),
+        ..Budgets::default()
+    };
+    cfg.price = Some(nab_gateway::Rate {
+        input: 100.0,
+        cached_input: 10.0,
+        output: 1000.0,
+    });
+    cfg.policy = fast_policy();
+    let gw = Gateway::start(cfg, provider).await.expect("gateway starts");
+    for _ in 0..2 {
+        let (status, _) = chat(gw.socket_path(), &request("sys", "hi", false)).await;
+        assert_eq!(status, 200);
+    }
+    // $0.0524 spent of $0.05: no further call starts.
+    let (status, body) = chat(gw.socket_path(), &request("sys", "hi", true)).await;
+    assert_eq!(status, 429, "refused before any stream starts");
+    assert_eq!(body["error"]["type"], "budget_exceeded");
+    assert_eq!(body["error"]["code"], "cost_budget");
+    let msg = body["error"]["message"].as_str().unwrap();
+    assert!(msg.contains("$0.0500") && msg.contains("$0.0524"), "{msg}");
+    let metrics = gw.shutdown().await;
+    assert_eq!(
+        server.received_requests().await.unwrap().len(),
+        2,
+        "the refused call never reached the provider"
+    );
+    assert_eq!(metrics.budget_exceeded.as_deref(), Some("usd"));
+    assert_eq!((metrics.llm_calls, metrics.cached_tokens), (2, 40));
+    let lines = transcript(&dir.path().join("transcript.jsonl"));
+    assert_eq!(lines[2].budget_exceeded.as_deref(), Some("usd"));
+    assert_eq!(lines[2].error_code.as_deref(), Some("budget_exceeded"));
+}
+
+#[tokio::test]
 async fn past_the_call_budget_the_agent_gets_llm_calls() {
     let dir = tempfile::tempdir().unwrap();
     let traj = dir.path().join("t.yaml");
@@ -281,6 +334,7 @@ async fn past_the_call_budget_the_agent_gets_llm_calls() {
     let budgets = Budgets {
         llm_calls: Some(1),
         tokens: None,
+        usd: None,
     };
     let gw = start(
         dir.path(),

@@ -417,6 +417,7 @@ async fn concurrent_calls_cannot_overrun_the_token_budget() {
     cfg.budgets = Budgets {
         llm_calls: None,
         tokens: Some(500),
+        usd: None,
     };
     cfg.policy = CallPolicy {
         max_retries: 0,

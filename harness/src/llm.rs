@@ -101,8 +101,12 @@ impl LlmSession {
             cfg.budgets = Budgets {
                 llm_calls: b.llm_calls,
                 tokens: b.tokens,
+                usd: b.usd,
             };
         }
+        // The `usd` budget prices calls at the run's rate (`nab run` refuses a task with
+        // one when the model has no price).
+        cfg.price = setup.price.as_ref().map(|p| p.rate);
         cfg.limits = gateway_limits(task.spec.gateway.as_ref());
         cfg.pace = setup.pace.clone();
         if let Some(n) = setup.max_retries {

@@ -145,6 +145,7 @@ impl ModelMetrics {
         let refused = t.budget_exceeded.as_deref().map(|b| match b {
             "tokens" => "token_budget",
             "llm_calls" => "call_budget",
+            "usd" => "cost_budget",
             other => other,
         });
         match (refused, m.agent_exit_reason.as_deref()) {
@@ -155,7 +156,7 @@ impl ModelMetrics {
                 m.agent_exit_reason = Some(r.to_owned());
             }
             (Some(r), None) => m.agent_exit_reason = Some(r.to_owned()),
-            (None, Some(e @ ("token_budget" | "call_budget"))) => {
+            (None, Some(e @ ("token_budget" | "call_budget" | "cost_budget"))) => {
                 m.exit_reason_note = Some(format!(
                     "the agent's events say `{e}` but the gateway refused no call"
                 ));

@@ -346,3 +346,83 @@ async fn clean_removes_what_a_crashed_run_left_behind() {
         "{mounts}"
     );
 }
+
+/// A dollar budget without a price for the model is refused before anything runs (no
+/// Docker, no run folder), naming the task and the model; a bad prices file likewise names
+/// the file, the entry and the field; `budgets.usd` must be positive.
+#[test]
+fn a_usd_budget_without_a_price_and_a_bad_prices_file_stop_the_run_before_it_starts() {
+    let root = tempfile::tempdir().unwrap();
+    let suite = root.path().join("suite");
+    let task = suite.join("py-usd");
+    copy_dir(&repo_tasks().join("py-pagination-offbyone"), &task);
+    let yaml = std::fs::read_to_string(task.join("task.yaml"))
+        .unwrap()
+        .replace("id: py-pagination-offbyone", "id: py-usd");
+    write(
+        &task.join("task.yaml"),
+        &format!("{yaml}budgets: {{usd: 0.5}}\n"),
+    );
+    let out = root.path().join("out");
+    let run = |extra: &[&str]| {
+        let o = nab()
+            .args([
+                "run",
+                "--agent",
+                "nab-agent",
+                "--model",
+                "scripted:task",
+                "--tasks",
+            ])
+            .arg(&suite)
+            .arg("--out")
+            .arg(&out)
+            .args(extra)
+            .output()
+            .unwrap();
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )
+    };
+    let (code, err) = run(&[]);
+    assert_ne!(code, Some(0), "{err}");
+    assert!(
+        err.contains("task py-usd has budgets.usd, but model `scripted` has no price"),
+        "{err}"
+    );
+    // A prices file that names other models only: still no price, and it says which file.
+    let prices = root.path().join("prices.yaml");
+    write(
+        &prices,
+        "prices:\n  - {model: 'example-*', input: 1, cached_input: 1, output: 1}\n",
+    );
+    let (code, err) = run(&["--prices", prices.to_str().unwrap()]);
+    assert_ne!(code, Some(0), "{err}");
+    assert!(err.contains("no entry matches model `scripted`"), "{err}");
+    assert!(
+        err.contains(&format!("has no price in {}", prices.display())),
+        "{err}"
+    );
+    // A bad entry: file, entry and field.
+    write(
+        &prices,
+        "prices:\n  - {model: scripted, input: 1, cached_input: -2, output: 1}\n",
+    );
+    let (code, err) = run(&["--prices", prices.to_str().unwrap()]);
+    assert_ne!(code, Some(0), "{err}");
+    assert!(
+        err.contains(&prices.display().to_string())
+            && err.contains("entry 1 (model `scripted`), field `cached_input`"),
+        "{err}"
+    );
+    assert!(!out.join("results.jsonl").exists(), "nothing ran");
+    // budgets.usd must be a positive number of dollars.
+    write(
+        &task.join("task.yaml"),
+        &format!("{yaml}budgets: {{usd: -1}}\n"),
+    );
+    let (code, err) = run(&[]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("budgets.usd"), "{err}");
+}

@@ -135,6 +135,8 @@ pub enum ExitReason {
     TokenBudget,
     /// The gateway's limit on model calls.
     CallBudget,
+    /// The gateway's dollar limit (`budgets.usd`, priced by `nab run --prices`).
+    CostBudget,
     /// The provider said the context was full (`finish_reason: length` on the prompt).
     ContextOverflow,
     Error,
@@ -148,6 +150,7 @@ impl ExitReason {
             ExitReason::Stagnation => "stagnation",
             ExitReason::TokenBudget => "token_budget",
             ExitReason::CallBudget => "call_budget",
+            ExitReason::CostBudget => "cost_budget",
             ExitReason::ContextOverflow => "context_overflow",
             ExitReason::Error => "error",
         }

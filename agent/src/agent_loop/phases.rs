@@ -125,6 +125,7 @@ impl Agent {
                 let reason = match e.budget() {
                     Some(BudgetKind::Tokens) => ExitReason::TokenBudget,
                     Some(BudgetKind::Calls) => ExitReason::CallBudget,
+                    Some(BudgetKind::Cost) => ExitReason::CostBudget,
                     // The server said the history no longer fits its window.
                     None if e.is_context_overflow() => ExitReason::ContextOverflow,
                     None => ExitReason::Error,

@@ -7,6 +7,8 @@ use nab_protocol::upstream::{self, HttpVerdict};
 pub enum BudgetKind {
     Tokens,
     Calls,
+    /// The gateway's dollar limit (`cost_budget`).
+    Cost,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -162,6 +164,8 @@ pub fn budget_kind(v: &serde_json::Value) -> Option<BudgetKind> {
         .collect::<Vec<_>>();
     if fields.iter().any(|f| f.contains("token_budget")) {
         Some(BudgetKind::Tokens)
+    } else if fields.iter().any(|f| f.contains("cost_budget")) {
+        Some(BudgetKind::Cost)
     } else if fields
         .iter()
         .any(|f| f.contains("llm_calls") || f.contains("call_budget"))
@@ -183,6 +187,11 @@ mod tests {
             r#"{"error":{"type":"budget_exceeded","code":"token_budget","message":"spent"}}"#,
         );
         assert_eq!(budget.budget(), Some(BudgetKind::Tokens));
+        let cost = from_status(
+            429,
+            r#"{"error":{"type":"budget_exceeded","code":"cost_budget","message":"spent"}}"#,
+        );
+        assert_eq!(cost.budget(), Some(BudgetKind::Cost));
         assert!(!budget.is_retryable());
         let gave_up = from_status(
             502,

@@ -112,6 +112,23 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(note) = pricing.note() {
         eprintln!("{note}");
     }
+    // A dollar budget the gateway cannot price would be no budget: refused before anything runs.
+    if let Some(m) = &model
+        && pricing.price().is_none()
+        && let Some(t) = tasks
+            .iter()
+            .find(|t| t.spec.budgets.as_ref().is_some_and(|b| b.usd.is_some()))
+    {
+        anyhow::bail!(
+            "task {} has budgets.usd, but model `{}` has no price{}: pass --prices FILE with an entry matching it, or run without that task",
+            t.id(),
+            m.agent_model,
+            match &args.prices {
+                Some(p) => format!(" in {}", p.display()),
+                None => String::new(),
+            }
+        );
+    }
     if let Some(m) = model.as_mut() {
         m.price = pricing.price().cloned();
     }

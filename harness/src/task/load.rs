@@ -341,6 +341,14 @@ fn check_spec(folder: &Path, file: &Path, spec: &TaskSpec, issues: &mut Vec<Task
             "a budget of 0 allows nothing; leave it out or give a positive number".into(),
         );
     }
+    if let Some(usd) = spec.budgets.as_ref().and_then(|b| b.usd)
+        && !(usd.is_finite() && usd > 0.0)
+    {
+        bad(
+            "budgets.usd",
+            format!("is {usd}; give a positive number of US dollars, or leave it out"),
+        );
+    }
     if let Some(g) = &spec.gateway {
         if let Some(mb) = g.max_request_mb
             && !(mb.is_finite() && (0.0625..=256.0).contains(&mb))

@@ -322,6 +322,10 @@ pub struct Budgets {
     pub llm_calls: Option<u64>,
     #[serde(default)]
     pub tokens: Option<u64>,
+    /// US dollars over the trial's model calls, priced by `nab run --prices`; a run whose
+    /// model has no price refuses to start a task with one.
+    #[serde(default)]
+    pub usd: Option<f64>,
 }
 
 /// `gateway:` in task.yaml. Anything left out keeps the gateway's default
