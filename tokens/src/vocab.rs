@@ -1,7 +1,7 @@
 //! The o200k_base vocabulary as the build script laid it out (`layout.rs`): looked up in
 //! place in the binary's read-only data, never copied into the heap.
 
-use crate::layout::{EMPTY, INDEX_SLOTS, slot_of};
+use crate::layout::{EMPTY, INDEX_SLOTS, probe_of, rank_of, tag_of};
 
 static BYTES: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/o200k_bytes.bin"));
 static ENDS: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/o200k_ends.bin"));
@@ -32,16 +32,18 @@ pub fn token(rank: u32) -> &'static [u8] {
 
 /// The rank of the token whose bytes are `bytes`, if there is one.
 pub fn rank(bytes: &[u8]) -> Option<u32> {
-    let mut slot = slot_of(bytes);
-    // The table is less than half full, so an empty slot always ends the probe.
+    let (mut slot, tag) = probe_of(bytes);
+    // Some slots stay empty (the table is three quarters full), so a probe always ends.
     for _ in 0..INDEX_SLOTS {
         let entry = word(INDEX, slot);
         if entry == EMPTY {
             return None;
         }
-        let r = entry - 1;
-        if token(r) == bytes {
-            return Some(r);
+        if tag_of(entry) == tag {
+            let r = rank_of(entry);
+            if token(r) == bytes {
+                return Some(r);
+            }
         }
         slot = (slot + 1) & (INDEX_SLOTS - 1);
     }
