@@ -1,7 +1,7 @@
 //! The CLI entry points over real run folders: `nab judge`, `nab compare`,
 //! `nab review export|import`, with scripted judges from a model factory.
 
-mod common;
+use crate::common;
 
 use nab_judges::TrialGrader;
 use nab_judges::cli::JudgeOpts;

@@ -1,7 +1,7 @@
 //! Judge prompts: snapshots of the rendered templates, the nonce-delimited untrusted
 //! blocks, the stable prompt hash, and the prompt-injection case end to end.
 
-mod common;
+use crate::common;
 
 use nab_judges::grade::{grade, grade_with_prompt};
 use nab_judges::prompt::{Candidate, pairwise_prompt, single_prompt};

@@ -2,7 +2,7 @@
 //! reason, retried with the reason shown to the judge, and finally recorded as a
 //! `judge_error` with the raw output kept — never scored.
 
-mod common;
+use crate::common;
 
 use nab_judges::grade::{MAX_RETRIES, grade_with_prompt};
 use nab_judges::parse::{RejectKind, parse_single};
