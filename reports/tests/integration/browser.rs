@@ -5,7 +5,7 @@
 //! summary.json; a trial view opens and shows its diff; no network request is made.
 //! Saves a screenshot to `target/nab-artifacts/report.png` for CI to keep.
 
-mod common;
+use crate::common;
 
 use headless_chrome::protocol::cdp::Network;
 use headless_chrome::protocol::cdp::Page::CaptureScreenshotFormatOption;

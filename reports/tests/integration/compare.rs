@@ -1,6 +1,6 @@
 //! `nab compare`: compare.html, the terminal summary and pairwise judge input.
 
-mod common;
+use crate::common;
 
 use nab_protocol::trial::TrialStatus;
 use nab_reports::cli::compare::{CompareArgs, run};

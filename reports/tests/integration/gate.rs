@@ -1,6 +1,6 @@
 //! The CI gate on synthetic runs whose differences are known exactly.
 
-mod common;
+use crate::common;
 
 use nab_protocol::trial::{ErrorKind, TrialRecord, TrialStatus};
 use nab_reports::cli::gate::{GateArgs, run as run_gate};

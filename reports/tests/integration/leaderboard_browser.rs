@@ -4,7 +4,7 @@
 //! model name or task id carrying markup stays text. Saves
 //! `target/nab-artifacts/leaderboard.png`.
 
-mod common;
+use crate::common;
 
 use headless_chrome::protocol::cdp::Network;
 use headless_chrome::protocol::cdp::Page::CaptureScreenshotFormatOption;

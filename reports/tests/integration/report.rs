@@ -1,6 +1,6 @@
 //! report.html, summary.json and results.parquet for a synthetic run.
 
-mod common;
+use crate::common;
 
 use nab_reports::fixtures;
 use nab_reports::{RunSummary, write_run_outputs};
