@@ -2,7 +2,7 @@
 //! refused with a 400 naming the field, before the budget or the provider is touched; a
 //! recording never stores such a request, and the judges' path refuses it too.
 
-mod common;
+use crate::common;
 
 use common::*;
 use nab_gateway::{

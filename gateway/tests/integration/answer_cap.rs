@@ -3,7 +3,7 @@
 //! A mock HTTP server stands in for the remote provider; the gateway is real, on a Unix
 //! socket.
 
-mod common;
+use crate::common;
 
 use common::*;
 use nab_gateway::{

@@ -4,7 +4,7 @@
 //! content blocks with text_delta / input_json_delta pieces, ping, message_delta,
 //! message_stop).
 
-mod common;
+use crate::common;
 
 use common::{chat, chat_stream, content_of_chunks, transcript};
 use nab_gateway::{

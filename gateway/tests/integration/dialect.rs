@@ -2,7 +2,7 @@
 //! the `openai[...]` dialect options, short keys. Real Unix sockets; wiremock (or a raw TCP
 //! server) stands in for the remote server.
 
-mod common;
+use crate::common;
 
 use common::*;
 use nab_gateway::{

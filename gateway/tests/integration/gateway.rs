@@ -1,7 +1,7 @@
 //! The gateway over real Unix sockets, with wiremock (or a raw TCP server) standing in
 //! for the remote model provider.
 
-mod common;
+use crate::common;
 
 use common::*;
 use nab_gateway::{

@@ -2,7 +2,7 @@
 //! amplifying bodies on many connections (the gateway runs in a child process whose peak RSS
 //! is measured), slowloris headers and bodies, and concurrent calls against a token budget.
 
-mod common;
+use crate::common;
 
 use common::*;
 use nab_gateway::{
@@ -176,7 +176,7 @@ async fn a_64_mib_flood_over_many_connections_keeps_the_gateway_far_below_512_mi
     let mut child = Command::new(std::env::current_exe().unwrap())
         .args([
             "--exact",
-            "flood_gateway_process",
+            "limits::flood_gateway_process",
             "--nocapture",
             "--test-threads=1",
         ])

@@ -2,7 +2,7 @@
 //! holds back every gateway of that provider and no other, and the retries it causes still
 //! end at `max_retries` with an error naming the provider.
 
-mod common;
+use crate::common;
 
 use nab_gateway::{CallPolicy, Gateway, GatewayConfig, GatewayHandle, Pace, ProviderOptions};
 use std::path::Path;

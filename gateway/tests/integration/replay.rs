@@ -3,7 +3,7 @@
 //! a task's own pattern; cassettes recorded before normalization still replay; a cassette
 //! from a newer nab asks to be re-recorded.
 
-mod common;
+use crate::common;
 
 use common::*;
 use nab_gateway::Pattern;

@@ -3,7 +3,7 @@
 //! file under its cap plus the reserve, refused requests are one-line summaries, and the
 //! usage of every call stays on record.
 
-mod common;
+use crate::common;
 
 use common::*;
 use nab_gateway::{
