@@ -1,6 +1,6 @@
 //! End-to-end runs of the loop against a scripted model server.
 
-mod support;
+use crate::support;
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;

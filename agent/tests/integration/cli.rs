@@ -1,7 +1,7 @@
 //! The `nab-agent` binary as the harness starts it: a Unix-socket base URL, an instruction
 //! file, an events file and a state folder, with secrets in its own environment.
 
-mod support;
+use crate::support;
 
 use std::process::Command;
 

@@ -1,6 +1,6 @@
 //! The streaming client against a mock provider (wiremock) and a real Unix socket.
 
-mod support;
+use crate::support;
 
 use std::sync::Arc;
 use std::time::Duration;

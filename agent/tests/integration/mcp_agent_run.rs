@@ -3,7 +3,7 @@
 //! server), gets their results, reads an offloaded output back from the state directory,
 //! and finishes. Afterwards no process of any fixture is alive.
 
-mod support;
+use crate::support;
 
 use nab_agent::mcp::proctree;
 use serde_json::json;

@@ -2,7 +2,7 @@
 //! malformed tool-call JSON, calls to tools that do not exist, tool calls written as plain
 //! text, and a 400 for context overflow. (Slow first tokens: `client_sse.rs`.)
 
-mod support;
+use crate::support;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
