@@ -11,7 +11,7 @@
 //! - `events-symlink` / `events-malformed`: events.jsonl is a symlink, or holds lines that
 //!   are not events.
 
-mod common;
+use crate::common;
 
 use nab_protocol::trial::{FailureReason, TrialStatus};
 

@@ -2,7 +2,7 @@
 //! known-wrong solution), run + resume after a torn results line, nab-agent's default
 //! model, and SIGINT cleanup.
 
-mod common;
+use crate::common;
 
 use common::{copy_dir, repo_tasks, write};
 use nab_protocol::trial::{TrialRecord, TrialStatus};

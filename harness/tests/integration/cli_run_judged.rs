@@ -2,7 +2,7 @@
 //! judge played through the gateway's provider, and the end-of-run files (run.json,
 //! results.parquet, summary.json, report.html).
 
-mod common;
+use crate::common;
 
 use common::repo_tasks;
 use nab_protocol::trial::{TrialRecord, TrialStatus};

@@ -13,7 +13,7 @@
 //! A correct answer passes. Every attack is `failed` with a `failure_reason`, never
 //! `passed` or `error`.
 
-mod common;
+use crate::common;
 
 use common::{write, write_exec};
 use nab_protocol::trial::{FailureReason, TrialRecord, TrialStatus};

@@ -8,7 +8,7 @@
 //! Each case has a state directory of its own (`NAB_STATE_DIR`), so "nothing of the
 //! trial remains" is exact: no quota folder, no mount and no loop device under it.
 
-mod common;
+use crate::common;
 
 use common::{copy_dir, repo_tasks};
 use nab_protocol::trial::{FailureReason, TrialRecord, TrialStatus};

@@ -3,7 +3,7 @@
 //! carried over) and pass `nab validate` with real Docker; every other fixture is refused
 //! with its reason, and nothing of it is written.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

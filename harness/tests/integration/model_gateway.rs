@@ -4,7 +4,7 @@
 //! API key never reaches the container or the run's files; a spent token budget stops
 //! nab-agent with `token_budget`.
 
-mod common;
+use crate::common;
 
 use common::{copy_dir, repo_tasks, write, write_exec};
 use nab_protocol::trial::{TrialRecord, TrialStatus};

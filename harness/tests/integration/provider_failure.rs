@@ -3,7 +3,7 @@
 //! server that answers every request with HTTP 200 and an empty stream (what
 //! llama-cpp-python 0.3.36 does to a streamed request with `tool_choice`).
 
-mod common;
+use crate::common;
 
 use nab_protocol::trial::{ErrorKind, TrialRecord, TrialStatus};
 use std::path::Path;

@@ -14,7 +14,7 @@
 //! Each attack was a `passed` trial before the canary: every report it leaves shows all
 //! the task's tests passing, and the step exits 0.
 
-mod common;
+use crate::common;
 
 use common::{copy_dir, repo_tasks};
 use nab_protocol::trial::{FailureReason, TrialRecord, TrialStatus};

@@ -11,7 +11,7 @@
 //! - `java-processor`: an annotation processor registered under `META-INF/services` in the
 //!   workspace would run inside `javac` during the compile-only step.
 
-mod common;
+use crate::common;
 
 #[tokio::test(flavor = "multi_thread")]
 async fn shipped_runner_attacks_do_not_pass_a_task() {

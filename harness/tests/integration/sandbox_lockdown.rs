@@ -2,7 +2,7 @@
 //! several probes (2 shared cores): network, read-only root, writable workspace, identity
 //! and capabilities, cgroup limits, absent hidden tests, the output cap, and the deadline.
 
-mod common;
+use crate::common;
 
 use nab_harness::sandbox::{
     ContainerSpec, DockerBackend, ExecRequest, Labels, Lockdown, SandboxBackend,

@@ -3,7 +3,7 @@
 //! refused before anything runs. (The whole corpus runs in `.ci/run`; the verdict logic that
 //! turns a fooled attack into a red exit is unit-tested in `selftest::outcome`.)
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 

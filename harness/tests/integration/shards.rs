@@ -6,7 +6,7 @@
 //! The test runs a representative subset (one or two tasks of each category, 2 trials);
 //! `NAB_SHARD_TEST_TASKS=all` runs the whole suite.
 
-mod common;
+use crate::common;
 
 use nab_protocol::trial::TrialRecord;
 use std::collections::BTreeMap;

@@ -1,7 +1,7 @@
 //! Bad task input: each gives a clear error naming file, field, what is wrong and what is
 //! allowed — and no container is started (the CLI never even reaches Docker).
 
-mod common;
+use crate::common;
 
 use common::{copy_dir, repo_tasks, write};
 use nab_harness::task::load_suite;

@@ -5,7 +5,7 @@
 //! stopped sweep resumes, and refuses a sweep file that changed; a bad sweep file is
 //! refused before anything runs.
 
-mod common;
+use crate::common;
 
 use nab_protocol::trial::{ErrorKind, TrialRecord, TrialStatus};
 use serde_json::Value;

@@ -3,7 +3,7 @@
 //! set-up, and runs agent and verifier containers under exactly the base image's lockdown
 //! (checked from inside both). A failed build names the task and the failing command.
 
-mod common;
+use crate::common;
 
 use common::write;
 use nab_harness::agent::AgentKind;

@@ -4,7 +4,7 @@
 //! the symlink when copying the workspace out; a slow agent is killed as a timeout; and
 //! nothing labelled with the run is left.
 
-mod common;
+use crate::common;
 
 use common::{write, write_exec};
 use nab_harness::agent::AgentKind;

@@ -5,7 +5,7 @@
 //!   (they must also be flagged as tampering);
 //! - `pytest-early-exit`: code under test that ends the test process early with status 0.
 
-mod common;
+use crate::common;
 
 use nab_protocol::trial::TrialStatus;
 

@@ -5,7 +5,7 @@
 //! test stops it from outside, by label, as soon as it exists: the steps that follow find
 //! no container to run in.
 
-mod common;
+use crate::common;
 
 use common::write;
 use nab_protocol::trial::{FailureReason, TrialRecord, TrialStatus};

@@ -1,0 +1,25 @@
+//! The harness crate's integration tests in one binary: one link instead of one per file
+//! (a module per former `tests/*.rs`; shared helpers in `common`).
+
+mod common;
+
+mod agent_caused_failures;
+mod cli_evaluation;
+mod cli_run;
+mod cli_run_judged;
+mod host_checks;
+mod hostile_output;
+mod import_harbor;
+mod model_gateway;
+mod provider_failure;
+mod report_forgery;
+mod runner_hygiene;
+mod sandbox_lockdown;
+mod selftest;
+mod shards;
+mod suite_errors;
+mod sweep;
+mod task_images;
+mod trial_isolation;
+mod verdict_gaming;
+mod verifier_gone;
