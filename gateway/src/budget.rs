@@ -291,9 +291,10 @@ impl Reservation {
     pub fn settle(self, usage: Option<&TokenUsage>) {
         if let Some(u) = usage {
             let mut b = self.budget.lock();
-            b.tokens += u.total();
+            // Saturating: the usage is what the upstream claimed, absurd counts included.
+            b.tokens = b.tokens.saturating_add(u.total());
             if let Some(rate) = b.rate {
-                b.spent_usd += rate.cost(u);
+                b.spent_usd = (b.spent_usd + rate.cost(u)).min(f64::MAX);
             }
         }
         // Drop releases the reservation and wakes the calls waiting for it.

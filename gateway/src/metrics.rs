@@ -37,14 +37,15 @@ impl TranscriptMetrics {
             return;
         }
         self.llm_calls += 1;
-        self.retries += u64::from(line.retries);
+        self.retries = self.retries.saturating_add(u64::from(line.retries));
         if line.error.is_some() {
             self.failed_calls += 1;
         }
+        // Saturating: the counts are what an upstream claimed, absurd ones included.
         if let Some(u) = &line.usage {
-            self.input_tokens += u.prompt_tokens;
-            self.output_tokens += u.completion_tokens;
-            self.cached_tokens += u.cached_tokens;
+            self.input_tokens = self.input_tokens.saturating_add(u.prompt_tokens);
+            self.output_tokens = self.output_tokens.saturating_add(u.completion_tokens);
+            self.cached_tokens = self.cached_tokens.saturating_add(u.cached_tokens);
         }
     }
 
@@ -55,7 +56,7 @@ impl TranscriptMetrics {
     }
 
     pub fn total_tokens(&self) -> u64 {
-        self.input_tokens + self.output_tokens
+        self.input_tokens.saturating_add(self.output_tokens)
     }
 }
 

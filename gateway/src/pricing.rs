@@ -29,13 +29,17 @@ impl Rate {
     /// What `usage` costs in USD. The gateway's `prompt_tokens` include the cached ones
     /// (`cached_tokens` is the part of the prompt read from the cache), so those are taken
     /// out of the input count and priced at the cached rate: no token is priced twice.
+    ///
+    /// Always finite: absurd counts at a huge (but finite) rate saturate at `f64::MAX`
+    /// rather than reach infinity, which JSON cannot carry.
     pub fn cost(&self, usage: &Usage) -> f64 {
         let cached = usage.cached_tokens;
         let uncached = usage.prompt_tokens.saturating_sub(cached);
-        (uncached as f64 * self.input
+        let usd = (uncached as f64 * self.input
             + cached as f64 * self.cached_input
             + usage.completion_tokens as f64 * self.output)
-            / 1_000_000.0
+            / 1_000_000.0;
+        usd.min(f64::MAX)
     }
 }
 
@@ -283,6 +287,18 @@ mod tests {
             cached_tokens: 20,
         };
         assert!((r.cost(&odd) - 20.0 * 0.5 / 1e6).abs() < 1e-15);
+        // Absurd counts at an absurd (finite) rate: the largest finite cost, not infinity.
+        let absurd = Rate {
+            input: 1e300,
+            cached_input: 1e300,
+            output: 1e300,
+        };
+        let huge = Usage {
+            prompt_tokens: u64::MAX,
+            completion_tokens: u64::MAX,
+            cached_tokens: 0,
+        };
+        assert_eq!(absurd.cost(&huge), f64::MAX);
     }
 
     #[test]

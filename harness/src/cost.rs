@@ -4,10 +4,15 @@
 //! The model is matched by the name the gateway uses upstream ([`ModelSetup::agent_model`]:
 //! the inner model of `openai:`/`anthropic:`, `scripted` for the scripted model, the
 //! recorded model for `replay:`). A model no entry matches has no cost, never a cost of 0.
+//!
+//! What needs a price refuses to start without one ([`require_price`]): a task's
+//! `budgets.usd` and `--max-cost-usd` would otherwise be limits nobody counts.
 
 use crate::model::ModelSetup;
+use crate::task::Task;
 use nab_gateway::{ModelPrice, Prices};
 use nab_protocol::Usage;
+use std::path::{Path, PathBuf};
 
 /// What `--prices` did for the run's model, for the one line the run prints about it.
 #[derive(Debug, Clone, PartialEq)]
@@ -62,6 +67,75 @@ impl Pricing {
                 "warning: prices file {file}: no entry matches model `{model}`; the run's trial records will have no cost_usd"
             )),
         }
+    }
+}
+
+/// A dollar limit the run was given but could not count, found before anything runs.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum PriceRequired {
+    #[error(
+        "task {task} has budgets.usd, but model `{model}` has no price{}: pass --prices FILE with an entry matching it, or run without that task",
+        in_file(.file)
+    )]
+    UsdBudget {
+        task: String,
+        model: String,
+        file: Option<PathBuf>,
+    },
+    #[error(
+        "--max-cost-usd {limit}: model `{model}` has no price{}, so what its trials spend cannot be counted: pass --prices FILE with an entry matching it, or leave out --max-cost-usd",
+        in_file(.file)
+    )]
+    MaxCost {
+        limit: f64,
+        model: String,
+        file: Option<PathBuf>,
+    },
+}
+
+fn in_file(file: &Option<PathBuf>) -> String {
+    match file {
+        Some(f) => format!(" in {}", f.display()),
+        None => " (no --prices given)".to_owned(),
+    }
+}
+
+/// Refuses, before anything runs, a dollar limit the gateway could not count: a task with
+/// `budgets.usd`, or `max_cost_usd` (`--max-cost-usd`), when the model (`None`: the agent
+/// talks to no model and spends nothing) has no price. `prices_file` is named in the error.
+/// `nab run` and `nab sweep` (for each of its models) both call it.
+pub fn require_price(
+    pricing: &Pricing,
+    model: Option<&ModelSetup>,
+    tasks: &[std::sync::Arc<Task>],
+    max_cost_usd: Option<f64>,
+    prices_file: Option<&Path>,
+) -> Result<(), PriceRequired> {
+    let Some(m) = model else {
+        return Ok(());
+    };
+    if pricing.price().is_some() {
+        return Ok(());
+    }
+    let file = prices_file.map(Path::to_path_buf);
+    if let Some(limit) = max_cost_usd {
+        return Err(PriceRequired::MaxCost {
+            limit,
+            model: m.agent_model.clone(),
+            file,
+        });
+    }
+    match tasks
+        .iter()
+        .find(|t| t.spec.budgets.as_ref().is_some_and(|b| b.usd.is_some()))
+    {
+        Some(t) => Err(PriceRequired::UsdBudget {
+            task: t.id().to_owned(),
+            model: m.agent_model.clone(),
+            file,
+        }),
+        None => Ok(()),
     }
 }
 

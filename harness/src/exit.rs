@@ -12,6 +12,10 @@ pub const FAILED: u8 = 1;
 /// Bad input: bad arguments, tasks that do not load, a run folder that does not read. Nothing
 /// was judged, so CI can tell it from a failure.
 pub const BAD_INPUT: u8 = 2;
+/// `--max-cost-usd` was reached (`run`, `sweep`): trials that had not started were skipped
+/// and not recorded; `--resume` runs them. A run that also had a trial error exits
+/// [`FAILED`] instead.
+pub const COST_LIMIT: u8 = 3;
 /// Interrupted by Ctrl-C (128 + SIGINT); what finished is kept.
 pub const INTERRUPTED: u8 = 130;
 
@@ -22,6 +26,8 @@ Exit codes:
   1    a failure was found: a trial error (run), an invalid task (validate), a failed rule
        (gate), an attack that fooled the harness (selftest)
   2    bad input: arguments, tasks or run folders that do not read; nothing was judged
+  3    the cost limit (--max-cost-usd) was reached: trials not yet started were skipped
+       and not recorded (--resume runs them); 1 takes precedence when a trial errored
   130  interrupted (Ctrl-C); finished trials are kept";
 
 /// `code` as the process's exit status.

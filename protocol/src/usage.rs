@@ -18,9 +18,9 @@ pub struct Usage {
 }
 
 impl Usage {
-    /// Prompt plus completion tokens.
+    /// Prompt plus completion tokens (saturating: the counts are what an upstream claimed).
     pub fn total(&self) -> u64 {
-        self.prompt_tokens + self.completion_tokens
+        self.prompt_tokens.saturating_add(self.completion_tokens)
     }
 
     /// Reads the `usage` object of an OpenAI-compatible response or final stream chunk,
@@ -41,11 +41,12 @@ impl Usage {
     }
 }
 
+/// Saturating, as [`Usage::total`]: an upstream's absurd counts stop at `u64::MAX`.
 impl std::ops::AddAssign for Usage {
     fn add_assign(&mut self, rhs: Usage) {
-        self.prompt_tokens += rhs.prompt_tokens;
-        self.completion_tokens += rhs.completion_tokens;
-        self.cached_tokens += rhs.cached_tokens;
+        self.prompt_tokens = self.prompt_tokens.saturating_add(rhs.prompt_tokens);
+        self.completion_tokens = self.completion_tokens.saturating_add(rhs.completion_tokens);
+        self.cached_tokens = self.cached_tokens.saturating_add(rhs.cached_tokens);
     }
 }
 
@@ -63,5 +64,18 @@ mod tests {
         assert_eq!(Usage::from_openai(&deepseek).unwrap().cached_tokens, 6);
         assert_eq!(Usage::from_openai(&openai).unwrap().total(), 13);
         assert!(Usage::from_openai(&json!(null)).is_none());
+    }
+
+    #[test]
+    fn absurd_counts_saturate() {
+        let huge = Usage {
+            prompt_tokens: u64::MAX,
+            completion_tokens: u64::MAX,
+            cached_tokens: u64::MAX,
+        };
+        assert_eq!(huge.total(), u64::MAX);
+        let mut sum = huge;
+        sum += huge;
+        assert_eq!(sum, huge);
     }
 }

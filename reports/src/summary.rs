@@ -185,7 +185,7 @@ pub fn is_zero_token(r: &TrialRecord) -> bool {
 pub fn trial_tokens(r: &TrialRecord) -> Option<f64> {
     match (r.input_tokens, r.output_tokens) {
         (None, None) => None,
-        (i, o) => Some((i.unwrap_or(0) + o.unwrap_or(0)) as f64),
+        (i, o) => Some(i.unwrap_or(0).saturating_add(o.unwrap_or(0)) as f64),
     }
 }
 
@@ -268,20 +268,28 @@ impl RunSummary {
 
         let mut usage = UsageTotals::default();
         let mut safety = SafetySummary::default();
+        // Saturating: token counts are what an upstream reported, absurd ones included.
         for r in &run.records {
-            usage.llm_calls += r.llm_calls.unwrap_or(0);
-            usage.input_tokens += r.input_tokens.unwrap_or(0);
-            usage.output_tokens += r.output_tokens.unwrap_or(0);
-            usage.cached_tokens += r.cached_tokens.unwrap_or(0);
+            usage.llm_calls = usage.llm_calls.saturating_add(r.llm_calls.unwrap_or(0));
+            usage.input_tokens = usage
+                .input_tokens
+                .saturating_add(r.input_tokens.unwrap_or(0));
+            usage.output_tokens = usage
+                .output_tokens
+                .saturating_add(r.output_tokens.unwrap_or(0));
+            usage.cached_tokens = usage
+                .cached_tokens
+                .saturating_add(r.cached_tokens.unwrap_or(0));
             if let Some(c) = r.cost_usd {
-                *usage.cost_usd.get_or_insert(0.0) += c;
+                let total = usage.cost_usd.get_or_insert(0.0);
+                *total = (*total + c).min(f64::MAX);
                 usage.cost_known_trials += 1;
             }
             safety.violations += r.violations.len();
             safety.trials_with_violations += usize::from(!r.violations.is_empty());
             safety.policy_blocks += r.policy_blocks.unwrap_or(0);
         }
-        usage.total_tokens = usage.input_tokens + usage.output_tokens;
+        usage.total_tokens = usage.input_tokens.saturating_add(usage.output_tokens);
 
         let scored: Vec<&TrialRecord> = run
             .records

@@ -2,8 +2,8 @@
 
 use super::common::{default_out, load_or_report};
 use nab_harness::agent::AgentKind;
-use nab_harness::exit::{BAD_INPUT, FAILED, INTERRUPTED, exit};
-use nab_harness::runner::{Job, RunConfig, new_run_id, run_jobs, summary_table};
+use nab_harness::exit::{BAD_INPUT, COST_LIMIT, FAILED, INTERRUPTED, exit};
+use nab_harness::runner::{CostLimit, Job, RunConfig, new_run_id, run_jobs_within, summary_table};
 use nab_harness::sandbox::DockerBackend;
 use nab_protocol::trial::TrialStatus;
 use std::path::PathBuf;
@@ -40,6 +40,13 @@ pub struct Args {
     /// start), records have no cost.
     #[arg(long, value_name = "FILE")]
     prices: Option<PathBuf>,
+    /// A spending limit for the whole run, in US dollars: once the finished trials' total
+    /// `cost_usd` reaches it, no new trial starts (running ones finish and are recorded).
+    /// Trials not started are not recorded, so `--resume` runs them later; the run then
+    /// exits 3. One trial may cross the limit (it is checked between trials). Needs a
+    /// price for the model (--prices).
+    #[arg(long, value_name = "USD", value_parser = nab_harness::runner::cost_limit::parse_usd)]
+    max_cost_usd: Option<f64>,
     /// Trials per task.
     #[arg(long, default_value_t = 1)]
     trials: u32,
@@ -112,23 +119,19 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(note) = pricing.note() {
         eprintln!("{note}");
     }
-    // A dollar budget the gateway cannot price would be no budget: refused before anything runs.
-    if let Some(m) = &model
-        && pricing.price().is_none()
-        && let Some(t) = tasks
-            .iter()
-            .find(|t| t.spec.budgets.as_ref().is_some_and(|b| b.usd.is_some()))
-    {
-        anyhow::bail!(
-            "task {} has budgets.usd, but model `{}` has no price{}: pass --prices FILE with an entry matching it, or run without that task",
-            t.id(),
-            m.agent_model,
-            match &args.prices {
-                Some(p) => format!(" in {}", p.display()),
-                None => String::new(),
-            }
-        );
-    }
+    // A dollar limit the gateway cannot price would be no limit: refused before anything runs.
+    nab_harness::cost::require_price(
+        &pricing,
+        model.as_ref(),
+        &tasks,
+        args.max_cost_usd,
+        args.prices.as_deref(),
+    )?;
+    let cost_limit = args
+        .max_cost_usd
+        .map(CostLimit::new)
+        .transpose()?
+        .map(Arc::new);
     if let Some(m) = model.as_mut() {
         m.price = pricing.price().cloned();
     }
@@ -216,7 +219,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         model,
         judge,
     };
-    let report = run_jobs(cfg, jobs, CancellationToken::new()).await?;
+    let report = run_jobs_within(cfg, jobs, CancellationToken::new(), cost_limit.clone()).await?;
     print!("{}", summary_table(&report.records));
     println!(
         "run {} → {}{}",
@@ -248,8 +251,16 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         .iter()
         .filter(|r| r.status == TrialStatus::Error)
         .count();
+    let limited = cost_limit
+        .as_ref()
+        .and_then(|l| l.summary(&format!("nab run --resume --out {} ...", out.display())));
+    if let Some(line) = &limited {
+        eprintln!("{line}");
+    }
     Ok(if errors > 0 {
         exit(FAILED)
+    } else if limited.is_some() {
+        exit(COST_LIMIT)
     } else {
         ExitCode::SUCCESS
     })

@@ -4,8 +4,8 @@
 
 use super::common::{default_out, load_or_report};
 use nab_gateway::Pace;
-use nab_harness::exit::{BAD_INPUT, FAILED, INTERRUPTED, exit};
-use nab_harness::runner::{new_run_id, summary_table};
+use nab_harness::exit::{BAD_INPUT, COST_LIMIT, FAILED, INTERRUPTED, exit};
+use nab_harness::runner::{CostLimit, new_run_id, summary_table};
 use nab_harness::sandbox::DockerBackend;
 use nab_harness::sweep::{IndexProvider, IndexRun, Plan, Sweep, SweepConfig, SweepIndex};
 use nab_protocol::trial::TrialStatus;
@@ -36,6 +36,12 @@ pub struct Args {
     /// model is priced by the first entry matching it, and its trial records get `cost_usd`.
     #[arg(long, value_name = "FILE")]
     prices: Option<PathBuf>,
+    /// A spending limit for the whole sweep, in US dollars, as `nab run --max-cost-usd`:
+    /// one total over all its runs; once it is reached no new trial starts anywhere in the
+    /// sweep, trials not started are not recorded (`--resume` runs them) and the sweep
+    /// exits 3. Every model of the sweep needs a price (--prices).
+    #[arg(long, value_name = "USD", value_parser = nab_harness::runner::cost_limit::parse_usd)]
+    max_cost_usd: Option<f64>,
     /// Sweep id (default: time-based); run N is labelled nab.run=<id>-NN (`nab clean --run`).
     #[arg(long)]
     id: Option<String>,
@@ -87,9 +93,23 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     for run in &plan.runs {
         let limits = run.pool.map(|p| &plan.pools[p].limits);
         let key_env = limits.and_then(|l| l.api_key_env.clone());
-        match nab_harness::model::prepare(&run.agent, run.model.as_deref(), key_env, &tasks) {
-            Ok(setup) => models.push(setup.map(|mut s| {
-                let pricing = nab_harness::cost::Pricing::resolve(prices.as_ref(), Some(&s));
+        let setup = nab_harness::model::prepare(&run.agent, run.model.as_deref(), key_env, &tasks)
+            .map_err(|e| e.to_string())
+            .and_then(|setup| {
+                let pricing = nab_harness::cost::Pricing::resolve(prices.as_ref(), setup.as_ref());
+                // The same refusal as `nab run`: a dollar limit nobody can count is no limit.
+                nab_harness::cost::require_price(
+                    &pricing,
+                    setup.as_ref(),
+                    &tasks,
+                    args.max_cost_usd,
+                    args.prices.as_deref(),
+                )
+                .map_err(|e| e.to_string())?;
+                Ok((setup, pricing))
+            });
+        match setup {
+            Ok((setup, pricing)) => models.push(setup.map(|mut s| {
                 if let Some(note) = pricing.note() {
                     eprintln!("{}: {note}", run.dir);
                 }
@@ -167,6 +187,11 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         f.trials,
         out.display()
     );
+    let cost_limit = args
+        .max_cost_usd
+        .map(CostLimit::new)
+        .transpose()?
+        .map(Arc::new);
     let cancel = CancellationToken::new();
     let watcher = tokio::spawn(interrupt_on_ctrl_c(cancel.clone()));
     let cfg = SweepConfig {
@@ -182,6 +207,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         models,
         run_ids,
         progress: nab_harness::runner::progress::for_stderr(),
+        cost_limit: cost_limit.clone(),
     };
     let report = nab_harness::sweep::run_sweep(cfg, cancel.clone()).await;
     watcher.abort();
@@ -231,7 +257,8 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
             p.waited_ms as f64 / 1000.0
         );
     }
-    if !report.interrupted {
+    // A sweep the cost limit stopped is not finished: `--resume` completes it.
+    if !report.interrupted && report.skipped == 0 {
         index.finished_at = Some(nab_protocol::now_rfc3339());
     }
     index.write(&out)?;
@@ -244,8 +271,20 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         );
         return Ok(exit(INTERRUPTED));
     }
+    let limited = cost_limit.as_ref().and_then(|l| {
+        l.summary(&format!(
+            "nab sweep {} --resume --out {}",
+            args.file.display(),
+            out.display()
+        ))
+    });
+    if let Some(line) = &limited {
+        eprintln!("{line}");
+    }
     Ok(if errors > 0 {
         exit(FAILED)
+    } else if limited.is_some() {
+        exit(COST_LIMIT)
     } else {
         ExitCode::SUCCESS
     })

@@ -2,11 +2,13 @@
 //! executors that run trials and report over a channel. An interruption flows through
 //! the same cancellation token a deadline uses, so cleanup has one code path.
 
+pub mod cost_limit;
 mod judging;
 pub mod progress;
 mod results;
 mod summary;
 
+pub use cost_limit::CostLimit;
 pub use progress::{Progress, Reporter};
 pub use results::{ResultsFile, ResumeState};
 pub use summary::summary_table;
@@ -60,6 +62,67 @@ pub struct RunReport {
     pub interrupted: bool,
     /// Containers/volumes/quotas the end-of-run sweep still found (should be 0).
     pub leftovers: usize,
+    /// Trials `--max-cost-usd` kept from starting (not recorded).
+    pub skipped: usize,
+}
+
+/// How a trial's executor ended.
+#[derive(Debug)]
+pub(crate) enum Ended {
+    // Boxed: a record is large, and most values of a skip-heavy run are the small variants.
+    Record(Box<TrialRecord>),
+    /// Interrupted before it produced a record.
+    Dropped,
+    /// Not started: the cost limit was reached.
+    Skipped,
+}
+
+impl Ended {
+    /// Tells the reporter; returns the record, if any.
+    pub(crate) fn report(self, reporter: &dyn Reporter) -> Option<TrialRecord> {
+        match self {
+            Ended::Record(rec) => {
+                reporter.report(Progress::Trial(&rec));
+                Some(*rec)
+            }
+            Ended::Dropped => {
+                reporter.report(Progress::Dropped);
+                None
+            }
+            Ended::Skipped => {
+                reporter.report(Progress::Skipped);
+                None
+            }
+        }
+    }
+}
+
+/// Runs `job` unless `limit` was reached (then it is skipped), and adds what it spent to
+/// the limit's total before returning, i.e. before its slot is given to the next trial.
+pub(crate) async fn execute_within(
+    limit: Option<&CostLimit>,
+    ctx: &TrialContext,
+    job: &Job,
+    out_dir: &std::path::Path,
+    max_attempts: u32,
+    judge: Option<&nab_judges::TrialGrader>,
+    cancel: &CancellationToken,
+) -> Ended {
+    if let Some(l) = limit
+        && l.reached()
+    {
+        l.skip();
+        return Ended::Skipped;
+    }
+    match execute(ctx, job, out_dir, max_attempts, judge, cancel).await {
+        Some(rec) => {
+            if let Some(l) = limit {
+                l.add(rec.cost_usd);
+            }
+            Ended::Record(Box::new(rec))
+        }
+        None => Ended::Dropped,
+    }
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -78,6 +141,17 @@ pub async fn run_jobs(
     cfg: RunConfig,
     jobs: Vec<Job>,
     cancel: CancellationToken,
+) -> Result<RunReport, RunError> {
+    run_jobs_within(cfg, jobs, cancel, None).await
+}
+
+/// [`run_jobs`] under a spending limit (`--max-cost-usd`): once the trials' total cost
+/// reaches it, no new trial starts; running ones finish and are recorded.
+pub async fn run_jobs_within(
+    cfg: RunConfig,
+    jobs: Vec<Job>,
+    cancel: CancellationToken,
+    cost_limit: Option<Arc<CostLimit>>,
 ) -> Result<RunReport, RunError> {
     std::fs::create_dir_all(&cfg.out_dir).map_err(|e| RunError::Results {
         path: cfg.out_dir.clone(),
@@ -120,19 +194,22 @@ pub async fn run_jobs(
         model: cfg.model.clone(),
     };
     let limit = Arc::new(Semaphore::new(cfg.jobs.max(1)));
-    let (tx, mut rx) = mpsc::channel::<Option<TrialRecord>>(pending.len().max(1));
+    let (tx, mut rx) = mpsc::channel::<Ended>(pending.len().max(1));
     let mut executors = tokio::task::JoinSet::new();
     for job in pending {
         let (ctx, limit, tx, cancel) = (ctx.clone(), limit.clone(), tx.clone(), cancel.clone());
         let out_dir = cfg.out_dir.clone();
         let max_attempts = cfg.max_attempts.max(1);
         let judge = cfg.judge.clone();
+        let cost_limit = cost_limit.clone();
         executors.spawn(async move {
             let permit = tokio::select! {
                 p = limit.acquire_owned() => p,
                 _ = cancel.cancelled() => return,
             };
-            let rec = execute(
+            // The cost is added before the permit goes: the next trial sees it.
+            let rec = execute_within(
+                cost_limit.as_deref(),
                 &ctx,
                 &job,
                 &out_dir,
@@ -152,15 +229,15 @@ pub async fn run_jobs(
     loop {
         tokio::select! {
             msg = rx.recv() => match msg {
-                Some(Some(rec)) => {
-                    reporter.report(Progress::Trial(&rec));
-                    if let Err(e) = file.append(&rec) {
-                        write_error = Some(e);
-                        cancel.cancel();
+                Some(ended) => {
+                    if let Some(rec) = ended.report(reporter.as_ref()) {
+                        if let Err(e) = file.append(&rec) {
+                            write_error = Some(e);
+                            cancel.cancel();
+                        }
+                        records.push(rec);
                     }
-                    records.push(rec);
                 }
-                Some(None) => reporter.report(Progress::Dropped),
                 None => break,
             },
             _ = tokio::signal::ctrl_c() => {
@@ -204,6 +281,7 @@ pub async fn run_jobs(
         resumed,
         interrupted,
         leftovers,
+        skipped: cost_limit.as_ref().map_or(0, |l| l.skipped()),
     })
 }
 

@@ -16,6 +16,8 @@ pub enum Progress<'a> {
     Trial(&'a TrialRecord),
     /// A trial ended without a record (interrupted before it began).
     Dropped,
+    /// A trial was not started because `--max-cost-usd` was reached (not recorded).
+    Skipped,
     /// Ctrl-C: the running trials are being stopped and cleaned up.
     Interrupting,
     /// Every trial has ended.
@@ -55,10 +57,23 @@ impl Reporter for Bar {
             Progress::Started { pending } => self.0.set_length(pending as u64),
             Progress::Trial(rec) => {
                 self.0.inc(1);
-                self.0
-                    .set_message(format!("{} {} {:?}", rec.task_id, rec.agent, rec.status));
+                self.0.set_message(format!(
+                    "{} {}{} {:?}",
+                    rec.task_id,
+                    rec.agent,
+                    rec.model
+                        .as_deref()
+                        .map(|m| format!(" {m}"))
+                        .unwrap_or_default(),
+                    rec.status
+                ));
             }
             Progress::Dropped => self.0.inc(1),
+            Progress::Skipped => {
+                self.0.inc(1);
+                self.0
+                    .set_message("--max-cost-usd reached: no new trial starts");
+            }
             Progress::Interrupting => self
                 .0
                 .set_message("interrupted: stopping trials and removing their containers"),
@@ -72,6 +87,7 @@ impl Reporter for Bar {
 pub struct Lines {
     total: AtomicUsize,
     done: AtomicUsize,
+    skipped: AtomicUsize,
 }
 
 impl Lines {
@@ -83,17 +99,32 @@ impl Lines {
             }
             Progress::Trial(rec) => {
                 let n = self.done.fetch_add(1, Ordering::Relaxed) + 1;
+                // The model is named: a sweep's lines mix the runs of several.
                 Some(format!(
-                    "[{n}/{}] {} {} {:?}",
+                    "[{n}/{}] {} {}{} {:?}",
                     self.total.load(Ordering::Relaxed),
                     rec.task_id,
                     rec.agent,
+                    rec.model
+                        .as_deref()
+                        .map(|m| format!(" {m}"))
+                        .unwrap_or_default(),
                     rec.status
                 ))
             }
             Progress::Dropped => {
                 self.done.fetch_add(1, Ordering::Relaxed);
                 None
+            }
+            // Said once: the skips come all at once, and the end of the run counts them.
+            Progress::Skipped => {
+                let n = self.done.fetch_add(1, Ordering::Relaxed) + 1;
+                (self.skipped.fetch_add(1, Ordering::Relaxed) == 0).then(|| {
+                    format!(
+                        "[{n}/{}] --max-cost-usd reached: the trials not yet started are skipped (not recorded)",
+                        self.total.load(Ordering::Relaxed)
+                    )
+                })
             }
             // The runner says so on stderr itself.
             Progress::Interrupting | Progress::Finished => None,
@@ -141,5 +172,34 @@ mod tests {
             Some("[3/3] t2 oracle Failed")
         );
         assert_eq!(l.line(Progress::Finished), None);
+    }
+
+    /// A sweep's lines mix several models: each names its own.
+    #[test]
+    fn a_line_names_the_trials_model() {
+        let l = Lines::default();
+        l.line(Progress::Started { pending: 2 });
+        let mut rec = TrialRecord::new("run", "t1", "cat", 0, "nab-agent");
+        rec.status = TrialStatus::Failed;
+        rec.model = Some("openai:m@http://127.0.0.1:9/v1".into());
+        assert_eq!(
+            l.line(Progress::Trial(&rec)).as_deref(),
+            Some("[1/2] t1 nab-agent openai:m@http://127.0.0.1:9/v1 Failed")
+        );
+    }
+
+    #[test]
+    fn the_first_skip_is_said_once_and_every_skip_counts() {
+        let l = Lines::default();
+        l.line(Progress::Started { pending: 4 });
+        let first = l.line(Progress::Skipped).unwrap();
+        assert!(first.starts_with("[1/4] --max-cost-usd reached"), "{first}");
+        assert_eq!(l.line(Progress::Skipped), None);
+        let mut rec = TrialRecord::new("run", "t1", "cat", 0, "oracle");
+        rec.status = TrialStatus::Passed;
+        assert_eq!(
+            l.line(Progress::Trial(&rec)).as_deref(),
+            Some("[3/4] t1 oracle Passed")
+        );
     }
 }

@@ -6,7 +6,9 @@
 use super::plan::{Plan, Unit};
 use super::schedule::{Slots, dispatch};
 use crate::model::ModelSetup;
-use crate::runner::{Job, Progress, Reporter, ResultsFile, ResumeState, RunError, execute};
+use crate::runner::{
+    CostLimit, Ended, Job, Progress, Reporter, ResultsFile, ResumeState, RunError, execute_within,
+};
 use crate::sandbox::SandboxBackend;
 use crate::task::Task;
 use crate::trial::TrialContext;
@@ -36,6 +38,8 @@ pub struct SweepConfig {
     /// Run ids for runs that have none yet (a resumed run keeps its own).
     pub run_ids: Vec<String>,
     pub progress: Arc<dyn Reporter>,
+    /// `--max-cost-usd`: one total over every run of the sweep.
+    pub cost_limit: Option<Arc<CostLimit>>,
 }
 
 /// What one run of the sweep did.
@@ -53,6 +57,8 @@ pub struct SweepRunReport {
 pub struct SweepReport {
     pub runs: Vec<SweepRunReport>,
     pub interrupted: bool,
+    /// Trials `--max-cost-usd` kept from starting (not recorded), over the whole sweep.
+    pub skipped: usize,
 }
 
 struct RunState {
@@ -156,11 +162,23 @@ pub async fn run_sweep(
                 dir_name: u.trial.to_string(),
             };
             let cancel = cancel.clone();
-            async move { execute(&ctx, &job, &out_dir, attempts, None, &cancel).await }
+            let limit = cfg.cost_limit.clone();
+            // The cost is added before the unit ends, so before its slot is reused.
+            async move {
+                execute_within(
+                    limit.as_deref(),
+                    &ctx,
+                    &job,
+                    &out_dir,
+                    attempts,
+                    None,
+                    &cancel,
+                )
+                .await
+            }
         },
-        |u, rec| match rec {
-            Some(rec) => {
-                reporter.report(Progress::Trial(&rec));
+        |u, ended: Ended| {
+            if let Some(rec) = ended.report(reporter.as_ref()) {
                 let run = &mut runs[u.run];
                 if let Err(e) = run.file.append(&rec) {
                     write_error.get_or_insert(e);
@@ -168,7 +186,6 @@ pub async fn run_sweep(
                 }
                 run.records.push(rec);
             }
-            None => reporter.report(Progress::Dropped),
         },
     )
     .await;
@@ -199,6 +216,7 @@ pub async fn run_sweep(
     Ok(SweepReport {
         runs: reports,
         interrupted,
+        skipped: cfg.cost_limit.as_ref().map_or(0, |l| l.skipped()),
     })
 }
 

@@ -426,3 +426,65 @@ fn a_usd_budget_without_a_price_and_a_bad_prices_file_stop_the_run_before_it_sta
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("budgets.usd"), "{err}");
 }
+
+/// `--max-cost-usd` is refused before anything runs (no Docker, no run folder) when the
+/// model has no price, naming the model and the prices file, and when it is not a
+/// positive, finite number of dollars; all with exit code 2 (bad input).
+#[test]
+fn a_max_cost_without_a_price_or_with_a_bad_value_stops_the_run_before_it_starts() {
+    let root = tempfile::tempdir().unwrap();
+    let out = root.path().join("out");
+    let run = |extra: &[&str]| {
+        let o = nab()
+            .args([
+                "run",
+                "--agent",
+                "nab-agent",
+                "--model",
+                "scripted:task",
+                "--tasks",
+            ])
+            .arg(repo_tasks())
+            .arg("--out")
+            .arg(&out)
+            .args(extra)
+            .arg("term-log-report")
+            .output()
+            .unwrap();
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )
+    };
+    let (code, err) = run(&["--max-cost-usd", "1.5"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("--max-cost-usd 1.5: model `scripted` has no price (no --prices given)"),
+        "{err}"
+    );
+    let prices = root.path().join("prices.yaml");
+    write(
+        &prices,
+        "prices:\n  - {model: 'example-*', input: 1, cached_input: 1, output: 1}\n",
+    );
+    let (code, err) = run(&[
+        "--max-cost-usd",
+        "1.5",
+        "--prices",
+        prices.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains(&format!(
+            "model `scripted` has no price in {}",
+            prices.display()
+        )),
+        "{err}"
+    );
+    for bad in ["0", "-2", "nan", "inf", "ten"] {
+        let (code, err) = run(&[&format!("--max-cost-usd={bad}")]);
+        assert_eq!(code, Some(2), "{bad}: {err}");
+        assert!(err.contains("US dollars"), "{bad}: {err}");
+    }
+    assert!(!out.exists(), "nothing ran");
+}

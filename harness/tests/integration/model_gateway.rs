@@ -441,3 +441,169 @@ async fn a_command_agent_gets_the_gateways_token_counts_and_never_sees_the_key()
         "results, agent.log, diff, transcript, events: {scanned}"
     );
 }
+
+/// `--max-cost-usd` with a price that makes the first trial cross the limit: with one
+/// trial at a time, the later trials never start (no folder, no record), the run says so
+/// and exits 3; `--resume` without the limit runs them and keeps the first.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_reached_cost_limit_starts_no_new_trial_and_resume_completes_the_run() {
+    common::base_image().await;
+    ensure_nab_agent();
+    let root = tempfile::tempdir().unwrap();
+    let prices = root.path().join("prices.yaml");
+    // USD 1000 per million tokens: a trial's thousands of tokens cost dollars.
+    write(
+        &prices,
+        "prices:\n  - {model: scripted, input: 1000, cached_input: 1000, output: 1000}\n",
+    );
+    let prices_arg = prices.to_string_lossy().into_owned();
+    let tasks = repo_tasks().to_string_lossy().into_owned();
+    let run_id = common::unique("maxcost");
+    let _sweep = common::SweepOnDrop(run_id.clone());
+    let out = root.path().join("out");
+    let base = [
+        "--tasks",
+        &tasks,
+        "--agent",
+        "nab-agent",
+        "--model",
+        "scripted:task",
+        "--prices",
+        &prices_arg,
+        "--trials",
+        "3",
+        "-j",
+        "1",
+    ];
+    let mut args = base.to_vec();
+    args.extend(["--max-cost-usd", "0.01", "term-log-report"]);
+    let o = nab_run(&run_id, &out, &args, &[]);
+    assert_eq!(o.status.code(), Some(3), "{}", show(&o));
+    let recs = records(&out);
+    assert_eq!(recs.len(), 1, "{}", show(&o));
+    let first = recs[0].clone();
+    assert_eq!(first.trial, 0);
+    assert_eq!(first.status, TrialStatus::Passed, "{first:?}");
+    assert!(first.cost_usd.unwrap() > 0.01, "{first:?}");
+    for t in ["1", "2"] {
+        assert!(
+            !out.join("trials/term-log-report").join(t).exists(),
+            "trial {t} was started"
+        );
+    }
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        stderr.contains("2 trial(s) were not started and are not recorded")
+            && stderr.contains("--max-cost-usd 0.01"),
+        "{}",
+        show(&o)
+    );
+
+    let mut args = base.to_vec();
+    args.extend(["--resume", "term-log-report"]);
+    let o = nab_run(&run_id, &out, &args, &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", show(&o));
+    let mut recs = records(&out);
+    recs.sort_by_key(|r| r.trial);
+    assert_eq!(
+        recs.iter().map(|r| r.trial).collect::<Vec<_>>(),
+        [0, 1, 2],
+        "{}",
+        show(&o)
+    );
+    assert_eq!(recs[0], first, "the trial that ran is kept, not run again");
+    assert!(recs.iter().all(|r| r.status == TrialStatus::Passed));
+}
+
+/// A `command:` agent that makes three model calls through the gateway.
+const THREE_CALLS: &str = r#"#!/usr/bin/env python3
+import json, socket
+for i in range(3):
+    body = json.dumps({"model": "m", "messages": [{"role": "user", "content": "hi %d" % i}]}).encode()
+    s = socket.socket(socket.AF_UNIX)
+    s.connect("/nab/llm.sock")
+    s.sendall(b"POST /v1/chat/completions HTTP/1.1\r\nHost: gateway\r\nContent-Type: application/json\r\n"
+              + b"Connection: close\r\nContent-Length: %d\r\n\r\n" % len(body) + body)
+    while s.recv(65536):
+        pass
+    s.close()
+"#;
+
+/// Attack: a priced upstream that reports absurd usage (u64::MAX tokens of every kind on
+/// every call) at an absurd but finite price. The sums saturate instead of overflowing,
+/// the cost is the largest finite number (never infinity, which JSON cannot carry), the
+/// report is still written, and `--max-cost-usd` stops the run cleanly after that trial.
+#[tokio::test(flavor = "multi_thread")]
+async fn absurd_usage_from_a_priced_upstream_saturates_and_the_cost_limit_stops_the_run() {
+    use wiremock::matchers::method;
+    use wiremock::{Mock, MockServer, ResponseTemplate};
+    common::base_image().await;
+    let provider = MockServer::start().await;
+    let max = u64::MAX;
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(serde_json::json!({
+            "id": "c1", "object": "chat.completion", "created": 0, "model": "m",
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": "ok"}, "finish_reason": "stop"}],
+            "usage": {"prompt_tokens": max, "completion_tokens": max, "total_tokens": max,
+                      "prompt_tokens_details": {"cached_tokens": max}},
+        })))
+        .mount(&provider)
+        .await;
+    let root = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(
+        root.path(),
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    let agent = root.path().join("three.py");
+    write_exec(&agent, THREE_CALLS);
+    let prices = root.path().join("prices.yaml");
+    write(
+        &prices,
+        "prices:\n  - {model: absurd, input: 1e300, cached_input: 1e300, output: 1e300}\n",
+    );
+    let run_id = common::unique("absurd");
+    let _sweep = common::SweepOnDrop(run_id.clone());
+    let out = root.path().join("out");
+    let agent_arg = format!("command:{}", agent.display());
+    let model = format!("openai:absurd@{}/v1", provider.uri());
+    let tasks = repo_tasks().to_string_lossy().into_owned();
+    let prices_arg = prices.to_string_lossy().into_owned();
+    let o = nab_run(
+        &run_id,
+        &out,
+        &[
+            "--tasks",
+            &tasks,
+            "--agent",
+            &agent_arg,
+            "--model",
+            &model,
+            "--prices",
+            &prices_arg,
+            "--max-cost-usd",
+            "1",
+            "--trials",
+            "2",
+            "term-log-report",
+        ],
+        &[("NAB_API_KEY", "unused")],
+    );
+    assert_eq!(o.status.code(), Some(3), "{}", show(&o));
+    let recs = records(&out);
+    assert_eq!(recs.len(), 1, "{}", show(&o));
+    let r = &recs[0];
+    assert_eq!(r.llm_calls, Some(3), "{r:?}");
+    assert_eq!(
+        (r.input_tokens, r.output_tokens, r.cached_tokens),
+        (Some(max), Some(max), Some(max)),
+        "{r:?}"
+    );
+    assert_eq!(r.cost_usd, Some(f64::MAX), "{r:?}");
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(stdout.contains("report "), "{}", show(&o));
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["usage"]["total_tokens"], max, "{summary}");
+    assert!(!out.join("trials/term-log-report/1").exists());
+}

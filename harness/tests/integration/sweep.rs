@@ -398,3 +398,143 @@ fn a_bad_sweep_file_is_refused_before_anything_runs() {
     );
     assert!(!out.exists(), "nothing was created");
 }
+
+/// A dollar limit a sweep cannot count is refused before anything runs, as in `nab run`:
+/// a task with `budgets.usd`, or `--max-cost-usd`, when a model has no price; and a
+/// `--max-cost-usd` that is not a positive, finite number of dollars.
+#[test]
+fn a_dollar_limit_without_a_price_is_refused_before_anything_runs() {
+    let root = tempfile::tempdir().unwrap();
+    let suite = root.path().join("suite");
+    let task = suite.join("py-usd");
+    common::copy_dir(&common::repo_tasks().join("py-pagination-offbyone"), &task);
+    let yaml = std::fs::read_to_string(task.join("task.yaml"))
+        .unwrap()
+        .replace("id: py-pagination-offbyone", "id: py-usd");
+    std::fs::write(
+        task.join("task.yaml"),
+        format!("{yaml}budgets: {{usd: 0.5}}\n"),
+    )
+    .unwrap();
+    let file = write_sweep(
+        root.path(),
+        &format!(
+            "agents: [nab-agent]\nmodels: [scripted:task]\ntasks: {{dir: {}}}\n",
+            suite.display()
+        ),
+    );
+    let out = root.path().join("out");
+    let o = nab(&[], &file, &out).output().unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", show(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("task py-usd has budgets.usd, but model `scripted` has no price"),
+        "{err}"
+    );
+    let file = write_sweep(
+        root.path(),
+        &format!(
+            "agents: [nab-agent]\nmodels: [scripted:task]\n{}",
+            tasks_yaml(&["term-log-report"])
+        ),
+    );
+    let prices = root.path().join("prices.yaml");
+    std::fs::write(
+        &prices,
+        "prices:\n  - {model: 'example-*', input: 1, cached_input: 1, output: 1}\n",
+    )
+    .unwrap();
+    let p = prices.to_str().unwrap();
+    let o = nab(&["--max-cost-usd", "2", "--prices", p], &file, &out)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", show(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains(&format!(
+            "--max-cost-usd 2: model `scripted` has no price in {p}"
+        )),
+        "{err}"
+    );
+    let o = nab(&["--max-cost-usd=-1"], &file, &out).output().unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", show(&o));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("US dollars"));
+    assert!(!out.exists(), "nothing was created");
+}
+
+/// `--max-cost-usd` is one total over the whole sweep: the first trial (of the first
+/// model) crosses it, so no trial of either model starts after it; the skipped trials are
+/// not recorded, the sweep is not marked finished and exits 3, naming how to resume. The
+/// progress line of the trial that ran names its model.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_max_cost_is_one_total_across_the_sweeps_models() {
+    common::base_image().await;
+    ensure_nab_agent();
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(final_answer()))
+        .mount(&server)
+        .await;
+    let mock = format!("openai[stream=off]:priced@{}/v1", server.uri());
+    let root = tempfile::tempdir().unwrap();
+    let id = common::unique("sweep-cost");
+    let _clean: Vec<_> = ["01", "02"]
+        .iter()
+        .map(|n| common::SweepOnDrop(format!("{id}-{n}")))
+        .collect();
+    let file = write_sweep(
+        root.path(),
+        &format!(
+            "agents: [nab-agent]\nmodels: ['{mock}', scripted:task]\n{}trials: 2\njobs: 1\nattempts: 1\n",
+            tasks_yaml(&["term-log-report"])
+        ),
+    );
+    // 12 tokens at USD 1000 per million: 0.012, past the limit of 0.001.
+    let prices = root.path().join("prices.yaml");
+    std::fs::write(
+        &prices,
+        "prices:\n  - {model: priced, input: 1000, cached_input: 1000, output: 1000}\n  - {model: scripted, input: 1, cached_input: 1, output: 1}\n",
+    )
+    .unwrap();
+    let out = root.path().join("out");
+    let o = nab(
+        &[
+            "--id",
+            &id,
+            "--prices",
+            prices.to_str().unwrap(),
+            "--max-cost-usd",
+            "0.001",
+        ],
+        &file,
+        &out,
+    )
+    .output()
+    .unwrap();
+    assert_eq!(o.status.code(), Some(3), "{}", show(&o));
+    let runs = run_dirs(&out);
+    assert_eq!(runs.len(), 2);
+    let first = records(&runs[0]);
+    assert_eq!(first.len(), 1, "{}", show(&o));
+    assert!(
+        (first[0].cost_usd.unwrap() - 0.012).abs() < 1e-12,
+        "{first:?}"
+    );
+    assert!(
+        records(&runs[1]).is_empty(),
+        "the other model's trials did not start: {}",
+        show(&o)
+    );
+    assert!(!runs[1].join("trials").exists(), "{}", show(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("3 trial(s) were not started")
+            && err.contains(&format!("--resume --out {}", out.display())),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!("term-log-report nab-agent {mock} Failed")),
+        "the progress line names the model: {err}"
+    );
+    assert!(sweep_json(&out)["finished_at"].is_null());
+}
