@@ -319,8 +319,18 @@ pub(crate) async fn execute(
         trial: job.trial,
         dir,
     };
+    // What the attempts before this one spent: the money is gone whether or not the
+    // attempt ended in an infrastructure error, so the record's cost covers them all.
+    let price = ctx.model.as_ref().and_then(|m| m.price.clone());
+    let transcript = tj.dir.join(nab_protocol::run::TRANSCRIPT_FILE);
+    let mut earlier: Option<f64> = None;
     for attempt in 1..=max_attempts {
         rec.attempts = attempt;
+        // An attempt that fails before its gateway starts must not price the last one's
+        // transcript again (the gateway also starts each attempt on a fresh file).
+        if attempt > 1 {
+            let _ = std::fs::remove_file(&transcript);
+        }
         match run_trial(ctx, &tj, cancel).await {
             Ok(o) => {
                 rec.status = if o.passed() {
@@ -343,6 +353,9 @@ pub(crate) async fn execute(
                 if let Some(m) = &o.metrics {
                     m.apply(&mut rec);
                 }
+                if let Some(e) = earlier {
+                    rec.cost_usd = Some((rec.cost_usd.unwrap_or(0.0) + e).min(f64::MAX));
+                }
                 if let Some(grader) = judge {
                     rec.judges =
                         judging::judge_trial(grader, task, &tj.dir, &rec.tamper_flags).await;
@@ -360,6 +373,11 @@ pub(crate) async fn execute(
                 rec.status = TrialStatus::Error;
                 rec.error = Some(format!("{e:#}"));
                 rec.error_kind = e.error_kind();
+                if let Some(p) = &price {
+                    let spent = attempt_cost(p, &transcript).await;
+                    earlier = Some((earlier.unwrap_or(0.0) + spent).min(f64::MAX));
+                    rec.cost_usd = earlier;
+                }
                 if !e.is_retryable() {
                     break;
                 }
@@ -374,6 +392,32 @@ pub(crate) async fn execute(
         }
     }
     Some(rec)
+}
+
+/// What a failed attempt spent: its transcript's usage (the gateway's counts) at `price`.
+/// No transcript (the attempt failed before its gateway started) spent nothing; one that
+/// does not read is logged and counted as nothing.
+async fn attempt_cost(price: &nab_gateway::ModelPrice, transcript: &std::path::Path) -> f64 {
+    let path = transcript.to_owned();
+    let read = tokio::task::spawn_blocking(move || nab_gateway::metrics_from_file(&path)).await;
+    match read {
+        Ok(Ok(m)) => price.rate.cost(&nab_protocol::Usage {
+            prompt_tokens: m.input_tokens,
+            completion_tokens: m.output_tokens,
+            cached_tokens: m.cached_tokens,
+        }),
+        Ok(Err(e)) => {
+            tracing::warn!(
+                "{}: the failed attempt's cost is not counted: {e}",
+                transcript.display()
+            );
+            0.0
+        }
+        Err(e) => {
+            tracing::warn!("reading {}: {e}", transcript.display());
+            0.0
+        }
+    }
 }
 
 /// A run id that sorts by time: `20261130T040102Z-3f9a`.

@@ -86,3 +86,86 @@ async fn an_empty_stream_after_retries_is_a_provider_error_naming_it() {
         "nothing was taken for an answer"
     );
 }
+
+/// The first call of each attempt answers with a tool call and usage; every later call
+/// fails with HTTP 500 (so the gateway's retries run out and the trial is a provider error).
+struct FirstCallThenDown;
+
+impl wiremock::Respond for FirstCallThenDown {
+    fn respond(&self, req: &wiremock::Request) -> ResponseTemplate {
+        let body: serde_json::Value = serde_json::from_slice(&req.body).unwrap_or_default();
+        let answered_a_tool = body["messages"]
+            .as_array()
+            .is_some_and(|m| m.iter().any(|m| m["role"] == "tool"));
+        if answered_a_tool {
+            return ResponseTemplate::new(500).set_body_string("down");
+        }
+        ResponseTemplate::new(200).set_body_json(serde_json::json!({
+            "id": "c1", "object": "chat.completion", "created": 0, "model": "m",
+            "choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
+                "role": "assistant", "content": null,
+                "tool_calls": [{"id": "call_1", "type": "function",
+                    "function": {"name": "list_dir", "arguments": "{\"path\": \".\"}"}}]}}],
+            "usage": {"prompt_tokens": 1000, "completion_tokens": 100, "total_tokens": 1100}
+        }))
+    }
+}
+
+/// A retried trial's `cost_usd` is what every attempt spent, not only the last: two
+/// attempts, each one priced call (1000 + 100 tokens at USD 1000 per million: 1.1) before
+/// the provider went down, cost 2.2.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_retried_trial_costs_what_every_attempt_spent() {
+    common::base_image().await;
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let built = Command::new(cargo)
+        .args(["build", "-p", "nab-agent"])
+        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join(".."))
+        .status()
+        .expect("cargo");
+    assert!(built.success(), "cargo build -p nab-agent failed");
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .respond_with(FirstCallThenDown)
+        .mount(&server)
+        .await;
+    let spec = format!("openai[stream=off]:priced@{}/v1", server.uri());
+    let root = tempfile::tempdir().unwrap();
+    let prices = root.path().join("prices.yaml");
+    std::fs::write(
+        &prices,
+        "prices:\n  - {model: priced, input: 1000, cached_input: 1000, output: 1000}\n",
+    )
+    .unwrap();
+    let run_id = common::unique("retried-cost");
+    let _sweep = common::SweepOnDrop(run_id.clone());
+    let out = root.path().join("out");
+    let o = Command::new(env!("CARGO_BIN_EXE_nab"))
+        .args(["run", "--run-id", &run_id, "--attempts", "2", "--tasks"])
+        .arg(common::repo_tasks())
+        .args(["--agent", "nab-agent", "--model", &spec, "--prices"])
+        .arg(&prices)
+        .arg("--out")
+        .arg(&out)
+        .arg("term-log-report")
+        .env("NAB_API_KEY", "unused-by-the-mock")
+        .output()
+        .unwrap();
+    let show = format!(
+        "{}\n{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let records = nab_protocol::read_jsonl::<TrialRecord>(&out.join("results.jsonl"))
+        .unwrap_or_else(|e| panic!("{e}\n{show}"))
+        .records;
+    assert_eq!(records.len(), 1, "{show}");
+    let r = &records[0];
+    assert_eq!(
+        (r.status, r.error_kind, r.attempts),
+        (TrialStatus::Error, Some(ErrorKind::Provider), 2),
+        "{r:?}"
+    );
+    let cost = r.cost_usd.expect("the attempts' cost is recorded");
+    assert!((cost - 2.2).abs() < 1e-9, "{cost}: {r:?}");
+}
