@@ -4,8 +4,11 @@
 # interval (issue 13). The judge is SmolLM2-135M-Instruct served by llama-cpp-python, set up
 # and started by ci/real-model.sh's own steps (install, serve).
 #
-#   ci/judge-self-compare.sh [NAB COMPARE OPTIONS...]
-#       e.g. --judge-max-tokens 256 --judge-timeout 600
+#   ci/judge-self-compare.sh [MORE NAB COMPARE OPTIONS...]
+#
+# The judge is asked as a small local model must be: prompts fitted into the server's window
+# (--judge-context-tokens $NAB_REAL_CTX), answers held to the verdict's JSON Schema by the
+# server's grammar (--judge-response-format json-object), short answers (--judge-max-tokens).
 #
 # The pairs file is kept: run the script again after a stop and the comparison resumes from
 # the pairs already judged.
@@ -13,6 +16,8 @@
 # Environment (besides ci/real-model.sh's NAB_REAL_DIR, NAB_REAL_PORT, NAB_REAL_CTX):
 #   NAB              the nab binary (default: built here with cargo, debug)
 #   NAB_SELF_OUT     where the pairs file and compare.html go (default $NAB_REAL_DIR/self-compare)
+#   NAB_JUDGE_MAX_TOKENS   each answer's max_tokens (default 160: a verdict is ~40 tokens)
+#   NAB_JUDGE_TIMEOUT      seconds for one judge call (default 900)
 #
 # Exit: 0 the interval contains 0.5; 1 it does not, or no interval could be formed; 2 the
 # set-up failed.
@@ -37,7 +42,9 @@ say "nab compare --judge $spec on ci/baseline against itself (pairs: $OUT/pairwi
 rc=0
 NAB_API_KEY="${NAB_API_KEY:-no-key-needed}" "$NAB" compare \
   --baseline "$BASELINE" --candidate "$BASELINE" --tasks "$ROOT/tasks" \
-  --judge "$spec" --pairs-out "$OUT/pairwise.jsonl" --out "$OUT/compare.html" "$@" \
+  --judge "$spec" --pairs-out "$OUT/pairwise.jsonl" --out "$OUT/compare.html" \
+  --judge-max-tokens "${NAB_JUDGE_MAX_TOKENS:-160}" --judge-timeout "${NAB_JUDGE_TIMEOUT:-900}" \
+  --judge-context-tokens "$CTX" --judge-response-format json-object "$@" \
   | tee "$OUT/compare.txt" || rc=$?
 [ "$rc" -eq 0 ] || die "nab compare failed (exit $rc); the pairs judged so far are in $OUT/pairwise.jsonl"
 say "nab compare took $(($(date +%s) - START)) s in all (install and server start included)"

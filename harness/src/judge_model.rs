@@ -10,7 +10,7 @@
 
 use async_trait::async_trait;
 use nab_gateway::{CallPolicy, Client, ProviderOptions};
-use nab_judges::{ChatMessage, JudgeModel, ModelError, ModelReply};
+use nab_judges::{ChatMessage, ContextWindow, JudgeModel, ModelError, ModelReply};
 use serde_json::{Value, json};
 use std::time::Duration;
 
@@ -36,6 +36,46 @@ pub struct JudgeCallOpts {
     #[arg(long, value_name = "SECS", default_value_t = DEFAULT_JUDGE_TIMEOUT_SECS,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub judge_timeout: u64,
+    /// The judge's context window in tokens, for a judge whose window is small (a local
+    /// model): each prompt is then cut to fit it, with the answer and its retries — the
+    /// untrusted diffs and trajectories are cut (every file's header kept while room allows,
+    /// each cut marked), never the rubric or the instruction. Without it prompts are sent
+    /// whole (a diff is capped at 60,000 bytes either way).
+    #[arg(long, value_name = "TOKENS", value_parser = clap::value_parser!(u32).range(1..))]
+    pub judge_context_tokens: Option<u32>,
+    /// How the judge is asked to shape its answer: `text` (the prompt's instructions only),
+    /// `json-object` (`response_format: {"type": "json_object", "schema": …}`, which
+    /// llama.cpp's and llama-cpp-python's servers turn into a grammar over the verdict's JSON
+    /// Schema), or `json-schema` (OpenAI structured outputs, `{"type": "json_schema", …}`).
+    /// The strict parser checks every answer whatever the format.
+    #[arg(long, value_name = "FORMAT", value_enum, default_value_t = ResponseFormat::Text)]
+    pub judge_response_format: ResponseFormat,
+}
+
+/// The `response_format` of judge requests ([`JudgeCallOpts::judge_response_format`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum ResponseFormat {
+    /// No `response_format`: the prompt alone says what to answer.
+    #[default]
+    Text,
+    /// `{"type": "json_object", "schema": S}`.
+    JsonObject,
+    /// `{"type": "json_schema", "json_schema": {"name": "nab_verdict", "strict": true, "schema": S}}`.
+    JsonSchema,
+}
+
+impl ResponseFormat {
+    /// The request's `response_format` member for the verdict schema `schema`, if any.
+    pub fn member(self, schema: &Value) -> Option<Value> {
+        match self {
+            ResponseFormat::Text => None,
+            ResponseFormat::JsonObject => Some(json!({"type": "json_object", "schema": schema})),
+            ResponseFormat::JsonSchema => Some(json!({
+                "type": "json_schema",
+                "json_schema": {"name": "nab_verdict", "strict": true, "schema": schema},
+            })),
+        }
+    }
 }
 
 impl Default for JudgeCallOpts {
@@ -43,6 +83,8 @@ impl Default for JudgeCallOpts {
         JudgeCallOpts {
             judge_max_tokens: DEFAULT_JUDGE_MAX_TOKENS,
             judge_timeout: DEFAULT_JUDGE_TIMEOUT_SECS,
+            judge_context_tokens: None,
+            judge_response_format: ResponseFormat::Text,
         }
     }
 }
@@ -69,6 +111,8 @@ pub struct GatewayJudge {
     /// The provider's description (the spec without secrets), recorded with every verdict.
     id: String,
     max_tokens: u32,
+    window: Option<ContextWindow>,
+    response_format: ResponseFormat,
 }
 
 impl GatewayJudge {
@@ -76,13 +120,43 @@ impl GatewayJudge {
     /// The API key (for `openai:`) comes from the host environment, as for the agent's
     /// gateway.
     pub fn from_spec(spec: &str, opts: &JudgeCallOpts) -> anyhow::Result<GatewayJudge> {
-        let client = Client::from_spec(spec, &ProviderOptions::default(), opts.policy())
+        GatewayJudge::with_provider_options(spec, opts, &ProviderOptions::default())
+    }
+
+    /// [`GatewayJudge::from_spec`] with explicit provider options (tests point an `openai:`
+    /// judge at a mock server with a key given here).
+    pub fn with_provider_options(
+        spec: &str,
+        opts: &JudgeCallOpts,
+        provider: &ProviderOptions,
+    ) -> anyhow::Result<GatewayJudge> {
+        // The window is checked before the provider is built: a bad option fails at once.
+        let window = opts
+            .judge_context_tokens
+            .map(|ctx| ContextWindow::new(ctx, opts.judge_max_tokens))
+            .transpose()
+            .map_err(|e| anyhow::anyhow!("--judge-context-tokens: {e}"))?;
+        let client = Client::from_spec(spec, provider, opts.policy())
             .map_err(|e| anyhow::anyhow!("judge model {spec:?}: {e}"))?;
         let id = client.provider().describe();
         Ok(GatewayJudge {
             client,
             id,
             max_tokens: opts.judge_max_tokens,
+            window,
+            response_format: opts.judge_response_format,
+        })
+    }
+
+    async fn ask(&self, body: Value) -> Result<ModelReply, ModelError> {
+        let (completion, usage) = self
+            .client
+            .complete(body)
+            .await
+            .map_err(|e| ModelError(format!("{}: {e}", self.id)))?;
+        Ok(ModelReply {
+            text: reply_text(&completion)?,
+            usage,
         })
     }
 }
@@ -142,15 +216,23 @@ impl JudgeModel for GatewayJudge {
     }
 
     async fn complete(&self, messages: &[ChatMessage]) -> Result<ModelReply, ModelError> {
-        let (completion, usage) = self
-            .client
-            .complete(request_body(messages, self.max_tokens))
-            .await
-            .map_err(|e| ModelError(format!("{}: {e}", self.id)))?;
-        Ok(ModelReply {
-            text: reply_text(&completion)?,
-            usage,
-        })
+        self.ask(request_body(messages, self.max_tokens)).await
+    }
+
+    async fn complete_shaped(
+        &self,
+        messages: &[ChatMessage],
+        answer_schema: &Value,
+    ) -> Result<ModelReply, ModelError> {
+        let mut body = request_body(messages, self.max_tokens);
+        if let Some(format) = self.response_format.member(answer_schema) {
+            body["response_format"] = format;
+        }
+        self.ask(body).await
+    }
+
+    fn window(&self) -> Option<ContextWindow> {
+        self.window
     }
 }
 
@@ -212,5 +294,109 @@ mod tests {
         assert_eq!(judge.complete(&msgs).await.unwrap().text, "second answer");
         let out = judge.complete(&msgs).await.unwrap_err();
         assert!(out.0.contains("out of turns"), "{out}");
+    }
+
+    #[test]
+    fn response_formats_carry_the_schema() {
+        let schema = json!({"type": "object"});
+        assert_eq!(ResponseFormat::Text.member(&schema), None);
+        assert_eq!(
+            ResponseFormat::JsonObject.member(&schema).unwrap(),
+            json!({"type": "json_object", "schema": {"type": "object"}})
+        );
+        let s = ResponseFormat::JsonSchema.member(&schema).unwrap();
+        assert_eq!(s["type"], "json_schema");
+        assert_eq!(s["json_schema"]["schema"], schema);
+        assert_eq!(s["json_schema"]["strict"], true);
+    }
+
+    #[test]
+    fn a_window_too_small_is_refused_before_any_call() {
+        let opts = JudgeCallOpts {
+            judge_context_tokens: Some(1000),
+            judge_max_tokens: 160,
+            ..JudgeCallOpts::default()
+        };
+        let err = GatewayJudge::from_spec("openai:m@http://127.0.0.1:9/v1", &opts)
+            .err()
+            .expect("must fail")
+            .to_string();
+        assert!(
+            err.contains("--judge-context-tokens") && err.contains("too small"),
+            "{err}"
+        );
+    }
+
+    /// An `openai:` judge with a small window and `json-object` gets, for a pair whose diffs
+    /// are far over the window, prompts cut to fit and the verdict's schema on every request.
+    #[tokio::test]
+    async fn an_openai_judge_gets_fitted_prompts_and_the_verdict_schema() {
+        use wiremock::matchers::{method, path};
+        use wiremock::{Mock, MockServer, ResponseTemplate};
+        let server = MockServer::start().await;
+        Mock::given(method("POST"))
+            .and(path("/v1/chat/completions"))
+            .respond_with(ResponseTemplate::new(200).set_body_json(json!({
+                "choices": [{"message": {"role": "assistant",
+                    "content": "{\"winner\":\"A\",\"evidence\":\"shorter\"}"}}],
+                "usage": {"prompt_tokens": 10, "completion_tokens": 5},
+            })))
+            .mount(&server)
+            .await;
+        let opts = JudgeCallOpts {
+            judge_max_tokens: 160,
+            judge_context_tokens: Some(4096),
+            judge_response_format: ResponseFormat::JsonObject,
+            ..JudgeCallOpts::default()
+        };
+        let provider = ProviderOptions {
+            env_overrides: [("NAB_API_KEY".to_owned(), "k".to_owned())].into(),
+            ..ProviderOptions::default()
+        };
+        let judge = GatewayJudge::with_provider_options(
+            &format!("openai:small@{}/v1", server.uri()),
+            &opts,
+            &provider,
+        )
+        .unwrap();
+        let huge: String = (0..4)
+            .map(|i| {
+                format!(
+                    "diff --git a/f{i} b/f{i}\n# after: 1 bytes\n{}",
+                    "+x = 1\n".repeat(5000)
+                )
+            })
+            .collect();
+        let a = nab_judges::prompt::Candidate::new(&huge, "tool calls: 0\n");
+        let b = nab_judges::prompt::Candidate::new("+y = 2\n", "tool calls: 1\n");
+        let rubric = nab_judges::Rubric::default_code_quality();
+        let j = nab_judges::pairwise::compare_pair(&judge, &rubric, "fix it", &a, &b)
+            .await
+            .unwrap();
+        assert!(j.error.is_none(), "{:?}", j.error);
+        let requests = server.received_requests().await.unwrap();
+        assert_eq!(requests.len(), 2, "one request per order");
+        let window = ContextWindow::new(4096, 160).unwrap();
+        for r in &requests {
+            let body: Value = serde_json::from_slice(&r.body).unwrap();
+            assert_eq!(body["response_format"]["type"], "json_object");
+            assert_eq!(
+                body["response_format"]["schema"],
+                nab_judges::answer_schema::pairwise_schema()
+            );
+            let prompt_bytes: usize = body["messages"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| m["content"].as_str().unwrap().len())
+                .sum();
+            assert!(prompt_bytes <= window.prompt_bytes(), "{prompt_bytes}");
+            assert!(
+                body["messages"][1]["content"]
+                    .as_str()
+                    .unwrap()
+                    .contains("diff --git a/f3 b/f3")
+            );
+        }
     }
 }

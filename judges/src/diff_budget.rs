@@ -42,13 +42,8 @@ fn prefix(s: &str, max: usize) -> &str {
 }
 
 fn cut(section: &str, share: usize) -> String {
-    let header_end = section
-        .match_indices('\n')
-        .nth(HEADER_LINES - 1)
-        .map(|(i, _)| i + 1)
-        .unwrap_or(section.len());
-    let (header, body) = section.split_at(header_end);
-    let kept = prefix(body, share.saturating_sub(header.len()));
+    let (header, body) = section.split_at(header_len(section));
+    let kept = prefix(body, share.saturating_sub(header.len() + CUT_MARKER_ROOM));
     let mut out = format!("{header}{kept}");
     if !out.ends_with('\n') {
         out.push('\n');
@@ -60,25 +55,61 @@ fn cut(section: &str, share: usize) -> String {
     out
 }
 
-/// `diff` within about `max` bytes, every file represented. Unchanged when it fits.
+/// Room for the line that closes a cut diff (sizes and counts).
+const CLOSING_ROOM: usize = 200;
+/// Room for the marker that ends a cut section.
+const CUT_MARKER_ROOM: usize = 120;
+
+fn header_len(section: &str) -> usize {
+    section
+        .match_indices('\n')
+        .nth(HEADER_LINES - 1)
+        .map(|(i, _)| i + 1)
+        .unwrap_or(section.len())
+}
+
+/// The least a section can be shown in: whole, or its header lines and the cut marker.
+fn least(section: &str) -> usize {
+    section.len().min(header_len(section) + CUT_MARKER_ROOM)
+}
+
+/// `diff` within about `max` bytes, every file represented while its header fits.
+/// Unchanged when it fits. When even the files' header lines are over `max` (hundreds of
+/// files in a small judge window), the largest sections are left out whole and counted.
 pub fn budget_diff(diff: &str, max: usize) -> String {
     if diff.len() <= max {
         return diff.to_owned();
     }
     let parts = sections(diff);
+    let room = max.saturating_sub(CLOSING_ROOM);
+    let mut shown = vec![true; parts.len()];
+    let mut need: usize = parts.iter().map(|p| least(p)).sum();
+    let mut largest_first: Vec<usize> = (0..parts.len()).collect();
+    // Among equals the later ones go first, so the diff is shown from its start.
+    largest_first.sort_by_key(|&i| std::cmp::Reverse((parts[i].len(), i)));
+    for &i in &largest_first {
+        if need <= room {
+            break;
+        }
+        shown[i] = false;
+        need -= least(parts[i]);
+    }
     // Water-filling: the smallest sections first, each whole if it fits its fair share.
-    let mut order: Vec<usize> = (0..parts.len()).collect();
+    let mut order: Vec<usize> = (0..parts.len()).filter(|&i| shown[i]).collect();
     order.sort_by_key(|&i| parts[i].len());
     let mut share = vec![0usize; parts.len()];
-    let mut left = max;
+    let mut left = room;
     for (n, &i) in order.iter().enumerate() {
-        let fair = left / (parts.len() - n);
-        share[i] = parts[i].len().min(fair);
-        left -= share[i];
+        let fair = left / (order.len() - n);
+        share[i] = parts[i].len().min(fair.max(least(parts[i])));
+        left = left.saturating_sub(share[i]);
     }
     let mut out = String::with_capacity(max + 1024);
     let mut cut_files = 0;
     for (i, p) in parts.iter().enumerate() {
+        if !shown[i] {
+            continue;
+        }
         if share[i] >= p.len() {
             out.push_str(p);
         } else {
@@ -86,11 +117,16 @@ pub fn budget_diff(diff: &str, max: usize) -> String {
             out.push_str(&cut(p, share[i]));
         }
     }
+    let left_out = shown.iter().filter(|s| !**s).count();
     out.push_str(&format!(
-        "[nab: the diff was {} bytes, over the judge's budget of {max}; {cut_files} of {} section(s) cut to a fair share]\n",
+        "[nab: the diff was {} bytes, over the judge's budget of {max}; {cut_files} of {} section(s) cut to a fair share",
         diff.len(),
         parts.len()
     ));
+    if left_out > 0 {
+        out.push_str(&format!(", {left_out} (the largest) not shown at all"));
+    }
+    out.push_str("]\n");
     out
 }
 
@@ -123,6 +159,34 @@ mod tests {
         assert!(judged.contains("after: 400000 bytes, sha256 abc"));
         assert!(judged.contains("this file's diff is cut here"));
         assert!(judged.contains("1 of 2 section(s) cut"));
+    }
+
+    #[test]
+    fn hundreds_of_files_over_the_budget_leave_the_largest_out_and_say_so() {
+        let mut diff: String = (0..300)
+            .map(|i| file(&format!("src/m{i:03}.py"), "+import x\n"))
+            .collect();
+        diff.push_str(&file("src/huge.py", &"+y = 1\n".repeat(5000)));
+        let judged = budget_diff(&diff, 8_000);
+        assert!(judged.len() <= 8_000, "{}", judged.len());
+        assert!(
+            !judged.contains("src/huge.py"),
+            "the largest file goes first"
+        );
+        assert!(judged.contains("diff --git a/src/m000.py"));
+        let left_out: usize = judged
+            .rsplit(", ")
+            .next()
+            .and_then(|t| t.split(' ').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap();
+        let shown = judged.matches("diff --git ").count();
+        assert_eq!(shown + left_out, 301, "every file is shown or counted");
+        assert!(
+            judged.ends_with("(the largest) not shown at all]\n"),
+            "{}",
+            &judged[judged.len() - 200..]
+        );
     }
 
     #[test]

@@ -3,10 +3,12 @@
 //! a `judge_error` with the raw output kept. A model that cannot be reached is a
 //! `model_error` (infrastructure), never confused with a bad answer.
 
+use crate::answer_schema::single_schema;
 use crate::error::JudgeError;
+use crate::fit::fitted_single_prompt;
 use crate::model::{ChatMessage, JudgeModel, ModelError};
 use crate::parse::{Rejection, parse_single};
-use crate::prompt::{Candidate, Prompt, retry_message, single_prompt};
+use crate::prompt::{Candidate, Prompt, retry_message};
 use crate::rubric::Rubric;
 use crate::score::score;
 use nab_protocol::Usage;
@@ -50,6 +52,7 @@ pub(crate) struct Asked<T> {
 pub(crate) async fn ask_validated<T>(
     model: &dyn JudgeModel,
     prompt: &Prompt,
+    answer_schema: &serde_json::Value,
     validate: impl Fn(&str) -> Result<T, Rejection>,
 ) -> Result<Asked<T>, JudgeError> {
     let mut messages: Vec<ChatMessage> = prompt.messages.clone();
@@ -61,7 +64,7 @@ pub(crate) async fn ask_validated<T>(
         last_raw: String::new(),
     };
     loop {
-        let reply = match model.complete(&messages).await {
+        let reply = match model.complete_shaped(&messages, answer_schema).await {
             Ok(r) => r,
             Err(e) => {
                 asked.result = Err(Failure::Model(e));
@@ -104,7 +107,7 @@ pub async fn grade(
     instruction: &str,
     candidate: &Candidate,
 ) -> Result<Grading, JudgeError> {
-    let prompt = single_prompt(rubric, instruction, candidate, None)?;
+    let prompt = fitted_single_prompt(rubric, instruction, candidate, model.window())?;
     grade_with_prompt(model, rubric, &prompt).await
 }
 
@@ -114,7 +117,8 @@ pub async fn grade_with_prompt(
     rubric: &Rubric,
     prompt: &Prompt,
 ) -> Result<Grading, JudgeError> {
-    let asked = ask_validated(model, prompt, |raw| parse_single(raw, rubric)).await?;
+    let schema = single_schema(rubric);
+    let asked = ask_validated(model, prompt, &schema, |raw| parse_single(raw, rubric)).await?;
     let mut record = JudgeRecord {
         judge_model: model.id(),
         rubric_id: rubric.id.clone(),

@@ -1,6 +1,8 @@
 //! nab-judges: LLM judging that is trustworthy by construction.
 //!
 //! - [`rubric`]: rubrics are YAML data, validated on load, identified by id + content hash.
+//! - [`answer_schema`]: JSON Schemas of the two verdicts, for providers that constrain output.
+//! - [`fit`]: prompts fitted into a judge's context window when it is small (local models).
 //! - [`diff_budget`]: what a judge sees of a diff: a fair share per file, sizes and hashes kept.
 //! - [`prompt`]: judge prompts rendered from minijinja templates; the candidate's diff and
 //!   trajectory sit between delimiters carrying a per-request random nonce.
@@ -19,10 +21,12 @@
 //! Models are reached only through the [`model::JudgeModel`] trait; the harness implements
 //! it with its gateway providers.
 
+pub mod answer_schema;
 pub mod cli;
 pub mod combine;
 pub mod diff_budget;
 pub mod error;
+pub mod fit;
 pub mod grade;
 mod grader;
 pub mod kappa;
@@ -42,6 +46,7 @@ pub mod trajectory;
 mod hash;
 
 pub use error::JudgeError;
+pub use fit::ContextWindow;
 pub use grade::{Grading, grade};
 pub use grader::TrialGrader;
 pub use model::{ChatMessage, JudgeModel, ModelError, ModelReply, Role};

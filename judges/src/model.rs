@@ -2,6 +2,7 @@
 //! and token usage. The harness implements it with its gateway providers (`openai:`,
 //! `replay:`, `scripted:`…); this crate never speaks HTTP itself.
 
+use crate::fit::ContextWindow;
 use async_trait::async_trait;
 use nab_protocol::Usage;
 use serde::{Deserialize, Serialize};
@@ -62,6 +63,24 @@ pub trait JudgeModel: Send + Sync {
     /// Answers `messages` (system first). Implementations should ask for deterministic
     /// sampling (temperature 0) where the provider allows it.
     async fn complete(&self, messages: &[ChatMessage]) -> Result<ModelReply, ModelError>;
+
+    /// Answers `messages` with output constrained to `answer_schema` (a JSON Schema of the
+    /// verdict, [`crate::answer_schema`]) where the provider can do that; the default ignores
+    /// the schema. The strict parser checks the answer either way.
+    async fn complete_shaped(
+        &self,
+        messages: &[ChatMessage],
+        answer_schema: &serde_json::Value,
+    ) -> Result<ModelReply, ModelError> {
+        let _ = answer_schema;
+        self.complete(messages).await
+    }
+
+    /// The model's context window, when it is small enough to matter: prompts are then
+    /// fitted into it ([`crate::fit`]). `None` sends prompts whole.
+    fn window(&self) -> Option<ContextWindow> {
+        None
+    }
 }
 
 /// Turns a `--judge` spec string into a model. The harness passes its provider factory.

@@ -10,11 +10,13 @@
 //! [`PairLine`] per judged pair; [`read_pairs`] reads it back and [`read_verdicts`] turns it
 //! (or a file of plain [`PairwiseVerdict`]s) into the verdicts the reports show.
 
+use crate::answer_schema::pairwise_schema;
 use crate::error::JudgeError;
+use crate::fit::fitted_pairwise_prompt;
 use crate::grade::{Failure, ask_validated};
 use crate::model::JudgeModel;
 use crate::parse::{Side, parse_pairwise};
-use crate::prompt::{Candidate, pairwise_prompt};
+use crate::prompt::Candidate;
 use crate::rubric::Rubric;
 use nab_protocol::run::{PairwiseVerdict, Winner};
 use serde::{Deserialize, Serialize};
@@ -112,14 +114,15 @@ pub async fn compare_pair(
         error: None,
     };
     let mut errors = Vec::new();
+    let schema = pairwise_schema();
     for (i, swapped) in [false, true].into_iter().enumerate() {
         let (a, b) = if swapped {
             (candidate, baseline)
         } else {
             (baseline, candidate)
         };
-        let prompt = pairwise_prompt(rubric, instruction, a, b, None)?;
-        let asked = ask_validated(model, &prompt, parse_pairwise).await?;
+        let prompt = fitted_pairwise_prompt(rubric, instruction, a, b, model.window())?;
+        let asked = ask_validated(model, &prompt, &schema, parse_pairwise).await?;
         j.prompt_hashes[i] = prompt.hash;
         j.raw_outputs[i] = asked.last_raw;
         j.retries += asked.retries;

@@ -65,6 +65,10 @@ pub struct Candidate {
     /// `tamper_flags`): evidence for the `tests_tampered` veto. The paths are the agent's
     /// file names, so they are shown JSON-quoted, capped in number and length.
     pub tamper_flags: Vec<String>,
+    /// The diff as the harness recorded it, before [`MAX_DIFF_CHARS`]: a judge with a small
+    /// window gets its own cut of it ([`crate::fit`]).
+    #[serde(skip)]
+    source_diff: String,
 }
 
 /// At most this many tamper flags, each at most [`MAX_FLAG_CHARS`], reach a prompt.
@@ -73,6 +77,7 @@ pub const MAX_FLAG_CHARS: usize = 200;
 
 impl Candidate {
     pub fn new(diff: &str, trajectory: &str) -> Candidate {
+        let diff_source = diff;
         let diff = if diff.trim().is_empty() {
             "(empty diff: the agent changed nothing)".to_owned()
         } else {
@@ -82,7 +87,13 @@ impl Candidate {
             diff,
             trajectory: trajectory.to_owned(),
             tamper_flags: Vec::new(),
+            source_diff: diff_source.to_owned(),
         }
+    }
+
+    /// The diff before any cut (empty when the agent changed nothing).
+    pub fn source_diff(&self) -> &str {
+        &self.source_diff
     }
 
     /// Adds the harness's tamper flags (see [`Candidate::tamper_flags`]).
