@@ -165,14 +165,14 @@ impl Agent {
             notices.join("\n\n[nab-agent notice] ")
         );
         // Appended to the message the model reads next, so roles keep alternating.
-        match history.last() {
-            Some(last) if matches!(last.role, Role::Tool | Role::User) => {
-                let mut m = (**last).clone();
-                let old = m.content.take().unwrap_or_default();
-                m.content = Some(format!("{old}\n\n{text}"));
-                *history.last_mut().expect("checked above") = Arc::new(m);
-            }
-            _ => history.push(Arc::new(Message::user(text))),
+        let last = history.last_mut();
+        if let Some(last) = last.filter(|m| matches!(m.role, Role::Tool | Role::User)) {
+            let mut m = (**last).clone();
+            let old = m.content.take().unwrap_or_default();
+            m.content = Some(format!("{old}\n\n{text}"));
+            *last = Arc::new(m);
+        } else {
+            history.push(Arc::new(Message::user(text)));
         }
     }
 }

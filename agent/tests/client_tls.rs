@@ -1,6 +1,9 @@
 //! `https://` base URLs: a real TLS server on loopback with a certificate made by openssl,
 //! trusted through `SSL_CERT_FILE` the way a private CA would be.
 
+// Test code: a panic is how it reports a failure.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::process::Command;
 use std::sync::Arc;
 

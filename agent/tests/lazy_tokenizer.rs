@@ -4,6 +4,9 @@
 //!
 //! Its own test binary (one test): whether the vocabulary is loaded is per process.
 
+// Test code: a panic is how it reports a failure.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::sync::Arc;
 
 use nab_agent::context::tokens::{TokenCounter, tokenizer_loaded};

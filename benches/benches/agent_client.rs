@@ -3,6 +3,9 @@
 //!
 //! `cargo bench -p nab-benches --bench agent_client`
 
+// Test code: a panic is how it reports a failure.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::hint::black_box;
 use std::sync::Arc;
 use std::time::Duration;

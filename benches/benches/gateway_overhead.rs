@@ -5,6 +5,9 @@
 //!
 //! Besides criterion's figures, a plain loop prints p50/p99 of the added latency.
 
+// Test code: a panic is how it reports a failure.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use bytes::Bytes;
 use criterion::{Criterion, criterion_group, criterion_main};
 use http_body_util::{BodyExt, Full};

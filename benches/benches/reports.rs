@@ -2,6 +2,9 @@
 //! 8 turns with a 40 KB tool output each), as `nab compare` and two `nab report`s would.
 //! Prints the HTML sizes once.
 
+// Test code: a panic is how it reports a failure.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use criterion::{Criterion, criterion_group, criterion_main};
 use nab_reports::compare::Comparison;
 use nab_reports::fixtures::{self, SynthSpec};

@@ -15,6 +15,9 @@
 //! cargo run -p nab-benches --example measure_agent -- target/release/nab-agent [RUNS]
 //! ```
 
+// Test code: a panic is how it reports a failure.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::convert::Infallible;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

@@ -42,6 +42,10 @@ impl Protected {
     pub fn new(task_globs: &[String]) -> Result<Protected, GlobError> {
         let mut b = GlobSetBuilder::new();
         for g in DEFAULT_PROTECTED {
+            #[expect(
+                clippy::expect_used,
+                reason = "the defaults are constants; the tests build a Protected from them"
+            )]
             b.add(Glob::new(g).expect("the default globs are valid"));
         }
         for (index, g) in task_globs.iter().enumerate() {

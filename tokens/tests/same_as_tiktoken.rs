@@ -3,6 +3,9 @@
 //! prose, code, unicode of every script and width, emoji and combining marks, long runs
 //! of one character (the merge for words of 100 bytes and more), random bytes-as-text.
 
+// Test code: a panic is how it reports a failure.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use rand::{Rng, SeedableRng};
 
 fn reference() -> &'static tiktoken_rs::CoreBPE {

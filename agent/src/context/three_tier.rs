@@ -84,11 +84,13 @@ impl ThreeTier {
     }
 
     fn offloader(&mut self, state_dir: &Path) -> &Offloader {
-        let stale = self.offloader.as_ref().is_none_or(|(d, _)| d != state_dir);
-        if stale {
-            self.offloader = Some((state_dir.to_path_buf(), Offloader::new(state_dir)));
+        if self.offloader.as_ref().is_some_and(|(d, _)| d != state_dir) {
+            self.offloader = None;
         }
-        &self.offloader.as_ref().expect("set just above").1
+        &self
+            .offloader
+            .get_or_insert_with(|| (state_dir.to_path_buf(), Offloader::new(state_dir)))
+            .1
     }
 
     fn tools_json(&self) -> Option<String> {

@@ -1,6 +1,9 @@
 //! The agent crate's integration tests in one binary: one link instead of one per file
 //! (a module per former `tests/*.rs`; shared helpers in `support`).
 
+// Test code: a panic is how it reports a failure.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod support;
 
 mod agent_loop;

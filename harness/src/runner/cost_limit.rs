@@ -88,15 +88,22 @@ impl CostLimit {
     }
 }
 
+/// A `--max-cost-usd` argument that is not a limit.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum BadUsd {
+    #[error("`{0}` is not a number of US dollars")]
+    NotANumber(String, #[source] std::num::ParseFloatError),
+    #[error(transparent)]
+    Limit(#[from] BadCostLimit),
+}
+
 /// `--max-cost-usd`'s parser: a positive, finite number of dollars.
-pub fn parse_usd(s: &str) -> Result<f64, String> {
+pub fn parse_usd(s: &str) -> Result<f64, BadUsd> {
     let v: f64 = s
         .trim()
         .parse()
-        .map_err(|_| format!("`{s}` is not a number of US dollars"))?;
-    CostLimit::new(v)
-        .map(|l| l.limit())
-        .map_err(|e| e.to_string())
+        .map_err(|e| BadUsd::NotANumber(s.to_string(), e))?;
+    Ok(CostLimit::new(v)?.limit())
 }
 
 #[cfg(test)]
@@ -143,7 +150,7 @@ mod tests {
     fn only_positive_finite_limits_parse() {
         assert_eq!(parse_usd("2.5"), Ok(2.5));
         for bad in ["0", "-1", "nan", "inf", "-0", "two", ""] {
-            let e = parse_usd(bad).unwrap_err();
+            let e = parse_usd(bad).unwrap_err().to_string();
             assert!(e.contains("US dollars"), "{bad}: {e}");
         }
     }

@@ -1,6 +1,9 @@
 //! The reports crate's integration tests in one binary: one link instead of one per file
 //! (a module per former `tests/*.rs`; shared helpers in `common`).
 
+// Test code: a panic is how it reports a failure.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod common;
 
 mod browser;
