@@ -150,6 +150,10 @@ pub struct TrialRecord {
     /// How many times the trial was attempted (infrastructure retries + 1).
     #[serde(default = "one")]
     pub attempts: u32,
+    /// The Docker engine its last attempt ran on (agent and verifier alike), as given to
+    /// `--engine`; absent for a run on one engine.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engine: Option<String>,
     #[serde(default)]
     pub started_at: Option<String>,
 
@@ -232,6 +236,7 @@ impl TrialRecord {
             failure_reason: None,
             tamper_flags: Vec::new(),
             attempts: 1,
+            engine: None,
             started_at: None,
             llm_calls: None,
             input_tokens: None,

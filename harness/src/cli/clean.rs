@@ -9,19 +9,23 @@ pub struct Args {
     /// Only what one run left (its run id); default: everything labelled by nab.
     #[arg(long)]
     run: Option<String>,
+    #[command(flatten)]
+    engines: super::common::EngineOpts,
 }
 
 pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let docker = nab_harness::sandbox::connect().await?;
-    let backend = DockerBackend::new(docker);
     let label = match &args.run {
         Some(r) => format!("nab.run={r}"),
         None => "nab.run".to_owned(),
     };
-    let swept = backend.sweep(&label).await?;
-    println!(
-        "removed {} container(s), {} volume(s) and {} disk quota(s) labelled {label}",
-        swept.containers, swept.volumes, swept.quotas
-    );
+    // Every engine is connected first: a typo in one --engine cleans nothing.
+    let connected = args.engines.connect(1).await?;
+    for (name, docker, _) in connected.engines {
+        let swept = DockerBackend::new(docker).sweep(&label).await?;
+        println!(
+            "{name}: removed {} container(s), {} volume(s) and {} disk quota(s) labelled {label}",
+            swept.containers, swept.volumes, swept.quotas
+        );
+    }
     Ok(ExitCode::SUCCESS)
 }

@@ -33,3 +33,100 @@ pub fn load_or_report(tasks: &Path, ids: &[String]) -> Option<Vec<Arc<Task>>> {
 pub fn default_out(prefix: &str, run_id: &str) -> PathBuf {
     PathBuf::from("runs").join(format!("{prefix}{run_id}"))
 }
+
+/// `--engine URL` (repeatable), shared by the commands that run containers.
+#[derive(Debug, Clone, clap::Args)]
+pub struct EngineOpts {
+    /// A Docker engine to run trials on; repeat it for a pool. unix:///path.sock,
+    /// tcp://host:port (TLS when DOCKER_TLS_VERIFY is set, certificates from
+    /// DOCKER_CERT_PATH), https://host:port, or `default` (DOCKER_HOST, else the local
+    /// socket: what nab uses without --engine). Options after `#`: slots=N (trials at once
+    /// on it; default -j) and tls=DIR (ca.pem, cert.pem, key.pem for this engine). The
+    /// engines must see this machine's paths (bind mounts, the gateway socket): engines on
+    /// this host, or hosts sharing the paths. See the README, "A pool of Docker engines".
+    #[arg(long = "engine", value_name = "URL")]
+    pub engines: Vec<nab_harness::sandbox::engine::url::EngineSpec>,
+}
+
+/// The connected engines of `--engine` (or the default one), each with its slots.
+pub struct Connected {
+    /// `(name, engine, slots)`, in the order given.
+    pub engines: Vec<(String, nab_harness::sandbox::Engine, usize)>,
+}
+
+impl EngineOpts {
+    /// Connects every engine (an unreachable one is an error naming it: nothing has run).
+    pub async fn connect(&self, jobs: usize) -> anyhow::Result<Connected> {
+        use nab_harness::sandbox::engine::url::check_distinct;
+        if self.engines.is_empty() {
+            let e = nab_harness::sandbox::connect().await?;
+            return Ok(Connected {
+                engines: vec![("default".into(), e, jobs.max(1))],
+            });
+        }
+        check_distinct(&self.engines).map_err(anyhow::Error::msg)?;
+        let mut engines = Vec::new();
+        for s in &self.engines {
+            let e = nab_harness::sandbox::connect_to(&s.addr).await?;
+            engines.push((s.addr.to_string(), e, s.slots.unwrap_or(jobs.max(1))));
+        }
+        Ok(Connected { engines })
+    }
+}
+
+impl Connected {
+    /// The first engine: where images are built before they are copied to the others.
+    pub fn first(&self) -> &nab_harness::sandbox::Engine {
+        &self.engines[0].1
+    }
+
+    /// Copies each of `tags` from the first engine to every other engine that lacks it.
+    pub async fn spread_images(&self, tags: &[String]) -> anyhow::Result<()> {
+        use nab_harness::sandbox::engine::{copy_image, image_exists};
+        for (name, e, _) in &self.engines[1..] {
+            for tag in tags {
+                if image_exists(e, tag).await? {
+                    continue;
+                }
+                eprintln!("copying image {tag} to engine {name} ...");
+                let started = std::time::Instant::now();
+                copy_image(self.first(), e, tag)
+                    .await
+                    .map_err(|err| anyhow::anyhow!("copying {tag} to engine {name}: {err}"))?;
+                eprintln!(
+                    "copied image {tag} to engine {name} in {:.1} s",
+                    started.elapsed().as_secs_f64()
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// The pool the runner schedules over.
+    pub fn pool(&self) -> Arc<nab_harness::runner::EnginePool> {
+        nab_harness::runner::EnginePool::new(
+            self.engines
+                .iter()
+                .map(|(name, e, slots)| nab_harness::runner::PoolEngine {
+                    name: name.clone(),
+                    backend: Arc::new(nab_harness::sandbox::DockerBackend::new(e.clone())),
+                    slots: *slots,
+                })
+                .collect(),
+        )
+    }
+}
+
+/// Says which engines were lost; with every engine lost, the error that stops the run.
+pub fn report_engines(lost: &[(String, String)], no_engine: Option<&str>, resume: &str) {
+    for (name, why) in lost {
+        eprintln!(
+            "engine {name} was lost during the run ({why}); its trials were retried on the others"
+        );
+    }
+    if let Some(why) = no_engine {
+        eprintln!(
+            "error: no Docker engine is left ({why}); the run stopped. Trials not run are not recorded; continue with: {resume}"
+        );
+    }
+}

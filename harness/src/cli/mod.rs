@@ -182,3 +182,26 @@ pub(crate) async fn ensure_task_images(
     }
     Ok(built)
 }
+
+/// Connects the engines of `--engine` (or the default one), builds the base and task images
+/// on the first, and copies them to every other engine that lacks them. Returns the
+/// engines and the base image's tag.
+pub(crate) async fn prepare_engines(
+    opts: &common::EngineOpts,
+    jobs: usize,
+    tasks: &mut [std::sync::Arc<nab_harness::task::Task>],
+) -> anyhow::Result<(common::Connected, String)> {
+    let connected = opts.connect(jobs).await?;
+    let image = ensure_image(connected.first(), false).await?;
+    ensure_task_images(connected.first(), &image, tasks, false).await?;
+    let mut tags = vec![image.clone()];
+    for t in tasks.iter() {
+        if let Some(tag) = &t.image
+            && !tags.contains(tag)
+        {
+            tags.push(tag.clone());
+        }
+    }
+    connected.spread_images(&tags).await?;
+    Ok((connected, image))
+}

@@ -4,7 +4,6 @@ use super::common::{default_out, load_or_report};
 use nab_harness::agent::AgentKind;
 use nab_harness::exit::{BAD_INPUT, COST_LIMIT, FAILED, INTERRUPTED, exit};
 use nab_harness::runner::{CostLimit, Job, RunConfig, new_run_id, run_jobs_within, summary_table};
-use nab_harness::sandbox::DockerBackend;
 use nab_protocol::trial::TrialStatus;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -50,7 +49,7 @@ pub struct Args {
     /// Trials per task.
     #[arg(long, default_value_t = 1)]
     trials: u32,
-    /// Trials run at once.
+    /// Trials run at once (on each engine, unless its --engine URL says #slots=N).
     #[arg(short = 'j', long = "jobs", default_value_t = 1)]
     jobs: usize,
     /// Output folder (default runs/<run id>).
@@ -83,6 +82,8 @@ pub struct Args {
     judge: nab_judges::cli::JudgeOpts,
     #[command(flatten)]
     judge_call: nab_harness::judge_model::JudgeCallOpts,
+    #[command(flatten)]
+    engines: super::common::EngineOpts,
     /// Task ids (default: every task in --tasks).
     ids: Vec<String>,
 }
@@ -170,9 +171,8 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         None => None,
     };
-    let docker = nab_harness::sandbox::connect().await?;
-    let image = super::ensure_image(&docker, false).await?;
-    super::ensure_task_images(&docker, &image, &mut tasks, false).await?;
+    let (connected, image) = super::prepare_engines(&args.engines, args.jobs, &mut tasks).await?;
+    let engines = connected.pool();
     let run_id = args.run_id.clone().unwrap_or_else(new_run_id);
     let out = args.out.clone().unwrap_or_else(|| default_out("", &run_id));
     let meta = super::run_meta::start(
@@ -208,11 +208,11 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         })
         .collect();
     let cfg = RunConfig {
-        backend: Arc::new(DockerBackend::new(docker)),
+        jobs: engines.capacity(),
+        engines,
         image,
         out_dir: out.clone(),
         run_id,
-        jobs: args.jobs,
         max_attempts: args.attempts,
         resume: args.resume,
         progress: nab_harness::runner::progress::for_stderr(),
@@ -238,6 +238,11 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
             "warning: the end-of-run sweep removed {} leftover container(s)/volume(s)/disk quota(s)",
             report.leftovers
         );
+    }
+    let resume = format!("nab run --resume --out {} ...", out.display());
+    super::common::report_engines(&report.lost_engines, report.no_engine.as_deref(), &resume);
+    if report.no_engine.is_some() {
+        return Ok(exit(FAILED));
     }
     if report.interrupted {
         eprintln!(

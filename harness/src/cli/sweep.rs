@@ -6,7 +6,6 @@ use super::common::{default_out, load_or_report};
 use nab_gateway::Pace;
 use nab_harness::exit::{BAD_INPUT, COST_LIMIT, FAILED, INTERRUPTED, exit};
 use nab_harness::runner::{CostLimit, new_run_id, summary_table};
-use nab_harness::sandbox::DockerBackend;
 use nab_harness::sweep::{IndexProvider, IndexRun, Plan, Sweep, SweepConfig, SweepIndex};
 use nab_protocol::trial::TrialStatus;
 use std::path::PathBuf;
@@ -45,6 +44,8 @@ pub struct Args {
     /// Sweep id (default: time-based); run N is labelled nab.run=<id>-NN (`nab clean --run`).
     #[arg(long)]
     id: Option<String>,
+    #[command(flatten)]
+    engines: super::common::EngineOpts,
 }
 
 pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -155,9 +156,9 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         .collect();
     let mut index = SweepIndex::begin(&out, &args.file, &sweep.hash, index_runs, args.resume)?;
 
-    let docker = nab_harness::sandbox::connect().await?;
-    let image = super::ensure_image(&docker, false).await?;
-    super::ensure_task_images(&docker, &image, &mut tasks, false).await?;
+    let jobs = args.jobs.unwrap_or(f.jobs as usize);
+    let (connected, image) = super::prepare_engines(&args.engines, jobs, &mut tasks).await?;
+    let engines = connected.pool();
     index.write(&out)?;
     let ids: Vec<String> = tasks.iter().map(|t| t.id().to_owned()).collect();
     let run_ids: Vec<String> = (0..plan.runs.len())
@@ -198,11 +199,12 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         plan: plan.clone(),
         tasks,
         trials: f.trials,
-        jobs: args.jobs.unwrap_or(f.jobs as usize),
+        // Each engine takes `jobs` trials (or its #slots=N): the sweep runs them all.
+        jobs: engines.capacity(),
         attempts: f.attempts,
         out: out.clone(),
         resume: args.resume,
-        backend: Arc::new(DockerBackend::new(docker)),
+        engines,
         image,
         models,
         run_ids,
@@ -258,11 +260,20 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         );
     }
     // A sweep the cost limit stopped is not finished: `--resume` completes it.
-    if !report.interrupted && report.skipped == 0 {
+    if !report.interrupted && report.skipped == 0 && report.no_engine.is_none() {
         index.finished_at = Some(nab_protocol::now_rfc3339());
     }
     index.write(&out)?;
     println!("\nsweep → {}", SweepIndex::path(&out).display());
+    let resume = format!(
+        "nab sweep {} --resume --out {}",
+        args.file.display(),
+        out.display()
+    );
+    super::common::report_engines(&report.lost_engines, report.no_engine.as_deref(), &resume);
+    if report.no_engine.is_some() {
+        return Ok(exit(FAILED));
+    }
     if report.interrupted {
         eprintln!(
             "interrupted; continue with: nab sweep {} --resume --out {}",

@@ -9,7 +9,6 @@ use super::common::{default_out, load_or_report};
 use nab_harness::agent::AgentKind;
 use nab_harness::exit::{BAD_INPUT, FAILED, INTERRUPTED, exit};
 use nab_harness::runner::{Job, RunConfig, new_run_id, run_jobs};
-use nab_harness::sandbox::DockerBackend;
 use nab_protocol::trial::{TrialRecord, TrialStatus};
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -23,6 +22,8 @@ pub struct Args {
     tasks: PathBuf,
     #[arg(short = 'j', long = "jobs", default_value_t = 1)]
     jobs: usize,
+    #[command(flatten)]
+    engines: super::common::EngineOpts,
     /// Output folder (default runs/validate-<run id>).
     #[arg(long)]
     out: Option<PathBuf>,
@@ -49,9 +50,8 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         println!("{} task(s): every field and file is valid", tasks.len());
         return Ok(ExitCode::SUCCESS);
     }
-    let docker = nab_harness::sandbox::connect().await?;
-    let image = super::ensure_image(&docker, false).await?;
-    super::ensure_task_images(&docker, &image, &mut tasks, false).await?;
+    let (connected, image) = super::prepare_engines(&args.engines, args.jobs, &mut tasks).await?;
+    let engines = connected.pool();
     let run_id = args.run_id.unwrap_or_else(new_run_id);
     let out = args
         .out
@@ -77,11 +77,11 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     }
     let cfg = RunConfig {
-        backend: Arc::new(DockerBackend::new(docker)),
+        jobs: engines.capacity(),
+        engines,
         image,
         out_dir: out.clone(),
         run_id,
-        jobs: args.jobs,
         max_attempts: args.attempts,
         resume: false,
         progress: nab_harness::runner::progress::for_stderr(),

@@ -3,18 +3,20 @@
 //! the same cancellation token a deadline uses, so cleanup has one code path.
 
 pub mod cost_limit;
+pub mod engines;
 mod judging;
 pub mod progress;
 mod results;
 mod summary;
 
 pub use cost_limit::CostLimit;
+pub use engines::{EnginePool, Lease, NoEngine, PoolEngine};
 pub use progress::{Progress, Reporter};
 pub use results::{ResultsFile, ResumeState};
 pub use summary::summary_table;
 
 use crate::agent::AgentKind;
-use crate::sandbox::SandboxBackend;
+use crate::model::ModelSetup;
 use crate::task::Task;
 use crate::trial::{TrialContext, TrialError, TrialJob, run_trial};
 use nab_protocol::run::RunPaths;
@@ -36,11 +38,13 @@ pub struct Job {
 }
 
 pub struct RunConfig {
-    pub backend: Arc<dyn SandboxBackend>,
+    /// The engines trials run on (one without `--engine`: [`EnginePool::single`]).
+    pub engines: Arc<EnginePool>,
     pub image: String,
     pub out_dir: PathBuf,
     /// Used when not resuming a run that already has one.
     pub run_id: String,
+    /// Trials at once over the whole run (`nab run` makes it the pool's capacity).
     pub jobs: usize,
     /// Attempts per trial for infrastructure errors (1 = no retry).
     pub max_attempts: u32,
@@ -64,6 +68,34 @@ pub struct RunReport {
     pub leftovers: usize,
     /// Trials `--max-cost-usd` kept from starting (not recorded).
     pub skipped: usize,
+    /// Engines lost during the run: `(name, why)`. Their trials were retried elsewhere.
+    pub lost_engines: Vec<(String, String)>,
+    /// Set when every engine was lost: the run stopped, and the trials not yet run are not
+    /// recorded (`--resume` runs them).
+    pub no_engine: Option<String>,
+}
+
+/// What every trial of one run shares; each attempt runs on the engine it leased
+/// ([`RunContext::on`]).
+#[derive(Clone)]
+pub struct RunContext {
+    pub engines: Arc<EnginePool>,
+    pub image: String,
+    pub run_id: String,
+    /// The run's model (`--model`), for agents that use the gateway.
+    pub model: Option<Arc<ModelSetup>>,
+}
+
+impl RunContext {
+    /// The trial context of an attempt on `lease`'s engine.
+    pub fn on(&self, lease: &Lease) -> TrialContext {
+        TrialContext {
+            backend: lease.backend().clone(),
+            image: self.image.clone(),
+            run_id: self.run_id.clone(),
+            model: self.model.clone(),
+        }
+    }
 }
 
 /// How a trial's executor ended.
@@ -101,7 +133,7 @@ impl Ended {
 /// the limit's total before returning, i.e. before its slot is given to the next trial.
 pub(crate) async fn execute_within(
     limit: Option<&CostLimit>,
-    ctx: &TrialContext,
+    ctx: &RunContext,
     job: &Job,
     out_dir: &std::path::Path,
     max_attempts: u32,
@@ -187,8 +219,8 @@ pub async fn run_jobs_within(
     reporter.report(Progress::Started {
         pending: pending.len(),
     });
-    let ctx = TrialContext {
-        backend: cfg.backend.clone(),
+    let ctx = RunContext {
+        engines: cfg.engines.clone(),
         image: cfg.image.clone(),
         run_id: run_id.clone(),
         model: cfg.model.clone(),
@@ -257,21 +289,7 @@ pub async fn run_jobs_within(
     reporter.report(Progress::Finished);
     interrupted |= cancel.is_cancelled();
     // A safety net behind the per-trial cleanup: anything still labelled with this run.
-    let label = format!("nab.run={run_id}");
-    let sweep = cfg.backend.sweep(&label);
-    let leftovers = match tokio::time::timeout(Duration::from_secs(20), sweep).await {
-        Ok(Ok(s)) => s.containers + s.volumes + s.quotas,
-        Ok(Err(e)) => {
-            tracing::warn!("end-of-run sweep failed: {e}");
-            0
-        }
-        Err(_) => {
-            tracing::warn!(
-                "end-of-run sweep timed out; `nab clean --run {run_id}` removes what is left"
-            );
-            0
-        }
-    };
+    let leftovers = cfg.engines.sweep(&format!("nab.run={run_id}")).await;
     if let Some(e) = write_error {
         return Err(e);
     }
@@ -282,6 +300,8 @@ pub async fn run_jobs_within(
         interrupted,
         leftovers,
         skipped: cost_limit.as_ref().map_or(0, |l| l.skipped()),
+        lost_engines: cfg.engines.lost(),
+        no_engine: cfg.engines.all_lost(),
     })
 }
 
@@ -289,7 +309,7 @@ pub async fn run_jobs_within(
 /// (the trial is not recorded, so `--resume` runs it again). `nab sweep` runs its trials
 /// through it too.
 pub(crate) async fn execute(
-    ctx: &TrialContext,
+    ctx: &RunContext,
     job: &Job,
     out_dir: &std::path::Path,
     max_attempts: u32,
@@ -324,15 +344,38 @@ pub(crate) async fn execute(
     let price = ctx.model.as_ref().and_then(|m| m.price.clone());
     let transcript = tj.dir.join(nab_protocol::run::TRANSCRIPT_FILE);
     let mut earlier: Option<f64> = None;
+    // The engine of the last attempt, kept for the next unless it was lost.
+    let mut kept: Option<Lease> = None;
     for attempt in 1..=max_attempts {
+        let lease = match kept.take() {
+            Some(l) => l,
+            None => match ctx.engines.acquire(cancel).await {
+                Ok(l) => l,
+                Err(NoEngine::Cancelled) => return None,
+                // Never started: not recorded, so `--resume` runs it.
+                Err(NoEngine::AllLost(_)) if attempt == 1 => return None,
+                // The last attempt's error stands, and says why there is no other.
+                Err(e @ NoEngine::AllLost(_)) => {
+                    if let Some(err) = rec.error.as_mut() {
+                        err.push_str(&format!("; not retried: {e}"));
+                    }
+                    break;
+                }
+            },
+        };
         rec.attempts = attempt;
+        if ctx.engines.names_engines() {
+            rec.engine = Some(lease.name().to_owned());
+        }
         // An attempt that fails before its gateway starts must not price the last one's
         // transcript again (the gateway also starts each attempt on a fresh file).
         if attempt > 1 {
             let _ = std::fs::remove_file(&transcript);
         }
-        match run_trial(ctx, &tj, cancel).await {
+        match run_trial(&ctx.on(&lease), &tj, cancel).await {
             Ok(o) => {
+                // Judging needs no engine: its slot goes to the next trial.
+                drop(lease);
                 rec.status = if o.passed() {
                     TrialStatus::Passed
                 } else {
@@ -373,14 +416,25 @@ pub(crate) async fn execute(
                 rec.status = TrialStatus::Error;
                 rec.error = Some(format!("{e:#}"));
                 rec.error_kind = e.error_kind();
+                // A lost engine is no fault of the trial's: the next attempt goes to
+                // another engine at once (no backoff: it is not this engine's hiccup).
+                let engine_lost = !ctx.engines.check(&lease).await;
+                if engine_lost {
+                    rec.error = Some(format!("engine {} became unreachable: {e:#}", lease.name()));
+                    rec.error_kind = Some(nab_protocol::trial::ErrorKind::Sandbox);
+                }
                 if let Some(p) = &price {
                     let spent = attempt_cost(p, &transcript).await;
                     earlier = Some((earlier.unwrap_or(0.0) + spent).min(f64::MAX));
                     rec.cost_usd = earlier;
                 }
-                if !e.is_retryable() {
+                if !e.is_retryable() && !engine_lost {
                     break;
                 }
+                if engine_lost {
+                    continue;
+                }
+                kept = Some(lease);
                 if attempt < max_attempts {
                     let backoff = Duration::from_secs(2u64.pow(attempt.min(5)));
                     tokio::select! {

@@ -57,16 +57,18 @@ impl Reporter for Bar {
             Progress::Started { pending } => self.0.set_length(pending as u64),
             Progress::Trial(rec) => {
                 self.0.inc(1);
-                self.0.set_message(format!(
-                    "{} {}{} {:?}",
-                    rec.task_id,
-                    rec.agent,
-                    rec.model
-                        .as_deref()
-                        .map(|m| format!(" {m}"))
-                        .unwrap_or_default(),
-                    rec.status
-                ));
+                self.0.set_message(
+                    format!(
+                        "{} {}{} {:?}",
+                        rec.task_id,
+                        rec.agent,
+                        rec.model
+                            .as_deref()
+                            .map(|m| format!(" {m}"))
+                            .unwrap_or_default(),
+                        rec.status
+                    ) + &on_engine(rec),
+                );
             }
             Progress::Dropped => self.0.inc(1),
             Progress::Skipped => {
@@ -80,6 +82,14 @@ impl Reporter for Bar {
             Progress::Finished => self.0.finish_and_clear(),
         }
     }
+}
+
+/// ` on <engine>` for a trial of a pool of engines, else nothing.
+fn on_engine(rec: &TrialRecord) -> String {
+    rec.engine
+        .as_deref()
+        .map(|e| format!(" on {e}"))
+        .unwrap_or_default()
 }
 
 /// One plain line on stderr per finished trial: `[3/28] task agent Passed`.
@@ -99,9 +109,10 @@ impl Lines {
             }
             Progress::Trial(rec) => {
                 let n = self.done.fetch_add(1, Ordering::Relaxed) + 1;
-                // The model is named: a sweep's lines mix the runs of several.
+                // The model is named: a sweep's lines mix the runs of several; so is
+                // the engine, when a pool has more than one.
                 Some(format!(
-                    "[{n}/{}] {} {}{} {:?}",
+                    "[{n}/{}] {} {}{} {:?}{}",
                     self.total.load(Ordering::Relaxed),
                     rec.task_id,
                     rec.agent,
@@ -109,7 +120,8 @@ impl Lines {
                         .as_deref()
                         .map(|m| format!(" {m}"))
                         .unwrap_or_default(),
-                    rec.status
+                    rec.status,
+                    on_engine(rec)
                 ))
             }
             Progress::Dropped => {
@@ -185,6 +197,20 @@ mod tests {
         assert_eq!(
             l.line(Progress::Trial(&rec)).as_deref(),
             Some("[1/2] t1 nab-agent openai:m@http://127.0.0.1:9/v1 Failed")
+        );
+    }
+
+    /// A pool's lines say which engine ran the trial.
+    #[test]
+    fn a_line_names_the_trials_engine() {
+        let l = Lines::default();
+        l.line(Progress::Started { pending: 1 });
+        let mut rec = TrialRecord::new("run", "t1", "cat", 0, "oracle");
+        rec.status = TrialStatus::Passed;
+        rec.engine = Some("unix:///tmp/d2/docker.sock".into());
+        assert_eq!(
+            l.line(Progress::Trial(&rec)).as_deref(),
+            Some("[1/1] t1 oracle Passed on unix:///tmp/d2/docker.sock")
         );
     }
 

@@ -128,6 +128,10 @@ impl SandboxBackend for DockerBackend {
         }
     }
 
+    async fn ping(&self, within: std::time::Duration) -> Result<(), String> {
+        super::engine::ping(&self.docker, within).await
+    }
+
     async fn create_volume(
         &self,
         labels: &Labels,

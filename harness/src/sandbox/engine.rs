@@ -3,6 +3,7 @@
 //! everything else holds an [`Engine`] and calls these functions.
 
 mod images;
+pub mod url;
 
 pub use images::{
     BuildEvent, ImageSummary, build_image, image_labels, images_labelled, remove_image,
@@ -10,8 +11,9 @@ pub use images::{
 
 use bollard::query_parameters::CreateImageOptionsBuilder;
 use futures::StreamExt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
+use url::{EngineAddr, Tls};
 
 /// A connection to the Docker engine.
 pub type Engine = bollard::Docker;
@@ -25,19 +27,98 @@ pub enum ConnectError {
         "cannot reach the Docker engine ({0}); is dockerd running and is DOCKER_HOST (if set) right?"
     )]
     Unreachable(EngineError),
+    #[error("cannot reach the Docker engine {engine} ({source})")]
+    UnreachableAt {
+        engine: String,
+        #[source]
+        source: EngineError,
+    },
+    #[error(
+        "engine {engine}: TLS file {} is missing or unreadable (set DOCKER_CERT_PATH or #tls=DIR)",
+        path.display()
+    )]
+    Certificate { engine: String, path: PathBuf },
 }
+
+/// Our own deadlines bound every call; bollard's default 2-minute request timeout would
+/// cut long agent runs and image imports short.
+const REQUEST_TIMEOUT: Duration = Duration::from_secs(24 * 3600);
 
 /// Connects with the local defaults (DOCKER_HOST or the Unix socket) and negotiates the API
 /// version down to what the engine speaks: bollard's default is newer than older engines.
 pub async fn connect() -> Result<Engine, ConnectError> {
-    let docker = Engine::connect_with_local_defaults().map_err(ConnectError::Unreachable)?;
-    // Our own deadlines bound every call; bollard's default 2-minute request timeout would
-    // cut long agent runs and image imports short.
-    let docker = docker.with_timeout(Duration::from_secs(24 * 3600));
+    let docker = Engine::connect_with_defaults().map_err(ConnectError::Unreachable)?;
     docker
+        .with_timeout(REQUEST_TIMEOUT)
         .negotiate_version()
         .await
         .map_err(ConnectError::Unreachable)
+}
+
+/// Connects to the engine at `addr` (`--engine`) and negotiates the API version.
+pub async fn connect_to(addr: &EngineAddr) -> Result<Engine, ConnectError> {
+    let engine = addr.to_string();
+    let unreachable = |source| ConnectError::UnreachableAt {
+        engine: engine.clone(),
+        source,
+    };
+    let secs = REQUEST_TIMEOUT.as_secs();
+    let version = bollard::API_DEFAULT_VERSION;
+    let docker = match addr {
+        EngineAddr::Default => return connect().await,
+        EngineAddr::Unix(path) => Engine::connect_with_unix(&path.to_string_lossy(), secs, version)
+            .map_err(unreachable)?,
+        EngineAddr::Tcp {
+            host,
+            port,
+            tls: Tls::Off,
+        } => Engine::connect_with_http(&format!("tcp://{host}:{port}"), secs, version)
+            .map_err(unreachable)?,
+        EngineAddr::Tcp { host, port, tls } => {
+            let dir = match tls {
+                Tls::Dir(d) => d.clone(),
+                _ => cert_path_from_env(),
+            };
+            let [ca, cert, key] = ["ca.pem", "cert.pem", "key.pem"].map(|f| dir.join(f));
+            // bollard reports a missing file without saying which engine wanted it.
+            for path in [&ca, &cert, &key] {
+                if std::fs::File::open(path).is_err() {
+                    return Err(ConnectError::Certificate {
+                        engine: engine.clone(),
+                        path: path.clone(),
+                    });
+                }
+            }
+            Engine::connect_with_ssl(
+                &format!("tcp://{host}:{port}"),
+                &key,
+                &cert,
+                &ca,
+                secs,
+                version,
+            )
+            .map_err(unreachable)?
+        }
+    };
+    docker.negotiate_version().await.map_err(unreachable)
+}
+
+/// `DOCKER_CERT_PATH`, else `~/.docker`, as the docker CLI reads them.
+fn cert_path_from_env() -> PathBuf {
+    match std::env::var_os("DOCKER_CERT_PATH").filter(|v| !v.is_empty()) {
+        Some(p) => PathBuf::from(p),
+        None => PathBuf::from(std::env::var_os("HOME").unwrap_or_default()).join(".docker"),
+    }
+}
+
+/// Whether the engine answers `/_ping` within `within`: how the pool tells a dead engine
+/// from a trial that failed on a live one.
+pub async fn ping(engine: &Engine, within: Duration) -> Result<(), String> {
+    match tokio::time::timeout(within, engine.ping()).await {
+        Ok(Ok(_)) => Ok(()),
+        Ok(Err(e)) => Err(e.to_string()),
+        Err(_) => Err(format!("no answer to a ping within {} s", within.as_secs())),
+    }
 }
 
 /// Whether the engine has an image tagged `tag`.
@@ -96,4 +177,26 @@ pub enum ImportError {
     /// The check after the import failed.
     #[error(transparent)]
     Inspect(EngineError),
+}
+
+/// Copies the image tagged `tag` from `from` to `to` (`docker save | docker load`, streamed
+/// without touching the disk), then checks the tag arrived.
+pub async fn copy_image(from: &Engine, to: &Engine, tag: &str) -> Result<(), EngineError> {
+    let export = from.export_image(tag);
+    let options = bollard::query_parameters::ImportImageOptionsBuilder::default()
+        .quiet(true)
+        .build();
+    let mut events = to.import_image_stream(options, export, None);
+    while let Some(ev) = events.next().await {
+        let ev = ev?;
+        if let Some(e) = ev.error_detail.and_then(|d| d.message) {
+            return Err(EngineError::DockerStreamError { error: e });
+        }
+    }
+    if !image_exists(to, tag).await? {
+        return Err(EngineError::DockerStreamError {
+            error: format!("{tag} is absent after loading it"),
+        });
+    }
+    Ok(())
 }

@@ -163,7 +163,7 @@ pub async fn run(
         });
     }
     let cfg = RunConfig {
-        backend: opts.backend,
+        engines: crate::runner::EnginePool::single(opts.backend, opts.jobs),
         image: opts.image,
         out_dir: opts.out.clone(),
         run_id: opts.run_id,

@@ -7,17 +7,15 @@ use super::plan::{Plan, Unit};
 use super::schedule::{Slots, dispatch};
 use crate::model::ModelSetup;
 use crate::runner::{
-    CostLimit, Ended, Job, Progress, Reporter, ResultsFile, ResumeState, RunError, execute_within,
+    CostLimit, Ended, EnginePool, Job, Progress, Reporter, ResultsFile, ResumeState, RunContext,
+    RunError, execute_within,
 };
-use crate::sandbox::SandboxBackend;
 use crate::task::Task;
-use crate::trial::TrialContext;
 use nab_protocol::run::RunPaths;
 use nab_protocol::trial::{TrialRecord, TrialStatus};
 use std::collections::HashSet;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Duration;
 use tokio_util::sync::CancellationToken;
 
 /// Everything a sweep needs, checked and prepared.
@@ -31,7 +29,8 @@ pub struct SweepConfig {
     /// The sweep folder; run `i` is `<out>/<plan.runs[i].dir>`.
     pub out: PathBuf,
     pub resume: bool,
-    pub backend: Arc<dyn SandboxBackend>,
+    /// The engines trials run on (`--engine`; one without it).
+    pub engines: Arc<EnginePool>,
     pub image: String,
     /// The model of each run (`plan.runs[i]`), None for agents without one.
     pub models: Vec<Option<Arc<ModelSetup>>>,
@@ -59,10 +58,14 @@ pub struct SweepReport {
     pub interrupted: bool,
     /// Trials `--max-cost-usd` kept from starting (not recorded), over the whole sweep.
     pub skipped: usize,
+    /// Engines lost during the sweep: `(name, why)`.
+    pub lost_engines: Vec<(String, String)>,
+    /// Set when every engine was lost and the sweep stopped.
+    pub no_engine: Option<String>,
 }
 
 struct RunState {
-    ctx: TrialContext,
+    ctx: RunContext,
     dir: PathBuf,
     file: ResultsFile,
     records: Vec<TrialRecord>,
@@ -98,8 +101,8 @@ fn open_run(cfg: &SweepConfig, i: usize) -> Result<RunState, RunError> {
         .map(|r| (r.task_id.clone(), r.trial))
         .collect();
     Ok(RunState {
-        ctx: TrialContext {
-            backend: cfg.backend.clone(),
+        ctx: RunContext {
+            engines: cfg.engines.clone(),
             image: cfg.image.clone(),
             run_id,
             model: cfg.models.get(i).cloned().flatten(),
@@ -143,7 +146,7 @@ pub async fn run_sweep(
             .map(|p| p.limits.concurrency.map(|c| c as usize))
             .collect(),
     };
-    let contexts: Vec<TrialContext> = runs.iter().map(|r| r.ctx.clone()).collect();
+    let contexts: Vec<RunContext> = runs.iter().map(|r| r.ctx.clone()).collect();
     let dirs: Vec<PathBuf> = runs.iter().map(|r| r.dir.clone()).collect();
     let (plan, tasks, attempts) = (&cfg.plan, &cfg.tasks, cfg.attempts.max(1));
     let mut write_error = None;
@@ -201,7 +204,10 @@ pub async fn run_sweep(
     let interrupted = cancel.is_cancelled();
     let mut reports = Vec::with_capacity(runs.len());
     for run in runs {
-        let leftovers = sweep_leftovers(cfg.backend.as_ref(), &run.ctx.run_id).await;
+        let leftovers = cfg
+            .engines
+            .sweep(&format!("nab.run={}", run.ctx.run_id))
+            .await;
         reports.push(SweepRunReport {
             run_id: run.ctx.run_id,
             dir: run.dir,
@@ -217,23 +223,7 @@ pub async fn run_sweep(
         runs: reports,
         interrupted,
         skipped: cfg.cost_limit.as_ref().map_or(0, |l| l.skipped()),
+        lost_engines: cfg.engines.lost(),
+        no_engine: cfg.engines.all_lost(),
     })
-}
-
-/// The safety net behind each trial's own cleanup: anything still labelled with the run.
-async fn sweep_leftovers(backend: &dyn SandboxBackend, run_id: &str) -> usize {
-    let label = format!("nab.run={run_id}");
-    match tokio::time::timeout(Duration::from_secs(20), backend.sweep(&label)).await {
-        Ok(Ok(s)) => s.containers + s.volumes + s.quotas,
-        Ok(Err(e)) => {
-            tracing::warn!("end-of-run sweep of {run_id} failed: {e}");
-            0
-        }
-        Err(_) => {
-            tracing::warn!(
-                "end-of-run sweep of {run_id} timed out; `nab clean --run {run_id}` removes what is left"
-            );
-            0
-        }
-    }
 }

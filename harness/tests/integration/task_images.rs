@@ -88,7 +88,7 @@ fn backend_cfg(
     run_id: &str,
 ) -> RunConfig {
     RunConfig {
-        backend: Arc::new(DockerBackend::new(docker)),
+        engines: nab_harness::runner::EnginePool::single(Arc::new(DockerBackend::new(docker)), 2),
         image,
         out_dir: out,
         run_id: run_id.to_owned(),

@@ -103,9 +103,12 @@ echo done
     let _sweep = common::SweepOnDrop(run_id.clone());
     let out = root.path().join("out");
     let cfg = RunConfig {
-        backend: Arc::new(DockerBackend::new(
-            nab_harness::sandbox::connect().await.unwrap(),
-        )),
+        engines: nab_harness::runner::EnginePool::single(
+            Arc::new(DockerBackend::new(
+                nab_harness::sandbox::connect().await.unwrap(),
+            )),
+            2,
+        ),
         image,
         out_dir: out.clone(),
         run_id: run_id.clone(),
