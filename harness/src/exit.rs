@@ -23,7 +23,7 @@ pub const INTERRUPTED: u8 = 130;
 pub const HELP: &str = "\
 Exit codes:
   0    success: everything checked passed
-  1    a failure was found: a trial error (run), an invalid task (validate), a failed rule
+  1    a failure was found: a trial error or every engine lost (run), an invalid task (validate), a failed rule
        (gate), an attack that fooled the harness (selftest)
   2    bad input: arguments, tasks or run folders that do not read; nothing was judged
   3    the cost limit (--max-cost-usd) was reached: trials not yet started were skipped
