@@ -10,6 +10,7 @@ mod agent_caused_failures;
 mod cli_evaluation;
 mod cli_run;
 mod cli_run_judged;
+mod engine_pool;
 mod host_checks;
 mod hostile_output;
 mod import_harbor;
