@@ -3,6 +3,11 @@
 //! machine's, or skips saying why it could not. A run over both engines splits its trials
 //! between them; stopping the second engine mid-run still records every verdict, the trial
 //! in flight there retried on the first.
+//!
+//! The second daemon runs in a network namespace of its own (`unshare --net`): a `dockerd`
+//! started with `--bridge=none` deletes the host's `docker0` at start-up, which broke every
+//! later image build of the first engine ("could not find bridge docker0"). The test checks
+//! that the first engine's bridge survives.
 
 use crate::common;
 
@@ -29,7 +34,10 @@ impl SecondEngine {
         std::fs::write(d.join("daemon.json"), "{}").map_err(|e| e.to_string())?;
         let socket = d.join("docker.sock");
         let log = std::fs::File::create(d.join("dockerd.log")).map_err(|e| e.to_string())?;
-        let child = Command::new("dockerd")
+        // `unshare` execs dockerd, so the child's pid is the daemon's.
+        let child = Command::new("unshare")
+            .arg("--net")
+            .arg("dockerd")
             // Its own configuration: the machine's daemon.json names the first engine's root.
             .arg("--config-file")
             .arg(d.join("daemon.json"))
@@ -45,7 +53,7 @@ impl SecondEngine {
             .stdout(Stdio::null())
             .stderr(log)
             .spawn()
-            .map_err(|e| format!("cannot start dockerd: {e}"))?;
+            .map_err(|e| format!("cannot start `unshare --net dockerd`: {e}"))?;
         let mut engine = SecondEngine {
             child: Some(child),
             _dir: dir,
@@ -99,6 +107,11 @@ impl Drop for SecondEngine {
     }
 }
 
+/// Whether the host network namespace has the first engine's default bridge.
+fn host_has_docker0() -> bool {
+    Path::new("/sys/class/net/docker0").exists()
+}
+
 fn tail(s: &str) -> String {
     s.lines().rev().take(5).collect::<Vec<_>>().join(" | ")
 }
@@ -141,6 +154,7 @@ fn run_over(engines: &[String], out: &Path, run_id: &str, trials: &str) -> std::
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn trials_split_over_two_engines_and_survive_losing_one() {
     common::base_image().await;
+    let had_docker0 = host_has_docker0();
     let mut second = match SecondEngine::start().await {
         Ok(e) => e,
         Err(why) => {
@@ -148,6 +162,10 @@ async fn trials_split_over_two_engines_and_survive_losing_one() {
             return;
         }
     };
+    assert!(
+        !had_docker0 || host_has_docker0(),
+        "starting the second engine removed the host's docker0"
+    );
     let engines = vec!["default".to_owned(), second.url()];
     let root = tempfile::tempdir().unwrap();
 
@@ -215,5 +233,9 @@ async fn trials_split_over_two_engines_and_survive_losing_one() {
     assert!(
         stderr.contains(&format!("engine {} was lost", engines[1])),
         "{stderr}"
+    );
+    assert!(
+        !had_docker0 || host_has_docker0(),
+        "the second engine's stop removed the host's docker0"
     );
 }
