@@ -215,6 +215,47 @@ impl Plan {
     }
 }
 
+/// One shard's share of a run: what its `run.json` records and which pairs it runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Share {
+    pub meta: ShardMeta,
+    pub pairs: std::collections::BTreeSet<(String, u32)>,
+    /// Pairs in the whole run (every shard's).
+    pub total: u64,
+    pub balance: String,
+}
+
+impl Share {
+    /// Shard `spec` of `tasks` (id, agent + verify timeout in seconds) × `0..trials`,
+    /// balanced by the timeouts or by the durations of the run folder `balance_from`.
+    /// `nab run --shard` and `nab sweep --shard` cut with this one function, so a sweep's
+    /// every run is cut exactly as `nab run` would cut it.
+    pub fn cut(
+        tasks: &[(String, f64)],
+        trials: u32,
+        spec: ShardSpec,
+        balance_from: Option<&Path>,
+    ) -> Result<Share, ShardError> {
+        let costs = match balance_from {
+            Some(dir) => Costs::from_run(dir, tasks)?,
+            None => Costs::from_timeouts(tasks),
+        };
+        let ids: Vec<String> = tasks.iter().map(|(id, _)| id.clone()).collect();
+        let plan = Plan::new(&ids, trials, spec.count, &costs);
+        Ok(Share {
+            meta: plan.meta(spec.index),
+            pairs: plan.share(spec.index).into_iter().collect(),
+            total: ids.len() as u64 * u64::from(trials),
+            balance: plan.balance,
+        })
+    }
+
+    /// Whether this shard runs `trial` of `task`.
+    pub fn has(&self, task: &str, trial: u32) -> bool {
+        self.pairs.contains(&(task.to_owned(), trial))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,13 +1,18 @@
 //! `nab merge --out DIR SHARD_DIR...`: joins the run folders of `nab run --shard K/N`
-//! into one run folder with its report. See `nab_harness::merge` for the checks.
+//! into one run folder with its report, or the sweep folders of `nab sweep --shard K/N`
+//! into one sweep folder (each run merged as a run is). See `nab_harness::merge` for the
+//! checks.
 
+use nab_harness::merge::sweep::{SweepShards, check_out_is_replaceable, is_sweep};
 use nab_harness::merge::tree::{Budget, Limits};
+use nab_harness::sweep::SweepIndex;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The merged run folder (absent, empty, or an earlier merge, which is replaced).
+    /// The merged run (or sweep) folder (absent, empty, or an earlier merge, which is
+    /// replaced).
     #[arg(long)]
     out: PathBuf,
     /// Merge even when some (task, trial) pairs are in no shard; they are listed.
@@ -17,30 +22,95 @@ pub struct Args {
     /// hash). Default: the folder the shards recorded, else ./tasks.
     #[arg(long)]
     tasks: Option<PathBuf>,
-    /// The shards' run folders (each written by `nab run --shard K/N --group ID`).
+    /// The shards' folders: run folders (each written by `nab run --shard K/N --group ID`)
+    /// or sweep folders (each written by `nab sweep --shard K/N --group ID`), not both.
     #[arg(required = true)]
     shards: Vec<PathBuf>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let shards = nab_harness::merge::open_all(&args.shards, Limits::default())?;
-    let mut joined = nab_harness::merge::join(&shards, args.allow_partial)?;
+    let sweeps = args.shards.iter().filter(|d| is_sweep(d)).count();
+    if sweeps == 0 {
+        merge_run(&args, &args.shards, &args.out)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    if sweeps != args.shards.len() {
+        anyhow::bail!(
+            "{} of the {} folders are sweep folders (they hold sweep.json): merge the shards of one sweep, or of one run, not both",
+            sweeps,
+            args.shards.len()
+        );
+    }
+    let sweep = SweepShards::open(&args.shards)?;
+    check_out_is_replaceable(&args.out)?;
+    // Every run is checked before anything is written: one bad run writes nothing.
+    let mut runs = Vec::new();
+    for dir in sweep.run_dirs() {
+        let shards = nab_harness::merge::open_all(&sweep.run_shards(&dir), Limits::default())?;
+        let joined = join_run(&args, &shards, &args.out.join(&dir))?;
+        runs.push((dir, shards, joined));
+    }
+    // Built beside --out and swapped in whole, as a run's merge is.
+    let staging = nab_harness::merge::stage_beside(&args.out)?;
+    for (dir, shards, joined) in &runs {
+        println!("\n{dir}");
+        write_run(
+            joined,
+            shards,
+            &staging.path().join(dir),
+            &args.out.join(dir),
+        )?;
+    }
+    sweep.merged_index().write(staging.path())?;
+    nab_harness::merge::swap_in(staging, &args.out)?;
+    println!(
+        "\nmerged {} sweep shard(s) → {}",
+        args.shards.len(),
+        SweepIndex::path(&args.out).display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Merges the shard run folders `dirs` into the run folder `out`, with its report.
+fn merge_run(args: &Args, dirs: &[PathBuf], out: &Path) -> anyhow::Result<()> {
+    let shards = nab_harness::merge::open_all(dirs, Limits::default())?;
+    let joined = join_run(args, &shards, out)?;
+    write_run(&joined, &shards, out, out)
+}
+
+/// The shards checked and joined, run.json completed for its place at `out`.
+fn join_run(
+    args: &Args,
+    shards: &[nab_harness::merge::ShardRun],
+    out: &Path,
+) -> anyhow::Result<nab_harness::merge::Joined> {
+    let mut joined = nab_harness::merge::join(shards, args.allow_partial)?;
     joined.meta.command = Some(std::env::args().collect::<Vec<_>>().join(" "));
-    joined.meta.tasks_dir = tasks_dir(&args, &shards, &joined.meta);
+    joined.meta.tasks_dir = tasks_dir(args.tasks.as_deref(), out, shards, &joined.meta);
     if joined.meta.tasks_dir.is_none() {
         eprintln!(
             "warning: the task suite was not found (pass --tasks); the report shows no instructions"
         );
     }
+    Ok(joined)
+}
+
+/// Writes a joined run at `at` (its final place `out`, or a folder staged beside it).
+fn write_run(
+    joined: &nab_harness::merge::Joined,
+    shards: &[nab_harness::merge::ShardRun],
+    at: &Path,
+    out: &Path,
+) -> anyhow::Result<()> {
     let mut budget = Budget::default();
-    let report = nab_harness::merge::write(&joined, &shards, &args.out, &mut budget)?;
+    let report = nab_harness::merge::write(joined, shards, at, &mut budget)?;
     for w in joined.warnings.iter().chain(&budget.skipped) {
         eprintln!("warning: {w}");
     }
     if let Some(e) = report {
         eprintln!(
             "warning: the report was not written: {e}; retry with: nab report --run {}",
-            args.out.display()
+            out.display()
         );
     }
     println!(
@@ -52,20 +122,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         } else {
             format!(", {} missing", joined.missing.len())
         },
-        args.out.display()
+        out.display()
     );
     print!("{}", nab_harness::runner::summary_table(&joined.records));
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
 
 /// The suite's folder as the merged run.json records it (relative to `--out` when both
 /// are on one tree), once its hash is the shards'.
 fn tasks_dir(
-    args: &Args,
+    tasks: Option<&Path>,
+    out: &Path,
     shards: &[nab_harness::merge::ShardRun],
     meta: &nab_protocol::run::RunMeta,
 ) -> Option<PathBuf> {
-    let found = match &args.tasks {
+    let found = match tasks {
         Some(t) => Some(nab_protocol::run::resolve_tasks_dir(
             meta,
             Path::new("."),
@@ -84,12 +155,12 @@ fn tasks_dir(
             return None;
         }
     };
-    let parent = match args.out.parent() {
+    let parent = match out.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_owned(),
         _ => PathBuf::from("."),
     };
     std::fs::create_dir_all(&parent).ok()?;
-    let out = parent.canonicalize().ok()?.join(args.out.file_name()?);
+    let out = parent.canonicalize().ok()?.join(out.file_name()?);
     let tasks = dir.canonicalize().ok()?;
     Some(super::run_meta::relative(&out, &tasks).unwrap_or(tasks))
 }

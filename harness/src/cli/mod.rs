@@ -14,6 +14,7 @@ mod review;
 mod run;
 mod run_meta;
 mod selftest;
+mod shard_opts;
 mod sweep;
 mod validate;
 mod validate_lock;

@@ -64,19 +64,8 @@ pub struct Args {
     /// Run id (default: time-based). Labels every container as nab.run=<id>.
     #[arg(long)]
     run_id: Option<String>,
-    /// Run only shard K of N (1-based): a deterministic share of the (task, trial) pairs,
-    /// balanced by cost, so that N machines given 1/N .. N/N run every pair exactly once.
-    /// Join the shards' folders with `nab merge`. Needs --group.
-    #[arg(long, value_name = "K/N", requires = "group")]
-    shard: Option<nab_harness::shard::ShardSpec>,
-    /// The id every shard of one sharded run shares (e.g. the CI run or Slurm job id);
-    /// recorded in run.json and checked by `nab merge`.
-    #[arg(long, value_name = "ID")]
-    group: Option<String>,
-    /// Balance the shards by the task durations of an earlier run folder instead of the
-    /// tasks' timeouts. Every shard must be given the same folder.
-    #[arg(long, value_name = "DIR", requires = "shard")]
-    balance_from: Option<PathBuf>,
+    #[command(flatten)]
+    sharding: super::shard_opts::ShardOpts,
     /// LLM judges: `--judge SPEC` (repeatable) grades each verified trial; `--rubric FILE`.
     #[command(flatten)]
     judge: nab_judges::cli::JudgeOpts,
@@ -145,32 +134,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     .map(Arc::new);
     let ids: Vec<String> = tasks.iter().map(|t| t.id().to_owned()).collect();
     // The share is cut before Docker is touched: a bad --balance-from fails fast.
-    let share = match &args.shard {
-        Some(spec) => {
-            let timeouts: Vec<(String, f64)> = tasks
-                .iter()
-                .map(|t| {
-                    let to = &t.spec.timeouts;
-                    (t.id().to_owned(), to.agent_s + to.verify_s)
-                })
-                .collect();
-            let costs = match &args.balance_from {
-                Some(dir) => nab_harness::shard::Costs::from_run(dir, &timeouts)?,
-                None => nab_harness::shard::Costs::from_timeouts(&timeouts),
-            };
-            let plan = nab_harness::shard::Plan::new(&ids, args.trials, spec.count, &costs);
-            let mine: std::collections::BTreeSet<(String, u32)> =
-                plan.share(spec.index).into_iter().collect();
-            eprintln!(
-                "shard {spec}: {} of {} trial(s), balanced by {}",
-                mine.len(),
-                ids.len() as u64 * u64::from(args.trials),
-                plan.balance
-            );
-            Some((plan.meta(spec.index), mine))
-        }
-        None => None,
-    };
+    let share = args.sharding.cut(&tasks, args.trials)?;
     let (connected, image) = super::prepare_engines(&args.engines, args.jobs, &mut tasks).await?;
     let engines = connected.pool();
     let run_id = args.run_id.clone().unwrap_or_else(new_run_id);
@@ -187,8 +151,8 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         args.trials,
         args.resume,
         super::run_meta::Sharding {
-            shard: share.as_ref().map(|(m, _)| m.clone()),
-            group: args.group.clone(),
+            shard: share.as_ref().map(|s| s.meta.clone()),
+            group: args.sharding.group.clone(),
         },
     )?;
     let jobs: Vec<Job> = tasks
@@ -201,11 +165,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
                 dir_name: i.to_string(),
             })
         })
-        .filter(|j| {
-            share
-                .as_ref()
-                .is_none_or(|(_, mine)| mine.contains(&(j.task.id().to_owned(), j.trial)))
-        })
+        .filter(|j| share.as_ref().is_none_or(|s| s.has(j.task.id(), j.trial)))
         .collect();
     let cfg = RunConfig {
         jobs: engines.capacity(),

@@ -45,6 +45,8 @@ pub struct Args {
     #[arg(long)]
     id: Option<String>,
     #[command(flatten)]
+    sharding: super::shard_opts::ShardOpts,
+    #[command(flatten)]
     engines: super::common::EngineOpts,
 }
 
@@ -82,6 +84,9 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
             return Ok(exit(BAD_INPUT));
         }
     }
+    // Every run is cut as `nab run --shard` cuts it: shard K holds the same (task, trial)
+    // pairs of each run, so a sweep's shards stay balanced across its models.
+    let share = args.sharding.cut(&tasks, f.trials)?;
     let plan = Plan::new(&sweep);
     let paces: Vec<Arc<Pace>> = plan
         .pools
@@ -155,6 +160,12 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         })
         .collect();
     let mut index = SweepIndex::begin(&out, &args.file, &sweep.hash, index_runs, args.resume)?;
+    index.check_sharding(
+        &out,
+        args.resume,
+        share.as_ref().map(|s| &s.meta),
+        args.sharding.group.as_deref(),
+    )?;
 
     let jobs = args.jobs.unwrap_or(f.jobs as usize);
     let (connected, image) = super::prepare_engines(&args.engines, jobs, &mut tasks).await?;
@@ -177,7 +188,10 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
             },
             f.trials,
             args.resume,
-            super::run_meta::Sharding::default(),
+            super::run_meta::Sharding {
+                shard: share.as_ref().map(|s| s.meta.clone()),
+                group: args.sharding.group.clone(),
+            },
         )?);
     }
     eprintln!(
@@ -210,6 +224,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         run_ids,
         progress: nab_harness::runner::progress::for_stderr(),
         cost_limit: cost_limit.clone(),
+        share,
     };
     let report = nab_harness::sweep::run_sweep(cfg, cancel.clone()).await;
     watcher.abort();

@@ -12,6 +12,7 @@
 //! the last shard's end. Merging the same shards twice gives the same bytes.
 
 mod shard_run;
+pub mod sweep;
 pub mod tree;
 
 pub use shard_run::ShardRun;
@@ -348,19 +349,7 @@ pub fn write(
         }
     };
     check_out_is_replaceable(out)?;
-    let parent = match out.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_owned(),
-        _ => PathBuf::from("."),
-    };
-    std::fs::create_dir_all(&parent).map_err(|e| output(&parent)(e.to_string()))?;
-    let name = out
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "merged".into());
-    let staging = tempfile::Builder::new()
-        .prefix(&format!(".{name}.merging-"))
-        .tempdir_in(&parent)
-        .map_err(|e| output(&parent)(e.to_string()))?;
+    let staging = stage_beside(out)?;
     let paths = RunPaths::new(staging.path());
     for (r, &si) in joined.records.iter().zip(&joined.origin) {
         let shard = &shards[si];
@@ -400,24 +389,62 @@ pub fn write(
         .and_then(|run| nab_reports::write_outputs_at(&run, staging.path(), &stamp))
         .err()
         .map(|e| e.to_string());
-    // Swap: the old merge aside, the new one in, the old one removed.
+    swap_in(staging, out)?;
+    Ok(report)
+}
+
+fn parent_and_name(out: &Path) -> (PathBuf, String) {
+    let parent = match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_owned(),
+        _ => PathBuf::from("."),
+    };
+    let name = out
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "merged".into());
+    (parent, name)
+}
+
+/// A staging folder beside `out` (same parent, so relative paths recorded for `out`
+/// resolve the same from it), where a merge is built before [`swap_in`].
+pub fn stage_beside(out: &Path) -> Result<tempfile::TempDir, MergeError> {
+    let (parent, name) = parent_and_name(out);
+    let output = |e: std::io::Error| MergeError::Output {
+        path: parent.clone(),
+        message: e.to_string(),
+    };
+    std::fs::create_dir_all(&parent).map_err(output)?;
+    tempfile::Builder::new()
+        .prefix(&format!(".{name}.merging-"))
+        .tempdir_in(&parent)
+        .map_err(output)
+}
+
+/// Puts the staged merge at `out`: the old merge aside, the new one in, the old one
+/// removed; `out` is always either the old merge or the new one.
+pub fn swap_in(staging: tempfile::TempDir, out: &Path) -> Result<(), MergeError> {
+    let (parent, name) = parent_and_name(out);
+    let output = |e: std::io::Error| MergeError::Output {
+        path: out.to_owned(),
+        message: e.to_string(),
+    };
     let staged = staging.keep();
     let old = parent.join(format!(".{name}.replaced-{}", std::process::id()));
     let had_old = out.exists();
     if had_old {
-        std::fs::rename(out, &old).map_err(|e| output(out)(e.to_string()))?;
+        std::fs::rename(out, &old).map_err(output)?;
     }
     if let Err(e) = std::fs::rename(&staged, out) {
         if had_old {
             let _ = std::fs::rename(&old, out);
         }
         let _ = std::fs::remove_dir_all(&staged);
-        return Err(output(out)(e.to_string()));
+        return Err(output(e));
     }
     if had_old {
         let _ = std::fs::remove_dir_all(&old);
     }
-    Ok(report)
+    Ok(())
 }
 
 /// `out` may be absent, an empty folder, or an earlier merge (its run.json lists the

@@ -31,7 +31,12 @@ fn meta(k: u32, n: u32) -> RunMeta {
 
 /// A shard folder holding `pairs`, each with a diff and a transcript.
 fn shard(root: &Path, k: u32, n: u32, pairs: &[(&str, u32)]) -> PathBuf {
-    let dir = root.join(format!("shard-{k}"));
+    shard_named(root, &format!("shard-{k}"), k, n, pairs)
+}
+
+/// [`shard`] in the folder `root/name`.
+fn shard_named(root: &Path, name: &str, k: u32, n: u32, pairs: &[(&str, u32)]) -> PathBuf {
+    let dir = root.join(name);
     std::fs::create_dir_all(&dir).unwrap();
     meta(k, n).write(&dir).unwrap();
     let mut recs = Vec::new();
@@ -424,4 +429,102 @@ fn oversized_shard_files_are_refused_before_they_are_read_whole() {
         "{e}"
     );
     assert!(!root.path().join("m").exists(), "nothing half-written");
+}
+
+/// A sweep shard folder: `sweep.json` (shard k of n) and two run folders holding `pairs`.
+fn sweep_shard(root: &Path, k: u32, n: u32, pairs: &[(&str, u32)]) -> PathBuf {
+    use crate::sweep::{IndexProvider, IndexRun, SweepIndex};
+    let dir = root.join(format!("sweep-{k}"));
+    let runs: Vec<IndexRun> = ["01-oracle", "02-null"]
+        .iter()
+        .map(|d| {
+            shard_named(&dir, d, k, n, pairs);
+            IndexRun {
+                dir: d.to_string(),
+                agent: d[3..].to_string(),
+                model: None,
+                provider: None,
+            }
+        })
+        .collect();
+    let mut index =
+        SweepIndex::begin(&dir, Path::new("s.yaml"), "sha256:sweep", runs, false).unwrap();
+    index.started_at = format!("2026-12-01T03:0{k}:00.000Z");
+    index.finished_at = Some(format!("2026-12-01T04:0{k}:00.000Z"));
+    index.providers = vec![IndexProvider {
+        name: "p".into(),
+        requests: u64::from(k),
+        slowed: 1,
+        waited_ms: 10,
+    }];
+    index
+        .check_sharding(&dir, false, Some(&meta(k, n).shard.unwrap()), Some("g1"))
+        .unwrap();
+    index.write(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn sweep_shards_are_checked_as_one_sweep_and_their_index_merges() {
+    use super::sweep::{SweepShards, check_out_is_replaceable, is_sweep};
+    use crate::sweep::SweepIndex;
+    let root = tempfile::tempdir().unwrap();
+    let a = sweep_shard(root.path(), 1, 2, &[("t-a", 0), ("t-b", 1), ("t-c", 0)]);
+    let b = sweep_shard(root.path(), 2, 2, &[("t-a", 1), ("t-b", 0), ("t-c", 1)]);
+    assert!(is_sweep(&a) && !is_sweep(&a.join("01-oracle")));
+    let shards = SweepShards::open(&[a.clone(), b.clone()]).unwrap();
+    assert_eq!(shards.run_dirs(), ["01-oracle", "02-null"]);
+    // Each run's shards join as a run's do: every pair once.
+    for dir in shards.run_dirs() {
+        let joined = join(&open(&shards.run_shards(&dir)), false).unwrap();
+        assert_eq!(joined.records.len(), 6, "{dir}");
+    }
+    let index = shards.merged_index();
+    assert_eq!(index.started_at, "2026-12-01T03:01:00.000Z");
+    assert_eq!(
+        index.finished_at.as_deref(),
+        Some("2026-12-01T04:02:00.000Z")
+    );
+    assert_eq!(index.shard, None);
+    assert_eq!(index.group.as_deref(), Some("g1"));
+    assert_eq!(index.merged_from, [a.clone(), b.clone()]);
+    assert_eq!(
+        (
+            index.providers.len(),
+            index.providers[0].requests,
+            index.providers[0].waited_ms
+        ),
+        (1, 3, 20)
+    );
+
+    // The same shard twice, another sweep file, a folder that is not a shard.
+    let e = SweepShards::open(&[a.clone(), a.clone()])
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("both are shard 1/2"), "{e}");
+    let mut other = SweepIndex::read(&b).unwrap().unwrap();
+    other.sweep_hash = "sha256:other".into();
+    other.runs.pop();
+    other.write(&b).unwrap();
+    let e = SweepShards::open(&[a.clone(), b.clone()])
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("sweep file sha256:other (first shard: sha256:sweep)")
+            && e.contains("other runs (01-oracle) than the first shard (01-oracle, 02-null)"),
+        "{e}"
+    );
+    let e = SweepShards::open(&[a.clone(), a.join("01-oracle")])
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("holds no sweep.json"), "{e}");
+
+    // --out: absent, empty or an earlier sweep merge; never a folder of the user's.
+    check_out_is_replaceable(&root.path().join("new")).unwrap();
+    let e = check_out_is_replaceable(&a).unwrap_err().to_string();
+    assert!(e.contains("not an earlier sweep merge"), "{e}");
+    let merged = root.path().join("merged");
+    std::fs::create_dir_all(&merged).unwrap();
+    index.write(&merged).unwrap();
+    check_out_is_replaceable(&merged).unwrap();
 }

@@ -39,6 +39,8 @@ pub struct SweepConfig {
     pub progress: Arc<dyn Reporter>,
     /// `--max-cost-usd`: one total over every run of the sweep.
     pub cost_limit: Option<Arc<CostLimit>>,
+    /// `--shard K/N`: the (task, trial) pairs this shard runs, in every run.
+    pub share: Option<crate::shard::Share>,
 }
 
 /// What one run of the sweep did.
@@ -129,8 +131,9 @@ pub async fn run_sweep(
         .units(cfg.tasks.len(), cfg.trials)
         .into_iter()
         .filter(|u| {
-            let id = cfg.tasks[u.task].id().to_owned();
-            !runs[u.run].done.contains(&(id, u.trial))
+            let id = cfg.tasks[u.task].id();
+            cfg.share.as_ref().is_none_or(|s| s.has(id, u.trial))
+                && !runs[u.run].done.contains(&(id.to_owned(), u.trial))
         })
         .collect();
     let reporter = cfg.progress.clone();

@@ -5,6 +5,7 @@
 //! `nab leaderboard <sweep folder>` reads the `runs` array; `nab sweep --resume` reads the
 //! hash and refuses a sweep file that changed.
 
+use nab_protocol::run::ShardMeta;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -27,6 +28,16 @@ pub struct SweepIndex {
     /// Filled in when the sweep stops: one entry per provider pool.
     #[serde(default)]
     pub providers: Vec<IndexProvider>,
+    /// `--shard K/N`: which share of every run this sweep folder holds (each run folder's
+    /// run.json records it too); `nab merge` joins the shards' folders.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<ShardMeta>,
+    /// `--group ID`, shared by the shards of one sweep.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<String>,
+    /// Set by `nab merge`: the shard sweep folders this one was merged from.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub merged_from: Vec<PathBuf>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -77,6 +88,29 @@ pub enum IndexError {
     Exists(PathBuf),
     #[error("{} holds no {SWEEP_INDEX_FILE}: nothing to resume; run without --resume", .0.display())]
     Missing(PathBuf),
+    #[error(
+        "{} is {then}; resume it with the same --shard, --group and --balance-from it started with (now: {now})",
+        .out.display()
+    )]
+    OtherShard {
+        out: PathBuf,
+        then: String,
+        now: String,
+    },
+}
+
+/// How a sweep folder's sharding reads in messages.
+fn sharding_text(shard: Option<&ShardMeta>, group: Option<&str>) -> String {
+    match (shard, group) {
+        (Some(s), g) => format!(
+            "shard {}/{} of group {} (plan {})",
+            s.index,
+            s.count,
+            g.unwrap_or("none"),
+            s.plan
+        ),
+        (None, _) => "not a shard".into(),
+    }
 }
 
 impl SweepIndex {
@@ -155,8 +189,32 @@ impl SweepIndex {
                 finished_at: None,
                 runs,
                 providers: Vec::new(),
+                shard: None,
+                group: None,
+                merged_from: Vec::new(),
             }),
         }
+    }
+
+    /// Records `--shard`/`--group` in a new index; a resumed one must have started with
+    /// the same (a shard resumed as another would mix two plans in one folder).
+    pub fn check_sharding(
+        &mut self,
+        out: &Path,
+        resume: bool,
+        shard: Option<&ShardMeta>,
+        group: Option<&str>,
+    ) -> Result<(), IndexError> {
+        if resume && (self.shard.as_ref() != shard || self.group.as_deref() != group) {
+            return Err(IndexError::OtherShard {
+                out: out.to_owned(),
+                then: sharding_text(self.shard.as_ref(), self.group.as_deref()),
+                now: sharding_text(shard, group),
+            });
+        }
+        self.shard = shard.cloned();
+        self.group = group.map(str::to_owned);
+        Ok(())
     }
 }
 

@@ -538,3 +538,139 @@ async fn a_max_cost_is_one_total_across_the_sweeps_models() {
     );
     assert!(sweep_json(&out)["finished_at"].is_null());
 }
+
+/// `nab sweep --shard K/N` twice at once, then `nab merge` of the two sweep folders: every
+/// run of the merged sweep holds every (task, trial) once, with the verdicts its agent
+/// must get; merging again gives the same files; one shard alone, or a sweep shard mixed
+/// with a run folder, is refused.
+#[tokio::test(flavor = "multi_thread")]
+async fn sweep_shards_run_concurrently_and_merge_into_the_whole_sweep() {
+    common::base_image().await;
+    let tasks = ["term-log-report", "sh-csv-quoting"];
+    let root = tempfile::tempdir().unwrap();
+    let group = common::unique("sweep-shard");
+    let _clean: Vec<_> = ["a", "b"]
+        .iter()
+        .flat_map(|s| ["01", "02"].map(|n| common::SweepOnDrop(format!("{group}-{s}-{n}"))))
+        .collect();
+    let file = write_sweep(
+        root.path(),
+        &format!(
+            "agents: [oracle, null]\n{}trials: 2\njobs: 1\n",
+            tasks_yaml(&tasks)
+        ),
+    );
+    let shard_out = |k: u32| root.path().join(format!("shard-{k}"));
+    let children: Vec<_> = [(1, "a"), (2, "b")]
+        .iter()
+        .map(|(k, s)| {
+            nab(
+                &[
+                    "--shard",
+                    &format!("{k}/2"),
+                    "--group",
+                    &group,
+                    "--id",
+                    &format!("{group}-{s}"),
+                ],
+                &file,
+                &shard_out(*k),
+            )
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap()
+        })
+        .collect();
+    let mut per_shard = Vec::new();
+    for (k, child) in (1..=2).zip(children) {
+        let o = child.wait_with_output().unwrap();
+        assert!(o.status.success(), "shard {k}: {}", show(&o));
+        let index = sweep_json(&shard_out(k));
+        assert_eq!(index["shard"]["index"], k, "{index}");
+        assert_eq!(index["group"], group.as_str());
+        let runs = run_dirs(&shard_out(k));
+        assert_eq!(runs.len(), 2);
+        // Shard k holds the same pairs of each run.
+        let shares: Vec<_> = runs.iter().map(|r| pairs(&records(r))).collect();
+        assert_eq!(shares[0], shares[1], "shard {k}");
+        per_shard.push(shares[0].clone());
+    }
+    assert!(per_shard[0].is_disjoint(&per_shard[1]), "{per_shard:?}");
+    assert_eq!(per_shard[0].len() + per_shard[1].len(), 4, "{per_shard:?}");
+
+    let merge = |dirs: &[PathBuf], out: &Path| {
+        Command::new(env!("CARGO_BIN_EXE_nab"))
+            .arg("merge")
+            .arg("--out")
+            .arg(out)
+            .args(dirs)
+            .output()
+            .unwrap()
+    };
+    let merged = root.path().join("merged");
+    let both = [shard_out(1), shard_out(2)];
+    let o = merge(&both, &merged);
+    assert!(o.status.success(), "{}", show(&o));
+    let runs = run_dirs(&merged);
+    assert_eq!(runs.len(), 2);
+    for run in &runs {
+        let recs = records(run);
+        assert_eq!(pairs(&recs), all_pairs(&tasks, 2), "{}", run.display());
+        let want = if run.ends_with("01-oracle") {
+            TrialStatus::Passed
+        } else {
+            TrialStatus::Failed
+        };
+        assert!(recs.iter().all(|r| r.status == want), "{recs:#?}");
+        assert!(run.join("report.html").is_file());
+    }
+    let snapshot = |dir: &Path| -> Vec<(PathBuf, Vec<u8>)> {
+        let mut files: Vec<_> = walkdir::WalkDir::new(dir)
+            .sort_by_file_name()
+            .into_iter()
+            .map(|e| e.unwrap())
+            .filter(|e| e.file_type().is_file())
+            .map(|e| {
+                (
+                    e.path().strip_prefix(dir).unwrap().to_owned(),
+                    std::fs::read(e.path()).unwrap(),
+                )
+            })
+            .collect();
+        files.sort();
+        files
+    };
+    let first = snapshot(&merged);
+    let o = merge(&both, &merged);
+    assert!(o.status.success(), "{}", show(&o));
+    assert!(first == snapshot(&merged), "a second merge changed files");
+    // The merged sweep is one sweep for the leaderboard.
+    let o = Command::new(env!("CARGO_BIN_EXE_nab"))
+        .args(["leaderboard"])
+        .arg(&merged)
+        .arg("--out")
+        .arg(&merged)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", show(&o));
+
+    // One shard alone: the missing trials are named and nothing is written.
+    let lone = root.path().join("lone");
+    let o = merge(&both[..1], &lone);
+    assert_eq!(o.status.code(), Some(2), "{}", show(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("missing") && err.contains("shards not given: 2/2"),
+        "{err}"
+    );
+    assert!(!lone.exists(), "a refused merge wrote {}", lone.display());
+    // A sweep shard and a run folder are not parts of one thing.
+    let o = merge(&[shard_out(1), runs[0].clone()], &lone);
+    assert_eq!(o.status.code(), Some(2), "{}", show(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("not both"),
+        "{}",
+        show(&o)
+    );
+}
