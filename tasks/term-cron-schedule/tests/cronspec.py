@@ -48,6 +48,7 @@ class Schedule:
     def __init__(self, fields):
         if len(fields) != 5:
             raise CronError(f"need 5 fields, got {fields!r}")
+        self.fields = list(fields)
         self.sets = [parse_field(f, lo, hi, names, what) for f, (what, lo, hi, names) in zip(fields, FIELDS)]
         if 7 in self.sets[4]:
             self.sets[4] = (self.sets[4] - {7}) | {0}
