@@ -1,1 +1,0 @@
-"""relay: receives webhooks and delivers them to subscribers with retries."""
