@@ -12,16 +12,20 @@ use serde::{Deserialize, Serialize};
 /// The version this crate writes. Readers accept `1..=EVENTS_VERSION`.
 pub const EVENTS_VERSION: u32 = 1;
 
+/// One line of `events.jsonl`: the version, when it happened, and what happened.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Event {
+    /// The schema version the writer used ([`EVENTS_VERSION`] when this crate writes it).
     pub v: u32,
     /// RFC 3339, UTC, milliseconds.
     pub ts: String,
+    /// What happened; its `kind` tag and fields sit beside `v` and `ts` on the line.
     #[serde(flatten)]
     pub kind: EventKind,
 }
 
 impl Event {
+    /// An event of this kind, stamped with the current version and time.
     pub fn now(kind: EventKind) -> Event {
         Event {
             v: EVENTS_VERSION,
@@ -36,88 +40,138 @@ impl Event {
     }
 }
 
+/// What an event says happened, tagged by `kind` on the line.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum EventKind {
+    /// The agent started, with the settings it runs under.
     Start {
+        /// The model name the agent asks for.
         model: String,
+        /// The workspace folder it works in.
         workspace: String,
+        /// Its step limit.
         max_steps: u32,
+        /// The context window it manages to, when set.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         context_window: Option<u64>,
+        /// Its own token budget, when set.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         token_budget: Option<u64>,
     },
+    /// One model call answered.
     ModelCall {
+        /// The step (1-based) the call belongs to.
         step: u32,
+        /// The token usage the provider reported.
         usage: Usage,
+        /// From sending the request to the end of the answer.
         latency_ms: u64,
+        /// The provider's finish reason, when it gave one.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         finish_reason: Option<String>,
     },
+    /// One tool call run (or refused).
     ToolCall {
+        /// The step the call belongs to.
         step: u32,
+        /// The model's id for the call.
         tool_call_id: String,
+        /// The tool's name (`mcp__<server>__<tool>` for MCP tools).
         name: String,
         /// A short, capped rendering of the arguments (never the full file contents).
         args_summary: String,
+        /// How the call ended.
         status: ToolStatus,
+        /// How long it ran.
         duration_ms: u64,
     },
+    /// A command the policy refused to run.
     PolicyBlock {
+        /// The step the command belongs to.
         step: u32,
+        /// The command as the model gave it.
         command: String,
+        /// The id of the rule that blocked it.
         rule: String,
+        /// Why, as told to the model.
         reason: String,
     },
+    /// The syntax check after an edit found errors.
     Diagnostics {
+        /// The step of the edit.
         step: u32,
+        /// The edited file, relative to the workspace.
         path: String,
         /// Syntax errors found after an edit (the model is shown at most 20).
         count: u32,
     },
     /// A context-management action (offload, clear, summarize).
     Compaction {
+        /// The step before whose model call it ran.
         step: u32,
+        /// Which action.
         tier: CompactionTier,
+        /// The context's estimated tokens before.
         tokens_before: u64,
+        /// The context's estimated tokens after.
         tokens_after: u64,
+        /// Messages in the history before.
         messages_before: u32,
+        /// Messages in the history after.
         messages_after: u32,
+        /// Whether the action did what it set out to do (a summary can fail validation).
         succeeded: bool,
+        /// What happened, in words (a failure's cause, say).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         detail: Option<String>,
     },
     /// The life of an MCP server: start, ready, call, death, restart, give_up.
     Mcp {
+        /// The server's name in the MCP configuration.
         server: String,
+        /// `start`, `ready`, `call`, `death`, `restart` or `give_up`.
         action: String,
+        /// More about it (a tool's name, an exit status, an error).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         detail: Option<String>,
     },
+    /// The agent stopped: the last line of a complete stream.
     Finish {
+        /// Why it stopped.
         exit_reason: ExitReason,
+        /// How many steps it took.
         steps: u32,
+        /// The final answer or the error, when there is one.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         message: Option<String>,
     },
 }
 
+/// How a tool call ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ToolStatus {
+    /// It ran and succeeded.
     Ok,
+    /// It ran and failed (or the tool is unknown, or its arguments were invalid).
     Error,
+    /// It ran past its time limit.
     Timeout,
+    /// A guard (path or command policy) refused it.
     Blocked,
 }
 
+/// A context-management action, cheapest first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CompactionTier {
+    /// A large tool output written to a file, its head and tail kept in the context.
     Offload,
+    /// Old tool results replaced by a placeholder.
     Clear,
+    /// The older history replaced by a validated summary.
     Summarize,
 }
 
@@ -128,6 +182,7 @@ pub enum CompactionTier {
 pub enum ExitReason {
     /// The model answered without tool calls.
     FinalAnswer,
+    /// The step limit was reached.
     MaxSteps,
     /// The same call (name + canonical arguments) three times in a row.
     Stagnation,
@@ -139,10 +194,12 @@ pub enum ExitReason {
     CostBudget,
     /// The provider said the context was full (`finish_reason: length` on the prompt).
     ContextOverflow,
+    /// Anything else that stopped the agent (a failed model call, a broken workspace).
     Error,
 }
 
 impl ExitReason {
+    /// The reason as it is written in `events.jsonl` and trial records.
     pub fn as_str(&self) -> &'static str {
         match self {
             ExitReason::FinalAnswer => "final_answer",

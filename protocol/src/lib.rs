@@ -20,8 +20,6 @@
 
 #![warn(missing_docs)]
 
-// Issue 15: `events` and `trial` are not documented item by item yet.
-#[allow(missing_docs)]
 pub mod events;
 pub mod files;
 pub mod json;
@@ -30,7 +28,6 @@ pub mod logging;
 pub mod run;
 pub mod scripted;
 pub mod transcript;
-#[allow(missing_docs)]
 pub mod trial;
 pub mod upstream;
 pub mod usage;

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 /// The version this crate writes. Readers accept `1..=TRIAL_VERSION`.
 pub const TRIAL_VERSION: u32 = 1;
 
+/// The trial's verdict.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TrialStatus {
@@ -63,6 +64,7 @@ pub enum FailureReason {
 }
 
 impl FailureReason {
+    /// The reason as it is written in `results.jsonl`.
     pub fn as_str(self) -> &'static str {
         match self {
             FailureReason::TestsFailed => "tests_failed",
@@ -103,11 +105,16 @@ pub enum ErrorKind {
     Other,
 }
 
+/// One trial of one task: identity, verdict, timings, metrics and judge verdicts.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TrialRecord {
+    /// The schema version the writer used ([`TRIAL_VERSION`] when this crate writes it).
     pub v: u32,
+    /// The run the trial belongs to (`run.json`'s id).
     pub run_id: String,
+    /// The task's id (its folder name under the suite).
     pub task_id: String,
+    /// The task's category (from its `task.yaml`).
     pub category: String,
     /// 0-based trial index within the task.
     pub trial: u32,
@@ -116,22 +123,30 @@ pub struct TrialRecord {
     /// [`RunPaths::trial_of`](crate::run::RunPaths::trial_of).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trial_dir: Option<String>,
+    /// The agent as given to `--agent` (`nab-agent`, `oracle`, `command:<path>`, …).
     pub agent: String,
+    /// The model spec, for an agent that uses a model.
     #[serde(default)]
     pub model: Option<String>,
+    /// The verdict.
     pub status: TrialStatus,
     /// 1.0 when passed, else 0.0 (kept as a number so partial credit can come later).
     pub reward: f64,
+    /// Tests that passed, from the verifier's reports, when it wrote any.
     #[serde(default)]
     pub tests_passed: Option<u32>,
+    /// Tests the verifier's reports list, when it wrote any.
     #[serde(default)]
     pub tests_total: Option<u32>,
     /// Absent when the agent never started (an infrastructure error before it).
     #[serde(default)]
     pub exit_reason: Option<SandboxExit>,
+    /// The agent process's exit code, when it exited by itself.
     #[serde(default)]
     pub agent_exit_code: Option<i64>,
+    /// Seconds the agent phase took.
     pub agent_s: f64,
+    /// Seconds the verifier phase took.
     pub verify_s: f64,
     /// Infrastructure fault only; task failures are `status: failed` with no error.
     #[serde(default)]
@@ -154,17 +169,22 @@ pub struct TrialRecord {
     /// `--engine`; absent for a run on one engine.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub engine: Option<String>,
+    /// When the trial's (last) attempt started, RFC 3339 UTC.
     #[serde(default)]
     pub started_at: Option<String>,
 
     // Metrics. Tokens and calls come from the gateway transcript (authoritative);
     // steps, tools and policy blocks from the agent's events. Absent when unknown.
+    /// Model calls the gateway forwarded.
     #[serde(default)]
     pub llm_calls: Option<u64>,
+    /// Prompt tokens, summed over the gateway's calls.
     #[serde(default)]
     pub input_tokens: Option<u64>,
+    /// Completion tokens, summed over the gateway's calls.
     #[serde(default)]
     pub output_tokens: Option<u64>,
+    /// Of the prompt tokens, those the provider served from its cache.
     #[serde(default)]
     pub cached_tokens: Option<u64>,
     /// The trial's model cost in US dollars: the gateway's token counts priced by the run's
@@ -172,18 +192,26 @@ pub struct TrialRecord {
     /// no gateway) and on records written before this field existed; never a guess.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cost_usd: Option<f64>,
+    /// The agent's steps (from its events).
     #[serde(default)]
     pub steps: Option<u64>,
+    /// Tool calls the agent ran (from its events).
     #[serde(default)]
     pub tool_calls: Option<u64>,
+    /// Of those, the ones whose status was not `ok`.
     #[serde(default)]
     pub tool_failures: Option<u64>,
+    /// `tool_failures / tool_calls`.
     #[serde(default)]
     pub tool_failure_rate: Option<f64>,
+    /// Commands the agent's policy blocked (from its events).
     #[serde(default)]
     pub policy_blocks: Option<u64>,
+    /// Why the agent stopped (its `finish` event, overridden by the gateway's budget
+    /// refusals, `timeout` when killed at the deadline).
     #[serde(default)]
     pub agent_exit_reason: Option<String>,
+    /// Whether the gateway refused a call over one of the trial's budgets.
     #[serde(default)]
     pub budget_exceeded: Option<bool>,
     /// Requests the model gateway refused before any provider saw them (too large, too
@@ -267,46 +295,65 @@ impl TrialRecord {
 /// validated answer; `raw_output` keeps what the model said.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct JudgeRecord {
+    /// The judge model's id (its provider spec).
     pub judge_model: String,
+    /// The rubric's id.
     pub rubric_id: String,
+    /// The rubric's content hash.
     pub rubric_hash: String,
+    /// The hash of the prompt the judge was shown.
     pub prompt_hash: String,
     /// Absent when the judge's answer never validated (`error` says why).
     #[serde(default)]
     pub weighted_score: Option<f64>,
+    /// One score per rubric dimension.
     #[serde(default)]
     pub scores: Vec<DimensionScore>,
+    /// One verdict per rubric veto.
     #[serde(default)]
     pub vetoes: Vec<VetoVerdict>,
+    /// Whether any veto was violated.
     #[serde(default)]
     pub vetoed: bool,
+    /// Whether the rubric's gates passed; absent when the answer never validated.
     #[serde(default)]
     pub gate_passed: Option<bool>,
     /// `judge_error: ...` when the output was rejected after the allowed retries.
     #[serde(default)]
     pub error: Option<String>,
+    /// How many times the judge was asked again after a malformed answer.
     #[serde(default)]
     pub retries: u32,
+    /// The judge's last answer, as it gave it.
     #[serde(default)]
     pub raw_output: String,
     /// Judge tokens, kept apart from the agent's.
     #[serde(default)]
     pub input_tokens: u64,
+    /// Judge completion tokens.
     #[serde(default)]
     pub output_tokens: u64,
 }
 
+/// A judge's score on one rubric dimension.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DimensionScore {
+    /// The dimension's id.
     pub dimension: String,
+    /// 1 to 5, against the dimension's level anchors.
     pub score: u8,
+    /// What in the diff or trajectory the judge based it on.
     pub evidence: String,
 }
 
+/// A judge's verdict on one rubric veto.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct VetoVerdict {
+    /// The veto's id.
     pub id: String,
+    /// Whether the candidate violated it.
     pub violated: bool,
+    /// What the judge based it on.
     pub evidence: String,
 }
 
