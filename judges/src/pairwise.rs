@@ -374,6 +374,14 @@ mod tests {
         assert_eq!(read_verdicts(&reports).unwrap()[0].winner, Winner::Baseline);
         std::fs::write(&reports, "{\"task_id\":\"a\",\"winner\":\"nobody\"}\n").unwrap();
         assert!(read_verdicts(&reports).is_err());
+        // A bad verdict file (what `nab compare --pairwise` reads) is a clear error naming
+        // the file and the task.
+        std::fs::write(&reports, "{\"task_id\":\"t\",\"winner\":\"both\"}\n").unwrap();
+        let err = read_verdicts(&reports).unwrap_err().to_string();
+        assert!(
+            err.contains("records.jsonl") && err.contains("task t") && err.contains("\"both\""),
+            "{err}"
+        );
     }
 
     #[test]

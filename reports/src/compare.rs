@@ -8,7 +8,6 @@ use nab_protocol::run::{PairwiseVerdict, Winner};
 use nab_protocol::trial::{ErrorKind, TrialStatus};
 use serde::Serialize;
 use std::collections::BTreeSet;
-use std::path::Path;
 
 /// A task counts as passed in a run, for McNemar, when at least half its scored trials passed.
 /// That discards most of the per-trial evidence, so McNemar is a secondary figure: its p is
@@ -165,17 +164,6 @@ pub struct PairwiseSummary {
     /// Agreement between judges on the pairs several of them read.
     pub agreement: Option<crate::pairwise::Agreement>,
     pub records: Vec<PairwiseVerdict>,
-}
-
-/// Reads a file of pairwise verdicts (JSON Lines; a winner other than baseline, candidate
-/// or tie is refused with the task it belongs to).
-pub fn read_pairwise(path: &Path) -> Result<Vec<PairwiseVerdict>> {
-    Ok(nab_protocol::read_jsonl::<PairwiseVerdict>(path)
-        .map_err(|e| ReportError::Pairwise {
-            path: path.to_owned(),
-            message: e.to_string(),
-        })?
-        .records)
 }
 
 fn summarize_pairwise(records: Vec<PairwiseVerdict>) -> Option<PairwiseSummary> {

@@ -12,8 +12,6 @@ pub enum ReportError {
     GateConfig { path: PathBuf, message: String },
     #[error("{path}: {message}")]
     Quarantine { path: PathBuf, message: String },
-    #[error("{path}: invalid pairwise judge results: {message}")]
-    Pairwise { path: PathBuf, message: String },
     #[error(
         "pairwise judge results for task {task} were judged on runs {judged}, not on the runs compared ({compared}): refusing to mix another run pair's verdicts in"
     )]

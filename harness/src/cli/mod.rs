@@ -206,3 +206,51 @@ pub(crate) async fn prepare_engines(
     connected.spread_images(&tags).await?;
     Ok((connected, image))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Cli;
+    use clap::CommandFactory;
+
+    /// clap checks a command's definition only when it is built: two flattened `Args` with
+    /// the same group or argument name would panic at the first `nab` call.
+    #[test]
+    fn every_subcommand_is_well_formed() {
+        Cli::command().debug_assert();
+    }
+
+    /// `nab compare` flattens the reports' and the judges' arguments; its help keeps the
+    /// order it had when one struct declared them all.
+    #[test]
+    fn compare_lists_its_options_in_their_order() {
+        let mut cli = Cli::command();
+        cli.build();
+        let help = cli
+            .find_subcommand_mut("compare")
+            .map(|c| c.render_long_help().to_string())
+            .unwrap_or_default();
+        let order = [
+            "      --baseline <DIR>",
+            "      --candidate <DIR>",
+            "      --judge <SPEC>",
+            "      --rubric <FILE>",
+            "      --tasks <DIR>",
+            "      --pairs-out <FILE>",
+            "      --judge-max-tokens <N>",
+            "      --judge-timeout <SECS>",
+            "      --judge-context-tokens <TOKENS>",
+            "      --judge-response-format <FORMAT>",
+            "      --pairwise <FILE>",
+            "      --merge-pairwise",
+            "      --out <FILE>",
+            "      --seed <SEED>",
+            "  -h, --help",
+        ];
+        let at: Vec<usize> = order
+            .iter()
+            .map(|f| help.find(f).unwrap_or(usize::MAX))
+            .collect();
+        assert!(at.iter().all(|&i| i != usize::MAX), "{help}");
+        assert!(at.windows(2).all(|w| w[0] < w[1]), "{at:?}\n{help}");
+    }
+}

@@ -1,67 +1,134 @@
-//! `nab compare --baseline DIR --candidate DIR --judge SPEC`: position-swapped pairwise
-//! comparison over the (task, trial) pairs both runs have. With `--out`, each pair is
+//! `nab compare … --judge SPEC`: position-swapped pairwise comparison over the (task, trial)
+//! pairs both runs have, and `--pairwise FILE`, earlier verdicts to show. Each judged pair is
 //! appended to the pairs file as soon as it is judged, and a rerun resumes from that file
-//! ([`super::pairs_file`]).
+//! ([`super::pairs_file`]). The two runs are the reports' side of the command
+//! (`nab_reports::cli::CompareArgs`); [`run`] takes them as arguments.
 
 use super::load_rubric;
 use super::pairs_file::{PairKey, PairsFile};
 use crate::material::TrialMaterial;
 use crate::model::{JudgeModel, ModelFactory};
-use crate::pairwise::{PairLine, PairwiseReport, compare_pair};
+use crate::pairwise::{PairLine, PairwiseReport, compare_pair, read_verdicts};
 use anyhow::Context;
-use nab_protocol::run::RunFolder;
+use nab_protocol::run::{PairwiseVerdict, RunFolder, RunPaths};
 use nab_protocol::trial::TrialStatus;
 use std::collections::BTreeSet;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-#[derive(clap::Args, Debug, Clone)]
-pub struct CompareArgs {
-    #[arg(long, value_name = "DIR")]
-    pub baseline: PathBuf,
-    #[arg(long, value_name = "DIR")]
-    pub candidate: PathBuf,
-    /// Judge model spec; repeat for several judges (each is reported on its own).
-    #[arg(long = "judge", value_name = "SPEC", required = true)]
+/// The pairwise part of `nab compare`: judges to ask, and earlier verdicts to show.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct PairwiseArgs {
+    /// Judge the (task, trial) pairs both runs completed with this model, both orders
+    /// (provider spec as for `nab run --judge`). Repeat for several judges.
+    #[arg(long = "judge", value_name = "SPEC")]
     pub judges: Vec<String>,
-    #[arg(long, value_name = "FILE")]
+    /// Rubric YAML for the pairwise judge (default: the shipped code-quality rubric).
+    #[arg(long, value_name = "FILE", requires = "judges")]
     pub rubric: Option<PathBuf>,
     /// The task suite the runs used, for each task's instruction.md (default: the tasks
-    /// folder recorded in the candidate's run.json, else ./tasks; checked against the
-    /// suite hash run.json records).
+    /// folder recorded in the candidate's run.json, else ./tasks).
     #[arg(long, value_name = "DIR")]
     pub tasks: Option<PathBuf>,
-    /// Append every judged pair (both raw answers) here as JSONL, as it is judged; pairs
-    /// already in the file (same runs, judge and rubric) are not judged again.
+    /// Where the judged pairs go, with both raw answers (JSONL; the input of
+    /// `nab review export-pairwise`). Default: <candidate>/pairwise.jsonl. Each pair is
+    /// appended as soon as it is judged; run the same command again to resume a stopped
+    /// comparison (pairs already in the file are not judged again; a file of another run
+    /// pair is refused).
+    #[arg(long, value_name = "FILE", requires = "judges")]
+    pub pairs_out: Option<PathBuf>,
+    /// Earlier pairwise results to show (a `--pairs-out` file, or records with task_id,
+    /// winner, consistent, judge_model, reason).
     #[arg(long, value_name = "FILE")]
-    pub out: Option<PathBuf>,
+    pub pairwise: Option<PathBuf>,
+    /// With both --pairwise and --judge: show the earlier file's verdicts together with the
+    /// new ones. Without it the two are never mixed silently (an error says so).
+    #[arg(long, requires_all = ["pairwise", "judges"])]
+    pub merge_pairwise: bool,
 }
 
+/// What the pairwise part of `nab compare` found: every verdict to show, and what the
+/// judges did when `--judge` was given.
+#[derive(Debug, Clone)]
+pub struct PairwiseOutcome {
+    /// The `--pairwise` file's verdicts, then the judged pairs' (errors left out).
+    pub verdicts: Vec<PairwiseVerdict>,
+    /// With `--judge`: the judging summary and the pairs file it wrote.
+    pub judged: Option<(CompareSummary, PathBuf)>,
+}
+
+/// Reads `--pairwise`, then judges the pairs with `--judge` (appending them to
+/// `--pairs-out`, default `<candidate>/pairwise.jsonl`). Mixing the two needs
+/// `--merge-pairwise`.
+pub async fn run(
+    args: PairwiseArgs,
+    baseline: &Path,
+    candidate: &Path,
+    factory: ModelFactory<'_>,
+) -> anyhow::Result<PairwiseOutcome> {
+    if args.pairwise.is_some() && !args.judges.is_empty() && !args.merge_pairwise {
+        anyhow::bail!(
+            "--pairwise FILE and --judge both given: the earlier file's verdicts would be mixed with the new ones; pass --merge-pairwise to show them together, or drop one"
+        );
+    }
+    let mut verdicts = match &args.pairwise {
+        Some(p) => read_verdicts(p)?,
+        None => Vec::new(),
+    };
+    if args.judges.is_empty() {
+        return Ok(PairwiseOutcome {
+            verdicts,
+            judged: None,
+        });
+    }
+    let pairs_out = args
+        .pairs_out
+        .clone()
+        .unwrap_or_else(|| RunPaths::new(candidate).pairwise());
+    let summary = judge_pairs(&args, baseline, candidate, Some(&pairs_out), factory).await?;
+    verdicts.extend(summary.pairs.iter().filter_map(PairLine::verdict));
+    Ok(PairwiseOutcome {
+        verdicts,
+        judged: Some((summary, pairs_out)),
+    })
+}
+
+/// The judged pairs of one comparison.
 #[derive(Debug, Clone)]
 pub struct CompareSummary {
     /// Per judge, in `--judge` order.
     pub reports: Vec<(String, PairwiseReport)>,
+    /// Every pair, judged now or read back.
     pub pairs: Vec<PairLine>,
     /// Of `pairs`, how many were read back from the pairs file instead of being judged.
     pub resumed: usize,
+    /// The per-judge tables, for the terminal.
     pub markdown: String,
 }
 
-pub async fn run(args: CompareArgs, factory: ModelFactory<'_>) -> anyhow::Result<CompareSummary> {
+/// Judges every (task, trial) pair both runs completed with each of `args.judges`, in
+/// both orders. With `out`, each pair is appended there as it is judged and pairs already
+/// there (same runs, judge and rubric) are read back instead of judged again.
+pub async fn judge_pairs(
+    args: &PairwiseArgs,
+    baseline: &Path,
+    candidate: &Path,
+    out: Option<&Path>,
+    factory: ModelFactory<'_>,
+) -> anyhow::Result<CompareSummary> {
     let rubric = load_rubric(args.rubric.as_deref())?;
     let models: Vec<Box<dyn JudgeModel>> = args
         .judges
         .iter()
         .map(|s| factory(s).with_context(|| format!("--judge {s}")))
         .collect::<anyhow::Result<_>>()?;
-    let base = RunFolder::open(&args.baseline)?;
-    let cand = RunFolder::open(&args.candidate)?;
-    let tasks =
-        nab_protocol::run::resolve_tasks_dir(&cand.meta, &args.candidate, args.tasks.as_deref())?;
+    let base = RunFolder::open(baseline)?;
+    let cand = RunFolder::open(candidate)?;
+    let tasks = nab_protocol::run::resolve_tasks_dir(&cand.meta, candidate, args.tasks.as_deref())?;
     let run_ids = |f: &RunFolder| -> BTreeSet<String> {
         f.records.iter().map(|r| r.run_id.clone()).collect()
     };
     // Opened before any judge is asked: a file of another run pair stops the run here.
-    let mut file = match &args.out {
+    let mut file = match out {
         Some(out) => Some(PairsFile::open(out, &run_ids(&base), &run_ids(&cand))?),
         None => None,
     };

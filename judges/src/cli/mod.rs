@@ -7,7 +7,7 @@
 //!   call [`crate::TrialGrader::grade_trial`] after
 //!   each trial's verification and store the records in `TrialRecord::judges`.
 //! - `nab judge --run DIR`: [`judge::JudgeArgs`], [`judge::run`].
-//! - `nab compare --baseline DIR --candidate DIR --judge SPEC`: [`compare::CompareArgs`],
+//! - `nab compare --baseline DIR --candidate DIR --judge SPEC`: [`compare::PairwiseArgs`],
 //!   [`compare::run`].
 //! - `nab review export|import`: [`review::ReviewArgs`], [`review::run`].
 

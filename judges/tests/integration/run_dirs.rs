@@ -5,7 +5,7 @@ use crate::common;
 
 use nab_judges::TrialGrader;
 use nab_judges::cli::JudgeOpts;
-use nab_judges::cli::compare::{self, CompareArgs};
+use nab_judges::cli::compare::{self, PairwiseArgs};
 use nab_judges::cli::judge::{self, JudgeArgs};
 use nab_judges::cli::review::{
     self, ReviewArgs, ReviewCommand, ReviewExportArgs, ReviewImportArgs, ReviewOutcome,
@@ -195,18 +195,14 @@ fn entry_point_futures_are_send() {
     let tmp = PathBuf::from("/nonexistent");
     let f = judge::run(judge_args(&tmp, &tmp, false), &factory);
     assert_send(&f);
-    let c = compare::run(
-        CompareArgs {
-            baseline: tmp.clone(),
-            candidate: tmp.clone(),
-            judges: vec![],
-            rubric: None,
-            tasks: Some(tmp.clone()),
-            out: None,
-        },
-        &factory,
-    );
+    let args = PairwiseArgs {
+        tasks: Some(tmp.clone()),
+        ..PairwiseArgs::default()
+    };
+    let c = compare::run(args.clone(), &tmp, &tmp, &factory);
     assert_send(&c);
+    let j = compare::judge_pairs(&args, &tmp, &tmp, None, &factory);
+    assert_send(&j);
 }
 
 #[tokio::test]
@@ -238,15 +234,18 @@ async fn compare_without_the_suite_says_why_once() {
     let cand = make_run(tmp.path(), "cand", "GOOD", 3);
     // A suite folder without the runs' tasks in it.
     std::fs::create_dir_all(tmp.path().join("elsewhere")).unwrap();
-    let args = CompareArgs {
-        baseline: base,
-        candidate: cand,
+    let args = PairwiseArgs {
         judges: vec!["scripted:pair".into()],
-        rubric: None,
         tasks: Some(tmp.path().join("elsewhere")),
-        out: None,
+        ..PairwiseArgs::default()
     };
-    let err = format!("{:#}", compare::run(args, &factory).await.err().unwrap());
+    let err = format!(
+        "{:#}",
+        compare::judge_pairs(&args, &base, &cand, None, &factory)
+            .await
+            .err()
+            .unwrap()
+    );
     assert!(
         err.starts_with("all 8 shared (task, trial) pairs were skipped"),
         "{err}"
@@ -261,15 +260,16 @@ async fn compare_counts_wins_over_shared_trials() {
     let base = make_run(tmp.path(), "base", "meh", 3);
     let cand = make_run(tmp.path(), "cand", "GOOD", 4);
     let out = tmp.path().join("pairwise.jsonl");
-    let args = CompareArgs {
-        baseline: base,
-        candidate: cand,
+    let args = PairwiseArgs {
         judges: vec!["scripted:pair".into()],
-        rubric: None,
         tasks: Some(tmp.path().join("tasks")),
-        out: Some(out.clone()),
+        pairs_out: Some(out.clone()),
+        ..PairwiseArgs::default()
     };
-    let s = compare::run(args, &factory).await.unwrap();
+    let outcome = compare::run(args, &base, &cand, &factory).await.unwrap();
+    let (s, written) = outcome.judged.unwrap();
+    assert_eq!(written, out);
+    assert_eq!(outcome.verdicts.len(), 8, "every judged pair is a verdict");
     // 3 shared tasks × 3 trials, minus task-0 trial 2 (an infrastructure error in both).
     let r = &s.reports[0].1;
     assert_eq!((r.wins, r.losses, r.inconsistent, r.n), (8, 0, 0, 8));
@@ -546,15 +546,26 @@ fn counting_factory(
     }
 }
 
-fn pair_args(root: &Path, out: &Path) -> CompareArgs {
-    CompareArgs {
-        baseline: root.join("base"),
-        candidate: root.join("cand"),
+/// Judges the pairs of `root`'s base and cand runs with the `scripted:pair` judge that
+/// `factory` makes, appending them to `out`.
+async fn judge_pairs_in(
+    root: &Path,
+    out: &Path,
+    factory: nab_judges::model::ModelFactory<'_>,
+) -> anyhow::Result<compare::CompareSummary> {
+    let args = PairwiseArgs {
         judges: vec!["scripted:pair".into()],
-        rubric: None,
         tasks: Some(root.join("tasks")),
-        out: Some(out.to_owned()),
-    }
+        ..PairwiseArgs::default()
+    };
+    compare::judge_pairs(
+        &args,
+        &root.join("base"),
+        &root.join("cand"),
+        Some(out),
+        factory,
+    )
+    .await
 }
 
 /// Each pair is on disk as soon as it is judged; a run stopped mid-write (a torn last line)
@@ -571,9 +582,7 @@ async fn compare_appends_pairs_as_judged_and_resumes_after_a_torn_line() {
     let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
     let factory = counting_factory(calls.clone(), seen.clone(), out.clone());
 
-    let first = compare::run(pair_args(tmp.path(), &out), &factory)
-        .await
-        .unwrap();
+    let first = judge_pairs_in(tmp.path(), &out, &factory).await.unwrap();
     assert_eq!((first.pairs.len(), first.resumed), (8, 0));
     assert_eq!(calls.load(Ordering::SeqCst), 16, "8 pairs, both orders");
     // Both orders of pair k were asked with the k-1 pairs before it already written.
@@ -591,9 +600,7 @@ async fn compare_appends_pairs_as_judged_and_resumes_after_a_torn_line() {
     );
     std::fs::write(&out, &torn).unwrap();
     calls.store(0, Ordering::SeqCst);
-    let again = compare::run(pair_args(tmp.path(), &out), &factory)
-        .await
-        .unwrap();
+    let again = judge_pairs_in(tmp.path(), &out, &factory).await.unwrap();
     assert_eq!(
         calls.load(Ordering::SeqCst),
         10,
@@ -623,9 +630,7 @@ async fn compare_appends_pairs_as_judged_and_resumes_after_a_torn_line() {
 
     // Nothing left to judge: a third run asks nobody.
     calls.store(0, Ordering::SeqCst);
-    let done = compare::run(pair_args(tmp.path(), &out), &factory)
-        .await
-        .unwrap();
+    let done = judge_pairs_in(tmp.path(), &out, &factory).await.unwrap();
     assert_eq!((calls.load(Ordering::SeqCst), done.resumed), (0, 8));
     assert_eq!(std::fs::read_to_string(&out).unwrap(), text);
 }
@@ -642,9 +647,7 @@ async fn compare_refuses_a_pairs_file_of_another_run_pair() {
     let calls = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
     let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
     let factory = counting_factory(calls.clone(), seen, out.clone());
-    compare::run(pair_args(tmp.path(), &out), &factory)
-        .await
-        .unwrap();
+    judge_pairs_in(tmp.path(), &out, &factory).await.unwrap();
     let good = std::fs::read_to_string(&out).unwrap();
 
     // The same file, but its second line judged on another candidate run.
@@ -657,7 +660,7 @@ async fn compare_refuses_a_pairs_file_of_another_run_pair() {
     let forged = format!("{}\n", lines.join("\n"));
     std::fs::write(&out, &forged).unwrap();
     calls.store(0, Ordering::SeqCst);
-    let err = compare::run(pair_args(tmp.path(), &out), &factory)
+    let err = judge_pairs_in(tmp.path(), &out, &factory)
         .await
         .unwrap_err();
     let msg = format!("{err:#}");
@@ -675,7 +678,7 @@ async fn compare_refuses_a_pairs_file_of_another_run_pair() {
     std::fs::write(&out, "{\"task_id\":\"task-0\",\"winner\":\"candidate\"}\n").unwrap();
     let msg = format!(
         "{:#}",
-        compare::run(pair_args(tmp.path(), &out), &factory)
+        judge_pairs_in(tmp.path(), &out, &factory)
             .await
             .unwrap_err()
     );

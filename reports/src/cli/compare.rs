@@ -1,33 +1,44 @@
-//! `nab compare --baseline DIR --candidate DIR`: compare.html and a terminal summary.
+//! `nab compare --baseline DIR --candidate DIR`: compare.html and a terminal summary. The
+//! pairwise verdicts shown come from the judges' side of the command (`--pairwise`,
+//! `--judge`), read and judged there.
 
-use crate::compare::{Comparison, read_pairwise};
+use crate::compare::Comparison;
 use crate::finish::write_file;
 use crate::html::render_compare;
 use crate::run::Run;
 use nab_protocol::run::PairwiseVerdict;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
+/// The two runs compared, and where the page goes.
 #[derive(Debug, Clone, clap::Args)]
 pub struct CompareArgs {
+    /// The reference run folder (with results.jsonl).
     #[arg(long, value_name = "DIR")]
     pub baseline: PathBuf,
+    /// The run folder being judged against it.
     #[arg(long, value_name = "DIR")]
     pub candidate: PathBuf,
     /// Where to write compare.html (default: <candidate>/compare.html).
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
-    /// Pairwise judge results (JSON Lines: task_id, winner, consistent, judge_model, reason).
-    #[arg(long, value_name = "FILE")]
-    pub pairwise: Option<PathBuf>,
     /// Seed of the paired bootstrap.
     #[arg(long, default_value_t = crate::stats::bootstrap::DEFAULT_SEED)]
     pub seed: u64,
 }
 
+/// What `nab compare` computed and wrote.
+#[derive(Debug)]
+pub struct CompareOutcome {
+    /// The comparison (its [`Comparison::terminal_summary`] is what the binary prints).
+    pub comparison: Comparison,
+    /// Where compare.html was written.
+    pub html: PathBuf,
+}
+
 /// Loads both runs and computes the comparison (shared by `compare` and `gate`).
 pub fn load(
-    baseline: &std::path::Path,
-    candidate: &std::path::Path,
+    baseline: &Path,
+    candidate: &Path,
     pairwise: Vec<PairwiseVerdict>,
     seed: u64,
 ) -> anyhow::Result<Comparison> {
@@ -36,18 +47,14 @@ pub fn load(
     Ok(Comparison::compute(&b, &c, pairwise, seed)?)
 }
 
-pub fn run(args: &CompareArgs) -> anyhow::Result<Comparison> {
-    let pairwise = match &args.pairwise {
-        Some(p) => read_pairwise(p)?,
-        None => Vec::new(),
-    };
-    let cmp = load(&args.baseline, &args.candidate, pairwise, args.seed)?;
-    let out = args
+/// Compares the runs, with these pairwise verdicts, and writes compare.html (beside and
+/// renamed, so a browser never opens half a page).
+pub fn run(args: &CompareArgs, pairwise: Vec<PairwiseVerdict>) -> anyhow::Result<CompareOutcome> {
+    let comparison = load(&args.baseline, &args.candidate, pairwise, args.seed)?;
+    let html = args
         .out
         .clone()
         .unwrap_or_else(|| nab_protocol::run::RunPaths::new(&args.candidate).compare());
-    write_file(&out, render_compare(&cmp)?.as_bytes())?;
-    print!("{}", cmp.terminal_summary());
-    println!("\nwrote {}", out.display());
-    Ok(cmp)
+    write_file(&html, render_compare(&comparison)?.as_bytes())?;
+    Ok(CompareOutcome { comparison, html })
 }
