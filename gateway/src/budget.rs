@@ -14,9 +14,12 @@ use serde_json::{Value, json};
 use std::sync::{Arc, Mutex};
 use tokio::sync::Notify;
 
-/// The limits of one trial (`budgets` in task.yaml). `None` means unlimited.
+/// The limits of one trial (`budgets` in task.yaml, read with this type: an unknown field
+/// is an error). `None` means unlimited.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Budgets {
+    /// Model calls over the trial.
     #[serde(default)]
     pub llm_calls: Option<u64>,
     /// Prompt plus completion tokens over all calls, as the provider reported them.
@@ -320,6 +323,14 @@ mod tests {
         }
     }
 
+    /// One call admitted with no token ask, then settled at `used` tokens.
+    async fn spend(b: &Arc<Budget>, used: u64) {
+        b.admit(ask(None, 0))
+            .await
+            .unwrap()
+            .settle(Some(&tokens(used)));
+    }
+
     fn ask(max_tokens: Option<u64>, prompt_estimate: u64) -> TokenAsk {
         TokenAsk {
             max_tokens,
@@ -336,14 +347,8 @@ mod tests {
             },
             None,
         );
-        b.admit(ask(None, 0))
-            .await
-            .unwrap()
-            .settle(Some(&tokens(5)));
-        b.admit(ask(None, 0))
-            .await
-            .unwrap()
-            .settle(Some(&tokens(5)));
+        spend(&b, 5).await;
+        spend(&b, 5).await;
         let r = b.admit(ask(None, 0)).await.unwrap_err();
         assert_eq!(r.error_body()["error"]["code"], "llm_calls");
         assert!(r.message().contains("limit is 2"));
@@ -355,10 +360,7 @@ mod tests {
             },
             None,
         );
-        b.admit(ask(None, 0))
-            .await
-            .unwrap()
-            .settle(Some(&tokens(100)));
+        spend(&b, 100).await;
         let r = b.admit(ask(None, 0)).await.unwrap_err();
         assert_eq!(r.error_body()["error"]["code"], "token_budget");
         assert_eq!(r.kind.transcript_name(), "tokens");
@@ -373,10 +375,7 @@ mod tests {
             },
             None,
         );
-        b.admit(ask(None, 0))
-            .await
-            .unwrap()
-            .settle(Some(&tokens(40)));
+        spend(&b, 40).await;
         let r = b.admit(ask(Some(61), 0)).await.unwrap_err();
         assert_eq!(r.error_body()["error"]["param"], "max_tokens");
         assert!(r.message().contains("max_tokens 61") && r.message().contains("only 60"));

@@ -93,19 +93,7 @@ impl ProviderSpec {
                     })?,
                     None => Dialect::default(),
                 };
-                // A model name may contain ':' (Ollama's `qwen2.5:7b`); the base URL starts
-                // at the first '@' followed by a scheme.
-                let (model, base_url) = split_base_url(rest);
-                if model.is_empty() {
-                    return Err(invalid(
-                        "the model name is empty: write openai:<model>[@<base_url>]",
-                    ));
-                }
-                if model.contains('@') {
-                    return Err(invalid(
-                        "the base URL after '@' must start with http:// or https://",
-                    ));
-                }
+                let (model, base_url) = model_at_url(kind, rest).map_err(|m| invalid(&m))?;
                 Ok(ProviderSpec::OpenAi {
                     model: model.to_owned(),
                     base_url,
@@ -113,17 +101,7 @@ impl ProviderSpec {
                 })
             }
             "anthropic" => {
-                let (model, base_url) = split_base_url(rest);
-                if model.is_empty() {
-                    return Err(invalid(
-                        "the model name is empty: write anthropic:<model>[@<base_url>]",
-                    ));
-                }
-                if model.contains('@') {
-                    return Err(invalid(
-                        "the base URL after '@' must start with http:// or https://",
-                    ));
-                }
+                let (model, base_url) = model_at_url(kind, rest).map_err(|m| invalid(&m))?;
                 Ok(ProviderSpec::Anthropic {
                     model: model.to_owned(),
                     base_url,
@@ -180,6 +158,43 @@ impl ProviderSpec {
 
 /// `<model>[@<base_url>]` split. A model name may contain ':' (Ollama's `qwen2.5:7b`); the
 /// base URL starts at the first '@' followed by a scheme.
+/// The API key from `--api-key-env`'s variable, else `default_var`; a missing one is an
+/// error naming the variable.
+fn required_key(
+    spec: &str,
+    opts: &ProviderOptions,
+    default_var: &str,
+) -> Result<String, SpecError> {
+    let var = opts.api_key_env.as_deref().unwrap_or(default_var);
+    opts.var(var).ok_or_else(|| SpecError::MissingKey {
+        spec: spec.to_owned(),
+        var: var.to_owned(),
+    })
+}
+
+fn http_client_error(spec: &str, source: reqwest::Error) -> SpecError {
+    SpecError::HttpClient {
+        spec: spec.to_owned(),
+        source,
+    }
+}
+
+/// `<model>[@<base_url>]` of an `openai:` or `anthropic:` spec, or what is wrong with it.
+/// A model name may contain ':' (Ollama's `qwen2.5:7b`); the base URL starts at the first
+/// '@' followed by a scheme.
+fn model_at_url<'a>(kind: &str, rest: &'a str) -> Result<(&'a str, Option<String>), String> {
+    let (model, base_url) = split_base_url(rest);
+    if model.is_empty() {
+        return Err(format!(
+            "the model name is empty: write {kind}:<model>[@<base_url>]"
+        ));
+    }
+    if model.contains('@') {
+        return Err("the base URL after '@' must start with http:// or https://".to_owned());
+    }
+    Ok((model, base_url))
+}
+
 fn split_base_url(rest: &str) -> (&str, Option<String>) {
     match rest.find("@http://").or(rest.find("@https://")) {
         Some(at) => (&rest[..at], Some(rest[at + 1..].to_owned())),
@@ -256,46 +271,26 @@ fn build_parsed(
                     message: format!("base URL {base_url:?} must start with http:// or https://"),
                 });
             }
-            let var = opts.api_key_env.as_deref().unwrap_or(DEFAULT_KEY_ENV);
-            let Some(key) = opts.var(var) else {
-                return Err(SpecError::MissingKey {
-                    spec: spec.to_owned(),
-                    var: var.to_owned(),
-                });
-            };
+            let key = required_key(spec, opts, DEFAULT_KEY_ENV)?;
             let p = OpenAiProvider::new(model.clone(), base_url, Some(key))
-                .map(|p| p.with_dialect(*dialect))
-                .map(|p| match opts.max_answer_bytes {
-                    Some(b) => p.with_max_answer_bytes(b),
-                    None => p,
-                })
-                .map_err(|source| SpecError::HttpClient {
-                    spec: spec.to_owned(),
-                    source,
-                })?;
-            Ok(Arc::new(p))
+                .map_err(|source| http_client_error(spec, source))?
+                .with_dialect(*dialect);
+            Ok(Arc::new(match opts.max_answer_bytes {
+                Some(b) => p.with_max_answer_bytes(b),
+                None => p,
+            }))
         }
         ProviderSpec::Anthropic { model, base_url } => {
             let base_url = base_url
                 .clone()
                 .unwrap_or_else(|| crate::providers::anthropic::DEFAULT_BASE_URL.to_owned());
-            let var = opts.api_key_env.as_deref().unwrap_or(ANTHROPIC_KEY_ENV);
-            let Some(key) = opts.var(var) else {
-                return Err(SpecError::MissingKey {
-                    spec: spec.to_owned(),
-                    var: var.to_owned(),
-                });
-            };
+            let key = required_key(spec, opts, ANTHROPIC_KEY_ENV)?;
             let p = AnthropicProvider::new(model.clone(), base_url, key)
-                .map(|p| match opts.max_answer_bytes {
-                    Some(b) => p.with_max_answer_bytes(b),
-                    None => p,
-                })
-                .map_err(|source| SpecError::HttpClient {
-                    spec: spec.to_owned(),
-                    source,
-                })?;
-            Ok(Arc::new(p))
+                .map_err(|source| http_client_error(spec, source))?;
+            Ok(Arc::new(match opts.max_answer_bytes {
+                Some(b) => p.with_max_answer_bytes(b),
+                None => p,
+            }))
         }
         ProviderSpec::Record { dir, inner } => {
             let inner = build_parsed(spec, inner, opts)?;
@@ -406,33 +401,21 @@ mod tests {
 
     #[test]
     fn bad_specs_say_what_is_wrong() {
-        let e = ProviderSpec::parse("gemini:x").unwrap_err().to_string();
-        assert!(
-            e.contains("unknown provider spec") && e.contains("openai[<options>]:<model>"),
-            "{e}"
-        );
-        let e = ProviderSpec::parse("record:dir").unwrap_err().to_string();
-        assert!(e.contains("record:<cassette-dir>:<inner spec>"), "{e}");
-        let e = ProviderSpec::parse("openai:m@ftp://x")
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains("http://"), "{e}");
-        let e = ProviderSpec::parse("record:d:replay:x")
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains("must wrap"), "{e}");
-        let e = ProviderSpec::parse("openai[stream=maybe]:m")
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains("takes on or off"), "{e}");
-        let e = ProviderSpec::parse("openai[stream=off:m")
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains("unclosed `[`"), "{e}");
-        let e = ProviderSpec::parse("replay[stream=off]:dir")
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains("only openai: takes [options]"), "{e}");
+        for (spec, wanted) in [
+            (
+                "gemini:x",
+                &["unknown provider spec", "openai[<options>]:<model>"][..],
+            ),
+            ("record:dir", &["record:<cassette-dir>:<inner spec>"]),
+            ("openai:m@ftp://x", &["http://"]),
+            ("record:d:replay:x", &["must wrap"]),
+            ("openai[stream=maybe]:m", &["takes on or off"]),
+            ("openai[stream=off:m", &["unclosed `[`"]),
+            ("replay[stream=off]:dir", &["only openai: takes [options]"]),
+        ] {
+            let e = ProviderSpec::parse(spec).unwrap_err().to_string();
+            assert!(wanted.iter().all(|w| e.contains(w)), "{spec}: {e}");
+        }
     }
 
     #[test]

@@ -4,7 +4,7 @@
 
 use crate::model::ModelSetup;
 use crate::task::Task;
-use nab_gateway::{Budgets, Gateway, GatewayConfig, GatewayHandle, GatewayLimits, build_provider};
+use nab_gateway::{Gateway, GatewayConfig, GatewayHandle, GatewayLimits, build_provider};
 use nab_protocol::events::Event;
 use nab_protocol::run::EVENTS_FILE;
 use std::path::Path;
@@ -97,12 +97,8 @@ impl LlmSession {
             _ => {}
         }
         let mut cfg = GatewayConfig::new(socket_dir.path().join("llm.sock"), transcript);
-        if let Some(b) = &task.spec.budgets {
-            cfg.budgets = Budgets {
-                llm_calls: b.llm_calls,
-                tokens: b.tokens,
-                usd: b.usd,
-            };
+        if let Some(b) = task.spec.budgets {
+            cfg.budgets = b;
         }
         // The `usd` budget prices calls at the run's rate (`nab run` refuses a task with
         // one when the model has no price).

@@ -9,6 +9,7 @@
 //! validate` writes it again. The file lies outside every task folder, so it does not
 //! change the suite hash. See tasks/README.md, "The pinned test set".
 
+use nab_protocol::run::{hash_entry, hash_tree};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, BTreeSet};
@@ -184,46 +185,13 @@ pub fn tests_hash(task_dir: &Path) -> Result<String, LockError> {
         source,
     };
     let mut hasher = Sha256::new();
-    let mut add = |rel: &str, bytes: &[u8]| {
-        hasher.update(rel.as_bytes());
-        hasher.update([0]);
-        hasher.update((bytes.len() as u64).to_le_bytes());
-        hasher.update(bytes);
-    };
     let yaml = task_dir.join("task.yaml");
-    add(
+    hash_entry(
+        &mut hasher,
         "task.yaml",
         &std::fs::read(&yaml).map_err(|e| io(&yaml, e))?,
     );
-    let tests = task_dir.join("tests");
-    let walk = walkdir::WalkDir::new(&tests)
-        .follow_links(false)
-        .sort_by(|a, b| a.file_name().cmp(b.file_name()));
-    for entry in walk {
-        let entry = entry.map_err(|e| {
-            let path = e
-                .path()
-                .map(Path::to_owned)
-                .unwrap_or_else(|| tests.clone());
-            io(&path, e.into())
-        })?;
-        let rel = entry
-            .path()
-            .strip_prefix(task_dir)
-            .unwrap_or(entry.path())
-            .to_string_lossy()
-            .into_owned();
-        let kind = entry.file_type();
-        let bytes = if kind.is_file() {
-            std::fs::read(entry.path())
-        } else if kind.is_symlink() {
-            std::fs::read_link(entry.path()).map(|t| t.as_os_str().as_encoded_bytes().to_vec())
-        } else {
-            continue;
-        }
-        .map_err(|e| io(entry.path(), e))?;
-        add(&rel, &bytes);
-    }
+    hash_tree(&mut hasher, &task_dir.join("tests"), task_dir).map_err(|e| io(&e.path, e.source))?;
     Ok(format!("sha256:{}", hex::encode(hasher.finalize())))
 }
 

@@ -442,22 +442,25 @@ mod scripted_judges {
             .collect()
     }
 
-    #[tokio::test]
-    async fn a_judge_that_always_prefers_position_a_is_100_percent_inconsistent() {
+    /// Every pair of [`pairs`] judged, each order's winner checked against `orders`.
+    async fn judge_pairs(judge: &ScriptedJudge, orders: (Winner, Winner)) -> Vec<PairOutcome> {
         let rubric = Rubric::default_code_quality();
-        let judge = ScriptedJudge::deciding("scripted:first", |_| answer("A"));
         let mut outcomes = Vec::new();
         for (b, c) in pairs() {
-            let j = compare_pair(&judge, &rubric, "Fix it.", &b, &c)
+            let j = compare_pair(judge, &rubric, "Fix it.", &b, &c)
                 .await
                 .unwrap();
-            // Order 1 (baseline as A) maps to baseline; order 2 (candidate as A) to candidate.
-            assert_eq!(
-                (j.first, j.second),
-                (Some(Winner::Baseline), Some(Winner::Candidate))
-            );
+            assert_eq!((j.first, j.second), (Some(orders.0), Some(orders.1)));
             outcomes.push(j.outcome);
         }
+        outcomes
+    }
+
+    #[tokio::test]
+    async fn a_judge_that_always_prefers_position_a_is_100_percent_inconsistent() {
+        let judge = ScriptedJudge::deciding("scripted:first", |_| answer("A"));
+        // Order 1 (baseline as A) maps to baseline; order 2 (candidate as A) to candidate.
+        let outcomes = judge_pairs(&judge, (Winner::Baseline, Winner::Candidate)).await;
         let r = PairwiseReport::from_outcomes(&outcomes);
         assert_eq!(
             (r.wins, r.losses, r.ties, r.inconsistent, r.n),
@@ -475,17 +478,7 @@ mod scripted_judges {
         let judge = ScriptedJudge::deciding("scripted:consistent", |m| {
             answer(side_with(m, "GOOD").unwrap_or("tie"))
         });
-        let mut outcomes = Vec::new();
-        for (b, c) in pairs() {
-            let j = compare_pair(&judge, &rubric, "Fix it.", &b, &c)
-                .await
-                .unwrap();
-            assert_eq!(
-                (j.first, j.second),
-                (Some(Winner::Candidate), Some(Winner::Candidate))
-            );
-            outcomes.push(j.outcome);
-        }
+        let outcomes = judge_pairs(&judge, (Winner::Candidate, Winner::Candidate)).await;
         // The swap really happened: the second prompt showed the candidate as A.
         let convs = judge.conversations();
         assert_eq!(side_with(&convs[0], "GOOD"), Some("B"));

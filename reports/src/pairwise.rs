@@ -95,21 +95,9 @@ pub fn per_judge(records: &[PairwiseVerdict]) -> Vec<JudgePreference> {
             let mine: Vec<&PairwiseVerdict> =
                 records.iter().filter(|r| judge_of(r) == judge).collect();
             // A judge that read one pair twice (two files merged) counts it once: the mean.
-            let mut items: BTreeMap<(String, u32), Vec<f64>> = BTreeMap::new();
-            for r in &mine {
-                items
-                    .entry((r.task_id.clone(), r.trial.unwrap_or(0)))
-                    .or_default()
-                    .push(score(r));
-            }
-            let items = items
-                .into_iter()
-                .map(|(k, v)| (k, v.iter().sum::<f64>() / v.len() as f64))
-                .collect();
-            let consistent = mine.iter().filter(|r| r.consistent).count();
             JudgePreference {
                 judge,
-                preference: over_tasks(&items, mine.len(), consistent),
+                preference: per_pair_then_task(&mine),
             }
         })
         .collect()
@@ -120,6 +108,12 @@ pub fn combined(records: &[PairwiseVerdict]) -> Option<Preference> {
     if records.is_empty() {
         return None;
     }
+    Some(per_pair_then_task(&records.iter().collect::<Vec<_>>()))
+}
+
+/// The preference over these verdicts: per (task, trial) the mean of its scores, then by
+/// task ([`over_tasks`]).
+fn per_pair_then_task(records: &[&PairwiseVerdict]) -> Preference {
     let mut items: BTreeMap<(String, u32), Vec<f64>> = BTreeMap::new();
     for r in records {
         items
@@ -132,7 +126,7 @@ pub fn combined(records: &[PairwiseVerdict]) -> Option<Preference> {
         .map(|(k, v)| (k, v.iter().sum::<f64>() / v.len() as f64))
         .collect();
     let consistent = records.iter().filter(|r| r.consistent).count();
-    Some(over_tasks(&items, records.len(), consistent))
+    over_tasks(&items, records.len(), consistent)
 }
 
 /// Agreement between judges on the pairs several of them read.

@@ -3,7 +3,7 @@
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use crate::tools::walk::{PathGlob, files};
+use crate::tools::walk::{PathGlob, search_files};
 use crate::tools::{ToolContext, ToolError, ToolHandler, ToolOutput, args};
 
 pub const MAX_RESULTS: usize = 500;
@@ -47,21 +47,14 @@ impl ToolHandler for GlobFiles {
             field: "pattern",
             source: e.into(),
         })?;
-        let root = ctx.guard.resolve(a.path.as_deref().unwrap_or("."))?;
-        let workspace = ctx.guard.root().to_path_buf();
         let pattern = a.pattern.clone();
-        let found = tokio::task::spawn_blocking(move || {
-            files(&root, &workspace)
+        let found = search_files(ctx, "glob_files", a.path.as_deref(), Some(glob), |found| {
+            found
                 .into_iter()
-                .filter(|(abs, rel)| glob.is_match(abs.strip_prefix(&root).unwrap_or(rel)))
                 .map(|(_, rel)| rel.display().to_string())
                 .collect::<Vec<_>>()
         })
-        .await;
-        let found = found.map_err(|source| ToolError::Task {
-            tool: "glob_files",
-            source,
-        })?;
+        .await?;
         if found.is_empty() {
             return Ok(ToolOutput::ok(format!("no files match `{pattern}`")));
         }

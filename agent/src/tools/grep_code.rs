@@ -7,7 +7,7 @@ use grep_searcher::{BinaryDetection, SearcherBuilder};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use crate::tools::walk::{PathGlob, files};
+use crate::tools::walk::{PathGlob, search_files};
 use crate::tools::{ToolContext, ToolError, ToolHandler, ToolOutput, args};
 
 pub const DEFAULT_MAX: usize = 100;
@@ -77,17 +77,12 @@ impl ToolHandler for GrepCode {
             Some(n) => n.min(CAP_MAX),
             None => DEFAULT_MAX,
         };
-        let root = ctx.guard.resolve(a.path.as_deref().unwrap_or("."))?;
-        let workspace = ctx.guard.root().to_path_buf();
         let pattern = a.pattern.clone();
-        let (lines, truncated) = tokio::task::spawn_blocking(move || {
-            search(&matcher, glob.as_ref(), &root, &workspace, max)
-        })
-        .await
-        .map_err(|source| ToolError::Task {
-            tool: "grep_code",
-            source,
-        })?;
+        let (lines, truncated) =
+            search_files(ctx, "grep_code", a.path.as_deref(), glob, move |found| {
+                search(&matcher, found, max)
+            })
+            .await?;
         if lines.is_empty() {
             return Ok(ToolOutput::ok(format!("no matches for /{pattern}/")));
         }
@@ -104,9 +99,7 @@ impl ToolHandler for GrepCode {
 /// Returns the matching lines and whether the cap cut the search short.
 fn search(
     matcher: &RegexMatcher,
-    glob: Option<&PathGlob>,
-    root: &std::path::Path,
-    workspace: &std::path::Path,
+    found: Vec<(std::path::PathBuf, std::path::PathBuf)>,
     max: usize,
 ) -> (Vec<String>, bool) {
     let mut searcher = SearcherBuilder::new()
@@ -115,12 +108,7 @@ fn search(
         .build();
     let mut out = Vec::new();
     let mut truncated = false;
-    for (abs, rel) in files(root, workspace) {
-        if let Some(g) = glob
-            && !g.is_match(abs.strip_prefix(root).unwrap_or(&rel))
-        {
-            continue;
-        }
+    for (abs, rel) in found {
         let shown = rel.display().to_string();
         let _ = searcher.search_path(
             matcher,

@@ -5,6 +5,8 @@ use std::path::{Path, PathBuf};
 
 use globset::{GlobBuilder, GlobMatcher};
 
+use crate::tools::{ToolContext, ToolError};
+
 pub fn walker(root: &Path) -> ignore::Walk {
     ignore::WalkBuilder::new(root)
         .hidden(false)
@@ -57,4 +59,31 @@ pub fn files(root: &Path, workspace: &Path) -> Vec<(PathBuf, PathBuf)> {
             (abs, rel)
         })
         .collect()
+}
+
+/// Walks the files under `path` (a file or folder of the workspace; default its root) off
+/// the async threads, keeps those `glob` matches (against the path relative to `path`), and
+/// hands them to `visit` as (absolute, relative-to-workspace) pairs. `tool` names the
+/// caller in the error a failed walk becomes.
+pub async fn search_files<T: Send + 'static>(
+    ctx: &ToolContext,
+    tool: &'static str,
+    path: Option<&str>,
+    glob: Option<PathGlob>,
+    visit: impl FnOnce(Vec<(PathBuf, PathBuf)>) -> T + Send + 'static,
+) -> Result<T, ToolError> {
+    let root = ctx.guard.resolve(path.unwrap_or("."))?;
+    let workspace = ctx.guard.root().to_path_buf();
+    tokio::task::spawn_blocking(move || {
+        let found = files(&root, &workspace)
+            .into_iter()
+            .filter(|(abs, rel)| {
+                glob.as_ref()
+                    .is_none_or(|g| g.is_match(abs.strip_prefix(&root).unwrap_or(rel)))
+            })
+            .collect();
+        visit(found)
+    })
+    .await
+    .map_err(|source| ToolError::Task { tool, source })
 }

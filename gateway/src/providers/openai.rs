@@ -59,6 +59,105 @@ pub(crate) fn too_large(cap: u64) -> ProviderError {
     ))
 }
 
+/// `<kind>:<model>@<base_url>`, the URL without its user info: how a provider over HTTP
+/// names itself in messages and records.
+pub(crate) fn describe(kind: &str, model: &str, base_url: &str) -> String {
+    format!("{kind}:{model}@{}", redact_userinfo(base_url))
+}
+
+/// A whole JSON answer, read up to `cap` bytes (past it, [`too_large`]) and scrubbed by
+/// `scrub`. An empty body is a server that failed after its headers
+/// ([`ProviderError::Truncated`]), not an answer; anything but JSON is an invalid response
+/// saying it `expected` a JSON object of that kind.
+pub(crate) async fn json_answer(
+    resp: reqwest::Response,
+    cap: u64,
+    scrub: impl Fn(&str) -> String,
+    expected: &str,
+) -> Result<Value, ProviderError> {
+    let (body, over) = read_up_to(resp, cap)
+        .await
+        .map_err(|e| ProviderError::Connect(scrub(&redact_userinfo(&e.to_string()))))?;
+    if over {
+        return Err(too_large(cap));
+    }
+    let text = scrub(&String::from_utf8_lossy(&body));
+    if text.trim().is_empty() {
+        return Err(ProviderError::Truncated { chunks: 0 });
+    }
+    serde_json::from_str(&text).map_err(|e| {
+        ProviderError::InvalidResponse(format!(
+            "expected {expected} JSON object: {e}: {}",
+            upstream::cap(&text, 200)
+        ))
+    })
+}
+
+/// The agent's request body as a JSON object, or the error a provider answers with.
+pub(crate) fn request_object(
+    request: &Value,
+) -> Result<&serde_json::Map<String, Value>, ProviderError> {
+    request.as_object().ok_or_else(|| {
+        ProviderError::InvalidRequest("the request body is not a JSON object".into())
+    })
+}
+
+/// The error for an answer whose status is not a success: the status, its Retry-After,
+/// and the start of its body (at most [`ERROR_BODY_CAP`] bytes) as `body` words it.
+pub(crate) async fn http_error(
+    resp: reqwest::Response,
+    body: impl FnOnce(&str) -> String,
+) -> ProviderError {
+    let status = resp.status().as_u16();
+    let retry_after = retry_after(resp.headers());
+    let (bytes, _) = read_up_to(resp, ERROR_BODY_CAP).await.unwrap_or_default();
+    ProviderError::Http {
+        status,
+        body: body(&String::from_utf8_lossy(&bytes)),
+        retry_after,
+    }
+}
+
+/// Whether the server answered with a JSON body (`application/json`). Some servers label
+/// their event stream text/plain, so a stream is anything else.
+pub(crate) fn is_json(resp: &reqwest::Response) -> bool {
+    resp.headers()
+        .get(reqwest::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json"))
+}
+
+/// The server's event stream, one `data` payload per item, scrubbed of `key`. The whole
+/// stream counts against `cap`, not each event: past it the stream ends with
+/// [`too_large`].
+pub(crate) fn capped_events(resp: reqwest::Response, cap: u64, key: Option<String>) -> ChunkStream {
+    let mut total = 0u64;
+    resp.bytes_stream()
+        .map(move |r| match r {
+            Ok(b) => {
+                total += b.len() as u64;
+                if total > cap {
+                    Err(BodyError::TooLarge(cap))
+                } else {
+                    Ok(b)
+                }
+            }
+            Err(e) => Err(BodyError::Transport(e.to_string())),
+        })
+        .eventsource()
+        .map(move |ev| match ev {
+            Ok(e) => Ok(match &key {
+                Some(k) => redact(&e.data, k),
+                None => e.data,
+            }),
+            Err(eventsource_stream::EventStreamError::Transport(BodyError::TooLarge(cap))) => {
+                Err(too_large(cap))
+            }
+            Err(e) => Err(ProviderError::Connect(format!("the stream broke: {e}"))),
+        })
+        .boxed()
+}
+
 /// Reads at most `cap` bytes of `resp`'s body: `Ok((bytes, false))` when it all fit,
 /// `Ok((first cap bytes, true))` when there was more (the rest is not read). A
 /// `Content-Length` over the cap stops before any byte is read.
@@ -151,11 +250,7 @@ impl Provider for OpenAiProvider {
             true => String::new(),
             false => format!("[{}]", self.dialect),
         };
-        format!(
-            "openai{options}:{}@{}",
-            self.model,
-            redact_userinfo(&self.base_url)
-        )
+        describe(&format!("openai{options}"), &self.model, &self.base_url)
     }
 
     fn model(&self) -> Option<String> {
@@ -163,11 +258,7 @@ impl Provider for OpenAiProvider {
     }
 
     async fn send(&self, request: &Value) -> Result<ProviderResponse, ProviderError> {
-        let Some(obj) = request.as_object() else {
-            return Err(ProviderError::InvalidRequest(
-                "the request body is not a JSON object".into(),
-            ));
-        };
+        let obj = request_object(request)?;
         let agent_streams = wants_stream(request);
         let stream = agent_streams && self.dialect.stream;
         let upstream = Upstream {
@@ -189,73 +280,20 @@ impl Provider for OpenAiProvider {
         let resp = req.send().await.map_err(|e| self.connect_error(e))?;
         let status = resp.status().as_u16();
         if !resp.status().is_success() {
-            let after = retry_after(resp.headers());
-            let (body, _) = read_up_to(resp, ERROR_BODY_CAP).await.unwrap_or_default();
-            return Err(ProviderError::Http {
-                status,
-                body: self.scrub(&String::from_utf8_lossy(&body)),
-                retry_after: after,
-            });
+            return Err(http_error(resp, |text| self.scrub(text)).await);
         }
-        // Some servers label their event stream text/plain; only a JSON answer to a stream
-        // request is taken for a server that ignored `stream: true`.
-        let is_sse = !resp
-            .headers()
-            .get(reqwest::header::CONTENT_TYPE)
-            .and_then(|v| v.to_str().ok())
-            .is_some_and(|v| v.starts_with("application/json"));
+        // Only a JSON answer to a stream request is taken for a server that ignored
+        // `stream: true`.
+        let is_sse = !is_json(&resp);
         let cap = self.max_answer_bytes;
         if stream && is_sse {
-            let key = self.key.clone();
-            // The whole stream counts against the cap, not each event.
-            let mut total = 0u64;
-            let chunks = resp
-                .bytes_stream()
-                .map(move |r| match r {
-                    Ok(b) => {
-                        total += b.len() as u64;
-                        if total > cap {
-                            Err(BodyError::TooLarge(cap))
-                        } else {
-                            Ok(b)
-                        }
-                    }
-                    Err(e) => Err(BodyError::Transport(e.to_string())),
-                })
-                .eventsource()
-                .map(move |ev| match ev {
-                    Ok(e) => Ok(match &key {
-                        Some(k) => redact(&e.data, k),
-                        None => e.data,
-                    }),
-                    Err(eventsource_stream::EventStreamError::Transport(BodyError::TooLarge(
-                        cap,
-                    ))) => Err(too_large(cap)),
-                    Err(e) => Err(ProviderError::Connect(format!("the stream broke: {e}"))),
-                })
-                .boxed();
+            let chunks = capped_events(resp, cap, self.key.clone());
             return Ok(ProviderResponse::Stream {
                 status,
                 chunks: until_finished(chunks),
             });
         }
-        let (body, over) = read_up_to(resp, cap)
-            .await
-            .map_err(|e| self.connect_error(e))?;
-        if over {
-            return Err(too_large(cap));
-        }
-        let text = self.scrub(&String::from_utf8_lossy(&body));
-        // An empty 200 is a server that failed after its headers, not an answer.
-        if text.trim().is_empty() {
-            return Err(ProviderError::Truncated { chunks: 0 });
-        }
-        let json: Value = serde_json::from_str(&text).map_err(|e| {
-            ProviderError::InvalidResponse(format!(
-                "expected a chat.completion JSON object: {e}: {}",
-                text.chars().take(200).collect::<String>()
-            ))
-        })?;
+        let json = json_answer(resp, cap, |t| self.scrub(t), "a chat.completion").await?;
         if json.get("error").is_some_and(|e| !e.is_null()) {
             return Err(in_stream_error(&json));
         }

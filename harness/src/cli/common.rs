@@ -117,6 +117,38 @@ impl Connected {
     }
 }
 
+/// How a finished `nab run` or `nab sweep` ends: the lost engines said, then exit 1 when
+/// every engine was lost, the interrupted exit code (continue with `resume`), 1 when a
+/// trial was an infrastructure error, the cost-limit exit code when `--max-cost-usd` kept
+/// trials from starting (said on stderr), else 0.
+pub fn finish(
+    end: nab_harness::runner::RunEnd<'_>,
+    errors: usize,
+    cost_limit: Option<&nab_harness::runner::CostLimit>,
+    resume: &str,
+) -> std::process::ExitCode {
+    use nab_harness::exit::{COST_LIMIT, FAILED, INTERRUPTED, SUCCESS, exit};
+    report_engines(end.lost_engines, end.no_engine, resume);
+    if end.no_engine.is_some() {
+        return exit(FAILED);
+    }
+    if end.interrupted {
+        eprintln!("interrupted; continue with: {resume}");
+        return exit(INTERRUPTED);
+    }
+    let limited = cost_limit.and_then(|l| l.summary(resume));
+    if let Some(line) = &limited {
+        eprintln!("{line}");
+    }
+    exit(if errors > 0 {
+        FAILED
+    } else if limited.is_some() {
+        COST_LIMIT
+    } else {
+        SUCCESS
+    })
+}
+
 /// Says which engines were lost; with every engine lost, the error that stops the run.
 pub fn report_engines(lost: &[(String, String)], no_engine: Option<&str>, resume: &str) {
     for (name, why) in lost {

@@ -2,7 +2,7 @@
 
 use super::common::{default_out, load_or_report};
 use nab_harness::agent::AgentKind;
-use nab_harness::exit::{BAD_INPUT, COST_LIMIT, FAILED, INTERRUPTED, exit};
+use nab_harness::exit::{BAD_INPUT, exit};
 use nab_harness::runner::{CostLimit, Job, RunConfig, new_run_id, run_jobs_within, summary_table};
 use nab_protocol::trial::TrialStatus;
 use std::path::PathBuf;
@@ -168,16 +168,10 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         .filter(|j| share.as_ref().is_none_or(|s| s.has(j.task.id(), j.trial)))
         .collect();
     let cfg = RunConfig {
-        jobs: engines.capacity(),
-        engines,
-        image,
-        out_dir: out.clone(),
-        run_id,
-        max_attempts: args.attempts,
         resume: args.resume,
-        progress: nab_harness::runner::progress::for_stderr(),
         model,
         judge,
+        ..RunConfig::on_engines(engines, image, out.clone(), run_id, args.attempts)
     };
     let report = run_jobs_within(cfg, jobs, CancellationToken::new(), cost_limit.clone()).await?;
     print!("{}", summary_table(&report.records));
@@ -200,33 +194,15 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         );
     }
     let resume = format!("nab run --resume --out {} ...", out.display());
-    super::common::report_engines(&report.lost_engines, report.no_engine.as_deref(), &resume);
-    if report.no_engine.is_some() {
-        return Ok(exit(FAILED));
-    }
-    if report.interrupted {
-        eprintln!(
-            "interrupted; continue with: nab run --resume --out {} ...",
-            out.display()
-        );
-        return Ok(exit(INTERRUPTED));
-    }
     let errors = report
         .records
         .iter()
         .filter(|r| r.status == TrialStatus::Error)
         .count();
-    let limited = cost_limit
-        .as_ref()
-        .and_then(|l| l.summary(&format!("nab run --resume --out {} ...", out.display())));
-    if let Some(line) = &limited {
-        eprintln!("{line}");
-    }
-    Ok(if errors > 0 {
-        exit(FAILED)
-    } else if limited.is_some() {
-        exit(COST_LIMIT)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(super::common::finish(
+        report.end(),
+        errors,
+        cost_limit.as_deref(),
+        &resume,
+    ))
 }

@@ -134,6 +134,21 @@ mod tests {
         Suite { dir, ids }
     }
 
+    /// Starts run `r1` of the oracle on `ids` of `tasks` in `out`, unsharded.
+    fn start_oracle(out: &Path, tasks: &Path, ids: &[String], trials: u32, resume: bool) {
+        start(
+            out,
+            "r1",
+            "oracle",
+            None,
+            suite(tasks, ids),
+            trials,
+            resume,
+            Sharding::default(),
+        )
+        .unwrap();
+    }
+
     #[test]
     fn relative_paths_climb_out_of_the_run_folder() {
         assert_eq!(
@@ -154,17 +169,7 @@ mod tests {
         std::fs::write(tasks.join("t1/instruction.md"), "do it").unwrap();
         let ids = ["t1".to_owned()];
         let out = root.path().join("runs").join("r1");
-        start(
-            &out,
-            "r1",
-            "oracle",
-            None,
-            suite(&tasks, &ids),
-            2,
-            false,
-            Sharding::default(),
-        )
-        .unwrap();
+        start_oracle(&out, &tasks, &ids, 2, false);
         let meta = RunMeta::read(&out).unwrap();
         assert_eq!(meta.tasks_dir.as_deref(), Some(Path::new("../../tasks")));
         assert_eq!(
@@ -174,17 +179,7 @@ mod tests {
         assert_eq!(meta.agent.as_deref(), Some("oracle"));
         assert_eq!(meta.trials, Some(2));
         let started = meta.started_at.clone();
-        start(
-            &out,
-            "r1",
-            "oracle",
-            None,
-            suite(&tasks, &ids),
-            2,
-            true,
-            Sharding::default(),
-        )
-        .unwrap();
+        start_oracle(&out, &tasks, &ids, 2, true);
         assert_eq!(RunMeta::read(&out).unwrap().started_at, started);
     }
 
@@ -195,17 +190,7 @@ mod tests {
         std::fs::create_dir_all(tasks.join("t1")).unwrap();
         std::fs::write(tasks.join("t1/instruction.md"), "do it").unwrap();
         let out = root.path().join("suite/runs/r1");
-        start(
-            &out,
-            "r1",
-            "oracle",
-            None,
-            suite(&tasks, &["t1".into()]),
-            1,
-            false,
-            Sharding::default(),
-        )
-        .unwrap();
+        start_oracle(&out, &tasks, &["t1".into()], 1, false);
         let meta = RunMeta::read(&out).unwrap();
         assert!(meta.tasks_hash.as_deref().unwrap().starts_with("sha256:"));
         assert_eq!(meta.task_ids, ["t1"]);

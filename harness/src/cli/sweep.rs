@@ -4,7 +4,7 @@
 
 use super::common::{default_out, load_or_report};
 use nab_gateway::Pace;
-use nab_harness::exit::{BAD_INPUT, COST_LIMIT, FAILED, INTERRUPTED, exit};
+use nab_harness::exit::{BAD_INPUT, INTERRUPTED, exit};
 use nab_harness::runner::{CostLimit, new_run_id, summary_table};
 use nab_harness::sweep::{IndexProvider, IndexRun, Plan, Sweep, SweepConfig, SweepIndex};
 use nab_protocol::trial::TrialStatus;
@@ -285,35 +285,12 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         args.file.display(),
         out.display()
     );
-    super::common::report_engines(&report.lost_engines, report.no_engine.as_deref(), &resume);
-    if report.no_engine.is_some() {
-        return Ok(exit(FAILED));
-    }
-    if report.interrupted {
-        eprintln!(
-            "interrupted; continue with: nab sweep {} --resume --out {}",
-            args.file.display(),
-            out.display()
-        );
-        return Ok(exit(INTERRUPTED));
-    }
-    let limited = cost_limit.as_ref().and_then(|l| {
-        l.summary(&format!(
-            "nab sweep {} --resume --out {}",
-            args.file.display(),
-            out.display()
-        ))
-    });
-    if let Some(line) = &limited {
-        eprintln!("{line}");
-    }
-    Ok(if errors > 0 {
-        exit(FAILED)
-    } else if limited.is_some() {
-        exit(COST_LIMIT)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(super::common::finish(
+        report.end(),
+        errors,
+        cost_limit.as_deref(),
+        &resume,
+    ))
 }
 
 /// The first Ctrl-C stops the sweep (running trials are stopped and cleaned up, finished

@@ -76,18 +76,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
         }
     }
-    let cfg = RunConfig {
-        jobs: engines.capacity(),
-        engines,
-        image,
-        out_dir: out.clone(),
-        run_id,
-        max_attempts: args.attempts,
-        resume: false,
-        progress: nab_harness::runner::progress::for_stderr(),
-        model: None,
-        judge: None,
-    };
+    let cfg = RunConfig::on_engines(engines, image, out.clone(), run_id, args.attempts);
     let started = std::time::Instant::now();
     let report = run_jobs(cfg, jobs, CancellationToken::new()).await?;
     let v = verdicts(&tasks, &report.records);

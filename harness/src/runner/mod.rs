@@ -57,6 +57,31 @@ pub struct RunConfig {
     pub judge: Option<Arc<nab_judges::TrialGrader>>,
 }
 
+impl RunConfig {
+    /// A run of `nab` on the command line: as many trials at once as the engines have
+    /// slots, progress on stderr, not resumed, no model, no judge.
+    pub fn on_engines(
+        engines: Arc<EnginePool>,
+        image: String,
+        out_dir: PathBuf,
+        run_id: String,
+        max_attempts: u32,
+    ) -> RunConfig {
+        RunConfig {
+            jobs: engines.capacity(),
+            engines,
+            image,
+            out_dir,
+            run_id,
+            max_attempts,
+            resume: false,
+            progress: progress::for_stderr(),
+            model: None,
+            judge: None,
+        }
+    }
+}
+
 #[derive(Debug)]
 pub struct RunReport {
     pub run_id: String,
@@ -73,6 +98,28 @@ pub struct RunReport {
     /// Set when every engine was lost: the run stopped, and the trials not yet run are not
     /// recorded (`--resume` runs them).
     pub no_engine: Option<String>,
+}
+
+/// How the scheduling of a run (or a sweep) ended, for the command line's last words.
+#[derive(Debug, Clone, Copy)]
+pub struct RunEnd<'a> {
+    /// Stopped by Ctrl-C.
+    pub interrupted: bool,
+    /// Engines lost on the way: `(name, why)`.
+    pub lost_engines: &'a [(String, String)],
+    /// Why it stopped when every engine was lost.
+    pub no_engine: Option<&'a str>,
+}
+
+impl RunReport {
+    /// How its scheduling ended.
+    pub fn end(&self) -> RunEnd<'_> {
+        RunEnd {
+            interrupted: self.interrupted,
+            lost_engines: &self.lost_engines,
+            no_engine: self.no_engine.as_deref(),
+        }
+    }
 }
 
 /// What every trial of one run shares; each attempt runs on the engine it leased
@@ -129,16 +176,12 @@ impl Ended {
     }
 }
 
-/// Runs `job` unless `limit` was reached (then it is skipped), and adds what it spent to
-/// the limit's total before returning, i.e. before its slot is given to the next trial.
+/// Runs `trial` (an [`execute`] not yet started) unless `limit` was reached (then it is
+/// skipped, never polled), and adds what it spent to the limit's total before returning,
+/// i.e. before its slot is given to the next trial.
 pub(crate) async fn execute_within(
     limit: Option<&CostLimit>,
-    ctx: &RunContext,
-    job: &Job,
-    out_dir: &std::path::Path,
-    max_attempts: u32,
-    judge: Option<&nab_judges::TrialGrader>,
-    cancel: &CancellationToken,
+    trial: impl std::future::Future<Output = Option<TrialRecord>>,
 ) -> Ended {
     if let Some(l) = limit
         && l.reached()
@@ -146,7 +189,7 @@ pub(crate) async fn execute_within(
         l.skip();
         return Ended::Skipped;
     }
-    match execute(ctx, job, out_dir, max_attempts, judge, cancel).await {
+    match trial.await {
         Some(rec) => {
             if let Some(l) = limit {
                 l.add(rec.cost_usd);
@@ -242,12 +285,14 @@ pub async fn run_jobs_within(
             // The cost is added before the permit goes: the next trial sees it.
             let rec = execute_within(
                 cost_limit.as_deref(),
-                &ctx,
-                &job,
-                &out_dir,
-                max_attempts,
-                judge.as_deref(),
-                &cancel,
+                execute(
+                    &ctx,
+                    &job,
+                    &out_dir,
+                    max_attempts,
+                    judge.as_deref(),
+                    &cancel,
+                ),
             )
             .await;
             drop(permit);

@@ -57,18 +57,7 @@ impl Reporter for Bar {
             Progress::Started { pending } => self.0.set_length(pending as u64),
             Progress::Trial(rec) => {
                 self.0.inc(1);
-                self.0.set_message(
-                    format!(
-                        "{} {}{} {:?}",
-                        rec.task_id,
-                        rec.agent,
-                        rec.model
-                            .as_deref()
-                            .map(|m| format!(" {m}"))
-                            .unwrap_or_default(),
-                        rec.status
-                    ) + &on_engine(rec),
-                );
+                self.0.set_message(trial_words(rec));
             }
             Progress::Dropped => self.0.inc(1),
             Progress::Skipped => {
@@ -84,12 +73,23 @@ impl Reporter for Bar {
     }
 }
 
-/// ` on <engine>` for a trial of a pool of engines, else nothing.
-fn on_engine(rec: &TrialRecord) -> String {
-    rec.engine
+/// `task agent [model] Status [on <engine>]`: the model when the trial had one, the engine
+/// for a trial of a pool of engines.
+fn trial_words(rec: &TrialRecord) -> String {
+    let model = rec
+        .model
+        .as_deref()
+        .map(|m| format!(" {m}"))
+        .unwrap_or_default();
+    let engine = rec
+        .engine
         .as_deref()
         .map(|e| format!(" on {e}"))
-        .unwrap_or_default()
+        .unwrap_or_default();
+    format!(
+        "{} {}{model} {:?}{engine}",
+        rec.task_id, rec.agent, rec.status
+    )
 }
 
 /// One plain line on stderr per finished trial: `[3/28] task agent Passed`.
@@ -112,16 +112,9 @@ impl Lines {
                 // The model is named: a sweep's lines mix the runs of several; so is
                 // the engine, when a pool has more than one.
                 Some(format!(
-                    "[{n}/{}] {} {}{} {:?}{}",
+                    "[{n}/{}] {}",
                     self.total.load(Ordering::Relaxed),
-                    rec.task_id,
-                    rec.agent,
-                    rec.model
-                        .as_deref()
-                        .map(|m| format!(" {m}"))
-                        .unwrap_or_default(),
-                    rec.status,
-                    on_engine(rec)
+                    trial_words(rec)
                 ))
             }
             Progress::Dropped => {
@@ -186,32 +179,53 @@ mod tests {
         assert_eq!(l.line(Progress::Finished), None);
     }
 
-    /// A sweep's lines mix several models: each names its own.
-    #[test]
-    fn a_line_names_the_trials_model() {
+    /// The first trial line of a run of `pending` trials, for a record of `agent` with
+    /// `status` that `edit` changes further.
+    fn first_line(
+        pending: usize,
+        agent: &str,
+        status: TrialStatus,
+        edit: impl FnOnce(&mut TrialRecord),
+    ) -> Option<String> {
         let l = Lines::default();
-        l.line(Progress::Started { pending: 2 });
-        let mut rec = TrialRecord::new("run", "t1", "cat", 0, "nab-agent");
-        rec.status = TrialStatus::Failed;
-        rec.model = Some("openai:m@http://127.0.0.1:9/v1".into());
-        assert_eq!(
-            l.line(Progress::Trial(&rec)).as_deref(),
-            Some("[1/2] t1 nab-agent openai:m@http://127.0.0.1:9/v1 Failed")
-        );
+        l.line(Progress::Started { pending });
+        let mut rec = TrialRecord::new("run", "t1", "cat", 0, agent);
+        rec.status = status;
+        edit(&mut rec);
+        l.line(Progress::Trial(&rec))
     }
 
-    /// A pool's lines say which engine ran the trial.
+    /// A sweep's lines mix several models: each names its own. A pool's lines say which
+    /// engine ran the trial.
     #[test]
-    fn a_line_names_the_trials_engine() {
-        let l = Lines::default();
-        l.line(Progress::Started { pending: 1 });
-        let mut rec = TrialRecord::new("run", "t1", "cat", 0, "oracle");
-        rec.status = TrialStatus::Passed;
-        rec.engine = Some("unix:///tmp/d2/docker.sock".into());
-        assert_eq!(
-            l.line(Progress::Trial(&rec)).as_deref(),
-            Some("[1/1] t1 oracle Passed on unix:///tmp/d2/docker.sock")
-        );
+    fn a_line_names_the_trials_model_and_engine() {
+        let model: fn(&mut TrialRecord) = |rec| {
+            rec.model = Some("openai:m@http://127.0.0.1:9/v1".into());
+        };
+        let engine: fn(&mut TrialRecord) = |rec| {
+            rec.engine = Some("unix:///tmp/d2/docker.sock".into());
+        };
+        for (pending, agent, status, edit, want) in [
+            (
+                2,
+                "nab-agent",
+                TrialStatus::Failed,
+                model,
+                "[1/2] t1 nab-agent openai:m@http://127.0.0.1:9/v1 Failed",
+            ),
+            (
+                1,
+                "oracle",
+                TrialStatus::Passed,
+                engine,
+                "[1/1] t1 oracle Passed on unix:///tmp/d2/docker.sock",
+            ),
+        ] {
+            assert_eq!(
+                first_line(pending, agent, status, edit).as_deref(),
+                Some(want)
+            );
+        }
     }
 
     #[test]

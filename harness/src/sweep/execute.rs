@@ -8,7 +8,7 @@ use super::schedule::{Slots, dispatch};
 use crate::model::ModelSetup;
 use crate::runner::{
     CostLimit, Ended, EnginePool, Job, Progress, Reporter, ResultsFile, ResumeState, RunContext,
-    RunError, execute_within,
+    RunError, execute, execute_within,
 };
 use crate::task::Task;
 use nab_protocol::run::RunPaths;
@@ -64,6 +64,17 @@ pub struct SweepReport {
     pub lost_engines: Vec<(String, String)>,
     /// Set when every engine was lost and the sweep stopped.
     pub no_engine: Option<String>,
+}
+
+impl SweepReport {
+    /// How its scheduling ended.
+    pub fn end(&self) -> crate::runner::RunEnd<'_> {
+        crate::runner::RunEnd {
+            interrupted: self.interrupted,
+            lost_engines: &self.lost_engines,
+            no_engine: self.no_engine.as_deref(),
+        }
+    }
 }
 
 struct RunState {
@@ -173,12 +184,7 @@ pub async fn run_sweep(
             async move {
                 execute_within(
                     limit.as_deref(),
-                    &ctx,
-                    &job,
-                    &out_dir,
-                    attempts,
-                    None,
-                    &cancel,
+                    execute(&ctx, &job, &out_dir, attempts, None, &cancel),
                 )
                 .await
             }

@@ -27,7 +27,6 @@
 use crate::agent::AgentKind;
 use serde::Deserialize;
 use std::collections::BTreeMap;
-use std::fmt;
 use std::path::{Path, PathBuf};
 
 /// The largest sweep file read (it is a short hand-written file).
@@ -87,29 +86,10 @@ pub struct ProviderLimits {
     pub api_key_env: Option<String>,
 }
 
-/// One problem in a sweep file.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SweepIssue {
-    pub file: PathBuf,
-    /// 1-based line and column, when the problem has one.
-    pub position: Option<(usize, usize)>,
-    /// The field (`models[1]`, `providers.openai:`), when there is one.
-    pub field: Option<String>,
-    pub message: String,
-}
-
-impl fmt::Display for SweepIssue {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.file.display())?;
-        if let Some((l, c)) = self.position {
-            write!(f, ":{l}:{c}")?;
-        }
-        if let Some(field) = &self.field {
-            write!(f, ": field `{field}`")?;
-        }
-        write!(f, ": {}", self.message)
-    }
-}
+/// One problem in a sweep file: the file, the 1-based line and column when it has one,
+/// the field (`models[1]`, `providers.openai:`) when there is one, and the message; shown
+/// like a problem in a task.
+pub type SweepIssue = crate::task::TaskIssue;
 
 /// Every problem of a sweep file, one a line.
 #[derive(Debug, Clone, thiserror::Error)]

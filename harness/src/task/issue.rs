@@ -3,12 +3,14 @@
 use std::fmt;
 use std::path::PathBuf;
 
-#[derive(Debug, Clone, PartialEq)]
+/// A problem in a file of the suite (or a sweep file), where it is and what is wrong.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TaskIssue {
     pub file: PathBuf,
     /// 1-based line and column, when the problem has a position in the file.
     pub position: Option<(usize, usize)>,
-    /// Dotted path of the field (`limits.cpus`, `verify[0].argv`), when there is one.
+    /// Dotted path of the field (`limits.cpus`, `verify[0].argv`, `models[1]`), when there
+    /// is one.
     pub field: Option<String>,
     pub message: String,
 }

@@ -266,35 +266,36 @@ fn check_spec(folder: &Path, file: &Path, spec: &TaskSpec, issues: &mut Vec<Task
             );
         }
     }
-    if !positive(spec.limits.cpus) || spec.limits.cpus > 64.0 {
-        bad(
+    let l = &spec.limits;
+    for (field, value, ok, allowed) in [
+        (
             "limits.cpus",
-            format!(
-                "is {}; allowed: more than 0 and at most 64",
-                spec.limits.cpus
-            ),
-        );
-    }
-    if spec.limits.memory_mb < 64 {
-        bad(
+            l.cpus.to_string(),
+            positive(l.cpus) && l.cpus <= 64.0,
+            "more than 0 and at most 64",
+        ),
+        (
             "limits.memory_mb",
-            format!("is {}; allowed: at least 64 (MiB)", spec.limits.memory_mb),
-        );
-    }
-    if !(16..=1024 * 1024).contains(&spec.limits.disk_mb) {
-        bad(
+            l.memory_mb.to_string(),
+            l.memory_mb >= 64,
+            "at least 64 (MiB)",
+        ),
+        (
             "limits.disk_mb",
-            format!(
-                "is {}; allowed: at least 16 and at most 1048576 (MiB)",
-                spec.limits.disk_mb
-            ),
-        );
-    }
-    if spec.limits.pids < 16 {
-        bad(
+            l.disk_mb.to_string(),
+            (16..=1024 * 1024).contains(&l.disk_mb),
+            "at least 16 and at most 1048576 (MiB)",
+        ),
+        (
             "limits.pids",
-            format!("is {}; allowed: at least 16", spec.limits.pids),
-        );
+            l.pids.to_string(),
+            l.pids >= 16,
+            "at least 16",
+        ),
+    ] {
+        if !ok {
+            bad(field, format!("is {value}; allowed: {allowed}"));
+        }
     }
     if spec.verify.is_empty() {
         bad(

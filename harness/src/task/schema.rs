@@ -1,5 +1,6 @@
 //! `task.yaml` as Rust types. Unknown fields are rejected so a typo never passes silently.
 
+pub use nab_gateway::Budgets;
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -21,6 +22,8 @@ pub struct TaskSpec {
     pub solution: Vec<String>,
     #[serde(default)]
     pub agent: Option<AgentOptions>,
+    /// The gateway's limits on the trial (`usd` is priced by `nab run --prices`; a run
+    /// whose model has no price refuses to start a task with one).
     #[serde(default)]
     pub budgets: Option<Budgets>,
     /// Limits on what the agent may ask of its model gateway; each has a default.
@@ -313,19 +316,6 @@ pub struct AgentOptions {
     /// A file in `fixtures/`, given to the agent as `/nab/task/<file>`.
     #[serde(default)]
     pub mcp_config: Option<String>,
-}
-
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Budgets {
-    #[serde(default)]
-    pub llm_calls: Option<u64>,
-    #[serde(default)]
-    pub tokens: Option<u64>,
-    /// US dollars over the trial's model calls, priced by `nab run --prices`; a run whose
-    /// model has no price refuses to start a task with one.
-    #[serde(default)]
-    pub usd: Option<f64>,
 }
 
 /// `gateway:` in task.yaml. Anything left out keeps the gateway's default

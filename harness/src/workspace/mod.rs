@@ -92,16 +92,8 @@ impl Snapshot {
     pub fn from_dir(root: &Path) -> std::io::Result<Snapshot> {
         let mut nodes = BTreeMap::new();
         let mut budget = SNAPSHOT_TEXT_BUDGET;
-        for entry in walkdir::WalkDir::new(root)
-            .follow_links(false)
-            .min_depth(1)
-            .sort_by_file_name()
-        {
-            let entry = entry.map_err(std::io::Error::other)?;
-            let rel = entry
-                .path()
-                .strip_prefix(root)
-                .map_err(std::io::Error::other)?;
+        for entry in entries_under(root) {
+            let (entry, rel) = entry?;
             let rel = rel.as_os_str().as_bytes().to_vec();
             let ft = entry.file_type();
             let node = if ft.is_symlink() {
@@ -203,16 +195,8 @@ impl Snapshot {
 pub fn pack_dir(root: &Path) -> std::io::Result<Vec<u8>> {
     let mut builder = tar::Builder::new(Vec::new());
     builder.follow_symlinks(false);
-    for entry in walkdir::WalkDir::new(root)
-        .follow_links(false)
-        .min_depth(1)
-        .sort_by_file_name()
-    {
-        let entry = entry.map_err(std::io::Error::other)?;
-        let rel = entry
-            .path()
-            .strip_prefix(root)
-            .map_err(std::io::Error::other)?;
+    for entry in entries_under(root) {
+        let (entry, rel) = entry?;
         let meta = std::fs::symlink_metadata(entry.path())?;
         let mut header = tar::Header::new_gnu();
         header.set_metadata(&meta);
@@ -232,6 +216,27 @@ pub fn pack_dir(root: &Path) -> std::io::Result<Vec<u8>> {
         }
     }
     builder.into_inner()
+}
+
+/// Everything under `root` (not `root` itself), sorted by name, links not followed, each
+/// with its path relative to `root`.
+fn entries_under(
+    root: &Path,
+) -> impl Iterator<Item = std::io::Result<(walkdir::DirEntry, std::path::PathBuf)>> + '_ {
+    walkdir::WalkDir::new(root)
+        .follow_links(false)
+        .min_depth(1)
+        .sort_by_file_name()
+        .into_iter()
+        .map(move |entry| {
+            let entry = entry.map_err(std::io::Error::other)?;
+            let rel = entry
+                .path()
+                .strip_prefix(root)
+                .map_err(std::io::Error::other)?
+                .to_path_buf();
+            Ok((entry, rel))
+        })
 }
 
 fn meta_mtime(meta: &std::fs::Metadata) -> u64 {

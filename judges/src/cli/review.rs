@@ -2,7 +2,8 @@
 
 use super::load_rubric;
 use crate::review::pairwise::export_pairwise;
-use crate::review::{ExportSummary, ReviewReport, export, import};
+use crate::review::{ExportSummary, ReviewReport, Sample, export, import};
+use crate::rubric::Rubric;
 use nab_protocol::run::{RunFolder, resolve_tasks_dir};
 use std::path::PathBuf;
 
@@ -22,34 +23,9 @@ pub enum ReviewCommand {
     Import(ReviewImportArgs),
 }
 
+/// How both exports draw their sample, and what its items are shown with.
 #[derive(clap::Args, Debug, Clone)]
-pub struct ReviewPairwiseExportArgs {
-    #[arg(long, value_name = "DIR")]
-    pub baseline: PathBuf,
-    #[arg(long, value_name = "DIR")]
-    pub candidate: PathBuf,
-    /// The pairs JSONL `nab compare --judge` wrote (`--pairs-out`, default <candidate>/pairwise.jsonl).
-    #[arg(long, value_name = "FILE")]
-    pub pairwise: PathBuf,
-    #[arg(long, default_value_t = 0.1)]
-    pub fraction: f64,
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
-    #[arg(long, value_name = "FILE")]
-    pub rubric: Option<PathBuf>,
-    /// The task suite (default: the folder run.json records, else ./tasks; checked
-    /// against the suite hash run.json records).
-    #[arg(long, value_name = "DIR")]
-    pub tasks: Option<PathBuf>,
-    /// Output folder. Give reviewers only its `blind/` folder.
-    #[arg(long, value_name = "DIR")]
-    pub out: PathBuf,
-}
-
-#[derive(clap::Args, Debug, Clone)]
-pub struct ReviewExportArgs {
-    #[arg(long, value_name = "DIR")]
-    pub run: PathBuf,
+pub struct SampleArgs {
     #[arg(long, default_value_t = 0.1)]
     pub fraction: f64,
     #[arg(long, default_value_t = 0)]
@@ -61,6 +37,40 @@ pub struct ReviewExportArgs {
     /// against the suite hash run.json records).
     #[arg(long, value_name = "DIR")]
     pub tasks: Option<PathBuf>,
+}
+
+impl SampleArgs {
+    /// The rubric and the sample, checked.
+    fn load(&self) -> anyhow::Result<(Rubric, Sample)> {
+        Ok((
+            load_rubric(self.rubric.as_deref())?,
+            Sample::new(self.fraction, self.seed)?,
+        ))
+    }
+}
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct ReviewPairwiseExportArgs {
+    #[arg(long, value_name = "DIR")]
+    pub baseline: PathBuf,
+    #[arg(long, value_name = "DIR")]
+    pub candidate: PathBuf,
+    /// The pairs JSONL `nab compare --judge` wrote (`--pairs-out`, default <candidate>/pairwise.jsonl).
+    #[arg(long, value_name = "FILE")]
+    pub pairwise: PathBuf,
+    #[command(flatten)]
+    pub sample: SampleArgs,
+    /// Output folder. Give reviewers only its `blind/` folder.
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+}
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct ReviewExportArgs {
+    #[arg(long, value_name = "DIR")]
+    pub run: PathBuf,
+    #[command(flatten)]
+    pub sample: SampleArgs,
     /// Output folder (default: <run>/review). Give reviewers only its `blind/` folder.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
@@ -90,7 +100,7 @@ pub enum ReviewOutcome {
 pub fn run(args: ReviewArgs) -> anyhow::Result<ReviewOutcome> {
     match args.command {
         ReviewCommand::Export(a) => {
-            let rubric = load_rubric(a.rubric.as_deref())?;
+            let (rubric, sample) = a.sample.load()?;
             let run = RunFolder::open(&a.run)?;
             let out = a
                 .out
@@ -98,14 +108,13 @@ pub fn run(args: ReviewArgs) -> anyhow::Result<ReviewOutcome> {
             Ok(ReviewOutcome::Exported(export(
                 &run,
                 &rubric,
-                &resolve_tasks_dir(&run.meta, &a.run, a.tasks.as_deref())?,
+                &resolve_tasks_dir(&run.meta, &a.run, a.sample.tasks.as_deref())?,
                 &out,
-                a.fraction,
-                a.seed,
+                sample,
             )?))
         }
         ReviewCommand::ExportPairwise(a) => {
-            let rubric = load_rubric(a.rubric.as_deref())?;
+            let (rubric, sample) = a.sample.load()?;
             let (base, cand) = (
                 RunFolder::open(&a.baseline)?,
                 RunFolder::open(&a.candidate)?,
@@ -115,10 +124,9 @@ pub fn run(args: ReviewArgs) -> anyhow::Result<ReviewOutcome> {
                 &cand,
                 &a.pairwise,
                 &rubric,
-                &resolve_tasks_dir(&cand.meta, &a.candidate, a.tasks.as_deref())?,
+                &resolve_tasks_dir(&cand.meta, &a.candidate, a.sample.tasks.as_deref())?,
                 &a.out,
-                a.fraction,
-                a.seed,
+                sample,
             )?))
         }
         ReviewCommand::Import(a) => {

@@ -48,6 +48,28 @@ pub struct ExportSummary {
     pub key_path: PathBuf,
 }
 
+/// How a review sample is drawn: the fraction of the eligible items, and the seed of its
+/// shuffles. [`Sample::new`] refuses a fraction outside (0, 1].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Sample {
+    /// In (0, 1].
+    pub fraction: f64,
+    /// The seed of every shuffle of the sample.
+    pub seed: u64,
+}
+
+impl Sample {
+    /// A sample of `fraction` (in (0, 1], as `--fraction` says) drawn with `seed`.
+    pub fn new(fraction: f64, seed: u64) -> Result<Sample, JudgeError> {
+        if !(fraction > 0.0 && fraction <= 1.0) {
+            return Err(JudgeError::Invalid(format!(
+                "--fraction {fraction} is not allowed; use a number in (0, 1]"
+            )));
+        }
+        Ok(Sample { fraction, seed })
+    }
+}
+
 /// Picks `(task, trial)` keys: see the module docs.
 pub fn stratified_sample(
     eligible: &[(String, u32)],
@@ -152,14 +174,8 @@ pub fn export(
     rubric: &Rubric,
     tasks_dir: &Path,
     out_dir: &Path,
-    fraction: f64,
-    seed: u64,
+    sample: Sample,
 ) -> Result<ExportSummary, JudgeError> {
-    if !(fraction > 0.0 && fraction <= 1.0) {
-        return Err(JudgeError::Invalid(format!(
-            "--fraction {fraction} is not allowed; use a number in (0, 1]"
-        )));
-    }
     let eligible: Vec<&TrialRecord> = run
         .records
         .iter()
@@ -183,13 +199,13 @@ pub fn export(
         .iter()
         .map(|r| (r.task_id.clone(), r.trial))
         .collect();
-    let picked = stratified_sample(&keys, fraction, seed);
+    let picked = stratified_sample(&keys, sample.fraction, sample.seed);
     let names = secret_names(&run.records);
     let mut items = Vec::new();
     let mut entries = Vec::new();
     // Item numbers follow a seeded shuffle so their order reveals nothing either.
     let mut order: Vec<usize> = (0..picked.len()).collect();
-    Seeded::new(seed ^ 0x5eed_0f17).shuffle(&mut order);
+    Seeded::new(sample.seed ^ 0x5eed_0f17).shuffle(&mut order);
     for (n, &i) in order.iter().enumerate() {
         let (task, trial) = &picked[i];
         let record = eligible
@@ -217,8 +233,8 @@ pub fn export(
         run_dir,
         rubric_id: rubric.id.clone(),
         rubric_hash: rubric.hash.clone(),
-        fraction,
-        seed,
+        fraction: sample.fraction,
+        seed: sample.seed,
         items: entries,
         pairwise: None,
     };

@@ -14,7 +14,7 @@ pub mod import;
 pub mod pairwise;
 
 pub use agreement::{AgreementRow, agreement_warnings, pairwise_agreement};
-pub use export::{ExportSummary, export};
+pub use export::{ExportSummary, Sample, export};
 pub use import::{ReviewReport, import};
 
 use serde::{Deserialize, Serialize};

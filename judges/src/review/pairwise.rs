@@ -7,7 +7,7 @@
 
 use super::agreement::{AgreementRow, pairwise_agreement};
 use super::blind::write_export;
-use super::export::{ExportSummary, redact, render_html, secret_names, stratified_sample};
+use super::export::{ExportSummary, Sample, redact, render_html, secret_names, stratified_sample};
 use super::{KeyEntry, PairwiseKey, ReviewKey};
 use crate::error::JudgeError;
 use crate::material::TrialMaterial;
@@ -67,7 +67,6 @@ fn read_judged(path: &Path) -> Result<Vec<Judged>, JudgeError> {
         .collect()
 }
 
-#[allow(clippy::too_many_arguments)]
 pub fn export_pairwise(
     baseline: &RunFolder,
     candidate: &RunFolder,
@@ -75,14 +74,8 @@ pub fn export_pairwise(
     rubric: &Rubric,
     tasks_dir: &Path,
     out_dir: &Path,
-    fraction: f64,
-    seed: u64,
+    sample: Sample,
 ) -> Result<ExportSummary, JudgeError> {
-    if !(fraction > 0.0 && fraction <= 1.0) {
-        return Err(JudgeError::Invalid(format!(
-            "--fraction {fraction} is not allowed; use a number in (0, 1]"
-        )));
-    }
     let pairs = read_judged(pairwise_file)?;
     let mut keys: Vec<(String, u32)> = pairs
         .iter()
@@ -97,12 +90,12 @@ pub fn export_pairwise(
             message: "no judged pair without an error; nothing to review".into(),
         });
     }
-    let picked = stratified_sample(&keys, fraction, seed);
+    let picked = stratified_sample(&keys, sample.fraction, sample.seed);
     let mut names = secret_names(&baseline.records);
     names.extend(secret_names(&candidate.records));
     names.sort_by(|a, b| b.len().cmp(&a.len()).then(a.cmp(b)));
     names.dedup();
-    let mut rng = Seeded::new(seed ^ 0x0ab0_5eed);
+    let mut rng = Seeded::new(sample.seed ^ 0x0ab0_5eed);
     let mut order: Vec<usize> = (0..picked.len()).collect();
     rng.shuffle(&mut order);
     let (mut items, mut entries, mut candidate_is_a) = (Vec::new(), Vec::new(), Vec::new());
@@ -158,8 +151,8 @@ pub fn export_pairwise(
         run_dir: canon(candidate.dir()),
         rubric_id: rubric.id.clone(),
         rubric_hash: rubric.hash.clone(),
-        fraction,
-        seed,
+        fraction: sample.fraction,
+        seed: sample.seed,
         items: entries,
         pairwise: Some(PairwiseKey {
             baseline_dir: canon(baseline.dir()),

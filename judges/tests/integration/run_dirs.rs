@@ -9,7 +9,7 @@ use nab_judges::cli::compare::{self, PairwiseArgs};
 use nab_judges::cli::judge::{self, JudgeArgs};
 use nab_judges::cli::review::{
     self, ReviewArgs, ReviewCommand, ReviewExportArgs, ReviewImportArgs, ReviewOutcome,
-    ReviewPairwiseExportArgs,
+    ReviewPairwiseExportArgs, SampleArgs,
 };
 use nab_judges::scripted::ScriptedJudge;
 use nab_judges::{ChatMessage, JudgeModel};
@@ -288,10 +288,12 @@ async fn compare_counts_wins_over_shared_trials() {
             baseline: tmp.path().join("base"),
             candidate: tmp.path().join("cand"),
             pairwise: out.clone(),
-            fraction: 1.0,
-            seed: 5,
-            rubric: None,
-            tasks: Some(tmp.path().join("tasks")),
+            sample: SampleArgs {
+                fraction: 1.0,
+                seed: 5,
+                rubric: None,
+                tasks: Some(tmp.path().join("tasks")),
+            },
             out: rev.clone(),
         }),
     };
@@ -367,10 +369,12 @@ fn export_args(run: &Path, tasks: &Path, out: &Path, fraction: f64, seed: u64) -
     ReviewArgs {
         command: ReviewCommand::Export(ReviewExportArgs {
             run: run.into(),
-            fraction,
-            seed,
-            rubric: None,
-            tasks: Some(tasks.into()),
+            sample: SampleArgs {
+                fraction,
+                seed,
+                rubric: None,
+                tasks: Some(tasks.into()),
+            },
             out: Some(out.into()),
         }),
     }

@@ -31,4 +31,7 @@ pub use layout::{
 };
 pub use meta::{MergedShard, RUN_META_VERSION, RunMeta, ShardMeta};
 pub use pairwise::{BadWinner, PairwiseVerdict, Winner};
-pub use suite::{DEFAULT_TASKS_DIR, SuiteError, resolve_tasks_dir, suite_hash};
+pub use suite::{
+    DEFAULT_TASKS_DIR, SuiteError, TreeReadError, hash_entry, hash_tree, resolve_tasks_dir,
+    suite_hash,
+};

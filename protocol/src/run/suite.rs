@@ -72,39 +72,74 @@ pub fn suite_hash(tasks_dir: &Path, task_ids: &[String]) -> Result<String> {
                 source: std::io::Error::new(std::io::ErrorKind::NotFound, "no such task folder"),
             });
         }
-        let walk = walkdir::WalkDir::new(&root)
-            .follow_links(false)
-            .sort_by(|a, b| a.file_name().cmp(b.file_name()));
-        for entry in walk {
-            let entry = entry.map_err(|e| SuiteError::Read {
-                path: e.path().map(Path::to_owned).unwrap_or_else(|| root.clone()),
-                source: e.into(),
-            })?;
-            let rel = entry
-                .path()
-                .strip_prefix(tasks_dir)
-                .unwrap_or(entry.path())
-                .to_string_lossy()
-                .into_owned();
-            let kind = entry.file_type();
-            let bytes = if kind.is_file() {
-                std::fs::read(entry.path())
-            } else if kind.is_symlink() {
-                std::fs::read_link(entry.path()).map(|t| t.as_os_str().as_encoded_bytes().to_vec())
-            } else {
-                continue;
-            }
-            .map_err(|source| SuiteError::Read {
-                path: entry.path().to_owned(),
-                source,
-            })?;
-            hasher.update(rel.as_bytes());
-            hasher.update([0]);
-            hasher.update((bytes.len() as u64).to_le_bytes());
-            hasher.update(&bytes);
-        }
+        hash_tree(&mut hasher, &root, tasks_dir).map_err(|e| SuiteError::Read {
+            path: e.path,
+            source: e.source,
+        })?;
     }
     Ok(format!("sha256:{:x}", hasher.finalize()))
+}
+
+/// A file of a hashed tree that could not be read.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot read {path}: {source}")]
+pub struct TreeReadError {
+    /// The file (or the folder being walked).
+    pub path: PathBuf,
+    /// What the file system said.
+    #[source]
+    pub source: std::io::Error,
+}
+
+/// Adds one file to a tree hash: its path, a NUL byte, its length (u64, little-endian) and
+/// its bytes.
+pub fn hash_entry(hasher: &mut Sha256, rel: &str, bytes: &[u8]) {
+    hasher.update(rel.as_bytes());
+    hasher.update([0]);
+    hasher.update((bytes.len() as u64).to_le_bytes());
+    hasher.update(bytes);
+}
+
+/// Adds every regular file and symbolic link under `root` to `hasher` ([`hash_entry`]), in
+/// file-name order, each named by its path relative to `rel_to`. Links are never followed:
+/// a link contributes its target text. Other kinds of files are passed over.
+pub fn hash_tree(
+    hasher: &mut Sha256,
+    root: &Path,
+    rel_to: &Path,
+) -> std::result::Result<(), TreeReadError> {
+    let walk = walkdir::WalkDir::new(root)
+        .follow_links(false)
+        .sort_by(|a, b| a.file_name().cmp(b.file_name()));
+    for entry in walk {
+        let entry = entry.map_err(|e| TreeReadError {
+            path: e
+                .path()
+                .map(Path::to_owned)
+                .unwrap_or_else(|| root.to_owned()),
+            source: e.into(),
+        })?;
+        let rel = entry
+            .path()
+            .strip_prefix(rel_to)
+            .unwrap_or(entry.path())
+            .to_string_lossy()
+            .into_owned();
+        let kind = entry.file_type();
+        let bytes = if kind.is_file() {
+            std::fs::read(entry.path())
+        } else if kind.is_symlink() {
+            std::fs::read_link(entry.path()).map(|t| t.as_os_str().as_encoded_bytes().to_vec())
+        } else {
+            continue;
+        }
+        .map_err(|source| TreeReadError {
+            path: entry.path().to_owned(),
+            source,
+        })?;
+        hash_entry(hasher, &rel, &bytes);
+    }
+    Ok(())
 }
 
 /// The tasks folder of a run, checked against the suite hash its `run.json` records: the

@@ -81,12 +81,7 @@ pub fn render_leaderboard(b: &Leaderboard) -> Result<String> {
     let bars: Vec<Bar<'_>> = b
         .rows
         .iter()
-        .map(|r| Bar {
-            label: &r.label,
-            value: r.pass_rate,
-            ci: r.pass_rate_ci,
-            note: format!("n={}", r.tasks),
-        })
+        .map(|r| Bar::over_tasks(&r.label, r.pass_rate, r.pass_rate_ci, r.tasks))
         .collect();
     let categories: Vec<&String> = b.categories.iter().take(MAX_CATEGORIES).collect();
     render(

@@ -142,12 +142,7 @@ pub fn render_report_at(run: &Run, summary: &RunSummary, generated_at: &str) -> 
     let bars: Vec<Bar<'_>> = summary
         .categories
         .iter()
-        .map(|c| Bar {
-            label: &c.category,
-            value: c.pass_rate,
-            ci: c.ci,
-            note: format!("n={}", c.scored_tasks),
-        })
+        .map(|c| Bar::over_tasks(&c.category, c.pass_rate, c.ci, c.scored_tasks))
         .collect();
     let scored: Vec<_> = run
         .records

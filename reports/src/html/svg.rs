@@ -19,6 +19,23 @@ pub struct Bar<'a> {
     pub note: String,
 }
 
+impl<'a> Bar<'a> {
+    /// A pass-rate bar over `n` tasks, noted `n=<n>`.
+    pub fn over_tasks(
+        label: &'a str,
+        value: Option<f64>,
+        ci: Option<Interval>,
+        n: impl std::fmt::Display,
+    ) -> Bar<'a> {
+        Bar {
+            label,
+            value,
+            ci,
+            note: format!("n={n}"),
+        }
+    }
+}
+
 /// Horizontal bars with interval whiskers: pass rate per category.
 pub fn interval_bars(title: &str, bars: &[Bar<'_>]) -> String {
     let (left, width, row) = (150.0, 300.0, 26.0);

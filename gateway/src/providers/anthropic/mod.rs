@@ -14,14 +14,13 @@ pub mod response;
 pub mod stream;
 
 use super::openai::{
-    BodyError, DEFAULT_MAX_ANSWER_BYTES, ERROR_BODY_CAP, read_up_to, redact_userinfo, retry_after,
-    too_large,
+    DEFAULT_MAX_ANSWER_BYTES, capped_events, describe, http_error, is_json, json_answer,
+    redact_userinfo, request_object,
 };
 use crate::assemble::completion_to_chunks;
 use crate::error::ProviderError;
 use crate::provider::{Provider, ProviderResponse, wants_stream};
 use crate::redact::redact;
-use eventsource_stream::Eventsource;
 use futures::StreamExt;
 use serde_json::Value;
 use std::time::Duration;
@@ -68,11 +67,7 @@ impl AnthropicProvider {
 #[async_trait::async_trait]
 impl Provider for AnthropicProvider {
     fn describe(&self) -> String {
-        format!(
-            "anthropic:{}@{}",
-            self.model,
-            redact_userinfo(&self.base_url)
-        )
+        describe("anthropic", &self.model, &self.base_url)
     }
 
     fn model(&self) -> Option<String> {
@@ -80,11 +75,7 @@ impl Provider for AnthropicProvider {
     }
 
     async fn send(&self, request: &Value) -> Result<ProviderResponse, ProviderError> {
-        let Some(obj) = request.as_object() else {
-            return Err(ProviderError::InvalidRequest(
-                "the request body is not a JSON object".into(),
-            ));
-        };
+        let obj = request_object(request)?;
         let body = request::to_messages_request(obj, &self.model).map_err(|m| {
             ProviderError::InvalidRequest(format!("cannot translate for Anthropic: {m}"))
         })?;
@@ -101,67 +92,19 @@ impl Provider for AnthropicProvider {
             .map_err(|e| ProviderError::Connect(self.scrub(&redact_userinfo(&e.to_string()))))?;
         let status = resp.status().as_u16();
         if !resp.status().is_success() {
-            let after = retry_after(resp.headers());
-            let (body, _) = read_up_to(resp, ERROR_BODY_CAP).await.unwrap_or_default();
-            let text = self.scrub(&String::from_utf8_lossy(&body));
-            return Err(ProviderError::Http {
-                status,
-                body: response::openai_error_body(&text),
-                retry_after: after,
-            });
+            return Err(
+                http_error(resp, |text| response::openai_error_body(&self.scrub(text))).await,
+            );
         }
         let cap = self.max_answer_bytes;
-        let is_json = resp
-            .headers()
-            .get(reqwest::header::CONTENT_TYPE)
-            .and_then(|v| v.to_str().ok())
-            .is_some_and(|v| v.starts_with("application/json"));
-        if stream && !is_json {
-            let key = self.key.clone();
-            let mut total = 0u64;
-            let events = resp
-                .bytes_stream()
-                .map(move |r| match r {
-                    Ok(b) => {
-                        total += b.len() as u64;
-                        if total > cap {
-                            Err(BodyError::TooLarge(cap))
-                        } else {
-                            Ok(b)
-                        }
-                    }
-                    Err(e) => Err(BodyError::Transport(e.to_string())),
-                })
-                .eventsource()
-                .map(move |ev| match ev {
-                    Ok(e) => Ok(redact(&e.data, &key)),
-                    Err(eventsource_stream::EventStreamError::Transport(BodyError::TooLarge(
-                        cap,
-                    ))) => Err(too_large(cap)),
-                    Err(e) => Err(ProviderError::Connect(format!("the stream broke: {e}"))),
-                })
-                .boxed();
+        if stream && !is_json(&resp) {
+            let events = capped_events(resp, cap, Some(self.key.clone()));
             return Ok(ProviderResponse::Stream {
                 status,
                 chunks: stream::translate(events),
             });
         }
-        let (bytes, over) = read_up_to(resp, cap)
-            .await
-            .map_err(|e| ProviderError::Connect(self.scrub(&e.to_string())))?;
-        if over {
-            return Err(too_large(cap));
-        }
-        let text = self.scrub(&String::from_utf8_lossy(&bytes));
-        if text.trim().is_empty() {
-            return Err(ProviderError::Truncated { chunks: 0 });
-        }
-        let json: Value = serde_json::from_str(&text).map_err(|e| {
-            ProviderError::InvalidResponse(format!(
-                "expected an Anthropic message JSON object: {e}: {}",
-                nab_protocol::upstream::cap(&text, 200)
-            ))
-        })?;
+        let json = json_answer(resp, cap, |t| self.scrub(t), "an Anthropic message").await?;
         if let Some(e) = json.get("error").filter(|e| e.is_object()) {
             let kind = e.get("type").and_then(Value::as_str).unwrap_or("");
             return Err(ProviderError::InStream {
