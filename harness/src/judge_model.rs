@@ -367,10 +367,10 @@ mod tests {
                 )
             })
             .collect();
-        let a = nab_judges::prompt::Candidate::new(&huge, "tool calls: 0\n");
-        let b = nab_judges::prompt::Candidate::new("+y = 2\n", "tool calls: 1\n");
+        let a = nab_judges::Candidate::new(&huge, "tool calls: 0\n");
+        let b = nab_judges::Candidate::new("+y = 2\n", "tool calls: 1\n");
         let rubric = nab_judges::Rubric::default_code_quality();
-        let j = nab_judges::pairwise::compare_pair(&judge, &rubric, "fix it", &a, &b)
+        let j = nab_judges::compare_pair(&judge, &rubric, "fix it", &a, &b)
             .await
             .unwrap();
         assert!(j.error.is_none(), "{:?}", j.error);
@@ -382,7 +382,7 @@ mod tests {
             assert_eq!(body["response_format"]["type"], "json_object");
             assert_eq!(
                 body["response_format"]["schema"],
-                nab_judges::answer_schema::pairwise_schema()
+                nab_judges::pairwise_schema()
             );
             let prompt_bytes: usize = body["messages"]
                 .as_array()

@@ -5,7 +5,7 @@
 
 use crate::task::Task;
 use nab_judges::TrialGrader;
-use nab_judges::material::trajectory_files;
+use nab_judges::trajectory_files;
 use nab_protocol::run::TrialDir;
 use nab_protocol::trial::JudgeRecord;
 use std::path::Path;

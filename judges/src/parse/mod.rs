@@ -11,8 +11,8 @@ pub(crate) mod fields;
 mod pairwise;
 mod single;
 
-pub use pairwise::{PairwiseAnswer, Side, parse_pairwise};
-pub use single::{ValidAnswer, parse_single};
+pub use pairwise::{Side, parse_pairwise};
+pub use single::parse_single;
 
 /// Longest accepted evidence, in characters.
 pub const MAX_EVIDENCE_CHARS: usize = 1_000;

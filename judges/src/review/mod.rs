@@ -13,7 +13,7 @@ pub mod export;
 pub mod import;
 pub mod pairwise;
 
-pub use agreement::{AgreementRow, agreement_warnings, pairwise_agreement};
+pub use agreement::AgreementRow;
 pub use export::{ExportSummary, Sample, export};
 pub use import::{ReviewReport, import};
 

@@ -4,11 +4,10 @@
 
 use crate::common;
 
-use nab_judges::grade::{MAX_RETRIES, grade_with_prompt};
-use nab_judges::parse::{RejectKind, parse_single};
-use nab_judges::prompt::{Candidate, single_prompt};
-use nab_judges::scripted::ScriptedJudge;
-use nab_judges::{Role, Rubric};
+use nab_judges::{
+    Candidate, MAX_RETRIES, RejectKind, Role, Rubric, ScriptedJudge, grade_with_prompt,
+    parse_single, single_prompt,
+};
 use serde::Deserialize;
 
 #[derive(Deserialize)]

@@ -3,10 +3,10 @@
 
 use crate::common;
 
-use nab_judges::grade::{grade, grade_with_prompt};
-use nab_judges::prompt::{Candidate, pairwise_prompt, single_prompt};
-use nab_judges::scripted::ScriptedJudge;
-use nab_judges::{ChatMessage, Rubric};
+use nab_judges::{
+    Candidate, ChatMessage, Rubric, ScriptedJudge, grade, grade_with_prompt, pairwise_prompt,
+    single_prompt,
+};
 
 const NONCE: &str = "0123456789abcdef0123456789abcdef";
 const INSTRUCTION: &str =

@@ -11,8 +11,7 @@ use nab_judges::cli::review::{
     self, ReviewArgs, ReviewCommand, ReviewExportArgs, ReviewImportArgs, ReviewOutcome,
     ReviewPairwiseExportArgs, SampleArgs,
 };
-use nab_judges::scripted::ScriptedJudge;
-use nab_judges::{ChatMessage, JudgeModel};
+use nab_judges::{ChatMessage, JudgeModel, ScriptedJudge};
 use nab_protocol::trial::{TrialRecord, TrialStatus};
 use std::path::{Path, PathBuf};
 
@@ -555,7 +554,7 @@ fn counting_factory(
 async fn judge_pairs_in(
     root: &Path,
     out: &Path,
-    factory: nab_judges::model::ModelFactory<'_>,
+    factory: nab_judges::ModelFactory<'_>,
 ) -> anyhow::Result<compare::CompareSummary> {
     let args = PairwiseArgs {
         judges: vec!["scripted:pair".into()],
