@@ -6,11 +6,11 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use nab_reports::compare::Comparison;
+use nab_reports::Comparison;
+use nab_reports::Run;
+use nab_reports::RunSummary;
 use nab_reports::fixtures::{self, SynthSpec};
-use nab_reports::html::{render_compare, render_report};
-use nab_reports::run::Run;
-use nab_reports::summary::RunSummary;
+use nab_reports::{render_compare, render_report};
 use std::hint::black_box;
 
 fn bench(c: &mut Criterion) {

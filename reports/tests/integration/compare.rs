@@ -4,8 +4,8 @@ use crate::common;
 
 use nab_protocol::run::PairwiseVerdict;
 use nab_protocol::trial::TrialStatus;
+use nab_reports::Comparison;
 use nab_reports::cli::compare::{self, CompareArgs};
-use nab_reports::compare::Comparison;
 use std::path::Path;
 
 /// The reports' side of `nab compare`, shown the verdicts of a plain verdict file (in
@@ -217,7 +217,7 @@ fn pass_at_k_compares_the_same_tasks_at_every_k_and_shows_the_count() {
         .collect();
     assert_eq!(ks, [(1, 10), (2, 10), (3, 6)]);
     // At k = 3 the baseline is averaged over the same 6 tasks, not its own 10.
-    let run_b = nab_reports::run::Run::load(&tmp.path().join("base")).unwrap();
+    let run_b = nab_reports::Run::load(&tmp.path().join("base")).unwrap();
     let six: Vec<f64> = run_b
         .tasks
         .iter()

@@ -3,11 +3,11 @@
 use crate::common;
 
 use nab_protocol::trial::{ErrorKind, TrialRecord, TrialStatus};
+use nab_reports::Comparison;
+use nab_reports::Run;
 use nab_reports::cli::gate::{GateArgs, run as run_gate};
-use nab_reports::compare::Comparison;
 use nab_reports::fixtures;
 use nab_reports::gate::{self, GateConfig, RuleOutcome};
-use nab_reports::run::Run;
 
 fn baseline() -> (fixtures::SynthSpec, Vec<TrialRecord>) {
     let spec = common::spec("base", 28, 5, false);

@@ -7,9 +7,9 @@
 //! The figures printed here (run with `--nocapture`) are the ones in reports/README.md.
 
 use nab_protocol::trial::{TrialRecord, TrialStatus};
-use nab_reports::compare::Comparison;
+use nab_reports::Comparison;
+use nab_reports::Run;
 use nab_reports::gate::{self, GateConfig, RuleOutcome};
-use nab_reports::run::Run;
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 use std::collections::BTreeMap;
