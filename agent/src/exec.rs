@@ -10,7 +10,6 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use futures::StreamExt;
-use nab_protocol::events::ToolStatus;
 use serde_json::Value;
 
 use crate::message::ToolCall;
@@ -220,9 +219,4 @@ pub fn note_events(step: u32, notes: &[ToolNote]) -> Vec<nab_protocol::events::E
             },
         })
         .collect()
-}
-
-/// Whether a status counts as the tool failing.
-pub fn is_failure(status: ToolStatus) -> bool {
-    !matches!(status, ToolStatus::Ok)
 }
