@@ -50,6 +50,7 @@ impl Canary {
         Canary { token, left, right }
     }
 
+    #[cfg(test)]
     pub fn token(&self) -> &str {
         &self.token
     }

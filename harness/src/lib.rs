@@ -7,37 +7,41 @@
 //! - [`import`]: `nab import harbor`, converting Harbor-format tasks or refusing them.
 //! - [`sandbox`]: the only module that talks to Docker, behind a backend trait.
 //! - [`agent`]: how each kind of agent is started in the sandbox.
-//! - [`workspace`]: workspace archives in and out, and the diff against the original.
-//! - [`verify`]: the verifier phase; [`junit`]: its reports, judged with the trial's
-//!   [`canary`] (a test planted under a random name that must fail) set apart, and
+//! - `workspace`: workspace archives in and out, and the diff against the original.
+//! - `verify`: the verifier phase; `junit`: its reports, judged with the trial's
+//!   `canary` (a test planted under a random name that must fail) set apart, and
 //!   compared with the task's [`pinned`] test ids (`tasks/tests.lock`).
-//! - [`expect`]: host-side checks against expected data that never enters a container.
-//! - [`tamper`]: protected workspace paths, and the `tamper_flags` a diff that touches them sets.
-//! - [`model`], [`llm`], [`metrics`]: the model spec, one trial's gateway, and the
+//! - `expect`: host-side checks against expected data that never enters a container.
+//! - `tamper`: protected workspace paths, and the `tamper_flags` a diff that touches them sets.
+//! - [`model`], `llm`, `metrics`: the model spec, one trial's gateway, and the
 //!   metrics from its transcript and the agent's events.
 //! - [`cost`]: `--prices`, the rate of the run's model and a trial's `cost_usd`.
-//! - [`trial`]: one trial end to end, with cleanup on every path.
+//! - `trial`: one trial end to end, with cleanup on every path.
 //! - [`judge_model`]: the judges' model seam implemented with the gateway's providers.
 //! - [`runner`]: scheduling, retries, results.jsonl, resume, summaries.
 //! - [`shard`]: `--shard K/N`, a deterministic cost-balanced share of a run's pairs;
 //!   [`merge`]: `nab merge`, the shards' folders checked and joined into one run.
 //! - [`sweep`]: `nab sweep`, a matrix of agents × models × tasks × trials, interleaved,
 //!   with per-provider limits.
-//! - [`untrusted`]: reading a file the agent left (no links, no blocking, capped).
+//! - `untrusted`: reading a file the agent left (no links, no blocking, capped).
 //! - [`selftest`]: `nab selftest`, the built-in hostile agents run against the harness.
+//!
+//! The trial's own phases (`trial`, `workspace`, `verify`, `junit`, `canary`, `expect`,
+//! `tamper`, `llm`, `metrics`, `untrusted`) are private to the library: the runner and
+//! the selftest drive them, the binary never does.
 
 pub mod agent;
-pub mod canary;
+mod canary;
 pub mod cost;
 pub mod exit;
-pub mod expect;
+mod expect;
 pub mod image;
 pub mod import;
 pub mod judge_model;
-pub mod junit;
-pub mod llm;
+mod junit;
+mod llm;
 pub mod merge;
-pub mod metrics;
+mod metrics;
 pub mod model;
 pub mod pinned;
 pub mod runner;
@@ -45,9 +49,9 @@ pub mod sandbox;
 pub mod selftest;
 pub mod shard;
 pub mod sweep;
-pub mod tamper;
+mod tamper;
 pub mod task;
-pub mod trial;
-pub mod untrusted;
-pub mod verify;
-pub mod workspace;
+mod trial;
+mod untrusted;
+mod verify;
+mod workspace;

@@ -33,12 +33,6 @@ pub struct VerifyResult {
     pub log: String,
 }
 
-impl VerifyResult {
-    pub fn passed(&self) -> bool {
-        self.failure.is_none()
-    }
-}
-
 /// Runs `req` in `c`. `Ok(None)` when the container is no longer running: the code under
 /// test stopped it (or got it killed), which is the trial's failure, not an infrastructure
 /// error. An engine that cannot be reached is still an error.

@@ -13,7 +13,7 @@ mod diff;
 mod pick;
 mod quote;
 
-pub use diff::{DiffLimits, diff, diff_with};
+pub use diff::diff;
 pub use pick::{Picked, Picks};
 pub use quote::git_path;
 
@@ -123,11 +123,13 @@ impl Snapshot {
 
     /// Reads a tar of a folder as Docker's archive API returns it (entries start with the
     /// folder's own name, e.g. `workspace/src/app.py`).
+    #[cfg(test)]
     pub fn from_tar(r: impl Read) -> std::io::Result<Snapshot> {
         Snapshot::from_tar_picking(r, &mut Picks::default())
     }
 
-    /// [`Snapshot::from_tar`], also keeping the files `picks` wants (see [`Picks`]).
+    /// Reads a tar of a folder as Docker's archive API returns it (entries start with the
+    /// folder's own name), also keeping the files `picks` wants (see [`Picks`]).
     pub fn from_tar_picking(r: impl Read, picks: &mut Picks) -> std::io::Result<Snapshot> {
         let mut nodes = BTreeMap::new();
         let mut budget = SNAPSHOT_TEXT_BUDGET;
