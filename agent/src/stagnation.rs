@@ -43,7 +43,7 @@ impl StagnationDetector {
 /// so `{"b":1, "a":2}` and `{"a":2,"b":1}` are the same call.
 pub fn canonical_args(arguments: &str) -> String {
     match serde_json::from_str::<Value>(arguments) {
-        Ok(v) => nab_protocol::json::to_sorted_string(&v),
+        Ok(v) => nab_protocol::to_sorted_string(&v),
         Err(_) => arguments.trim().to_string(),
     }
 }

@@ -33,7 +33,7 @@ pub fn canonical_request(request: &Value) -> Value {
 /// Serializes with object keys sorted, whatever order the map keeps them in, so the hash
 /// does not depend on field order in the agent's JSON.
 pub fn canonical_json(value: &Value) -> String {
-    nab_protocol::json::to_sorted_string(value)
+    nab_protocol::to_sorted_string(value)
 }
 
 /// What a request is matched on: the canonical request with its tool results normalized

@@ -1,7 +1,7 @@
 //! Trial metrics computed from the transcript: the authoritative numbers, whatever the
 //! agent says about itself.
 
-use nab_protocol::jsonl::JsonlError;
+use nab_protocol::JsonlError;
 use nab_protocol::transcript::TranscriptLine;
 use serde::{Deserialize, Serialize};
 use std::path::Path;

@@ -184,7 +184,7 @@ fn read_events(src: &Path, dest: &Path) -> std::io::Result<AgentOutput> {
     std::fs::write(dest, &bytes)?;
     // The bytes are already capped in memory: every line is seen (none is too long for
     // the reader), and the length rule below reports the long ones.
-    let read = nab_protocol::jsonl::for_each_line_in(&bytes[..], src, usize::MAX, |n, l, torn| {
+    let read = nab_protocol::for_each_line_in(&bytes[..], src, usize::MAX, |n, l, torn| {
         if l.trim().is_empty() {
             return;
         }

@@ -51,12 +51,12 @@ impl TrialMaterial {
 /// for a judge: a line that does not parse (a newer event kind, a torn write, the agent's
 /// untrusted output) is skipped with a warning rather than failing the grade.
 pub fn trajectory_files(dir: &TrialDir) -> (Vec<Event>, Vec<TranscriptLine>) {
-    let events = nab_protocol::jsonl::read_jsonl_lenient(
+    let events = nab_protocol::read_jsonl_lenient(
         &dir.events(),
         nab_protocol::transcript::READ_LINE_LIMIT,
         Event::parse_line,
     );
-    let transcript = nab_protocol::jsonl::read_jsonl_lenient(
+    let transcript = nab_protocol::read_jsonl_lenient(
         &dir.transcript(),
         nab_protocol::transcript::READ_LINE_LIMIT,
         nab_protocol::transcript::parse_without_request,

@@ -255,8 +255,8 @@ pub fn read_verdicts(path: &Path) -> Result<Vec<PairwiseVerdict>, JudgeError> {
             serde_json::from_str(line).map(Some)
         }
     };
-    let read = nab_protocol::jsonl::read_jsonl_with(path, usize::MAX, parse)
-        .map_err(|e| pairs_error(path, e))?;
+    let read =
+        nab_protocol::read_jsonl_with(path, usize::MAX, parse).map_err(|e| pairs_error(path, e))?;
     Ok(read.records.into_iter().flatten().collect())
 }
 

@@ -7,13 +7,14 @@
 //!
 //! - [`run`]: the run folder: its layout (every file name), `run.json`, the pairwise
 //!   verdict, and the loader every reader of a run uses.
-//! - [`jsonl`], [`files`]: the one JSON Lines reader and the one atomic writer/appender.
-//! - [`json`]: JSON with sorted keys (the gateway's request hash, the agent's stagnation check).
+//! - `jsonl` ([`read_jsonl`] and its kin, re-exported here), [`files`]: the one JSON Lines
+//!   reader and the one atomic writer/appender.
+//! - [`to_sorted_string`]: JSON with sorted keys (the gateway's request hash, the agent's stagnation check).
 //! - [`events`]: what `nab-agent` writes to `events.jsonl` (read by the harness).
 //! - [`trial`]: one line of `results.jsonl` (written by the harness, read by reports).
 //! - [`transcript`]: one line of the gateway's `transcript.jsonl`.
 //! - [`scripted`]: the assistant turns a scripted model plays (`trajectory.yaml`).
-//! - [`usage`]: token usage as providers report it.
+//! - [`Usage`]: token usage as providers report it.
 //! - [`logging`]: the tracing set-up both binaries share (one feature set for the whole
 //!   workspace, so no crate is built twice).
 //! - [`upstream`]: the retry table for failed model calls, shared by nab-agent and the gateway.
@@ -22,19 +23,24 @@
 
 pub mod events;
 pub mod files;
-pub mod json;
-pub mod jsonl;
+mod json;
+mod jsonl;
 pub mod logging;
 pub mod run;
 pub mod scripted;
 pub mod transcript;
 pub mod trial;
 pub mod upstream;
-pub mod usage;
-pub mod versioned;
+mod usage;
+mod versioned;
 
-pub use jsonl::{JsonlError, read_jsonl};
+pub use json::to_sorted_string;
+pub use jsonl::{
+    JsonlError, JsonlRead, LenientRead, LineError, LineStats, for_each_line, for_each_line_in,
+    parse_jsonl, read_jsonl, read_jsonl_lenient, read_jsonl_with,
+};
 pub use usage::Usage;
+pub use versioned::{VersionedError, parse_versioned_line};
 
 /// Seconds since the epoch are easy to diff; RFC 3339 is easy to read. Files use RFC 3339 UTC.
 pub fn now_rfc3339() -> String {

@@ -43,7 +43,7 @@ pub enum MergeError {
         path: PathBuf,
         line: usize,
         #[source]
-        source: nab_protocol::versioned::VersionedError,
+        source: nab_protocol::VersionedError,
     },
     #[error(transparent)]
     Tree(TreeError),

@@ -87,7 +87,7 @@ pub fn parse_results(bytes: &[u8], path: &Path) -> Result<(Vec<TrialRecord>, boo
     let mut lines: Vec<TrialRecord> = Vec::new();
     let mut bad: Option<MergeError> = None;
     let mut torn = false;
-    let stats = nab_protocol::jsonl::for_each_line_in(bytes, path, MAX_LINE, |n, line, last| {
+    let stats = nab_protocol::for_each_line_in(bytes, path, MAX_LINE, |n, line, last| {
         if bad.is_some() || line.trim().is_empty() {
             return;
         }

@@ -87,14 +87,13 @@ impl PairsFile {
             }
             Ok(line)
         };
-        let read =
-            nab_protocol::jsonl::read_jsonl_with(path, usize::MAX, parse).map_err(|e| match e {
-                e @ nab_protocol::JsonlError::Line { .. } => JudgeError::Lines(e),
-                other => JudgeError::RunDir {
-                    path: path.to_owned(),
-                    message: other.to_string(),
-                },
-            })?;
+        let read = nab_protocol::read_jsonl_with(path, usize::MAX, parse).map_err(|e| match e {
+            e @ nab_protocol::JsonlError::Line { .. } => JudgeError::Lines(e),
+            other => JudgeError::RunDir {
+                path: path.to_owned(),
+                message: other.to_string(),
+            },
+        })?;
         if read.truncated_tail {
             cut_torn_tail(path)?;
         }

@@ -136,7 +136,7 @@ pub fn import(
         }
         Ok((n, v))
     };
-    let humans = nab_protocol::jsonl::read_jsonl_with(verdicts, usize::MAX, parse)
+    let humans = nab_protocol::read_jsonl_with(verdicts, usize::MAX, parse)
         .map_err(|e| JudgeError::Invalid(e.to_string()))?
         .records;
 

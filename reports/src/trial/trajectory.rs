@@ -141,7 +141,7 @@ fn load_pruned(path: &Path) -> Vec<TranscriptLine> {
     let mut lines: Vec<TranscriptLine> = Vec::new();
     let mut first_seen: HashMap<String, u64> = HashMap::new();
     let mut earliest = u64::MAX;
-    let _ = nab_protocol::jsonl::for_each_line(
+    let _ = nab_protocol::for_each_line(
         path,
         nab_protocol::transcript::READ_LINE_LIMIT,
         |_, text, _| {
