@@ -6,6 +6,10 @@ use std::process::ExitCode;
 pub type Args = nab_reports::cli::LeaderboardArgs;
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    nab_reports::cli::leaderboard::run(&args)?;
+    let r = nab_reports::cli::leaderboard::run(&args)?;
+    print!("{}", nab_reports::cli::leaderboard::terminal(&r.board));
+    for written in [&r.written.html, &r.written.markdown, &r.written.json] {
+        println!("wrote {}", written.display());
+    }
     Ok(ExitCode::SUCCESS)
 }

@@ -5,6 +5,10 @@ use std::process::ExitCode;
 pub type Args = nab_reports::cli::ReportArgs;
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    nab_reports::cli::report::run(&args)?;
+    let o = nab_reports::cli::report::run(&args)?;
+    print!("{}", nab_reports::cli::report::terminal(&o));
+    for written in [&o.report_html, &o.summary_json, &o.parquet] {
+        println!("wrote {}", written.display());
+    }
     Ok(ExitCode::SUCCESS)
 }

@@ -26,7 +26,17 @@ pub struct LeaderboardArgs {
     pub resamples: u32,
 }
 
-pub fn run(args: &LeaderboardArgs) -> anyhow::Result<leaderboard::Leaderboard> {
+/// What `nab leaderboard` built and where it wrote it.
+#[derive(Debug)]
+pub struct LeaderboardRun {
+    /// The ranked runs ([`terminal`] words them for the binary to print).
+    pub board: leaderboard::Leaderboard,
+    /// The pages written.
+    pub written: leaderboard::LeaderboardOutputs,
+}
+
+/// Builds the leaderboard of the DIRs and writes its pages.
+pub fn run(args: &LeaderboardArgs) -> anyhow::Result<LeaderboardRun> {
     let out = match (&args.out, args.dirs.as_slice()) {
         (Some(o), _) => o.clone(),
         (None, [one]) => one.clone(),
@@ -44,11 +54,7 @@ pub fn run(args: &LeaderboardArgs) -> anyhow::Result<leaderboard::Leaderboard> {
         },
     )?;
     let written = leaderboard::write_leaderboard(&board, &out)?;
-    print!("{}", terminal(&board));
-    println!("wrote {}", written.html.display());
-    println!("wrote {}", written.markdown.display());
-    println!("wrote {}", written.json.display());
-    Ok(board)
+    Ok(LeaderboardRun { board, written })
 }
 
 /// A few lines for the terminal: rank, interval, pass rate with its interval, the name.

@@ -1,6 +1,6 @@
 //! `nab report --run DIR`: (re)write results.parquet, summary.json and report.html.
 
-use crate::finish::write_outputs_for;
+use crate::finish::{RunOutputs, write_outputs_for};
 use crate::run::Run;
 use anyhow::Context;
 use std::path::PathBuf;
@@ -19,7 +19,8 @@ pub struct ReportArgs {
     pub tasks: Option<PathBuf>,
 }
 
-pub fn run(args: &ReportArgs) -> anyhow::Result<()> {
+/// Writes the run's outputs; [`terminal`] words what they say for the binary to print.
+pub fn run(args: &ReportArgs) -> anyhow::Result<RunOutputs> {
     let mut run = Run::load(&args.run)?;
     if let Some(tasks) = &args.tasks {
         let dir = nab_protocol::run::resolve_tasks_dir(&run.meta, &run.dir, Some(tasks))?;
@@ -27,12 +28,20 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<()> {
     }
     let out = args.out.clone().unwrap_or_else(|| args.run.clone());
     std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
-    let o = write_outputs_for(&run, &out)?;
+    Ok(write_outputs_for(&run, &out)?)
+}
+
+/// What `nab report` says of the outputs before naming them: the pass rate, flaky tasks,
+/// trials with token-less model calls.
+pub fn terminal(o: &RunOutputs) -> String {
+    use std::fmt::Write;
+    let mut s = String::new();
     let pct = |v: Option<f64>| {
         v.map(|v| format!("{:.1}%", v * 100.0))
             .unwrap_or_else(|| "—".into())
     };
-    println!(
+    let _ = writeln!(
+        s,
         "pass rate {} (95% CI {} – {}) over {} tasks, {} trials, {} infrastructure errors",
         pct(o.summary.pass_rate),
         pct(o.summary.pass_rate_ci.map(|c| c.low)),
@@ -42,12 +51,14 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<()> {
         o.summary.infra.error_trials
     );
     if !o.summary.flaky_tasks.is_empty() {
-        println!(
+        let _ = writeln!(
+            s,
             "{} flaky task(s) (verdicts flip across trials; flip rate = chance two trials disagree):",
             o.summary.flaky_tasks.len()
         );
         for f in &o.summary.flaky_tasks {
-            println!(
+            let _ = writeln!(
+                s,
                 "  {:<40} {}/{} passed, flip rate {:.0}%",
                 f.task_id,
                 f.passed,
@@ -57,13 +68,11 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<()> {
         }
     }
     if o.summary.zero_token_trials > 0 {
-        println!(
+        let _ = writeln!(
+            s,
             "{} trial(s) made model calls but recorded 0 tokens both ways: a provider fault, not a result",
             o.summary.zero_token_trials
         );
     }
-    println!("wrote {}", o.report_html.display());
-    println!("wrote {}", o.summary_json.display());
-    println!("wrote {}", o.parquet.display());
-    Ok(())
+    s
 }
