@@ -7,6 +7,16 @@ use std::process::ExitCode;
 pub type Args = nab_reports::cli::GateArgs;
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let outcome = nab_reports::cli::gate::run(&args)?;
-    Ok(exit(if outcome.passed() { SUCCESS } else { FAILED }))
+    use nab_reports::cli::gate::{evaluate, write};
+    let run = evaluate(&args)?;
+    print!("{}", run.markdown);
+    write(&args, &run)?;
+    for r in run.outcome.failing() {
+        eprintln!("gate: {} failed: {}", r.id, r.detail);
+    }
+    Ok(exit(if run.outcome.passed() {
+        SUCCESS
+    } else {
+        FAILED
+    }))
 }

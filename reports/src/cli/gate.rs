@@ -21,23 +21,44 @@ pub struct GateArgs {
     pub markdown: Option<PathBuf>,
 }
 
-/// Evaluates the gate, prints the Markdown summary, writes the JUnit XML (and the Markdown
-/// file if asked). Bad input is an `Err` (the binary should exit 2 for it, so CI can tell a
-/// broken gate from a failing candidate).
+/// The gate evaluated, and its Markdown summary (what `nab gate` prints).
+#[derive(Debug)]
+pub struct GateRun {
+    /// Every rule's verdict.
+    pub outcome: GateOutcome,
+    /// The Markdown summary of `outcome`.
+    pub markdown: String,
+}
+
+/// Evaluates the gate, then writes its files ([`evaluate`], [`write`]). Bad input is an
+/// `Err` (the binary should exit 2 for it, so CI can tell a broken gate from a failing
+/// candidate).
 pub fn run(args: &GateArgs) -> anyhow::Result<GateOutcome> {
+    let run = evaluate(args)?;
+    write(args, &run)?;
+    Ok(run.outcome)
+}
+
+/// Loads both runs and the rules and evaluates the gate.
+pub fn evaluate(args: &GateArgs) -> anyhow::Result<GateRun> {
     let config = match &args.config {
         Some(p) => GateConfig::load(p)?,
         None => GateConfig::default(),
     };
     let cmp = super::compare::load(&args.baseline, &args.candidate, Vec::new(), config.seed)?;
     let outcome = gate::evaluate(cmp, &config);
-    let md = gate::markdown::render(&outcome);
-    print!("{md}");
+    let markdown = gate::markdown::render(&outcome);
+    Ok(GateRun { outcome, markdown })
+}
+
+/// Writes the gate's JUnit XML, and appends its Markdown summary to `--markdown` if given.
+pub fn write(args: &GateArgs, run: &GateRun) -> anyhow::Result<()> {
+    let (outcome, md) = (&run.outcome, &run.markdown);
     let junit = args
         .junit
         .clone()
         .unwrap_or_else(|| args.candidate.join("gate-junit.xml"));
-    let xml = gate::junit::render(&outcome)
+    let xml = gate::junit::render(outcome)
         .map_err(|e| anyhow::anyhow!("cannot write the gate's JUnit XML: {e}"))?;
     write_file(&junit, xml.as_bytes())?;
     if let Some(p) = &args.markdown {
@@ -57,8 +78,5 @@ pub fn run(args: &GateArgs) -> anyhow::Result<GateOutcome> {
                 source,
             })?;
     }
-    for r in outcome.failing() {
-        eprintln!("gate: {} failed: {}", r.id, r.detail);
-    }
-    Ok(outcome)
+    Ok(())
 }
