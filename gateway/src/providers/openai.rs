@@ -93,6 +93,25 @@ pub(crate) async fn json_answer(
     })
 }
 
+/// A whole chat.completion as the agent gets it: as it is, or, when the agent asked for a
+/// stream, cut into the chunks a stream of it would have had.
+pub(crate) fn whole_answer(status: u16, completion: Value, stream: bool) -> ProviderResponse {
+    if !stream {
+        return ProviderResponse::Json {
+            status,
+            body: completion,
+        };
+    }
+    let chunks: Vec<Result<String, ProviderError>> = completion_to_chunks(&completion)
+        .into_iter()
+        .map(|c| Ok(c.to_string()))
+        .collect();
+    ProviderResponse::Stream {
+        status,
+        chunks: futures::stream::iter(chunks).boxed(),
+    }
+}
+
 /// The agent's request body as a JSON object, or the error a provider answers with.
 pub(crate) fn request_object(
     request: &Value,
@@ -297,19 +316,9 @@ impl Provider for OpenAiProvider {
         if json.get("error").is_some_and(|e| !e.is_null()) {
             return Err(in_stream_error(&json));
         }
-        if agent_streams {
-            // Not streamed upstream (`stream=off`, or a server that ignores `stream: true`):
-            // stream the whole answer on to the agent.
-            let chunks: Vec<Result<String, ProviderError>> = completion_to_chunks(&json)
-                .into_iter()
-                .map(|c| Ok(c.to_string()))
-                .collect();
-            return Ok(ProviderResponse::Stream {
-                status,
-                chunks: futures::stream::iter(chunks).boxed(),
-            });
-        }
-        Ok(ProviderResponse::Json { status, body: json })
+        // Not streamed upstream (`stream=off`, or a server that ignores `stream: true`): a
+        // stream request gets the whole answer streamed on.
+        Ok(whole_answer(status, json, agent_streams))
     }
 }
 

@@ -15,13 +15,11 @@ pub mod stream;
 
 use super::openai::{
     DEFAULT_MAX_ANSWER_BYTES, capped_events, describe, http_error, is_json, json_answer,
-    redact_userinfo, request_object,
+    redact_userinfo, request_object, whole_answer,
 };
-use crate::assemble::completion_to_chunks;
 use crate::error::ProviderError;
 use crate::provider::{Provider, ProviderResponse, wants_stream};
 use crate::redact::redact;
-use futures::StreamExt;
 use serde_json::Value;
 use std::time::Duration;
 
@@ -117,20 +115,7 @@ impl Provider for AnthropicProvider {
         }
         let completion = response::to_completion(&json)
             .map_err(|e| ProviderError::InvalidResponse(e.to_string()))?;
-        if stream {
-            // A server that answered a stream request with a whole message.
-            let chunks: Vec<Result<String, ProviderError>> = completion_to_chunks(&completion)
-                .into_iter()
-                .map(|c| Ok(c.to_string()))
-                .collect();
-            return Ok(ProviderResponse::Stream {
-                status,
-                chunks: futures::stream::iter(chunks).boxed(),
-            });
-        }
-        Ok(ProviderResponse::Json {
-            status,
-            body: completion,
-        })
+        // A server may answer a stream request with a whole message.
+        Ok(whole_answer(status, completion, stream))
     }
 }
