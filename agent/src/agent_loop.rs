@@ -139,14 +139,16 @@ impl Agent {
         };
         let sink = self.events.clone();
         let events: crate::mcp::EventSink = Arc::new(move |e| sink.emit(e));
-        let manager = McpManager::start(
+        let manager = McpManager::spawn(
             &config,
             &self.config.state_dir,
             Some(self.config.workspace.clone()),
             timings,
             events,
         )
-        .await?;
+        .await?
+        .ready()
+        .await;
         self.mcp = Some(Arc::new(manager));
         Ok(())
     }

@@ -59,22 +59,15 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 impl McpManager {
-    /// Ends the leftovers of an earlier run recorded in `state_dir`, starts every server and
-    /// waits until each has either become ready or failed its first start (then it keeps
-    /// restarting in the background).
-    pub async fn start(
-        config: &McpConfig,
-        state_dir: &Path,
-        cwd: Option<PathBuf>,
-        timings: Timings,
-        events: EventSink,
-    ) -> Result<McpManager, McpError> {
-        let manager = McpManager::spawn(config, state_dir, cwd, timings, events).await?;
-        manager.wait_first_start().await;
-        Ok(manager)
+    /// Waits until each server has either become ready or failed its first start (then it
+    /// keeps restarting in the background).
+    pub async fn ready(self) -> McpManager {
+        self.wait_first_start().await;
+        self
     }
 
-    /// Like [`McpManager::start`] but returns as soon as the servers are starting.
+    /// Ends the leftovers of an earlier run recorded in `state_dir` and starts every
+    /// server; returns as soon as they are starting ([`McpManager::ready`] waits for them).
     pub async fn spawn(
         config: &McpConfig,
         state_dir: &Path,

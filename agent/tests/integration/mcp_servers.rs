@@ -127,9 +127,11 @@ async fn the_rmcp_server_lists_calls_and_relists_after_list_changed() {
     ))
     .unwrap();
     let (sink, events) = sink();
-    let m = McpManager::start(&config, &state, None, quick(), sink)
+    let m = McpManager::spawn(&config, &state, None, quick(), sink)
         .await
-        .unwrap();
+        .unwrap()
+        .ready()
+        .await;
     let names: Vec<String> = m.tools().into_iter().map(|t| t.name).collect();
     assert_eq!(
         names,
@@ -202,9 +204,11 @@ async fn the_rmcp_server_lists_calls_and_relists_after_list_changed() {
 async fn junk_on_stdout_is_kept_aside_and_server_requests_are_answered() {
     let (_d, state) = state_dir();
     let (sink, _events) = sink();
-    let m = McpManager::start(&python_config("junky", "junk"), &state, None, quick(), sink)
+    let m = McpManager::spawn(&python_config("junky", "junk"), &state, None, quick(), sink)
         .await
-        .unwrap();
+        .unwrap()
+        .ready()
+        .await;
     assert_eq!(m.status("junky"), Some(Status::Ready));
     let out = m
         .call("mcp__junky__echo", serde_json::json!({"text": "hi"}))
@@ -240,9 +244,11 @@ async fn junk_on_stdout_is_kept_aside_and_server_requests_are_answered() {
 async fn a_call_that_hangs_times_out_and_the_unresponsive_server_is_replaced() {
     let (_d, state) = state_dir();
     let (sink, events) = sink();
-    let m = McpManager::start(&python_config("hangs", "hang"), &state, None, quick(), sink)
+    let m = McpManager::spawn(&python_config("hangs", "hang"), &state, None, quick(), sink)
         .await
-        .unwrap();
+        .unwrap()
+        .ready()
+        .await;
     let first = m.pids();
     let tree = tree_of(&m);
     let out = m
@@ -281,7 +287,7 @@ async fn a_crash_after_the_first_call_is_noticed_at_once_and_restarted() {
         ping_interval: Duration::from_secs(3600),
         ..quick()
     };
-    let m = McpManager::start(
+    let m = McpManager::spawn(
         &python_config("crashy", "crash"),
         &state,
         None,
@@ -289,7 +295,9 @@ async fn a_crash_after_the_first_call_is_noticed_at_once_and_restarted() {
         sink,
     )
     .await
-    .unwrap();
+    .unwrap()
+    .ready()
+    .await;
     let tree = tree_of(&m);
     let out = m
         .call("mcp__crashy__echo", serde_json::json!({"text": "one"}))
@@ -329,7 +337,7 @@ async fn a_hung_server_with_a_term_ignoring_child_is_ended_with_its_whole_tree()
         ping_interval: Duration::from_secs(3600),
         ..quick()
     };
-    let m = McpManager::start(
+    let m = McpManager::spawn(
         &python_config("spawner", "spawn"),
         &state,
         None,
@@ -337,7 +345,9 @@ async fn a_hung_server_with_a_term_ignoring_child_is_ended_with_its_whole_tree()
         sink,
     )
     .await
-    .unwrap();
+    .unwrap()
+    .ready()
+    .await;
     let who: serde_json::Value = serde_json::from_str(
         &m.call("mcp__spawner__whoami", serde_json::json!({}))
             .await
@@ -373,9 +383,11 @@ async fn a_hung_server_with_a_term_ignoring_child_is_ended_with_its_whole_tree()
 async fn a_server_that_keeps_dying_is_given_up_and_the_model_is_told_why() {
     let (_d, state) = state_dir();
     let (sink, events) = sink();
-    let m = McpManager::start(&python_config("doomed", "die"), &state, None, quick(), sink)
+    let m = McpManager::spawn(&python_config("doomed", "die"), &state, None, quick(), sink)
         .await
-        .unwrap();
+        .unwrap()
+        .ready()
+        .await;
     let status = wait_status(&m, "doomed", |s| matches!(s, Status::GaveUp(_))).await;
     let Status::GaveUp(msg) = status else {
         unreachable!()
@@ -435,9 +447,11 @@ async fn leftovers_of_an_earlier_run_are_ended_at_start_up_and_strangers_are_not
     ]);
     std::fs::write(state.join("mcp-servers.json"), records.to_string()).unwrap();
     let (sink, events) = sink();
-    let m = McpManager::start(&McpConfig { servers: vec![] }, &state, None, quick(), sink)
+    let m = McpManager::spawn(&McpConfig { servers: vec![] }, &state, None, quick(), sink)
         .await
-        .unwrap();
+        .unwrap()
+        .ready()
+        .await;
     let _ = child.wait();
     assert_all_gone(&tree).await;
     let terminated: Vec<_> = events
@@ -490,9 +504,11 @@ async fn a_streamable_http_server_is_used_and_its_loss_is_noticed() {
     ))
     .unwrap();
     let (sink, events) = sink();
-    let m = McpManager::start(&config, &state, None, quick(), sink)
+    let m = McpManager::spawn(&config, &state, None, quick(), sink)
         .await
-        .unwrap();
+        .unwrap()
+        .ready()
+        .await;
     assert_eq!(
         m.status("web"),
         Some(Status::Ready),
@@ -539,9 +555,11 @@ async fn mcp_tools_enter_and_leave_the_tool_registry_with_their_server() {
     .unwrap();
     let (sink, _events) = sink();
     let m = Arc::new(
-        McpManager::start(&config, &state, None, quick(), sink)
+        McpManager::spawn(&config, &state, None, quick(), sink)
             .await
-            .unwrap(),
+            .unwrap()
+            .ready()
+            .await,
     );
     let registry = ToolRegistry::with_builtins();
     let builtins = registry.names();
