@@ -150,10 +150,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         },
         args.trials,
         args.resume,
-        super::run_meta::Sharding {
-            shard: share.as_ref().map(|s| s.meta.clone()),
-            group: args.sharding.group.clone(),
-        },
+        args.sharding.recorded(share.as_ref()),
     )?;
     let jobs: Vec<Job> = tasks
         .iter()

@@ -45,4 +45,12 @@ impl ShardOpts {
         );
         Ok(Some(share))
     }
+
+    /// What each run folder's run.json records of `share` and `--group`.
+    pub fn recorded(&self, share: Option<&Share>) -> super::run_meta::Sharding {
+        super::run_meta::Sharding {
+            shard: share.map(|s| s.meta.clone()),
+            group: self.group.clone(),
+        }
+    }
 }

@@ -188,10 +188,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
             },
             f.trials,
             args.resume,
-            super::run_meta::Sharding {
-                shard: share.as_ref().map(|s| s.meta.clone()),
-                group: args.sharding.group.clone(),
-            },
+            args.sharding.recorded(share.as_ref()),
         )?);
     }
     eprintln!(
