@@ -10,7 +10,6 @@ use common::{copy_dir, repo_tasks, write, write_exec};
 use nab_protocol::trial::{TrialRecord, TrialStatus};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::sync::OnceLock;
 
 /// The three spine tasks the cassette was recorded on.
 const SPINE: [&str; 3] = [
@@ -21,20 +20,6 @@ const SPINE: [&str; 3] = [
 
 fn cassette() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cassettes/spine")
-}
-
-/// nab mounts the nab-agent found next to it; build it first so the run uses this source.
-fn ensure_nab_agent() {
-    static BUILT: OnceLock<()> = OnceLock::new();
-    BUILT.get_or_init(|| {
-        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-        let st = Command::new(cargo)
-            .args(["build", "-p", "nab-agent"])
-            .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join(".."))
-            .status()
-            .expect("cargo");
-        assert!(st.success(), "cargo build -p nab-agent failed");
-    });
 }
 
 fn nab_run(run_id: &str, out: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
@@ -74,7 +59,7 @@ fn transcript_lines(trial: &Path) -> Vec<nab_protocol::transcript::TranscriptLin
 #[tokio::test(flavor = "multi_thread")]
 async fn scripted_nab_agent_solves_the_spine_tasks_and_a_spent_budget_stops_it() {
     common::base_image().await;
-    ensure_nab_agent();
+    common::ensure_nab_agent();
     let root = tempfile::tempdir().unwrap();
     let suite = root.path().join("suite");
     for t in SPINE {
@@ -186,7 +171,7 @@ async fn scripted_nab_agent_solves_the_spine_tasks_and_a_spent_budget_stops_it()
 #[tokio::test(flavor = "multi_thread")]
 async fn the_recorded_spine_run_replays_and_passes() {
     common::base_image().await;
-    ensure_nab_agent();
+    common::ensure_nab_agent();
     let root = tempfile::tempdir().unwrap();
     let run_id = common::unique("replay");
     let _sweep = common::SweepOnDrop(run_id.clone());
@@ -239,7 +224,7 @@ async fn the_recorded_spine_run_replays_and_passes() {
 #[tokio::test(flavor = "multi_thread")]
 async fn a_changed_system_prompt_is_a_replay_miss_error_with_a_diff_that_shows_it() {
     common::base_image().await;
-    ensure_nab_agent();
+    common::ensure_nab_agent();
     let root = tempfile::tempdir().unwrap();
     // The cassette as it would be had the agent's system prompt carried one more line
     // when it was recorded: today's agent now sends a different prompt.
@@ -448,7 +433,7 @@ async fn a_command_agent_gets_the_gateways_token_counts_and_never_sees_the_key()
 #[tokio::test(flavor = "multi_thread")]
 async fn a_reached_cost_limit_starts_no_new_trial_and_resume_completes_the_run() {
     common::base_image().await;
-    ensure_nab_agent();
+    common::ensure_nab_agent();
     let root = tempfile::tempdir().unwrap();
     let prices = root.path().join("prices.yaml");
     // USD 1000 per million tokens: a trial's thousands of tokens cost dollars.

@@ -6,7 +6,6 @@
 use crate::common;
 
 use nab_protocol::trial::{ErrorKind, TrialRecord, TrialStatus};
-use std::path::Path;
 use std::process::Command;
 use wiremock::matchers::method;
 use wiremock::{Mock, MockServer, ResponseTemplate};
@@ -14,13 +13,7 @@ use wiremock::{Mock, MockServer, ResponseTemplate};
 #[tokio::test(flavor = "multi_thread")]
 async fn an_empty_stream_after_retries_is_a_provider_error_naming_it() {
     common::base_image().await;
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let built = Command::new(cargo)
-        .args(["build", "-p", "nab-agent"])
-        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join(".."))
-        .status()
-        .expect("cargo");
-    assert!(built.success(), "cargo build -p nab-agent failed");
+    common::ensure_nab_agent();
 
     let server = MockServer::start().await;
     Mock::given(method("POST"))
@@ -117,13 +110,7 @@ impl wiremock::Respond for FirstCallThenDown {
 #[tokio::test(flavor = "multi_thread")]
 async fn a_retried_trial_costs_what_every_attempt_spent() {
     common::base_image().await;
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let built = Command::new(cargo)
-        .args(["build", "-p", "nab-agent"])
-        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join(".."))
-        .status()
-        .expect("cargo");
-    assert!(built.success(), "cargo build -p nab-agent failed");
+    common::ensure_nab_agent();
     let server = MockServer::start().await;
     Mock::given(method("POST"))
         .respond_with(FirstCallThenDown)

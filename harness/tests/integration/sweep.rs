@@ -12,7 +12,6 @@ use serde_json::Value;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use wiremock::matchers::method;
 use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
@@ -22,19 +21,6 @@ const TASKS: [&str; 3] = [
     "py-pagination-offbyone",
     "sh-csv-quoting",
 ];
-
-fn ensure_nab_agent() {
-    static BUILT: OnceLock<()> = OnceLock::new();
-    BUILT.get_or_init(|| {
-        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-        let st = Command::new(cargo)
-            .args(["build", "-p", "nab-agent"])
-            .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join(".."))
-            .status()
-            .expect("cargo");
-        assert!(st.success(), "cargo build -p nab-agent failed");
-    });
-}
 
 /// A model that gives its final answer at once (the task then fails its tests: `failed`).
 fn final_answer() -> Value {
@@ -138,7 +124,7 @@ fn tasks_yaml(ids: &[&str]) -> String {
 #[tokio::test(flavor = "multi_thread")]
 async fn two_models_one_rate_limited_finish_balanced_and_the_other_is_not_held_back() {
     common::base_image().await;
-    ensure_nab_agent();
+    common::ensure_nab_agent();
     let server = MockServer::start().await;
     Mock::given(method("POST"))
         .respond_with(HalfRateLimited(AtomicUsize::new(0)))
@@ -224,7 +210,7 @@ async fn two_models_one_rate_limited_finish_balanced_and_the_other_is_not_held_b
 #[tokio::test(flavor = "multi_thread")]
 async fn retries_that_run_out_are_an_error_naming_the_provider() {
     common::base_image().await;
-    ensure_nab_agent();
+    common::ensure_nab_agent();
     let server = MockServer::start().await;
     Mock::given(method("POST"))
         .respond_with(
@@ -271,7 +257,7 @@ async fn retries_that_run_out_are_an_error_naming_the_provider() {
 #[tokio::test(flavor = "multi_thread")]
 async fn a_stopped_sweep_resumes_and_refuses_a_changed_sweep_file() {
     common::base_image().await;
-    ensure_nab_agent();
+    common::ensure_nab_agent();
     let server = MockServer::start().await;
     Mock::given(method("POST"))
         .respond_with(ResponseTemplate::new(200).set_body_json(final_answer()))
@@ -469,7 +455,7 @@ fn a_dollar_limit_without_a_price_is_refused_before_anything_runs() {
 #[tokio::test(flavor = "multi_thread")]
 async fn a_max_cost_is_one_total_across_the_sweeps_models() {
     common::base_image().await;
-    ensure_nab_agent();
+    common::ensure_nab_agent();
     let server = MockServer::start().await;
     Mock::given(method("POST"))
         .respond_with(ResponseTemplate::new(200).set_body_json(final_answer()))

@@ -192,3 +192,18 @@ impl Selftest {
         .unwrap_or_else(|| panic!("no record for {case}:\n{}", self.stdout))
     }
 }
+
+/// nab mounts the nab-agent found next to it: build it first (once per test process) so a
+/// run uses this source's agent.
+pub fn ensure_nab_agent() {
+    static BUILT: std::sync::OnceLock<()> = std::sync::OnceLock::new();
+    BUILT.get_or_init(|| {
+        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+        let st = std::process::Command::new(cargo)
+            .args(["build", "-p", "nab-agent"])
+            .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join(".."))
+            .status()
+            .expect("cargo");
+        assert!(st.success(), "cargo build -p nab-agent failed");
+    });
+}
