@@ -7,35 +7,10 @@
 
 use crate::common;
 
-use headless_chrome::protocol::cdp::Network;
 use headless_chrome::protocol::cdp::Page::CaptureScreenshotFormatOption;
-use headless_chrome::protocol::cdp::types::Event;
-use headless_chrome::{Browser, LaunchOptions};
 use nab_reports::fixtures;
 use serde_json::Value;
-use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
-
-fn chromium() -> PathBuf {
-    let p =
-        PathBuf::from(std::env::var("NAB_CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into()));
-    assert!(
-        p.is_file(),
-        "{} not found: install Debian's `chromium` package (apt-get install -y chromium), or set NAB_CHROMIUM",
-        p.display()
-    );
-    p
-}
-
-fn artifacts_dir() -> PathBuf {
-    let target = std::env::var("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|_| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target"));
-    let d = target.join("nab-artifacts");
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
 
 /// Parses "67.9%", "1,234" or "12" to a number.
 fn number(text: &str) -> f64 {
@@ -63,62 +38,8 @@ fn the_report_renders_in_headless_chromium_offline_and_matches_summary_json() {
     let summary: Value =
         serde_json::from_slice(&std::fs::read(&out.summary_json).unwrap()).unwrap();
 
-    let browser = Browser::new(
-        LaunchOptions::default_builder()
-            .path(Some(chromium()))
-            .headless(true)
-            .sandbox(false) // CI runs as root
-            .window_size(Some((1400, 1800)))
-            .idle_browser_timeout(Duration::from_secs(120))
-            .build()
-            .unwrap(),
-    )
-    .expect("launch chromium");
-    let tab = browser.new_tab().unwrap();
-    tab.set_default_timeout(Duration::from_secs(30));
-
-    let problems: Arc<Mutex<Vec<String>>> = Arc::default();
-    let requests: Arc<Mutex<Vec<String>>> = Arc::default();
-    {
-        let (problems, requests) = (problems.clone(), requests.clone());
-        tab.add_event_listener(Arc::new(move |event: &Event| match event {
-            Event::RuntimeConsoleAPICalled(e) => {
-                let p = serde_json::to_value(&e.params).unwrap_or_default();
-                if matches!(p["type"].as_str(), Some("error" | "assert")) {
-                    problems
-                        .lock()
-                        .unwrap()
-                        .push(format!("console.{}: {}", p["type"], p["args"]));
-                }
-            }
-            Event::RuntimeExceptionThrown(e) => {
-                let p = serde_json::to_value(&e.params).unwrap_or_default();
-                problems
-                    .lock()
-                    .unwrap()
-                    .push(format!("uncaught: {}", p["exceptionDetails"]));
-            }
-            Event::LogEntryAdded(e) => {
-                let p = serde_json::to_value(&e.params).unwrap_or_default();
-                if p["entry"]["level"] == "error" {
-                    problems
-                        .lock()
-                        .unwrap()
-                        .push(format!("log: {}", p["entry"]["text"]));
-                }
-            }
-            Event::NetworkRequestWillBeSent(e) => {
-                requests.lock().unwrap().push(e.params.request.url.clone());
-            }
-            _ => {}
-        }))
-        .unwrap();
-    }
-    tab.enable_runtime().unwrap();
-    tab.enable_log().unwrap();
-    // Every field of Network.enable is optional; build it from `{}`.
-    let enable: Network::Enable = serde_json::from_str("{}").unwrap();
-    tab.call_method(enable).unwrap();
+    let page = common::chrome::WatchedTab::open((1400, 1800));
+    let (tab, problems, requests) = (&page.tab, &page.problems, &page.requests);
 
     let url = format!(
         "file://{}",
@@ -277,7 +198,7 @@ fn the_report_renders_in_headless_chromium_offline_and_matches_summary_json() {
     let png = tab
         .capture_screenshot(CaptureScreenshotFormatOption::Png, None, None, true)
         .unwrap();
-    let shot = artifacts_dir().join("trial.png");
+    let shot = common::chrome::artifacts_dir().join("trial.png");
     std::fs::write(&shot, &png).unwrap();
     // And the top of the report.
     tab.evaluate("history.pushState(null, '', location.pathname); document.getElementById('trial-view').classList.remove('open'); window.scrollTo(0, 0)", false)
@@ -287,8 +208,12 @@ fn the_report_renders_in_headless_chromium_offline_and_matches_summary_json() {
         .capture_screenshot(CaptureScreenshotFormatOption::Png, None, None, true)
         .unwrap();
     assert!(png.starts_with(b"\x89PNG"));
-    std::fs::write(artifacts_dir().join("report.png"), &png).unwrap();
-    std::fs::copy(&out.report_html, artifacts_dir().join("report.html")).unwrap();
+    std::fs::write(common::chrome::artifacts_dir().join("report.png"), &png).unwrap();
+    std::fs::copy(
+        &out.report_html,
+        common::chrome::artifacts_dir().join("report.html"),
+    )
+    .unwrap();
 
     let problems = problems.lock().unwrap().clone();
     assert!(problems.is_empty(), "console errors: {problems:#?}");

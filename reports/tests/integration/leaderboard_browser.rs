@@ -6,37 +6,12 @@
 
 use crate::common;
 
-use headless_chrome::protocol::cdp::Network;
 use headless_chrome::protocol::cdp::Page::CaptureScreenshotFormatOption;
-use headless_chrome::protocol::cdp::types::Event;
-use headless_chrome::{Browser, LaunchOptions};
 use nab_protocol::run::RunMeta;
 use nab_reports::fixtures;
 use nab_reports::leaderboard::{self, Options};
 use serde_json::Value;
-use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
-
-fn chromium() -> PathBuf {
-    let p =
-        PathBuf::from(std::env::var("NAB_CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into()));
-    assert!(
-        p.is_file(),
-        "{} not found: install Debian's `chromium` package (apt-get install -y chromium), or set NAB_CHROMIUM",
-        p.display()
-    );
-    p
-}
-
-fn artifacts_dir() -> PathBuf {
-    let target = std::env::var("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|_| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target"));
-    let d = target.join("nab-artifacts");
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
 
 fn pct(v: &Value) -> String {
     v.as_f64()
@@ -104,60 +79,8 @@ fn the_leaderboard_renders_in_headless_chromium_offline_and_matches_leaderboard_
     assert_eq!(rows.len(), 4);
     assert_eq!(json["common_tasks"].as_array().unwrap().len(), 28);
 
-    let browser = Browser::new(
-        LaunchOptions::default_builder()
-            .path(Some(chromium()))
-            .headless(true)
-            .sandbox(false) // CI runs as root
-            .window_size(Some((1600, 1400)))
-            .idle_browser_timeout(Duration::from_secs(120))
-            .build()
-            .unwrap(),
-    )
-    .expect("launch chromium");
-    let tab = browser.new_tab().unwrap();
-    tab.set_default_timeout(Duration::from_secs(30));
-    let problems: Arc<Mutex<Vec<String>>> = Arc::default();
-    let requests: Arc<Mutex<Vec<String>>> = Arc::default();
-    {
-        let (problems, requests) = (problems.clone(), requests.clone());
-        tab.add_event_listener(Arc::new(move |event: &Event| match event {
-            Event::RuntimeConsoleAPICalled(e) => {
-                let p = serde_json::to_value(&e.params).unwrap_or_default();
-                if matches!(p["type"].as_str(), Some("error" | "assert")) {
-                    problems
-                        .lock()
-                        .unwrap()
-                        .push(format!("console.{}: {}", p["type"], p["args"]));
-                }
-            }
-            Event::RuntimeExceptionThrown(e) => {
-                let p = serde_json::to_value(&e.params).unwrap_or_default();
-                problems
-                    .lock()
-                    .unwrap()
-                    .push(format!("uncaught: {}", p["exceptionDetails"]));
-            }
-            Event::LogEntryAdded(e) => {
-                let p = serde_json::to_value(&e.params).unwrap_or_default();
-                if p["entry"]["level"] == "error" {
-                    problems
-                        .lock()
-                        .unwrap()
-                        .push(format!("log: {}", p["entry"]["text"]));
-                }
-            }
-            Event::NetworkRequestWillBeSent(e) => {
-                requests.lock().unwrap().push(e.params.request.url.clone());
-            }
-            _ => {}
-        }))
-        .unwrap();
-    }
-    tab.enable_runtime().unwrap();
-    tab.enable_log().unwrap();
-    let enable: Network::Enable = serde_json::from_str("{}").unwrap();
-    tab.call_method(enable).unwrap();
+    let page = common::chrome::WatchedTab::open((1600, 1400));
+    let (tab, problems, requests) = (&page.tab, &page.problems, &page.requests);
     let url = format!("file://{}", out.html.canonicalize().unwrap().display());
     tab.navigate_to(&url)
         .unwrap()
@@ -296,8 +219,16 @@ fn the_leaderboard_renders_in_headless_chromium_offline_and_matches_leaderboard_
         .capture_screenshot(CaptureScreenshotFormatOption::Png, None, None, true)
         .unwrap();
     assert!(png.starts_with(b"\x89PNG"));
-    std::fs::write(artifacts_dir().join("leaderboard.png"), &png).unwrap();
-    std::fs::copy(&out.html, artifacts_dir().join("leaderboard.html")).unwrap();
+    std::fs::write(
+        common::chrome::artifacts_dir().join("leaderboard.png"),
+        &png,
+    )
+    .unwrap();
+    std::fs::copy(
+        &out.html,
+        common::chrome::artifacts_dir().join("leaderboard.html"),
+    )
+    .unwrap();
 
     let problems = problems.lock().unwrap().clone();
     assert!(problems.is_empty(), "console errors: {problems:#?}");

@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+pub mod chrome;
+
 use nab_protocol::trial::TrialRecord;
 use nab_reports::fixtures::{self, SynthSpec};
 use std::path::{Path, PathBuf};
