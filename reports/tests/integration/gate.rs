@@ -59,30 +59,23 @@ fn a_candidate_losing_two_always_passing_tasks_at_5_trials_fails_by_the_exact_te
     let c = common::write(tmp.path(), "cand", &spec, &cand);
     let outcome = run_gate(&gate_args(tmp.path(), &b, &c)).unwrap();
     assert!(!outcome.passed());
-    let rule = outcome
-        .rules
-        .iter()
-        .find(|r| r.id == "task_regressed")
-        .unwrap();
-    assert_eq!(rule.outcome, RuleOutcome::Fail, "{}", rule.detail);
-    assert_eq!(rule.tasks, lost);
+    let regressed = rule(&outcome, "task_regressed");
+    assert_eq!(regressed.outcome, RuleOutcome::Fail, "{}", regressed.detail);
+    assert_eq!(regressed.tasks, lost);
     for t in &lost {
         // 5/5 → 0/5: p = 1/C(10,5) = 3.97e-3.
         assert!(
-            rule.detail
+            regressed
+                .detail
                 .contains(&format!("{t} (5/5 → 0/5, p = 3.97e-3)")),
             "{}",
-            rule.detail
+            regressed.detail
         );
     }
-    assert!(rule.detail.contains("Tarone"), "{}", rule.detail);
+    assert!(regressed.detail.contains("Tarone"), "{}", regressed.detail);
     // The point-drop rule is off by default; 2 of 28 tasks (−7.1 points) is not a
     // significant drop of the pass rate over tasks.
-    let abs = outcome
-        .rules
-        .iter()
-        .find(|r| r.id == "pass_rate_absolute_drop")
-        .unwrap();
+    let abs = rule(&outcome, "pass_rate_absolute_drop");
     assert_eq!(abs.outcome, RuleOutcome::Skipped, "{}", abs.detail);
     assert_eq!(outcome.failing().count(), 1, "{:#?}", outcome.rules);
 
@@ -229,6 +222,19 @@ fn infrastructure_errors_alone_do_not_fail_the_gate_but_are_reported() {
     );
 }
 
+/// The result of rule `id` (every rule is always in the outcome).
+fn rule<'a>(o: &'a gate::GateOutcome, id: &str) -> &'a gate::RuleResult {
+    o.rules
+        .iter()
+        .find(|r| r.id == id)
+        .unwrap_or_else(|| panic!("no rule {id} in the outcome"))
+}
+
+/// A gate configuration from YAML text.
+fn config(yaml: &str) -> GateConfig {
+    GateConfig::from_yaml(yaml, std::path::Path::new("g.yaml")).unwrap()
+}
+
 fn evaluate(base: &[TrialRecord], cand: &[TrialRecord], config: &GateConfig) -> gate::GateOutcome {
     let p = std::path::Path::new(".");
     let b = Run::from_records(p, Default::default(), base.to_vec(), false);
@@ -250,20 +256,16 @@ fn token_growth_and_fatal_violations_fail_with_one_line_each() {
     let o = evaluate(&base, &cand, &GateConfig::default());
     let ids: Vec<&str> = o.failing().map(|r| r.id).collect();
     assert_eq!(ids, ["fatal_violations", "token_growth"]);
-    let tok = o.rules.iter().find(|r| r.id == "token_growth").unwrap();
+    let tok = rule(&o, "token_growth");
     assert!(
         tok.detail.contains("2.00×") && !tok.detail.contains('\n'),
         "{}",
         tok.detail
     );
-    let v = o.rules.iter().find(|r| r.id == "fatal_violations").unwrap();
+    let v = rule(&o, "fatal_violations");
     assert_eq!(v.tasks, [cand[3].task_id.clone()]);
     // The config can turn both off.
-    let cfg = GateConfig::from_yaml(
-        "fatal_violations: []\nmax_token_ratio: null\n",
-        std::path::Path::new("g.yaml"),
-    )
-    .unwrap();
+    let cfg = config("fatal_violations: []\nmax_token_ratio: null\n");
     assert!(evaluate(&base, &cand, &cfg).passed());
 }
 
@@ -278,17 +280,9 @@ fn a_significant_drop_fails_by_the_paired_test_even_under_a_loose_absolute_limit
             r.status = TrialStatus::Failed;
         }
     }
-    let cfg = GateConfig::from_yaml(
-        "max_pass_rate_drop: 1.0\nfail_on_lost_tasks: false\n",
-        std::path::Path::new("g.yaml"),
-    )
-    .unwrap();
+    let cfg = config("max_pass_rate_drop: 1.0\nfail_on_lost_tasks: false\n");
     let o = evaluate(&base, &cand, &cfg);
-    let sig = o
-        .rules
-        .iter()
-        .find(|r| r.id == "pass_rate_significant_drop")
-        .unwrap();
+    let sig = rule(&o, "pass_rate_significant_drop");
     assert_eq!(sig.outcome, RuleOutcome::Fail, "{}", sig.detail);
     assert!(sig.detail.contains("paired t-interval"), "{}", sig.detail);
     assert_eq!(o.failing().count(), 1);
@@ -317,11 +311,7 @@ fn an_agent_cannot_hide_a_regression_by_abstaining() {
         "{:#?}",
         o.rules
     );
-    let inc = o
-        .rules
-        .iter()
-        .find(|r| r.id == "error_rate_increase")
-        .unwrap();
+    let inc = rule(&o, "error_rate_increase");
     assert!(
         inc.detail.contains("error rate 0.0% →") && inc.detail.contains("entirely above 0"),
         "{}",
@@ -329,11 +319,7 @@ fn an_agent_cannot_hide_a_regression_by_abstaining() {
     );
     assert!(!inc.tasks.is_empty());
     // Turned off, both rules are skipped and the attack passes: the rules are what stops it.
-    let off = GateConfig::from_yaml(
-        "fail_on_error_rate_increase: false\nmax_error_rate: null\n",
-        std::path::Path::new("g.yaml"),
-    )
-    .unwrap();
+    let off = config("fail_on_error_rate_increase: false\nmax_error_rate: null\n");
     assert!(evaluate(&base, &cand, &off).passed());
 }
 
@@ -347,18 +333,14 @@ fn a_few_errors_in_one_task_stay_under_the_limit_but_a_rise_everywhere_fails_it(
         r.status = TrialStatus::Error;
     }
     let o = evaluate(&base, &cand, &GateConfig::default());
-    let lim = o.rules.iter().find(|r| r.id == "error_rate_limit").unwrap();
+    let lim = rule(&o, "error_rate_limit");
     assert_eq!(lim.outcome, RuleOutcome::Fail, "{}", lim.detail);
     assert!(
         lim.detail.contains("28 of 140") && lim.detail.contains("20.0%"),
         "{}",
         lim.detail
     );
-    let inc = o
-        .rules
-        .iter()
-        .find(|r| r.id == "error_rate_increase")
-        .unwrap();
+    let inc = rule(&o, "error_rate_increase");
     assert_eq!(inc.outcome, RuleOutcome::Fail, "{}", inc.detail);
 }
 
@@ -370,21 +352,13 @@ fn zero_token_trials_fail_the_gate_and_are_named() {
     cand[7].input_tokens = Some(0);
     cand[7].output_tokens = Some(0);
     let o = evaluate(&base, &cand, &GateConfig::default());
-    let z = o
-        .rules
-        .iter()
-        .find(|r| r.id == "zero_token_trials")
-        .unwrap();
+    let z = rule(&o, "zero_token_trials");
     assert_eq!(z.outcome, RuleOutcome::Fail, "{}", z.detail);
     assert_eq!(z.tasks, [cand[7].task_id.clone()]);
     // No model call, no tokens: not a provider fault.
     cand[7].llm_calls = Some(0);
     let o = evaluate(&base, &cand, &GateConfig::default());
-    let z = o
-        .rules
-        .iter()
-        .find(|r| r.id == "zero_token_trials")
-        .unwrap();
+    let z = rule(&o, "zero_token_trials");
     assert_eq!(z.outcome, RuleOutcome::Pass, "{}", z.detail);
 }
 
@@ -398,14 +372,10 @@ fn too_few_tasks_or_trials_are_not_evidence_and_do_not_fail() {
         r.status = TrialStatus::Failed;
     }
     let o = evaluate(&base, &cand, &GateConfig::default());
-    let sig = o
-        .rules
-        .iter()
-        .find(|r| r.id == "pass_rate_significant_drop")
-        .unwrap();
+    let sig = rule(&o, "pass_rate_significant_drop");
     assert_eq!(sig.outcome, RuleOutcome::Skipped, "{}", sig.detail);
     assert!(sig.detail.contains("not enough tasks: 6"), "{}", sig.detail);
-    let task = o.rules.iter().find(|r| r.id == "task_regressed").unwrap();
+    let task = rule(&o, "task_regressed");
     assert_eq!(task.outcome, RuleOutcome::Skipped, "{}", task.detail);
     assert!(task.detail.contains("not enough trials"), "{}", task.detail);
     assert!(o.passed(), "{:#?}", o.rules);
@@ -484,11 +454,7 @@ fn replay_misses_fail_with_the_rerecord_rule_not_as_regressions_and_drift_is_rep
         "its own rule, and only it: {:#?}",
         outcome.rules
     );
-    let rule = outcome
-        .rules
-        .iter()
-        .find(|r| r.id == "replay_miss")
-        .unwrap();
+    let rule = rule(&outcome, "replay_miss");
     assert!(
         rule.detail
             .contains("the agent's requests changed: re-record the cassette (ci/rerecord.sh)")
@@ -562,7 +528,7 @@ fn quarantined_tasks_are_kept_out_of_scores_and_rules_and_shown_apart() {
     )
     .unwrap();
     let o = run_gate(&gate_args(tmp.path(), &b, &c)).unwrap();
-    let rule = o.rules.iter().find(|r| r.id == "task_regressed").unwrap();
+    let rule = rule(&o, "task_regressed");
     assert_eq!(rule.tasks, [lost[1].clone()], "{}", rule.detail);
     assert!(!rule.detail.contains(lost[0].as_str()), "{}", rule.detail);
     let notes = o.notes.join("\n");
@@ -634,15 +600,13 @@ fn cost_growth_fails_past_its_limit_passes_under_it_and_skips_without_costs() {
     assert_eq!(rule(&o).outcome, RuleOutcome::Pass);
     assert!(o.passed());
     // A tighter limit in gate.yaml catches it.
-    let cfg =
-        GateConfig::from_yaml("max_cost_ratio: 1.1\n", std::path::Path::new("g.yaml")).unwrap();
+    let cfg = config("max_cost_ratio: 1.1\n");
     assert_eq!(
         rule(&evaluate(&base, &grown(1.2), &cfg)).outcome,
         RuleOutcome::Fail
     );
     // Off in the config, or no cost in one run: skipped, never failed.
-    let off =
-        GateConfig::from_yaml("max_cost_ratio: null\n", std::path::Path::new("g.yaml")).unwrap();
+    let off = config("max_cost_ratio: null\n");
     assert_eq!(
         rule(&evaluate(&base, &grown(2.0), &off)).outcome,
         RuleOutcome::Skipped
