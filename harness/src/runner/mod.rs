@@ -271,17 +271,32 @@ pub async fn run_jobs_within(
     let limit = Arc::new(Semaphore::new(cfg.jobs.max(1)));
     let (tx, mut rx) = mpsc::channel::<Ended>(pending.len().max(1));
     let mut executors = tokio::task::JoinSet::new();
+    // Trials start in the order of `pending`: each executor asks for its permit only once
+    // the one before it has its own (the semaphore serves waiters first come, first
+    // served). Without this the runtime's polling order decides, and a `-j 1` run could
+    // start its last trial first (and `--max-cost-usd` skip the earlier ones).
+    let mut previous: Option<tokio::sync::oneshot::Receiver<()>> = None;
     for job in pending {
         let (ctx, limit, tx, cancel) = (ctx.clone(), limit.clone(), tx.clone(), cancel.clone());
         let out_dir = cfg.out_dir.clone();
         let max_attempts = cfg.max_attempts.max(1);
         let judge = cfg.judge.clone();
         let cost_limit = cost_limit.clone();
+        let (my_turn_done, next) = tokio::sync::oneshot::channel::<()>();
+        let turn = previous.replace(next);
         executors.spawn(async move {
+            if let Some(turn) = turn {
+                // An error only means the one before stopped early: go on regardless.
+                tokio::select! {
+                    _ = turn => {}
+                    _ = cancel.cancelled() => return,
+                }
+            }
             let permit = tokio::select! {
                 p = limit.acquire_owned() => p,
                 _ = cancel.cancelled() => return,
             };
+            let _ = my_turn_done.send(());
             // The cost is added before the permit goes: the next trial sees it.
             let rec = execute_within(
                 cost_limit.as_deref(),
