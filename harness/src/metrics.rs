@@ -2,10 +2,10 @@
 //! the agent cannot touch; steps, tool calls and policy blocks come from the agent's own
 //! events; the exit reason comes from the events and is cross-checked with the transcript.
 
+use crate::task::{MadeCall, RequiredCall};
 use nab_protocol::events::{Event, EventKind, ToolStatus};
 use nab_protocol::transcript::TranscriptLine;
 use nab_protocol::trial::TrialRecord;
-use std::collections::BTreeSet;
 
 /// What a trial with a model adds to its record.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -30,7 +30,8 @@ pub struct ModelMetrics {
     pub refused_requests: u64,
     /// Why the exit reason differs from what the agent's events said, if it does.
     pub exit_reason_note: Option<String>,
-    /// `required_tool_calls` of the task that the model never made.
+    /// `required_tool_calls` of the task that the model's calls did not meet, each saying
+    /// what is missing.
     pub missing_required: Vec<String>,
     /// Set when the agent stopped because the model provider failed (see
     /// [`provider_failure`]): the trial is an infrastructure error, not the agent's failure.
@@ -96,7 +97,7 @@ impl ModelMetrics {
         model: &str,
         transcript: &[TranscriptLine],
         events: &[Event],
-        required_tool_calls: &[String],
+        required_tool_calls: &[RequiredCall],
         timed_out: bool,
     ) -> ModelMetrics {
         let t = nab_gateway::TranscriptMetrics::from_lines(transcript);
@@ -190,8 +191,7 @@ impl ModelMetrics {
         let made = tool_calls_made(transcript);
         m.missing_required = required_tool_calls
             .iter()
-            .filter(|r| !made.contains(r.as_str()))
-            .cloned()
+            .filter_map(|r| r.unmet(&made))
             .collect();
         m
     }
@@ -213,24 +213,37 @@ impl ModelMetrics {
         rec.budget_exceeded = Some(self.budget_exceeded);
         rec.refused_requests = Some(self.refused_requests);
         rec.replay_drift = self.replay_drift.clone();
-        for name in &self.missing_required {
-            rec.violations.push(format!(
-                "required tool call `{name}` never made by the model (gateway transcript)"
-            ));
+        for why in &self.missing_required {
+            rec.violations
+                .push(format!("{why} by the model (gateway transcript)"));
         }
     }
 }
 
-/// Names of the tool calls in the model's answers (assistant messages), as the gateway
-/// recorded them.
-pub fn tool_calls_made(transcript: &[TranscriptLine]) -> BTreeSet<&str> {
+/// The tool calls in the model's answers (assistant messages), as the gateway recorded
+/// them: each one's name and its arguments parsed from their JSON text (`Null` when that
+/// text is not JSON, so no argument requirement can match it).
+pub fn tool_calls_made(transcript: &[TranscriptLine]) -> Vec<MadeCall<'_>> {
     transcript
         .iter()
         .filter_map(|l| l.response.as_ref()?.get("choices")?.as_array())
         .flatten()
         .filter_map(|c| c.get("message")?.get("tool_calls")?.as_array())
         .flatten()
-        .filter_map(|tc| tc.get("function")?.get("name")?.as_str())
+        .filter_map(|tc| {
+            let f = tc.get("function")?;
+            let arguments = match f.get("arguments") {
+                Some(serde_json::Value::String(text)) => {
+                    serde_json::from_str(text).unwrap_or(serde_json::Value::Null)
+                }
+                Some(v @ serde_json::Value::Object(_)) => v.clone(),
+                _ => serde_json::Value::Null,
+            };
+            Some(MadeCall {
+                tool: f.get("name")?.as_str()?,
+                arguments,
+            })
+        })
         .collect()
 }
 
@@ -502,14 +515,15 @@ mod tests {
             None,
             None,
         )];
-        let required = vec![
-            "mcp__tracker__list_tickets".to_string(),
-            "mcp__tracker__get_ticket".to_string(),
-        ];
+        let required: Vec<RequiredCall> =
+            serde_yaml::from_str("[mcp__tracker__list_tickets, mcp__tracker__get_ticket]").unwrap();
         let m = ModelMetrics::compute("m", &transcript, &[], &required, true);
         assert_eq!(
             m.missing_required,
-            vec!["mcp__tracker__get_ticket".to_string()]
+            vec![
+                "required tool call `mcp__tracker__get_ticket` made never (needs at least once)"
+                    .to_string()
+            ]
         );
         assert_eq!(m.agent_exit_reason.as_deref(), Some("timeout"));
         let mut rec = TrialRecord::new("r", "t", "mcp", 0, "nab-agent");
@@ -518,5 +532,27 @@ mod tests {
         assert!(rec.violations[0].contains("mcp__tracker__get_ticket"));
         assert_eq!(rec.budget_exceeded, Some(false));
         assert_eq!(rec.refused_requests, Some(0));
+    }
+
+    #[test]
+    fn required_arguments_are_read_from_the_calls_json_text() {
+        let mut l = line(0, &["mcp__tracker__get_ticket"], None, None);
+        l.response.as_mut().unwrap()["choices"][0]["message"]["tool_calls"][0]["function"]["arguments"] =
+            json!(r#"{"id": "TCK-212"}"#);
+        let mut garbled = line(1, &["mcp__tracker__get_ticket"], None, None);
+        garbled.response.as_mut().unwrap()["choices"][0]["message"]["tool_calls"][0]["function"]
+            ["arguments"] = json!(r#"{"id": "TCK-7""#);
+        let transcript = [l, garbled];
+        let made = tool_calls_made(&transcript);
+        assert_eq!(made[0].arguments, json!({"id": "TCK-212"}));
+        assert_eq!(made[1].arguments, serde_json::Value::Null);
+        let required: Vec<RequiredCall> = serde_yaml::from_str(
+            "[{tool: mcp__tracker__get_ticket, arguments: {id: TCK-212}}, \
+              {tool: mcp__tracker__get_ticket, arguments: {id: TCK-7}}]",
+        )
+        .unwrap();
+        let m = ModelMetrics::compute("m", &transcript, &[], &required, false);
+        assert_eq!(m.missing_required.len(), 1, "{:?}", m.missing_required);
+        assert!(m.missing_required[0].contains(r#"{"id":"TCK-7"}"#));
     }
 }

@@ -439,3 +439,24 @@ solution: ["bash", "/nab/solution/solve.sh"]
         }
     }
 }
+
+#[test]
+fn bad_mcp_servers_and_required_calls_say_what_and_where() {
+    let dir = tempfile::tempdir().unwrap();
+    let yaml = format!(
+        "{}mcp_servers:\n  bad__name: {{argv: []}}\n  ok: {{argv: [python3, /nab/mcp/s.py], env: [NOEQUALS]}}\nagent: {{mcp_config: mcp.json}}\nrequired_tool_calls:\n  - {{tool: mcp__ok__get, at_least: 0}}\n",
+        GOOD.replace("ID", "m")
+    );
+    task_with_yaml(dir.path(), "m", &yaml);
+    let msg = load_suite(dir.path(), &[]).unwrap_err().to_string();
+    for want in [
+        "field `agent.mcp_config`: is given with mcp_servers",
+        "field `mcp_servers`: needs the folder `mcp/`",
+        "field `mcp_servers.bad__name`: the name must be 1-32 characters",
+        "field `mcp_servers.bad__name.argv`: is empty",
+        "field `mcp_servers.ok.env[0]`: `NOEQUALS` must be NAME=value",
+        "field `required_tool_calls[0].at_least`: is 0",
+    ] {
+        assert!(msg.contains(want), "missing `{want}` in:\n{msg}");
+    }
+}
