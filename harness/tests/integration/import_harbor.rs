@@ -152,14 +152,9 @@ fn valid_fixtures_convert_and_each_refusal_says_why() {
 
 #[test]
 fn converted_tasks_pass_nab_validate() {
-    let root = tempfile::tempdir().unwrap();
+    let root = common::agent_root();
     let out = root.path().join("tasks");
     import(&out);
-    std::fs::set_permissions(
-        root.path(),
-        std::os::unix::fs::PermissionsExt::from_mode(0o755),
-    )
-    .unwrap();
     let run_id = common::unique("import-validate");
     let _sweep = common::SweepOnDrop(run_id.clone());
     let o = Command::new(env!("CARGO_BIN_EXE_nab"))

@@ -10,8 +10,7 @@ use nab_harness::agent::AgentKind;
 use nab_harness::image::{
     TaskImageError, TaskRecipe, ensure_suite_images, ensure_task_image, remove_image, suite_images,
 };
-use nab_harness::runner::{Job, RunConfig, run_jobs};
-use nab_harness::sandbox::DockerBackend;
+use nab_harness::runner::{Job, run_jobs};
 use nab_harness::task::{Environment, load_suite};
 use nab_protocol::trial::TrialStatus;
 use std::sync::Arc;
@@ -81,31 +80,11 @@ fn make_task(root: &std::path::Path, id: &str, env: &str, want_env: &str) {
     );
 }
 
-fn backend_cfg(
-    docker: nab_harness::sandbox::Engine,
-    image: String,
-    out: std::path::PathBuf,
-    run_id: &str,
-) -> RunConfig {
-    RunConfig {
-        engines: nab_harness::runner::EnginePool::single(Arc::new(DockerBackend::new(docker)), 2),
-        image,
-        out_dir: out,
-        run_id: run_id.to_owned(),
-        jobs: 2,
-        max_attempts: 1,
-        resume: false,
-        progress: std::sync::Arc::new(nab_harness::runner::progress::Silent),
-        model: None,
-        judge: None,
-    }
-}
-
 #[tokio::test(flavor = "multi_thread")]
 async fn a_task_image_is_built_once_shared_cached_and_locked_down_like_the_base() {
     let base = common::base_image().await;
     let docker = nab_harness::sandbox::connect().await.unwrap();
-    let root = tempfile::tempdir().unwrap();
+    let root = common::agent_root();
     let suite = root.path().join("suite");
     // A token in the last set-up command makes this run's image new (so it is really
     // built), while Docker's layer cache keeps the apt layer between test runs.
@@ -126,11 +105,6 @@ async fn a_task_image_is_built_once_shared_cached_and_locked_down_like_the_base(
         )
         .unwrap();
     }
-    std::fs::set_permissions(
-        root.path(),
-        std::os::unix::fs::PermissionsExt::from_mode(0o755),
-    )
-    .unwrap();
     let mut tasks: Vec<Arc<_>> = load_suite(&suite, &[])
         .unwrap_or_else(|e| panic!("{e}"))
         .into_iter()
@@ -192,7 +166,7 @@ async fn a_task_image_is_built_once_shared_cached_and_locked_down_like_the_base(
     });
     let out = root.path().join("out");
     let report = run_jobs(
-        backend_cfg(docker.clone(), base.clone(), out.clone(), &run_id),
+        common::quiet_run_config(docker.clone(), base.clone(), out.clone(), &run_id),
         jobs,
         CancellationToken::new(),
     )
@@ -225,7 +199,7 @@ async fn a_task_image_is_built_once_shared_cached_and_locked_down_like_the_base(
     let run2 = common::unique("taskimg-unbuilt");
     let _sweep2 = common::SweepOnDrop(run2.clone());
     let report = run_jobs(
-        backend_cfg(
+        common::quiet_run_config(
             docker.clone(),
             base.clone(),
             root.path().join("out2"),
