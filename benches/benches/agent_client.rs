@@ -107,11 +107,7 @@ fn sse_parsing(c: &mut Criterion) {
         text_piece_chars: 12,
         ..ChunkOptions::default()
     };
-    let mut sse = String::new();
-    for chunk in turn.to_chunks(&opts) {
-        sse.push_str(&format!("data: {chunk}\n\n"));
-    }
-    sse.push_str("data: [DONE]\n\n");
+    let sse = turn.to_sse(&opts);
     // Deliver it in 4 KiB reads, as a socket would, cutting events at arbitrary points.
     let pieces: Vec<Bytes> = sse
         .as_bytes()
