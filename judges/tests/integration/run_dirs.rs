@@ -75,6 +75,18 @@ fn quality_in(msgs: &[ChatMessage]) -> u8 {
         .unwrap_or(3)
 }
 
+/// A pairwise verdict for the change whose diff says GOOD (A or B, as the prompt put it).
+fn prefer_good(m: &[ChatMessage]) -> String {
+    let u = &m[1].content;
+    let good_in_a = u
+        .find("GOOD")
+        .is_some_and(|g| g < u.find("# Change B").unwrap_or(0));
+    format!(
+        r#"{{"winner":"{}","evidence":"clearer"}}"#,
+        if good_in_a { "A" } else { "B" }
+    )
+}
+
 /// `scripted:a` scores readability and error handling by the hidden quality; `scripted:b`
 /// agrees on readability but always says 3 for error handling; `scripted:pair` prefers the
 /// side whose diff says GOOD.
@@ -87,16 +99,7 @@ fn factory(spec: &str) -> anyhow::Result<Box<dyn JudgeModel>> {
         "scripted:b" => ScriptedJudge::deciding(spec, |m| {
             common::answer([quality_in(m), 3, 3], [false, false, false])
         }),
-        "scripted:pair" => ScriptedJudge::deciding(spec, |m| {
-            let u = &m[1].content;
-            let good_in_a = u
-                .find("GOOD")
-                .is_some_and(|g| g < u.find("# Change B").unwrap_or(0));
-            format!(
-                r#"{{"winner":"{}","evidence":"clearer"}}"#,
-                if good_in_a { "A" } else { "B" }
-            )
-        }),
+        "scripted:pair" => ScriptedJudge::deciding(spec, prefer_good),
         other => anyhow::bail!("unknown judge spec {other}"),
     }))
 }
@@ -537,14 +540,7 @@ fn counting_factory(
             calls.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
             let text = std::fs::read_to_string(&pairs).unwrap_or_default();
             lines_seen.lock().unwrap().push(text.matches('\n').count());
-            let u = &m[1].content;
-            let good_in_a = u
-                .find("GOOD")
-                .is_some_and(|g| g < u.find("# Change B").unwrap_or(0));
-            format!(
-                r#"{{"winner":"{}","evidence":"clearer"}}"#,
-                if good_in_a { "A" } else { "B" }
-            )
+            prefer_good(m)
         })) as Box<dyn JudgeModel>)
     }
 }
@@ -571,21 +567,48 @@ async fn judge_pairs_in(
     .await
 }
 
+/// A base run ("meh") and a candidate ("GOOD") of `tasks` tasks in a temporary
+/// folder, the pairs file to judge them into, and what [`counting_factory`]'s judge counts.
+struct CountedPairs {
+    tmp: tempfile::TempDir,
+    out: PathBuf,
+    calls: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+    seen: std::sync::Arc<std::sync::Mutex<Vec<usize>>>,
+}
+
+impl CountedPairs {
+    fn new(tasks: usize) -> CountedPairs {
+        let tmp = tempfile::tempdir().unwrap();
+        make_run(tmp.path(), "base", "meh", tasks);
+        make_run(tmp.path(), "cand", "GOOD", tasks);
+        let out = tmp.path().join("pairwise.jsonl");
+        CountedPairs {
+            tmp,
+            out,
+            calls: Default::default(),
+            seen: Default::default(),
+        }
+    }
+
+    /// [`judge_pairs_in`] with the counting judge.
+    async fn judge(&self) -> anyhow::Result<compare::CompareSummary> {
+        let factory = counting_factory(self.calls.clone(), self.seen.clone(), self.out.clone());
+        judge_pairs_in(self.tmp.path(), &self.out, &factory).await
+    }
+}
+
 /// Each pair is on disk as soon as it is judged; a run stopped mid-write (a torn last line)
 /// resumes: the complete lines are not judged again, the torn pair is, and the file ends as
 /// one complete line per pair.
 #[tokio::test]
 async fn compare_appends_pairs_as_judged_and_resumes_after_a_torn_line() {
     use std::sync::atomic::Ordering;
-    let tmp = tempfile::tempdir().unwrap();
-    make_run(tmp.path(), "base", "meh", 3);
-    make_run(tmp.path(), "cand", "GOOD", 3);
-    let out = tmp.path().join("pairwise.jsonl");
-    let calls = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
-    let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
-    let factory = counting_factory(calls.clone(), seen.clone(), out.clone());
+    let pairs = CountedPairs::new(3);
+    let CountedPairs {
+        out, calls, seen, ..
+    } = &pairs;
 
-    let first = judge_pairs_in(tmp.path(), &out, &factory).await.unwrap();
+    let first = pairs.judge().await.unwrap();
     assert_eq!((first.pairs.len(), first.resumed), (8, 0));
     assert_eq!(calls.load(Ordering::SeqCst), 16, "8 pairs, both orders");
     // Both orders of pair k were asked with the k-1 pairs before it already written.
@@ -603,7 +626,7 @@ async fn compare_appends_pairs_as_judged_and_resumes_after_a_torn_line() {
     );
     std::fs::write(&out, &torn).unwrap();
     calls.store(0, Ordering::SeqCst);
-    let again = judge_pairs_in(tmp.path(), &out, &factory).await.unwrap();
+    let again = pairs.judge().await.unwrap();
     assert_eq!(
         calls.load(Ordering::SeqCst),
         10,
@@ -633,7 +656,7 @@ async fn compare_appends_pairs_as_judged_and_resumes_after_a_torn_line() {
 
     // Nothing left to judge: a third run asks nobody.
     calls.store(0, Ordering::SeqCst);
-    let done = judge_pairs_in(tmp.path(), &out, &factory).await.unwrap();
+    let done = pairs.judge().await.unwrap();
     assert_eq!((calls.load(Ordering::SeqCst), done.resumed), (0, 8));
     assert_eq!(std::fs::read_to_string(&out).unwrap(), text);
 }
@@ -643,14 +666,9 @@ async fn compare_appends_pairs_as_judged_and_resumes_after_a_torn_line() {
 #[tokio::test]
 async fn compare_refuses_a_pairs_file_of_another_run_pair() {
     use std::sync::atomic::Ordering;
-    let tmp = tempfile::tempdir().unwrap();
-    make_run(tmp.path(), "base", "meh", 2);
-    make_run(tmp.path(), "cand", "GOOD", 2);
-    let out = tmp.path().join("pairwise.jsonl");
-    let calls = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
-    let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
-    let factory = counting_factory(calls.clone(), seen, out.clone());
-    judge_pairs_in(tmp.path(), &out, &factory).await.unwrap();
+    let pairs = CountedPairs::new(2);
+    let CountedPairs { out, calls, .. } = &pairs;
+    pairs.judge().await.unwrap();
     let good = std::fs::read_to_string(&out).unwrap();
 
     // The same file, but its second line judged on another candidate run.
@@ -663,9 +681,7 @@ async fn compare_refuses_a_pairs_file_of_another_run_pair() {
     let forged = format!("{}\n", lines.join("\n"));
     std::fs::write(&out, &forged).unwrap();
     calls.store(0, Ordering::SeqCst);
-    let err = judge_pairs_in(tmp.path(), &out, &factory)
-        .await
-        .unwrap_err();
+    let err = pairs.judge().await.unwrap_err();
     let msg = format!("{err:#}");
     assert!(msg.contains("pairwise.jsonl:2:"), "names the line: {msg}");
     assert!(msg.contains("run-other"), "{msg}");
@@ -679,12 +695,7 @@ async fn compare_refuses_a_pairs_file_of_another_run_pair() {
 
     // Not a pairs file at all: refused too, naming the line.
     std::fs::write(&out, "{\"task_id\":\"task-0\",\"winner\":\"candidate\"}\n").unwrap();
-    let msg = format!(
-        "{:#}",
-        judge_pairs_in(tmp.path(), &out, &factory)
-            .await
-            .unwrap_err()
-    );
+    let msg = format!("{:#}", pairs.judge().await.unwrap_err());
     assert!(msg.contains("pairwise.jsonl:1:"), "{msg}");
     assert_eq!(calls.load(Ordering::SeqCst), 0);
 }

@@ -18,6 +18,22 @@ fn run(args: &CompareArgs, pairwise: Option<&Path>) -> anyhow::Result<Comparison
     Ok(compare::run(args, verdicts)?.comparison)
 }
 use nab_reports::fixtures;
+use std::path::PathBuf;
+
+/// `nab compare --baseline <baseline> --candidate <candidate> --out <out> --seed 1`.
+fn args(baseline: PathBuf, candidate: PathBuf, out: PathBuf) -> CompareArgs {
+    CompareArgs {
+        baseline,
+        candidate,
+        out: Some(out),
+        seed: 1,
+    }
+}
+
+/// [`run`], which must succeed.
+fn compared(args: CompareArgs, pairwise: Option<&Path>) -> Comparison {
+    run(&args, pairwise).unwrap()
+}
 
 #[test]
 fn writes_compare_html_and_reports_paired_statistics_and_pairwise_results() {
@@ -44,16 +60,7 @@ fn writes_compare_html_and_reports_paired_statistics_and_pairwise_results() {
     )
     .unwrap();
     let out = tmp.path().join("compare.html");
-    let cmp = run(
-        &CompareArgs {
-            baseline: b.clone(),
-            candidate: c.clone(),
-            out: Some(out.clone()),
-            seed: 1,
-        },
-        Some(&pairs),
-    )
-    .unwrap();
+    let cmp = compared(args(b.clone(), c.clone(), out.clone()), Some(&pairs));
     assert_eq!(cmp.paired.tasks, 28);
     assert_eq!(cmp.paired.mean_diff, Some(0.0), "one lost, one gained");
     assert_eq!((cmp.paired.mcnemar.b, cmp.paired.mcnemar.c), (1, 1));
@@ -115,16 +122,10 @@ fn the_mde_is_the_same_figure_and_sentence_on_every_page() {
     let b = common::write(tmp.path(), "base", &spec, &base);
     let c = common::write(tmp.path(), "cand", &spec, &cand);
     nab_reports::write_run_outputs(&c).unwrap();
-    let cmp = run(
-        &CompareArgs {
-            baseline: b.clone(),
-            candidate: c.clone(),
-            out: Some(tmp.path().join("compare.html")),
-            seed: 1,
-        },
+    let cmp = compared(
+        args(b.clone(), c.clone(), tmp.path().join("compare.html")),
         None,
-    )
-    .unwrap();
+    );
     let md_path = tmp.path().join("gate.md");
     let gate = nab_reports::cli::gate::run(&nab_reports::cli::gate::GateArgs {
         baseline: b,
@@ -199,16 +200,7 @@ fn pass_at_k_compares_the_same_tasks_at_every_k_and_shows_the_count() {
     let b = common::write(tmp.path(), "base", &spec, &base);
     let c = common::write(tmp.path(), "cand", &spec, &cand);
     let out = tmp.path().join("compare.html");
-    let cmp = run(
-        &CompareArgs {
-            baseline: b,
-            candidate: c,
-            out: Some(out.clone()),
-            seed: 1,
-        },
-        None,
-    )
-    .unwrap();
+    let cmp = compared(args(b, c, out.clone()), None);
     let ks: Vec<(u32, usize)> = cmp
         .paired
         .pass_at_k
@@ -246,12 +238,7 @@ fn pairwise_records_from_another_run_pair_are_refused() {
         "{\"task_id\":\"task-00-localization\",\"winner\":\"tie\",\"baseline_run\":\"old-a\",\"candidate_run\":\"old-b\"}\n",
     )
     .unwrap();
-    let args = CompareArgs {
-        baseline: b,
-        candidate: c,
-        out: Some(tmp.path().join("compare.html")),
-        seed: 1,
-    };
+    let args = args(b, c, tmp.path().join("compare.html"));
     let e = run(&args, Some(&pairs)).unwrap_err().to_string();
     assert!(
         e.contains("old-a vs old-b") && e.contains("base vs base") && e.contains("refusing"),
@@ -285,16 +272,7 @@ fn compare_shows_both_runs_costs_the_delta_and_the_per_task_costs() {
     let b = common::write(tmp.path(), "base", &spec, &base);
     let c = common::write(tmp.path(), "cand", &spec, &cand);
     let out = tmp.path().join("compare.html");
-    let cmp = run(
-        &CompareArgs {
-            baseline: b,
-            candidate: c,
-            out: Some(out.clone()),
-            seed: 1,
-        },
-        None,
-    )
-    .unwrap();
+    let cmp = compared(args(b, c, out.clone()), None);
     let n = base.len() as f64;
     let (bt, ct) = (0.02 * n, 0.05 * n);
     assert!((cmp.baseline.usage.cost_usd.unwrap() - bt).abs() < 1e-9);
@@ -325,16 +303,7 @@ fn compare_shows_both_runs_costs_the_delta_and_the_per_task_costs() {
     // Runs without a price show no cost and no delta, never $0.
     let plain_b = common::write(tmp.path(), "pb", &spec, &fixtures::records(&spec));
     let out2 = tmp.path().join("plain.html");
-    let cmp = run(
-        &CompareArgs {
-            baseline: plain_b.clone(),
-            candidate: plain_b,
-            out: Some(out2.clone()),
-            seed: 1,
-        },
-        None,
-    )
-    .unwrap();
+    let cmp = compared(args(plain_b.clone(), plain_b, out2.clone()), None);
     assert_eq!(
         (cmp.paired.cost_ratio, cmp.paired.cost_delta_usd),
         (None, None)

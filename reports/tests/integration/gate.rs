@@ -30,6 +30,21 @@ fn always_passing(recs: &[TrialRecord]) -> Vec<String> {
         .collect()
 }
 
+/// A candidate (run id `cand`) that fails every trial of two tasks the baseline `base`
+/// always passed, and passes the rest as the baseline did: those tasks and its records.
+fn losing_two(base: &[TrialRecord]) -> (Vec<String>, Vec<TrialRecord>) {
+    let lost: Vec<String> = always_passing(base).into_iter().take(2).collect();
+    let mut cand = base.to_vec();
+    for r in cand.iter_mut() {
+        r.run_id = "cand".into();
+        if lost.contains(&r.task_id) {
+            r.status = TrialStatus::Failed;
+            r.reward = 0.0;
+        }
+    }
+    (lost, cand)
+}
+
 fn gate_args(dir: &std::path::Path, b: &std::path::Path, c: &std::path::Path) -> GateArgs {
     GateArgs {
         baseline: b.to_owned(),
@@ -45,16 +60,8 @@ fn a_candidate_losing_two_always_passing_tasks_at_5_trials_fails_by_the_exact_te
 {
     let tmp = tempfile::tempdir().unwrap();
     let (spec, base) = baseline();
-    let lost: Vec<String> = always_passing(&base).into_iter().take(2).collect();
+    let (lost, cand) = losing_two(&base);
     assert_eq!(lost.len(), 2, "the fixture must have always-passing tasks");
-    let mut cand = base.clone();
-    for r in cand.iter_mut() {
-        r.run_id = "cand".into();
-        if lost.contains(&r.task_id) {
-            r.status = TrialStatus::Failed;
-            r.reward = 0.0;
-        }
-    }
     let b = common::write(tmp.path(), "base", &spec, &base);
     let c = common::write(tmp.path(), "cand", &spec, &cand);
     let outcome = run_gate(&gate_args(tmp.path(), &b, &c)).unwrap();
@@ -510,15 +517,7 @@ fn replay_misses_fail_with_the_rerecord_rule_not_as_regressions_and_drift_is_rep
 fn quarantined_tasks_are_kept_out_of_scores_and_rules_and_shown_apart() {
     let tmp = tempfile::tempdir().unwrap();
     let (spec, base) = baseline();
-    let lost: Vec<String> = always_passing(&base).into_iter().take(2).collect();
-    let mut cand = base.clone();
-    for r in cand.iter_mut() {
-        r.run_id = "cand".into();
-        if lost.contains(&r.task_id) {
-            r.status = TrialStatus::Failed;
-            r.reward = 0.0;
-        }
-    }
+    let (lost, cand) = losing_two(&base);
     let b = common::write(tmp.path(), "base", &spec, &base);
     let c = common::write(tmp.path(), "cand", &spec, &cand);
     // Quarantined in the candidate's suite only: left out of both runs all the same.

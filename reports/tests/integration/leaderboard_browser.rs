@@ -6,7 +6,6 @@
 
 use crate::common;
 
-use headless_chrome::protocol::cdp::Page::CaptureScreenshotFormatOption;
 use nab_protocol::run::RunMeta;
 use nab_reports::fixtures;
 use nab_reports::leaderboard::{self, Options};
@@ -79,20 +78,8 @@ fn the_leaderboard_renders_in_headless_chromium_offline_and_matches_leaderboard_
     assert_eq!(rows.len(), 4);
     assert_eq!(json["common_tasks"].as_array().unwrap().len(), 28);
 
-    let page = common::chrome::WatchedTab::open((1600, 1400));
-    let (tab, problems, requests) = (&page.tab, &page.problems, &page.requests);
-    let url = format!("file://{}", out.html.canonicalize().unwrap().display());
-    tab.navigate_to(&url)
-        .unwrap()
-        .wait_until_navigated()
-        .unwrap();
-    tab.wait_for_element("#tasks tbody tr").unwrap();
-    let eval = |js: &str| -> Value {
-        tab.evaluate(js, false)
-            .unwrap()
-            .value
-            .unwrap_or(Value::Null)
-    };
+    let page = common::chrome::WatchedTab::showing((1600, 1400), &out.html);
+    let eval = |js: &str| page.eval(js);
 
     // Every row's numbers in the DOM equal leaderboard.json, as shown.
     let dom: Value = serde_json::from_str(
@@ -215,28 +202,12 @@ fn the_leaderboard_renders_in_headless_chromium_offline_and_matches_leaderboard_
     assert!(v.windows(2).all(|w| w[0] <= w[1]), "{v:?}");
 
     std::thread::sleep(Duration::from_millis(200));
-    let png = tab
-        .capture_screenshot(CaptureScreenshotFormatOption::Png, None, None, true)
-        .unwrap();
-    assert!(png.starts_with(b"\x89PNG"));
-    std::fs::write(
-        common::chrome::artifacts_dir().join("leaderboard.png"),
-        &png,
-    )
-    .unwrap();
+    page.screenshot("leaderboard.png");
     std::fs::copy(
         &out.html,
         common::chrome::artifacts_dir().join("leaderboard.html"),
     )
     .unwrap();
 
-    let problems = problems.lock().unwrap().clone();
-    assert!(problems.is_empty(), "console errors: {problems:#?}");
-    let requests = requests.lock().unwrap().clone();
-    let external: Vec<&String> = requests
-        .iter()
-        .filter(|u| !u.starts_with("file://") && !u.starts_with("data:"))
-        .collect();
-    assert!(external.is_empty(), "network requests: {external:#?}");
-    assert!(requests.iter().any(|u| u.ends_with("leaderboard.html")));
+    page.assert_ran_clean_and_offline("leaderboard.html");
 }
