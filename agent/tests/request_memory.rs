@@ -10,9 +10,9 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
 use http_body_util::BodyExt;
-use nab_agent::client::body::streaming_body;
-use nab_agent::client::{ChatRequest, ClientConfig, Endpoint, LlmClient, NoopObserver};
-use nab_agent::message::{Message, ToolCall};
+use nab_agent::streaming_body;
+use nab_agent::{ChatRequest, ClientConfig, Endpoint, LlmClient, NoopObserver};
+use nab_agent::{Message, ToolCall};
 use serde_json::json;
 
 mod counting_alloc;
@@ -37,7 +37,7 @@ fn history() -> Vec<Arc<Message>> {
         total += body.len();
         let id = format!("call_{i}");
         msgs.push(Arc::new(Message {
-            role: nab_agent::message::Role::Assistant,
+            role: nab_agent::Role::Assistant,
             content: None,
             reasoning: None,
             tool_calls: vec![ToolCall::new(
@@ -54,7 +54,7 @@ fn history() -> Vec<Arc<Message>> {
 }
 
 fn request(messages: Vec<Arc<Message>>) -> Arc<ChatRequest> {
-    let tools = nab_agent::tools::ToolRegistry::with_builtins().schemas();
+    let tools = nab_agent::ToolRegistry::with_builtins().schemas();
     Arc::new(ChatRequest {
         model: "m".into(),
         messages,

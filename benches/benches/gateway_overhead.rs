@@ -81,7 +81,7 @@ fn bench(c: &mut Criterion) {
     let provider: Arc<dyn Provider> = Arc::new(FixedAnswer(answer()));
     let cfg = GatewayConfig::new(
         dir.path().join("llm.sock"),
-        dir.path().join(nab_protocol::run::TRANSCRIPT_FILE),
+        dir.path().join(nab_protocol::TRANSCRIPT_FILE),
     );
     let gw = rt
         .block_on(Gateway::start(cfg, provider.clone()))

@@ -32,7 +32,7 @@ use hyper::service::service_fn;
 use hyper::{Request, Response};
 use hyper_util::rt::TokioIo;
 use nab_protocol::Usage;
-use nab_protocol::scripted::{ChunkOptions, ScriptedTurn};
+use nab_protocol::{ChunkOptions, ScriptedTurn};
 
 /// Size of the large instruction.
 const BIG: usize = 8 * 1024 * 1024;

@@ -4,7 +4,7 @@
 //! protocol over a Unix socket to a [`Gateway`] on the host, which adds credentials,
 //! enforces the trial's [`Budgets`], retries what can be retried, passes streams through
 //! as they arrive, and writes every exchange to `transcript.jsonl`
-//! ([`nab_protocol::transcript::TranscriptLine`]). Trial metrics come from that transcript
+//! ([`nab_protocol::TranscriptLine`]). Trial metrics come from that transcript
 //! ([`metrics`]).
 //!
 //! Providers are built from spec strings ([`spec`]): `openai[<options>]:<model>[@<base_url>]`

@@ -2,9 +2,9 @@
 //! the agent cannot touch; steps, tool calls and policy blocks come from the agent's own
 //! events; the exit reason comes from the events and is cross-checked with the transcript.
 
-use nab_protocol::events::{Event, EventKind, ToolStatus};
-use nab_protocol::transcript::TranscriptLine;
-use nab_protocol::trial::TrialRecord;
+use nab_protocol::TranscriptLine;
+use nab_protocol::TrialRecord;
+use nab_protocol::{Event, EventKind, ToolStatus};
 use std::collections::BTreeSet;
 
 /// What a trial with a model adds to its record.
@@ -237,8 +237,8 @@ pub fn tool_calls_made(transcript: &[TranscriptLine]) -> BTreeSet<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use nab_protocol::ExitReason;
     use nab_protocol::Usage;
-    use nab_protocol::events::ExitReason;
     use serde_json::json;
 
     fn line(

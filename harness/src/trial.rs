@@ -13,8 +13,8 @@ use crate::sandbox::{
 use crate::task::{EXPECTED_CAP, Task, VerifyStep};
 use crate::verify;
 use crate::workspace::{self, Picks, Snapshot};
-use nab_protocol::run;
-use nab_protocol::trial::{ErrorKind, FailureReason, SandboxExit};
+use nab_protocol::{AGENT_LOG_FILE, DIFF_FILE, TEST_IDS_FILE, TRANSCRIPT_FILE, VERIFY_LOG_FILE};
+use nab_protocol::{ErrorKind, FailureReason, SandboxExit};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -256,7 +256,7 @@ fn append_log(dir: &Path, notes: &str) -> Result<(), TrialError> {
     std::fs::OpenOptions::new()
         .create(true)
         .append(true)
-        .open(dir.join(run::AGENT_LOG_FILE))
+        .open(dir.join(AGENT_LOG_FILE))
         .and_then(|mut f| f.write_all(notes.as_bytes()))
         .map_err(files_err(dir))
 }
@@ -445,7 +445,7 @@ async fn agent_phase<'a>(
             let out = out_quota.as_ref().map(|q| q.path());
             Some((
                 m,
-                LlmSession::start(m, task, &dir.join(run::TRANSCRIPT_FILE), out.as_deref()).await?,
+                LlmSession::start(m, task, &dir.join(TRANSCRIPT_FILE), out.as_deref()).await?,
             ))
         }
         _ => None,
@@ -495,12 +495,12 @@ async fn agent_phase<'a>(
             } else {
                 SandboxExit::Exited
             };
-            std::fs::write(dir.join(run::AGENT_LOG_FILE), log).map_err(files_err(dir))?;
+            std::fs::write(dir.join(AGENT_LOG_FILE), log).map_err(files_err(dir))?;
             (reason, out.exit_code)
         }
         None => {
             std::fs::write(
-                dir.join(run::AGENT_LOG_FILE),
+                dir.join(AGENT_LOG_FILE),
                 "[nab: null agent: nothing was run]\n",
             )
             .map_err(files_err(dir))?;
@@ -665,7 +665,7 @@ async fn read_workspace(
     if failure.is_none() {
         let why = match read {
             Ok(Ok(Ok((_, patch, flags, picked)))) => {
-                std::fs::write(dir.join(run::DIFF_FILE), patch).map_err(files_err(dir))?;
+                std::fs::write(dir.join(DIFF_FILE), patch).map_err(files_err(dir))?;
                 tamper_flags = flags;
                 picks = picked;
                 None
@@ -699,21 +699,20 @@ async fn model_metrics(
     // The transcript is written by the gateway, but every line holds what the
     // agent sent: a line that does not read back is the agent's doing.
     // Read as a stream, without the requests (each repeats the whole history).
-    let transcript =
-        match nab_protocol::transcript::read_without_requests(&dir.join(run::TRANSCRIPT_FILE)) {
-            Ok(read) => read.records,
-            Err(e @ nab_protocol::JsonlError::Line { .. }) => {
-                append_log(dir, &format!("[nab: transcript: {e}]\n"))?;
-                failure.get_or_insert(FailureReason::BadAgentOutput);
-                Vec::new()
-            }
-            Err(e) => {
-                return Err(TrialError::Files {
-                    dir: dir.clone(),
-                    source: std::io::Error::other(e.to_string()),
-                });
-            }
-        };
+    let transcript = match nab_protocol::read_without_requests(&dir.join(TRANSCRIPT_FILE)) {
+        Ok(read) => read.records,
+        Err(e @ nab_protocol::JsonlError::Line { .. }) => {
+            append_log(dir, &format!("[nab: transcript: {e}]\n"))?;
+            failure.get_or_insert(FailureReason::BadAgentOutput);
+            Vec::new()
+        }
+        Err(e) => {
+            return Err(TrialError::Files {
+                dir: dir.clone(),
+                source: std::io::Error::other(e.to_string()),
+            });
+        }
+    };
     if out.unreadable.is_some() || !out.bad_event_lines.is_empty() {
         failure.get_or_insert(FailureReason::BadAgentOutput);
     }
@@ -784,14 +783,14 @@ async fn verify_phase(
     .await?;
     drop(tests_copy);
     let verify_s = verify_started.elapsed().as_secs_f64();
-    std::fs::write(dir.join(run::VERIFY_LOG_FILE), &v.log).map_err(files_err(dir))?;
+    std::fs::write(dir.join(VERIFY_LOG_FILE), &v.log).map_err(files_err(dir))?;
     // The ids the reports listed (canary left out), sorted: `nab validate` pins the
     // oracle's in tests.lock.
     let mut ids = v.test_ids.clone();
     ids.sort();
     ids.dedup();
     let ids = serde_json::to_string_pretty(&ids).map_err(|e| files_err(dir)(e.into()))?;
-    std::fs::write(dir.join(run::TEST_IDS_FILE), ids + "\n").map_err(files_err(dir))?;
+    std::fs::write(dir.join(TEST_IDS_FILE), ids + "\n").map_err(files_err(dir))?;
     Ok(Verified {
         failure: v.failure,
         tests_passed: v.tests_passed,

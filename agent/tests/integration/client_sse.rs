@@ -5,10 +5,10 @@ use crate::support;
 use std::sync::Arc;
 use std::time::Duration;
 
-use nab_agent::client::{
+use nab_agent::Message;
+use nab_agent::{
     ChatRequest, ClientConfig, ClientError, Endpoint, LlmClient, RetryPolicy, StreamObserver,
 };
-use nab_agent::message::Message;
 use serde_json::{Value, json};
 use wiremock::matchers::{method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
@@ -119,7 +119,7 @@ async fn answering(once: Vec<ResponseTemplate>, always: ResponseTemplate) -> Moc
 }
 
 /// One completion of [`request`] by [`client`] at `url`, observed by nobody.
-async fn complete(url: &str) -> Result<nab_agent::client::Completion, ClientError> {
+async fn complete(url: &str) -> Result<nab_agent::Completion, ClientError> {
     client(url).complete(request(), &mut Seen::default()).await
 }
 
@@ -278,11 +278,7 @@ async fn a_budget_error_from_the_gateway_is_not_retried() {
     );
     let server = answering(vec![], spent).await;
     let err = complete(&server.uri()).await.unwrap_err();
-    assert_eq!(
-        err.budget(),
-        Some(nab_agent::client::BudgetKind::Tokens),
-        "{err}"
-    );
+    assert_eq!(err.budget(), Some(nab_agent::BudgetKind::Tokens), "{err}");
     assert_eq!(requests(&server).await, 1);
 }
 
@@ -502,7 +498,7 @@ async fn a_silent_stream_hits_the_idle_timeout() {
 async fn unix_socket_base_urls_work_over_a_real_socket() {
     let dir = tempfile::tempdir().unwrap();
     let sock = dir.path().join("llm.sock");
-    let turn = nab_protocol::scripted::ScriptedTurn {
+    let turn = nab_protocol::ScriptedTurn {
         content: Some("over the socket".into()),
         reasoning: Some("hm".into()),
         tool_calls: vec![support::call("list_dir", json!({"path": "."}))],

@@ -4,10 +4,10 @@
 //! by proving that no process any fixture started is still alive.
 
 use crate::support::fixture;
-use nab_agent::mcp::proctree;
-use nab_agent::mcp::supervisor::Status;
-use nab_agent::mcp::{EventSink, McpConfig, McpManager, Timings};
-use nab_protocol::events::EventKind;
+use nab_agent::ServerStatus as Status;
+use nab_agent::{McpConfig, McpEventSink as EventSink, McpManager, Timings};
+use nab_agent::{ProcInfo, process_is_alive, process_tree, read_proc_cmdline, read_proc_stat};
+use nab_protocol::EventKind;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -78,7 +78,7 @@ async fn assert_all_gone(pids: &[(i32, u64)]) {
 }
 
 fn alive(pid: i32, start: u64) -> bool {
-    proctree::is_alive(&proctree::ProcInfo {
+    process_is_alive(&ProcInfo {
         pid,
         ppid: 0,
         pgid: 0,
@@ -88,7 +88,7 @@ fn alive(pid: i32, start: u64) -> bool {
 }
 
 fn identity(pid: i32) -> (i32, u64) {
-    (pid, proctree::read_stat(pid).map_or(0, |s| s.start_time))
+    (pid, read_proc_stat(pid).map_or(0, |s| s.start_time))
 }
 
 /// Every process of every incarnation, with its descendants at this moment.
@@ -96,7 +96,7 @@ fn tree_of(manager: &McpManager) -> Vec<(i32, u64)> {
     manager
         .pids()
         .into_iter()
-        .flat_map(|p| proctree::snapshot(p, Some(p)))
+        .flat_map(|p| process_tree(p, Some(p)))
         .map(|m| (m.proc.pid, m.proc.start_time))
         .collect()
 }
@@ -388,7 +388,7 @@ async fn a_server_that_keeps_dying_is_given_up_and_the_model_is_told_why() {
     m.shutdown().await;
     for (p, _) in gone {
         assert!(
-            proctree::read_stat(p).is_none_or(|s| s.state == 'Z'),
+            read_proc_stat(p).is_none_or(|s| s.state == 'Z'),
             "{p} survived"
         );
     }
@@ -412,7 +412,7 @@ async fn leftovers_of_an_earlier_run_are_ended_at_start_up_and_strangers_are_not
     // Let it start its helpers (server, TERM-ignoring python child, bash, sleep).
     let mut tree = Vec::new();
     for _ in 0..200 {
-        tree = proctree::snapshot(pid, Some(pid))
+        tree = process_tree(pid, Some(pid))
             .iter()
             .map(|m| (m.proc.pid, m.proc.start_time))
             .collect();
@@ -423,11 +423,11 @@ async fn leftovers_of_an_earlier_run_are_ended_at_start_up_and_strangers_are_not
     }
     assert!(tree.len() >= 4, "{tree:?}");
     let me = std::process::id() as i32;
-    let my_start = proctree::read_stat(me).unwrap().start_time;
+    let my_start = read_proc_stat(me).unwrap().start_time;
     let records = serde_json::json!([
-        {"server": "old", "pid": pid, "start_time": identity(pid).1, "cmdline": proctree::read_cmdline(pid).unwrap()},
+        {"server": "old", "pid": pid, "start_time": identity(pid).1, "cmdline": read_proc_cmdline(pid).unwrap()},
         // Same PID as this test process but another start time: a recycled PID, left alone.
-        {"server": "stranger", "pid": me, "start_time": my_start + 1, "cmdline": proctree::read_cmdline(me).unwrap()}
+        {"server": "stranger", "pid": me, "start_time": my_start + 1, "cmdline": read_proc_cmdline(me).unwrap()}
     ]);
     std::fs::write(state.join("mcp-servers.json"), records.to_string()).unwrap();
     let (sink, events) = sink();
@@ -524,9 +524,9 @@ impl Drop for KillOnDrop {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn mcp_tools_enter_and_leave_the_tool_registry_with_their_server() {
-    use nab_agent::mcp::tool::sync_registry;
-    use nab_agent::tools::{ToolContext, ToolRegistry};
-    use nab_protocol::events::ToolStatus;
+    use nab_agent::sync_registry;
+    use nab_agent::{ToolContext, ToolRegistry};
+    use nab_protocol::ToolStatus;
     let Started { _dir: d, m, .. } = start(&fixture_config(), quick()).await;
     let m = Arc::new(m);
     let registry = ToolRegistry::with_builtins();

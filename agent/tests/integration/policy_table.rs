@@ -1,7 +1,7 @@
 //! The command policy against a table of commands: what is blocked, by which rule, and what
 //! is allowed.
 
-use nab_agent::guard::{CommandPolicy, PolicyVerdict};
+use nab_agent::{CommandPolicy, PolicyVerdict};
 
 /// Commands each rule blocks (by its id).
 const BLOCKED: &[(&str, &[&str])] = &[

@@ -129,7 +129,7 @@ async fn received(server: &MockServer) -> usize {
 }
 
 /// The transcript the gateway wrote in `dir`.
-fn lines_in(dir: &tempfile::TempDir) -> Vec<nab_protocol::transcript::TranscriptLine> {
+fn lines_in(dir: &tempfile::TempDir) -> Vec<nab_protocol::TranscriptLine> {
     transcript(&dir.path().join("transcript.jsonl"))
 }
 

@@ -9,7 +9,7 @@ use common::*;
 use nab_gateway::{
     FixedAnswer, Gateway, GatewayConfig, GatewayLimits, TranscriptCaps, metrics_from_file,
 };
-use nab_protocol::transcript::Omitted;
+use nab_protocol::Omitted;
 use serde_json::json;
 use std::sync::Arc;
 

@@ -2,8 +2,10 @@
 //! `judge` (with a scripted judge played by the gateway's provider), `report`, `compare`
 //! (with and without a pairwise judge) and `gate` (exit codes, rule names, JUnit).
 
-use nab_protocol::trial::{SandboxExit, TrialRecord, TrialStatus};
-use nab_reports::fixtures::{SynthSpec, records as synth_records, task_id, write_run as synth_run};
+use nab_protocol::{SandboxExit, TrialRecord, TrialStatus};
+use nab_reports::{
+    SynthSpec, synth_records, synth_task_id as task_id, write_synth_run as synth_run,
+};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -454,7 +456,7 @@ fn copied_runs(root: &Path) -> (PathBuf, PathBuf, PathBuf) {
     std::fs::rename(base.join("tasks"), &tasks).unwrap();
     std::fs::remove_dir_all(cand.join("tasks")).unwrap();
     let ids = vec!["t-a".to_owned()];
-    let hash = nab_protocol::run::suite_hash(&tasks, &ids).unwrap();
+    let hash = nab_protocol::suite_hash(&tasks, &ids).unwrap();
     let download = root.join("download");
     std::fs::create_dir_all(&download).unwrap();
     for run in [&base, &cand] {

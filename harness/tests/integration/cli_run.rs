@@ -5,7 +5,7 @@
 use crate::common;
 
 use common::{copy_dir, repo_tasks, write};
-use nab_protocol::trial::{TrialRecord, TrialStatus};
+use nab_protocol::{TrialRecord, TrialStatus};
 use std::io::Write as _;
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -294,12 +294,10 @@ async fn sigint_stops_the_run_and_leaves_nothing_labelled() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn clean_removes_what_a_crashed_run_left_behind() {
-    use nab_harness::sandbox::{
-        ContainerSpec, DockerBackend, Labels, Lockdown, QuotaMount, SandboxBackend,
-    };
+    use nab_harness::{ContainerSpec, DockerBackend, Labels, Lockdown, QuotaMount, SandboxBackend};
     let image = common::base_image().await;
     let state = tempfile::tempdir().unwrap();
-    let backend = DockerBackend::new(nab_harness::sandbox::connect().await.unwrap());
+    let backend = DockerBackend::new(nab_harness::connect().await.unwrap());
     let run_id = common::unique("clean");
     let _sweep = common::SweepOnDrop(run_id.clone());
     let labels = Labels {

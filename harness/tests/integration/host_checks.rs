@@ -16,7 +16,7 @@
 use crate::common;
 
 use common::{write, write_exec};
-use nab_protocol::trial::{FailureReason, TrialRecord, TrialStatus};
+use nab_protocol::{FailureReason, TrialRecord, TrialStatus};
 use std::collections::HashMap;
 use std::process::Command;
 

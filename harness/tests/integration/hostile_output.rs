@@ -11,7 +11,7 @@
 use crate::common;
 
 use common::{copy_dir, repo_tasks};
-use nab_protocol::trial::{FailureReason, TrialRecord, TrialStatus};
+use nab_protocol::{FailureReason, TrialRecord, TrialStatus};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::Arc;
@@ -410,10 +410,7 @@ async fn ctrl_c_ends_a_run_within_10_s_whatever_the_agent_left_behind() {
 async fn the_agent_deadline_ends_a_trial_blocked_on_fifos_and_it_fails() {
     let h = failing("deadline", BLOCKER, 5, FailureReason::BadAgentOutput).await;
     let rec = h.rec.as_ref().unwrap();
-    assert_eq!(
-        rec.exit_reason,
-        Some(nab_protocol::trial::SandboxExit::Timeout)
-    );
+    assert_eq!(rec.exit_reason, Some(nab_protocol::SandboxExit::Timeout));
 }
 
 #[tokio::test(flavor = "multi_thread")]

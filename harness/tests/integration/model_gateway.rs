@@ -7,7 +7,7 @@
 use crate::common;
 
 use common::{copy_dir, repo_tasks, show, write, write_exec};
-use nab_protocol::trial::{TrialRecord, TrialStatus};
+use nab_protocol::{TrialRecord, TrialStatus};
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
@@ -55,7 +55,7 @@ fn records(out: &Path) -> Vec<TrialRecord> {
     r
 }
 
-fn transcript_lines(trial: &Path) -> Vec<nab_protocol::transcript::TranscriptLine> {
+fn transcript_lines(trial: &Path) -> Vec<nab_protocol::TranscriptLine> {
     nab_protocol::read_jsonl(&trial.join("transcript.jsonl"))
         .unwrap()
         .records
@@ -244,7 +244,7 @@ async fn a_changed_system_prompt_is_a_replay_miss_error_with_a_diff_that_shows_i
     assert_eq!(r.status, TrialStatus::Error, "{r:?}");
     assert_eq!(
         r.error_kind,
-        Some(nab_protocol::trial::ErrorKind::ReplayMiss),
+        Some(nab_protocol::ErrorKind::ReplayMiss),
         "{r:?}"
     );
     assert_eq!(r.attempts, 1, "a replay miss is not retried: {r:?}");

@@ -5,7 +5,7 @@
 
 use crate::common;
 
-use nab_protocol::trial::{ErrorKind, TrialRecord, TrialStatus};
+use nab_protocol::{ErrorKind, TrialRecord, TrialStatus};
 use std::process::Command;
 use wiremock::matchers::method;
 use wiremock::{Mock, MockServer, ResponseTemplate};
@@ -69,7 +69,7 @@ async fn an_empty_stream_after_retries_is_a_provider_error_naming_it() {
         .unwrap()
         .path()
         .join("transcript.jsonl");
-    let lines = nab_protocol::read_jsonl::<nab_protocol::transcript::TranscriptLine>(&transcript)
+    let lines = nab_protocol::read_jsonl::<nab_protocol::TranscriptLine>(&transcript)
         .unwrap()
         .records;
     assert_eq!(lines.len(), 1);

@@ -9,7 +9,7 @@ use crate::common;
 
 use common::show;
 
-use nab_protocol::trial::{ErrorKind, TrialRecord, TrialStatus};
+use nab_protocol::{ErrorKind, TrialRecord, TrialStatus};
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -113,7 +113,7 @@ fn records(run: &Path) -> Vec<TrialRecord> {
         .unwrap_or_default()
 }
 
-fn transcripts(run: &Path) -> Vec<nab_protocol::transcript::TranscriptLine> {
+fn transcripts(run: &Path) -> Vec<nab_protocol::TranscriptLine> {
     let mut out = Vec::new();
     for e in walkdir::WalkDir::new(run.join("trials")) {
         let e = e.unwrap();
@@ -163,7 +163,7 @@ async fn two_models_one_rate_limited_finish_balanced_and_the_other_is_not_held_b
         ),
     );
     let out = root.path().join("out");
-    let o = nab(&["--id", &id], &file, &out).output().unwrap();
+    let o = nab(&["--id", id], &file, &out).output().unwrap();
     assert!(o.status.success(), "{}", show(&o));
 
     let index = sweep_json(&out);
@@ -242,7 +242,7 @@ async fn retries_that_run_out_are_an_error_naming_the_provider() {
         ),
     );
     let out = root.path().join("out");
-    let o = nab(&["--id", &id], &file, &out).output().unwrap();
+    let o = nab(&["--id", id], &file, &out).output().unwrap();
     assert_eq!(
         o.status.code(),
         Some(1),
@@ -280,7 +280,7 @@ async fn a_stopped_sweep_resumes_and_refuses_a_changed_sweep_file() {
     let out = root.path().join("out");
 
     // Stop it (Ctrl-C) as soon as the first trial is recorded.
-    let mut child = nab(&["--id", &id], &file, &out)
+    let mut child = nab(&["--id", id], &file, &out)
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()
@@ -457,7 +457,7 @@ async fn a_max_cost_is_one_total_across_the_sweeps_models() {
     let o = nab(
         &[
             "--id",
-            &id,
+            id,
             "--prices",
             prices.to_str().unwrap(),
             "--max-cost-usd",

@@ -8,7 +8,7 @@
 use crate::common;
 
 use common::write;
-use nab_protocol::trial::{FailureReason, TrialRecord, TrialStatus};
+use nab_protocol::{FailureReason, TrialRecord, TrialStatus};
 use std::process::Command;
 use std::time::{Duration, Instant};
 

@@ -6,8 +6,8 @@
 //! Saves a screenshot to `target/nab-artifacts/report.png` for CI to keep.
 
 use crate::common;
+use nab_reports::synth_records;
 
-use nab_reports::fixtures;
 use serde_json::Value;
 use std::time::Duration;
 
@@ -24,7 +24,7 @@ fn the_report_renders_in_headless_chromium_offline_and_matches_summary_json() {
     let mut spec = common::spec("browser", 28, 5, true);
     spec.error_rate = 0.03;
     spec.turns = 6;
-    let mut recs = fixtures::records(&spec);
+    let mut recs = synth_records(&spec);
     // Priced trials (what `nab run --prices` writes), so the cost card and column render.
     for r in recs.iter_mut() {
         r.cost_usd = r

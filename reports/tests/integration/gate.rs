@@ -1,17 +1,18 @@
 //! The CI gate on synthetic runs whose differences are known exactly.
 
 use crate::common;
+use nab_reports::{GateOutcome, RuleResult, evaluate_gate};
+use nab_reports::{SynthSpec, synth_records};
 
-use nab_protocol::trial::{ErrorKind, TrialRecord, TrialStatus};
+use nab_protocol::{ErrorKind, TrialRecord, TrialStatus};
 use nab_reports::Comparison;
 use nab_reports::Run;
-use nab_reports::cli::gate::{GateArgs, run as run_gate};
-use nab_reports::fixtures;
-use nab_reports::gate::{self, GateConfig, RuleOutcome};
+use nab_reports::{GateArgs, run_gate};
+use nab_reports::{GateConfig, RuleOutcome};
 
-fn baseline() -> (fixtures::SynthSpec, Vec<TrialRecord>) {
+fn baseline() -> (SynthSpec, Vec<TrialRecord>) {
     let spec = common::spec("base", 28, 5, false);
-    let recs = fixtures::records(&spec);
+    let recs = synth_records(&spec);
     (spec, recs)
 }
 
@@ -230,7 +231,7 @@ fn infrastructure_errors_alone_do_not_fail_the_gate_but_are_reported() {
 }
 
 /// The result of rule `id` (every rule is always in the outcome).
-fn rule<'a>(o: &'a gate::GateOutcome, id: &str) -> &'a gate::RuleResult {
+fn rule<'a>(o: &'a GateOutcome, id: &str) -> &'a RuleResult {
     o.rules
         .iter()
         .find(|r| r.id == id)
@@ -242,11 +243,11 @@ fn config(yaml: &str) -> GateConfig {
     GateConfig::from_yaml(yaml, std::path::Path::new("g.yaml")).unwrap()
 }
 
-fn evaluate(base: &[TrialRecord], cand: &[TrialRecord], config: &GateConfig) -> gate::GateOutcome {
+fn evaluate(base: &[TrialRecord], cand: &[TrialRecord], config: &GateConfig) -> GateOutcome {
     let p = std::path::Path::new(".");
     let b = Run::from_records(p, Default::default(), base.to_vec(), false);
     let c = Run::from_records(p, Default::default(), cand.to_vec(), false);
-    gate::evaluate(Comparison::compute(&b, &c, Vec::new(), 1).unwrap(), config)
+    evaluate_gate(Comparison::compute(&b, &c, Vec::new(), 1).unwrap(), config)
 }
 
 #[test]
@@ -373,7 +374,7 @@ fn zero_token_trials_fail_the_gate_and_are_named() {
 fn too_few_tasks_or_trials_are_not_evidence_and_do_not_fail() {
     // 6 tasks × 1 trial; the candidate fails everything the baseline passed.
     let spec = common::spec("base", 6, 1, false);
-    let base = fixtures::records(&spec);
+    let base = synth_records(&spec);
     let mut cand = base.clone();
     for r in cand.iter_mut() {
         r.status = TrialStatus::Failed;
@@ -577,7 +578,7 @@ fn cost_growth_fails_past_its_limit_passes_under_it_and_skips_without_costs() {
         }
         c
     };
-    let rule = |o: &gate::GateOutcome| {
+    let rule = |o: &GateOutcome| {
         o.rules
             .iter()
             .find(|r| r.id == "cost_growth")

@@ -5,10 +5,11 @@
 //! `target/nab-artifacts/leaderboard.png`.
 
 use crate::common;
+use nab_reports::synth_records;
+use nab_reports::{build_leaderboard, write_leaderboard};
 
-use nab_protocol::run::RunMeta;
-use nab_reports::fixtures;
-use nab_reports::leaderboard::{self, Options};
+use nab_protocol::RunMeta;
+use nab_reports::LeaderboardOptions as Options;
 use serde_json::Value;
 use std::time::Duration;
 
@@ -40,7 +41,7 @@ fn the_leaderboard_renders_in_headless_chromium_offline_and_matches_leaderboard_
         spec.seed = seed;
         spec.error_rate = 0.04;
         spec.judged = false;
-        let mut recs = fixtures::records(&spec);
+        let mut recs = synth_records(&spec);
         if i == 0 {
             // Only the first run was priced: the others show "—".
             for r in &mut recs {
@@ -62,9 +63,9 @@ fn the_leaderboard_renders_in_headless_chromium_offline_and_matches_leaderboard_
         meta.write(&dir).unwrap();
         dirs.push(dir);
     }
-    let refused = leaderboard::build(&dirs, &Options::default()).unwrap_err();
+    let refused = build_leaderboard(&dirs, &Options::default()).unwrap_err();
     assert!(refused.to_string().contains("--allow-mixed"));
-    let board = leaderboard::build(
+    let board = build_leaderboard(
         &dirs,
         &Options {
             allow_mixed: true,
@@ -72,7 +73,7 @@ fn the_leaderboard_renders_in_headless_chromium_offline_and_matches_leaderboard_
         },
     )
     .unwrap();
-    let out = leaderboard::write_leaderboard(&board, &tmp.path().join("lb")).unwrap();
+    let out = write_leaderboard(&board, &tmp.path().join("lb")).unwrap();
     let json: Value = serde_json::from_slice(&std::fs::read(&out.json).unwrap()).unwrap();
     let rows = json["rows"].as_array().unwrap();
     assert_eq!(rows.len(), 4);

@@ -1,6 +1,6 @@
 //! A tiny scripted model server for the end-to-end tests: it answers each chat-completions
 //! request with the next scripted turn as an SSE stream (rendered by
-//! `nab_protocol::scripted::ScriptedTurn::to_chunks`) and records every request body.
+//! `nab_protocol::ScriptedTurn::to_chunks`) and records every request body.
 
 #![allow(dead_code)]
 
@@ -16,7 +16,7 @@ use hyper::service::service_fn;
 use hyper::{Request, Response};
 use hyper_util::rt::TokioIo;
 use nab_protocol::Usage;
-use nab_protocol::scripted::{ChunkOptions, ScriptedToolCall, ScriptedTurn};
+use nab_protocol::{ChunkOptions, ScriptedToolCall, ScriptedTurn};
 use serde_json::Value;
 
 #[derive(Clone, Default)]
@@ -239,7 +239,7 @@ pub fn read_events(path: &Path) -> Vec<Value> {
         .unwrap()
         .lines()
         .map(|l| {
-            nab_protocol::events::Event::parse_line(l).expect("every event line parses");
+            nab_protocol::Event::parse_line(l).expect("every event line parses");
             serde_json::from_str(l).unwrap()
         })
         .collect()

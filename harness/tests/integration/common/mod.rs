@@ -16,10 +16,10 @@ pub async fn base_image() -> String {
     }
     let tag = tokio::task::block_in_place(|| {
         tokio::runtime::Handle::current().block_on(async {
-            let docker = nab_harness::sandbox::connect().await.expect("docker");
-            let recipe = nab_harness::image::Recipe::default();
+            let docker = nab_harness::connect().await.expect("docker");
+            let recipe = nab_harness::Recipe::default();
             let pb = indicatif::ProgressBar::hidden();
-            nab_harness::image::ensure_base_image(&docker, &recipe, false, &pb)
+            nab_harness::ensure_base_image(&docker, &recipe, false, &pb)
                 .await
                 .expect("base image")
                 .tag
@@ -180,16 +180,14 @@ impl Selftest {
     }
 
     /// The trial record of case `case` (its agent script is `<case>.sh`).
-    pub fn record(&self, case: &str) -> nab_protocol::trial::TrialRecord {
+    pub fn record(&self, case: &str) -> nab_protocol::TrialRecord {
         let suffix = format!("/{case}.sh");
-        nab_protocol::read_jsonl::<nab_protocol::trial::TrialRecord>(
-            &self.out.join("results.jsonl"),
-        )
-        .unwrap()
-        .records
-        .into_iter()
-        .find(|r| r.agent.ends_with(&suffix))
-        .unwrap_or_else(|| panic!("no record for {case}:\n{}", self.stdout))
+        nab_protocol::read_jsonl::<nab_protocol::TrialRecord>(&self.out.join("results.jsonl"))
+            .unwrap()
+            .records
+            .into_iter()
+            .find(|r| r.agent.ends_with(&suffix))
+            .unwrap_or_else(|| panic!("no record for {case}:\n{}", self.stdout))
     }
 }
 
@@ -265,17 +263,16 @@ pub fn prices(root: &Path, yaml: &str) -> PathBuf {
 
 /// A run on `docker` alone (2 trials at once, one attempt each), without a progress bar.
 pub fn quiet_run_config(
-    docker: nab_harness::sandbox::Engine,
+    docker: nab_harness::Engine,
     image: String,
     out: PathBuf,
     run_id: &str,
-) -> nab_harness::runner::RunConfig {
+) -> nab_harness::RunConfig {
     use std::sync::Arc;
-    let backend = Arc::new(nab_harness::sandbox::DockerBackend::new(docker));
-    let engines = nab_harness::runner::EnginePool::single(backend, 2);
-    let mut cfg =
-        nab_harness::runner::RunConfig::on_engines(engines, image, out, run_id.to_owned(), 1);
-    cfg.progress = Arc::new(nab_harness::runner::progress::Silent);
+    let backend = Arc::new(nab_harness::DockerBackend::new(docker));
+    let engines = nab_harness::EnginePool::single(backend, 2);
+    let mut cfg = nab_harness::RunConfig::on_engines(engines, image, out, run_id.to_owned(), 1);
+    cfg.progress = Arc::new(nab_harness::SilentProgress);
     cfg
 }
 
