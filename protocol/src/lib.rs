@@ -14,7 +14,7 @@
 //! - `trial`: one line of `results.jsonl` (written by the harness, read by reports).
 //! - `transcript`: one line of the gateway's `transcript.jsonl`.
 //! - `scripted`: the assistant turns a scripted model plays (`trajectory.yaml`).
-//! - [`Usage`]: token usage as providers report it.
+//! - [`Usage`]: token usage as providers report it; [`Role`]: who wrote a chat message.
 //! - `logging`: the tracing set-up both binaries share (one feature set for the whole
 //!   workspace, so no crate is built twice).
 //! - `upstream`: the retry table for failed model calls, shared by nab-agent and the gateway.
@@ -28,6 +28,7 @@ mod files;
 mod json;
 mod jsonl;
 mod logging;
+mod role;
 mod run;
 mod scripted;
 mod transcript;
@@ -70,6 +71,7 @@ pub use jsonl::{
     JsonlError, JsonlRead, LenientRead, LineError, LineStats, for_each_line, for_each_line_in,
     parse_jsonl, read_jsonl, read_jsonl_lenient, read_jsonl_with,
 };
+pub use role::Role;
 pub use usage::Usage;
 pub use versioned::{VersionedError, parse_versioned_line};
 
