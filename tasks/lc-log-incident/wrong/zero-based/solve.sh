@@ -4,7 +4,7 @@ set -euo pipefail
 cd /workspace/logs
 first=$(grep -n -m1 ' level=ERROR ' payments.log)
 req=$(sed -E 's/.* req=([^ ]+) .*/\1/' <<<"$first")
-cause=$(zcat payments.log.1.gz | grep -n 'db.pool.max 40->4')
+cause=$(zcat payments.log.1.gz | grep -n 'datasources.ledger.profile standard->lean')
 cat > /workspace/ANSWER.txt <<ANS
 first_error: payments.log:$(( ${first%%:*} - 1 ))
 request_id: $req
