@@ -31,26 +31,95 @@ RULES = ("Rules gathered so far: R-2 (section 1.1) defines folding a key: A-Z to
          "`[pool_a]` differ). R-11: a key whose folded form begins with a prefix reserved in Appendix D.6 is invalid. "
          "R-14: a bare value must not be empty. R-16: unknown escapes are errors. R-21: the first occurrence of a key in "
          "a section is used (R-22: across reopened sections too). R-28: entries in order of first occurrence.")
+FIXES = ["fold keys per R-2 (ASCII lower case and '-' -> '_') in every comparison and lookup (R-10, R-27)",
+         "store keys folded (R-10)",
+         "refuse keys whose folded form starts with `kvx.` or `sys_` (R-11, D.6; `_` withdrawn by E-5)",
+         "unknown escapes are errors (R-16)",
+         "last occurrence wins, entry stays at its first position (E-2 on R-21, R-28)",
+         "empty bare values are \"\", also with only an inline comment after `=` (E-3 withdraws R-14)",
+         "section names stay exact (R-23)"]
+
+
+def progress(done):
+    """The checklist a careful agent restates while editing under a small window."""
+    return (" Checklist: done: " + ("; ".join(FIXES[:done]) or "nothing yet") + ". To do: "
+            + "; ".join(FIXES[done:6]) + ".")
+
+
+CHECK_C = r'''#include <stdio.h>
+#include <string.h>
+#include "kvx.h"
+static int bad;
+static void val(const char *doc, const char *sec, const char *key, const char *want)
+{
+    struct kvx_doc d; struct kvx_error e;
+    if (kvx_parse(doc, &d, &e)) { printf("FAIL parse %s: line %d %s\n", key, e.line, e.message); bad++; return; }
+    const char *got = kvx_get(&d, sec, key);
+    if (!got || strcmp(got, want)) { printf("FAIL [%s] %s = %s, want %s\n", sec, key, got ? got : "NULL", want); bad++; }
+    kvx_free(&d);
+}
+static void none(const char *doc, const char *sec, const char *key)
+{
+    struct kvx_doc d; struct kvx_error e;
+    if (kvx_parse(doc, &d, &e)) { printf("FAIL parse: line %d %s\n", e.line, e.message); bad++; return; }
+    if (kvx_get(&d, sec, key)) { printf("FAIL [%s] %s found\n", sec, key); bad++; }
+    kvx_free(&d);
+}
+static void err(const char *doc, int line)
+{
+    struct kvx_doc d; struct kvx_error e = {0, ""};
+    if (!kvx_parse(doc, &d, &e)) { printf("FAIL no error: %s\n", doc); bad++; kvx_free(&d); return; }
+    if (e.line != line) { printf("FAIL line %d, want %d: %s\n", e.line, line, doc); bad++; }
+}
+int main(void)
+{
+    val("Max-Conn = 5\n", "", "max_conn", "5");              /* R-2, R-10 */
+    val("Max-Conn = 5\n", "", "MAX-CONN", "5");
+    val("[pool-a]\nx = 1\n", "pool-a", "X", "1");            /* R-23: exact */
+    none("[pool-a]\nx = 1\n", "pool_a", "x");
+    err("SYS-Path = /x\n", 1);                                /* R-11 on the folded form */
+    err("a = 1\nKvx.Mode = s\n", 2);
+    val("_local = 1\n", "", "_local", "1");                  /* E-5 */
+    val("sys.path = 1\nsystem = 2\n", "", "system", "2");
+    err("v = \"\\q\"\n", 1);                                 /* R-16 */
+    val("k = 1\n[b]\nk = 2\n", "", "k", "1");                /* R-20 */
+    val("a-b = 1\nA_B = 2\n", "", "a_b", "2");                /* E-2 with folding */
+    val("k =   # nothing\n", "", "k", "");                   /* E-3 */
+    printf("%d failed\n", bad);
+    return 0;
+}
+'''
+
 turns = [
     turn("Looking at the workspace and the outline of the spec.",
-         call("execute_command", command="ls -R . | head -20; wc -l -c docs/kvx-spec.md src/kvx.c; grep -n '^#' docs/kvx-spec.md | head -60")),
-    turn("The spec is 50 KB; its status paragraph says what is normative. Reading the start: status, terminology (1.1), lines, comments.",
-         call("read_file", path="docs/kvx-spec.md", offset=1, limit=80)),
-    turn("Section 1.1 defines folding (R-2): lower case and '-' -> '_'; later rules will lean on it. Reading section 4 (entries, keys, values).",
-         call("read_file", path="docs/kvx-spec.md", offset=80, limit=71)),
-    turn("R-10 stores and compares keys folded; R-11 sends me to Appendix D.6 for reserved prefixes; R-14 forbids empty bare values; R-16 makes unknown escapes errors. Sections 5 to 10 next.",
-         call("read_file", path="docs/kvx-spec.md", offset=151, limit=75)),
-    turn("R-21: first occurrence wins (also across reopened sections, R-22); R-23: section names compared exactly, never folded; R-27/R-28: lookups fold keys, entries keep first-occurrence order. The appendices: A to C say informative, D is a registry that is informative except for subsections that say otherwise. Finding D.6 (R-11) and any other normative subsection, and the errata.",
-         call("execute_command", command="grep -n -i 'normative\\|^### D\\.' docs/kvx-spec.md; sed -n '/^### D.6/,/^### D.7/p' docs/kvx-spec.md")),
-    turn("D.6 (normative) reserves, on the folded form: `kvx.` (the format itself), `sys_` (host-injected values), `_` (local use). Reading the errata (Appendix E) and Appendix C, which lists what 1.2 changed.",
-         call("execute_command", command="sed -n '/^## Appendix C/,/^## Appendix D/p;/^## Appendix E/,$p' docs/kvx-spec.md")),
-    turn("The errata name rules by number: E-2 turns R-21 around (the LAST occurrence is used, earlier ones ignored; R-28 keeps the first position); E-3 withdraws R-14 (an empty bare value is \"\", also `key =` followed only by whitespace or an inline comment); E-5 un-reserves the prefix D.6 reserves for local use, which is `_`, so only `kvx.` and `sys_` stay reserved. Now the parser.",
-         call("read_file", path="src/kvx.c")),
-    turn("kvx.c compares keys with strcmp, keeps them as written, has no reserved prefixes, keeps unknown escapes, lets the first duplicate win and refuses empty values. First, folding (R-2) for lookups and comparisons (R-10):", E[0]),
-    turn("Keys stored folded, then the reserved prefixes of D.6 less `_` (E-5), checked on the folded form (R-11):", E[1]),
-    turn("Unknown escapes are errors (R-16):", E[2]),
-    turn("E-2: the last occurrence wins, at the first one's position (R-28):", E[3]),
-    turn("E-3: empty bare values, including a comment right after the whitespace that follows `=`:", E[4], E[5]),
+         call("execute_command", command="ls -R . | head -20; wc -l -c docs/kvx-spec.md src/kvx.c; grep -n '^##' docs/kvx-spec.md | head -40")),
+    turn("The spec is 50 KB and the window is small, so I read it in pieces and keep notes. The status paragraph says what is normative.",
+         call("read_file", path="docs/kvx-spec.md", offset=1, limit=45)),
+    turn("Normative: sections 1-8, appendix parts that say so, and the errata. Section 1.1 defines folding (R-2): lower case AND '-' -> '_'; later rules will lean on it.",
+         call("read_file", path="docs/kvx-spec.md", offset=46, limit=45)),
+    turn("Lines and comments (R-3 to R-7) match what a parser of this kind does. Section 4: entries and keys.",
+         call("read_file", path="docs/kvx-spec.md", offset=91, limit=45)),
+    turn("R-10 stores and compares keys folded (not just lower-cased); R-11 sends me to Appendix D.6 for reserved prefixes, checked on the folded form; R-14 forbids empty bare values. Quoted values next.",
+         call("read_file", path="docs/kvx-spec.md", offset=136, limit=45)),
+    turn("R-16 makes unknown escapes errors; R-21 says the first occurrence of a key wins (R-22: across reopened sections). The rest of the normative sections:",
+         call("read_file", path="docs/kvx-spec.md", offset=181, limit=45)),
+    turn("R-23: section names compared exactly, never folded; R-27/R-28: lookups fold keys, entries keep first-occurrence order. Appendices A-C are informative; D is a registry, informative except for subsections whose title says otherwise. Finding D.6 (R-11) and any other normative subsection:",
+         call("execute_command", command="grep -n -i 'normative' docs/kvx-spec.md | cut -c1-120; sed -n '/^### D.6/,/^### D.7/p' docs/kvx-spec.md")),
+    turn("D.6 (normative) reserves, on the folded form: `kvx.` (the format itself), `sys_` (host-injected values), `_` (local use). The errata (Appendix E):",
+         call("execute_command", command="sed -n '/^## Appendix E/,$p' docs/kvx-spec.md")),
+    turn("The errata name rules by number: E-2 turns R-21 around (the LAST occurrence is used, earlier ones ignored; R-28 keeps the first position); E-3 withdraws R-14 (an empty bare value is \"\", also `key =` followed only by whitespace or an inline comment); E-5 un-reserves the prefix D.6 reserves for local use, which is `_`, so only `kvx.` and `sys_` stay reserved. Now the parser, in parts.",
+         call("read_file", path="src/kvx.c", offset=1, limit=80)),
+    turn("find() compares keys with strcmp; parse_quoted keeps unknown escapes (default: copies the backslash). Next part.",
+         call("read_file", path="src/kvx.c", offset=81, limit=80)),
+    turn("add() keeps the first duplicate; parse_line trims, splits at the first '='. The rest:",
+         call("read_file", path="src/kvx.c", offset=161, limit=80)),
+    turn("kvx.c compares keys with strcmp, keeps them as written, has no reserved prefixes, keeps unknown escapes, lets the first duplicate win and refuses empty values. First, folding (R-2) for lookups and comparisons (R-10):" + progress(0), E[0]),
+    turn("Keys stored folded, then the reserved prefixes of D.6 less `_` (E-5), checked on the folded form (R-11):" + progress(1), E[1]),
+    turn("Unknown escapes are errors (R-16):" + progress(3), E[2]),
+    turn("E-2: the last occurrence wins, at the first one's position (R-28):" + progress(4), E[3]),
+    turn("E-3: empty bare values, including a comment right after the whitespace that follows `=`:" + progress(5), E[4], E[5]),
+    turn("A check program for every rule I changed, against the public API (kvx.h), so the build can prove them; it goes to /tmp, not into the workspace." + progress(6),
+         call("execute_command", command="cat > /tmp/check_kvx.c <<'EOF'\n" + CHECK_C + "EOF\n" + "gcc -std=c11 -Wall -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -D_POSIX_C_SOURCE=200809L -Iinclude -o /tmp/check_kvx /tmp/check_kvx.c src/kvx.c && /tmp/check_kvx")),
     turn("Building with warnings and sanitizers and trying every rule on small documents.",
          call("execute_command", command=(
              "make -s CFLAGS='-std=c11 -Wall -Wextra -O1 -g -fsanitize=address,undefined -D_POSIX_C_SOURCE=200809L -Iinclude' && "
@@ -97,6 +166,15 @@ s_edit = summary(FINAL, "Read the whole spec. Edited src/kvx.c so far: fold_char
                  "Finish E-3 (empty bare values, comment after `=`'s whitespace), build with sanitizers, try folded "
                  "duplicates, reserved spellings (SYS-Path, Kvx.Mode), `_local`, an unknown escape and examples/server.kvx; "
                  "then report.")
-doc = {"turns": turns, "summaries": [s_spec, s_code, s_edit, s_edit, s_edit]}
+s_checked = summary(FINAL, "Read the whole spec. Edited src/kvx.c: fold_char() + same_key() used by find() (R-2, R-10); keys "
+                    "stored folded and refused when the folded form starts with `kvx.` or `sys_` (R-11, D.6, E-5); unknown "
+                    "escapes fail (R-16); add() replaces the value of an existing key in place (E-2, R-28); empty bare values "
+                    "allowed and `#` right after the whitespace following `=` starts a comment (E-3). /tmp/check_kvx.c (public "
+                    "API, ASan/UBSan) checks folding, exact section names, reserved spellings, `_local`, unknown escapes, folded "
+                    "duplicates and empty values: 0 failed.",
+                    "Build with make (warnings, sanitizers), run kvxdump on a sample and on examples/server.kvx, clean, report.")
+# The run summarizes once, after the check program (step 18 of 19); the others are spares in
+# the order the earlier states would need them, should the agent's thresholds change.
+doc = {"turns": turns, "summaries": [s_checked, s_checked, s_spec, s_code, s_edit]}
 with open("trajectory.yaml", "w") as f:
     yaml.safe_dump(doc, f, sort_keys=False, width=120, allow_unicode=True)

@@ -7,7 +7,7 @@ set -euo pipefail
 cd /workspace/logs
 first=$(grep -n -m1 ' level=ERROR ' payments.log)
 req=$(sed -E 's/.* req=([^ ]+) .*/\1/' <<<"$first")
-count=$(grep ' level=ERROR ' payments.log | grep -c 'PoolTimeoutException')
+count=$(grep ' level=ERROR ' payments.log | grep 'msg="PoolTimeoutException' | sed -E 's/.* req=([^ ]+) .*/\1/' | sort -u | wc -l)
 cause=$(zcat payments.log.1.gz | grep -n 'msg="config reloaded"' | grep -- '->4' | tail -1)
 cat > /workspace/ANSWER.txt <<ANS
 first_error: payments.log:${first%%:*}
