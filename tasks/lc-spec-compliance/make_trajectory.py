@@ -43,7 +43,7 @@ FIXES = ["fold keys per R-2 (ASCII lower case and '-' -> '_') in every compariso
 def progress(done):
     """The checklist a careful agent restates while editing under a small window."""
     return (" Checklist: done: " + ("; ".join(FIXES[:done]) or "nothing yet") + ". To do: "
-            + "; ".join(FIXES[done:6]) + ".")
+            + ("; ".join(FIXES[done:6]) or "only the checks") + ".")
 
 
 CHECK_C = r'''#include <stdio.h>
