@@ -90,7 +90,9 @@ pub use runner::{
     CostLimit, EnginePool, Job, PoolEngine, RunConfig, RunEnd, new_run_id, run_jobs,
     run_jobs_within, summary_table,
 };
-pub use sandbox::engine::url::{EngineAddr, EngineSpec, check_distinct as check_distinct_engines};
+pub use sandbox::engine::url::{
+    DuplicateEngine, EngineAddr, EngineSpec, check_distinct as check_distinct_engines,
+};
 pub use sandbox::engine::{copy_image, image_exists as engine_has_image};
 pub use sandbox::{
     ConnectError, ContainerSpec, DockerBackend, Engine, EngineError, ExecRequest, Labels, Lockdown,

@@ -1,7 +1,7 @@
 //! Streamable HTTP servers (`"url"` in the config). No process to own: the link ends when
 //! the rmcp session does.
 
-use super::link::{Handler, Launcher, Link, RmcpSession, SessionLink};
+use super::link::{Handler, Launcher, Link, SessionLink};
 use super::{LinkError, RingBuffer, Timings};
 use async_trait::async_trait;
 use rmcp::transport::StreamableHttpClientTransport;
@@ -31,12 +31,11 @@ impl Launcher for HttpLauncher {
             peer: self.url.clone(),
             source,
         })?;
-        let session = RmcpSession::new(
+        Ok(SessionLink::start(
             running,
-            handler.list_changed.clone(),
+            &handler,
             self.timings.call_timeout,
-        );
-        Ok(Arc::new(SessionLink { session }))
+        ))
     }
 
     fn ring(&self) -> RingBuffer {

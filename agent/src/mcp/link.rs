@@ -155,6 +155,18 @@ pub struct SessionLink {
     pub session: RmcpSession,
 }
 
+impl SessionLink {
+    /// The link over a session whose handshake just finished.
+    pub fn start(
+        running: rmcp::service::RunningService<RoleClient, Handler>,
+        handler: &Handler,
+        call_timeout: Duration,
+    ) -> Arc<dyn Link> {
+        let session = RmcpSession::new(running, handler.list_changed.clone(), call_timeout);
+        Arc::new(SessionLink { session })
+    }
+}
+
 #[async_trait]
 impl Link for SessionLink {
     async fn list_tools(&self) -> Result<Vec<Tool>, LinkError> {

@@ -3,7 +3,7 @@
 //! the socket carries MCP's stdio framing, one JSON-RPC message per line. No process to
 //! own: the link ends when the connection does, and a restart connects again.
 
-use super::link::{Handler, Launcher, Link, RmcpSession, SessionLink};
+use super::link::{Handler, Launcher, Link, SessionLink};
 use super::{LinkError, RingBuffer, Timings};
 use async_trait::async_trait;
 use std::path::PathBuf;
@@ -44,12 +44,11 @@ impl Launcher for SocketLauncher {
         let (running, handler) = tokio::time::timeout(self.timings.handshake_timeout, handshake)
             .await
             .map_err(|_| no_answer())??;
-        let session = RmcpSession::new(
+        Ok(SessionLink::start(
             running,
-            handler.list_changed.clone(),
+            &handler,
             self.timings.call_timeout,
-        );
-        Ok(Arc::new(SessionLink { session }))
+        ))
     }
 
     fn ring(&self) -> RingBuffer {

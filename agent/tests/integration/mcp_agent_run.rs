@@ -165,11 +165,12 @@ async fn a_server_given_up_is_reported_to_the_model_with_its_stderr() {
     )
     .unwrap();
     // The server dies at every start; with the real backoff (1 + 2 + 4 s) it is given up
-    // while the first command runs.
+    // while the first command runs (15 s: its four starts of python3 are slow on a loaded
+    // machine, and 9 s was not always enough).
     let server = ScriptedServer::start(vec![
         tools(vec![call(
             "execute_command",
-            json!({"argv": ["sleep", "9"]}),
+            json!({"argv": ["sleep", "15"]}),
         )]),
         say("The tracker is unavailable."),
     ])

@@ -64,7 +64,7 @@ impl EngineOpts {
                 engines: vec![("default".into(), e, jobs.max(1))],
             });
         }
-        check_distinct(&self.engines).map_err(anyhow::Error::msg)?;
+        check_distinct(&self.engines)?;
         let mut engines = Vec::new();
         for s in &self.engines {
             let e = nab_harness::connect_to(&s.addr).await?;

@@ -198,7 +198,7 @@ impl EnginePool {
         let Err(why) = self.engines[i].backend.ping(PING_DEADLINE).await else {
             return true;
         };
-        self.mark_lost(i, why);
+        self.mark_lost(i, why.to_string());
         false
     }
 
@@ -271,9 +271,11 @@ mod tests {
         fn capabilities(&self) -> Capabilities {
             unreachable!()
         }
-        async fn ping(&self, _: Duration) -> Result<(), String> {
+        async fn ping(&self, within: Duration) -> Result<(), crate::sandbox::PingError> {
             if self.down.load(Ordering::SeqCst) {
-                Err("connection refused".into())
+                Err(crate::sandbox::PingError::NoAnswer {
+                    secs: within.as_secs(),
+                })
             } else {
                 Ok(())
             }
@@ -403,7 +405,10 @@ mod tests {
         );
         drop(first);
         assert_eq!(waiter.await.unwrap(), "e0");
-        assert_eq!(p.lost(), vec![("e1".into(), "connection refused".into())]);
+        assert_eq!(
+            p.lost(),
+            vec![("e1".into(), "no answer to a ping within 10 s".into())]
+        );
         assert_eq!(p.all_lost(), None);
     }
 
@@ -423,7 +428,9 @@ mod tests {
         let err = waiter.await.unwrap().unwrap_err();
         assert_eq!(
             err,
-            NoEngine::AllLost("e0: connection refused; e1: connection refused".into())
+            NoEngine::AllLost(
+                "e0: no answer to a ping within 10 s; e1: no answer to a ping within 10 s".into()
+            )
         );
         assert!(
             err.to_string()

@@ -128,7 +128,7 @@ impl SandboxBackend for DockerBackend {
         }
     }
 
-    async fn ping(&self, within: std::time::Duration) -> Result<(), String> {
+    async fn ping(&self, within: std::time::Duration) -> Result<(), super::PingError> {
         super::engine::ping(&self.docker, within).await
     }
 

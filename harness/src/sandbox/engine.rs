@@ -111,12 +111,23 @@ fn cert_path_from_env() -> PathBuf {
 
 /// Whether the engine answers `/_ping` within `within`: how the pool tells a dead engine
 /// from a trial that failed on a live one.
-pub async fn ping(engine: &Engine, within: Duration) -> Result<(), String> {
+pub async fn ping(engine: &Engine, within: Duration) -> Result<(), PingError> {
     match tokio::time::timeout(within, engine.ping()).await {
         Ok(Ok(_)) => Ok(()),
-        Ok(Err(e)) => Err(e.to_string()),
-        Err(_) => Err(format!("no answer to a ping within {} s", within.as_secs())),
+        Ok(Err(e)) => Err(PingError::Refused(e)),
+        Err(_) => Err(PingError::NoAnswer {
+            secs: within.as_secs(),
+        }),
     }
+}
+
+/// Why an engine did not answer a ping.
+#[derive(Debug, thiserror::Error)]
+pub enum PingError {
+    #[error("{0}")]
+    Refused(#[source] EngineError),
+    #[error("no answer to a ping within {secs} s")]
+    NoAnswer { secs: u64 },
 }
 
 /// Whether the engine has an image tagged `tag`.

@@ -12,7 +12,7 @@ mod spec;
 pub use capture::Capture;
 pub use chunks::ChunkReader;
 pub use docker::DockerBackend;
-pub use engine::{ConnectError, Engine, EngineError, connect, connect_to};
+pub use engine::{ConnectError, Engine, EngineError, PingError, connect, connect_to};
 pub use quota::{QuotaError, QuotaMount};
 pub use spec::{BindMount, ContainerSpec, Labels, Lockdown};
 
@@ -118,7 +118,7 @@ pub trait SandboxBackend: Send + Sync {
     fn capabilities(&self) -> Capabilities;
     /// Whether the engine answers within `within`; `Err` says why not. The runner asks
     /// after a trial failed, to tell a lost engine from a failed trial.
-    async fn ping(&self, within: Duration) -> Result<(), String>;
+    async fn ping(&self, within: Duration) -> Result<(), PingError>;
     /// A labelled, empty workspace volume; with `bind`, the volume is that host folder
     /// (a mounted disk quota, see [`quota`]).
     async fn create_volume(

@@ -270,19 +270,11 @@ async fn a_changed_system_prompt_is_a_replay_miss_error_with_a_diff_that_shows_i
 /// A `command:` agent that calls the gateway over the socket, claims huge token counts in
 /// its own events, and dumps its environment and every /proc entry it can read into the
 /// workspace (so the run's diff carries them).
-const SNOOP: &str = r#"#!/usr/bin/env python3
-import glob, json, os, socket
-body = json.dumps({"model": "m", "messages": [{"role": "user", "content": "hi"}]}).encode()
-s = socket.socket(socket.AF_UNIX)
-s.connect("/nab/llm.sock")
-s.sendall(b"POST /v1/chat/completions HTTP/1.1\r\nHost: gateway\r\nContent-Type: application/json\r\n"
-          + b"Connection: close\r\nContent-Length: %d\r\n\r\n" % len(body) + body)
-resp = b""
-while True:
-    chunk = s.recv(65536)
-    if not chunk:
-        break
-    resp += chunk
+const SNOOP: &str = concat!(
+    "#!/usr/bin/env python3\n",
+    crate::gateway_post_py!(),
+    r#"import glob, os
+resp = post(json.dumps({"model": "m", "messages": [{"role": "user", "content": "hi"}]}).encode())
 dump = ["ENV " + json.dumps(dict(os.environ))]
 for p in sorted(glob.glob("/proc/[0-9]*")):
     for f in ("environ", "cmdline"):
@@ -301,7 +293,8 @@ events = [
 ]
 with open("/nab/out/events.jsonl", "w") as f:
     f.write("".join(json.dumps(e) + "\n" for e in events))
-"#;
+"#
+);
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_command_agent_gets_the_gateways_token_counts_and_never_sees_the_key() {
@@ -451,18 +444,13 @@ async fn a_reached_cost_limit_starts_no_new_trial_and_resume_completes_the_run()
 }
 
 /// A `command:` agent that makes three model calls through the gateway.
-const THREE_CALLS: &str = r#"#!/usr/bin/env python3
-import json, socket
-for i in range(3):
-    body = json.dumps({"model": "m", "messages": [{"role": "user", "content": "hi %d" % i}]}).encode()
-    s = socket.socket(socket.AF_UNIX)
-    s.connect("/nab/llm.sock")
-    s.sendall(b"POST /v1/chat/completions HTTP/1.1\r\nHost: gateway\r\nContent-Type: application/json\r\n"
-              + b"Connection: close\r\nContent-Length: %d\r\n\r\n" % len(body) + body)
-    while s.recv(65536):
-        pass
-    s.close()
-"#;
+const THREE_CALLS: &str = concat!(
+    "#!/usr/bin/env python3\n",
+    crate::gateway_post_py!(),
+    r#"for i in range(3):
+    post(json.dumps({"model": "m", "messages": [{"role": "user", "content": "hi %d" % i}]}).encode())
+"#
+);
 
 /// Attack: a priced upstream that reports absurd usage (u64::MAX tokens of every kind on
 /// every call) at an absurd but finite price. The sums saturate instead of overflowing,

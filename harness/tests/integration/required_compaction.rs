@@ -45,19 +45,11 @@ fn note(i: usize) -> String {
 }
 
 fn task_yaml(id: &str, agent: &str) -> String {
-    format!(
-        r#"id: {id}
-category: long-context
-language: shell
-difficulty: easy
-timeouts: {{agent_s: 300, verify_s: 60}}
-limits: {{cpus: 1.0, memory_mb: 512, pids: 128}}
-verify:
-  - argv: ["test", "-f", "/workspace/done.txt"]
-    timeout_s: 10
-solution: ["bash", "/nab/solution/solve.sh"]
-agent: {agent}
-"#
+    common::task_yaml(
+        id,
+        "long-context",
+        r#"["test", "-f", "/workspace/done.txt"]"#,
+        &format!("agent: {agent}\n"),
     )
 }
 
@@ -105,24 +97,16 @@ fn agent_task(root: &Path, id: &str, window: u64) {
 
 /// A command agent: one model call (a summary request when the instruction says so), then
 /// events claiming a `summarize` compaction, and done.txt.
-const CLAIMER: &str = r#"#!/usr/bin/env python3
-import json, socket, sys
+const CLAIMER: &str = concat!(
+    "#!/usr/bin/env python3\n",
+    crate::gateway_post_py!(),
+    r#"import sys
 instruction = sys.stdin.read()
 system = "You are a coding agent."
 if "ask for a summary" in instruction:
     system = "[nab-agent: summary request] You compress the history."
-body = json.dumps({"model": "m", "messages": [
-    {"role": "system", "content": system}, {"role": "user", "content": "history"}]}).encode()
-s = socket.socket(socket.AF_UNIX)
-s.connect("/nab/llm.sock")
-s.sendall(b"POST /v1/chat/completions HTTP/1.1\r\nHost: gateway\r\nContent-Type: application/json\r\n"
-          + b"Connection: close\r\nContent-Length: %d\r\n\r\n" % len(body) + body)
-resp = b""
-while True:
-    chunk = s.recv(65536)
-    if not chunk:
-        break
-    resp += chunk
+resp = post(json.dumps({"model": "m", "messages": [
+    {"role": "system", "content": system}, {"role": "user", "content": "history"}]}).encode())
 ts = "2026-01-01T00:00:00.000Z"
 events = [
     {"v": 1, "ts": ts, "kind": "compaction", "step": 2, "tier": "summarize", "tokens_before": 9000,
@@ -133,7 +117,8 @@ with open("/nab/out/events.jsonl", "w") as f:
     f.write("".join(json.dumps(e) + "\n" for e in events))
 with open("/workspace/done.txt", "w") as f:
     f.write(resp.decode("latin-1")[-200:] + "\n")
-"#;
+"#
+);
 
 fn claimer_task(root: &Path, id: &str, instruction: &str) {
     let dir = root.join(id);
@@ -155,7 +140,8 @@ fn claimer_task(root: &Path, id: &str, instruction: &str) {
     );
 }
 
-fn nab_run(run_id: &str, out: &Path, args: &[&str]) -> Output {
+/// `nab run` of every task in `suite` with `agent` and the scripted model.
+fn nab_run(run_id: &str, out: &Path, suite: &Path, agent: &str) -> Output {
     Command::new(env!("CARGO_BIN_EXE_nab"))
         .args([
             "run",
@@ -165,10 +151,15 @@ fn nab_run(run_id: &str, out: &Path, args: &[&str]) -> Output {
             "1",
             "-j",
             "2",
+            "--model",
+            "scripted:task",
+            "--agent",
+            agent,
             "--out",
         ])
         .arg(out)
-        .args(args)
+        .arg("--tasks")
+        .arg(suite)
         .output()
         .unwrap()
 }
@@ -242,19 +233,7 @@ async fn a_required_compaction_passes_when_the_gateway_saw_it_and_fails_when_it_
     let run_id = unique("compaction");
     let _sweep = common::SweepOnDrop(run_id.clone());
     let out = root.path().join("agent-out");
-    let suite_arg = suite.to_string_lossy().into_owned();
-    let o = nab_run(
-        &run_id,
-        &out,
-        &[
-            "--tasks",
-            &suite_arg,
-            "--agent",
-            "nab-agent",
-            "--model",
-            "scripted:task",
-        ],
-    );
+    let o = nab_run(&run_id, &out, &suite, "nab-agent");
     let recs = nab_protocol::read_jsonl::<TrialRecord>(&out.join("results.jsonl"))
         .unwrap()
         .records;
@@ -281,20 +260,8 @@ async fn a_required_compaction_passes_when_the_gateway_saw_it_and_fails_when_it_
     let run_id = unique("compaction-claim");
     let _sweep2 = common::SweepOnDrop(run_id.clone());
     let out = root.path().join("claim-out");
-    let suite_arg = suite.to_string_lossy().into_owned();
     let agent_arg = format!("command:{}", claimer.display());
-    let o = nab_run(
-        &run_id,
-        &out,
-        &[
-            "--tasks",
-            &suite_arg,
-            "--agent",
-            &agent_arg,
-            "--model",
-            "scripted:task",
-        ],
-    );
+    let o = nab_run(&run_id, &out, &suite, &agent_arg);
     let recs = nab_protocol::read_jsonl::<TrialRecord>(&out.join("results.jsonl"))
         .unwrap()
         .records;

@@ -50,18 +50,11 @@ echo CHECK-OK
 "#;
 
 fn task_yaml(id: &str, env: &str, want_env: &str) -> String {
-    format!(
-        r#"id: {id}
-category: terminal
-language: shell
-difficulty: easy
-timeouts: {{agent_s: 60, verify_s: 60}}
-limits: {{cpus: 1.0, memory_mb: 256, pids: 64}}
-verify:
-  - argv: ["bash", "/nab/tests/check.sh", "{want_env}"]
-    timeout_s: 30
-solution: ["bash", "/nab/solution/solve.sh"]
-{env}"#
+    common::task_yaml(
+        id,
+        "terminal",
+        &format!(r#"["bash", "/nab/tests/check.sh", "{want_env}"]"#),
+        env,
     )
 }
 

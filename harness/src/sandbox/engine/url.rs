@@ -220,17 +220,22 @@ impl std::fmt::Display for EngineAddr {
 
 /// Refuses the same engine given twice: its capacity is one `#slots=N`, and two entries
 /// would double it behind the user's back.
-pub fn check_distinct(specs: &[EngineSpec]) -> Result<(), String> {
+pub fn check_distinct(specs: &[EngineSpec]) -> Result<(), DuplicateEngine> {
     let mut seen = std::collections::HashSet::new();
     for s in specs {
         let name = s.addr.to_string();
         if !seen.insert(name.clone()) {
-            return Err(format!(
-                "engine {name} is given twice; give it once with #slots=N for more trials at once"
-            ));
+            return Err(DuplicateEngine { name });
         }
     }
     Ok(())
+}
+
+/// The same engine given twice to `--engine`.
+#[derive(Debug, thiserror::Error)]
+#[error("engine {name} is given twice; give it once with #slots=N for more trials at once")]
+pub struct DuplicateEngine {
+    pub name: String,
 }
 
 #[cfg(test)]
@@ -337,6 +342,9 @@ mod tests {
         let b = ok("unix:///b.sock");
         assert!(check_distinct(&[a.clone(), b.clone()]).is_ok());
         let e = check_distinct(&[a, b, ok("unix:///a.sock")]).unwrap_err();
-        assert!(e.contains("unix:///a.sock is given twice"), "{e}");
+        assert!(
+            e.to_string().contains("unix:///a.sock is given twice"),
+            "{e}"
+        );
     }
 }

@@ -288,3 +288,45 @@ pub fn nab_run(run_id: &str, attempts: u32) -> std::process::Command {
     ]);
     cmd
 }
+
+/// Python for the `command:` agents of these tests: `post(body)` sends one chat request to
+/// the gateway's socket and returns the raw HTTP answer (bytes). A macro, not a const, so
+/// `concat!` can put it into each script's source.
+#[macro_export]
+macro_rules! gateway_post_py {
+    () => {
+        r#"import json, socket
+def post(body):
+    s = socket.socket(socket.AF_UNIX)
+    s.connect("/nab/llm.sock")
+    s.sendall(b"POST /v1/chat/completions HTTP/1.1\r\nHost: gateway\r\nContent-Type: application/json\r\n"
+              + b"Connection: close\r\nContent-Length: %d\r\n\r\n" % len(body) + body)
+    resp = b""
+    while True:
+        chunk = s.recv(65536)
+        if not chunk:
+            break
+        resp += chunk
+    s.close()
+    return resp
+"#
+    };
+}
+
+/// The task.yaml of a small test task: one verify step running `verify_argv` (a YAML flow
+/// list), the oracle `solution/solve.sh`, and `extra` (more top-level YAML) appended.
+pub fn task_yaml(id: &str, category: &str, verify_argv: &str, extra: &str) -> String {
+    format!(
+        r#"id: {id}
+category: {category}
+language: shell
+difficulty: easy
+timeouts: {{agent_s: 300, verify_s: 60}}
+limits: {{cpus: 1.0, memory_mb: 512, pids: 128}}
+verify:
+  - argv: {verify_argv}
+    timeout_s: 30
+solution: ["bash", "/nab/solution/solve.sh"]
+{extra}"#
+    )
+}
