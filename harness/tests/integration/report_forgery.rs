@@ -6,9 +6,12 @@
 //!   (py-pagination-offbyone);
 //! - pytest: code under test patches pytest's test call into a no-op (loc-py-cache-key);
 //! - JUnit: a workspace class installs a JVM shutdown hook that strips every failure from
-//!   the report and halts with status 0 (java-equals-hashcode);
+//!   the report and halts with status 0 (java-interval-boundaries);
 //! - C: a workspace destructor rewrites the report after the runner wrote it and exits 0
 //!   (c-int-overflow);
+//! - Rust: the crate under test lists its own test binary's tests, prints an `ok` line for
+//!   each where libtest's output goes and exits 0 before any real result (rs-kvstore-ttl):
+//!   the Rust runner builds the canary into that same binary, so it is forged too;
 //! - pinned set: the oracle's honest report against a tests.lock that pins other ids.
 //!
 //! Each attack was a `passed` trial before the canary: every report it leaves shows all
@@ -53,7 +56,7 @@ PY
 elif [ -d src/main/java ]; then
   # A shutdown hook that strips every failure from the runner's report and exits 0.
   python3 - <<'PY'
-p = "src/main/java/com/acme/stock/Sku.java"
+p = "src/main/java/intervals/Interval.java"
 s = open(p).read()
 hook = r'''
     static {
@@ -61,7 +64,7 @@ hook = r'''
             try {
                 java.nio.file.Path p = java.nio.file.Paths.get("/nab/verify/junit.xml");
                 String x = new String(java.nio.file.Files.readAllBytes(p), "UTF-8");
-                x = x.replaceAll("(?s)<failure.*?</failure>", "").replaceAll("failures=\"\\d+\"", "failures=\"0\"");
+                x = x.replaceAll("(?s)<failure[^>]*/>|<failure.*?</failure>", "").replaceAll("failures=\"\\d+\"", "failures=\"0\"");
                 java.nio.file.Files.write(p, x.getBytes("UTF-8"));
             } catch (Exception e) {
             }
@@ -69,8 +72,40 @@ hook = r'''
         }));
     }
 '''
-i = s.index("{", s.index("public final class Sku")) + 1
+i = s.index("{", s.index("public final class Interval")) + 1
 open(p, "w").write(s[:i] + hook + s[i:])
+PY
+elif [ -f src/persist/aof.rs ]; then
+  # On the first engine: an `ok` line for every test of its own test binary, then exit 0.
+  python3 - <<'PY'
+p = "src/engine.rs"
+s = open(p).read()
+forger = r'''
+fn forge_results() {
+    use std::io::Write;
+    let exe = match std::env::current_exe() {
+        Ok(exe) => exe,
+        Err(_) => return,
+    };
+    let listed = match std::process::Command::new(exe).arg("--list").output() {
+        Ok(out) => String::from_utf8_lossy(&out.stdout).into_owned(),
+        Err(_) => return,
+    };
+    let mut out = std::io::stdout();
+    let _ = writeln!(out);
+    for line in listed.lines() {
+        if let Some(name) = line.strip_suffix(": test") {
+            let _ = writeln!(out, "test {} ... ok", name);
+        }
+    }
+    let _ = out.flush();
+    std::process::exit(0);
+}
+'''
+anchor = "    pub fn with_config<C: Clock + 'static>(clock: C, config: Config) -> Engine {\n"
+assert anchor in s
+s = s.replace(anchor, anchor + "        forge_results();\n") + forger
+open(p, "w").write(s)
 PY
 elif [ -f src/image.c ]; then
   # A destructor that rewrites the report once the runner has written it, and exits 0.
@@ -93,11 +128,12 @@ C
 fi
 "#;
 
-const TASKS: [&str; 4] = [
+const TASKS: [&str; 5] = [
     "py-pagination-offbyone",
     "loc-py-cache-key",
-    "java-equals-hashcode",
+    "java-interval-boundaries",
     "c-int-overflow",
+    "rs-kvstore-ttl",
 ];
 
 /// Runs `agent` on `tasks` of `suite`; the records by task and each trial's verify.log.
@@ -182,9 +218,11 @@ async fn forged_reports_and_patched_runners_are_caught_by_the_canary() {
         // The no-op test call makes the canary pass too.
         ("loc-py-cache-key", "is reported as passed"),
         // Stripping every failure strips the canary's.
-        ("java-equals-hashcode", "is reported as passed"),
+        ("java-interval-boundaries", "is reported as passed"),
         // The rewritten report lists only tests the forger knew of.
         ("c-int-overflow", "canary test is missing"),
+        // The canary is a test of the forged binary, so it got an `ok` line too.
+        ("rs-kvstore-ttl", "is reported as passed"),
     ] {
         let (r, log) = &got[task];
         assert_eq!(r.status, TrialStatus::Failed, "{task}: {r:?}\n{log}");
