@@ -88,6 +88,9 @@ pub const COMMAND_PATH: &str = "/nab/cmd/agent";
 pub const NAB_AGENT_PATH: &str = "/nab/agent/nab-agent";
 /// The gateway socket inside the container.
 pub const SOCKET_PATH: &str = "/nab/llm.sock";
+/// The task's `mcp/` folder, for the oracle and the known-wrong solutions only (the
+/// servers' data, which every other agent reaches through the servers alone).
+pub const MCP_DATA_PATH: &str = "/nab/mcp";
 /// Writable output folder inside the container (events.jsonl, the agent's state).
 pub const OUT_PATH: &str = "/nab/out";
 
@@ -147,8 +150,14 @@ impl AgentKind {
     }
 
     /// Mounts and argv for the agent phase. `model` is given for agents that use the
-    /// gateway (see [`AgentKind::uses_model`]).
-    pub fn plan(&self, task: &Task, model: Option<&ModelMounts>) -> Result<AgentPlan, PlanError> {
+    /// gateway (see [`AgentKind::uses_model`]); `mcp_sockets` is the host folder of the
+    /// sockets of the task's MCP servers (`mcp_servers:`, see `mcp_host`).
+    pub fn plan(
+        &self,
+        task: &Task,
+        model: Option<&ModelMounts>,
+        mcp_sockets: Option<&Path>,
+    ) -> Result<AgentPlan, PlanError> {
         let ro = |host: PathBuf, container: &str| BindMount {
             host,
             container: container.to_owned(),
@@ -159,6 +168,16 @@ impl AgentKind {
         let mut binds = vec![ro(task.instruction_path(), "/nab/instruction.md")];
         if let Some(f) = task.fixtures_dir() {
             binds.push(ro(f, "/nab/task"));
+        }
+        // Every agent may reach the task's MCP servers; none sees their data, except that
+        // the oracle-like ones (the suite's own, trusted solutions) read it directly.
+        if let Some(dir) = mcp_sockets {
+            binds.push(ro(dir.to_owned(), crate::mcp_host::AGENT_DIR));
+        }
+        if matches!(self, AgentKind::Oracle | AgentKind::Wrong(_))
+            && !task.spec.mcp_servers.is_empty()
+        {
+            binds.push(ro(task.mcp_dir(), MCP_DATA_PATH));
         }
         if let Some(m) = model.filter(|_| self.uses_model(true)) {
             // The socket may be read-only: connecting needs no write access to the mount.
@@ -174,7 +193,7 @@ impl AgentKind {
                 let m = model.ok_or(PlanError::NoModel)?;
                 let bin = m.nab_agent.ok_or(PlanError::NoBinary)?;
                 binds.push(ro(bin.to_owned(), NAB_AGENT_PATH));
-                Some(nab_agent_argv(task, m.agent_model))
+                Some(nab_agent_argv(task, m.agent_model, mcp_sockets.is_some()))
             }
             AgentKind::Null => None,
             AgentKind::Oracle => {
@@ -206,7 +225,7 @@ impl AgentKind {
 }
 
 /// nab-agent's command line in the sandbox: fixed paths, plus the task's agent options.
-fn nab_agent_argv(task: &Task, model: &str) -> Vec<String> {
+fn nab_agent_argv(task: &Task, model: &str, mcp_sockets: bool) -> Vec<String> {
     let mut argv: Vec<String> = [
         NAB_AGENT_PATH,
         "run",
@@ -236,6 +255,16 @@ fn nab_agent_argv(task: &Task, model: &str) -> Vec<String> {
         if let Some(f) = &opts.mcp_config {
             argv.extend(["--mcp-config".into(), format!("/nab/task/{f}")]);
         }
+    }
+    if mcp_sockets {
+        argv.extend([
+            "--mcp-config".into(),
+            format!(
+                "{}/{}",
+                crate::mcp_host::AGENT_DIR,
+                crate::mcp_host::CONFIG_FILE
+            ),
+        ]);
     }
     argv
 }
@@ -286,6 +315,7 @@ mod tests {
             context_window: Some(16000),
             max_steps: Some(40),
             mcp_config: Some("mcp.json".into()),
+            ..Default::default()
         }));
         let m = ModelMounts {
             socket: Path::new("/tmp/gw/llm.sock"),
@@ -293,7 +323,7 @@ mod tests {
             nab_agent: Some(Path::new("/build/nab-agent")),
             agent_model: "scripted",
         };
-        let plan = AgentKind::NabAgent.plan(&t, Some(&m)).unwrap();
+        let plan = AgentKind::NabAgent.plan(&t, Some(&m), None).unwrap();
         let argv = plan.argv.unwrap().join(" ");
         assert_eq!(
             argv,
@@ -311,15 +341,65 @@ mod tests {
         assert!(bind(NAB_AGENT_PATH).read_only);
         // Without a model nab-agent cannot run; the oracle never gets the socket.
         assert!(matches!(
-            AgentKind::NabAgent.plan(&t, None),
+            AgentKind::NabAgent.plan(&t, None, None),
             Err(PlanError::NoModel)
         ));
-        let oracle = AgentKind::Oracle.plan(&t, Some(&m)).unwrap();
+        let oracle = AgentKind::Oracle.plan(&t, Some(&m), None).unwrap();
         assert!(oracle.binds.iter().all(|b| b.container != SOCKET_PATH));
         // A command agent in a run with a model may use the socket.
         let cmd = AgentKind::Command(PathBuf::from("/bin/true"))
-            .plan(&t, Some(&m))
+            .plan(&t, Some(&m), None)
             .unwrap();
         assert!(cmd.binds.iter().any(|b| b.container == SOCKET_PATH));
+    }
+
+    #[test]
+    fn mcp_servers_are_reached_by_socket_and_their_data_only_by_the_oracle() {
+        let mut t = task(None);
+        t.spec.mcp_servers.insert(
+            "tracker".into(),
+            crate::task::McpServer {
+                argv: vec!["python3".into(), "/nab/mcp/tracker.py".into()],
+                env: vec![],
+            },
+        );
+        let m = ModelMounts {
+            socket: Path::new("/tmp/gw/llm.sock"),
+            out_dir: Path::new("/tmp/out"),
+            nab_agent: Some(Path::new("/build/nab-agent")),
+            agent_model: "scripted",
+        };
+        let sockets = Path::new("/tmp/nab-mcp-x");
+        let agent = AgentKind::NabAgent
+            .plan(&t, Some(&m), Some(sockets))
+            .unwrap();
+        let argv = agent.argv.clone().unwrap();
+        assert!(
+            argv.join(" ")
+                .ends_with("--mcp-config /nab/mcp-sockets/servers.json"),
+            "{argv:?}"
+        );
+        let mount = |p: &AgentPlan, c: &str| p.binds.iter().find(|b| b.container == c).cloned();
+        let at = mount(&agent, crate::mcp_host::AGENT_DIR).unwrap();
+        assert!(at.read_only && at.host == sockets);
+        for plan in [
+            &agent,
+            &AgentKind::Null.plan(&t, None, Some(sockets)).unwrap(),
+            &"command:/bin/sh"
+                .parse::<AgentKind>()
+                .unwrap()
+                .plan(&t, Some(&m), Some(sockets))
+                .unwrap(),
+        ] {
+            assert!(
+                plan.binds.iter().all(|b| b.host != t.mcp_dir()),
+                "no agent under test may mount the servers' data: {:?}",
+                plan.binds
+            );
+            assert!(mount(plan, crate::mcp_host::AGENT_DIR).is_some());
+        }
+        let oracle = AgentKind::Oracle.plan(&t, None, Some(sockets)).unwrap();
+        let data = mount(&oracle, MCP_DATA_PATH).unwrap();
+        assert!(data.read_only && data.host == Path::new("/suite/t/mcp"));
     }
 }

@@ -13,6 +13,8 @@
 //!   compared with the task's [`pinned`] test ids (`tasks/tests.lock`).
 //! - `expect`: host-side checks against expected data that never enters a container.
 //! - `tamper`: protected workspace paths, and the `tamper_flags` a diff that touches them sets.
+//! - `mcp_host`: a task's MCP servers in a sidecar container, reached by the agent through
+//!   sockets the harness serves (their data never enters the agent's container).
 //! - [`model`], `llm`, `metrics`: the model spec, one trial's gateway, and the
 //!   metrics from its transcript and the agent's events.
 //! - [`cost`]: `--prices`, the rate of the run's model and a trial's `cost_usd`.
@@ -40,6 +42,7 @@ pub mod import;
 pub mod judge_model;
 mod junit;
 mod llm;
+mod mcp_host;
 pub mod merge;
 mod metrics;
 pub mod model;

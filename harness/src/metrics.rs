@@ -2,10 +2,10 @@
 //! the agent cannot touch; steps, tool calls and policy blocks come from the agent's own
 //! events; the exit reason comes from the events and is cross-checked with the transcript.
 
-use nab_protocol::events::{Event, EventKind, ToolStatus};
+use crate::task::{MadeCall, RequiredCall};
+use nab_protocol::events::{CompactionTier, Event, EventKind, ToolStatus};
 use nab_protocol::transcript::TranscriptLine;
 use nab_protocol::trial::TrialRecord;
-use std::collections::BTreeSet;
 
 /// What a trial with a model adds to its record.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -30,8 +30,12 @@ pub struct ModelMetrics {
     pub refused_requests: u64,
     /// Why the exit reason differs from what the agent's events said, if it does.
     pub exit_reason_note: Option<String>,
-    /// `required_tool_calls` of the task that the model never made.
+    /// `required_tool_calls` of the task that the model's calls did not meet, each saying
+    /// what is missing.
     pub missing_required: Vec<String>,
+    /// Why the trial shows no compaction that the task's `agent.requires_compaction` asks
+    /// for ([`missing_compaction`]); `None` when it shows one or the task asks none.
+    pub missing_compaction: Option<String>,
     /// Set when the agent stopped because the model provider failed (see
     /// [`provider_failure`]): the trial is an infrastructure error, not the agent's failure.
     pub provider_failure: Option<String>,
@@ -96,7 +100,7 @@ impl ModelMetrics {
         model: &str,
         transcript: &[TranscriptLine],
         events: &[Event],
-        required_tool_calls: &[String],
+        required_tool_calls: &[RequiredCall],
         timed_out: bool,
     ) -> ModelMetrics {
         let t = nab_gateway::TranscriptMetrics::from_lines(transcript);
@@ -190,8 +194,7 @@ impl ModelMetrics {
         let made = tool_calls_made(transcript);
         m.missing_required = required_tool_calls
             .iter()
-            .filter(|r| !made.contains(r.as_str()))
-            .cloned()
+            .filter_map(|r| r.unmet(&made))
             .collect();
         m
     }
@@ -213,24 +216,87 @@ impl ModelMetrics {
         rec.budget_exceeded = Some(self.budget_exceeded);
         rec.refused_requests = Some(self.refused_requests);
         rec.replay_drift = self.replay_drift.clone();
-        for name in &self.missing_required {
-            rec.violations.push(format!(
-                "required tool call `{name}` never made by the model (gateway transcript)"
-            ));
+        for why in &self.missing_required {
+            rec.violations
+                .push(format!("{why} by the model (gateway transcript)"));
+        }
+        if let Some(why) = &self.missing_compaction {
+            rec.violations.push(why.clone());
         }
     }
 }
 
-/// Names of the tool calls in the model's answers (assistant messages), as the gateway
-/// recorded them.
-pub fn tool_calls_made(transcript: &[TranscriptLine]) -> BTreeSet<&str> {
+/// Checks a task's `agent.requires_compaction`: the agent's events must show a compaction
+/// that succeeded, of the `required` tier or a more drastic one (`offload < clear <
+/// summarize`). The gateway cannot see an offload or a clear, so those are taken from the
+/// events; a `summarize` event is the agent's claim that it had the model write a summary,
+/// which the gateway can check: such events count only up to the number of summarization
+/// requests the gateway answered (`answered_summary_requests`, from
+/// `nab_protocol::transcript::answered_summary_requests`), so a forged event without its
+/// request counts for nothing. Returns the violation when nothing counts.
+pub fn missing_compaction(
+    required: CompactionTier,
+    events: &[Event],
+    answered_summary_requests: usize,
+) -> Option<String> {
+    let (mut summaries, mut others) = (0usize, 0usize);
+    for e in events {
+        if let EventKind::Compaction {
+            tier,
+            succeeded: true,
+            ..
+        } = &e.kind
+            && *tier >= required
+        {
+            match tier {
+                CompactionTier::Summarize => summaries += 1,
+                _ => others += 1,
+            }
+        }
+    }
+    if others + summaries.min(answered_summary_requests) > 0 {
+        return None;
+    }
+    let want = match required {
+        CompactionTier::Summarize => "a `summarize` compaction".to_owned(),
+        t => format!(
+            "a context compaction (`{}` or a more drastic tier)",
+            t.as_str()
+        ),
+    };
+    Some(if summaries > 0 {
+        format!(
+            "the task requires {want}: the agent's events claim {summaries} `summarize` compaction(s), but the gateway answered no summarization request, so none counts"
+        )
+    } else {
+        format!("the task requires {want}, but the agent's events show none that succeeded")
+    })
+}
+
+/// The tool calls in the model's answers (assistant messages), as the gateway recorded
+/// them: each one's name and its arguments parsed from their JSON text (`Null` when that
+/// text is not JSON, so no argument requirement can match it).
+pub fn tool_calls_made(transcript: &[TranscriptLine]) -> Vec<MadeCall<'_>> {
     transcript
         .iter()
         .filter_map(|l| l.response.as_ref()?.get("choices")?.as_array())
         .flatten()
         .filter_map(|c| c.get("message")?.get("tool_calls")?.as_array())
         .flatten()
-        .filter_map(|tc| tc.get("function")?.get("name")?.as_str())
+        .filter_map(|tc| {
+            let f = tc.get("function")?;
+            let arguments = match f.get("arguments") {
+                Some(serde_json::Value::String(text)) => {
+                    serde_json::from_str(text).unwrap_or(serde_json::Value::Null)
+                }
+                Some(v @ serde_json::Value::Object(_)) => v.clone(),
+                _ => serde_json::Value::Null,
+            };
+            Some(MadeCall {
+                tool: f.get("name")?.as_str()?,
+                arguments,
+            })
+        })
         .collect()
 }
 
@@ -494,6 +560,77 @@ mod tests {
         assert_eq!(rec.replay_drift, m.replay_drift);
     }
 
+    fn compaction(tier: CompactionTier, succeeded: bool) -> Event {
+        ev(EventKind::Compaction {
+            step: 3,
+            tier,
+            tokens_before: 9000,
+            tokens_after: 3000,
+            messages_before: 20,
+            messages_after: 6,
+            succeeded,
+            detail: None,
+        })
+    }
+
+    #[test]
+    fn a_required_compaction_must_show_in_the_events_and_a_summary_in_the_transcript() {
+        use CompactionTier::{Clear, Offload, Summarize};
+        let work = || tool(1, ToolStatus::Ok);
+        // (required tier, events, answered summary requests, satisfied)
+        let table: Vec<(CompactionTier, Vec<Event>, usize, bool)> = vec![
+            (
+                Summarize,
+                vec![work(), compaction(Summarize, true)],
+                1,
+                true,
+            ),
+            // A summarize event the gateway never saw a request for: forged.
+            (
+                Summarize,
+                vec![work(), compaction(Summarize, true)],
+                0,
+                false,
+            ),
+            // A summary request without a successful compaction event.
+            (Summarize, vec![compaction(Summarize, false)], 2, false),
+            (Summarize, vec![work()], 3, false),
+            (Summarize, vec![], 0, false),
+            // Less drastic tiers do not satisfy a more drastic requirement.
+            (
+                Summarize,
+                vec![compaction(Offload, true), compaction(Clear, true)],
+                0,
+                false,
+            ),
+            (Clear, vec![compaction(Offload, true)], 0, false),
+            // A more drastic tier satisfies a less drastic one.
+            (Clear, vec![compaction(Clear, true)], 0, true),
+            (Offload, vec![compaction(Summarize, true)], 1, true),
+            (Offload, vec![compaction(Summarize, true)], 0, false),
+            (Offload, vec![compaction(Offload, false)], 0, false),
+        ];
+        for (i, (required, events, answered, ok)) in table.into_iter().enumerate() {
+            let got = missing_compaction(required, &events, answered);
+            assert_eq!(got.is_none(), ok, "row {i}: {got:?}");
+        }
+        let forged = missing_compaction(Summarize, &[compaction(Summarize, true)], 0).unwrap();
+        assert!(
+            forged.contains("claim 1 `summarize`") && forged.contains("no summarization request"),
+            "{forged}"
+        );
+        let none = missing_compaction(Clear, &[], 0).unwrap();
+        assert!(
+            none.contains("`clear` or a more drastic tier") && none.contains("show none"),
+            "{none}"
+        );
+        let mut m = ModelMetrics::compute("m", &[], &[], &[], false);
+        m.missing_compaction = Some(forged.clone());
+        let mut rec = TrialRecord::new("r", "t", "long-context", 0, "nab-agent");
+        m.apply(&mut rec);
+        assert_eq!(rec.violations, vec![forged]);
+    }
+
     #[test]
     fn required_tool_calls_are_checked_in_the_models_answers() {
         let transcript = vec![line(
@@ -502,14 +639,15 @@ mod tests {
             None,
             None,
         )];
-        let required = vec![
-            "mcp__tracker__list_tickets".to_string(),
-            "mcp__tracker__get_ticket".to_string(),
-        ];
+        let required: Vec<RequiredCall> =
+            serde_yaml::from_str("[mcp__tracker__list_tickets, mcp__tracker__get_ticket]").unwrap();
         let m = ModelMetrics::compute("m", &transcript, &[], &required, true);
         assert_eq!(
             m.missing_required,
-            vec!["mcp__tracker__get_ticket".to_string()]
+            vec![
+                "required tool call `mcp__tracker__get_ticket` made never (needs at least once)"
+                    .to_string()
+            ]
         );
         assert_eq!(m.agent_exit_reason.as_deref(), Some("timeout"));
         let mut rec = TrialRecord::new("r", "t", "mcp", 0, "nab-agent");
@@ -518,5 +656,27 @@ mod tests {
         assert!(rec.violations[0].contains("mcp__tracker__get_ticket"));
         assert_eq!(rec.budget_exceeded, Some(false));
         assert_eq!(rec.refused_requests, Some(0));
+    }
+
+    #[test]
+    fn required_arguments_are_read_from_the_calls_json_text() {
+        let mut l = line(0, &["mcp__tracker__get_ticket"], None, None);
+        l.response.as_mut().unwrap()["choices"][0]["message"]["tool_calls"][0]["function"]["arguments"] =
+            json!(r#"{"id": "TCK-212"}"#);
+        let mut garbled = line(1, &["mcp__tracker__get_ticket"], None, None);
+        garbled.response.as_mut().unwrap()["choices"][0]["message"]["tool_calls"][0]["function"]
+            ["arguments"] = json!(r#"{"id": "TCK-7""#);
+        let transcript = [l, garbled];
+        let made = tool_calls_made(&transcript);
+        assert_eq!(made[0].arguments, json!({"id": "TCK-212"}));
+        assert_eq!(made[1].arguments, serde_json::Value::Null);
+        let required: Vec<RequiredCall> = serde_yaml::from_str(
+            "[{tool: mcp__tracker__get_ticket, arguments: {id: TCK-212}}, \
+              {tool: mcp__tracker__get_ticket, arguments: {id: TCK-7}}]",
+        )
+        .unwrap();
+        let m = ModelMetrics::compute("m", &transcript, &[], &required, false);
+        assert_eq!(m.missing_required.len(), 1, "{:?}", m.missing_required);
+        assert!(m.missing_required[0].contains(r#"{"id":"TCK-7"}"#));
     }
 }

@@ -4,6 +4,7 @@
 
 use crate::agent::{AgentKind, ModelMounts};
 use crate::llm::LlmSession;
+use crate::mcp_host::McpHost;
 use crate::metrics::ModelMetrics;
 use crate::model::ModelSetup;
 use crate::sandbox::{
@@ -79,6 +80,8 @@ pub enum TrialError {
     Plan(#[from] crate::agent::PlanError),
     #[error(transparent)]
     Llm(#[from] crate::llm::LlmError),
+    #[error(transparent)]
+    McpHost(#[from] crate::mcp_host::McpHostError),
     #[error("trial files in {dir}: {source}")]
     Files {
         dir: PathBuf,
@@ -122,6 +125,7 @@ impl TrialError {
             TrialError::ReplayMiss(_) => Some(ErrorKind::ReplayMiss),
             TrialError::Plan(_)
             | TrialError::Llm(_)
+            | TrialError::McpHost(_)
             | TrialError::Files { .. }
             | TrialError::NoTaskImage(_) => Some(ErrorKind::Harness),
         }
@@ -308,6 +312,9 @@ struct AgentRun<'a> {
     ws_quota: Option<QuotaMount>,
     out_quota: Option<QuotaMount>,
     session: Option<(&'a Arc<ModelSetup>, LlmSession)>,
+    /// The MCP servers' host, stopped; its socket folder is a bind source of the agent's
+    /// container, so it lives until that container is gone.
+    mcp: Option<McpHost>,
     exit_reason: SandboxExit,
     agent_exit_code: Option<i64>,
     agent_s: f64,
@@ -456,7 +463,10 @@ async fn agent_phase<'a>(
         nab_agent: m.nab_agent.as_deref(),
         agent_model: &m.agent_model,
     });
-    let plan = job.agent.plan(task, mounts.as_ref())?;
+    let mcp = start_mcp_servers(scope, image).await?;
+    let plan = job
+        .agent
+        .plan(task, mounts.as_ref(), mcp.as_ref().map(|(h, _)| h.dir()))?;
     let mut env = vec!["HOME=/tmp".to_owned(), "LANG=C.UTF-8".to_owned()];
     env.extend(plan.env.iter().cloned());
     let agent_spec = ContainerSpec {
@@ -510,16 +520,59 @@ async fn agent_phase<'a>(
     let agent_s = agent_started.elapsed().as_secs_f64();
     // Stop everything the agent started before reading its workspace.
     ctx.backend.kill(&container).await?;
+    let mcp = match mcp {
+        Some((mut host, sidecar)) => {
+            host.stop().await;
+            ctx.backend.kill(&sidecar).await?;
+            Some(host)
+        }
+        None => None,
+    };
     Ok(AgentRun {
         container,
         volume,
         ws_quota,
         out_quota,
         session,
+        mcp,
         exit_reason,
         agent_exit_code,
         agent_s,
     })
+}
+
+/// The task's MCP servers (`mcp_servers:`): their sidecar container, which alone holds
+/// the task's `mcp/` folder, and the host's sockets the agent reaches them by.
+async fn start_mcp_servers(
+    scope: &Scope<'_>,
+    image: &str,
+) -> Result<Option<(McpHost, ContainerId)>, TrialError> {
+    let (ctx, task, dir) = (scope.ctx, &scope.job.task, &scope.job.dir);
+    if task.spec.mcp_servers.is_empty() {
+        return Ok(None);
+    }
+    let spec = ContainerSpec {
+        image: image.to_owned(),
+        labels: scope.labels("mcp"),
+        limits: lockdown(task),
+        workspace: None,
+        binds: vec![BindMount {
+            host: task.mcp_dir(),
+            container: "/nab/mcp".into(),
+            read_only: true,
+        }],
+        tmpfs: vec![],
+        env: vec!["HOME=/tmp".to_owned(), "LANG=C.UTF-8".to_owned()],
+    };
+    let sidecar = ctx.backend.create(&spec).await?;
+    scope.created().containers.push(sidecar.clone());
+    let host = McpHost::start(
+        ctx.backend.clone(),
+        sidecar.clone(),
+        &task.spec.mcp_servers,
+        dir,
+    )?;
+    Ok(Some((host, sidecar)))
 }
 
 /// Takes in what the agent left: the quotas it filled, its workspace (diff.patch, tamper
@@ -548,6 +601,7 @@ async fn collect(
     let (mut failure, tamper_flags, picks) =
         read_workspace(scope, &agent.container, original, ws_full, !full.is_empty()).await?;
     scope.ctx.backend.destroy(&agent.container).await?;
+    drop(agent.mcp);
     // The gateway and /nab/out outlive the agent's container: Docker needs every bind
     // source to exist while it copies the workspace out.
     let metrics = match agent.session {
@@ -571,6 +625,13 @@ async fn collect(
         .is_some_and(|m| !m.missing_required.is_empty())
     {
         failure.get_or_insert(FailureReason::MissingToolCalls);
+    }
+    // So does a compaction the task requires that the trial does not show.
+    if metrics
+        .as_ref()
+        .is_some_and(|m| m.missing_compaction.is_some())
+    {
+        failure.get_or_insert(FailureReason::MissingCompaction);
     }
     Ok(Collected {
         failure,
@@ -724,6 +785,19 @@ async fn model_metrics(
         &task.spec.required_tool_calls,
         exit_reason == SandboxExit::Timeout,
     );
+    if let Some(tier) = task.spec.agent.as_ref().and_then(|a| a.requires_compaction) {
+        // Summary requests the gateway answered, to check the agent's summarize events by.
+        let path = dir.join(run::TRANSCRIPT_FILE);
+        let answered = tokio::task::spawn_blocking(move || {
+            nab_protocol::transcript::answered_summary_requests(&path)
+        })
+        .await
+        .map_err(|e| files_err(dir)(std::io::Error::other(e)))?
+        // A line that does not read back was already the agent's `bad_agent_output`.
+        .map_or(0, |seqs| seqs.len());
+        metrics.missing_compaction =
+            crate::metrics::missing_compaction(tier, &out.events, answered);
+    }
     metrics.cost_usd = crate::cost::trial_cost(m.price.as_ref(), &metrics.usage());
     // The gateway's own count also has the refusals past the transcript's cap.
     metrics.refused_requests = metrics.refused_requests.max(out.refused_requests);

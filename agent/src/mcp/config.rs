@@ -4,10 +4,12 @@
 //! ```json
 //! {"mcpServers": {
 //!    "tracker": {"command": "python3", "args": ["/nab/task/tracker.py"], "env": {"MODE": "ro"}},
-//!    "docs":    {"url": "http://127.0.0.1:8931/mcp"}
+//!    "docs":    {"url": "http://127.0.0.1:8931/mcp"},
+//!    "inventory": {"socket": "/nab/mcp-sockets/inventory.sock"}
 //! }}
 //! ```
-//! A server has either `command` (stdio) or `url` (streamable HTTP), never both.
+//! A server has exactly one of `command` (stdio), `url` (streamable HTTP) or `socket` (a
+//! Unix socket carrying stdio's line framing; nab serves a task's sidecar servers so).
 
 use super::McpError;
 use serde::Deserialize;
@@ -31,9 +33,11 @@ pub enum ConfigError {
     BadName(String),
     #[error("server `{name}`: url `{url}` must start with http:// or https://")]
     BadUrl { name: String, url: String },
-    #[error("server `{0}` has both `command` and `url`; give exactly one")]
+    #[error("server `{0}` has more than one of `command`, `url` and `socket`; give exactly one")]
     BothTransports(String),
-    #[error("server `{0}` needs a non-empty `command` (stdio) or a `url` (streamable HTTP)")]
+    #[error(
+        "server `{0}` needs a non-empty `command` (stdio), a `url` (streamable HTTP) or a `socket` (an absolute path)"
+    )]
     NoTransport(String),
 }
 
@@ -59,6 +63,9 @@ pub enum TransportConfig {
     Http {
         url: String,
     },
+    Socket {
+        path: std::path::PathBuf,
+    },
 }
 
 #[derive(Deserialize)]
@@ -77,6 +84,7 @@ struct RawServer {
     #[serde(default)]
     env: BTreeMap<String, String>,
     url: Option<String>,
+    socket: Option<String>,
     /// Accepted for compatibility with other clients' files ("stdio" | "http" | ...).
     #[serde(rename = "type")]
     _kind: Option<String>,
@@ -107,19 +115,32 @@ impl McpConfig {
         let mut servers = Vec::new();
         for (name, s) in raw.mcp_servers {
             validate_name(&name)?;
-            let transport = match (s.command, s.url) {
-                (Some(command), None) if !command.trim().is_empty() => TransportConfig::Stdio {
-                    command,
-                    args: s.args,
-                    env: s.env,
-                },
-                (None, Some(url)) => {
+            let transport = match (s.command, s.url, s.socket) {
+                (Some(command), None, None) if !command.trim().is_empty() => {
+                    TransportConfig::Stdio {
+                        command,
+                        args: s.args,
+                        env: s.env,
+                    }
+                }
+                (None, Some(url), None) => {
                     if !(url.starts_with("http://") || url.starts_with("https://")) {
                         return Err(ConfigError::BadUrl { name, url });
                     }
                     TransportConfig::Http { url }
                 }
-                (Some(_), Some(_)) => return Err(ConfigError::BothTransports(name)),
+                (None, None, Some(path)) if path.starts_with('/') => {
+                    TransportConfig::Socket { path: path.into() }
+                }
+                (c, u, p)
+                    if [c.is_some(), u.is_some(), p.is_some()]
+                        .iter()
+                        .filter(|x| **x)
+                        .count()
+                        > 1 =>
+                {
+                    return Err(ConfigError::BothTransports(name));
+                }
                 _ => return Err(ConfigError::NoTransport(name)),
             };
             servers.push(ServerConfig { name, transport });
@@ -151,7 +172,7 @@ mod tests {
     #[test]
     fn reads_both_transports_sorted_by_name() {
         let c = McpConfig::parse(
-            r#"{"mcpServers": {"zeta": {"url": "http://127.0.0.1:1/mcp"},
+            r#"{"mcpServers": {"zeta": {"url": "http://127.0.0.1:1/mcp"}, "mid": {"socket": "/nab/s.sock"},
                 "alpha": {"command": "python3", "args": ["s.py"], "env": {"A": "1"}}}}"#,
         )
         .unwrap();
@@ -160,7 +181,10 @@ mod tests {
             matches!(&c.servers[0].transport, TransportConfig::Stdio { args, .. } if args == &["s.py"])
         );
         assert!(
-            matches!(&c.servers[1].transport, TransportConfig::Http { url } if url.ends_with("/mcp"))
+            matches!(&c.servers[1].transport, TransportConfig::Socket { path } if path.ends_with("s.sock"))
+        );
+        assert!(
+            matches!(&c.servers[2].transport, TransportConfig::Http { url } if url.ends_with("/mcp"))
         );
     }
 
@@ -173,13 +197,21 @@ mod tests {
             ),
             (
                 r#"{"mcpServers": {"a": {"command": "x", "url": "http://h"}}}"#,
-                "both",
+                "more than one",
             ),
             (
                 r#"{"mcpServers": {"a__b": {"command": "x"}}}"#,
                 "without `__`",
             ),
             (r#"{"mcpServers": {"a": {"url": "ftp://h"}}}"#, "http://"),
+            (
+                r#"{"mcpServers": {"a": {"socket": "/s", "url": "http://h"}}}"#,
+                "more than one",
+            ),
+            (
+                r#"{"mcpServers": {"a": {"socket": "rel.sock"}}}"#,
+                "an absolute path",
+            ),
             ("{\"mcpServers\": {\"a\": {\"comand\": \"x\"}}}", "line 1"),
             (
                 "{\"mcpServers\": {\"a\": {\"args\": 3}}}",

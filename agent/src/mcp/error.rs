@@ -53,13 +53,20 @@ pub enum LinkError {
     TransportUsed,
     #[error("handshake failed: {0}")]
     Handshake(#[source] rmcp::service::ClientInitializeError),
-    #[error("handshake with {url} failed: {source}")]
-    HttpHandshake {
-        url: String,
+    /// `peer` is the server's URL or socket path.
+    #[error("handshake with {peer} failed: {source}")]
+    PeerHandshake {
+        peer: String,
         #[source]
         source: rmcp::service::ClientInitializeError,
     },
-    /// `peer` is "to initialize" (stdio) or "from <url>" (HTTP).
+    #[error("cannot connect to {socket}: {source}")]
+    Connect {
+        socket: String,
+        #[source]
+        source: std::io::Error,
+    },
+    /// `peer` is "to initialize" (stdio) or "from <url or socket>" (HTTP, socket).
     #[error("no answer {peer} within {secs} s")]
     NoAnswer { peer: String, secs: f64 },
     #[error("not initialized")]

@@ -1,13 +1,11 @@
 //! Streamable HTTP servers (`"url"` in the config). No process to own: the link ends when
 //! the rmcp session does.
 
-use super::link::{Handler, Launcher, Link, RmcpSession};
+use super::link::{Handler, Launcher, Link, RmcpSession, SessionLink};
 use super::{LinkError, RingBuffer, Timings};
 use async_trait::async_trait;
-use rmcp::model::{CallToolResult, JsonObject, Tool};
 use rmcp::transport::StreamableHttpClientTransport;
 use std::sync::Arc;
-use tokio::sync::Notify;
 
 pub struct HttpLauncher {
     pub url: String,
@@ -29,8 +27,8 @@ impl Launcher for HttpLauncher {
             peer: format!("from {}", self.url),
             secs: self.timings.handshake_timeout.as_secs_f64(),
         })?
-        .map_err(|source| LinkError::HttpHandshake {
-            url: self.url.clone(),
+        .map_err(|source| LinkError::PeerHandshake {
+            peer: self.url.clone(),
             source,
         })?;
         let session = RmcpSession::new(
@@ -38,40 +36,10 @@ impl Launcher for HttpLauncher {
             handler.list_changed.clone(),
             self.timings.call_timeout,
         );
-        Ok(Arc::new(HttpLink { session }))
+        Ok(Arc::new(SessionLink { session }))
     }
 
     fn ring(&self) -> RingBuffer {
         self.ring.clone()
-    }
-}
-
-struct HttpLink {
-    session: RmcpSession,
-}
-
-#[async_trait]
-impl Link for HttpLink {
-    async fn list_tools(&self) -> Result<Vec<Tool>, LinkError> {
-        self.session.list_tools().await
-    }
-    async fn call_tool(
-        &self,
-        tool: &str,
-        arguments: Option<JsonObject>,
-    ) -> Result<CallToolResult, LinkError> {
-        self.session.call_tool(tool, arguments).await
-    }
-    async fn ping(&self) -> Result<(), LinkError> {
-        self.session.ping().await
-    }
-    async fn closed(&self) -> String {
-        self.session.ended().await
-    }
-    async fn shutdown(&self) {
-        self.session.cancel();
-    }
-    fn list_changed(&self) -> Arc<Notify> {
-        self.session.list_changed.clone()
     }
 }

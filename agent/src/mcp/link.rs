@@ -148,3 +148,35 @@ impl RmcpSession {
         }
     }
 }
+
+/// A link that is nothing but its rmcp session (HTTP and socket servers: no process of
+/// the agent's to own, so the link ends when the session does).
+pub struct SessionLink {
+    pub session: RmcpSession,
+}
+
+#[async_trait]
+impl Link for SessionLink {
+    async fn list_tools(&self) -> Result<Vec<Tool>, LinkError> {
+        self.session.list_tools().await
+    }
+    async fn call_tool(
+        &self,
+        tool: &str,
+        arguments: Option<JsonObject>,
+    ) -> Result<CallToolResult, LinkError> {
+        self.session.call_tool(tool, arguments).await
+    }
+    async fn ping(&self) -> Result<(), LinkError> {
+        self.session.ping().await
+    }
+    async fn closed(&self) -> String {
+        self.session.ended().await
+    }
+    async fn shutdown(&self) {
+        self.session.cancel();
+    }
+    fn list_changed(&self) -> Arc<Notify> {
+        self.session.list_changed.clone()
+    }
+}

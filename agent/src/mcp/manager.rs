@@ -115,6 +115,14 @@ impl McpManager {
                     }),
                     None,
                 ),
+                TransportConfig::Socket { path } => (
+                    Arc::new(super::socket::SocketLauncher {
+                        path: path.clone(),
+                        timings: timings.clone(),
+                        ring,
+                    }),
+                    None,
+                ),
             };
             servers.push(Server {
                 shared: ServerShared::new(s.name.clone(), generation.clone(), notices.clone()),

@@ -2,8 +2,10 @@
 //! `mcp__<server>__<tool>`, each server supervised so that a misbehaving one can never hang
 //! or kill the agent.
 //!
-//! - [`config`]: the JSON file (stdio `command`/`args`/`env`, or streamable HTTP `url`).
-//! - [`stdio`] / [`http`]: the two transports, each a [`link::Launcher`] of [`link::Link`]s
+//! - [`config`]: the JSON file (stdio `command`/`args`/`env`, streamable HTTP `url`, or a
+//!   Unix `socket`).
+//! - [`stdio`] / [`http`] / [`socket`]: the transports (a child process, streamable HTTP,
+//!   a Unix socket carrying stdio framing), each a [`link::Launcher`] of [`link::Link`]s
 //!   over rmcp (pinned to an exact version in Cargo.toml).
 //! - [`supervisor`]: start, ping while idle, notice death, restart with backoff, give up.
 //! - [`proctree`] / [`leftovers`]: ending a server's whole process tree, now or after a crash.
@@ -19,6 +21,7 @@ pub mod link;
 pub mod manager;
 pub mod proctree;
 pub mod ring;
+pub mod socket;
 pub mod stdio;
 pub mod supervisor;
 pub mod tool;

@@ -299,6 +299,14 @@ mod tests {
         ) -> Result<ExecOutcome, SandboxError> {
             unreachable!()
         }
+        async fn attach(
+            &self,
+            _: &ContainerId,
+            _: &[String],
+            _: &[String],
+        ) -> Result<crate::sandbox::AttachedProcess, SandboxError> {
+            unreachable!()
+        }
         async fn copy_out(
             &self,
             _: &ContainerId,

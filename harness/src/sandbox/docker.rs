@@ -1,8 +1,8 @@
 //! The Docker backend. Every container is locked down the same way; see `create`.
 
 use super::{
-    Capabilities, Capture, ContainerId, ContainerSpec, ExecOutcome, ExecRequest, Labels,
-    SandboxBackend, SandboxError, Swept, VolumeId,
+    AttachedProcess, Capabilities, Capture, ContainerId, ContainerSpec, ExecOutcome, ExecRequest,
+    Labels, SandboxBackend, SandboxError, Swept, VolumeId,
 };
 use async_trait::async_trait;
 use bollard::Docker;
@@ -288,6 +288,73 @@ impl SandboxBackend for DockerBackend {
             output,
             stdout,
             duration: started.elapsed(),
+        })
+    }
+
+    async fn attach(
+        &self,
+        c: &ContainerId,
+        argv: &[String],
+        env: &[String],
+    ) -> Result<AttachedProcess, SandboxError> {
+        let exec = self
+            .docker
+            .create_exec(
+                &c.0,
+                ExecConfig {
+                    cmd: Some(argv.to_vec()),
+                    env: Some(env.to_vec()),
+                    working_dir: Some("/".into()),
+                    user: Some(sandbox_user()),
+                    attach_stdout: Some(true),
+                    attach_stderr: Some(true),
+                    attach_stdin: Some(true),
+                    tty: Some(false),
+                    privileged: Some(false),
+                    ..Default::default()
+                },
+            )
+            .await
+            .map_err(SandboxError::docker("create attached exec"))?;
+        let (mut output, input) = match self
+            .docker
+            .start_exec(&exec.id, Some(StartExecOptions::default()))
+            .await
+            .map_err(SandboxError::docker("start attached exec"))?
+        {
+            StartExecResults::Attached { output, input } => (output, input),
+            StartExecResults::Detached => {
+                return Err(SandboxError::Io(std::io::Error::other(
+                    "exec unexpectedly detached",
+                )));
+            }
+        };
+        // Small channels: a reader that stops reading stops the pump, and Docker's
+        // stream waits (the process blocks on a full pipe) instead of memory growing.
+        let (out_tx, stdout) = tokio::sync::mpsc::channel(8);
+        let (err_tx, stderr) = tokio::sync::mpsc::channel(8);
+        tokio::spawn(async move {
+            while let Some(Ok(item)) = output.next().await {
+                let sent = match item {
+                    LogOutput::StdOut { message } | LogOutput::Console { message } => {
+                        out_tx.send(message).await.is_ok()
+                    }
+                    // Nobody reading standard error must not stop standard output.
+                    LogOutput::StdErr { message } => {
+                        let _ = err_tx.try_send(message);
+                        true
+                    }
+                    LogOutput::StdIn { .. } => true,
+                };
+                if !sent {
+                    break;
+                }
+            }
+        });
+        Ok(AttachedProcess {
+            stdin: input,
+            stdout,
+            stderr,
         })
     }
 

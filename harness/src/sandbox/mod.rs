@@ -87,6 +87,17 @@ impl SandboxError {
     }
 }
 
+/// A process whose standard input and output the harness holds: a server it talks to (a
+/// task's MCP server in its sidecar container). It ends when both halves are dropped and
+/// its input is closed, or with its container.
+pub struct AttachedProcess {
+    pub stdin: std::pin::Pin<Box<dyn tokio::io::AsyncWrite + Send>>,
+    /// Standard output, chunk by chunk; standard error goes to `stderr`.
+    pub stdout: tokio::sync::mpsc::Receiver<bytes::Bytes>,
+    /// Standard error, chunk by chunk (for a log; nothing parses it).
+    pub stderr: tokio::sync::mpsc::Receiver<bytes::Bytes>,
+}
+
 /// Opaque handles; only the backend knows what they mean.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct ContainerId(pub String);
@@ -126,6 +137,14 @@ pub trait SandboxBackend: Send + Sync {
         req: &ExecRequest,
         cancel: &CancellationToken,
     ) -> Result<ExecOutcome, SandboxError>;
+    /// Starts argv as the sandbox user with its standard input and output attached (no
+    /// deadline: the caller ends it by closing its input or killing the container).
+    async fn attach(
+        &self,
+        c: &ContainerId,
+        argv: &[String],
+        env: &[String],
+    ) -> Result<AttachedProcess, SandboxError>;
     /// Streams `path` out as a tar archive, chunk by chunk, into `into` (at most `limit`
     /// bytes; past it, [`SandboxError::TooLarge`]). A receiver that hangs up ends the
     /// copy without an error: the reader has seen enough.

@@ -319,6 +319,17 @@ fn check_spec(folder: &Path, file: &Path, spec: &TaskSpec, issues: &mut Vec<Task
                 "is 0; give a number of tokens greater than 0".into(),
             );
         }
+        if let Some(tier) = agent.requires_compaction
+            && agent.context_window.is_none()
+        {
+            bad(
+                "agent.requires_compaction",
+                format!(
+                    "is `{}` but `agent.context_window` is not set; give the window (tokens) the agent must compact to, e.g. `agent: {{context_window: 16000}}`",
+                    tier.as_str()
+                ),
+            );
+        }
         if agent.max_steps == Some(0) {
             bad("agent.max_steps", "is 0; give at least 1".into());
         }
@@ -396,13 +407,20 @@ fn check_spec(folder: &Path, file: &Path, spec: &TaskSpec, issues: &mut Vec<Task
         }
     }
     for (i, t) in spec.required_tool_calls.iter().enumerate() {
-        if t.trim().is_empty() {
+        if t.tool.trim().is_empty() {
             bad(
                 &format!("required_tool_calls[{i}]"),
                 "is empty; name a tool, e.g. mcp__tracker__get_ticket".into(),
             );
         }
+        if t.at_least == 0 {
+            bad(
+                &format!("required_tool_calls[{i}].at_least"),
+                "is 0; give at least 1 (or leave the requirement out)".into(),
+            );
+        }
     }
+    check_mcp_servers(spec, folder, &mut bad);
     for (i, p) in spec.replay_normalize.iter().enumerate() {
         if let Err(e) = nab_gateway::compile_pattern(&p.pattern) {
             bad(&format!("replay_normalize[{i}].pattern"), e.to_string());
@@ -553,5 +571,57 @@ fn check_expected(folder: &Path, field: &str, rel: &str, bad: &mut impl FnMut(&s
                 "`{rel}` {why}; name a file in the task's `{EXPECTED_DIR}/` folder, e.g. {EXPECTED_DIR}/summary.csv"
             ),
         );
+    }
+}
+
+/// `mcp_servers:`: valid names, a command line, the `mcp/` folder beside task.yaml, and not
+/// mixed with `agent.mcp_config` (one way to give the agent its servers).
+fn check_mcp_servers(spec: &TaskSpec, folder: &Path, bad: &mut impl FnMut(&str, String)) {
+    if spec.mcp_servers.is_empty() {
+        return;
+    }
+    if spec.agent.as_ref().is_some_and(|a| a.mcp_config.is_some()) {
+        bad(
+            "agent.mcp_config",
+            "is given with mcp_servers; give one of them (mcp_servers keeps the servers' data out of the agent's container)".into(),
+        );
+    }
+    if !folder.join(super::MCP_DIR).is_dir() {
+        bad(
+            "mcp_servers",
+            format!(
+                "needs the folder `{}/` beside task.yaml (it is mounted at /nab/mcp in the servers' sidecar)",
+                super::MCP_DIR
+            ),
+        );
+    }
+    for (name, server) in &spec.mcp_servers {
+        let valid = !name.is_empty()
+            && name.len() <= 32
+            && !name.contains("__")
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+        if !valid {
+            bad(
+                &format!("mcp_servers.{name}"),
+                "the name must be 1-32 characters of [A-Za-z0-9_-] without `__`".into(),
+            );
+        }
+        if server.argv.first().is_none_or(|c| c.trim().is_empty()) {
+            bad(
+                &format!("mcp_servers.{name}.argv"),
+                "is empty; give the server's command line, e.g. [python3, /nab/mcp/server.py]"
+                    .into(),
+            );
+        }
+        for (i, e) in server.env.iter().enumerate() {
+            if e.split_once('=').is_none_or(|(k, _)| k.is_empty()) {
+                bad(
+                    &format!("mcp_servers.{name}.env[{i}]"),
+                    format!("`{e}` must be NAME=value"),
+                );
+            }
+        }
     }
 }

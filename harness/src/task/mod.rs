@@ -6,14 +6,16 @@
 mod environment;
 mod issue;
 mod load;
+mod required_call;
 mod schema;
 
 pub use environment::{debian_name, pinned_requirement};
 pub use issue::{SuiteError, TaskIssue};
 pub use load::{load_suite, load_task};
+pub use required_call::{MadeCall, RequiredCall};
 pub use schema::{
     AgentOptions, Budgets, Category, CommandStep, Compare, Difficulty, Environment, ExpectFile,
-    ExpectStdout, GatewayOptions, Limits, Origin, TaskSpec, Timeouts, VerifyStep,
+    ExpectStdout, GatewayOptions, Limits, McpServer, Origin, TaskSpec, Timeouts, VerifyStep,
 };
 
 use std::path::PathBuf;
@@ -23,6 +25,10 @@ pub const EXPECTED_DIR: &str = "expected";
 /// The largest expected file, and so the most bytes a host-side check reads of the agent's
 /// file or a command's stdout.
 pub const EXPECTED_CAP: u64 = 8 * 1024 * 1024;
+
+/// The task folder's sub-folder of MCP server files (`mcp_servers:`), never mounted where
+/// the agent can read it.
+pub const MCP_DIR: &str = "mcp";
 
 /// A task that passed every check.
 #[derive(Debug, Clone)]
@@ -63,6 +69,11 @@ impl Task {
     pub fn wrong_dir(&self, name: &str) -> PathBuf {
         self.dir.join("wrong").join(name)
     }
+    /// `mcp/`: the files of the task's MCP servers, mounted only in their sidecar.
+    pub fn mcp_dir(&self) -> PathBuf {
+        self.dir.join(MCP_DIR)
+    }
+
     /// `fixtures/`, when the task has one.
     pub fn fixtures_dir(&self) -> Option<PathBuf> {
         let d = self.dir.join("fixtures");

@@ -29,9 +29,16 @@ pub struct TaskSpec {
     /// Limits on what the agent may ask of its model gateway; each has a default.
     #[serde(default)]
     pub gateway: Option<GatewayOptions>,
-    /// Tool calls that must appear in the gateway transcript (MCP tasks).
+    /// Tool calls that must appear in the gateway transcript (MCP tasks): a name, or
+    /// `{tool, arguments, at_least}` (see [`super::RequiredCall`]).
     #[serde(default)]
-    pub required_tool_calls: Vec<String>,
+    pub required_tool_calls: Vec<super::RequiredCall>,
+    /// MCP servers that run outside the agent's container, in a sidecar of the task's
+    /// image that holds the task's `mcp/` folder (at /nab/mcp); the agent reaches each one
+    /// through a Unix socket the harness serves, named in the MCP config it is given.
+    /// Keyed by server name (the `<server>` in `mcp__<server>__<tool>`).
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub mcp_servers: std::collections::BTreeMap<String, McpServer>,
     /// Extra patterns for replay matching: volatile tokens in this task's tool results
     /// that the built-in normalizers do not know (nab_gateway::normalize).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -64,6 +71,18 @@ pub struct Environment {
     /// Shell commands run in order as root at build time, after the packages (`sh -c`).
     #[serde(default)]
     pub setup: Vec<String>,
+}
+
+/// One entry of `mcp_servers:`: a stdio MCP server, started in the sidecar for each
+/// connection the agent opens.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct McpServer {
+    /// The server's command line in the sidecar, e.g. `[python3, /nab/mcp/tracker.py]`.
+    pub argv: Vec<String>,
+    /// `NAME=value` environment entries for the server.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub env: Vec<String>,
 }
 
 /// The format a task was converted from.
@@ -316,6 +335,13 @@ pub struct AgentOptions {
     /// A file in `fixtures/`, given to the agent as `/nab/task/<file>`.
     #[serde(default)]
     pub mcp_config: Option<String>,
+    /// The least drastic context compaction a trial must show (`offload`, `clear` or
+    /// `summarize`; a more drastic tier also counts): a trial with a model whose events show
+    /// none fails with `failure_reason: missing_compaction`. A `summarize` compaction
+    /// counts only when the gateway answered a summarization request for it (the
+    /// transcript, not the agent's word). Needs `context_window` (checked at load).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub requires_compaction: Option<nab_protocol::events::CompactionTier>,
 }
 
 /// `gateway:` in task.yaml. Anything left out keeps the gateway's default

@@ -592,3 +592,154 @@ async fn absurd_usage_from_a_priced_upstream_saturates_and_the_cost_limit_stops_
     assert_eq!(summary["usage"]["total_tokens"], max, "{summary}");
     assert!(!out.join("trials/term-log-report/1").exists());
 }
+
+/// A task's MCP server runs in its sidecar: the agent reaches it only through the socket
+/// the harness serves (which notes every tool call), never its data; and a required call
+/// pinned to arguments is not met by the same tool called with others.
+#[tokio::test(flavor = "multi_thread")]
+async fn mcp_servers_are_reached_only_by_socket_and_required_calls_pin_their_arguments() {
+    common::base_image().await;
+    common::ensure_nab_agent();
+    let root = tempfile::tempdir().unwrap();
+    let suite = root.path().join("suite");
+    let task = "mcp-ticket-triage";
+    copy_dir(&repo_tasks().join(task), &suite.join(task));
+    // The same solution, but the model reads a distractor ticket instead of SHIP-142.
+    let other = suite.join("mcp-other-ticket");
+    copy_dir(&repo_tasks().join(task), &other);
+    let yaml = std::fs::read_to_string(other.join("task.yaml")).unwrap();
+    write(
+        &other.join("task.yaml"),
+        &yaml.replace("id: mcp-ticket-triage", "id: mcp-other-ticket"),
+    );
+    let traj = std::fs::read_to_string(other.join("trajectory.yaml")).unwrap();
+    assert!(traj.contains("arguments: {id: SHIP-142}"));
+    write(
+        &other.join("trajectory.yaml"),
+        &traj.replace("arguments: {id: SHIP-142}", "arguments: {id: SHIP-141}"),
+    );
+    let suite_arg = suite.to_string_lossy().into_owned();
+    let run_id = common::unique("mcp");
+    let _sweep = common::SweepOnDrop(run_id.clone());
+    let out = root.path().join("out");
+    let o = nab_run(
+        &run_id,
+        &out,
+        &[
+            "--tasks",
+            &suite_arg,
+            "--agent",
+            "nab-agent",
+            "--model",
+            "scripted:task",
+            "-j",
+            "2",
+        ],
+        &[],
+    );
+    let recs = records(&out);
+    assert_eq!(recs.len(), 2, "{}", show(&o));
+    let solved = recs.iter().find(|r| r.task_id == task).unwrap();
+    assert_eq!(
+        solved.status,
+        TrialStatus::Passed,
+        "{solved:?}\n{}",
+        show(&o)
+    );
+    let calls =
+        std::fs::read_to_string(out.join("trials").join(task).join("0/mcp_calls.jsonl")).unwrap();
+    assert!(
+        calls.contains(r#""arguments":{"id":"SHIP-142"},"name":"mcp__tracker__get_ticket""#),
+        "the harness notes the calls that reached the server: {calls}"
+    );
+    let wrong = recs
+        .iter()
+        .find(|r| r.task_id == "mcp-other-ticket")
+        .unwrap();
+    assert_eq!(wrong.status, TrialStatus::Failed, "{wrong:?}");
+    assert_eq!(
+        wrong.failure_reason,
+        Some(nab_protocol::trial::FailureReason::MissingToolCalls),
+        "{wrong:?}"
+    );
+    assert!(
+        wrong.violations.iter().any(|v| v.contains(
+            r#"required tool call `mcp__tracker__get_ticket` with {"id":"SHIP-142"} made never"#
+        )),
+        "{:?}",
+        wrong.violations
+    );
+
+    // An agent that looks for the tracker's data finds only the sockets; the socket is
+    // how it gets a ticket.
+    let snoop = root.path().join("snoop.sh");
+    write_exec(
+        &snoop,
+        r#"#!/bin/sh
+cd /workspace
+{ ls /nab /nab/mcp-sockets; find / -xdev -name '*.json' -path '*data*' 2>/dev/null; ls /nab/mcp 2>&1; } > snoop.txt
+python3 - >> snoop.txt 2>&1 <<'PY'
+import json, socket
+s = socket.socket(socket.AF_UNIX)
+s.connect("/nab/mcp-sockets/tracker.sock")
+f = s.makefile("rwb")
+def send(m):
+    f.write((json.dumps(m) + "\n").encode())
+    f.flush()
+send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "snoop", "version": "0"}}})
+print("init:", f.readline().decode().strip()[:80])
+send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+send({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "get_ticket", "arguments": {"id": "SHIP-142"}}})
+print("ticket:", f.readline().decode().strip())
+s.close()
+# A flood of connections: the harness serves 32 a trial, then closes the rest at once.
+answered = 0
+for _ in range(39):
+    c = socket.socket(socket.AF_UNIX)
+    c.connect("/nab/mcp-sockets/tracker.sock")
+    g = c.makefile("rwb")
+    try:
+        g.write((json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "flood", "version": "0"}}}) + "\n").encode())
+        g.flush()
+        answered += bool(g.readline())
+    except OSError:
+        pass
+    c.close()
+print("flood answered:", answered)
+PY
+"#,
+    );
+    let agent = format!("command:{}", snoop.display());
+    let out2 = root.path().join("out2");
+    let o = nab_run(
+        &format!("{run_id}-snoop"),
+        &out2,
+        &["--tasks", &suite_arg, "--agent", &agent, task],
+        &[],
+    );
+    let _sweep2 = common::SweepOnDrop(format!("{run_id}-snoop"));
+    let diff = std::fs::read_to_string(out2.join("trials").join(task).join("0/diff.patch"))
+        .unwrap_or_else(|e| panic!("{e}\n{}", show(&o)));
+    assert!(
+        diff.contains("+servers.json") && diff.contains("+tracker.sock"),
+        "{diff}"
+    );
+    assert!(
+        !diff.contains("tickets.json") && diff.contains("No such file or directory"),
+        "the agent's container has none of the server's files: {diff}"
+    );
+    assert!(
+        diff.contains("+init:") && diff.contains("SHIP-142"),
+        "{diff}"
+    );
+    assert!(
+        diff.contains("customer-blocker") || diff.contains("shipping"),
+        "the ticket came back through the socket: {diff}"
+    );
+    assert!(diff.contains("+flood answered: 31"), "{diff}");
+    let log = std::fs::read_to_string(out2.join("trials").join(task).join("0/mcp.log")).unwrap();
+    assert!(
+        log.contains("32 connections, 8 refused, 1 tool calls noted"),
+        "{log}"
+    );
+}

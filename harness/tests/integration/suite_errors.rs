@@ -147,6 +147,22 @@ fn each_kind_of_bad_input_is_named_with_file_field_and_what_is_allowed() {
             vec!["unknown field `max_body_mb`", "`max_request_mb`"],
         ),
         (
+            "compaction-without-window",
+            format!("{GOOD}agent: {{max_steps: 20, requires_compaction: summarize}}\n"),
+            none,
+            vec![
+                "compaction-without-window/task.yaml",
+                "field `agent.requires_compaction`",
+                "is `summarize` but `agent.context_window` is not set",
+            ],
+        ),
+        (
+            "unknown-compaction-tier",
+            format!("{GOOD}agent: {{context_window: 16000, requires_compaction: true}}\n"),
+            none,
+            vec!["requires_compaction", "expected one of", "`summarize`"],
+        ),
+        (
             "broken-yaml",
             GOOD.replace("language: shell", "language: \"shell"),
             none,
@@ -437,5 +453,26 @@ solution: ["bash", "/nab/solution/solve.sh"]
         for f in fragments {
             assert!(msg.contains(f), "case {id}: `{f}` not in:\n{msg}");
         }
+    }
+}
+
+#[test]
+fn bad_mcp_servers_and_required_calls_say_what_and_where() {
+    let dir = tempfile::tempdir().unwrap();
+    let yaml = format!(
+        "{}mcp_servers:\n  bad__name: {{argv: []}}\n  ok: {{argv: [python3, /nab/mcp/s.py], env: [NOEQUALS]}}\nagent: {{mcp_config: mcp.json}}\nrequired_tool_calls:\n  - {{tool: mcp__ok__get, at_least: 0}}\n",
+        GOOD.replace("ID", "m")
+    );
+    task_with_yaml(dir.path(), "m", &yaml);
+    let msg = load_suite(dir.path(), &[]).unwrap_err().to_string();
+    for want in [
+        "field `agent.mcp_config`: is given with mcp_servers",
+        "field `mcp_servers`: needs the folder `mcp/`",
+        "field `mcp_servers.bad__name`: the name must be 1-32 characters",
+        "field `mcp_servers.bad__name.argv`: is empty",
+        "field `mcp_servers.ok.env[0]`: `NOEQUALS` must be NAME=value",
+        "field `required_tool_calls[0].at_least`: is 0",
+    ] {
+        assert!(msg.contains(want), "missing `{want}` in:\n{msg}");
     }
 }

@@ -28,6 +28,11 @@ pub const DIFF_FILE: &str = "diff.patch";
 pub const EVENTS_FILE: &str = "events.jsonl";
 /// The gateway's transcript of the trial's model calls.
 pub const TRANSCRIPT_FILE: &str = "transcript.jsonl";
+/// The tool calls that reached the task's MCP servers (one JSON object per line), as the
+/// harness saw them pass its socket.
+pub const MCP_CALLS_FILE: &str = "mcp_calls.jsonl";
+/// What the task's MCP servers wrote to standard error, and how their connections ended.
+pub const MCP_LOG_FILE: &str = "mcp.log";
 /// The agent's output.
 pub const AGENT_LOG_FILE: &str = "agent.log";
 /// The verifier's output.

@@ -25,9 +25,9 @@ mod suite;
 pub use folder::{RunFolder, RunFolderError};
 pub use layout::{
     AGENT_LOG_FILE, COMPARE_FILE, DIFF_FILE, EVENTS_FILE, INSTRUCTION_FILE, JUDGE_ATTEMPTS_FILE,
-    LayoutError, PAIRWISE_FILE, PARQUET_FILE, REPORT_FILE, RESULTS_FILE, REVIEW_DIR, RUN_META_FILE,
-    RunPaths, SUMMARY_FILE, TEST_IDS_FILE, TRANSCRIPT_FILE, TRIALS_DIR, TrialDir, VERIFY_LOG_FILE,
-    instruction_path,
+    LayoutError, MCP_CALLS_FILE, MCP_LOG_FILE, PAIRWISE_FILE, PARQUET_FILE, REPORT_FILE,
+    RESULTS_FILE, REVIEW_DIR, RUN_META_FILE, RunPaths, SUMMARY_FILE, TEST_IDS_FILE,
+    TRANSCRIPT_FILE, TRIALS_DIR, TrialDir, VERIFY_LOG_FILE, instruction_path,
 };
 pub use meta::{MergedShard, RUN_META_VERSION, RunMeta, ShardMeta};
 pub use pairwise::{BadWinner, PairwiseVerdict, Winner};

@@ -5,7 +5,7 @@ import subprocess
 import sys
 
 flags = set(sys.argv[1:])
-data = json.load(open("/nab/task/data/inventory.json"))
+data = json.load(open("/nab/mcp/data/inventory.json"))
 awk = ["awk", "-F,", "-f", "tools/expected.awk", "ledger/opening.csv", "ledger/movements.csv"]
 if "--no-cutoff" not in flags:
     awk[1:1] = ["-v", "until=2024-06-30"]

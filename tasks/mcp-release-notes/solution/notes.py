@@ -5,16 +5,28 @@ import re
 import sys
 
 flags = set(sys.argv[1:])
-data = json.load(open("/nab/task/data/reviews.json"))
+data = json.load(open("/nab/mcp/data/reviews.json"))
 since = next(t["date"] for t in data["tags"] if t["name"] == "v2.3.0")
 if "--wrong-range" in flags:  # the latest tag by date, any branch, and any base branch
     since = max(t["date"] for t in data["tags"])
+# A change shipped when its backport (a PR into a release branch saying "Backport of #N")
+# was merged before a tag cut from that branch.
+shipped = set()
+for b in data["pull_requests"]:
+    m = re.search(r"Backport of #(\d+)", b["body"])
+    if "--backports-ignored" in flags or b["base"] == "main" or b["state"] != "merged" or not m:
+        continue
+    tagged = [t for t in data["tags"] if t["branch"] == b["base"]]
+    if "--any-backport-shipped" in flags or any(t["date"] > b["merged_at"] for t in tagged):
+        shipped.add(int(m.group(1)))
 sections = [("Breaking changes", "kind/breaking"), ("Features", "kind/feature"), ("Bug fixes", "kind/bug")]
 out = {name: [] for name, _ in sections}
 for p in sorted(data["pull_requests"], key=lambda p: p["number"]):
     if p["state"] != "merged" or p["merged_at"] <= since:
         continue
     if p["base"] != "main" and "--wrong-range" not in flags:
+        continue
+    if p["number"] in shipped:
         continue
     note = re.search(r"```release-note\n(.*?)\n```", p["body"], re.S).group(1).strip()
     if note == "NONE" or "release-note-none" in p["labels"]:

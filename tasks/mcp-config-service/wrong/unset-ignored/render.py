@@ -9,7 +9,7 @@ skip_unset = "--ignore-unset" in sys.argv
 only_top = "--top-layer-only" in sys.argv
 keep_stale = "--keep-stale" in sys.argv
 
-envs = json.load(open("/nab/task/data/configs.json"))["services"][SERVICE]["environments"]
+envs = json.load(open("/nab/mcp/data/configs.json"))["services"][SERVICE]["environments"]
 chain, layer = [], ENV
 while layer:
     chain.append(envs[layer])

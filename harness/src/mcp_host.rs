@@ -1,0 +1,448 @@
+//! A task's MCP servers, kept out of the agent's container (`mcp_servers:` in task.yaml).
+//!
+//! The servers run in a sidecar container of the task's image that holds the task's `mcp/`
+//! folder; the agent's container never mounts it, so the tools are the only way to the
+//! data. For each server the harness listens on a Unix socket in a host folder that is
+//! mounted read-only into the agent's container at [`AGENT_DIR`], beside the MCP config
+//! naming those sockets. Each connection the agent opens starts the server's argv in the
+//! sidecar with its standard input and output attached, and the harness pumps the bytes
+//! both ways. On the way in it notes every `tools/call` request in `mcp_calls.jsonl`.
+//!
+//! Everything from the agent is hostile: connections are capped, a line too long to parse
+//! is passed on without being noted, the logs are capped, and nothing the agent sends can
+//! block the harness (the host stops every pump when the agent phase ends).
+
+use crate::sandbox::{AttachedProcess, ContainerId, SandboxBackend};
+use crate::task::McpServer;
+use nab_protocol::run::{MCP_CALLS_FILE, MCP_LOG_FILE};
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{UnixListener, UnixStream};
+use tokio::task::JoinSet;
+use tokio_util::sync::CancellationToken;
+
+/// Where the agent finds the sockets and `servers.json`.
+pub const AGENT_DIR: &str = "/nab/mcp-sockets";
+/// The MCP config the agent is given, inside [`AGENT_DIR`].
+pub const CONFIG_FILE: &str = "servers.json";
+/// Connections one trial may open to all its servers (nab-agent opens one per server
+/// and a few more when it restarts one).
+pub const MAX_CONNECTIONS: usize = 32;
+/// The longest request line noted in `mcp_calls.jsonl`; longer ones pass unnoted.
+pub const MAX_NOTED_LINE: usize = 1024 * 1024;
+/// The most bytes written to `mcp_calls.jsonl` and to `mcp.log`.
+pub const LOG_CAP: u64 = 4 * 1024 * 1024;
+
+/// The running servers of one trial.
+pub struct McpHost {
+    dir: tempfile::TempDir,
+    stop: CancellationToken,
+    tasks: JoinSet<()>,
+    logs: Arc<Logs>,
+}
+
+/// What the host counted, for the trial's log.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct McpStats {
+    pub connections: usize,
+    pub refused_connections: usize,
+    pub calls_noted: usize,
+}
+
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum McpHostError {
+    #[error("MCP host: cannot prepare {path}: {source}")]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+impl McpHost {
+    /// Listens on one socket per server. The servers start only when the agent connects.
+    pub fn start(
+        backend: Arc<dyn SandboxBackend>,
+        sidecar: ContainerId,
+        servers: &BTreeMap<String, McpServer>,
+        trial_dir: &Path,
+    ) -> Result<McpHost, McpHostError> {
+        let io = |path: &Path| {
+            let path = path.to_owned();
+            move |source| McpHostError::Io { path, source }
+        };
+        // Short paths: a Unix socket path has at most 107 bytes.
+        let dir = tempfile::Builder::new()
+            .prefix("nab-mcp-")
+            .tempdir()
+            .map_err(io(Path::new("a temporary folder")))?;
+        chmod(dir.path(), 0o755).map_err(io(dir.path()))?;
+        let logs = Arc::new(Logs::open(trial_dir).map_err(io(trial_dir))?);
+        let stop = CancellationToken::new();
+        let budget = Arc::new(Mutex::new(Budget::default()));
+        let mut tasks = JoinSet::new();
+        let mut config = serde_json::Map::new();
+        for (name, server) in servers {
+            let path = dir.path().join(format!("{name}.sock"));
+            let listener = UnixListener::bind(&path).map_err(io(&path))?;
+            // The agent runs as uid 1000; connecting needs write access to the socket.
+            chmod(&path, 0o777).map_err(io(&path))?;
+            config.insert(
+                name.clone(),
+                json!({"socket": format!("{AGENT_DIR}/{name}.sock")}),
+            );
+            let serve = Serve {
+                backend: backend.clone(),
+                sidecar: sidecar.clone(),
+                name: name.clone(),
+                server: server.clone(),
+                logs: logs.clone(),
+                budget: budget.clone(),
+                stop: stop.clone(),
+            };
+            tasks.spawn(serve.accept_loop(listener));
+        }
+        let config_path = dir.path().join(CONFIG_FILE);
+        let text = serde_json::to_string_pretty(&json!({"mcpServers": config})).unwrap_or_default();
+        std::fs::write(&config_path, text).map_err(io(&config_path))?;
+        chmod(&config_path, 0o644).map_err(io(&config_path))?;
+        Ok(McpHost {
+            dir,
+            stop,
+            tasks,
+            logs,
+        })
+    }
+
+    /// The host folder to mount at [`AGENT_DIR`].
+    pub fn dir(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// Stops every listener and pump, and says what happened. The socket folder stays
+    /// until the host is dropped: Docker needs every bind source of the agent's stopped
+    /// container to exist while it copies the workspace out.
+    pub async fn stop(&mut self) -> McpStats {
+        self.stop.cancel();
+        while self.tasks.join_next().await.is_some() {}
+        let stats = self.logs.stats();
+        self.logs.line(&format!(
+            "[nab: MCP host stopped: {} connections, {} refused, {} tool calls noted]",
+            stats.connections, stats.refused_connections, stats.calls_noted
+        ));
+        stats
+    }
+}
+
+fn chmod(path: &Path, mode: u32) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))
+}
+
+#[derive(Default)]
+struct Budget {
+    opened: usize,
+}
+
+/// One server's listener.
+struct Serve {
+    backend: Arc<dyn SandboxBackend>,
+    sidecar: ContainerId,
+    name: String,
+    server: McpServer,
+    logs: Arc<Logs>,
+    budget: Arc<Mutex<Budget>>,
+    stop: CancellationToken,
+}
+
+impl Serve {
+    async fn accept_loop(self, listener: UnixListener) {
+        let this = Arc::new(self);
+        let mut pumps = JoinSet::new();
+        loop {
+            let stream = tokio::select! {
+                _ = this.stop.cancelled() => break,
+                accepted = listener.accept() => match accepted {
+                    Ok((stream, _)) => stream,
+                    Err(e) => {
+                        this.logs.line(&format!("[nab: MCP {}: accept failed: {e}]", this.name));
+                        break;
+                    }
+                },
+            };
+            let admitted = {
+                let mut b = this.budget.lock().unwrap_or_else(|p| p.into_inner());
+                b.opened += 1;
+                b.opened <= MAX_CONNECTIONS
+            };
+            if !admitted {
+                // Dropping the stream closes it: the agent reads the end of the stream.
+                this.logs.count(|s| s.refused_connections += 1);
+                continue;
+            }
+            this.logs.count(|s| s.connections += 1);
+            let conn = this.clone();
+            pumps.spawn(async move { conn.connection(stream).await });
+        }
+        pumps.shutdown().await;
+    }
+
+    /// One connection: a fresh server process, bytes pumped both ways until either side
+    /// ends or the host stops.
+    async fn connection(&self, stream: UnixStream) {
+        let process = match self
+            .backend
+            .attach(&self.sidecar, &self.server.argv, &self.server.env)
+            .await
+        {
+            Ok(p) => p,
+            Err(e) => {
+                self.logs.line(&format!(
+                    "[nab: MCP {}: cannot start the server: {e}]",
+                    self.name
+                ));
+                return;
+            }
+        };
+        let AttachedProcess {
+            mut stdin,
+            mut stdout,
+            mut stderr,
+        } = process;
+        let (mut from_agent, mut to_agent) = stream.into_split();
+        let inbound = async {
+            let mut tap = LineTap::default();
+            let mut buf = vec![0u8; 64 * 1024];
+            loop {
+                let n = match from_agent.read(&mut buf).await {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => n,
+                };
+                tap.feed(&buf[..n], |line| self.note(line));
+                if stdin.write_all(&buf[..n]).await.is_err() || stdin.flush().await.is_err() {
+                    break;
+                }
+            }
+            // The agent is done: the server sees the end of its input and exits.
+            let _ = stdin.shutdown().await;
+        };
+        let outbound = async {
+            while let Some(chunk) = stdout.recv().await {
+                if to_agent.write_all(&chunk).await.is_err() {
+                    break;
+                }
+            }
+            let _ = to_agent.shutdown().await;
+        };
+        let errors = async {
+            while let Some(chunk) = stderr.recv().await {
+                self.logs.raw(&self.name, &chunk);
+            }
+        };
+        tokio::select! {
+            _ = self.stop.cancelled() => {}
+            // The server's output ended: nothing more can reach the agent.
+            _ = async { tokio::join!(outbound, errors) } => {}
+            _ = async { inbound.await; std::future::pending::<()>().await } => {}
+        }
+    }
+
+    /// Notes a `tools/call` request line.
+    fn note(&self, line: &[u8]) {
+        let Ok(msg) = serde_json::from_slice::<Value>(line) else {
+            return;
+        };
+        if msg.get("method").and_then(Value::as_str) != Some("tools/call") {
+            return;
+        }
+        let params = msg.get("params");
+        let tool = params
+            .and_then(|p| p.get("name"))
+            .and_then(Value::as_str)
+            .unwrap_or("");
+        let arguments = params
+            .and_then(|p| p.get("arguments"))
+            .cloned()
+            .unwrap_or(Value::Null);
+        self.logs.call(&json!({
+            "server": self.name,
+            "tool": tool,
+            "name": format!("mcp__{}__{tool}", self.name),
+            "arguments": arguments,
+        }));
+    }
+}
+
+/// Splits a byte stream into lines of at most [`MAX_NOTED_LINE`] bytes; a longer line is
+/// skipped whole.
+#[derive(Default)]
+struct LineTap {
+    line: Vec<u8>,
+    too_long: bool,
+}
+
+impl LineTap {
+    fn feed(&mut self, mut bytes: &[u8], mut on_line: impl FnMut(&[u8])) {
+        while !bytes.is_empty() {
+            let (part, rest, ended) = match bytes.iter().position(|&b| b == b'\n') {
+                Some(i) => (&bytes[..i], &bytes[i + 1..], true),
+                None => (bytes, &bytes[bytes.len()..], false),
+            };
+            if !self.too_long {
+                if self.line.len() + part.len() > MAX_NOTED_LINE {
+                    self.too_long = true;
+                    self.line = Vec::new();
+                } else {
+                    self.line.extend_from_slice(part);
+                }
+            }
+            if ended {
+                if !self.too_long {
+                    on_line(&self.line);
+                }
+                self.line.clear();
+                self.too_long = false;
+            }
+            bytes = rest;
+        }
+    }
+}
+
+/// `mcp_calls.jsonl` and `mcp.log` in the trial folder, each capped at [`LOG_CAP`].
+struct Logs {
+    inner: Mutex<LogFiles>,
+}
+
+struct LogFiles {
+    calls: CappedFile,
+    log: CappedFile,
+    stats: McpStats,
+}
+
+struct CappedFile {
+    file: std::fs::File,
+    written: u64,
+    full: bool,
+}
+
+impl CappedFile {
+    fn create(path: &Path) -> std::io::Result<CappedFile> {
+        Ok(CappedFile {
+            file: std::fs::File::create(path)?,
+            written: 0,
+            full: false,
+        })
+    }
+
+    /// Writes `bytes` whole, or (past the cap) one marker and nothing after it.
+    fn write(&mut self, bytes: &[u8], marker: &[u8]) -> bool {
+        if self.full {
+            return false;
+        }
+        if self.written + bytes.len() as u64 > LOG_CAP {
+            self.full = true;
+            let _ = self.file.write_all(marker);
+            return false;
+        }
+        self.written += bytes.len() as u64;
+        self.file.write_all(bytes).is_ok()
+    }
+}
+
+impl Logs {
+    fn open(trial_dir: &Path) -> std::io::Result<Logs> {
+        Ok(Logs {
+            inner: Mutex::new(LogFiles {
+                calls: CappedFile::create(&trial_dir.join(MCP_CALLS_FILE))?,
+                log: CappedFile::create(&trial_dir.join(MCP_LOG_FILE))?,
+                stats: McpStats::default(),
+            }),
+        })
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, LogFiles> {
+        self.inner.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn call(&self, value: &Value) {
+        let mut line = value.to_string();
+        line.push('\n');
+        let mut f = self.lock();
+        if f.calls.write(line.as_bytes(), b"") {
+            f.stats.calls_noted += 1;
+        } else if f.calls.full {
+            let _ = f.log.write(
+                b"[nab: mcp_calls.jsonl is full; later calls are not noted]\n",
+                b"",
+            );
+        }
+    }
+
+    fn raw(&self, server: &str, chunk: &[u8]) {
+        let mut text = format!("[{server}] ").into_bytes();
+        text.extend_from_slice(chunk);
+        if !text.ends_with(b"\n") {
+            text.push(b'\n');
+        }
+        self.lock()
+            .log
+            .write(&text, b"[nab: mcp.log cut here: it reached its cap]\n");
+    }
+
+    fn line(&self, text: &str) {
+        self.raw("nab", format!("{text}\n").as_bytes());
+    }
+
+    fn count(&self, f: impl FnOnce(&mut McpStats)) {
+        f(&mut self.lock().stats);
+    }
+
+    fn stats(&self) -> McpStats {
+        self.lock().stats.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_are_split_across_reads_and_overlong_ones_skipped_whole() {
+        let mut tap = LineTap::default();
+        let mut seen = Vec::new();
+        tap.feed(b"{\"a\":1}\n{\"b\"", |l| seen.push(l.to_vec()));
+        tap.feed(b":2}\n", |l| seen.push(l.to_vec()));
+        let long = vec![b'x'; MAX_NOTED_LINE + 1];
+        tap.feed(&long, |l| seen.push(l.to_vec()));
+        tap.feed(b"tail\nnext\n", |l| seen.push(l.to_vec()));
+        assert_eq!(
+            seen,
+            vec![
+                b"{\"a\":1}".to_vec(),
+                b"{\"b\":2}".to_vec(),
+                b"next".to_vec()
+            ]
+        );
+    }
+
+    #[test]
+    fn a_log_past_its_cap_gets_one_marker_and_nothing_more() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f");
+        let mut f = CappedFile::create(&path).unwrap();
+        let chunk = vec![b'a'; 1024 * 1024];
+        for _ in 0..4 {
+            assert!(f.write(&chunk, b"CUT\n"));
+        }
+        assert!(!f.write(b"b", b"CUT\n"));
+        assert!(!f.write(b"c", b"CUT\n"));
+        let text = std::fs::read(&path).unwrap();
+        assert_eq!(text.len() as u64, LOG_CAP + 4);
+        assert!(text.ends_with(b"CUT\n"));
+    }
+}
