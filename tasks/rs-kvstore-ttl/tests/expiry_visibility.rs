@@ -77,6 +77,29 @@ fn type_strlen_and_mget_see_nothing() {
 }
 
 #[test]
+fn reads_of_every_type_see_nothing() {
+    let (mut e, clock) = engine();
+    for line in ["RPUSH l a b", "HSET h f v", "SADD s m"] {
+        assert!(!e.execute(line).is_error(), "{}", line);
+    }
+    for key in ["l", "h", "s"] {
+        assert_eq!(run(&mut e, &format!("PEXPIRE {} 1", key)), int(1), "{}", key);
+    }
+    clock.advance(1);
+    assert_eq!(run(&mut e, "LINDEX l 0"), "(nil)");
+    assert_eq!(run(&mut e, "LRANGE l 0 -1"), "(empty array)");
+    assert_eq!(run(&mut e, "HGET h f"), "(nil)");
+    assert_eq!(run(&mut e, "HEXISTS h f"), int(0));
+    assert_eq!(run(&mut e, "HGETALL h"), "(empty array)");
+    assert_eq!(run(&mut e, "SMEMBERS s"), "(empty array)");
+    assert_eq!(run(&mut e, "SCARD s"), int(0));
+    let at = T0 / 1000 + 100;
+    assert_eq!(run(&mut e, &format!("EXPIREAT l {}", at)), int(0));
+    assert_eq!(run(&mut e, &format!("PEXPIREAT h {}", T0 + 100_000)), int(0));
+    assert_eq!(run(&mut e, "DBSIZE"), int(0));
+}
+
+#[test]
 fn del_does_not_count_expired_keys() {
     let (mut e, clock) = engine();
     run(&mut e, "SET live 1");

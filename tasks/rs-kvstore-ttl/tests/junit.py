@@ -3,8 +3,16 @@
 `list.txt` holds `cargo test -- --list` (`module::name: test` lines) and `run.txt` the run
 (`test module::name ... ok|FAILED|ignored`, then the `---- module::name stdout ----`
 sections of the failures). Every listed test is a test case (classname: its module, the
-hidden test file; name: the rest): passed only when the run shows it `ok` exactly once; a
-listed test without a result failed. Exits 1 when any test did not pass.
+hidden test file; name: the rest): passed when the run's last result line for it says `ok`;
+a listed test without a result failed. Exits 1 when any test did not pass.
+
+libtest prints one result per test. A second one can only come from code under test writing
+to the process's output, and the last one counts: it is what that output claims in the end.
+So a forger that prints `ok` for every listed test shows the harness's canary passing (the
+trial is `tampered`) even when the canary ran and failed before the forger did, which it
+does whenever its name sorts first. (A forger that knows libtest runs the tests one at a
+time in name order, and forges only the results from its own test on, leaves such a canary
+alone: that is a forgery aimed at the runner, which the canary does not claim to stop.)
 """
 
 import re
@@ -48,14 +56,14 @@ def cases(folder):
     out = []
     for test in listed:
         got = results.get(test, [])
-        if got == ["ok"]:
-            failure = None
-        elif not got:
+        if not got:
             failure = "no result\n" + err[-CAP:]
-        elif len(got) > 1:
-            failure = "reported %d times: %s" % (len(got), ", ".join(got))
+        elif got[-1] == "ok":
+            failure = None
         else:
-            failure = "\n".join(details.get(test, [])) or got[0]
+            failure = "\n".join(details.get(test, [])) or got[-1]
+            if len(got) > 1:
+                failure = "reported %d times: %s\n%s" % (len(got), ", ".join(got), failure)
         module, _, name = test.partition("::")
         out.append((module, name or module, failure))
     if not listed:
