@@ -7,7 +7,7 @@ mod phases;
 use std::sync::Arc;
 
 use nab_protocol::Usage;
-use nab_protocol::events::{EventKind, ExitReason};
+use nab_protocol::{EventKind, ExitReason};
 
 use crate::client::LlmClient;
 use crate::config::AgentConfig;

@@ -4,7 +4,7 @@
 
 use std::io::{IsTerminal, Write};
 
-use nab_protocol::events::{ExitReason, ToolStatus};
+use nab_protocol::{ExitReason, ToolStatus};
 
 use crate::client::StreamObserver;
 

@@ -5,7 +5,7 @@ use std::io::Write;
 use std::path::Path;
 use std::sync::Mutex;
 
-use nab_protocol::events::{Event, EventKind};
+use nab_protocol::{Event, EventKind};
 
 #[derive(Debug, Default)]
 pub struct EventSink {

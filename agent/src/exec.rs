@@ -197,8 +197,8 @@ pub fn summarize_args(raw: &str) -> String {
 }
 
 /// Converts a call's notes into events for step `step`.
-pub fn note_events(step: u32, notes: &[ToolNote]) -> Vec<nab_protocol::events::EventKind> {
-    use nab_protocol::events::EventKind;
+pub fn note_events(step: u32, notes: &[ToolNote]) -> Vec<nab_protocol::EventKind> {
+    use nab_protocol::EventKind;
     notes
         .iter()
         .map(|n| match n {

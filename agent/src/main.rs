@@ -6,13 +6,13 @@ use std::sync::Arc;
 
 use anyhow::{Context, bail};
 use clap::{Args, Parser, Subcommand};
-use nab_agent::client::{ClientConfig, Endpoint, LlmClient};
-use nab_agent::context::{ClientSummarizer, ThreeTier};
-use nab_agent::display::Display;
-use nab_agent::events::EventSink;
-use nab_agent::mcp::{McpConfig, Timings as McpTimings};
+use nab_agent::EventDisplay as Display;
+use nab_agent::EventSink;
 use nab_agent::{Agent, AgentConfig};
-use nab_protocol::events::ExitReason;
+use nab_agent::{ClientConfig, Endpoint, LlmClient};
+use nab_agent::{ClientSummarizer, ThreeTier};
+use nab_agent::{McpConfig, Timings as McpTimings};
+use nab_protocol::ExitReason;
 
 #[derive(Parser)]
 #[command(
@@ -74,7 +74,7 @@ struct RunArgs {
 }
 
 fn main() -> ExitCode {
-    nab_protocol::logging::init();
+    nab_protocol::init_logging();
     let cli = Cli::parse();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)

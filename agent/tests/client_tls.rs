@@ -10,8 +10,8 @@ use std::sync::Arc;
 use http_body_util::Full;
 use hyper::service::service_fn;
 use hyper_util::rt::TokioIo;
-use nab_agent::client::{ChatRequest, ClientConfig, Endpoint, LlmClient, NoopObserver};
-use nab_agent::message::Message;
+use nab_agent::Message;
+use nab_agent::{ChatRequest, ClientConfig, Endpoint, LlmClient, NoopObserver};
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer};
 

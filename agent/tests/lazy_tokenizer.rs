@@ -9,9 +9,9 @@
 
 use std::sync::Arc;
 
-use nab_agent::context::tokens::{TokenCounter, tokenizer_loaded};
-use nab_agent::context::{ContextManager, ContextState, Summarizer, SummaryError, ThreeTier};
-use nab_agent::message::{Message, Role, ToolCall};
+use nab_agent::{ContextManager, ContextState, Summarizer, SummaryError, ThreeTier};
+use nab_agent::{Message, Role, ToolCall};
+use nab_agent::{TokenCounter, tokenizer_loaded};
 use nab_protocol::Usage;
 
 struct NoSummaries;

@@ -6,50 +6,18 @@
 // Test code: a panic is how it reports a failure.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::Ordering;
 
 use http_body_util::BodyExt;
-use nab_agent::client::body::streaming_body;
-use nab_agent::client::{ChatRequest, ClientConfig, Endpoint, LlmClient, NoopObserver};
-use nab_agent::message::{Message, ToolCall};
+use nab_agent::streaming_body;
+use nab_agent::{ChatRequest, ClientConfig, Endpoint, LlmClient, NoopObserver};
+use nab_agent::{Message, ToolCall};
 use serde_json::json;
 
-struct Counting;
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
+mod counting_alloc;
 
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            let now = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
-            PEAK.fetch_max(now, Ordering::Relaxed);
-        }
-        p
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) };
-        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let p = unsafe { System.realloc(ptr, layout, new_size) };
-        if !p.is_null() {
-            if new_size > layout.size() {
-                let now = LIVE.fetch_add(new_size - layout.size(), Ordering::Relaxed) + new_size
-                    - layout.size();
-                PEAK.fetch_max(now, Ordering::Relaxed);
-            } else {
-                LIVE.fetch_sub(layout.size() - new_size, Ordering::Relaxed);
-            }
-        }
-        p
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
+use counting_alloc::{LIVE, PEAK};
 
 const HISTORY_BYTES: usize = 8 * 1024 * 1024;
 const LIMIT: usize = 256 * 1024;
@@ -69,7 +37,7 @@ fn history() -> Vec<Arc<Message>> {
         total += body.len();
         let id = format!("call_{i}");
         msgs.push(Arc::new(Message {
-            role: nab_agent::message::Role::Assistant,
+            role: nab_agent::Role::Assistant,
             content: None,
             reasoning: None,
             tool_calls: vec![ToolCall::new(
@@ -86,7 +54,7 @@ fn history() -> Vec<Arc<Message>> {
 }
 
 fn request(messages: Vec<Arc<Message>>) -> Arc<ChatRequest> {
-    let tools = nab_agent::tools::ToolRegistry::with_builtins().schemas();
+    let tools = nab_agent::ToolRegistry::with_builtins().schemas();
     Arc::new(ChatRequest {
         model: "m".into(),
         messages,

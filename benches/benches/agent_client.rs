@@ -13,11 +13,11 @@ use std::time::Duration;
 use bytes::Bytes;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use http_body_util::BodyExt;
-use nab_agent::client::body::streaming_body;
-use nab_agent::client::stream::{Patience, read_sse_stream};
-use nab_agent::client::{ChatRequest, NoopObserver};
-use nab_agent::message::{Message, Role, ToolCall};
-use nab_protocol::scripted::{ChunkOptions, ScriptedToolCall, ScriptedTurn};
+use nab_agent::streaming_body;
+use nab_agent::{ChatRequest, NoopObserver};
+use nab_agent::{Message, Role, ToolCall};
+use nab_agent::{StreamPatience as Patience, read_sse_stream};
+use nab_protocol::{ChunkOptions, ScriptedToolCall, ScriptedTurn};
 
 /// About `bytes` of code-like history in tool results, as a long run accumulates.
 fn history(bytes: usize) -> Vec<Arc<Message>> {
@@ -55,7 +55,7 @@ fn serialization(c: &mut Criterion) {
         .enable_all()
         .build()
         .unwrap();
-    let tools = nab_agent::tools::ToolRegistry::with_builtins().schemas();
+    let tools = nab_agent::ToolRegistry::with_builtins().schemas();
     let req = Arc::new(ChatRequest {
         model: "m".into(),
         messages: history(8 * 1024 * 1024),
@@ -107,11 +107,7 @@ fn sse_parsing(c: &mut Criterion) {
         text_piece_chars: 12,
         ..ChunkOptions::default()
     };
-    let mut sse = String::new();
-    for chunk in turn.to_chunks(&opts) {
-        sse.push_str(&format!("data: {chunk}\n\n"));
-    }
-    sse.push_str("data: [DONE]\n\n");
+    let sse = turn.to_sse(&opts);
     // Deliver it in 4 KiB reads, as a socket would, cutting events at arbitrary points.
     let pieces: Vec<Bytes> = sse
         .as_bytes()

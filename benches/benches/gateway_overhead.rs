@@ -13,31 +13,20 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use http_body_util::{BodyExt, Full};
 use hyper::client::conn::http1::SendRequest;
 use hyper_util::rt::TokioIo;
-use nab_gateway::{Gateway, GatewayConfig, Provider, ProviderError, ProviderResponse};
+use nab_gateway::{FixedAnswer, Gateway, GatewayConfig, Provider};
 use serde_json::{Value, json};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// Answers every request with the same small completion, without I/O.
-struct Instant200;
-
-#[async_trait::async_trait]
-impl Provider for Instant200 {
-    fn describe(&self) -> String {
-        "in-process".into()
-    }
-    async fn send(&self, _request: &Value) -> Result<ProviderResponse, ProviderError> {
-        Ok(ProviderResponse::Json {
-            status: 200,
-            body: json!({
-                "id": "c", "object": "chat.completion", "created": 0, "model": "m",
-                "choices": [{"index": 0, "message": {"role": "assistant", "content": "ok",
-                    "tool_calls": [{"id": "t", "type": "function", "function": {"name": "read_file", "arguments": "{\"path\":\"a.py\"}"}}]},
-                    "finish_reason": "tool_calls"}],
-                "usage": {"prompt_tokens": 1000, "completion_tokens": 20}
-            }),
-        })
-    }
+/// The in-process provider's one answer: a small completion with a tool call.
+fn answer() -> Value {
+    json!({
+        "id": "c", "object": "chat.completion", "created": 0, "model": "m",
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": "ok",
+            "tool_calls": [{"id": "t", "type": "function", "function": {"name": "read_file", "arguments": "{\"path\":\"a.py\"}"}}]},
+            "finish_reason": "tool_calls"}],
+        "usage": {"prompt_tokens": 1000, "completion_tokens": 20}
+    })
 }
 
 /// A request of a typical mid-trial size: a system prompt, tools, a few turns (~8 KB).
@@ -89,10 +78,10 @@ fn bench(c: &mut Criterion) {
         .build()
         .expect("runtime");
     let dir = tempfile::tempdir().expect("tempdir");
-    let provider: Arc<dyn Provider> = Arc::new(Instant200);
+    let provider: Arc<dyn Provider> = Arc::new(FixedAnswer(answer()));
     let cfg = GatewayConfig::new(
         dir.path().join("llm.sock"),
-        dir.path().join(nab_protocol::run::TRANSCRIPT_FILE),
+        dir.path().join(nab_protocol::TRANSCRIPT_FILE),
     );
     let gw = rt
         .block_on(Gateway::start(cfg, provider.clone()))

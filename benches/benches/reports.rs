@@ -9,8 +9,9 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use nab_reports::Comparison;
 use nab_reports::Run;
 use nab_reports::RunSummary;
-use nab_reports::fixtures::{self, SynthSpec};
+use nab_reports::SynthSpec;
 use nab_reports::{render_compare, render_report};
+use nab_reports::{synth_records, write_synth_run};
 use std::hint::black_box;
 
 fn bench(c: &mut Criterion) {
@@ -20,7 +21,7 @@ fn bench(c: &mut Criterion) {
         let mut spec = SynthSpec::new(name, 28, 10);
         spec.seed = seed;
         let dir = tmp.path().join(name);
-        fixtures::write_run(&dir, &spec, &fixtures::records(&spec)).expect("write run");
+        write_synth_run(&dir, &spec, &synth_records(&spec)).expect("write run");
         dirs.push(dir);
     }
     {
@@ -29,7 +30,7 @@ fn bench(c: &mut Criterion) {
         let html = render_report(&b, &RunSummary::compute(&b)).expect("render");
         let cmp = render_compare(&Comparison::compute(&b, &k, Vec::new(), 1).expect("compare"))
             .expect("render");
-        let raw: u64 = walk_size(&dirs[0].join(nab_protocol::run::TRIALS_DIR));
+        let raw: u64 = walk_size(&dirs[0].join(nab_protocol::TRIALS_DIR));
         eprintln!(
             "reports: report.html {:.2} MiB for 280 trials ({:.1} MiB of trial artifacts), compare.html {} KiB",
             html.len() as f64 / 1048576.0,

@@ -32,7 +32,7 @@ use hyper::service::service_fn;
 use hyper::{Request, Response};
 use hyper_util::rt::TokioIo;
 use nab_protocol::Usage;
-use nab_protocol::scripted::{ChunkOptions, ScriptedTurn};
+use nab_protocol::{ChunkOptions, ScriptedTurn};
 
 /// Size of the large instruction.
 const BIG: usize = 8 * 1024 * 1024;
@@ -68,49 +68,26 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let base_url = format!("unix://{}", socket.display());
 
     // Warm the page cache so the first measured run does not pay for reading the binary.
-    run_agent(
-        &agent,
-        &workspace,
-        &base_url,
-        Instruction::Line,
-        &first_byte,
-    )?;
+    let run = |instruction| run_agent(&agent, &workspace, &base_url, instruction, &first_byte);
+    run(Instruction::Line)?;
 
     let mut rss = Vec::new();
     let mut start = Vec::new();
     let mut cpu = Vec::new();
     for _ in 0..runs {
-        let m = run_agent(
-            &agent,
-            &workspace,
-            &base_url,
-            Instruction::Line,
-            &first_byte,
-        )?;
+        let m = run(Instruction::Line)?;
         rss.push(m.peak_rss_kib);
         cpu.push(m.cpu);
         start.push(m.to_first_byte.ok_or("a run sent no request")?);
     }
     let mut counted_rss = Vec::new();
     for _ in 0..BIG_RUNS {
-        let m = run_agent(
-            &agent,
-            &workspace,
-            &base_url,
-            Instruction::LineCounted,
-            &first_byte,
-        )?;
+        let m = run(Instruction::LineCounted)?;
         counted_rss.push(m.peak_rss_kib);
     }
     let mut big_rss = Vec::new();
     for _ in 0..BIG_RUNS {
-        let m = run_agent(
-            &agent,
-            &workspace,
-            &base_url,
-            Instruction::File(&big),
-            &first_byte,
-        )?;
+        let m = run(Instruction::File(&big))?;
         if m.to_first_byte.is_none() {
             return Err("the 8 MB run sent no request".into());
         }
@@ -313,11 +290,7 @@ async fn answer(req: Request<Incoming>) -> Response<Full<Bytes>> {
         }),
         ..ChunkOptions::default()
     };
-    let mut sse = String::new();
-    for chunk in turn.to_chunks(&opts) {
-        sse.push_str(&format!("data: {chunk}\n\n"));
-    }
-    sse.push_str("data: [DONE]\n\n");
+    let sse = turn.to_sse(&opts);
     let mut resp = Response::new(Full::new(Bytes::from(sse)));
     resp.headers_mut().insert(
         hyper::header::CONTENT_TYPE,

@@ -129,6 +129,6 @@ pub fn store_response(
         entry.responses.push(response);
     }
     let text = serde_json::to_string_pretty(&entry).map_err(|e| cassette_err(&path, e))?;
-    nab_protocol::files::write_atomic(&path, (text + "\n").as_bytes())
+    nab_protocol::write_atomic(&path, (text + "\n").as_bytes())
         .map_err(|e| cassette_err(&e.path, e.source))
 }

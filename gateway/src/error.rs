@@ -1,6 +1,7 @@
 //! Errors of the gateway crate. Each message says what went wrong, where, and what to do.
 
-use nab_protocol::upstream::{self, HttpVerdict};
+use nab_protocol::HttpVerdict;
+use nab_protocol::classify_status;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -117,7 +118,7 @@ impl ProviderError {
     pub fn is_retryable(&self) -> bool {
         match self {
             ProviderError::Http { status, body, .. } => {
-                upstream::classify_status(*status, body) == HttpVerdict::Retry
+                classify_status(*status, body) == HttpVerdict::Retry
             }
             ProviderError::Connect(_)
             | ProviderError::Timeout { .. }

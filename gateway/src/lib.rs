@@ -4,7 +4,7 @@
 //! protocol over a Unix socket to a [`Gateway`] on the host, which adds credentials,
 //! enforces the trial's [`Budgets`], retries what can be retried, passes streams through
 //! as they arrive, and writes every exchange to `transcript.jsonl`
-//! ([`nab_protocol::transcript::TranscriptLine`]). Trial metrics come from that transcript
+//! ([`nab_protocol::TranscriptLine`]). Trial metrics come from that transcript
 //! ([`metrics`]).
 //!
 //! Providers are built from spec strings ([`spec`]): `openai[<options>]:<model>[@<base_url>]`
@@ -23,6 +23,8 @@ mod cassette;
 mod client;
 mod dialect;
 mod error;
+#[cfg(feature = "test-support")]
+mod fixed;
 mod intake;
 mod json_scan;
 mod limits;
@@ -43,6 +45,8 @@ pub use cassette::load_dir as load_cassette_dir;
 pub use client::{CallPolicy, Client};
 pub use dialect::Dialect;
 pub use error::{GatewayError, ProviderError, SpecError};
+#[cfg(feature = "test-support")]
+pub use fixed::FixedAnswer;
 pub use limits::GatewayLimits;
 pub use metrics::{TranscriptMetrics, metrics_from_file};
 pub use normalize::{Normalizer, Pattern, compile as compile_pattern};

@@ -2,7 +2,7 @@
 //! agent says about itself.
 
 use nab_protocol::JsonlError;
-use nab_protocol::transcript::TranscriptLine;
+use nab_protocol::TranscriptLine;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
@@ -63,7 +63,7 @@ impl TranscriptMetrics {
 /// Reads a `transcript.jsonl` as a stream and computes its metrics (a missing file has
 /// none; a torn last line is skipped).
 pub fn metrics_from_file(path: &Path) -> Result<TranscriptMetrics, JsonlError> {
-    let read = nab_protocol::transcript::read_without_requests(path)?;
+    let read = nab_protocol::read_without_requests(path)?;
     Ok(TranscriptMetrics::from_lines(&read.records))
 }
 

@@ -12,7 +12,7 @@
 
 use crate::error::GatewayError;
 use crate::metrics::TranscriptMetrics;
-use nab_protocol::transcript::{Omitted, TranscriptLine};
+use nab_protocol::{Omitted, TranscriptLine};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 use std::fs::{File, OpenOptions};
@@ -102,7 +102,7 @@ fn omit(v: &Value, reason: &str) -> Value {
 }
 
 fn is_omitted(v: &Value) -> bool {
-    v.get(nab_protocol::transcript::OMITTED_KEY).is_some()
+    v.get(nab_protocol::OMITTED_KEY).is_some()
 }
 
 impl Recorder {

@@ -21,7 +21,7 @@ use hyper::service::service_fn;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
 use nab_protocol::Usage;
-use nab_protocol::transcript::{TRANSCRIPT_VERSION, TranscriptLine};
+use nab_protocol::{TRANSCRIPT_VERSION, TranscriptLine};
 use serde_json::{Value, json};
 use std::convert::Infallible;
 use std::os::unix::fs::{FileTypeExt, PermissionsExt};
@@ -605,7 +605,7 @@ fn error_for_agent(e: &ProviderError, retries: u32) -> (StatusCode, Value) {
                 error_body(
                     "invalid_request_error",
                     "provider_rejected",
-                    &nab_protocol::upstream::error_message(body),
+                    &nab_protocol::upstream_error_message(body),
                 )
             });
             (status, body)
@@ -695,7 +695,7 @@ impl UsageAsk {
 
 /// What stands for a refused request in the transcript: its size, never a copy.
 fn refused_summary(bytes: Option<u64>) -> Value {
-    nab_protocol::transcript::Omitted {
+    nab_protocol::Omitted {
         reason: "refused".into(),
         bytes: bytes.unwrap_or(0),
         sha256: None,
@@ -724,7 +724,7 @@ fn refused(
         latency_ms: started.elapsed().as_millis() as u64,
         status: None,
         retries: 0,
-        error: Some(nab_protocol::upstream::cap(&message, 2000)),
+        error: Some(nab_protocol::cap_text(&message, 2000)),
         error_code: Some(code.to_owned()),
         budget_exceeded: None,
         replay_drift: None,

@@ -8,7 +8,7 @@ use crate::provider::Provider;
 use crate::providers::{
     AnthropicProvider, OpenAiProvider, RecordProvider, ReplayProvider, ScriptedProvider,
 };
-use nab_protocol::scripted::Trajectory;
+use nab_protocol::Trajectory;
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;

@@ -8,7 +8,7 @@
 use crate::task::{Compare, EXPECTED_CAP, ExpectFile, Task};
 use crate::untrusted::read_capped;
 use crate::workspace::{Picked, Picks};
-use nab_protocol::trial::FailureReason;
+use nab_protocol::FailureReason;
 
 /// Bytes of one line shown in a mismatch report.
 const SHOWN_LINE: usize = 200;

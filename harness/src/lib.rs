@@ -1,60 +1,112 @@
 //! nab-harness: loads the task suite, builds the base image, runs agents in locked-down
 //! Docker containers, verifies with hidden tests in a fresh container, and records results.
 //!
-//! - [`task`]: the task format and the suite checker (no Docker).
-//! - [`image`]: the base image recipe and its build (mmdebstrap → Docker import), and the
+//! - `task`: the task format and the suite checker (no Docker).
+//! - `image`: the base image recipe and its build (mmdebstrap → Docker import), and the
 //!   task images built on it from a task's `environment:` (`nab image ls|rm`).
-//! - [`import`]: `nab import harbor`, converting Harbor-format tasks or refusing them.
-//! - [`sandbox`]: the only module that talks to Docker, behind a backend trait.
-//! - [`agent`]: how each kind of agent is started in the sandbox.
+//! - `import`: `nab import harbor`, converting Harbor-format tasks or refusing them.
+//! - `sandbox`: the only module that talks to Docker, behind a backend trait.
+//! - `agent`: how each kind of agent is started in the sandbox.
 //! - `workspace`: workspace archives in and out, and the diff against the original.
 //! - `verify`: the verifier phase; `junit`: its reports, judged with the trial's
 //!   `canary` (a test planted under a random name that must fail) set apart, and
-//!   compared with the task's [`pinned`] test ids (`tasks/tests.lock`).
+//!   compared with the task's `pinned` test ids (`tasks/tests.lock`).
 //! - `expect`: host-side checks against expected data that never enters a container.
 //! - `tamper`: protected workspace paths, and the `tamper_flags` a diff that touches them sets.
 //! - `mcp_host`: a task's MCP servers in a sidecar container, reached by the agent through
 //!   sockets the harness serves (their data never enters the agent's container).
-//! - [`model`], `llm`, `metrics`: the model spec, one trial's gateway, and the
+//! - `model`, `llm`, `metrics`: the model spec, one trial's gateway, and the
 //!   metrics from its transcript and the agent's events.
-//! - [`cost`]: `--prices`, the rate of the run's model and a trial's `cost_usd`.
+//! - `cost`: `--prices`, the rate of the run's model and a trial's `cost_usd`.
 //! - `trial`: one trial end to end, with cleanup on every path.
-//! - [`judge_model`]: the judges' model seam implemented with the gateway's providers.
-//! - [`runner`]: scheduling, retries, results.jsonl, resume, summaries.
-//! - [`shard`]: `--shard K/N`, a deterministic cost-balanced share of a run's pairs;
-//!   [`merge`]: `nab merge`, the shards' folders checked and joined into one run.
-//! - [`sweep`]: `nab sweep`, a matrix of agents × models × tasks × trials, interleaved,
+//! - `judge_model`: the judges' model seam implemented with the gateway's providers.
+//! - `runner`: scheduling, retries, results.jsonl, resume, summaries.
+//! - `shard`: `--shard K/N`, a deterministic cost-balanced share of a run's pairs;
+//!   `merge`: `nab merge`, the shards' folders checked and joined into one run.
+//! - `sweep`: `nab sweep`, a matrix of agents × models × tasks × trials, interleaved,
 //!   with per-provider limits.
 //! - `untrusted`: reading a file the agent left (no links, no blocking, capped).
-//! - [`selftest`]: `nab selftest`, the built-in hostile agents run against the harness.
+//! - `selftest`: `nab selftest`, the built-in hostile agents run against the harness.
 //!
-//! The trial's own phases (`trial`, `workspace`, `verify`, `junit`, `canary`, `expect`,
-//! `tamper`, `llm`, `metrics`, `untrusted`) are private to the library: the runner and
-//! the selftest drive them, the binary never does.
+//! Every module is private. What the `nab` binary, the tests and the benchmarks use is
+//! re-exported below item by item (renamed where a bare name would not say whose it is:
+//! `EXIT_FAILED`, `open_shards`, `run_selftest`, …). The trial's own phases (`trial`,
+//! `workspace`, `verify`, `junit`, `canary`, `expect`, `tamper`, `llm`, `metrics`,
+//! `untrusted`) export nothing: the runner and the selftest drive them, the binary never
+//! does.
 
-pub mod agent;
+mod agent;
 mod canary;
-pub mod cost;
-pub mod exit;
+mod cost;
+mod exit;
 mod expect;
-pub mod image;
-pub mod import;
-pub mod judge_model;
+mod image;
+mod import;
+mod judge_model;
 mod junit;
 mod llm;
 mod mcp_host;
-pub mod merge;
+mod merge;
 mod metrics;
-pub mod model;
-pub mod pinned;
-pub mod runner;
-pub mod sandbox;
-pub mod selftest;
-pub mod shard;
-pub mod sweep;
+mod model;
+mod pinned;
+mod runner;
+mod sandbox;
+mod selftest;
+mod shard;
+mod sweep;
 mod tamper;
-pub mod task;
+mod task;
 mod trial;
 mod untrusted;
 mod verify;
 mod workspace;
+
+pub use agent::AgentKind;
+pub use cost::{Pricing, require_price};
+pub use exit::{
+    BAD_INPUT as EXIT_BAD_INPUT, COST_LIMIT as EXIT_COST_LIMIT, FAILED as EXIT_FAILED,
+    HELP as EXIT_CODES_HELP, INTERRUPTED as EXIT_INTERRUPTED, SUCCESS as EXIT_SUCCESS,
+    exit as exit_status,
+};
+pub use image::{
+    BuildError as ImageBuildError, Ensured, ImageListError, NabImage, Recipe, SuiteImage,
+    TaskImageError, TaskRecipe, ensure_base_image, ensure_suite_images, ensure_task_image,
+    image_exists, list_images, remove_image, suite_images,
+};
+pub use import::{Outcome as ImportOutcome, import_harbor, table as import_table};
+pub use judge_model::{JudgeCallOpts, judge_factory};
+pub use merge::sweep::{SweepShards, check_out_is_replaceable, is_sweep};
+pub use merge::tree::{Budget as MergeBudget, Limits as MergeLimits};
+pub use merge::{
+    Joined, ShardRun, join as join_shards, open_all as open_shards, stage_beside as stage_merge,
+    swap_in as swap_in_merge, write as write_merge,
+};
+pub use model::prepare as prepare_model;
+pub use pinned::{Entry as LockEntry, TestLock, pin_suite, tests_hash};
+pub use runner::cost_limit::parse_usd;
+pub use runner::progress::{Silent as SilentProgress, for_stderr as progress_for_stderr};
+pub use runner::{
+    CostLimit, EnginePool, Job, PoolEngine, RunConfig, RunEnd, new_run_id, run_jobs,
+    run_jobs_within, summary_table,
+};
+pub use sandbox::engine::url::{EngineAddr, EngineSpec, check_distinct as check_distinct_engines};
+pub use sandbox::engine::{copy_image, image_exists as engine_has_image};
+pub use sandbox::{
+    ConnectError, ContainerSpec, DockerBackend, Engine, EngineError, ExecRequest, Labels, Lockdown,
+    QuotaMount, SandboxBackend, connect, connect_to,
+};
+pub use selftest::corpus::Corpus as SelftestCorpus;
+pub use selftest::outcome::table as selftest_table;
+pub use selftest::{Options as SelftestOptions, run as run_selftest};
+pub use shard::{ShardSpec, Share};
+pub use sweep::{
+    IndexProvider, IndexRun, Plan as SweepPlan, PlannedRun, Pool as SweepPool, ProviderLimits,
+    Sweep, SweepConfig, SweepFile, SweepFileError, SweepIndex, SweepIssue, SweepReport,
+    SweepRunReport, Unit as SweepUnit, run_sweep,
+};
+pub use task::{
+    AgentOptions, Budgets as TaskBudgets, Category, CommandStep, Compare, Difficulty, Environment,
+    ExpectFile, ExpectStdout, GatewayOptions, Limits as TaskLimits, Origin, SuiteError, Task,
+    TaskIssue, TaskSpec, Timeouts as TaskTimeouts, VerifyStep, load_suite, load_task,
+};

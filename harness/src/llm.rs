@@ -5,8 +5,8 @@
 use crate::model::ModelSetup;
 use crate::task::Task;
 use nab_gateway::{Gateway, GatewayConfig, GatewayHandle, GatewayLimits, build_provider};
-use nab_protocol::events::Event;
-use nab_protocol::run::EVENTS_FILE;
+use nab_protocol::EVENTS_FILE;
+use nab_protocol::Event;
 use std::path::Path;
 use std::time::Duration;
 

@@ -13,7 +13,7 @@ fn main() -> ExitCode {
         Ok(r) => r,
         Err(e) => {
             eprintln!("error: cannot start the async runtime: {e}");
-            return nab_harness::exit::exit(nab_harness::exit::BAD_INPUT);
+            return nab_harness::exit_status(nab_harness::EXIT_BAD_INPUT);
         }
     };
     let code = runtime.block_on(run());
@@ -24,13 +24,13 @@ fn main() -> ExitCode {
 }
 
 async fn run() -> ExitCode {
-    nab_protocol::logging::init();
+    nab_protocol::init_logging();
     let cli = cli::Cli::parse();
     match cli.run().await {
         Ok(code) => code,
         Err(e) => {
             eprintln!("error: {e:#}");
-            nab_harness::exit::exit(nab_harness::exit::BAD_INPUT)
+            nab_harness::exit_status(nab_harness::EXIT_BAD_INPUT)
         }
     }
 }

@@ -14,7 +14,7 @@
 
 use crate::sandbox::{AttachedProcess, ContainerId, SandboxBackend};
 use crate::task::McpServer;
-use nab_protocol::run::{MCP_CALLS_FILE, MCP_LOG_FILE};
+use nab_protocol::{MCP_CALLS_FILE, MCP_LOG_FILE};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::io::Write;

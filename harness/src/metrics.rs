@@ -3,9 +3,9 @@
 //! events; the exit reason comes from the events and is cross-checked with the transcript.
 
 use crate::task::{MadeCall, RequiredCall};
-use nab_protocol::events::{CompactionTier, Event, EventKind, ToolStatus};
-use nab_protocol::transcript::TranscriptLine;
-use nab_protocol::trial::TrialRecord;
+use nab_protocol::TranscriptLine;
+use nab_protocol::TrialRecord;
+use nab_protocol::{CompactionTier, Event, EventKind, ToolStatus};
 
 /// What a trial with a model adds to its record.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -232,7 +232,7 @@ impl ModelMetrics {
 /// events; a `summarize` event is the agent's claim that it had the model write a summary,
 /// which the gateway can check: such events count only up to the number of summarization
 /// requests the gateway answered (`answered_summary_requests`, from
-/// `nab_protocol::transcript::answered_summary_requests`), so a forged event without its
+/// `nab_protocol::answered_summary_requests`), so a forged event without its
 /// request counts for nothing. Returns the violation when nothing counts.
 pub fn missing_compaction(
     required: CompactionTier,
@@ -303,8 +303,8 @@ pub fn tool_calls_made(transcript: &[TranscriptLine]) -> Vec<MadeCall<'_>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use nab_protocol::ExitReason;
     use nab_protocol::Usage;
-    use nab_protocol::events::ExitReason;
     use serde_json::json;
 
     fn line(

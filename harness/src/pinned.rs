@@ -9,7 +9,7 @@
 //! validate` writes it again. The file lies outside every task folder, so it does not
 //! change the suite hash. See tasks/README.md, "The pinned test set".
 
-use nab_protocol::run::{hash_entry, hash_tree};
+use nab_protocol::{hash_entry, hash_tree};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, BTreeSet};

@@ -11,8 +11,8 @@
 //! The plan's hash goes into each shard's `run.json`; `nab merge` checks that the shards
 //! share it.
 
-use nab_protocol::run::{RunFolder, ShardMeta};
-use nab_protocol::trial::TrialStatus;
+use nab_protocol::TrialStatus;
+use nab_protocol::{RunFolder, ShardMeta};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -367,7 +367,7 @@ mod tests {
 
     #[test]
     fn an_earlier_run_balances_by_its_durations_and_scales_the_tasks_it_did_not_time() {
-        use nab_protocol::trial::TrialRecord;
+        use nab_protocol::TrialRecord;
         let dir = tempfile::tempdir().unwrap();
         let rec = |task: &str, trial, secs: f64, status| {
             let mut r = TrialRecord::new("r", task, "c", trial, "oracle");
@@ -384,8 +384,8 @@ mod tests {
             rec("b", 1, 100.0, TrialStatus::Error),
             rec("b", 1, 3.0, TrialStatus::Passed),
         ];
-        nab_protocol::files::write_jsonl_atomic(
-            &nab_protocol::run::RunPaths::new(dir.path()).results(),
+        nab_protocol::write_jsonl_atomic(
+            &nab_protocol::RunPaths::new(dir.path()).results(),
             &records,
         )
         .unwrap();

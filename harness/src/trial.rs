@@ -14,8 +14,8 @@ use crate::sandbox::{
 use crate::task::{EXPECTED_CAP, Task, VerifyStep};
 use crate::verify;
 use crate::workspace::{self, Picks, Snapshot};
-use nab_protocol::run;
-use nab_protocol::trial::{ErrorKind, FailureReason, SandboxExit};
+use nab_protocol::{AGENT_LOG_FILE, DIFF_FILE, TEST_IDS_FILE, TRANSCRIPT_FILE, VERIFY_LOG_FILE};
+use nab_protocol::{ErrorKind, FailureReason, SandboxExit};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -260,7 +260,7 @@ fn append_log(dir: &Path, notes: &str) -> Result<(), TrialError> {
     std::fs::OpenOptions::new()
         .create(true)
         .append(true)
-        .open(dir.join(run::AGENT_LOG_FILE))
+        .open(dir.join(AGENT_LOG_FILE))
         .and_then(|mut f| f.write_all(notes.as_bytes()))
         .map_err(files_err(dir))
 }
@@ -452,7 +452,7 @@ async fn agent_phase<'a>(
             let out = out_quota.as_ref().map(|q| q.path());
             Some((
                 m,
-                LlmSession::start(m, task, &dir.join(run::TRANSCRIPT_FILE), out.as_deref()).await?,
+                LlmSession::start(m, task, &dir.join(TRANSCRIPT_FILE), out.as_deref()).await?,
             ))
         }
         _ => None,
@@ -505,12 +505,12 @@ async fn agent_phase<'a>(
             } else {
                 SandboxExit::Exited
             };
-            std::fs::write(dir.join(run::AGENT_LOG_FILE), log).map_err(files_err(dir))?;
+            std::fs::write(dir.join(AGENT_LOG_FILE), log).map_err(files_err(dir))?;
             (reason, out.exit_code)
         }
         None => {
             std::fs::write(
-                dir.join(run::AGENT_LOG_FILE),
+                dir.join(AGENT_LOG_FILE),
                 "[nab: null agent: nothing was run]\n",
             )
             .map_err(files_err(dir))?;
@@ -726,7 +726,7 @@ async fn read_workspace(
     if failure.is_none() {
         let why = match read {
             Ok(Ok(Ok((_, patch, flags, picked)))) => {
-                std::fs::write(dir.join(run::DIFF_FILE), patch).map_err(files_err(dir))?;
+                std::fs::write(dir.join(DIFF_FILE), patch).map_err(files_err(dir))?;
                 tamper_flags = flags;
                 picks = picked;
                 None
@@ -760,21 +760,20 @@ async fn model_metrics(
     // The transcript is written by the gateway, but every line holds what the
     // agent sent: a line that does not read back is the agent's doing.
     // Read as a stream, without the requests (each repeats the whole history).
-    let transcript =
-        match nab_protocol::transcript::read_without_requests(&dir.join(run::TRANSCRIPT_FILE)) {
-            Ok(read) => read.records,
-            Err(e @ nab_protocol::JsonlError::Line { .. }) => {
-                append_log(dir, &format!("[nab: transcript: {e}]\n"))?;
-                failure.get_or_insert(FailureReason::BadAgentOutput);
-                Vec::new()
-            }
-            Err(e) => {
-                return Err(TrialError::Files {
-                    dir: dir.clone(),
-                    source: std::io::Error::other(e.to_string()),
-                });
-            }
-        };
+    let transcript = match nab_protocol::read_without_requests(&dir.join(TRANSCRIPT_FILE)) {
+        Ok(read) => read.records,
+        Err(e @ nab_protocol::JsonlError::Line { .. }) => {
+            append_log(dir, &format!("[nab: transcript: {e}]\n"))?;
+            failure.get_or_insert(FailureReason::BadAgentOutput);
+            Vec::new()
+        }
+        Err(e) => {
+            return Err(TrialError::Files {
+                dir: dir.clone(),
+                source: std::io::Error::other(e.to_string()),
+            });
+        }
+    };
     if out.unreadable.is_some() || !out.bad_event_lines.is_empty() {
         failure.get_or_insert(FailureReason::BadAgentOutput);
     }
@@ -787,14 +786,13 @@ async fn model_metrics(
     );
     if let Some(tier) = task.spec.agent.as_ref().and_then(|a| a.requires_compaction) {
         // Summary requests the gateway answered, to check the agent's summarize events by.
-        let path = dir.join(run::TRANSCRIPT_FILE);
-        let answered = tokio::task::spawn_blocking(move || {
-            nab_protocol::transcript::answered_summary_requests(&path)
-        })
-        .await
-        .map_err(|e| files_err(dir)(std::io::Error::other(e)))?
-        // A line that does not read back was already the agent's `bad_agent_output`.
-        .map_or(0, |seqs| seqs.len());
+        let path = dir.join(nab_protocol::TRANSCRIPT_FILE);
+        let answered =
+            tokio::task::spawn_blocking(move || nab_protocol::answered_summary_requests(&path))
+                .await
+                .map_err(|e| files_err(dir)(std::io::Error::other(e)))?
+                // A line that does not read back was already the agent's `bad_agent_output`.
+                .map_or(0, |seqs| seqs.len());
         metrics.missing_compaction =
             crate::metrics::missing_compaction(tier, &out.events, answered);
     }
@@ -858,14 +856,14 @@ async fn verify_phase(
     .await?;
     drop(tests_copy);
     let verify_s = verify_started.elapsed().as_secs_f64();
-    std::fs::write(dir.join(run::VERIFY_LOG_FILE), &v.log).map_err(files_err(dir))?;
+    std::fs::write(dir.join(VERIFY_LOG_FILE), &v.log).map_err(files_err(dir))?;
     // The ids the reports listed (canary left out), sorted: `nab validate` pins the
     // oracle's in tests.lock.
     let mut ids = v.test_ids.clone();
     ids.sort();
     ids.dedup();
     let ids = serde_json::to_string_pretty(&ids).map_err(|e| files_err(dir)(e.into()))?;
-    std::fs::write(dir.join(run::TEST_IDS_FILE), ids + "\n").map_err(files_err(dir))?;
+    std::fs::write(dir.join(TEST_IDS_FILE), ids + "\n").map_err(files_err(dir))?;
     Ok(Verified {
         failure: v.failure,
         tests_passed: v.tests_passed,

@@ -11,7 +11,7 @@ use crate::junit::{self, Verdict};
 use crate::sandbox::{ContainerId, ExecOutcome, ExecRequest, SandboxBackend, SandboxError};
 use crate::task::{EXPECTED_CAP, Task, VerifyStep};
 use crate::workspace::Picks;
-use nab_protocol::trial::FailureReason;
+use nab_protocol::FailureReason;
 use std::fmt::Write as _;
 use std::time::Duration;
 use tokio_util::sync::CancellationToken;

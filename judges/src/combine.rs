@@ -5,7 +5,7 @@ use crate::grade::is_scored;
 use crate::kappa::{percent_agreement, quadratic_weighted_kappa};
 use crate::rubric::Rubric;
 use crate::score::score;
-use nab_protocol::trial::JudgeRecord;
+use nab_protocol::JudgeRecord;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -136,7 +136,7 @@ pub fn judge_agreement(rubric: &Rubric, trials: &[Vec<JudgeRecord>]) -> Vec<Dime
 #[cfg(test)]
 mod tests {
     use super::*;
-    use nab_protocol::trial::{DimensionScore, VetoVerdict};
+    use nab_protocol::{DimensionScore, VetoVerdict};
 
     fn rec(judge: &str, r: &Rubric, scores: [u8; 3], veto: bool) -> JudgeRecord {
         JudgeRecord {

@@ -32,5 +32,5 @@ pub enum JudgeError {
     #[error("{0}")]
     Invalid(String),
     #[error(transparent)]
-    Run(#[from] nab_protocol::run::RunFolderError),
+    Run(#[from] nab_protocol::RunFolderError),
 }

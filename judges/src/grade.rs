@@ -11,8 +11,8 @@ use crate::parse::{Rejection, parse_single};
 use crate::prompt::{Candidate, Prompt, retry_message};
 use crate::rubric::Rubric;
 use crate::score::score;
+use nab_protocol::JudgeRecord;
 use nab_protocol::Usage;
-use nab_protocol::trial::JudgeRecord;
 use std::collections::BTreeMap;
 
 /// A rejected answer is retried at most this many times.

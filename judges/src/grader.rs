@@ -7,9 +7,9 @@ use crate::model::JudgeModel;
 use crate::prompt::Candidate;
 use crate::rubric::Rubric;
 use crate::trajectory::TrajectorySummary;
-use nab_protocol::events::Event;
-use nab_protocol::transcript::TranscriptLine;
-use nab_protocol::trial::JudgeRecord;
+use nab_protocol::Event;
+use nab_protocol::JudgeRecord;
+use nab_protocol::TranscriptLine;
 
 /// One rubric and the judge models, built once per run.
 pub struct TrialGrader {

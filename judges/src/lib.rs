@@ -8,24 +8,26 @@
 //!   trajectory sit between delimiters carrying a per-request random nonce.
 //! - `parse`: the strict answer parser (every dimension once, integer 1–5, real booleans…).
 //! - `grade`: ask → validate → retry (at most twice, with the error shown) → score, giving a
-//!   [`nab_protocol::trial::JudgeRecord`]. A malformed answer is never scored.
+//!   [`nab_protocol::JudgeRecord`]. A malformed answer is never scored.
 //! - `score`: weighted score, vetoes and gates, computed in Rust.
 //! - `pairwise`: baseline vs candidate, judged in both orders; a winner counts only when
 //!   both orders agree.
 //! - `kappa`, `combine`: agreement between raters (Cohen's kappa, quadratic-weighted
 //!   kappa, seeded bootstrap intervals) and the median combination of several judges.
 //! - `review`: blind, seeded, stratified human-review export and verdict import.
-//! - [`cli`]: `clap` arguments and `run` functions for `nab judge`, `nab compare`,
+//! - `cli`: `clap` arguments and `run` functions for `nab judge`, `nab compare`,
 //!   `nab review export|import`, and the `--judge/--rubric` options of `nab run`.
 //!
-//! The modules are private; what other crates use is re-exported below, and [`cli`] is
-//! the command-line surface (`clap::Args` and `run` per subcommand).
+//! The modules are private; what other crates use is re-exported below, item by item,
+//! among them the command-line surface of `cli` (`clap::Args` and a `run` per subcommand:
+//! [`JudgeArgs`] and [`run_judge`], [`PairwiseArgs`] and [`run_compare`], [`ReviewArgs`]
+//! and [`run_review`]).
 //!
 //! Models are reached only through the [`JudgeModel`] trait; the harness implements
 //! it with its gateway providers.
 
 mod answer_schema;
-pub mod cli;
+mod cli;
 mod combine;
 mod diff_budget;
 mod error;
@@ -47,6 +49,14 @@ mod seeded;
 mod trajectory;
 
 mod hash;
+
+pub use cli::JudgeOpts;
+pub use cli::compare::{CompareSummary, PairwiseArgs, judge_pairs, run as run_compare};
+pub use cli::judge::{JudgeArgs, run as run_judge};
+pub use cli::review::{
+    ReviewArgs, ReviewCommand, ReviewExportArgs, ReviewImportArgs, ReviewOutcome,
+    ReviewPairwiseExportArgs, SampleArgs, run as run_review,
+};
 
 pub use answer_schema::pairwise_schema;
 pub use error::JudgeError;

@@ -4,10 +4,10 @@
 use crate::error::JudgeError;
 use crate::prompt::Candidate;
 use crate::trajectory::TrajectorySummary;
-use nab_protocol::events::Event;
-use nab_protocol::run::{RunFolder, TrialDir, instruction_path};
-use nab_protocol::transcript::TranscriptLine;
-use nab_protocol::trial::TrialRecord;
+use nab_protocol::Event;
+use nab_protocol::TranscriptLine;
+use nab_protocol::TrialRecord;
+use nab_protocol::{RunFolder, TrialDir, instruction_path};
 use std::path::Path;
 
 /// Everything a judge needs about one trial.
@@ -53,13 +53,13 @@ impl TrialMaterial {
 pub fn trajectory_files(dir: &TrialDir) -> (Vec<Event>, Vec<TranscriptLine>) {
     let events = nab_protocol::read_jsonl_lenient(
         &dir.events(),
-        nab_protocol::transcript::READ_LINE_LIMIT,
+        nab_protocol::READ_LINE_LIMIT,
         Event::parse_line,
     );
     let transcript = nab_protocol::read_jsonl_lenient(
         &dir.transcript(),
-        nab_protocol::transcript::READ_LINE_LIMIT,
-        nab_protocol::transcript::parse_without_request,
+        nab_protocol::READ_LINE_LIMIT,
+        nab_protocol::parse_without_request,
     );
     // One warning per file: the lines are the agent's doing and may be many.
     for skipped in [&events.skipped, &transcript.skipped] {

@@ -18,7 +18,7 @@ use crate::model::JudgeModel;
 use crate::parse::{Side, parse_pairwise};
 use crate::prompt::Candidate;
 use crate::rubric::Rubric;
-use nab_protocol::run::{PairwiseVerdict, Winner};
+use nab_protocol::{PairwiseVerdict, Winner};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 

@@ -5,8 +5,8 @@
 //! answer, the gateway's `transcript.jsonl` (agents started with `command:` may write no
 //! events at all; then the transcript is all there is).
 
-use nab_protocol::events::{Event, EventKind, ToolStatus};
-use nab_protocol::transcript::TranscriptLine;
+use nab_protocol::TranscriptLine;
+use nab_protocol::{Event, EventKind, ToolStatus};
 use serde::Serialize;
 
 /// Tool calls kept at the start and at the end when a trajectory is long; the middle is
@@ -163,7 +163,7 @@ pub(crate) fn cap(s: &str, max: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use nab_protocol::events::ExitReason;
+    use nab_protocol::ExitReason;
 
     fn ev(kind: EventKind) -> Event {
         Event {

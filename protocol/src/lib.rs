@@ -5,40 +5,74 @@
 //! with a message that names the file's version and the supported one, so an old
 //! results folder either keeps loading or fails clearly.
 //!
-//! - [`run`]: the run folder: its layout (every file name), `run.json`, the pairwise
+//! - `run`: the run folder: its layout (every file name), `run.json`, the pairwise
 //!   verdict, and the loader every reader of a run uses.
-//! - `jsonl` ([`read_jsonl`] and its kin, re-exported here), [`files`]: the one JSON Lines
+//! - `jsonl` ([`read_jsonl`] and its kin, re-exported here), `files`: the one JSON Lines
 //!   reader and the one atomic writer/appender.
 //! - [`to_sorted_string`]: JSON with sorted keys (the gateway's request hash, the agent's stagnation check).
-//! - [`events`]: what `nab-agent` writes to `events.jsonl` (read by the harness).
-//! - [`trial`]: one line of `results.jsonl` (written by the harness, read by reports).
-//! - [`transcript`]: one line of the gateway's `transcript.jsonl`.
-//! - [`scripted`]: the assistant turns a scripted model plays (`trajectory.yaml`).
-//! - [`Usage`]: token usage as providers report it.
-//! - [`logging`]: the tracing set-up both binaries share (one feature set for the whole
+//! - `events`: what `nab-agent` writes to `events.jsonl` (read by the harness).
+//! - `trial`: one line of `results.jsonl` (written by the harness, read by reports).
+//! - `transcript`: one line of the gateway's `transcript.jsonl`.
+//! - `scripted`: the assistant turns a scripted model plays (`trajectory.yaml`).
+//! - [`Usage`]: token usage as providers report it; [`Role`]: who wrote a chat message.
+//! - `logging`: the tracing set-up both binaries share (one feature set for the whole
 //!   workspace, so no crate is built twice).
-//! - [`upstream`]: the retry table for failed model calls, shared by nab-agent and the gateway.
+//! - `upstream`: the retry table for failed model calls, shared by nab-agent and the gateway.
+//!
+//! The modules are private: every item is re-exported at the crate root, one by one.
 
 #![warn(missing_docs)]
 
-pub mod events;
-pub mod files;
+mod events;
+mod files;
 mod json;
 mod jsonl;
-pub mod logging;
-pub mod run;
-pub mod scripted;
-pub mod transcript;
-pub mod trial;
-pub mod upstream;
+mod logging;
+mod role;
+mod run;
+mod scripted;
+mod transcript;
+mod trial;
+mod upstream;
 mod usage;
 mod versioned;
+
+pub use events::{CompactionTier, Event, EventKind, ExitReason, ToolStatus};
+pub use files::{JsonlAppender, WriteError, write_atomic, write_json_atomic, write_jsonl_atomic};
+pub use logging::init as init_logging;
+// The run folder: every file name, the typed run.json and pairwise verdict, the loader.
+pub use run::{
+    AGENT_LOG_FILE, BadWinner, COMPARE_FILE, DEFAULT_TASKS_DIR, DIFF_FILE, EVENTS_FILE,
+    INSTRUCTION_FILE, JUDGE_ATTEMPTS_FILE, LayoutError, MCP_CALLS_FILE, MCP_LOG_FILE, MergedShard,
+    PAIRWISE_FILE, PARQUET_FILE, PairwiseVerdict, REPORT_FILE, RESULTS_FILE, REVIEW_DIR,
+    RUN_META_FILE, RUN_META_VERSION, RunFolder, RunFolderError, RunMeta, RunPaths, SUMMARY_FILE,
+    ShardMeta, SuiteError, TEST_IDS_FILE, TRANSCRIPT_FILE, TRIALS_DIR, TreeReadError, TrialDir,
+    VERIFY_LOG_FILE, Winner, hash_entry, hash_tree, instruction_path, resolve_tasks_dir,
+    suite_hash,
+};
+pub use scripted::{
+    ChunkOptions, SUMMARY_REQUEST_MARKER, ScriptedToolCall, ScriptedTurn, Trajectory,
+    is_summary_request,
+};
+pub use transcript::{
+    OMITTED_KEY, Omitted, READ_LINE_LIMIT, TRANSCRIPT_VERSION, TranscriptLine,
+    answered_summary_requests, parse_without_request, read_without_requests,
+};
+pub use trial::{
+    DimensionScore, ErrorKind, FailureReason, JudgeRecord, SandboxExit, TrialRecord, TrialStatus,
+    VetoVerdict,
+};
+pub use upstream::{
+    HttpVerdict, cap as cap_text, classify_status, error_message as upstream_error_message,
+    is_context_overflow, is_validation_error,
+};
 
 pub use json::to_sorted_string;
 pub use jsonl::{
     JsonlError, JsonlRead, LenientRead, LineError, LineStats, for_each_line, for_each_line_in,
     parse_jsonl, read_jsonl, read_jsonl_lenient, read_jsonl_with,
 };
+pub use role::Role;
 pub use usage::Usage;
 pub use versioned::{VersionedError, parse_versioned_line};
 

@@ -198,6 +198,17 @@ impl ScriptedTurn {
         out
     }
 
+    /// Renders this turn as a whole SSE body: each of [`ScriptedTurn::to_chunks`] as a
+    /// `data:` event, then `data: [DONE]`.
+    pub fn to_sse(&self, opts: &ChunkOptions) -> String {
+        let mut sse = String::new();
+        for chunk in self.to_chunks(opts) {
+            sse.push_str(&format!("data: {chunk}\n\n"));
+        }
+        sse.push_str("data: [DONE]\n\n");
+        sse
+    }
+
     /// Renders this turn as a non-streaming OpenAI `chat.completion` object.
     pub fn to_completion(&self, opts: &ChunkOptions) -> serde_json::Value {
         use serde_json::json;

@@ -4,8 +4,8 @@ use crate::error::{ReportError, Result};
 use crate::run::{Run, TaskTrials};
 use crate::stats::{self, Interval, PairedT, bootstrap::Bootstrap};
 use crate::summary::{RunSummary, trial_tokens};
-use nab_protocol::run::{PairwiseVerdict, Winner};
-use nab_protocol::trial::{ErrorKind, TrialStatus};
+use nab_protocol::{ErrorKind, TrialStatus};
+use nab_protocol::{PairwiseVerdict, Winner};
 use serde::Serialize;
 use std::collections::BTreeSet;
 

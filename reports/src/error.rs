@@ -7,7 +7,7 @@ use std::path::PathBuf;
 pub enum ReportError {
     /// The run folder could not be read (not a run, a bad record, a bad run.json).
     #[error(transparent)]
-    Run(#[from] nab_protocol::run::RunFolderError),
+    Run(#[from] nab_protocol::RunFolderError),
     #[error("{path}: invalid gate config: {message}")]
     GateConfig { path: PathBuf, message: String },
     #[error("{path}: {message}")]
@@ -51,7 +51,7 @@ pub enum ReportError {
     NoCommonTasksAcross { runs: String },
     /// The run's task suite could not be found or is not the one it ran.
     #[error(transparent)]
-    Suite(#[from] nab_protocol::run::SuiteError),
+    Suite(#[from] nab_protocol::SuiteError),
 }
 
 pub type Result<T, E = ReportError> = std::result::Result<T, E>;

@@ -5,7 +5,7 @@ use crate::html::render_report_at;
 use crate::run::Run;
 use crate::summary::RunSummary;
 use crate::table::write_parquet;
-use nab_protocol::run::RunPaths;
+use nab_protocol::RunPaths;
 use std::path::{Path, PathBuf};
 
 /// The files written and the aggregates they hold.
@@ -19,7 +19,7 @@ pub struct RunOutputs {
 
 /// Writes beside and renames, so a reader never sees half a report.
 pub(crate) fn write_file(path: &Path, contents: &[u8]) -> Result<()> {
-    nab_protocol::files::write_atomic(path, contents).map_err(|e| ReportError::Write {
+    nab_protocol::write_atomic(path, contents).map_err(|e| ReportError::Write {
         path: e.path,
         source: e.source,
     })

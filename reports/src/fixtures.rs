@@ -2,10 +2,10 @@
 //! folders (transcripts with tool calls and long outputs, events, diffs, logs, judges),
 //! generated from a seed. Nothing here is used to produce a real run's numbers.
 
-use nab_protocol::run::{RunMeta, RunPaths, instruction_path};
-use nab_protocol::trial::{
+use nab_protocol::{
     DimensionScore, JudgeRecord, SandboxExit, TrialRecord, TrialStatus, VetoVerdict,
 };
+use nab_protocol::{RunMeta, RunPaths, instruction_path};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::json;
@@ -152,8 +152,7 @@ fn judge(rng: &mut ChaCha8Rng) -> JudgeRecord {
 pub fn write_run(dir: &Path, spec: &SynthSpec, records: &[TrialRecord]) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)?;
     let paths = RunPaths::new(dir);
-    nab_protocol::files::write_jsonl_atomic(&paths.results(), records)
-        .map_err(std::io::Error::other)?;
+    nab_protocol::write_jsonl_atomic(&paths.results(), records).map_err(std::io::Error::other)?;
     let tasks_dir = dir.join("tasks");
     for i in 0..spec.tasks {
         let instruction = instruction_path(&tasks_dir, &task_id(i));

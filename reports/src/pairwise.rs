@@ -10,7 +10,7 @@
 //! on the same pair (with Cohen's κ when there are exactly two judges).
 
 use crate::stats::{Interval, paired_t_interval};
-use nab_protocol::run::{PairwiseVerdict, Winner};
+use nab_protocol::{PairwiseVerdict, Winner};
 use serde::Serialize;
 use std::collections::BTreeMap;
 

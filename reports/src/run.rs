@@ -1,8 +1,8 @@
 //! A run directory loaded: its trial records grouped by task.
 
 use crate::error::Result;
-use nab_protocol::run::{RunFolder, RunMeta};
-use nab_protocol::trial::{TrialRecord, TrialStatus};
+use nab_protocol::{RunFolder, RunMeta};
+use nab_protocol::{TrialRecord, TrialStatus};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -60,7 +60,7 @@ impl Run {
         let folder = RunFolder::open(dir)?;
         let run = Run::from_records(dir, folder.meta, folder.records, folder.truncated_tail);
         // The suite's quarantine list, when the suite can be found (and matches its hash).
-        match nab_protocol::run::resolve_tasks_dir(&run.meta, dir, None) {
+        match nab_protocol::resolve_tasks_dir(&run.meta, dir, None) {
             Ok(tasks) => {
                 let q = crate::quarantine::load(&tasks)?;
                 Ok(run.quarantine(&q))

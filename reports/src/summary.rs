@@ -2,7 +2,7 @@
 
 use crate::run::Run;
 use crate::stats::{self, Interval, Z95};
-use nab_protocol::trial::{TrialRecord, TrialStatus};
+use nab_protocol::{TrialRecord, TrialStatus};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -413,7 +413,7 @@ fn judge_summary(records: &[TrialRecord]) -> Option<JudgeSummary> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use nab_protocol::trial::JudgeRecord;
+    use nab_protocol::JudgeRecord;
 
     fn judge(score: f64, vetoed: bool) -> JudgeRecord {
         serde_json::from_value(serde_json::json!({

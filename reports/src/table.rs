@@ -2,7 +2,7 @@
 
 use crate::error::{ReportError, Result};
 use crate::run::Run;
-use nab_protocol::trial::{SandboxExit, TrialStatus};
+use nab_protocol::{SandboxExit, TrialStatus};
 use polars::prelude::*;
 use std::path::Path;
 

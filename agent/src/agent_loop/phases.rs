@@ -6,7 +6,7 @@ use std::ops::ControlFlow;
 use std::sync::Arc;
 
 use nab_protocol::Usage;
-use nab_protocol::events::{EventKind, ExitReason};
+use nab_protocol::{EventKind, ExitReason};
 
 use super::{Agent, RunOutcome};
 use crate::client::{AssistantTurn, BudgetKind, ChatRequest, ClientError, Completion};

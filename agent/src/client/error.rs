@@ -1,6 +1,9 @@
 //! What can go wrong talking to the model, worded for the person reading the log.
 
-use nab_protocol::upstream::{self, HttpVerdict};
+use nab_protocol::HttpVerdict;
+use nab_protocol::{
+    classify_status, is_context_overflow, is_validation_error, upstream_error_message,
+};
 
 /// Which gateway budget stopped the run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -115,7 +118,7 @@ impl ClientError {
 /// rejection that talks about the context window is [`ClientError::ContextOverflow`].
 pub fn from_status(status: u16, body: &str) -> ClientError {
     let parsed: Option<serde_json::Value> = serde_json::from_str(body).ok();
-    let message = upstream::error_message(body);
+    let message = upstream_error_message(body);
     if let Some(kind) = parsed.as_ref().and_then(budget_kind) {
         return ClientError::Budget { kind, message };
     }
@@ -126,9 +129,9 @@ pub fn from_status(status: u16, body: &str) -> ClientError {
     if error_type == Some("upstream_error") {
         return ClientError::GatewayGaveUp { status, message };
     }
-    match upstream::classify_status(status, body) {
+    match classify_status(status, body) {
         HttpVerdict::Retry => ClientError::Http { status, message },
-        HttpVerdict::Reject if upstream::is_context_overflow(&message) => {
+        HttpVerdict::Reject if is_context_overflow(&message) => {
             ClientError::ContextOverflow { status, message }
         }
         HttpVerdict::Reject => ClientError::Rejected { status, message },
@@ -138,18 +141,18 @@ pub fn from_status(status: u16, body: &str) -> ClientError {
 /// Classifies an `{"error": …}` object that arrived inside a stream.
 pub fn from_stream_error(chunk: &serde_json::Value) -> ClientError {
     let text = chunk.to_string();
-    let message = upstream::error_message(&text);
+    let message = upstream_error_message(&text);
     if let Some(kind) = budget_kind(chunk) {
         return ClientError::Budget { kind, message };
     }
-    if upstream::is_context_overflow(&message) {
+    if is_context_overflow(&message) {
         return ClientError::ContextOverflow {
             status: 200,
             message,
         };
     }
     ClientError::StreamError {
-        retryable: !upstream::is_validation_error(&text),
+        retryable: !is_validation_error(&text),
         message,
     }
 }

@@ -8,8 +8,8 @@
 use std::path::Path;
 use std::sync::Arc;
 
+use nab_protocol::EventKind;
 use nab_protocol::Usage;
-use nab_protocol::events::EventKind;
 
 use crate::message::Message;
 

@@ -116,7 +116,7 @@ pub fn system_prompt() -> String {
          Keep exact file paths, function names, commands, error messages, numbers and decisions; drop \
          chatter and anything already superseded. Answer with exactly these four Markdown sections, in \
          this order, each non-empty, and nothing else:\n",
-        nab_protocol::scripted::SUMMARY_REQUEST_MARKER
+        nab_protocol::SUMMARY_REQUEST_MARKER
     );
     for (h, what, _) in SECTIONS {
         s.push_str(&format!("## {h}\n({what})\n"));
@@ -482,7 +482,7 @@ mod tests {
         let request = serde_json::json!({"messages": [
             {"role": "system", "content": system_prompt()},
             {"role": "user", "content": "Summarize this history"}]});
-        assert!(nab_protocol::scripted::is_summary_request(&request));
+        assert!(nab_protocol::is_summary_request(&request));
     }
 
     #[test]

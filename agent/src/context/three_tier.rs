@@ -16,7 +16,7 @@ use super::tokens::{self, TokenCounter};
 use super::{ContextError, ContextManager, ContextState};
 use crate::message::{Message, Role};
 use crate::tools::ToolRegistry;
-use nab_protocol::events::{CompactionTier, EventKind};
+use nab_protocol::{CompactionTier, EventKind};
 use std::path::Path;
 use std::sync::Arc;
 

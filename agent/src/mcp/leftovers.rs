@@ -36,10 +36,6 @@ impl Leftovers {
         }
     }
 
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-
     fn read(&self) -> Result<Vec<ServerRecord>, McpError> {
         match std::fs::read_to_string(&self.path) {
             Ok(text) if text.trim().is_empty() => Ok(Vec::new()),
@@ -56,7 +52,7 @@ impl Leftovers {
                 .map_err(|e| self.err(format!("cannot create its folder: {e}")))?;
         }
         let text = serde_json::to_string_pretty(records).map_err(|e| self.err(e.to_string()))?;
-        nab_protocol::files::write_atomic(&self.path, text.as_bytes())
+        nab_protocol::write_atomic(&self.path, text.as_bytes())
             .map_err(|e| self.err(format!("cannot write: {}", e.source)))
     }
 

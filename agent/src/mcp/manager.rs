@@ -5,7 +5,7 @@ use super::link::Launcher;
 use super::stdio::{LineStats, StdioLauncher};
 use super::supervisor::{ServerShared, Status, supervise};
 use super::{EventSink, McpConfig, McpError, RingBuffer, Timings, TransportConfig, exposed_name};
-use nab_protocol::events::EventKind;
+use nab_protocol::EventKind;
 use rmcp::model::{CallToolResult, ContentBlock};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};

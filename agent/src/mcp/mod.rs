@@ -31,7 +31,7 @@ pub use error::{LinkError, McpError};
 pub use manager::{McpCallOutcome, McpManager, McpTool};
 pub use ring::RingBuffer;
 
-use nab_protocol::events::EventKind;
+use nab_protocol::EventKind;
 use std::sync::Arc;
 use std::time::Duration;
 

@@ -11,7 +11,7 @@
 
 use super::link::{Launcher, Link};
 use super::{EventSink, Timings};
-use nab_protocol::events::EventKind;
+use nab_protocol::EventKind;
 use rmcp::model::Tool;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};

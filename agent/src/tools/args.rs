@@ -1,7 +1,7 @@
 //! Argument parsing that names the bad field.
 
 use serde::de::DeserializeOwned;
-use serde_json::Value;
+use serde_json::{Map, Value, json};
 
 use crate::tools::ToolError;
 
@@ -15,4 +15,17 @@ pub fn parse<T: DeserializeOwned>(tool: &str, args: Value) -> Result<T, ToolErro
             source: e.into_inner(),
         }
     })
+}
+
+/// A tool's parameter schema: an object of `properties` (each a JSON Schema), the
+/// `required` ones, and no other field (arguments are parsed with `deny_unknown_fields`).
+pub fn object_schema(properties: Value, required: &[&str]) -> Value {
+    let mut schema = Map::new();
+    schema.insert("type".into(), json!("object"));
+    schema.insert("properties".into(), properties);
+    if !required.is_empty() {
+        schema.insert("required".into(), json!(required));
+    }
+    schema.insert("additionalProperties".into(), json!(false));
+    Value::Object(schema)
 }

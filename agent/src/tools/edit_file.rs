@@ -24,16 +24,14 @@ impl ToolHandler for EditFile {
         "Replace the exact text `old` with `new` in a file. `old` must occur exactly once (copy it from read_file output without the line-number prefix, including indentation); include more surrounding lines if it is not unique."
     }
     fn parameters(&self) -> Value {
-        json!({
-            "type": "object",
-            "properties": {
+        args::object_schema(
+            json!({
                 "path": {"type": "string", "description": "File path, relative to the workspace."},
                 "old": {"type": "string", "description": "Exact text to replace; must match exactly once."},
                 "new": {"type": "string", "description": "Replacement text."}
-            },
-            "required": ["path", "old", "new"],
-            "additionalProperties": false
-        })
+            }),
+            &["path", "old", "new"],
+        )
     }
     fn is_mutating(&self) -> bool {
         true

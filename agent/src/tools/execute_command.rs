@@ -43,15 +43,14 @@ impl ToolHandler for ExecuteCommand {
         "Run a command in the workspace folder and return its exit code, stdout and stderr (capped). Give exactly one of `argv` (program and arguments, no shell) or `command` (a shell string run with `bash -c`). Times out after `timeout_s` seconds (default and maximum 60). No network; stdin is closed."
     }
     fn parameters(&self) -> Value {
-        json!({
-            "type": "object",
-            "properties": {
+        args::object_schema(
+            json!({
                 "argv": {"type": "array", "items": {"type": "string"}, "minItems": 1, "description": "Program and arguments, run without a shell."},
                 "command": {"type": "string", "description": "A shell command line, run with `bash -c`."},
                 "timeout_s": {"type": "integer", "minimum": 1, "maximum": MAX_TIMEOUT_S, "description": "Seconds before the command is killed (default 60)."}
-            },
-            "additionalProperties": false
-        })
+            }),
+            &[],
+        )
     }
     fn is_mutating(&self) -> bool {
         true

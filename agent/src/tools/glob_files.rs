@@ -27,15 +27,13 @@ impl ToolHandler for GlobFiles {
         "Find files by glob pattern (e.g. `**/*.py`, `src/**/test_*.java`, `*.c`), respecting .gitignore. A pattern without `/` also matches file names in any folder. Paths are relative to the workspace."
     }
     fn parameters(&self) -> Value {
-        json!({
-            "type": "object",
-            "properties": {
+        args::object_schema(
+            json!({
                 "pattern": {"type": "string", "description": "Glob pattern, matched against paths relative to `path`."},
                 "path": {"type": "string", "description": "Folder to search (default: the workspace root)."}
-            },
-            "required": ["pattern"],
-            "additionalProperties": false
-        })
+            }),
+            &["pattern"],
+        )
     }
     fn is_mutating(&self) -> bool {
         false

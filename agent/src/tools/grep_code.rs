@@ -37,17 +37,15 @@ impl ToolHandler for GrepCode {
         "Search file contents with a regular expression (Rust regex syntax), respecting .gitignore. Results are `file:line: text`, at most `max_results` (default 100, at most 1000). Narrow with `path` (a file or folder) and `glob` (e.g. `*.py`)."
     }
     fn parameters(&self) -> Value {
-        json!({
-            "type": "object",
-            "properties": {
+        args::object_schema(
+            json!({
                 "pattern": {"type": "string", "description": "Regular expression to search for."},
                 "path": {"type": "string", "description": "File or folder to search (default: the workspace root)."},
                 "glob": {"type": "string", "description": "Only search files matching this glob, e.g. `*.java`."},
                 "max_results": {"type": "integer", "minimum": 1, "maximum": CAP_MAX, "description": "Maximum matching lines to return (default 100)."}
-            },
-            "required": ["pattern"],
-            "additionalProperties": false
-        })
+            }),
+            &["pattern"],
+        )
     }
     fn is_mutating(&self) -> bool {
         false

@@ -25,13 +25,12 @@ impl ToolHandler for ListDir {
         "List the entries of a folder in the workspace (default: the workspace root). Folders end with `/`."
     }
     fn parameters(&self) -> Value {
-        json!({
-            "type": "object",
-            "properties": {
+        args::object_schema(
+            json!({
                 "path": {"type": "string", "description": "Folder path, relative to the workspace (default \".\")."}
-            },
-            "additionalProperties": false
-        })
+            }),
+            &[],
+        )
     }
     fn is_mutating(&self) -> bool {
         false

@@ -18,7 +18,7 @@ pub mod write_file;
 use std::collections::BTreeMap;
 use std::sync::{Arc, RwLock};
 
-use nab_protocol::events::ToolStatus;
+use nab_protocol::ToolStatus;
 use serde_json::{Value, json};
 
 use crate::diagnostics::Finding;
@@ -244,11 +244,6 @@ impl ToolRegistry {
             .map(|t| t.schema())
             .collect()
     }
-}
-
-/// The MCP naming convention, in one place.
-pub fn mcp_tool_name(server: &str, tool: &str) -> String {
-    format!("mcp__{server}__{tool}")
 }
 
 /// Renders up to `max` findings after a write or edit, for the model.

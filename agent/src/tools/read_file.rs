@@ -33,16 +33,14 @@ impl ToolHandler for ReadFile {
         "Read a text file in the workspace, or a long tool output saved in the state directory (by the absolute path given where it was cut). Returns numbered lines (`N<TAB>text`). Reads 200 lines from `offset` by default (at most 2000); when more remain, the result ends with `continue with offset=N`."
     }
     fn parameters(&self) -> Value {
-        json!({
-            "type": "object",
-            "properties": {
+        args::object_schema(
+            json!({
                 "path": {"type": "string", "description": "File path, relative to the workspace."},
                 "offset": {"type": "integer", "minimum": 1, "description": "1-based line to start at (default 1)."},
                 "limit": {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT, "description": "Lines to read (default 200, at most 2000)."}
-            },
-            "required": ["path"],
-            "additionalProperties": false
-        })
+            }),
+            &["path"],
+        )
     }
     fn is_mutating(&self) -> bool {
         false

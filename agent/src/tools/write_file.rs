@@ -24,15 +24,13 @@ impl ToolHandler for WriteFile {
         "Create or overwrite a file in the workspace with `content` (missing folders are created). Prefer edit_file for small changes to existing files."
     }
     fn parameters(&self) -> Value {
-        json!({
-            "type": "object",
-            "properties": {
+        args::object_schema(
+            json!({
                 "path": {"type": "string", "description": "File path, relative to the workspace."},
                 "content": {"type": "string", "description": "The complete new content of the file."}
-            },
-            "required": ["path", "content"],
-            "additionalProperties": false
-        })
+            }),
+            &["path", "content"],
+        )
     }
     fn is_mutating(&self) -> bool {
         true

@@ -5,12 +5,12 @@ use crate::support;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use nab_agent::client::{ClientConfig, Endpoint, LlmClient, RetryPolicy};
-use nab_agent::events::EventSink;
-use nab_agent::tools::{ToolContext, ToolError, ToolHandler, ToolOutput};
+use nab_agent::EventSink;
 use nab_agent::{Agent, AgentConfig, RunOutcome};
-use nab_protocol::events::ExitReason;
-use nab_protocol::scripted::ScriptedTurn;
+use nab_agent::{ClientConfig, Endpoint, LlmClient, RetryPolicy};
+use nab_agent::{ToolContext, ToolError, ToolHandler, ToolOutput};
+use nab_protocol::ExitReason;
+use nab_protocol::ScriptedTurn;
 use serde_json::{Value, json};
 use support::{ScriptedServer, call, say, tool_messages, tools};
 

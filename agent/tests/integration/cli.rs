@@ -36,47 +36,17 @@ async fn the_binary_runs_a_task_over_a_unix_socket_and_children_see_no_secrets()
     .await;
     let events = dir.path().join("out/events.jsonl");
     let state = dir.path().join("out/state");
-    let out = tokio::task::spawn_blocking({
-        let (ws, events, state, url) = (
-            ws.clone(),
-            events.clone(),
-            state.clone(),
-            server.base_url.clone(),
-        );
-        let instr = dir.path().join("instruction.md");
-        move || {
-            Command::new(BIN)
-                .args(["run", "--workspace"])
-                .arg(&ws)
-                .arg("--instruction-file")
-                .arg(&instr)
-                .args([
-                    "--base-url",
-                    &url,
-                    "--model",
-                    "scripted",
-                    "--max-steps",
-                    "10",
-                ])
-                .arg("--events")
-                .arg(&events)
-                .arg("--state-dir")
-                .arg(&state)
-                .env("OPENAI_API_KEY", "sk-cli-secret-1")
-                .env("DEPLOY_TOKEN", "tok-cli-secret-2")
-                .env("DB_PASSWORD", "pw-cli-secret-3")
-                .output()
-                .unwrap()
-        }
-    })
-    .await
-    .unwrap();
-    assert!(
-        out.status.success(),
-        "exit {:?}; stderr: {}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let mut agent = support::agent_run(&ws, &server.base_url, &state);
+    agent
+        .arg("--instruction-file")
+        .arg(dir.path().join("instruction.md"))
+        .args(["--max-steps", "10"])
+        .arg("--events")
+        .arg(&events)
+        .env("OPENAI_API_KEY", "sk-cli-secret-1")
+        .env("DEPLOY_TOKEN", "tok-cli-secret-2")
+        .env("DB_PASSWORD", "pw-cli-secret-3");
+    support::run_to_success(agent).await;
     assert_eq!(
         std::fs::read_to_string(ws.join("hello.txt")).unwrap(),
         "hi\n"

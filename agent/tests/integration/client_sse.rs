@@ -5,10 +5,10 @@ use crate::support;
 use std::sync::Arc;
 use std::time::Duration;
 
-use nab_agent::client::{
+use nab_agent::Message;
+use nab_agent::{
     ChatRequest, ClientConfig, ClientError, Endpoint, LlmClient, RetryPolicy, StreamObserver,
 };
-use nab_agent::message::Message;
 use serde_json::{Value, json};
 use wiremock::matchers::{method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
@@ -96,6 +96,66 @@ async fn mock_sse(body: String) -> MockServer {
     server
 }
 
+/// A 200 whose body is `chunks` as SSE events (then `[DONE]` if `done`).
+fn streamed(chunks: &[Value], done: bool) -> ResponseTemplate {
+    ResponseTemplate::new(200).set_body_raw(sse(chunks, done), "text/event-stream")
+}
+
+/// A mock provider that answers each of `once` in turn, one request each, then `always`.
+async fn answering(once: Vec<ResponseTemplate>, always: ResponseTemplate) -> MockServer {
+    let server = MockServer::start().await;
+    for answer in once {
+        Mock::given(method("POST"))
+            .respond_with(answer)
+            .up_to_n_times(1)
+            .mount(&server)
+            .await;
+    }
+    Mock::given(method("POST"))
+        .respond_with(always)
+        .mount(&server)
+        .await;
+    server
+}
+
+/// One completion of [`request`] by [`client`] at `url`, observed by nobody.
+async fn complete(url: &str) -> Result<nab_agent::Completion, ClientError> {
+    client(url).complete(request(), &mut Seen::default()).await
+}
+
+/// How many requests `server` has seen.
+async fn requests(server: &MockServer) -> usize {
+    server.received_requests().await.unwrap().len()
+}
+
+/// A client at `url` that does not retry and waits `idle` to connect, for the headers and
+/// between events.
+fn impatient(url: &str, idle: Duration) -> LlmClient {
+    let mut cfg = ClientConfig::new(Endpoint::parse(url).unwrap());
+    cfg.retry.max_retries = 0;
+    cfg.idle_timeout = idle;
+    cfg.response_timeout = idle;
+    cfg.connect_timeout = idle;
+    LlmClient::new(cfg)
+}
+
+/// A raw HTTP server on localhost for one request: it reads the (chunked) request and then
+/// hands the connection to `answer`. Its base URL.
+async fn raw_server<F, Fut>(answer: F) -> String
+where
+    F: FnOnce(tokio::net::TcpStream) -> Fut + Send + 'static,
+    Fut: std::future::Future<Output = ()> + Send,
+{
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move {
+        let (mut s, _) = listener.accept().await.unwrap();
+        read_chunked_request(&mut s).await;
+        answer(s).await;
+    });
+    url
+}
+
 #[tokio::test]
 async fn interleaved_parallel_tool_calls_assemble_by_index() {
     // Two calls whose fragments alternate; ids only on each call's first fragment; names and
@@ -120,10 +180,7 @@ async fn interleaved_parallel_tool_calls_assemble_by_index() {
         finish("tool_calls"),
     ];
     let server = mock_sse(sse(&chunks, true)).await;
-    let out = client(&format!("{}/v1", server.uri()))
-        .complete(request(), &mut Seen::default())
-        .await
-        .unwrap();
+    let out = complete(&format!("{}/v1", server.uri())).await.unwrap();
     let calls = &out.turn.tool_calls;
     assert_eq!(calls.len(), 2);
     assert_eq!(
@@ -182,48 +239,27 @@ async fn reasoning_is_kept_apart_from_content_and_usage_comes_last() {
 
 #[tokio::test]
 async fn a_429_is_retried_honouring_retry_after_then_succeeds() {
-    let server = MockServer::start().await;
-    Mock::given(method("POST"))
-        .respond_with(
-            ResponseTemplate::new(429)
-                .insert_header("retry-after", "1")
-                .set_body_json(json!({"error": {"message": "slow down", "type": "rate_limit"}})),
-        )
-        .up_to_n_times(1)
-        .mount(&server)
-        .await;
-    Mock::given(method("POST"))
-        .respond_with(ResponseTemplate::new(200).set_body_raw(
-            sse(&[delta(json!({"content": "ok"})), finish("stop")], true),
-            "text/event-stream",
-        ))
-        .mount(&server)
-        .await;
+    let slow_down = ResponseTemplate::new(429)
+        .insert_header("retry-after", "1")
+        .set_body_json(json!({"error": {"message": "slow down", "type": "rate_limit"}}));
+    let ok = streamed(&[delta(json!({"content": "ok"})), finish("stop")], true);
+    let server = answering(vec![slow_down], ok).await;
     let started = std::time::Instant::now();
-    let out = client(&server.uri())
-        .complete(request(), &mut Seen::default())
-        .await
-        .unwrap();
+    let out = complete(&server.uri()).await.unwrap();
     assert_eq!(out.turn.content, "ok");
     assert_eq!(out.attempts, 2);
     assert!(
         started.elapsed() >= Duration::from_secs(1),
         "Retry-After: 1 was not honoured"
     );
-    assert_eq!(server.received_requests().await.unwrap().len(), 2);
+    assert_eq!(requests(&server).await, 2);
 }
 
 #[tokio::test]
 async fn persistent_5xx_gives_up_with_the_last_error() {
-    let server = MockServer::start().await;
-    Mock::given(method("POST"))
-        .respond_with(ResponseTemplate::new(503).set_body_string("upstream down"))
-        .mount(&server)
-        .await;
-    let err = client(&server.uri())
-        .complete(request(), &mut Seen::default())
-        .await
-        .unwrap_err();
+    let down = ResponseTemplate::new(503).set_body_string("upstream down");
+    let server = answering(vec![], down).await;
+    let err = complete(&server.uri()).await.unwrap_err();
     assert!(
         matches!(err, ClientError::RetriesExhausted { attempts: 4, .. }),
         "{err}"
@@ -232,28 +268,18 @@ async fn persistent_5xx_gives_up_with_the_last_error() {
         err.to_string().contains("503") && err.to_string().contains("upstream down"),
         "{err}"
     );
-    assert_eq!(server.received_requests().await.unwrap().len(), 4);
+    assert_eq!(requests(&server).await, 4);
 }
 
 #[tokio::test]
 async fn a_budget_error_from_the_gateway_is_not_retried() {
-    let server = MockServer::start().await;
-    Mock::given(method("POST"))
-        .respond_with(ResponseTemplate::new(429).set_body_json(
-            json!({"error": {"message": "trial token budget of 1000 used up", "type": "budget_exceeded", "code": "token_budget"}}),
-        ))
-        .mount(&server)
-        .await;
-    let err = client(&server.uri())
-        .complete(request(), &mut Seen::default())
-        .await
-        .unwrap_err();
-    assert_eq!(
-        err.budget(),
-        Some(nab_agent::client::BudgetKind::Tokens),
-        "{err}"
+    let spent = ResponseTemplate::new(429).set_body_json(
+        json!({"error": {"message": "trial token budget of 1000 used up", "type": "budget_exceeded", "code": "token_budget"}}),
     );
-    assert_eq!(server.received_requests().await.unwrap().len(), 1);
+    let server = answering(vec![], spent).await;
+    let err = complete(&server.uri()).await.unwrap_err();
+    assert_eq!(err.budget(), Some(nab_agent::BudgetKind::Tokens), "{err}");
+    assert_eq!(requests(&server).await, 1);
 }
 
 #[tokio::test]
@@ -265,10 +291,7 @@ async fn a_stream_cut_midway_is_retried_and_never_a_partial_answer() {
         ),
     ];
     let server = mock_sse(sse(&chunks, false)).await;
-    let err = client(&format!("{}/v1", server.uri()))
-        .complete(request(), &mut Seen::default())
-        .await
-        .unwrap_err();
+    let err = complete(&format!("{}/v1", server.uri())).await.unwrap_err();
     // A truncated stream can come out whole next time: retried, then given up on.
     let ClientError::RetriesExhausted { attempts: 4, last } = &err else {
         panic!("{err}");
@@ -282,31 +305,15 @@ async fn a_stream_cut_midway_is_retried_and_never_a_partial_answer() {
             .contains("ended before the answer was complete"),
         "{err}"
     );
-    assert_eq!(server.received_requests().await.unwrap().len(), 4);
+    assert_eq!(requests(&server).await, 4);
 }
 
 #[tokio::test]
 async fn a_stream_cut_once_then_whole_is_the_second_answer() {
-    let server = MockServer::start().await;
-    Mock::given(method("POST"))
-        .respond_with(ResponseTemplate::new(200).set_body_raw(
-            sse(&[delta(json!({"content": "half"}))], false),
-            "text/event-stream",
-        ))
-        .up_to_n_times(1)
-        .mount(&server)
-        .await;
-    Mock::given(method("POST"))
-        .respond_with(ResponseTemplate::new(200).set_body_raw(
-            sse(&[delta(json!({"content": "whole"})), finish("stop")], true),
-            "text/event-stream",
-        ))
-        .mount(&server)
-        .await;
-    let out = client(&server.uri())
-        .complete(request(), &mut Seen::default())
-        .await
-        .unwrap();
+    let half = streamed(&[delta(json!({"content": "half"}))], false);
+    let whole = streamed(&[delta(json!({"content": "whole"})), finish("stop")], true);
+    let server = answering(vec![half], whole).await;
+    let out = complete(&server.uri()).await.unwrap();
     assert_eq!(out.turn.content, "whole");
     assert_eq!(out.attempts, 2);
 }
@@ -393,17 +400,11 @@ async fn the_retry_table_over_http() {
         ),
     ];
     for (status, body, ctype, seen, says) in table {
-        let server = MockServer::start().await;
-        Mock::given(method("POST"))
-            .respond_with(ResponseTemplate::new(*status).set_body_raw(*body, ctype))
-            .mount(&server)
-            .await;
-        let err = client(&server.uri())
-            .complete(request(), &mut Seen::default())
-            .await
-            .unwrap_err();
+        let answer = ResponseTemplate::new(*status).set_body_raw(*body, ctype);
+        let server = answering(vec![], answer).await;
+        let err = complete(&server.uri()).await.unwrap_err();
         assert_eq!(
-            server.received_requests().await.unwrap().len(),
+            requests(&server).await,
             *seen,
             "HTTP {status} {body}: {err}"
         );
@@ -424,10 +425,7 @@ async fn malformed_json_in_a_data_line_is_a_clear_error() {
         delta(json!({"content": "fine"}))
     );
     let server = mock_sse(body).await;
-    let err = client(&format!("{}/v1", server.uri()))
-        .complete(request(), &mut Seen::default())
-        .await
-        .unwrap_err();
+    let err = complete(&format!("{}/v1", server.uri())).await.unwrap_err();
     let msg = err.to_string();
     assert!(
         matches!(err, ClientError::MalformedChunk { event: 2, .. }),
@@ -449,13 +447,10 @@ async fn an_error_object_inside_the_stream_is_reported() {
         false,
     );
     let server = mock_sse(body).await;
-    let err = client(&format!("{}/v1", server.uri()))
-        .complete(request(), &mut Seen::default())
-        .await
-        .unwrap_err();
+    let err = complete(&format!("{}/v1", server.uri())).await.unwrap_err();
     assert!(err.to_string().contains("overloaded"), "{err}");
     // An overload reported inside the stream may pass: retried.
-    assert_eq!(server.received_requests().await.unwrap().len(), 4);
+    assert_eq!(requests(&server).await, 4);
 }
 
 #[tokio::test]
@@ -463,11 +458,7 @@ async fn a_slow_first_token_with_keep_alive_comments_is_waited_for() {
     use tokio::io::AsyncWriteExt;
     // Headers at once, then only `: keep-alive` comments for longer than the idle timeout
     // (DeepSeek does this while a request waits), then the answer.
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(async move {
-        let (mut s, _) = listener.accept().await.unwrap();
-        read_chunked_request(&mut s).await;
+    let url = raw_server(|mut s| async move {
         let head = "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n";
         s.write_all(head.as_bytes()).await.unwrap();
         let piece = |t: &str| format!("{:x}\r\n{t}\r\n", t.len());
@@ -482,13 +473,10 @@ async fn a_slow_first_token_with_keep_alive_comments_is_waited_for() {
         s.write_all(piece(&body).as_bytes()).await.unwrap();
         s.write_all(b"0\r\n\r\n").await.unwrap();
         s.flush().await.unwrap();
-    });
-    let mut cfg = ClientConfig::new(Endpoint::parse(&url).unwrap());
-    cfg.retry.max_retries = 0;
+    })
+    .await;
     // Silence of 400 ms would end the call; the answer comes after 900 ms of keep-alives.
-    cfg.idle_timeout = Duration::from_millis(400);
-    cfg.response_timeout = Duration::from_millis(400);
-    let out = LlmClient::new(cfg)
+    let out = impatient(&url, Duration::from_millis(400))
         .complete(request(), &mut Seen::default())
         .await
         .unwrap();
@@ -497,21 +485,9 @@ async fn a_slow_first_token_with_keep_alive_comments_is_waited_for() {
 
 #[tokio::test]
 async fn a_silent_stream_hits_the_idle_timeout() {
-    let server = MockServer::start().await;
-    Mock::given(method("POST"))
-        .respond_with(
-            ResponseTemplate::new(200)
-                .set_body_raw(sse(&[finish("stop")], true), "text/event-stream")
-                .set_delay(Duration::from_secs(3)),
-        )
-        .mount(&server)
-        .await;
-    let mut cfg = ClientConfig::new(Endpoint::parse(&server.uri()).unwrap());
-    cfg.retry.max_retries = 0;
-    cfg.idle_timeout = Duration::from_millis(300);
-    cfg.response_timeout = Duration::from_millis(300);
-    cfg.connect_timeout = Duration::from_millis(300);
-    let err = LlmClient::new(cfg)
+    let late = streamed(&[finish("stop")], true).set_delay(Duration::from_secs(3));
+    let server = answering(vec![], late).await;
+    let err = impatient(&server.uri(), Duration::from_millis(300))
         .complete(request(), &mut Seen::default())
         .await
         .unwrap_err();
@@ -522,17 +498,14 @@ async fn a_silent_stream_hits_the_idle_timeout() {
 async fn unix_socket_base_urls_work_over_a_real_socket() {
     let dir = tempfile::tempdir().unwrap();
     let sock = dir.path().join("llm.sock");
-    let turn = nab_protocol::scripted::ScriptedTurn {
+    let turn = nab_protocol::ScriptedTurn {
         content: Some("over the socket".into()),
         reasoning: Some("hm".into()),
         tool_calls: vec![support::call("list_dir", json!({"path": "."}))],
     };
     let server = support::ScriptedServer::start_unix(vec![turn], &sock).await;
     assert!(server.base_url.starts_with("unix:///"));
-    let out = client(&server.base_url)
-        .complete(request(), &mut Seen::default())
-        .await
-        .unwrap();
+    let out = complete(&server.base_url).await.unwrap();
     assert_eq!(out.turn.content, "over the socket");
     assert_eq!(out.turn.reasoning, "hm");
     assert_eq!(out.turn.tool_calls[0].function.name, "list_dir");
@@ -542,8 +515,7 @@ async fn unix_socket_base_urls_work_over_a_real_socket() {
 
 #[tokio::test]
 async fn a_missing_socket_is_a_connect_error_naming_it() {
-    let err = client("unix:///nonexistent/dir/llm.sock")
-        .complete(request(), &mut Seen::default())
+    let err = complete("unix:///nonexistent/dir/llm.sock")
         .await
         .unwrap_err();
     assert!(
@@ -556,11 +528,7 @@ async fn a_missing_socket_is_a_connect_error_naming_it() {
 async fn a_connection_dropped_midway_through_the_body_is_stream_interrupted() {
     use tokio::io::AsyncWriteExt;
     // A raw server that promises 10 000 bytes, sends one event and closes the socket.
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(async move {
-        let (mut s, _) = listener.accept().await.unwrap();
-        read_chunked_request(&mut s).await;
+    let url = raw_server(|mut s| async move {
         let event = format!("data: {}\n\n", delta(json!({"content": "partial"})));
         let head =
             "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncontent-length: 10000\r\n\r\n";
@@ -568,7 +536,8 @@ async fn a_connection_dropped_midway_through_the_body_is_stream_interrupted() {
         s.write_all(event.as_bytes()).await.unwrap();
         s.flush().await.unwrap();
         drop(s);
-    });
+    })
+    .await;
     let mut seen = Seen::default();
     let mut cfg = ClientConfig::new(Endpoint::parse(&url).unwrap());
     cfg.retry.max_retries = 0;

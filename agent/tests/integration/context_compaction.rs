@@ -6,15 +6,17 @@
 //! tool results through `on_tool_result`, and `before_model_call` before every assistant
 //! turn. After every step the history must pass `check_history` and fit the window.
 
-use nab_agent::context::clear::{CLEARED_MARKER, clear_old_tool_results};
-use nab_agent::context::offload::{OFFLOAD_MARKER, offloaded_path};
-use nab_agent::context::summarize::{
-    self, ACK, SECTIONS, SUMMARY_HEADER, clear_threshold, summary_threshold,
+use nab_agent::TokenCounter;
+use nab_agent::{CLEARED_MARKER, clear_old_tool_results};
+use nab_agent::{ContextManager, Summarizer, SummaryError, ThreeTier, check_history};
+use nab_agent::{Message, Role};
+use nab_agent::{OFFLOAD_MARKER, offloaded_path};
+use nab_agent::{
+    SUMMARY_ACK as ACK, SUMMARY_HEADER, SUMMARY_SECTIONS as SECTIONS, clear_threshold,
+    summary_threshold,
 };
-use nab_agent::context::tokens::TokenCounter;
-use nab_agent::context::{ContextManager, Summarizer, SummaryError, ThreeTier, check_history};
-use nab_agent::message::{Message, Role};
-use nab_protocol::events::{CompactionTier, EventKind};
+use nab_agent::{SUMMARY_CHUNK_CHARS, summarize_history, summary_system_prompt};
+use nab_protocol::{CompactionTier, EventKind};
 use std::collections::BTreeSet;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -59,7 +61,7 @@ impl Scripted {
     /// Tokens of the largest summary request (system prompt + prompt).
     fn largest_request(&self) -> usize {
         let counter = TokenCounter::default();
-        let system = summarize::system_prompt();
+        let system = summary_system_prompt();
         self.prompts
             .lock()
             .unwrap()
@@ -476,7 +478,7 @@ async fn the_cut_keeps_the_last_three_user_turns_and_chunks_the_rest() {
     let counter = TokenCounter::default();
     let s = Scripted::new(Script::Good);
     let (rebuilt, report) =
-        summarize::summarize(&history, &counter, &*s, usize::MAX, summarize::CHUNK_CHARS).await;
+        summarize_history(&history, &counter, &*s, usize::MAX, SUMMARY_CHUNK_CHARS).await;
     let rebuilt = rebuilt.unwrap_or_else(|| panic!("{report:?}"));
     check_history(&rebuilt).unwrap();
     let users: Vec<usize> = (0..history.len())
@@ -507,7 +509,7 @@ async fn the_cut_keeps_the_last_three_user_turns_and_chunks_the_rest() {
     for p in &prompts[..report.chunks] {
         let body = &p[p.find("<history>").unwrap()..];
         assert!(
-            body.chars().count() <= summarize::CHUNK_CHARS + 30,
+            body.chars().count() <= SUMMARY_CHUNK_CHARS + 30,
             "{}",
             body.len()
         );
@@ -521,7 +523,7 @@ async fn a_summary_missing_a_section_is_repaired_once() {
     let history = prefix_with_user_turns(6);
     let s = Scripted::new(Script::MissingThenRepaired);
     let (rebuilt, report) =
-        summarize::summarize(&history, &TokenCounter::default(), &*s, usize::MAX, 60_000).await;
+        summarize_history(&history, &TokenCounter::default(), &*s, usize::MAX, 60_000).await;
     assert!(
         rebuilt.is_some() && report.succeeded && report.repaired,
         "{report:?}"
@@ -616,11 +618,7 @@ async fn cleared_results_keep_their_ids_and_offloaded_ones_keep_their_path() {
             role: Role::Assistant,
             content: None,
             reasoning: None,
-            tool_calls: vec![nab_agent::message::ToolCall::new(
-                "call_x",
-                "execute_command",
-                "{}",
-            )],
+            tool_calls: vec![nab_agent::ToolCall::new("call_x", "execute_command", "{}")],
             tool_call_id: None,
         }),
         Arc::new(Message::tool("call_x", stub)),
@@ -630,11 +628,7 @@ async fn cleared_results_keep_their_ids_and_offloaded_ones_keep_their_path() {
             role: Role::Assistant,
             content: None,
             reasoning: None,
-            tool_calls: vec![nab_agent::message::ToolCall::new(
-                format!("c{i}"),
-                "read_file",
-                "{}",
-            )],
+            tool_calls: vec![nab_agent::ToolCall::new(format!("c{i}"), "read_file", "{}")],
             tool_call_id: None,
         }));
         h.push(Arc::new(Message::tool(format!("c{i}"), "x".repeat(500))));

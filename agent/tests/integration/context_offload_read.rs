@@ -1,12 +1,12 @@
 //! Offloaded outputs are read back with read_file from the state directory — and only from
 //! there: the workspace guard still holds for everything else.
 
-use nab_agent::context::offload::{Offloader, offloaded_path};
-use nab_agent::tools::ToolContext;
-use nab_agent::tools::ToolHandler;
-use nab_agent::tools::ToolOutput;
-use nab_agent::tools::read_file::ReadFile;
-use nab_protocol::events::ToolStatus;
+use nab_agent::ReadFile;
+use nab_agent::ToolContext;
+use nab_agent::ToolHandler;
+use nab_agent::ToolOutput;
+use nab_agent::{Offloader, offloaded_path};
+use nab_protocol::ToolStatus;
 use serde_json::json;
 
 async fn read(ctx: &ToolContext, path: String) -> ToolOutput {

@@ -13,12 +13,12 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use nab_agent::client::{ChatRequest, ClientConfig, ClientError, Endpoint, LlmClient, RetryPolicy};
-use nab_agent::client::{NoopObserver, stream::AssistantTurn};
-use nab_agent::message::{Message, Role, ToolCall};
-use nab_agent::tools::ToolRegistry;
+use nab_agent::ToolRegistry;
+use nab_agent::{AssistantTurn, NoopObserver};
+use nab_agent::{ChatRequest, ClientConfig, ClientError, Endpoint, LlmClient, RetryPolicy};
+use nab_agent::{Message, Role, ToolCall};
 use nab_gateway::{Budgets, CallPolicy, Gateway, GatewayConfig, GatewayHandle, ProviderOptions};
-use nab_protocol::transcript::TranscriptLine;
+use nab_protocol::TranscriptLine;
 use serde_json::{Value, json};
 use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
 
@@ -206,7 +206,7 @@ fn check_turn(name: &str, f: &Value, turn: &AssistantTurn) {
     if !want.is_empty() && calls.is_empty() {
         // Tool calls written as text are taken up by the agent loop, not the client.
         let known = ToolRegistry::with_builtins().names();
-        let from_text = nab_agent::text_calls::extract(&turn.content, &known)
+        let from_text = nab_agent::extract_text_calls(&turn.content, &known)
             .unwrap_or_else(|| panic!("{name}: no tool calls in {:?}", turn.content));
         let got: Vec<(String, String)> = from_text
             .iter()
@@ -300,7 +300,7 @@ async fn straight_to_the_server_refusals_are_final_and_quoted() {
             Err(e) => {
                 assert!(needs_options, "{name}: refused: {e}");
                 let msg = f["rejection"]["body"].to_string();
-                let quoted = nab_protocol::upstream::error_message(&msg);
+                let quoted = nab_protocol::upstream_error_message(&msg);
                 match &e {
                     ClientError::Rejected { message, .. } => {
                         assert_eq!(message, &quoted, "{name}")

@@ -4,22 +4,12 @@
 //! and finishes. Afterwards no process of any fixture is alive.
 
 use crate::support;
+use nab_agent::read_proc_stat;
 
-use nab_agent::mcp::proctree;
 use serde_json::json;
-use std::path::Path;
-use std::process::Command;
-use support::{ScriptedServer, call, say, tool_messages, tools};
-
-const BIN: &str = env!("CARGO_BIN_EXE_nab-agent");
-
-fn fixture(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures")
-        .join(name)
-        .display()
-        .to_string()
-}
+use support::{
+    ScriptedServer, agent_run, call, fixture, offered, run_to_success, say, tool_messages, tools,
+};
 
 #[tokio::test(flavor = "multi_thread")]
 async fn the_agent_calls_mcp_tools_reads_an_offloaded_output_and_leaves_no_process_behind() {
@@ -58,54 +48,19 @@ async fn the_agent_calls_mcp_tools_reads_an_offloaded_output_and_leaves_no_proce
         say("2 + 40 = 42, and the long output ends at line 04999."),
     ])
     .await;
-    let out = tokio::task::spawn_blocking({
-        let (ws, events, state, mcp, url) = (
-            ws.clone(),
-            events.clone(),
-            state.clone(),
-            mcp.clone(),
-            server.base_url.clone(),
-        );
-        move || {
-            Command::new(BIN)
-                .args(["run", "--workspace"])
-                .arg(&ws)
-                .args([
-                    "--instruction",
-                    "Add 2 and 40 with the MCP tool.",
-                    "--base-url",
-                    &url,
-                    "--model",
-                    "scripted",
-                ])
-                .arg("--events")
-                .arg(&events)
-                .arg("--state-dir")
-                .arg(&state)
-                .arg("--mcp-config")
-                .arg(&mcp)
-                .args(["--context-window", "100000"])
-                .output()
-                .unwrap()
-        }
-    })
-    .await
-    .unwrap();
-    assert!(
-        out.status.success(),
-        "exit {:?}; stderr: {}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let mut agent = agent_run(&ws, &server.base_url, &state);
+    agent
+        .args(["--instruction", "Add 2 and 40 with the MCP tool."])
+        .arg("--events")
+        .arg(&events)
+        .arg("--mcp-config")
+        .arg(&mcp)
+        .args(["--context-window", "100000"]);
+    run_to_success(agent).await;
 
     let reqs = server.recorder.requests();
     assert_eq!(reqs.len(), 5);
-    let names: Vec<&str> = reqs[0]["tools"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t["function"]["name"].as_str().unwrap())
-        .collect();
+    let names = offered(&reqs[0]);
     for t in [
         "mcp__fx__add",
         "mcp__fx__echo",
@@ -113,7 +68,7 @@ async fn the_agent_calls_mcp_tools_reads_an_offloaded_output_and_leaves_no_proce
         "mcp__junky__echo",
         "read_file",
     ] {
-        assert!(names.contains(&t), "{t} not offered: {names:?}");
+        assert!(names.iter().any(|n| n == t), "{t} not offered: {names:?}");
     }
     let mut sorted = names.clone();
     sorted.sort();
@@ -187,7 +142,7 @@ async fn the_agent_calls_mcp_tools_reads_an_offloaded_output_and_leaves_no_proce
     for pid in [fx_pid, junky_pid] {
         let mut gone = false;
         for _ in 0..40 {
-            if proctree::read_stat(pid).is_none_or(|s| s.state == 'Z') {
+            if read_proc_stat(pid).is_none_or(|s| s.state == 'Z') {
                 gone = true;
                 break;
             }
@@ -219,48 +174,15 @@ async fn a_server_given_up_is_reported_to_the_model_with_its_stderr() {
         say("The tracker is unavailable."),
     ])
     .await;
-    let out = tokio::task::spawn_blocking({
-        let (ws, state, mcp, url) = (
-            ws.clone(),
-            state.clone(),
-            mcp.clone(),
-            server.base_url.clone(),
-        );
-        move || {
-            Command::new(BIN)
-                .args(["run", "--workspace"])
-                .arg(&ws)
-                .args([
-                    "--instruction",
-                    "Look up ticket 7.",
-                    "--base-url",
-                    &url,
-                    "--model",
-                    "scripted",
-                ])
-                .arg("--state-dir")
-                .arg(&state)
-                .arg("--mcp-config")
-                .arg(&mcp)
-                .output()
-                .unwrap()
-        }
-    })
-    .await
-    .unwrap();
-    assert!(
-        out.status.success(),
-        "stderr: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let mut agent = agent_run(&ws, &server.base_url, &state);
+    agent
+        .args(["--instruction", "Look up ticket 7."])
+        .arg("--mcp-config")
+        .arg(&mcp);
+    run_to_success(agent).await;
     let reqs = server.recorder.requests();
     assert_eq!(reqs.len(), 2);
-    let names: Vec<&str> = reqs[0]["tools"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t["function"]["name"].as_str().unwrap())
-        .collect();
+    let names = offered(&reqs[0]);
     assert!(
         !names.iter().any(|n| n.starts_with("mcp__")),
         "a dead server offers no tools: {names:?}"

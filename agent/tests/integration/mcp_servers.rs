@@ -3,11 +3,12 @@
 //! call, a child process that ignores SIGTERM, a server that dies at once). Every test ends
 //! by proving that no process any fixture started is still alive.
 
-use nab_agent::mcp::proctree;
-use nab_agent::mcp::supervisor::Status;
-use nab_agent::mcp::{EventSink, McpConfig, McpManager, Timings};
-use nab_protocol::events::EventKind;
-use std::path::{Path, PathBuf};
+use crate::support::fixture;
+use nab_agent::ServerStatus as Status;
+use nab_agent::{McpConfig, McpEventSink as EventSink, McpManager, Timings};
+use nab_agent::{ProcInfo, process_is_alive, process_tree, read_proc_cmdline, read_proc_stat};
+use nab_protocol::EventKind;
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -29,12 +30,13 @@ fn sink() -> (EventSink, Events) {
     (sink, events)
 }
 
-fn fixture(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures")
-        .join(name)
-        .display()
-        .to_string()
+/// The rmcp fixture server, as `fx`.
+fn fixture_config() -> McpConfig {
+    McpConfig::parse(&format!(
+        r#"{{"mcpServers": {{"fx": {{"command": "{}"}}}}}}"#,
+        env!("CARGO_BIN_EXE_nab-mcp-fixture")
+    ))
+    .unwrap()
 }
 
 fn python_config(server: &str, mode: &str) -> McpConfig {
@@ -76,7 +78,7 @@ async fn assert_all_gone(pids: &[(i32, u64)]) {
 }
 
 fn alive(pid: i32, start: u64) -> bool {
-    proctree::is_alive(&proctree::ProcInfo {
+    process_is_alive(&ProcInfo {
         pid,
         ppid: 0,
         pgid: 0,
@@ -86,7 +88,7 @@ fn alive(pid: i32, start: u64) -> bool {
 }
 
 fn identity(pid: i32) -> (i32, u64) {
-    (pid, proctree::read_stat(pid).map_or(0, |s| s.start_time))
+    (pid, read_proc_stat(pid).map_or(0, |s| s.start_time))
 }
 
 /// Every process of every incarnation, with its descendants at this moment.
@@ -94,7 +96,7 @@ fn tree_of(manager: &McpManager) -> Vec<(i32, u64)> {
     manager
         .pids()
         .into_iter()
-        .flat_map(|p| proctree::snapshot(p, Some(p)))
+        .flat_map(|p| process_tree(p, Some(p)))
         .map(|m| (m.proc.pid, m.proc.start_time))
         .collect()
 }
@@ -118,20 +120,65 @@ fn state_dir() -> (tempfile::TempDir, PathBuf) {
     (d, p)
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_rmcp_server_lists_calls_and_relists_after_list_changed() {
-    let (_d, state) = state_dir();
-    let config = McpConfig::parse(&format!(
-        r#"{{"mcpServers": {{"fx": {{"command": "{}"}}}}}}"#,
-        env!("CARGO_BIN_EXE_nab-mcp-fixture")
-    ))
-    .unwrap();
+/// A manager of `config`'s servers, started with `timings` and ready, with its state
+/// folder (kept as long as this lives) and the MCP events it sent.
+struct Started {
+    _dir: tempfile::TempDir,
+    state: PathBuf,
+    m: McpManager,
+    events: Events,
+}
+
+async fn start(config: &McpConfig, timings: Timings) -> Started {
+    let (_dir, state) = state_dir();
     let (sink, events) = sink();
-    let m = McpManager::spawn(&config, &state, None, quick(), sink)
+    let m = McpManager::spawn(config, &state, None, timings, sink)
         .await
         .unwrap()
         .ready()
         .await;
+    Started {
+        _dir,
+        state,
+        m,
+        events,
+    }
+}
+
+/// Quick timings with pings an hour apart: only a server's exit can reveal its death.
+fn no_pings() -> Timings {
+    Timings {
+        ping_interval: Duration::from_secs(3600),
+        ..quick()
+    }
+}
+
+/// The detail of the first `death` event.
+fn death(events: &Events) -> String {
+    events
+        .lock()
+        .unwrap()
+        .iter()
+        .find(|e| e.1 == "death")
+        .and_then(|e| e.2.clone())
+        .expect("a death event with its cause")
+}
+
+/// Shuts `m` down; then no process of its servers' trees is alive.
+async fn shutdown_leaves_nothing(m: McpManager) {
+    let tree = tree_of(&m);
+    m.shutdown().await;
+    assert_all_gone(&tree).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_rmcp_server_lists_calls_and_relists_after_list_changed() {
+    let Started {
+        _dir,
+        state,
+        m,
+        events,
+    } = start(&fixture_config(), quick()).await;
     let names: Vec<String> = m.tools().into_iter().map(|t| t.name).collect();
     assert_eq!(
         names,
@@ -202,13 +249,7 @@ async fn the_rmcp_server_lists_calls_and_relists_after_list_changed() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn junk_on_stdout_is_kept_aside_and_server_requests_are_answered() {
-    let (_d, state) = state_dir();
-    let (sink, _events) = sink();
-    let m = McpManager::spawn(&python_config("junky", "junk"), &state, None, quick(), sink)
-        .await
-        .unwrap()
-        .ready()
-        .await;
+    let Started { _dir, m, .. } = start(&python_config("junky", "junk"), quick()).await;
     assert_eq!(m.status("junky"), Some(Status::Ready));
     let out = m
         .call("mcp__junky__echo", serde_json::json!({"text": "hi"}))
@@ -235,20 +276,14 @@ async fn junk_on_stdout_is_kept_aside_and_server_requests_are_answered() {
     // Still healthy after all that, and idle pings are answered.
     tokio::time::sleep(Duration::from_millis(800)).await;
     assert_eq!(m.status("junky"), Some(Status::Ready));
-    let tree = tree_of(&m);
-    m.shutdown().await;
-    assert_all_gone(&tree).await;
+    shutdown_leaves_nothing(m).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_call_that_hangs_times_out_and_the_unresponsive_server_is_replaced() {
-    let (_d, state) = state_dir();
-    let (sink, events) = sink();
-    let m = McpManager::spawn(&python_config("hangs", "hang"), &state, None, quick(), sink)
-        .await
-        .unwrap()
-        .ready()
-        .await;
+    let Started {
+        _dir, m, events, ..
+    } = start(&python_config("hangs", "hang"), quick()).await;
     let first = m.pids();
     let tree = tree_of(&m);
     let out = m
@@ -265,53 +300,24 @@ async fn a_call_that_hangs_times_out_and_the_unresponsive_server_is_replaced() {
     wait_status(&m, "hangs", |s| *s == Status::Ready).await;
     assert_ne!(m.pids(), first);
     assert_all_gone(&tree).await; // the first incarnation is gone
-    let death = events
-        .lock()
-        .unwrap()
-        .iter()
-        .find(|e| e.1 == "death")
-        .cloned()
-        .unwrap();
-    assert!(death.2.unwrap().contains("pings"));
-    let tree = tree_of(&m);
-    m.shutdown().await;
-    assert_all_gone(&tree).await;
+    let death = death(&events);
+    assert!(death.contains("pings"), "{death}");
+    shutdown_leaves_nothing(m).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_crash_after_the_first_call_is_noticed_at_once_and_restarted() {
-    let (_d, state) = state_dir();
-    let (sink, events) = sink();
-    // Pings an hour apart: only the exit itself can reveal the death.
-    let timings = Timings {
-        ping_interval: Duration::from_secs(3600),
-        ..quick()
-    };
-    let m = McpManager::spawn(
-        &python_config("crashy", "crash"),
-        &state,
-        None,
-        timings,
-        sink,
-    )
-    .await
-    .unwrap()
-    .ready()
-    .await;
+    let Started {
+        _dir, m, events, ..
+    } = start(&python_config("crashy", "crash"), no_pings()).await;
     let tree = tree_of(&m);
     let out = m
         .call("mcp__crashy__echo", serde_json::json!({"text": "one"}))
         .await;
     assert_eq!(out.text, "one");
     wait_status(&m, "crashy", |s| *s == Status::Down).await;
-    let death = events
-        .lock()
-        .unwrap()
-        .iter()
-        .find(|e| e.1 == "death")
-        .cloned()
-        .unwrap();
-    let why = death.2.unwrap();
+    let death = death(&events);
+    let why = death;
     assert!(
         why.contains("exit status: 3") || why.contains("closed"),
         "{why}"
@@ -324,30 +330,12 @@ async fn a_crash_after_the_first_call_is_noticed_at_once_and_restarted() {
     assert_eq!(m.pids().len(), 2);
     assert!(actions(&events).contains(&"restart".to_string()));
     assert_all_gone(&tree).await;
-    let tree = tree_of(&m);
-    m.shutdown().await;
-    assert_all_gone(&tree).await;
+    shutdown_leaves_nothing(m).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_hung_server_with_a_term_ignoring_child_is_ended_with_its_whole_tree() {
-    let (_d, state) = state_dir();
-    let (sink, _events) = sink();
-    let timings = Timings {
-        ping_interval: Duration::from_secs(3600),
-        ..quick()
-    };
-    let m = McpManager::spawn(
-        &python_config("spawner", "spawn"),
-        &state,
-        None,
-        timings,
-        sink,
-    )
-    .await
-    .unwrap()
-    .ready()
-    .await;
+    let Started { _dir, m, .. } = start(&python_config("spawner", "spawn"), no_pings()).await;
     let who: serde_json::Value = serde_json::from_str(
         &m.call("mcp__spawner__whoami", serde_json::json!({}))
             .await
@@ -381,13 +369,9 @@ async fn a_hung_server_with_a_term_ignoring_child_is_ended_with_its_whole_tree()
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_server_that_keeps_dying_is_given_up_and_the_model_is_told_why() {
-    let (_d, state) = state_dir();
-    let (sink, events) = sink();
-    let m = McpManager::spawn(&python_config("doomed", "die"), &state, None, quick(), sink)
-        .await
-        .unwrap()
-        .ready()
-        .await;
+    let Started {
+        _dir, m, events, ..
+    } = start(&python_config("doomed", "die"), quick()).await;
     let status = wait_status(&m, "doomed", |s| matches!(s, Status::GaveUp(_))).await;
     let Status::GaveUp(msg) = status else {
         unreachable!()
@@ -404,7 +388,7 @@ async fn a_server_that_keeps_dying_is_given_up_and_the_model_is_told_why() {
     m.shutdown().await;
     for (p, _) in gone {
         assert!(
-            proctree::read_stat(p).is_none_or(|s| s.state == 'Z'),
+            read_proc_stat(p).is_none_or(|s| s.state == 'Z'),
             "{p} survived"
         );
     }
@@ -428,7 +412,7 @@ async fn leftovers_of_an_earlier_run_are_ended_at_start_up_and_strangers_are_not
     // Let it start its helpers (server, TERM-ignoring python child, bash, sleep).
     let mut tree = Vec::new();
     for _ in 0..200 {
-        tree = proctree::snapshot(pid, Some(pid))
+        tree = process_tree(pid, Some(pid))
             .iter()
             .map(|m| (m.proc.pid, m.proc.start_time))
             .collect();
@@ -439,11 +423,11 @@ async fn leftovers_of_an_earlier_run_are_ended_at_start_up_and_strangers_are_not
     }
     assert!(tree.len() >= 4, "{tree:?}");
     let me = std::process::id() as i32;
-    let my_start = proctree::read_stat(me).unwrap().start_time;
+    let my_start = read_proc_stat(me).unwrap().start_time;
     let records = serde_json::json!([
-        {"server": "old", "pid": pid, "start_time": identity(pid).1, "cmdline": proctree::read_cmdline(pid).unwrap()},
+        {"server": "old", "pid": pid, "start_time": identity(pid).1, "cmdline": read_proc_cmdline(pid).unwrap()},
         // Same PID as this test process but another start time: a recycled PID, left alone.
-        {"server": "stranger", "pid": me, "start_time": my_start + 1, "cmdline": proctree::read_cmdline(me).unwrap()}
+        {"server": "stranger", "pid": me, "start_time": my_start + 1, "cmdline": read_proc_cmdline(me).unwrap()}
     ]);
     std::fs::write(state.join("mcp-servers.json"), records.to_string()).unwrap();
     let (sink, events) = sink();
@@ -498,17 +482,13 @@ async fn a_streamable_http_server_is_used_and_its_loss_is_noticed() {
         .unwrap();
     let url = url.trim();
     assert!(url.starts_with("http://127.0.0.1:"), "{url}");
-    let (_d, state) = state_dir();
     let config = McpConfig::parse(&format!(
         r#"{{"mcpServers": {{"web": {{"url": "{url}"}}}}}}"#
     ))
     .unwrap();
-    let (sink, events) = sink();
-    let m = McpManager::spawn(&config, &state, None, quick(), sink)
-        .await
-        .unwrap()
-        .ready()
-        .await;
+    let Started {
+        _dir, m, events, ..
+    } = start(&config, quick()).await;
     assert_eq!(
         m.status("web"),
         Some(Status::Ready),
@@ -544,23 +524,11 @@ impl Drop for KillOnDrop {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn mcp_tools_enter_and_leave_the_tool_registry_with_their_server() {
-    use nab_agent::mcp::tool::sync_registry;
-    use nab_agent::tools::{ToolContext, ToolRegistry};
-    use nab_protocol::events::ToolStatus;
-    let (d, state) = state_dir();
-    let config = McpConfig::parse(&format!(
-        r#"{{"mcpServers": {{"fx": {{"command": "{}"}}}}}}"#,
-        env!("CARGO_BIN_EXE_nab-mcp-fixture")
-    ))
-    .unwrap();
-    let (sink, _events) = sink();
-    let m = Arc::new(
-        McpManager::spawn(&config, &state, None, quick(), sink)
-            .await
-            .unwrap()
-            .ready()
-            .await,
-    );
+    use nab_agent::sync_registry;
+    use nab_agent::{ToolContext, ToolRegistry};
+    use nab_protocol::ToolStatus;
+    let Started { _dir: d, m, .. } = start(&fixture_config(), quick()).await;
+    let m = Arc::new(m);
     let registry = ToolRegistry::with_builtins();
     let builtins = registry.names();
     assert_eq!(sync_registry(&m, &registry), (5, 0));

@@ -3,7 +3,7 @@
 
 use std::os::unix::fs::symlink;
 
-use nab_agent::guard::{PathError, PathGuard};
+use nab_agent::{PathError, PathGuard};
 
 fn setup() -> (tempfile::TempDir, PathGuard) {
     let dir = tempfile::tempdir().unwrap();

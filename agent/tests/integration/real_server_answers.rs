@@ -6,10 +6,10 @@ use crate::support;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use nab_agent::client::{ClientConfig, Endpoint, LlmClient, RetryPolicy};
-use nab_agent::events::EventSink;
+use nab_agent::EventSink;
 use nab_agent::{Agent, AgentConfig, RunOutcome};
-use nab_protocol::events::ExitReason;
+use nab_agent::{ClientConfig, Endpoint, LlmClient, RetryPolicy};
+use nab_protocol::ExitReason;
 use serde_json::{Value, json};
 use support::tool_messages;
 use wiremock::matchers::method;

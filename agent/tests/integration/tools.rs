@@ -1,8 +1,8 @@
 //! The built-in tools, called directly.
 
-use nab_agent::guard::env::child_env;
-use nab_agent::tools::{ToolContext, ToolRegistry};
-use nab_protocol::events::ToolStatus;
+use nab_agent::child_env;
+use nab_agent::{ToolContext, ToolRegistry};
+use nab_protocol::ToolStatus;
 use serde_json::{Value, json};
 
 struct Ws {
@@ -27,7 +27,7 @@ fn ws(files: &[(&str, &str)]) -> Ws {
 }
 
 impl Ws {
-    async fn call(&self, name: &str, args: Value) -> nab_agent::tools::ToolOutput {
+    async fn call(&self, name: &str, args: Value) -> nab_agent::ToolOutput {
         self.reg.get(name).unwrap().call(&self.ctx, args).await
     }
 }

@@ -14,7 +14,7 @@ use crate::provider::{ChunkStream, Provider, ProviderResponse, wants_stream};
 use crate::redact::redact;
 use eventsource_stream::Eventsource;
 use futures::StreamExt;
-use nab_protocol::upstream;
+use nab_protocol::{cap_text, is_validation_error, upstream_error_message};
 use serde_json::Value;
 use std::time::Duration;
 
@@ -88,7 +88,7 @@ pub(crate) async fn json_answer(
     serde_json::from_str(&text).map_err(|e| {
         ProviderError::InvalidResponse(format!(
             "expected {expected} JSON object: {e}: {}",
-            upstream::cap(&text, 200)
+            cap_text(&text, 200)
         ))
     })
 }
@@ -354,8 +354,8 @@ impl serde::Serialize for Upstream<'_> {
 fn in_stream_error(v: &Value) -> ProviderError {
     let text = v.to_string();
     ProviderError::InStream {
-        message: upstream::error_message(&text),
-        retryable: !upstream::is_validation_error(&text),
+        message: upstream_error_message(&text),
+        retryable: !is_validation_error(&text),
     }
 }
 

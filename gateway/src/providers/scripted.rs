@@ -3,7 +3,7 @@
 //! trajectory that no longer fits the agent fails loudly instead of looping.
 //!
 //! nab-agent's summarization requests (their system message starts with
-//! [`nab_protocol::scripted::SUMMARY_REQUEST_MARKER`]) are answered from the trajectory's
+//! [`nab_protocol::SUMMARY_REQUEST_MARKER`]) are answered from the trajectory's
 //! `summaries:` in order, without using up a turn; running out of them is an error too.
 //!
 //! Token usage is an estimate (about four characters per token of the request's messages
@@ -14,7 +14,7 @@ use crate::error::ProviderError;
 use crate::provider::{Provider, ProviderResponse, wants_stream};
 use futures::StreamExt;
 use nab_protocol::Usage;
-use nab_protocol::scripted::{ChunkOptions, ScriptedTurn, Trajectory, is_summary_request};
+use nab_protocol::{ChunkOptions, ScriptedTurn, Trajectory, is_summary_request};
 use serde_json::Value;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -133,7 +133,7 @@ impl Provider for ScriptedProvider {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use nab_protocol::scripted::SUMMARY_REQUEST_MARKER;
+    use nab_protocol::SUMMARY_REQUEST_MARKER;
     use serde_json::json;
 
     fn content(r: ProviderResponse) -> String {

@@ -66,6 +66,73 @@ async fn serving(responses: Vec<ResponseTemplate>) -> MockServer {
     server
 }
 
+/// What one agent request through the gateway to a mock Anthropic left behind: the mock
+/// (with the requests it got), the trial folder (transcript.jsonl), the status and reply
+/// the agent got, and the gateway's metrics.
+struct Exchange<R> {
+    server: MockServer,
+    dir: tempfile::TempDir,
+    status: u16,
+    reply: R,
+    metrics: nab_gateway::TranscriptMetrics,
+}
+
+/// A streamed [`request`] to a mock that serves `answers` (see [`serving`]); the reply is
+/// the SSE events the agent got.
+async fn streamed(answers: Vec<ResponseTemplate>) -> Exchange<Vec<String>> {
+    let (server, dir, gw) = gateway_to(answers).await;
+    let (status, reply) = chat_stream(gw.socket_path(), &request(true)).await;
+    Exchange::after(server, dir, gw, status, reply).await
+}
+
+/// A [`request`] (`stream` or not) to a mock that serves `answers`, read whole; the reply is
+/// the JSON body the agent got.
+async fn answered(answers: Vec<ResponseTemplate>, stream: bool) -> Exchange<Value> {
+    let (server, dir, gw) = gateway_to(answers).await;
+    let (status, reply) = chat(gw.socket_path(), &request(stream)).await;
+    Exchange::after(server, dir, gw, status, reply).await
+}
+
+/// A gateway (in a fresh folder) to a mock Anthropic that serves `answers`.
+async fn gateway_to(
+    answers: Vec<ResponseTemplate>,
+) -> (MockServer, tempfile::TempDir, GatewayHandle) {
+    let server = serving(answers).await;
+    let dir = tempfile::tempdir().unwrap();
+    let gw = start(dir.path(), &spec(&server)).await;
+    (server, dir, gw)
+}
+
+impl<R> Exchange<R> {
+    /// Shuts `gw` down once the agent has its reply.
+    async fn after(
+        server: MockServer,
+        dir: tempfile::TempDir,
+        gw: GatewayHandle,
+        status: u16,
+        reply: R,
+    ) -> Exchange<R> {
+        let metrics = gw.shutdown().await;
+        Exchange {
+            server,
+            dir,
+            status,
+            reply,
+            metrics,
+        }
+    }
+}
+
+/// How many requests `server` has seen.
+async fn received(server: &MockServer) -> usize {
+    server.received_requests().await.unwrap().len()
+}
+
+/// The transcript the gateway wrote in `dir`.
+fn lines_in(dir: &tempfile::TempDir) -> Vec<nab_protocol::TranscriptLine> {
+    transcript(&dir.path().join("transcript.jsonl"))
+}
+
 fn spec(server: &MockServer) -> String {
     format!("anthropic:claude-sonnet-4-5@{}", server.uri())
 }
@@ -130,11 +197,13 @@ fn finish_reasons(events: &[String]) -> Vec<String> {
 
 #[tokio::test]
 async fn a_streamed_text_answer_becomes_openai_chunks_ending_in_stop_and_done() {
-    let server = serving(vec![sse("text.sse")]).await;
-    let dir = tempfile::tempdir().unwrap();
-    let gw = start(dir.path(), &spec(&server)).await;
-    let (status, events) = chat_stream(gw.socket_path(), &request(true)).await;
-    let m = gw.shutdown().await;
+    let Exchange {
+        server,
+        dir,
+        status,
+        reply: events,
+        metrics: m,
+    } = streamed(vec![sse("text.sse")]).await;
     assert_eq!(status, 200);
     assert_eq!(content_of_chunks(&events), "The tests pass now.");
     assert_eq!(finish_reasons(&events), vec!["stop"]);
@@ -145,7 +214,7 @@ async fn a_streamed_text_answer_becomes_openai_chunks_ending_in_stop_and_done() 
         |c| c["object"] == "chat.completion.chunk" && c["id"] == "msg_01XFDUDYJgAACzvnptvVoYEL"
     ));
     assert_eq!((m.input_tokens, m.output_tokens), (412, 9));
-    let lines = transcript(&dir.path().join("transcript.jsonl"));
+    let lines = lines_in(&dir);
     assert_eq!(lines[0].provider, spec(&server));
     assert_eq!(
         lines[0].response.as_ref().unwrap()["choices"][0]["message"]["content"],
@@ -160,11 +229,12 @@ async fn a_tool_call_split_over_many_input_json_deltas_is_reassembled() {
         expected["pieces"].as_u64().unwrap() >= 10,
         "the fixture splits the input finely"
     );
-    let server = serving(vec![sse("tool_split.sse")]).await;
-    let dir = tempfile::tempdir().unwrap();
-    let gw = start(dir.path(), &spec(&server)).await;
-    let (status, events) = chat_stream(gw.socket_path(), &request(true)).await;
-    gw.shutdown().await;
+    let Exchange {
+        dir,
+        status,
+        reply: events,
+        ..
+    } = streamed(vec![sse("tool_split.sse")]).await;
     assert_eq!(status, 200);
     assert_eq!(content_of_chunks(&events), "I'll write the file.");
     let calls = tool_calls(&events);
@@ -175,7 +245,7 @@ async fn a_tool_call_split_over_many_input_json_deltas_is_reassembled() {
     assert_eq!(args, expected["arguments"]);
     assert_eq!(finish_reasons(&events), vec!["tool_calls"]);
     // The gateway's own reassembly (the transcript) agrees.
-    let lines = transcript(&dir.path().join("transcript.jsonl"));
+    let lines = lines_in(&dir);
     let msg = &lines[0].response.as_ref().unwrap()["choices"][0]["message"];
     let recorded: Value = serde_json::from_str(
         msg["tool_calls"][0]["function"]["arguments"]
@@ -188,11 +258,11 @@ async fn a_tool_call_split_over_many_input_json_deltas_is_reassembled() {
 
 #[tokio::test]
 async fn two_parallel_tool_calls_get_indices_0_and_1_and_an_argumentless_call_gets_braces() {
-    let server = serving(vec![sse("parallel.sse")]).await;
-    let dir = tempfile::tempdir().unwrap();
-    let gw = start(dir.path(), &spec(&server)).await;
-    let (status, events) = chat_stream(gw.socket_path(), &request(true)).await;
-    gw.shutdown().await;
+    let Exchange {
+        status,
+        reply: events,
+        ..
+    } = streamed(vec![sse("parallel.sse")]).await;
     assert_eq!(status, 200);
     let calls = tool_calls(&events);
     assert_eq!(
@@ -215,11 +285,12 @@ async fn two_parallel_tool_calls_get_indices_0_and_1_and_an_argumentless_call_ge
 
 #[tokio::test]
 async fn cache_read_and_write_tokens_reach_the_gateways_usage() {
-    let server = serving(vec![sse("cache.sse")]).await;
-    let dir = tempfile::tempdir().unwrap();
-    let gw = start(dir.path(), &spec(&server)).await;
-    let (status, events) = chat_stream(gw.socket_path(), &request(true)).await;
-    let m = gw.shutdown().await;
+    let Exchange {
+        status,
+        reply: events,
+        metrics: m,
+        ..
+    } = streamed(vec![sse("cache.sse")]).await;
     assert_eq!(status, 200);
     // max_tokens → length.
     assert_eq!(finish_reasons(&events), vec!["length"]);
@@ -242,15 +313,17 @@ async fn a_429_then_success_is_retried_and_the_agent_sees_only_the_answer() {
     let busy = ResponseTemplate::new(429)
         .insert_header("retry-after", "0")
         .set_body_json(json!({"type": "error", "error": {"type": "rate_limit_error", "message": "Number of request tokens has exceeded your per-minute rate limit"}}));
-    let server = serving(vec![busy, sse("text.sse")]).await;
-    let dir = tempfile::tempdir().unwrap();
-    let gw = start(dir.path(), &spec(&server)).await;
-    let (status, events) = chat_stream(gw.socket_path(), &request(true)).await;
-    gw.shutdown().await;
+    let Exchange {
+        server,
+        dir,
+        status,
+        reply: events,
+        ..
+    } = streamed(vec![busy, sse("text.sse")]).await;
     assert_eq!(status, 200);
     assert_eq!(content_of_chunks(&events), "The tests pass now.");
-    assert_eq!(server.received_requests().await.unwrap().len(), 2);
-    let lines = transcript(&dir.path().join("transcript.jsonl"));
+    assert_eq!(received(&server).await, 2);
+    let lines = lines_in(&dir);
     assert_eq!(lines[0].retries, 1);
     assert!(lines[0].error.is_none());
 }
@@ -260,29 +333,32 @@ async fn a_529_overloaded_is_retried_then_reported_as_an_upstream_error() {
     let overloaded = ResponseTemplate::new(529).set_body_json(
         json!({"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}),
     );
-    let server = serving(vec![overloaded]).await;
-    let dir = tempfile::tempdir().unwrap();
-    let gw = start(dir.path(), &spec(&server)).await;
-    let (status, body) = chat(gw.socket_path(), &request(false)).await;
-    gw.shutdown().await;
-    assert_eq!(server.received_requests().await.unwrap().len(), 4);
+    let Exchange {
+        server,
+        dir,
+        status,
+        reply: body,
+        ..
+    } = answered(vec![overloaded], false).await;
+    assert_eq!(received(&server).await, 4);
     assert_eq!(status, 502, "{body}");
     assert_eq!(body["error"]["type"], "upstream_error");
-    let lines = transcript(&dir.path().join("transcript.jsonl"));
+    let lines = lines_in(&dir);
     assert_eq!(lines[0].retries, 3);
     assert!(lines[0].error.as_deref().unwrap().contains("Overloaded"));
 }
 
 #[tokio::test]
 async fn an_error_event_in_the_stream_is_retried_not_an_answer() {
-    let server = serving(vec![sse("overloaded.sse"), sse("text.sse")]).await;
-    let dir = tempfile::tempdir().unwrap();
-    let gw = start(dir.path(), &spec(&server)).await;
-    let (status, events) = chat_stream(gw.socket_path(), &request(true)).await;
-    gw.shutdown().await;
+    let Exchange {
+        server,
+        status,
+        reply: events,
+        ..
+    } = streamed(vec![sse("overloaded.sse"), sse("text.sse")]).await;
     assert_eq!(status, 200);
     assert_eq!(content_of_chunks(&events), "The tests pass now.");
-    assert_eq!(server.received_requests().await.unwrap().len(), 2);
+    assert_eq!(received(&server).await, 2);
 }
 
 #[tokio::test]
@@ -290,12 +366,14 @@ async fn a_400_reaches_the_agent_as_an_openai_error_unretried_and_without_the_ke
     let bad = ResponseTemplate::new(400).set_body_json(json!({"type": "error", "error": {
         "type": "invalid_request_error",
         "message": format!("prompt is too long: 210000 tokens > 200000 maximum (key {KEY})")}}));
-    let server = serving(vec![bad]).await;
-    let dir = tempfile::tempdir().unwrap();
-    let gw = start(dir.path(), &spec(&server)).await;
-    let (status, body) = chat(gw.socket_path(), &request(false)).await;
-    gw.shutdown().await;
-    assert_eq!(server.received_requests().await.unwrap().len(), 1);
+    let Exchange {
+        server,
+        dir,
+        status,
+        reply: body,
+        ..
+    } = answered(vec![bad], false).await;
+    assert_eq!(received(&server).await, 1);
     assert_eq!(status, 400);
     let msg = body["error"]["message"].as_str().unwrap();
     assert!(msg.starts_with("prompt is too long"), "{body}");
@@ -309,11 +387,12 @@ async fn a_400_reaches_the_agent_as_an_openai_error_unretried_and_without_the_ke
 /// `stream_truncated` upstream error, never a finish reason or `[DONE]`.
 #[tokio::test]
 async fn a_stream_without_message_stop_after_content_is_an_upstream_error() {
-    let server = serving(vec![sse("truncated.sse")]).await;
-    let dir = tempfile::tempdir().unwrap();
-    let gw = start(dir.path(), &spec(&server)).await;
-    let (status, events) = chat_stream(gw.socket_path(), &request(true)).await;
-    gw.shutdown().await;
+    let Exchange {
+        dir,
+        status,
+        reply: events,
+        ..
+    } = streamed(vec![sse("truncated.sse")]).await;
     assert_eq!(status, 200);
     assert!(!events.iter().any(|e| e == "[DONE]"), "{events:?}");
     let err: Value = serde_json::from_str(events.last().unwrap()).unwrap();
@@ -322,22 +401,24 @@ async fn a_stream_without_message_stop_after_content_is_an_upstream_error() {
         finish_reasons(&events).is_empty(),
         "never a finished answer"
     );
-    let lines = transcript(&dir.path().join("transcript.jsonl"));
+    let lines = lines_in(&dir);
     assert_eq!(lines[0].error_code.as_deref(), Some("stream_truncated"));
 }
 
 /// Only message_start ever comes, on every attempt: retried, then an upstream error.
 #[tokio::test]
 async fn a_stream_that_always_breaks_before_content_is_retried_then_an_upstream_error() {
-    let server = serving(vec![sse("cut_early.sse")]).await;
-    let dir = tempfile::tempdir().unwrap();
-    let gw = start(dir.path(), &spec(&server)).await;
-    let (status, body) = chat(gw.socket_path(), &request(true)).await;
-    gw.shutdown().await;
-    assert_eq!(server.received_requests().await.unwrap().len(), 4);
+    let Exchange {
+        server,
+        dir,
+        status,
+        reply: body,
+        ..
+    } = answered(vec![sse("cut_early.sse")], true).await;
+    assert_eq!(received(&server).await, 4);
     assert_eq!(status, 502, "{body}");
     assert_eq!(body["error"]["code"], "stream_truncated");
-    let lines = transcript(&dir.path().join("transcript.jsonl"));
+    let lines = lines_in(&dir);
     assert_eq!(lines[0].retries, 3);
     assert!(lines[0].response.is_none(), "never an answer");
 }
@@ -346,27 +427,31 @@ async fn a_stream_that_always_breaks_before_content_is_retried_then_an_upstream_
 /// retries and the agent gets the next, whole answer.
 #[tokio::test]
 async fn a_stream_cut_before_content_is_retried_and_the_whole_one_is_the_answer() {
-    let server = serving(vec![sse("cut_early.sse"), sse("parallel.sse")]).await;
-    let dir = tempfile::tempdir().unwrap();
-    let gw = start(dir.path(), &spec(&server)).await;
-    let (status, events) = chat_stream(gw.socket_path(), &request(true)).await;
-    gw.shutdown().await;
+    let Exchange {
+        server,
+        status,
+        reply: events,
+        ..
+    } = streamed(vec![sse("cut_early.sse"), sse("parallel.sse")]).await;
     assert_eq!(status, 200);
     assert_eq!(tool_calls(&events).len(), 2, "{events:?}");
     assert_eq!(events.last().unwrap(), "[DONE]");
-    assert_eq!(server.received_requests().await.unwrap().len(), 2);
+    assert_eq!(received(&server).await, 2);
 }
 
 #[tokio::test]
 async fn a_whole_message_becomes_a_chat_completion() {
-    let server = serving(vec![
-        ResponseTemplate::new(200).set_body_raw(fixture("message.json"), "application/json"),
-    ])
+    let Exchange {
+        server,
+        status,
+        reply: body,
+        metrics: m,
+        ..
+    } = answered(
+        vec![ResponseTemplate::new(200).set_body_raw(fixture("message.json"), "application/json")],
+        false,
+    )
     .await;
-    let dir = tempfile::tempdir().unwrap();
-    let gw = start(dir.path(), &spec(&server)).await;
-    let (status, body) = chat(gw.socket_path(), &request(false)).await;
-    let m = gw.shutdown().await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["object"], "chat.completion");
     let choice = &body["choices"][0];
@@ -457,7 +542,7 @@ async fn record_then_replay_works_unchanged_keyed_by_the_agents_request() {
     let (status, recorded) = chat_stream(gw.socket_path(), &request(true)).await;
     gw.shutdown().await;
     assert_eq!(status, 200);
-    assert_eq!(server.received_requests().await.unwrap().len(), 1);
+    assert_eq!(received(&server).await, 1);
     // The cassette holds the agent's OpenAI-shaped request, not Anthropic's.
     let files: Vec<_> = std::fs::read_dir(&cassette).unwrap().collect();
     assert_eq!(files.len(), 1);
@@ -470,11 +555,7 @@ async fn record_then_replay_works_unchanged_keyed_by_the_agents_request() {
     gw.shutdown().await;
     assert_eq!(status, 200);
     assert_eq!(tool_calls(&replayed), tool_calls(&recorded));
-    assert_eq!(
-        server.received_requests().await.unwrap().len(),
-        1,
-        "replay never calls Anthropic"
-    );
+    assert_eq!(received(&server).await, 1, "replay never calls Anthropic");
 }
 
 /// A history the agent forged (tool-call arguments that are not JSON) cannot be sent to

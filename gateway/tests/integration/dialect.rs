@@ -39,6 +39,13 @@ async fn start(dir: &Path, spec: &str) -> GatewayHandle {
 }
 
 /// A mock server answering every POST with `answer`.
+/// A gateway (in a fresh folder) to the OpenAI-compatible mock `server`.
+async fn gateway_to(server: &MockServer) -> (tempfile::TempDir, GatewayHandle) {
+    let dir = tempfile::tempdir().unwrap();
+    let gw = start(dir.path(), &format!("openai:m@{}/v1", server.uri())).await;
+    (dir, gw)
+}
+
 async fn serving(answer: ResponseTemplate) -> MockServer {
     let server = MockServer::start().await;
     Mock::given(method("POST"))
@@ -65,8 +72,7 @@ fn with_null_content() -> Value {
 async fn a_validation_500_is_asked_once_and_passed_on_with_its_message() {
     let server =
         serving(ResponseTemplate::new(500).set_body_raw(PYDANTIC_500, "application/json")).await;
-    let dir = tempfile::tempdir().unwrap();
-    let gw = start(dir.path(), &format!("openai:m@{}/v1", server.uri())).await;
+    let (dir, gw) = gateway_to(&server).await;
     let (status, body) = chat(gw.socket_path(), &with_null_content()).await;
     gw.shutdown().await;
     assert_eq!(
@@ -88,8 +94,7 @@ async fn a_validation_500_is_asked_once_and_passed_on_with_its_message() {
 #[tokio::test]
 async fn a_plain_500_is_retried_and_recorded_as_a_provider_fault() {
     let server = serving(ResponseTemplate::new(500).set_body_string("Internal Server Error")).await;
-    let dir = tempfile::tempdir().unwrap();
-    let gw = start(dir.path(), &format!("openai:m@{}/v1", server.uri())).await;
+    let (dir, gw) = gateway_to(&server).await;
     let (status, body) = chat(gw.socket_path(), &request("s", "u", false)).await;
     gw.shutdown().await;
     assert_eq!(server.received_requests().await.unwrap().len(), 4);
@@ -106,8 +111,7 @@ async fn a_top_level_vllm_error_reaches_the_agent_with_its_message() {
     let server = serving(ResponseTemplate::new(400).set_body_json(json!({"object": "error",
             "message": "\"auto\" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set",
             "type": "BadRequestError", "param": null, "code": 400}))).await;
-    let dir = tempfile::tempdir().unwrap();
-    let gw = start(dir.path(), &format!("openai:m@{}/v1", server.uri())).await;
+    let (_dir, gw) = gateway_to(&server).await;
     let (status, body) = chat(gw.socket_path(), &request("s", "u", true)).await;
     gw.shutdown().await;
     assert_eq!(status, 400);
@@ -128,8 +132,7 @@ async fn an_empty_200_stream_is_retried_then_an_upstream_error() {
         ResponseTemplate::new(200).set_body_raw(": ping - 2026-11-30\n\n", "text/event-stream"),
     )
     .await;
-    let dir = tempfile::tempdir().unwrap();
-    let gw = start(dir.path(), &format!("openai:m@{}/v1", server.uri())).await;
+    let (dir, gw) = gateway_to(&server).await;
     let (status, body) = chat(gw.socket_path(), &request("s", "u", true)).await;
     gw.shutdown().await;
     assert_eq!(server.received_requests().await.unwrap().len(), 4);
@@ -157,8 +160,7 @@ async fn an_empty_200_then_a_good_stream_is_the_good_answer() {
         )
         .mount(&server)
         .await;
-    let dir = tempfile::tempdir().unwrap();
-    let gw = start(dir.path(), &format!("openai:m@{}/v1", server.uri())).await;
+    let (dir, gw) = gateway_to(&server).await;
     let (status, events) = chat_stream(gw.socket_path(), &request("s", "u", true)).await;
     gw.shutdown().await;
     assert_eq!(status, 200);
@@ -180,8 +182,7 @@ async fn a_stream_cut_after_chunks_ends_with_a_truncation_error_not_done() {
         ResponseTemplate::new(200).set_body_raw(format!("data: {chunk}\n\n"), "text/event-stream"),
     )
     .await;
-    let dir = tempfile::tempdir().unwrap();
-    let gw = start(dir.path(), &format!("openai:m@{}/v1", server.uri())).await;
+    let (dir, gw) = gateway_to(&server).await;
     let (status, events) = chat_stream(gw.socket_path(), &request("s", "u", true)).await;
     gw.shutdown().await;
     assert_eq!(status, 200);

@@ -41,6 +41,18 @@ async fn start(dir: &Path, spec: &str, budgets: Budgets, policy: CallPolicy) -> 
     Gateway::start(cfg, provider).await.expect("gateway starts")
 }
 
+/// A gateway in `dir` to `spec`, without budgets and with quick retries.
+async fn quick_start(dir: &Path, spec: &str) -> GatewayHandle {
+    start(dir, spec, Budgets::default(), fast_policy()).await
+}
+
+/// [`quick_start`] in a fresh folder, to the OpenAI-compatible mock `server`.
+async fn plain_gateway(server: &MockServer) -> (tempfile::TempDir, GatewayHandle) {
+    let dir = tempfile::tempdir().unwrap();
+    let gw = quick_start(dir.path(), &openai_spec(server)).await;
+    (dir, gw)
+}
+
 fn openai_spec(server: &MockServer) -> String {
     format!("openai:test-model@{}/v1", server.uri())
 }
@@ -63,14 +75,7 @@ async fn a_429_is_retried_honouring_retry_after_then_200_passes() {
         .respond_with(ResponseTemplate::new(200).set_body_json(completion("hello", 10, 2)))
         .mount(&server)
         .await;
-    let dir = tempfile::tempdir().unwrap();
-    let gw = start(
-        dir.path(),
-        &openai_spec(&server),
-        Budgets::default(),
-        fast_policy(),
-    )
-    .await;
+    let (dir, gw) = plain_gateway(&server).await;
     let (status, body) = chat(gw.socket_path(), &request("sys", "hi", false)).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["choices"][0]["message"]["content"], "hello");
@@ -204,13 +209,7 @@ async fn stalling_provider() -> (
 async fn a_stream_that_stalls_hits_the_idle_timeout_and_is_recorded() {
     let (base, provider_task, _sent) = stalling_provider().await;
     let dir = tempfile::tempdir().unwrap();
-    let gw = start(
-        dir.path(),
-        &format!("openai:m@{base}"),
-        Budgets::default(),
-        fast_policy(),
-    )
-    .await;
+    let gw = quick_start(dir.path(), &format!("openai:m@{base}")).await;
     let (status, events) = chat_stream(gw.socket_path(), &request("sys", "hi", true)).await;
     assert_eq!(status, 200);
     assert_eq!(content_of_chunks(&events), "partial ");
@@ -362,15 +361,7 @@ async fn two_gateways_at_once_do_not_cross_talk() {
             .map(|n| format!("  - content: trial{i}-turn{n}\n"))
             .collect();
         std::fs::write(&traj, format!("turns:\n{turns}")).unwrap();
-        gws.push(
-            start(
-                d.path(),
-                &format!("scripted:{}", traj.display()),
-                Budgets::default(),
-                fast_policy(),
-            )
-            .await,
-        );
+        gws.push(quick_start(d.path(), &format!("scripted:{}", traj.display())).await);
     }
     // Interleave: both trials' requests are in flight together.
     for n in 0..5 {
@@ -424,11 +415,9 @@ async fn record_then_replay_round_trips_streams_and_whole_answers() {
     let work = tempfile::tempdir().unwrap();
     let cassette = work.path().join("cassette");
     let rec_dir = tempfile::tempdir().unwrap();
-    let gw = start(
+    let gw = quick_start(
         rec_dir.path(),
         &format!("record:{}:{}", cassette.display(), openai_spec(&server)),
-        Budgets::default(),
-        fast_policy(),
     )
     .await;
     let (_, rec_stream) = chat_stream(gw.socket_path(), &request("sys", "stream me", true)).await;
@@ -440,13 +429,7 @@ async fn record_then_replay_round_trips_streams_and_whole_answers() {
     assert_eq!(upstream_calls, 2);
 
     let rep_dir = tempfile::tempdir().unwrap();
-    let gw = start(
-        rep_dir.path(),
-        &format!("replay:{}", cassette.display()),
-        Budgets::default(),
-        fast_policy(),
-    )
-    .await;
+    let gw = quick_start(rep_dir.path(), &format!("replay:{}", cassette.display())).await;
     // Volatile fields differ (stream_options, user): still a hit.
     let mut req = request("sys", "stream me", true);
     req["user"] = json!("someone-else");
@@ -480,11 +463,9 @@ async fn a_replay_miss_names_the_nearest_request_and_the_first_difference() {
     std::fs::write(&traj, "turns:\n  - content: a\n  - content: b\n").unwrap();
     let cassette = dir.path().join("cas");
     let system = "You are a coding agent.\nWork in /workspace.\nBe brief.";
-    let gw = start(
+    let gw = quick_start(
         dir.path(),
         &format!("record:{}:scripted:{}", cassette.display(), traj.display()),
-        Budgets::default(),
-        fast_policy(),
     )
     .await;
     chat_stream(gw.socket_path(), &request(system, "fix the bug", true)).await;
@@ -496,13 +477,7 @@ async fn a_replay_miss_names_the_nearest_request_and_the_first_difference() {
     gw.shutdown().await;
 
     let rep = tempfile::tempdir().unwrap();
-    let gw = start(
-        rep.path(),
-        &format!("replay:{}", cassette.display()),
-        Budgets::default(),
-        fast_policy(),
-    )
-    .await;
+    let gw = quick_start(rep.path(), &format!("replay:{}", cassette.display())).await;
     let changed = system.replace("Be brief.", "Be very thorough.");
     let (status, body) = chat(gw.socket_path(), &request(&changed, "fix the bug", true)).await;
     gw.shutdown().await;
@@ -549,14 +524,7 @@ async fn the_key_reaches_the_provider_but_never_the_agent_or_the_transcript() {
         .respond_with(EchoAuth)
         .mount(&server)
         .await;
-    let dir = tempfile::tempdir().unwrap();
-    let gw = start(
-        dir.path(),
-        &openai_spec(&server),
-        Budgets::default(),
-        fast_policy(),
-    )
-    .await;
+    let (dir, gw) = plain_gateway(&server).await;
     let (_, whole) = chat(gw.socket_path(), &request("sys", "hi", false)).await;
     let (_, streamed) = chat_stream(gw.socket_path(), &request("sys", "hi", true)).await;
     let (status, rejected) = chat(gw.socket_path(), &request("sys", "reject me", false)).await;
@@ -641,7 +609,7 @@ async fn the_socket_is_world_connectable_and_removed_on_shutdown_and_drop() {
     let traj = dir.path().join("t.yaml");
     std::fs::write(&traj, "turns:\n  - content: x\n").unwrap();
     let spec = format!("scripted:{}", traj.display());
-    let gw = start(dir.path(), &spec, Budgets::default(), fast_policy()).await;
+    let gw = quick_start(dir.path(), &spec).await;
     let sock = gw.socket_path().to_owned();
     let mode = std::fs::metadata(&sock).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode, 0o666);
@@ -650,7 +618,7 @@ async fn the_socket_is_world_connectable_and_removed_on_shutdown_and_drop() {
     gw.shutdown().await;
     assert!(!sock.exists(), "socket left behind after shutdown");
 
-    let gw = start(dir.path(), &spec, Budgets::default(), fast_policy()).await;
+    let gw = quick_start(dir.path(), &spec).await;
     assert!(sock.exists());
     drop(gw);
     assert!(!sock.exists(), "socket left behind after drop");
@@ -688,11 +656,9 @@ async fn a_request_repeated_within_a_trial_replays_its_recordings_in_order() {
     std::fs::write(&traj, "turns:\n  - content: first\n  - content: second\n").unwrap();
     let cassette = dir.path().join("cas");
     let same = request("sys", "again", false);
-    let gw = start(
+    let gw = quick_start(
         dir.path(),
         &format!("record:{}:scripted:{}", cassette.display(), traj.display()),
-        Budgets::default(),
-        fast_policy(),
     )
     .await;
     chat(gw.socket_path(), &same).await;
@@ -705,13 +671,7 @@ async fn a_request_repeated_within_a_trial_replays_its_recordings_in_order() {
     );
 
     let rep = tempfile::tempdir().unwrap();
-    let gw = start(
-        rep.path(),
-        &format!("replay:{}", cassette.display()),
-        Budgets::default(),
-        fast_policy(),
-    )
-    .await;
+    let gw = quick_start(rep.path(), &format!("replay:{}", cassette.display())).await;
     let mut got = Vec::new();
     for _ in 0..3 {
         let (_, body) = chat(gw.socket_path(), &same).await;

@@ -6,8 +6,8 @@ use crate::common;
 
 use common::*;
 use nab_gateway::{
-    Budgets, CallPolicy, Gateway, GatewayConfig, GatewayHandle, GatewayLimits, Provider,
-    ProviderError, ProviderResponse,
+    Budgets, CallPolicy, FixedAnswer, Gateway, GatewayConfig, GatewayHandle, GatewayLimits,
+    Provider,
 };
 use serde_json::{Value, json};
 use std::io::{BufRead, Write};
@@ -19,22 +19,6 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::UnixStream;
 use wiremock::matchers::method;
 use wiremock::{Mock, MockServer, ResponseTemplate};
-
-/// Answers every request at once with a small completion, without I/O.
-struct Instant200;
-
-#[async_trait::async_trait]
-impl Provider for Instant200 {
-    fn describe(&self) -> String {
-        "in-process".into()
-    }
-    async fn send(&self, _request: &Value) -> Result<ProviderResponse, ProviderError> {
-        Ok(ProviderResponse::Json {
-            status: 200,
-            body: completion("ok", 10, 2),
-        })
-    }
-}
 
 async fn start_with(
     dir: &Path,
@@ -130,7 +114,12 @@ fn flood_gateway_process() {
             },
             Err(_) => GatewayLimits::default(),
         };
-        let gw = start_with(Path::new(&dir), limits, Arc::new(Instant200)).await;
+        let gw = start_with(
+            Path::new(&dir),
+            limits,
+            Arc::new(FixedAnswer(completion("ok", 10, 2))),
+        )
+        .await;
         println!("ready");
         std::io::stdout().flush().unwrap();
         tokio::task::spawn_blocking(|| {
@@ -290,7 +279,12 @@ async fn trickle(sock: &Path, bytes: &[u8], gap: Duration) -> Duration {
 #[tokio::test]
 async fn slowloris_headers_and_bodies_are_cut_off_and_free_their_connection() {
     let dir = tempfile::tempdir().unwrap();
-    let gw = start_with(dir.path(), fast_limits(), Arc::new(Instant200)).await;
+    let gw = start_with(
+        dir.path(),
+        fast_limits(),
+        Arc::new(FixedAnswer(completion("ok", 10, 2))),
+    )
+    .await;
     let sock = gw.socket_path().to_owned();
 
     // Headers one byte every 100 ms: far longer than the 500 ms header timeout.
@@ -355,7 +349,12 @@ async fn slowloris_headers_and_bodies_are_cut_off_and_free_their_connection() {
 async fn bodies_over_the_limits_get_openai_style_errors_naming_the_limit() {
     let dir = tempfile::tempdir().unwrap();
     let limits = GatewayLimits::from_sizes(64 << 10, 4);
-    let gw = start_with(dir.path(), limits, Arc::new(Instant200)).await;
+    let gw = start_with(
+        dir.path(),
+        limits,
+        Arc::new(FixedAnswer(completion("ok", 10, 2))),
+    )
+    .await;
     let big = request("sys", &"a".repeat(70 << 10), false);
     let (status, body) = chat(gw.socket_path(), &big).await;
     assert_eq!(status, 413);

@@ -11,7 +11,7 @@ use nab_gateway::{
     Budgets, Gateway, GatewayConfig, GatewayHandle, ProviderOptions, build_provider,
 };
 use serde_json::{Value, json};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 async fn start(dir: &Path, spec: &str, opts: &ProviderOptions) -> GatewayHandle {
     let provider = build_provider(spec, opts).expect("provider");
@@ -38,26 +38,35 @@ fn after_tool(output: &str) -> Value {
 
 const RECORDED: &str = "..F\n----------------------------------------------------------------------\nRan 9 tests in 0.001s\n\nFAILED (failures=1)";
 
-/// Records `request` with a scripted model answering `answer` into `cassette`.
-async fn record(
-    root: &Path,
-    cassette: &Path,
-    request: &Value,
-    answer: &str,
-    opts: &ProviderOptions,
-) {
-    let traj = root.join("t.yaml");
-    std::fs::write(&traj, format!("turns:\n  - content: {answer}\n")).unwrap();
-    let rec = tempfile::tempdir().unwrap();
-    let gw = start(
-        rec.path(),
-        &format!("record:{}:scripted:{}", cassette.display(), traj.display()),
-        opts,
-    )
-    .await;
-    let (status, body) = chat(gw.socket_path(), request).await;
-    assert_eq!(status, 200, "{body}");
-    gw.shutdown().await;
+/// A cassette in a temporary folder, recorded and replayed with `opts`.
+struct Cassette {
+    root: tempfile::TempDir,
+    path: PathBuf,
+    opts: ProviderOptions,
+}
+
+impl Cassette {
+    fn new(opts: ProviderOptions) -> Cassette {
+        let root = tempfile::tempdir().unwrap();
+        let path = root.path().join("cas");
+        Cassette { root, path, opts }
+    }
+
+    /// Records `request` with a scripted model answering `answer`.
+    async fn record(&self, request: &Value, answer: &str) {
+        let traj = self.root.path().join("t.yaml");
+        std::fs::write(&traj, format!("turns:\n  - content: {answer}\n")).unwrap();
+        let rec = tempfile::tempdir().unwrap();
+        let gw = start(
+            rec.path(),
+            &format!("record:{}:scripted:{}", self.path.display(), traj.display()),
+            &self.opts,
+        )
+        .await;
+        let (status, body) = chat(gw.socket_path(), request).await;
+        assert_eq!(status, 200, "{body}");
+        gw.shutdown().await;
+    }
 }
 
 fn files(dir: &Path) -> Vec<std::path::PathBuf> {
@@ -71,20 +80,12 @@ fn files(dir: &Path) -> Vec<std::path::PathBuf> {
 
 #[tokio::test]
 async fn a_volatile_timing_in_a_tool_result_is_drift_not_a_miss() {
-    let root = tempfile::tempdir().unwrap();
-    let cassette = root.path().join("cas");
-    let opts = ProviderOptions::default();
-    record(
-        root.path(),
-        &cassette,
-        &after_tool(RECORDED),
-        "fixed",
-        &opts,
-    )
-    .await;
+    let cas = Cassette::new(ProviderOptions::default());
+    cas.record(&after_tool(RECORDED), "fixed").await;
+    let (cassette, opts) = (&cas.path, &cas.opts);
 
     let rep = tempfile::tempdir().unwrap();
-    let gw = start(rep.path(), &format!("replay:{}", cassette.display()), &opts).await;
+    let gw = start(rep.path(), &format!("replay:{}", cassette.display()), opts).await;
     // This machine is faster: the same run prints another timing.
     let faster = RECORDED.replace("0.001s", "0.000s");
     let (status, body) = chat(gw.socket_path(), &after_tool(&faster)).await;
@@ -122,20 +123,11 @@ async fn a_volatile_timing_in_a_tool_result_is_drift_not_a_miss() {
 
 #[tokio::test]
 async fn recording_again_with_another_timing_replaces_the_entry() {
-    let root = tempfile::tempdir().unwrap();
-    let cassette = root.path().join("cas");
-    let opts = ProviderOptions::default();
-    record(
-        root.path(),
-        &cassette,
-        &after_tool(RECORDED),
-        "first",
-        &opts,
-    )
-    .await;
+    let cas = Cassette::new(ProviderOptions::default());
+    cas.record(&after_tool(RECORDED), "first").await;
     let later = RECORDED.replace("0.001s", "0.250s");
-    record(root.path(), &cassette, &after_tool(&later), "second", &opts).await;
-    let f = files(&cassette);
+    cas.record(&after_tool(&later), "second").await;
+    let f = files(&cas.path);
     assert_eq!(f.len(), 1, "same key under normalization: {f:?}");
     let entry: Value = serde_json::from_str(&std::fs::read_to_string(&f[0]).unwrap()).unwrap();
     assert_eq!(entry["v"], 2);
@@ -145,27 +137,19 @@ async fn recording_again_with_another_timing_replaces_the_entry() {
 
 #[tokio::test]
 async fn a_task_pattern_normalizes_what_the_builtins_do_not() {
-    let root = tempfile::tempdir().unwrap();
-    let cassette = root.path().join("cas");
-    let opts = ProviderOptions {
+    let cas = Cassette::new(ProviderOptions {
         normalize: vec![Pattern {
             pattern: r"random seed \d+".into(),
             replace: "random seed <seed>".into(),
         }],
         ..Default::default()
-    };
+    });
     let out = |seed: u32| format!("random seed {seed}\nOK");
-    record(
-        root.path(),
-        &cassette,
-        &after_tool(&out(1234)),
-        "done",
-        &opts,
-    )
-    .await;
+    cas.record(&after_tool(&out(1234)), "done").await;
+    let (cassette, opts) = (&cas.path, &cas.opts);
     let spec = format!("replay:{}", cassette.display());
     let rep = tempfile::tempdir().unwrap();
-    let gw = start(rep.path(), &spec, &opts).await;
+    let gw = start(rep.path(), &spec, opts).await;
     let (status, body) = chat(gw.socket_path(), &after_tool(&out(99))).await;
     gw.shutdown().await;
     assert_eq!(status, 200, "{body}");

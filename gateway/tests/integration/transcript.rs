@@ -7,27 +7,11 @@ use crate::common;
 
 use common::*;
 use nab_gateway::{
-    Gateway, GatewayConfig, GatewayLimits, Provider, ProviderError, ProviderResponse,
-    TranscriptCaps, metrics_from_file,
+    FixedAnswer, Gateway, GatewayConfig, GatewayLimits, TranscriptCaps, metrics_from_file,
 };
-use nab_protocol::transcript::Omitted;
-use serde_json::{Value, json};
+use nab_protocol::Omitted;
+use serde_json::json;
 use std::sync::Arc;
-
-struct Instant200;
-
-#[async_trait::async_trait]
-impl Provider for Instant200 {
-    fn describe(&self) -> String {
-        "in-process".into()
-    }
-    async fn send(&self, _request: &Value) -> Result<ProviderResponse, ProviderError> {
-        Ok(ProviderResponse::Json {
-            status: 200,
-            body: completion("ok", 10, 2),
-        })
-    }
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_transcript_flood_stays_within_its_caps_and_keeps_every_calls_usage() {
@@ -42,7 +26,9 @@ async fn a_transcript_flood_stays_within_its_caps_and_keeps_every_calls_usage() 
         transcript: caps,
         ..GatewayLimits::default()
     };
-    let gw = Gateway::start(cfg, Arc::new(Instant200)).await.unwrap();
+    let gw = Gateway::start(cfg, Arc::new(FixedAnswer(completion("ok", 10, 2))))
+        .await
+        .unwrap();
     let sock = gw.socket_path().to_owned();
 
     // Requests far over the line cap: forwarded, recorded as a summary with size and hash.

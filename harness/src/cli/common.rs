@@ -1,7 +1,7 @@
 //! Pieces `run` and `validate` share: loading the suite before Docker, and the runner set-up.
 
-use nab_harness::pinned::pin_suite;
-use nab_harness::task::{Task, load_suite};
+use nab_harness::pin_suite;
+use nab_harness::{Task, load_suite};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -45,21 +45,21 @@ pub struct EngineOpts {
     /// engines must see this machine's paths (bind mounts, the gateway socket): engines on
     /// this host, or hosts sharing the paths. See the README, "A pool of Docker engines".
     #[arg(long = "engine", value_name = "URL")]
-    pub engines: Vec<nab_harness::sandbox::engine::url::EngineSpec>,
+    pub engines: Vec<nab_harness::EngineSpec>,
 }
 
 /// The connected engines of `--engine` (or the default one), each with its slots.
 pub struct Connected {
     /// `(name, engine, slots)`, in the order given.
-    pub engines: Vec<(String, nab_harness::sandbox::Engine, usize)>,
+    pub engines: Vec<(String, nab_harness::Engine, usize)>,
 }
 
 impl EngineOpts {
     /// Connects every engine (an unreachable one is an error naming it: nothing has run).
     pub async fn connect(&self, jobs: usize) -> anyhow::Result<Connected> {
-        use nab_harness::sandbox::engine::url::check_distinct;
+        use nab_harness::check_distinct_engines as check_distinct;
         if self.engines.is_empty() {
-            let e = nab_harness::sandbox::connect().await?;
+            let e = nab_harness::connect().await?;
             return Ok(Connected {
                 engines: vec![("default".into(), e, jobs.max(1))],
             });
@@ -67,7 +67,7 @@ impl EngineOpts {
         check_distinct(&self.engines).map_err(anyhow::Error::msg)?;
         let mut engines = Vec::new();
         for s in &self.engines {
-            let e = nab_harness::sandbox::connect_to(&s.addr).await?;
+            let e = nab_harness::connect_to(&s.addr).await?;
             engines.push((s.addr.to_string(), e, s.slots.unwrap_or(jobs.max(1))));
         }
         Ok(Connected { engines })
@@ -76,13 +76,13 @@ impl EngineOpts {
 
 impl Connected {
     /// The first engine: where images are built before they are copied to the others.
-    pub fn first(&self) -> &nab_harness::sandbox::Engine {
+    pub fn first(&self) -> &nab_harness::Engine {
         &self.engines[0].1
     }
 
     /// Copies each of `tags` from the first engine to every other engine that lacks it.
     pub async fn spread_images(&self, tags: &[String]) -> anyhow::Result<()> {
-        use nab_harness::sandbox::engine::{copy_image, image_exists};
+        use nab_harness::{copy_image, engine_has_image as image_exists};
         for (name, e, _) in &self.engines[1..] {
             for tag in tags {
                 if image_exists(e, tag).await? {
@@ -103,13 +103,13 @@ impl Connected {
     }
 
     /// The pool the runner schedules over.
-    pub fn pool(&self) -> Arc<nab_harness::runner::EnginePool> {
-        nab_harness::runner::EnginePool::new(
+    pub fn pool(&self) -> Arc<nab_harness::EnginePool> {
+        nab_harness::EnginePool::new(
             self.engines
                 .iter()
-                .map(|(name, e, slots)| nab_harness::runner::PoolEngine {
+                .map(|(name, e, slots)| nab_harness::PoolEngine {
                     name: name.clone(),
-                    backend: Arc::new(nab_harness::sandbox::DockerBackend::new(e.clone())),
+                    backend: Arc::new(nab_harness::DockerBackend::new(e.clone())),
                     slots: *slots,
                 })
                 .collect(),
@@ -122,12 +122,15 @@ impl Connected {
 /// trial was an infrastructure error, the cost-limit exit code when `--max-cost-usd` kept
 /// trials from starting (said on stderr), else 0.
 pub fn finish(
-    end: nab_harness::runner::RunEnd<'_>,
+    end: nab_harness::RunEnd<'_>,
     errors: usize,
-    cost_limit: Option<&nab_harness::runner::CostLimit>,
+    cost_limit: Option<&nab_harness::CostLimit>,
     resume: &str,
 ) -> std::process::ExitCode {
-    use nab_harness::exit::{COST_LIMIT, FAILED, INTERRUPTED, SUCCESS, exit};
+    use nab_harness::{
+        EXIT_COST_LIMIT as COST_LIMIT, EXIT_FAILED as FAILED, EXIT_INTERRUPTED as INTERRUPTED,
+        EXIT_SUCCESS as SUCCESS, exit_status as exit,
+    };
     report_engines(end.lost_engines, end.no_engine, resume);
     if end.no_engine.is_some() {
         return exit(FAILED);

@@ -2,7 +2,7 @@
 //! (paired statistics, per-task deltas) in compare.html and on the terminal; with
 //! `--judge`, also the position-swapped pairwise judge comparison, fed into both.
 
-use nab_harness::judge_model::{JudgeCallOpts, judge_factory};
+use nab_harness::{JudgeCallOpts, judge_factory};
 use std::process::ExitCode;
 
 /// The reports' and the judges' arguments, flattened unchanged, and how the harness calls
@@ -17,9 +17,9 @@ use std::process::ExitCode;
 )]
 pub struct Args {
     #[command(flatten)]
-    runs: nab_reports::cli::CompareArgs,
+    runs: nab_reports::CompareArgs,
     #[command(flatten)]
-    pairwise: nab_judges::cli::compare::PairwiseArgs,
+    pairwise: nab_judges::PairwiseArgs,
     #[command(flatten)]
     judge_call: JudgeCallOpts,
 }
@@ -36,12 +36,12 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let factory = judge_factory(judge_call);
     let pairwise =
-        nab_judges::cli::compare::run(pairwise, &runs.baseline, &runs.candidate, &factory).await?;
+        nab_judges::run_compare(pairwise, &runs.baseline, &runs.candidate, &factory).await?;
     if let Some((judged, pairs_out)) = &pairwise.judged {
         print!("{}", judged.markdown);
         println!("wrote {}\n", pairs_out.display());
     }
-    let written = nab_reports::cli::compare::run(&runs, pairwise.verdicts)?;
+    let written = nab_reports::run_compare(&runs, pairwise.verdicts)?;
     print!("{}", written.comparison.terminal_summary());
     println!("\nwrote {}", written.html.display());
     Ok(ExitCode::SUCCESS)

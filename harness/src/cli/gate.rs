@@ -1,13 +1,13 @@
 //! `nab gate --baseline DIR --candidate DIR [--config gate.yaml]`: the CI gate. Exit 0 when
 //! every rule passes, 1 when one fails (each named in one line), 2 for bad input.
 
-use nab_harness::exit::{FAILED, SUCCESS, exit};
+use nab_harness::{EXIT_FAILED as FAILED, EXIT_SUCCESS as SUCCESS, exit_status as exit};
 use std::process::ExitCode;
 
-pub type Args = nab_reports::cli::GateArgs;
+pub type Args = nab_reports::GateArgs;
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    use nab_reports::cli::gate::{evaluate, write};
+    use nab_reports::{evaluate_gate_run as evaluate, write_gate_outputs as write};
     let run = evaluate(&args)?;
     print!("{}", run.markdown);
     write(&args, &run)?;

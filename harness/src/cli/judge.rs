@@ -1,30 +1,28 @@
 //! `nab judge --run DIR`: grade, or re-grade, the trials of an existing run with LLM
 //! judges, then rewrite the run's report so it shows the verdicts.
 
-use nab_harness::judge_model::{JudgeCallOpts, judge_factory};
+use nab_harness::{JudgeCallOpts, judge_factory};
 use std::process::ExitCode;
 
 /// The judges crate's arguments, flattened unchanged, and how the harness calls models.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     #[command(flatten)]
-    judge: nab_judges::cli::judge::JudgeArgs,
+    judge: nab_judges::JudgeArgs,
     #[command(flatten)]
     call: JudgeCallOpts,
 }
 
 pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     let run_dir = args.judge.run.clone();
-    let summary = nab_judges::cli::judge::run(args.judge, &judge_factory(args.call)).await?;
+    let summary = nab_judges::run_judge(args.judge, &judge_factory(args.call)).await?;
     print!("{}", summary.markdown);
     println!(
         "\ngraded {} trial verdict(s), skipped {}, judge errors {} → {}",
         summary.graded,
         summary.skipped,
         summary.judge_errors,
-        nab_protocol::run::RunPaths::new(&run_dir)
-            .results()
-            .display()
+        nab_protocol::RunPaths::new(&run_dir).results().display()
     );
     // The verdicts are in results.jsonl whatever happens here; a report that cannot be
     // rewritten is worth a warning, not a failed command.

@@ -1,12 +1,12 @@
 //! `nab review export | export-pairwise | import`: blind human review of judge verdicts.
 
-use nab_judges::cli::review::{ReviewArgs, ReviewOutcome};
+use nab_judges::{ReviewArgs, ReviewOutcome};
 use std::process::ExitCode;
 
 pub type Args = ReviewArgs;
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    match nab_judges::cli::review::run(args)? {
+    match nab_judges::run_review(args)? {
         ReviewOutcome::Exported(s) => {
             println!(
                 "sampled {} of {} eligible item(s) across {} task(s)",

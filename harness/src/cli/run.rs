@@ -1,10 +1,10 @@
 //! `nab run`: an agent on tasks, K trials each, results appended to results.jsonl.
 
 use super::common::{default_out, load_or_report};
-use nab_harness::agent::AgentKind;
-use nab_harness::exit::{BAD_INPUT, exit};
-use nab_harness::runner::{CostLimit, Job, RunConfig, new_run_id, run_jobs_within, summary_table};
-use nab_protocol::trial::TrialStatus;
+use nab_harness::AgentKind;
+use nab_harness::{CostLimit, Job, RunConfig, new_run_id, run_jobs_within, summary_table};
+use nab_harness::{EXIT_BAD_INPUT as BAD_INPUT, exit_status as exit};
+use nab_protocol::TrialStatus;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -44,7 +44,7 @@ pub struct Args {
     /// Trials not started are not recorded, so `--resume` runs them later; the run then
     /// exits 3. One trial may cross the limit (it is checked between trials). Needs a
     /// price for the model (--prices).
-    #[arg(long, value_name = "USD", value_parser = nab_harness::runner::cost_limit::parse_usd)]
+    #[arg(long, value_name = "USD", value_parser = nab_harness::parse_usd)]
     max_cost_usd: Option<f64>,
     /// Trials per task.
     #[arg(long, default_value_t = 1)]
@@ -68,9 +68,9 @@ pub struct Args {
     sharding: super::shard_opts::ShardOpts,
     /// LLM judges: `--judge SPEC` (repeatable) grades each verified trial; `--rubric FILE`.
     #[command(flatten)]
-    judge: nab_judges::cli::JudgeOpts,
+    judge: nab_judges::JudgeOpts,
     #[command(flatten)]
-    judge_call: nab_harness::judge_model::JudgeCallOpts,
+    judge_call: nab_harness::JudgeCallOpts,
     #[command(flatten)]
     engines: super::common::EngineOpts,
     /// Task ids (default: every task in --tasks).
@@ -99,18 +99,18 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         .as_deref()
         .map(nab_gateway::Prices::load)
         .transpose()?;
-    let mut model = nab_harness::model::prepare(
+    let mut model = nab_harness::prepare_model(
         &agent,
         args.model.as_deref(),
         args.api_key_env.clone(),
         &tasks,
     )?;
-    let pricing = nab_harness::cost::Pricing::resolve(prices.as_ref(), model.as_ref());
+    let pricing = nab_harness::Pricing::resolve(prices.as_ref(), model.as_ref());
     if let Some(note) = pricing.note() {
         eprintln!("{note}");
     }
     // A dollar limit the gateway cannot price would be no limit: refused before anything runs.
-    nab_harness::cost::require_price(
+    nab_harness::require_price(
         &pricing,
         model.as_ref(),
         &tasks,
@@ -129,7 +129,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     // Judges are built before Docker so a bad --judge spec or rubric fails fast.
     let judge = nab_judges::TrialGrader::from_opts(
         &args.judge,
-        &nab_harness::judge_model::judge_factory(args.judge_call),
+        &nab_harness::judge_factory(args.judge_call),
     )?
     .map(Arc::new);
     let ids: Vec<String> = tasks.iter().map(|t| t.id().to_owned()).collect();
@@ -175,7 +175,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     println!(
         "run {} → {}{}",
         report.run_id,
-        nab_protocol::run::RunPaths::new(&out).results().display(),
+        nab_protocol::RunPaths::new(&out).results().display(),
         if report.resumed > 0 {
             format!(" ({} trial(s) kept from before)", report.resumed)
         } else {

@@ -3,7 +3,7 @@
 //! the report, `nab judge`, `nab compare` and `nab review` read back; and the end-of-run
 //! outputs (results.parquet, summary.json, report.html).
 
-use nab_protocol::run::{RUN_META_VERSION, RunMeta, ShardMeta};
+use nab_protocol::{RUN_META_VERSION, RunMeta, ShardMeta};
 use std::path::{Component, Path, PathBuf};
 
 /// The suite a run uses: its folder and the ids of the tasks it runs.
@@ -61,7 +61,7 @@ pub fn start(
         agent: Some(agent.to_owned()),
         model: model.map(str::to_owned),
         tasks_dir: Some(tasks_dir_from(out, suite.dir)),
-        tasks_hash: Some(nab_protocol::run::suite_hash(suite.dir, suite.ids)?),
+        tasks_hash: Some(nab_protocol::suite_hash(suite.dir, suite.ids)?),
         task_ids: suite.ids.to_vec(),
         trials: Some(trials),
         started_at: before
@@ -198,16 +198,16 @@ mod tests {
         // The artifact is downloaded somewhere else: ../../tasks no longer leads anywhere.
         let copy = root.path().join("downloads/r1");
         std::fs::create_dir_all(&copy).unwrap();
-        let file = nab_protocol::run::RUN_META_FILE;
+        let file = nab_protocol::RUN_META_FILE;
         std::fs::copy(out.join(file), copy.join(file)).unwrap();
         let meta = RunMeta::read(&copy).unwrap();
-        let resolve = nab_protocol::run::resolve_tasks_dir;
+        let resolve = nab_protocol::resolve_tasks_dir;
         assert_eq!(resolve(&meta, &copy, Some(&tasks)).unwrap(), tasks);
 
         std::fs::write(tasks.join("t1/instruction.md"), "do something else").unwrap();
         let err = resolve(&meta, &copy, Some(&tasks)).unwrap_err();
         assert!(
-            matches!(err, nab_protocol::run::SuiteError::Mismatch { .. }),
+            matches!(err, nab_protocol::SuiteError::Mismatch { .. }),
             "{err}"
         );
     }

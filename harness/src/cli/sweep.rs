@@ -4,10 +4,12 @@
 
 use super::common::{default_out, load_or_report};
 use nab_gateway::Pace;
-use nab_harness::exit::{BAD_INPUT, INTERRUPTED, exit};
-use nab_harness::runner::{CostLimit, new_run_id, summary_table};
-use nab_harness::sweep::{IndexProvider, IndexRun, Plan, Sweep, SweepConfig, SweepIndex};
-use nab_protocol::trial::TrialStatus;
+use nab_harness::{CostLimit, new_run_id, summary_table};
+use nab_harness::{
+    EXIT_BAD_INPUT as BAD_INPUT, EXIT_INTERRUPTED as INTERRUPTED, exit_status as exit,
+};
+use nab_harness::{IndexProvider, IndexRun, Sweep, SweepConfig, SweepIndex, SweepPlan as Plan};
+use nab_protocol::TrialStatus;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -39,7 +41,7 @@ pub struct Args {
     /// one total over all its runs; once it is reached no new trial starts anywhere in the
     /// sweep, trials not started are not recorded (`--resume` runs them) and the sweep
     /// exits 3. Every model of the sweep needs a price (--prices).
-    #[arg(long, value_name = "USD", value_parser = nab_harness::runner::cost_limit::parse_usd)]
+    #[arg(long, value_name = "USD", value_parser = nab_harness::parse_usd)]
     max_cost_usd: Option<f64>,
     /// Sweep id (default: time-based); run N is labelled nab.run=<id>-NN (`nab clean --run`).
     #[arg(long)]
@@ -72,7 +74,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         .transpose()?;
     // A known-wrong solution must exist in every task, as `nab run --agent wrong:` checks.
     for (i, a) in sweep.agents.iter().enumerate() {
-        if let nab_harness::agent::AgentKind::Wrong(name) = a
+        if let nab_harness::AgentKind::Wrong(name) = a
             && let Some(t) = tasks.iter().find(|t| !t.wrong.contains(name))
         {
             eprintln!(
@@ -99,12 +101,12 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     for run in &plan.runs {
         let limits = run.pool.map(|p| &plan.pools[p].limits);
         let key_env = limits.and_then(|l| l.api_key_env.clone());
-        let setup = nab_harness::model::prepare(&run.agent, run.model.as_deref(), key_env, &tasks)
+        let setup = nab_harness::prepare_model(&run.agent, run.model.as_deref(), key_env, &tasks)
             .map_err(|e| e.to_string())
             .and_then(|setup| {
-                let pricing = nab_harness::cost::Pricing::resolve(prices.as_ref(), setup.as_ref());
+                let pricing = nab_harness::Pricing::resolve(prices.as_ref(), setup.as_ref());
                 // The same refusal as `nab run`: a dollar limit nobody can count is no limit.
-                nab_harness::cost::require_price(
+                nab_harness::require_price(
                     &pricing,
                     setup.as_ref(),
                     &tasks,
@@ -219,11 +221,11 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         image,
         models,
         run_ids,
-        progress: nab_harness::runner::progress::for_stderr(),
+        progress: nab_harness::progress_for_stderr(),
         cost_limit: cost_limit.clone(),
         share,
     };
-    let report = nab_harness::sweep::run_sweep(cfg, cancel.clone()).await;
+    let report = nab_harness::run_sweep(cfg, cancel.clone()).await;
     watcher.abort();
     let report = report?;
 

@@ -13,8 +13,7 @@ mod task_recipe;
 
 pub use build::{BuildError, Ensured, ensure_base_image, image_exists};
 pub use list::{ImageListError, NabImage, list_images, remove_image};
-pub use recipe::{IMAGE_REPO, Recipe};
-pub use sources::{AptSource, SourcesError, parse_deb822, parse_one_line};
+pub use recipe::Recipe;
 pub use suite::{SuiteImage, ensure_suite_images, suite_images};
 pub use task_build::{TaskImageError, ensure_task_image};
-pub use task_recipe::{Instruction, TASK_IMAGE_REPO, TaskRecipe};
+pub use task_recipe::TaskRecipe;

@@ -17,8 +17,8 @@ pub mod tree;
 
 pub use shard_run::ShardRun;
 
-use nab_protocol::run::{MergedShard, RunMeta, RunPaths};
-use nab_protocol::trial::TrialRecord;
+use nab_protocol::TrialRecord;
+use nab_protocol::{MergedShard, RunMeta, RunPaths};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use tree::{Budget, Limits, TreeError};
@@ -362,7 +362,7 @@ pub fn write(
             what: e.to_string(),
         })?;
         let rel = [
-            nab_protocol::run::TRIALS_DIR,
+            nab_protocol::TRIALS_DIR,
             r.task_id.as_str(),
             folder.as_str(),
         ];
@@ -375,7 +375,7 @@ pub fn write(
             Err(e) => return Err(MergeError::Tree(e)),
         }
     }
-    nab_protocol::files::write_jsonl_atomic(&paths.results(), &joined.records)
+    nab_protocol::write_jsonl_atomic(&paths.results(), &joined.records)
         .map_err(|e| output(&paths.results())(e.to_string()))?;
     joined
         .meta

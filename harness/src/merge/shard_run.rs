@@ -5,8 +5,8 @@
 
 use super::MergeError;
 use super::tree::{Limits, Tree};
-use nab_protocol::run::{RESULTS_FILE, RUN_META_FILE, RunMeta};
-use nab_protocol::trial::TrialRecord;
+use nab_protocol::TrialRecord;
+use nab_protocol::{RESULTS_FILE, RUN_META_FILE, RunMeta};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -73,10 +73,10 @@ enum MetaError {
 
 fn parse_meta(bytes: &[u8]) -> Result<RunMeta, MetaError> {
     let meta: RunMeta = serde_json::from_slice(bytes).map_err(MetaError::Json)?;
-    if meta.v > nab_protocol::run::RUN_META_VERSION {
+    if meta.v > nab_protocol::RUN_META_VERSION {
         return Err(MetaError::TooNew {
             v: meta.v,
-            reads: nab_protocol::run::RUN_META_VERSION,
+            reads: nab_protocol::RUN_META_VERSION,
         });
     }
     Ok(meta)
@@ -142,7 +142,7 @@ pub fn parse_results(bytes: &[u8], path: &Path) -> Result<(Vec<TrialRecord>, boo
 #[cfg(test)]
 mod tests {
     use super::*;
-    use nab_protocol::trial::TrialStatus;
+    use nab_protocol::TrialStatus;
 
     fn line(task: &str, trial: u32, status: TrialStatus) -> String {
         let mut r = TrialRecord::new("r", task, "c", trial, "oracle");

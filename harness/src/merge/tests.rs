@@ -2,8 +2,8 @@
 //! hostile shard folders.
 
 use super::*;
-use nab_protocol::run::ShardMeta;
-use nab_protocol::trial::TrialStatus;
+use nab_protocol::ShardMeta;
+use nab_protocol::TrialStatus;
 use std::os::unix::fs::symlink;
 
 const TASKS: [&str; 3] = ["t-a", "t-b", "t-c"];
@@ -54,7 +54,7 @@ fn shard_named(root: &Path, name: &str, k: u32, n: u32, pairs: &[(&str, u32)]) -
         std::fs::write(td.join("diff.patch"), format!("diff of {t} {i}\n")).unwrap();
         std::fs::write(td.join("transcript.jsonl"), "").unwrap();
     }
-    nab_protocol::files::write_jsonl_atomic(&dir.join("results.jsonl"), &recs).unwrap();
+    nab_protocol::write_jsonl_atomic(&dir.join("results.jsonl"), &recs).unwrap();
     dir
 }
 
@@ -144,7 +144,7 @@ fn three_shards_join_into_one_run_and_merging_twice_gives_the_same_folder() {
         b"diff of t-c 1\n".to_vec(),
         "trial folders come along"
     );
-    let back = nab_protocol::run::RunFolder::open(&out).unwrap();
+    let back = nab_protocol::RunFolder::open(&out).unwrap();
     assert_eq!(back.records, joined.records);
 
     // Again, into the same folder (an earlier merge is replaced) and into another one.

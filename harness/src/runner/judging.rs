@@ -6,8 +6,8 @@
 use crate::task::Task;
 use nab_judges::TrialGrader;
 use nab_judges::trajectory_files;
-use nab_protocol::run::TrialDir;
-use nab_protocol::trial::JudgeRecord;
+use nab_protocol::JudgeRecord;
+use nab_protocol::TrialDir;
 use std::path::Path;
 
 /// The judges' verdicts on the trial in `dir`. Judge and model errors are inside the

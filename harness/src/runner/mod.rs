@@ -19,8 +19,8 @@ use crate::agent::AgentKind;
 use crate::model::ModelSetup;
 use crate::task::Task;
 use crate::trial::{TrialContext, TrialError, TrialJob, run_trial};
-use nab_protocol::run::RunPaths;
-use nab_protocol::trial::{TrialRecord, TrialStatus};
+use nab_protocol::RunPaths;
+use nab_protocol::{TrialRecord, TrialStatus};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -402,7 +402,7 @@ pub(crate) async fn execute(
     // What the attempts before this one spent: the money is gone whether or not the
     // attempt ended in an infrastructure error, so the record's cost covers them all.
     let price = ctx.model.as_ref().and_then(|m| m.price.clone());
-    let transcript = tj.dir.join(nab_protocol::run::TRANSCRIPT_FILE);
+    let transcript = tj.dir.join(nab_protocol::TRANSCRIPT_FILE);
     let mut earlier: Option<f64> = None;
     // The engine of the last attempt, kept for the next unless it was lost.
     let mut kept: Option<Lease> = None;
@@ -481,7 +481,7 @@ pub(crate) async fn execute(
                 let engine_lost = !ctx.engines.check(&lease).await;
                 if engine_lost {
                     rec.error = Some(format!("engine {} became unreachable: {e:#}", lease.name()));
-                    rec.error_kind = Some(nab_protocol::trial::ErrorKind::Sandbox);
+                    rec.error_kind = Some(nab_protocol::ErrorKind::Sandbox);
                 }
                 if let Some(p) = &price {
                     let spent = attempt_cost(p, &transcript).await;

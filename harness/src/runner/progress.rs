@@ -2,7 +2,7 @@
 //! [`Reporter`] and never draws anything itself. On a terminal the reporter is an indicatif
 //! bar; otherwise (CI logs, pipes) plain lines, one per finished trial.
 
-use nab_protocol::trial::TrialRecord;
+use nab_protocol::TrialRecord;
 use std::io::IsTerminal;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -157,7 +157,7 @@ pub fn for_stderr() -> Arc<dyn Reporter> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use nab_protocol::trial::TrialStatus;
+    use nab_protocol::TrialStatus;
 
     #[test]
     fn lines_count_every_ended_trial_against_the_total() {

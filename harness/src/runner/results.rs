@@ -2,8 +2,8 @@
 //! most the line being written — and `--resume` tolerates exactly that torn line.
 
 use super::RunError;
-use nab_protocol::files::{JsonlAppender, WriteError};
-use nab_protocol::trial::TrialRecord;
+use nab_protocol::TrialRecord;
+use nab_protocol::{JsonlAppender, WriteError};
 use std::path::Path;
 
 pub struct ResultsFile(JsonlAppender);
@@ -96,13 +96,13 @@ impl ResumeState {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use nab_protocol::trial::TrialStatus;
+    use nab_protocol::TrialStatus;
     use std::io::Write;
 
     #[test]
     fn resume_reads_records_and_cuts_a_torn_tail_before_appending() {
         let dir = tempfile::tempdir().unwrap();
-        let p = nab_protocol::run::RunPaths::new(dir.path()).results();
+        let p = nab_protocol::RunPaths::new(dir.path()).results();
         let mut f = ResultsFile::open_append(&p).unwrap();
         let mut r = TrialRecord::new("run1", "t", "terminal", 0, "oracle");
         r.status = TrialStatus::Passed;

@@ -1,6 +1,6 @@
 //! The end-of-run table: one row per task.
 
-use nab_protocol::trial::{TrialRecord, TrialStatus};
+use nab_protocol::{TrialRecord, TrialStatus};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -24,7 +24,7 @@ pub fn summary_table(records: &[TrialRecord]) -> String {
             TrialStatus::Error => row.errors += 1,
         }
         row.agent_s += r.agent_s;
-        if r.exit_reason == Some(nab_protocol::trial::SandboxExit::Timeout) {
+        if r.exit_reason == Some(nab_protocol::SandboxExit::Timeout) {
             row.timeouts += 1;
         }
     }

@@ -5,9 +5,7 @@
 mod images;
 pub mod url;
 
-pub use images::{
-    BuildEvent, ImageSummary, build_image, image_labels, images_labelled, remove_image,
-};
+pub use images::{BuildEvent, build_image, image_labels, images_labelled, remove_image};
 
 use bollard::query_parameters::CreateImageOptionsBuilder;
 use futures::StreamExt;

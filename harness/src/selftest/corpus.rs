@@ -4,7 +4,7 @@
 //! case, exactly what `nab run --tasks <dir> --agent command:<script>` would take.
 
 use include_dir::{Dir, include_dir};
-use nab_protocol::trial::FailureReason;
+use nab_protocol::FailureReason;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::os::unix::fs::PermissionsExt;

@@ -55,7 +55,7 @@ impl Report {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use nab_protocol::trial::TrialStatus;
+    use nab_protocol::TrialStatus;
 
     #[test]
     fn one_fooled_row_makes_the_report_not_caught() {
@@ -65,7 +65,7 @@ mod tests {
             let observed = Observed {
                 status: Some(status),
                 failure: (status == TrialStatus::Failed)
-                    .then_some(nab_protocol::trial::FailureReason::TestsFailed),
+                    .then_some(nab_protocol::FailureReason::TestsFailed),
                 ..Default::default()
             };
             let verdict = judge(&case, &observed);
@@ -81,7 +81,7 @@ mod tests {
                 row("sandbox-uid", TrialStatus::Failed),
             ],
             interrupted: false,
-            trials_dir: PathBuf::from(nab_protocol::run::TRIALS_DIR),
+            trials_dir: PathBuf::from(nab_protocol::TRIALS_DIR),
         };
         assert_eq!(report.not_caught(), 0);
         // The same attack, had it passed: the harness was fooled.
@@ -178,7 +178,7 @@ pub async fn run(
     };
     let report = run_jobs(cfg, jobs, cancel).await?;
     drop(server);
-    let trials_dir = opts.out.join(nab_protocol::run::TRIALS_DIR);
+    let trials_dir = opts.out.join(nab_protocol::TRIALS_DIR);
     let rows = corpus
         .cases
         .iter()

@@ -3,7 +3,7 @@
 //! is tested on made-up observations (a fooled harness must turn the exit code red).
 
 use super::corpus::{Case, Class, Expected};
-use nab_protocol::trial::{FailureReason, TrialRecord, TrialStatus};
+use nab_protocol::{FailureReason, TrialRecord, TrialStatus};
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -28,8 +28,8 @@ impl Observed {
         let Some(r) = record else {
             return Observed::default();
         };
-        let files = nab_protocol::run::TrialDir::new(trial_dir);
-        let refusals = nab_protocol::transcript::read_without_requests(&files.transcript())
+        let files = nab_protocol::TrialDir::new(trial_dir);
+        let refusals = nab_protocol::read_without_requests(&files.transcript())
             .map(|t| {
                 t.records
                     .into_iter()

@@ -11,8 +11,8 @@ use crate::runner::{
     RunError, execute, execute_within,
 };
 use crate::task::Task;
-use nab_protocol::run::RunPaths;
-use nab_protocol::trial::{TrialRecord, TrialStatus};
+use nab_protocol::RunPaths;
+use nab_protocol::{TrialRecord, TrialStatus};
 use std::collections::HashSet;
 use std::path::PathBuf;
 use std::sync::Arc;

@@ -5,7 +5,7 @@
 //! `nab leaderboard <sweep folder>` reads the `runs` array; `nab sweep --resume` reads the
 //! hash and refuses a sweep file that changed.
 
-use nab_protocol::run::ShardMeta;
+use nab_protocol::ShardMeta;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -70,7 +70,7 @@ pub enum IndexError {
     #[error("{}: {message}", .path.display())]
     Read { path: PathBuf, message: String },
     #[error(transparent)]
-    Write(#[from] nab_protocol::files::WriteError),
+    Write(#[from] nab_protocol::WriteError),
     #[error(
         "{} changed since the sweep in {} started ({then} then, {now} now); resume with the file it started with, or start a new sweep with another --out",
         .file.display(), .out.display()
@@ -153,8 +153,7 @@ impl SweepIndex {
             message: e.to_string(),
         })?;
         text.push('\n');
-        nab_protocol::files::write_atomic(&Self::path(out), text.as_bytes())
-            .map_err(IndexError::from)
+        nab_protocol::write_atomic(&Self::path(out), text.as_bytes()).map_err(IndexError::from)
     }
 
     /// The index a sweep starts from: a new one (refused when `out` already holds a sweep),

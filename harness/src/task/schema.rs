@@ -341,7 +341,7 @@ pub struct AgentOptions {
     /// counts only when the gateway answered a summarization request for it (the
     /// transcript, not the agent's word). Needs `context_window` (checked at load).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub requires_compaction: Option<nab_protocol::events::CompactionTier>,
+    pub requires_compaction: Option<nab_protocol::CompactionTier>,
 }
 
 /// `gateway:` in task.yaml. Anything left out keeps the gateway's default

@@ -13,7 +13,7 @@
 
 use crate::common;
 
-use nab_protocol::trial::{FailureReason, TrialStatus};
+use nab_protocol::{FailureReason, TrialStatus};
 
 #[tokio::test(flavor = "multi_thread")]
 async fn agent_caused_faults_are_failures_with_a_reason_never_errors() {

@@ -2,8 +2,10 @@
 //! `judge` (with a scripted judge played by the gateway's provider), `report`, `compare`
 //! (with and without a pairwise judge) and `gate` (exit codes, rule names, JUnit).
 
-use nab_protocol::trial::{SandboxExit, TrialRecord, TrialStatus};
-use nab_reports::fixtures::{SynthSpec, records as synth_records, task_id, write_run as synth_run};
+use nab_protocol::{SandboxExit, TrialRecord, TrialStatus};
+use nab_reports::{
+    SynthSpec, synth_records, synth_task_id as task_id, write_synth_run as synth_run,
+};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -20,6 +22,55 @@ fn text(o: &Output) -> (String, String) {
         String::from_utf8_lossy(&o.stdout).into_owned(),
         String::from_utf8_lossy(&o.stderr).into_owned(),
     )
+}
+
+/// `o` exited with `code`: its stdout (both streams shown when it did not).
+fn exited(o: &Output, code: i32) -> String {
+    let (out, err) = text(o);
+    assert_eq!(
+        o.status.code(),
+        Some(code),
+        "stdout:\n{out}\nstderr:\n{err}"
+    );
+    out
+}
+
+fn succeeded(o: &Output) -> String {
+    exited(o, 0)
+}
+
+/// `o` did not succeed: its stderr.
+fn failed(o: &Output) -> String {
+    let (out, err) = text(o);
+    assert!(!o.status.success(), "stdout:\n{out}\nstderr:\n{err}");
+    err
+}
+
+/// `nab <cmd> --baseline <base> --candidate <cand> <rest>` (gate, compare).
+fn paired(cmd: &str, base: &Path, cand: &Path, rest: &[&str]) -> Output {
+    let mut args = vec![cmd, "--baseline", s(base), "--candidate", s(cand)];
+    args.extend(rest);
+    nab(&args)
+}
+
+/// `nab review <args> --out <out>` succeeded and said `sampled`: the blind items it wrote.
+fn review_export(args: &[&str], out: &Path, sampled: &str) -> String {
+    let mut args = [&["review"], args].concat();
+    args.extend(["--out", s(out)]);
+    let said = succeeded(&nab(&args));
+    assert!(said.contains(sampled), "{said}");
+    std::fs::read_to_string(out.join("blind/items.jsonl")).unwrap()
+}
+
+/// A baseline that failed task t-a with an empty diff and a candidate that fixed it.
+fn fixed_pair(base: &Path, cand: &Path) {
+    small_run(
+        base,
+        "b",
+        &[("t-a", 0, TrialStatus::Failed)],
+        "--- a/x\n+++ b/x\n",
+    );
+    small_run(cand, "c", &[("t-a", 0, TrialStatus::Passed)], DIFF);
 }
 
 fn fixture(name: &str) -> String {
@@ -104,8 +155,7 @@ fn judge_grades_a_run_through_the_gateway_provider() {
     );
     let spec = format!("scripted:{}", fixture("judge_answers.yaml"));
     let o = nab(&["judge", "--run", s(&run), "--judge", &spec]);
-    let (out, err) = text(&o);
-    assert!(o.status.success(), "stdout:\n{out}\nstderr:\n{err}");
+    let out = succeeded(&o);
     assert!(
         out.contains("graded 2 trial verdict(s), skipped 1, judge errors 0"),
         "{out}"
@@ -158,8 +208,7 @@ fn judge_grades_a_run_through_the_gateway_provider() {
     // Already judged with the same rubric: skipped without asking the judge (whose script is
     // spent, so asking would record a model error).
     let again = nab(&["judge", "--run", s(&run), "--judge", &spec]);
-    let (out, err) = text(&again);
-    assert!(again.status.success(), "{out}\n{err}");
+    let out = succeeded(&again);
     assert!(
         out.contains("graded 0 trial verdict(s), skipped 3"),
         "{out}"
@@ -192,8 +241,7 @@ fn report_writes_the_html_summary_and_parquet() {
     let spec = SynthSpec::new("rep", 6, 2);
     synth_run(&run, &spec, &synth_records(&spec)).unwrap();
     let o = nab(&["report", "--run", s(&run)]);
-    let (out, err) = text(&o);
-    assert!(o.status.success(), "{out}\n{err}");
+    let out = succeeded(&o);
     assert!(out.contains("over 6 tasks, 12 trials"), "{out}");
     let html = std::fs::read_to_string(run.join("report.html")).unwrap();
     assert!(html.contains(&task_id(5)), "every task is in the table");
@@ -242,17 +290,8 @@ fn gate_passes_an_identical_candidate() {
     let tmp = tempfile::tempdir().unwrap();
     let (base, cand) = two_runs(tmp.path(), &[]);
     let junit = tmp.path().join("gate.xml");
-    let o = nab(&[
-        "gate",
-        "--baseline",
-        s(&base),
-        "--candidate",
-        s(&cand),
-        "--junit",
-        s(&junit),
-    ]);
-    let (out, err) = text(&o);
-    assert_eq!(o.status.code(), Some(0), "{out}\n{err}");
+    let o = paired("gate", &base, &cand, &["--junit", s(&junit)]);
+    exited(&o, 0);
     let xml = std::fs::read_to_string(&junit).expect("junit written");
     assert!(xml.contains("<testsuite"), "{xml}");
     assert!(!xml.contains("<failure"), "{xml}");
@@ -265,17 +304,8 @@ fn gate_fails_when_always_passing_tasks_now_fail() {
     let (base, cand) = two_runs(tmp.path(), &[0, 4]);
     let config = tmp.path().join("gate.yaml");
     std::fs::write(&config, "max_pass_rate_drop: 0.5\n").unwrap();
-    let o = nab(&[
-        "gate",
-        "--baseline",
-        s(&base),
-        "--candidate",
-        s(&cand),
-        "--config",
-        s(&config),
-    ]);
-    let (out, err) = text(&o);
-    assert_eq!(o.status.code(), Some(1), "{out}\n{err}");
+    let o = paired("gate", &base, &cand, &["--config", s(&config)]);
+    let out = exited(&o, 1);
     assert!(out.contains("task_regressed"), "{out}");
     assert!(
         out.contains(&task_id(0)) && out.contains(&task_id(4)),
@@ -285,13 +315,7 @@ fn gate_fails_when_always_passing_tasks_now_fail() {
     assert!(xml.contains("<failure"), "{xml}");
     assert!(xml.contains(&task_id(0)), "{xml}");
 
-    let bad = nab(&[
-        "gate",
-        "--baseline",
-        s(&base),
-        "--candidate",
-        s(&tmp.path().join("x")),
-    ]);
+    let bad = paired("gate", &base, &tmp.path().join("x"), &[]);
     assert_eq!(
         bad.status.code(),
         Some(2),
@@ -303,9 +327,8 @@ fn gate_fails_when_always_passing_tasks_now_fail() {
 fn compare_writes_compare_html() {
     let tmp = tempfile::tempdir().unwrap();
     let (base, cand) = two_runs(tmp.path(), &[0]);
-    let o = nab(&["compare", "--baseline", s(&base), "--candidate", s(&cand)]);
-    let (out, err) = text(&o);
-    assert!(o.status.success(), "{out}\n{err}");
+    let o = paired("compare", &base, &cand, &[]);
+    let out = succeeded(&o);
     assert!(
         out.contains(&task_id(0)),
         "changed task in the summary: {out}"
@@ -324,28 +347,16 @@ fn compare_with_a_judge_feeds_pairwise_results_into_the_comparison() {
     let tmp = tempfile::tempdir().unwrap();
     let base = tmp.path().join("base");
     let cand = tmp.path().join("cand");
-    small_run(
-        &base,
-        "b",
-        &[("t-a", 0, TrialStatus::Failed)],
-        "--- a/x\n+++ b/x\n",
-    );
-    small_run(&cand, "c", &[("t-a", 0, TrialStatus::Passed)], DIFF);
+    fixed_pair(&base, &cand);
     let spec = format!("scripted:{}", fixture("pairwise_answers.yaml"));
     let html_out = tmp.path().join("cmp.html");
-    let o = nab(&[
+    let o = paired(
         "compare",
-        "--baseline",
-        s(&base),
-        "--candidate",
-        s(&cand),
-        "--judge",
-        &spec,
-        "--out",
-        s(&html_out),
-    ]);
-    let (out, err) = text(&o);
-    assert!(o.status.success(), "{out}\n{err}");
+        &base,
+        &cand,
+        &["--judge", &spec, "--out", s(&html_out)],
+    );
+    let out = succeeded(&o);
     // The judges' own report: one consistent win.
     assert!(out.contains("| 1 | 0 | 0 | 0 | 0 | 1 | 100.0% |"), "{out}");
     // …and the reports' terminal summary, fed from it.
@@ -364,41 +375,35 @@ fn compare_with_a_judge_feeds_pairwise_results_into_the_comparison() {
     // The pairs file is what `nab review export-pairwise` samples for humans (the tasks
     // folder comes from run.json).
     let review = tmp.path().join("review");
-    let o = nab(&[
-        "review",
-        "export-pairwise",
-        "--baseline",
-        s(&base),
-        "--candidate",
-        s(&cand),
-        "--pairwise",
-        s(&cand.join("pairwise.jsonl")),
-        "--fraction",
-        "1",
-        "--out",
-        s(&review),
-    ]);
-    let (out, err) = text(&o);
-    assert!(o.status.success(), "{out}\n{err}");
-    assert!(out.contains("sampled 1 of 1"), "{out}");
-    let blind = std::fs::read_to_string(review.join("blind/items.jsonl")).unwrap();
+    let pairs = cand.join("pairwise.jsonl");
+    let blind = review_export(
+        &[
+            "export-pairwise",
+            "--baseline",
+            s(&base),
+            "--candidate",
+            s(&cand),
+            "--pairwise",
+            s(&pairs),
+            "--fraction",
+            "1",
+        ],
+        &review,
+        "sampled 1 of 1",
+    );
     assert!(
         !blind.contains("scripted:"),
         "no judge names in the blind sample"
     );
 
     // The pairs file can be shown again later without asking the judge.
-    let again = nab(&[
+    let again = paired(
         "compare",
-        "--baseline",
-        s(&base),
-        "--candidate",
-        s(&cand),
-        "--pairwise",
-        s(&cand.join("pairwise.jsonl")),
-    ]);
-    let (out, err) = text(&again);
-    assert!(again.status.success(), "{out}\n{err}");
+        &base,
+        &cand,
+        &["--pairwise", s(&cand.join("pairwise.jsonl"))],
+    );
+    let out = succeeded(&again);
     assert!(out.contains("pairwise judge: candidate 1"), "{out}");
 }
 
@@ -410,22 +415,19 @@ fn review_export_writes_a_blind_sample_of_a_judged_run() {
     synth_run(&run, &spec, &synth_records(&spec)).unwrap();
     let out_dir = tmp.path().join("review");
     // No --tasks: the tasks folder comes from run.json.
-    let o = nab(&[
-        "review",
-        "export",
-        "--run",
-        s(&run),
-        "--fraction",
-        "0.5",
-        "--seed",
-        "3",
-        "--out",
-        s(&out_dir),
-    ]);
-    let (out, err) = text(&o);
-    assert!(o.status.success(), "{out}\n{err}");
-    assert!(out.contains("sampled 5 of 10"), "{out}");
-    let items = std::fs::read_to_string(out_dir.join("blind/items.jsonl")).unwrap();
+    let items = review_export(
+        &[
+            "export",
+            "--run",
+            s(&run),
+            "--fraction",
+            "0.5",
+            "--seed",
+            "3",
+        ],
+        &out_dir,
+        "sampled 5 of 10",
+    );
     assert_eq!(items.lines().count(), 5);
     assert!(
         !items.contains("nab-agent") && !items.contains("replay:cassettes"),
@@ -449,18 +451,12 @@ fn nab_in(cwd: &Path, args: &[&str]) -> Output {
 fn copied_runs(root: &Path) -> (PathBuf, PathBuf, PathBuf) {
     let runs = root.join("suite/runs");
     let (base, cand) = (runs.join("base"), runs.join("cand"));
-    small_run(
-        &base,
-        "b",
-        &[("t-a", 0, TrialStatus::Failed)],
-        "--- a/x\n+++ b/x\n",
-    );
-    small_run(&cand, "c", &[("t-a", 0, TrialStatus::Passed)], DIFF);
+    fixed_pair(&base, &cand);
     let tasks = root.join("suite/tasks");
     std::fs::rename(base.join("tasks"), &tasks).unwrap();
     std::fs::remove_dir_all(cand.join("tasks")).unwrap();
     let ids = vec!["t-a".to_owned()];
-    let hash = nab_protocol::run::suite_hash(&tasks, &ids).unwrap();
+    let hash = nab_protocol::suite_hash(&tasks, &ids).unwrap();
     let download = root.join("download");
     std::fs::create_dir_all(&download).unwrap();
     for run in [&base, &cand] {
@@ -495,8 +491,7 @@ fn a_copied_run_folder_works_with_compare_judge_report_and_review() {
 
     // Nowhere to find the suite: one clear line, not a skip per pair and a wrong summary.
     let o = compare(tmp.path(), None);
-    let (out, err) = text(&o);
-    assert!(!o.status.success(), "{out}\n{err}");
+    let err = failed(&o);
     assert!(err.contains("cannot find the tasks of run"), "{err}");
     assert!(err.contains("--tasks"), "{err}");
     assert!(
@@ -506,8 +501,7 @@ fn a_copied_run_folder_works_with_compare_judge_report_and_review() {
 
     // Given with --tasks: judged.
     let o = compare(tmp.path(), Some(&tasks));
-    let (out, err) = text(&o);
-    assert!(o.status.success(), "{out}\n{err}");
+    let out = succeeded(&o);
     assert!(out.contains("pairwise judge: candidate 1"), "{out}");
 
     // Found as ./tasks beside where nab runs: judged, after checking the hash.
@@ -524,8 +518,7 @@ fn a_copied_run_folder_works_with_compare_judge_report_and_review() {
         "--tasks",
         s(&tasks),
     ]);
-    let (out, err) = text(&o);
-    assert!(o.status.success(), "{out}\n{err}");
+    let out = succeeded(&o);
     assert!(out.contains("graded 1 trial verdict(s)"), "{out}");
 
     let o = nab(&["report", "--run", s(&cand), "--tasks", s(&tasks)]);
@@ -546,8 +539,7 @@ fn a_copied_run_folder_works_with_compare_judge_report_and_review() {
         "--out",
         s(&review),
     ]);
-    let (out, err) = text(&o);
-    assert!(o.status.success(), "{out}\n{err}");
+    let out = succeeded(&o);
     assert!(out.contains("sampled 1 of 1"), "{out}");
 
     // The suite changed since the run: refused, naming both the recorded and the given one.
@@ -556,8 +548,7 @@ fn a_copied_run_folder_works_with_compare_judge_report_and_review() {
         compare(tmp.path(), Some(&tasks)),
         nab(&["report", "--run", s(&cand), "--tasks", s(&tasks)]),
     ] {
-        let (out, err) = text(&o);
-        assert!(!o.status.success(), "{out}\n{err}");
+        let err = failed(&o);
         assert!(err.contains("are not the suite run"), "{err}");
         assert!(err.contains(s(&tasks)) && err.contains("sha256:"), "{err}");
         assert!(
@@ -621,8 +612,7 @@ async fn compare_judge_requests_carry_the_answer_cap() {
     let tmp = tempfile::tempdir().unwrap();
     let (o, pairs) =
         compare_with_http_judge(tmp.path(), &server.uri(), &["--judge-max-tokens", "64"]);
-    let (out, err) = text(&o);
-    assert!(o.status.success(), "{out}\n{err}");
+    let out = succeeded(&o);
     let pairs = std::fs::read_to_string(pairs).unwrap();
     assert!(pairs.contains("\"outcome\":\"tie\""), "{pairs}");
     assert!(
@@ -649,8 +639,7 @@ async fn compare_judge_timeout_bounds_the_whole_call() {
     let tmp = tempfile::tempdir().unwrap();
     let started = std::time::Instant::now();
     let (o, pairs) = compare_with_http_judge(tmp.path(), &server.uri(), &["--judge-timeout", "1"]);
-    let (out, err) = text(&o);
-    assert!(o.status.success(), "{out}\n{err}");
+    succeeded(&o);
     // 4 attempts of 1 s and 3.5 s of backoff per order, not the 30 s the provider takes.
     assert!(started.elapsed().as_secs() < 29, "{:?}", started.elapsed());
     let pairs = std::fs::read_to_string(pairs).unwrap();

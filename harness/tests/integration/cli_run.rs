@@ -5,7 +5,7 @@
 use crate::common;
 
 use common::{copy_dir, repo_tasks, write};
-use nab_protocol::trial::{TrialRecord, TrialStatus};
+use nab_protocol::{TrialRecord, TrialStatus};
 use std::io::Write as _;
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -13,6 +13,24 @@ use std::time::{Duration, Instant};
 
 fn nab() -> Command {
     Command::new(env!("CARGO_BIN_EXE_nab"))
+}
+
+/// `nab run --agent nab-agent --model scripted:task --tasks <tasks> --out <out> <extra>`:
+/// its exit code and stderr.
+fn scripted_run(tasks: &Path, out: &Path, extra: &[&str]) -> (Option<i32>, String) {
+    let o = nab()
+        .args(["run", "--agent", "nab-agent", "--model", "scripted:task"])
+        .arg("--tasks")
+        .arg(tasks)
+        .arg("--out")
+        .arg(out)
+        .args(extra)
+        .output()
+        .unwrap();
+    (
+        o.status.code(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
 }
 
 fn records(out: &Path) -> Vec<TrialRecord> {
@@ -209,7 +227,7 @@ async fn nab_agent_without_a_model_plays_the_scripted_trajectory_and_ends_with_t
 #[tokio::test(flavor = "multi_thread")]
 async fn sigint_stops_the_run_and_leaves_nothing_labelled() {
     common::base_image().await;
-    let root = tempfile::tempdir().unwrap();
+    let root = common::agent_root();
     let suite = root.path().join("suite");
     copy_dir(
         &repo_tasks().join("term-log-report"),
@@ -217,14 +235,7 @@ async fn sigint_stops_the_run_and_leaves_nothing_labelled() {
     );
     let agent = root.path().join("slow-agent.sh");
     common::write_exec(&agent, "#!/bin/sh\nsleep 500 &\nexec sleep 400\n");
-    std::fs::set_permissions(
-        root.path(),
-        std::os::unix::fs::PermissionsExt::from_mode(0o755),
-    )
-    .unwrap();
-    let run_id = common::unique("sigint");
-    let _sweep = common::SweepOnDrop(run_id.clone());
-    let out = root.path().join("out");
+    let (run_id, _sweep, out) = common::run_slot(root.path(), "sigint");
     let mut child = nab()
         .args([
             "run", "--trials", "2", "-j", "2", "--run-id", &run_id, "--tasks",
@@ -283,12 +294,10 @@ async fn sigint_stops_the_run_and_leaves_nothing_labelled() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn clean_removes_what_a_crashed_run_left_behind() {
-    use nab_harness::sandbox::{
-        ContainerSpec, DockerBackend, Labels, Lockdown, QuotaMount, SandboxBackend,
-    };
+    use nab_harness::{ContainerSpec, DockerBackend, Labels, Lockdown, QuotaMount, SandboxBackend};
     let image = common::base_image().await;
     let state = tempfile::tempdir().unwrap();
-    let backend = DockerBackend::new(nab_harness::sandbox::connect().await.unwrap());
+    let backend = DockerBackend::new(nab_harness::connect().await.unwrap());
     let run_id = common::unique("clean");
     let _sweep = common::SweepOnDrop(run_id.clone());
     let labels = Labels {
@@ -353,38 +362,10 @@ async fn clean_removes_what_a_crashed_run_left_behind() {
 #[test]
 fn a_usd_budget_without_a_price_and_a_bad_prices_file_stop_the_run_before_it_starts() {
     let root = tempfile::tempdir().unwrap();
-    let suite = root.path().join("suite");
+    let (suite, yaml) = common::usd_suite(root.path(), "0.5");
     let task = suite.join("py-usd");
-    copy_dir(&repo_tasks().join("py-pagination-offbyone"), &task);
-    let yaml = std::fs::read_to_string(task.join("task.yaml"))
-        .unwrap()
-        .replace("id: py-pagination-offbyone", "id: py-usd");
-    write(
-        &task.join("task.yaml"),
-        &format!("{yaml}budgets: {{usd: 0.5}}\n"),
-    );
     let out = root.path().join("out");
-    let run = |extra: &[&str]| {
-        let o = nab()
-            .args([
-                "run",
-                "--agent",
-                "nab-agent",
-                "--model",
-                "scripted:task",
-                "--tasks",
-            ])
-            .arg(&suite)
-            .arg("--out")
-            .arg(&out)
-            .args(extra)
-            .output()
-            .unwrap();
-        (
-            o.status.code(),
-            String::from_utf8_lossy(&o.stderr).into_owned(),
-        )
-    };
+    let run = |extra: &[&str]| scripted_run(&suite, &out, extra);
     let (code, err) = run(&[]);
     assert_ne!(code, Some(0), "{err}");
     assert!(
@@ -392,9 +373,8 @@ fn a_usd_budget_without_a_price_and_a_bad_prices_file_stop_the_run_before_it_sta
         "{err}"
     );
     // A prices file that names other models only: still no price, and it says which file.
-    let prices = root.path().join("prices.yaml");
-    write(
-        &prices,
+    let prices = common::prices(
+        root.path(),
         "prices:\n  - {model: 'example-*', input: 1, cached_input: 1, output: 1}\n",
     );
     let (code, err) = run(&["--prices", prices.to_str().unwrap()]);
@@ -434,37 +414,16 @@ fn a_usd_budget_without_a_price_and_a_bad_prices_file_stop_the_run_before_it_sta
 fn a_max_cost_without_a_price_or_with_a_bad_value_stops_the_run_before_it_starts() {
     let root = tempfile::tempdir().unwrap();
     let out = root.path().join("out");
-    let run = |extra: &[&str]| {
-        let o = nab()
-            .args([
-                "run",
-                "--agent",
-                "nab-agent",
-                "--model",
-                "scripted:task",
-                "--tasks",
-            ])
-            .arg(repo_tasks())
-            .arg("--out")
-            .arg(&out)
-            .args(extra)
-            .arg("term-log-report")
-            .output()
-            .unwrap();
-        (
-            o.status.code(),
-            String::from_utf8_lossy(&o.stderr).into_owned(),
-        )
-    };
+    let run =
+        |extra: &[&str]| scripted_run(&repo_tasks(), &out, &[extra, &["term-log-report"]].concat());
     let (code, err) = run(&["--max-cost-usd", "1.5"]);
     assert_eq!(code, Some(2), "{err}");
     assert!(
         err.contains("--max-cost-usd 1.5: model `scripted` has no price (no --prices given)"),
         "{err}"
     );
-    let prices = root.path().join("prices.yaml");
-    write(
-        &prices,
+    let prices = common::prices(
+        root.path(),
         "prices:\n  - {model: 'example-*', input: 1, cached_input: 1, output: 1}\n",
     );
     let (code, err) = run(&[

@@ -5,7 +5,7 @@
 use crate::common;
 
 use common::repo_tasks;
-use nab_protocol::trial::{TrialRecord, TrialStatus};
+use nab_protocol::{TrialRecord, TrialStatus};
 use std::path::Path;
 use std::process::Command;
 

@@ -11,7 +11,7 @@
 
 use crate::common;
 
-use nab_protocol::trial::{TrialRecord, TrialStatus};
+use nab_protocol::{TrialRecord, TrialStatus};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -59,10 +59,10 @@ impl SecondEngine {
             _dir: dir,
             socket,
         };
-        let addr = nab_harness::sandbox::engine::url::EngineAddr::Unix(engine.socket.clone());
+        let addr = nab_harness::EngineAddr::Unix(engine.socket.clone());
         let started = Instant::now();
         loop {
-            if nab_harness::sandbox::connect_to(&addr).await.is_ok() {
+            if nab_harness::connect_to(&addr).await.is_ok() {
                 return Ok(engine);
             }
             if let Some(Ok(Some(status))) = engine.child.as_mut().map(|c| c.try_wait()) {

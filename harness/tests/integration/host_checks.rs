@@ -16,7 +16,7 @@
 use crate::common;
 
 use common::{write, write_exec};
-use nab_protocol::trial::{FailureReason, TrialRecord, TrialStatus};
+use nab_protocol::{FailureReason, TrialRecord, TrialStatus};
 use std::collections::HashMap;
 use std::process::Command;
 
@@ -73,12 +73,7 @@ exit 0
 #[tokio::test(flavor = "multi_thread")]
 async fn attacks_on_host_checks_fail_and_expected_data_never_enters_a_container() {
     common::base_image().await;
-    let root = tempfile::tempdir().unwrap();
-    std::fs::set_permissions(
-        root.path(),
-        std::os::unix::fs::PermissionsExt::from_mode(0o755),
-    )
-    .unwrap();
+    let root = common::agent_root();
     let cases = [
         ("correct", None),
         ("wrong-file", Some(FailureReason::OutputMismatch)),
@@ -116,9 +111,7 @@ async fn attacks_on_host_checks_fail_and_expected_data_never_enters_a_container(
     let agent = root.path().join("agent.sh");
     write_exec(&agent, AGENT);
 
-    let run_id = common::unique("host-checks");
-    let _sweep = common::SweepOnDrop(run_id.clone());
-    let out = root.path().join("out");
+    let (run_id, _sweep, out) = common::run_slot(root.path(), "host-checks");
     let o = Command::new(env!("CARGO_BIN_EXE_nab"))
         .args(["run", "--run-id", &run_id, "--attempts", "1", "-j", "3"])
         .arg("--tasks")

@@ -11,7 +11,7 @@
 use crate::common;
 
 use common::{copy_dir, repo_tasks};
-use nab_protocol::trial::{FailureReason, TrialRecord, TrialStatus};
+use nab_protocol::{FailureReason, TrialRecord, TrialStatus};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::Arc;
@@ -28,6 +28,7 @@ const DEFAULT_DISK_MB: u64 = 1024;
 const DISK_SLACK: u64 = 256 << 20;
 
 struct Hostile {
+    _root: tempfile::TempDir,
     rec: Option<TrialRecord>,
     wall: Duration,
     peak_rss_kib: i64,
@@ -76,20 +77,26 @@ fn suite(root: &Path, name: &str, edit: &dyn Fn(String) -> String) -> PathBuf {
 
 /// Runs the hostile `script` as a `command:` agent (with a gateway, so it has /nab/out),
 /// measuring as it goes. `interrupt` sends SIGINT once the agent has run for 3 s.
-fn run_hostile(root: &Path, name: &str, script: &str, agent_s: u32, interrupt: bool) -> Hostile {
-    run_hostile_seeded(root, name, script, agent_s, interrupt, &|_| {})
+async fn run_hostile(name: &str, script: &str, agent_s: u32, interrupt: bool) -> Hostile {
+    run_hostile_seeded(name, script, agent_s, interrupt, &|_| {}).await
 }
 
 /// [`run_hostile`], with `seed` adding files to the task's workspace folder first.
-fn run_hostile_seeded(
-    root: &Path,
+async fn run_hostile_seeded(
     name: &str,
     script: &str,
     agent_s: u32,
     interrupt: bool,
     seed: &dyn Fn(&Path),
 ) -> Hostile {
-    run_hostile_with(root, name, script, agent_s, interrupt, seed, None)
+    run_hostile_with(name, script, agent_s, interrupt, seed, None).await
+}
+
+/// [`run_hostile`] for a case that must fail for `reason` within every bound.
+async fn failing(name: &str, script: &str, agent_s: u32, reason: FailureReason) -> Hostile {
+    let h = run_hostile(name, script, agent_s, false).await;
+    h.assert_bounded_failure(reason);
+    h
 }
 
 /// Bytes the host's disk holds for every quota image under `state`: (the largest one,
@@ -132,9 +139,9 @@ fn quota_leftovers(root: &Path, state: &Path) -> Vec<String> {
     left
 }
 
-/// [`run_hostile_seeded`], with `disk_mb` as the task's `limits.disk_mb`.
-fn run_hostile_with(
-    root: &Path,
+/// [`run_hostile_seeded`], with `disk_mb` as the task's `limits.disk_mb`. The case's
+/// folder (suite, state, run folder) lives as long as the returned [`Hostile`].
+async fn run_hostile_with(
     name: &str,
     script: &str,
     agent_s: u32,
@@ -142,6 +149,9 @@ fn run_hostile_with(
     seed: &dyn Fn(&Path),
     disk_mb: Option<u64>,
 ) -> Hostile {
+    common::base_image().await;
+    let tmp = common::agent_root();
+    let root = tmp.path();
     let suite = suite(root, name, &|y| {
         let y = y.replace(
             "timeouts: {agent_s: 600, verify_s: 120}",
@@ -245,6 +255,7 @@ fn run_hostile_with(
     let left = quota_leftovers(root, &state);
     assert!(left.is_empty(), "{name}: left after nab clean: {left:#?}");
     let h = Hostile {
+        _root: tmp,
         rec,
         wall,
         peak_rss_kib,
@@ -317,72 +328,55 @@ impl Hostile {
         std::fs::read(self.out.join("trials").join(TASK).join("0/diff.patch")).unwrap_or_default()
     }
 
+    /// The agent's log holds `needle`.
+    fn assert_agent_log_has(&self, needle: &str) {
+        let log = self.agent_log();
+        assert!(
+            log.contains(needle),
+            "{needle:?} not in the agent log:\n{log}"
+        );
+    }
+
     fn agent_log(&self) -> String {
         std::fs::read_to_string(self.out.join("trials").join(TASK).join("0/agent.log"))
             .unwrap_or_default()
     }
 }
 
-fn root() -> tempfile::TempDir {
-    let root = tempfile::tempdir().unwrap();
-    // The command agent runs as uid 1000 and must be able to reach its script.
-    std::fs::set_permissions(
-        root.path(),
-        std::os::unix::fs::PermissionsExt::from_mode(0o755),
-    )
-    .unwrap();
-    root
-}
-
 #[tokio::test(flavor = "multi_thread")]
 async fn a_fifo_left_as_events_jsonl_is_refused_and_the_trial_fails() {
-    common::base_image().await;
-    let root = root();
-    let h = run_hostile(
-        root.path(),
+    let h = failing(
         "fifo",
         "#!/bin/sh\nmkfifo /nab/out/events.jsonl\n",
         60,
-        false,
-    );
-    h.assert_bounded_failure(FailureReason::BadAgentOutput);
-    let log = h.agent_log();
-    assert!(log.contains("events.jsonl: is a FIFO"), "{log}");
+        FailureReason::BadAgentOutput,
+    )
+    .await;
+    h.assert_agent_log_has("events.jsonl: is a FIFO");
 }
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_sparse_terabyte_events_jsonl_is_refused_by_its_size_without_reading_it() {
-    common::base_image().await;
-    let root = root();
-    let h = run_hostile(
-        root.path(),
+    let h = failing(
         "sparse-events",
         "#!/bin/sh\ntruncate -s 1T /nab/out/events.jsonl\n",
         60,
-        false,
-    );
-    h.assert_bounded_failure(FailureReason::BadAgentOutput);
-    let log = h.agent_log();
-    assert!(
-        log.contains("events.jsonl: is 1099511627776 bytes"),
-        "{log}"
-    );
+        FailureReason::BadAgentOutput,
+    )
+    .await;
+    h.assert_agent_log_has("events.jsonl: is 1099511627776 bytes");
 }
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_one_gib_sparse_file_in_the_workspace_fails_the_trial_as_too_large() {
-    common::base_image().await;
-    let root = root();
-    let h = run_hostile(
-        root.path(),
+    let h = failing(
         "sparse-ws",
         "#!/bin/sh\ntruncate -s 1G /workspace/sparse.bin\n",
         60,
-        false,
-    );
-    h.assert_bounded_failure(FailureReason::WorkspaceTooLarge);
-    let log = h.agent_log();
-    assert!(log.contains("the workspace is larger than"), "{log}");
+        FailureReason::WorkspaceTooLarge,
+    )
+    .await;
+    h.assert_agent_log_has("the workspace is larger than");
 }
 
 /// What the agent leaves in both cancellation cases: FIFOs where the harness reads, a
@@ -395,9 +389,7 @@ exec sleep 100000
 
 #[tokio::test(flavor = "multi_thread")]
 async fn ctrl_c_ends_a_run_within_10_s_whatever_the_agent_left_behind() {
-    common::base_image().await;
-    let root = root();
-    let h = run_hostile(root.path(), "sigint", BLOCKER, 600, true);
+    let h = run_hostile("sigint", BLOCKER, 600, true).await;
     let after = h.after_signal.unwrap();
     assert!(
         after < Duration::from_secs(10),
@@ -416,22 +408,14 @@ async fn ctrl_c_ends_a_run_within_10_s_whatever_the_agent_left_behind() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn the_agent_deadline_ends_a_trial_blocked_on_fifos_and_it_fails() {
-    common::base_image().await;
-    let root = root();
-    let h = run_hostile(root.path(), "deadline", BLOCKER, 5, false);
-    let rec = h.assert_bounded_failure(FailureReason::BadAgentOutput);
-    assert_eq!(
-        rec.exit_reason,
-        Some(nab_protocol::trial::SandboxExit::Timeout)
-    );
+    let h = failing("deadline", BLOCKER, 5, FailureReason::BadAgentOutput).await;
+    let rec = h.rec.as_ref().unwrap();
+    assert_eq!(rec.exit_reason, Some(nab_protocol::SandboxExit::Timeout));
 }
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_quadratic_diff_is_summarised_as_rewritten_at_its_deadline() {
-    common::base_image().await;
-    let root = root();
     let h = run_hostile_seeded(
-        root.path(),
         "quadratic",
         "#!/bin/sh\nseq 1 60000 | sed 's/^/new line /' > /workspace/q.txt\n",
         60,
@@ -440,7 +424,8 @@ async fn a_quadratic_diff_is_summarised_as_rewritten_at_its_deadline() {
             let old: String = (1..=60_000).map(|i| format!("old line {i}\n")).collect();
             std::fs::write(ws.join("q.txt"), old).unwrap();
         },
-    );
+    )
+    .await;
     // The bug is not fixed, so the tests fail; the diff did not hang the run.
     h.assert_bounded_failure(FailureReason::TestsFailed);
     let patch = String::from_utf8_lossy(&h.patch()).into_owned();
@@ -453,16 +438,13 @@ async fn a_quadratic_diff_is_summarised_as_rewritten_at_its_deadline() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_300_mb_change_gives_a_capped_patch_that_lists_the_rest() {
-    common::base_image().await;
-    let root = root();
-    let h = run_hostile(
-        root.path(),
+    let h = failing(
         "bloat",
         "#!/bin/bash\nmkdir -p /workspace/gen\nfor i in $(seq -w 1 300); do yes \"generated line $i\" | head -c 1000000 > /workspace/gen/f$i.txt; done\n",
         120,
-        false,
-    );
-    h.assert_bounded_failure(FailureReason::TestsFailed);
+        FailureReason::TestsFailed,
+    )
+    .await;
     let patch = String::from_utf8_lossy(&h.patch()).into_owned();
     let (shown, rest) = patch
         .split_once("# nab: diff.patch stops here")
@@ -480,16 +462,13 @@ async fn a_300_mb_change_gives_a_capped_patch_that_lists_the_rest() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn colliding_and_newline_names_are_all_in_the_patch_and_forge_nothing() {
-    common::base_image().await;
-    let root = root();
-    let h = run_hostile(
-        root.path(),
+    let h = failing(
         "names",
         "#!/bin/bash\ncd /workspace\necho one > $'\\xff'\necho two > $'\\xef\\xbf\\xbd'\necho three > $'x\\ndiff --git forged forged'\n",
         60,
-        false,
-    );
-    h.assert_bounded_failure(FailureReason::TestsFailed);
+        FailureReason::TestsFailed,
+    )
+    .await;
     let patch = String::from_utf8(h.patch()).expect("the patch is UTF-8: names are quoted");
     assert!(
         patch.contains("diff --git \"a/\\377\" \"b/\\377\"\n"),
@@ -519,67 +498,37 @@ fn filler(dir: &str) -> String {
     )
 }
 
+/// An agent that fills `dir` (a 256 MiB quota) until the disk says no: the trial fails on
+/// the quota, the agent log shows the disk's refusal and nab's note (`what` filled its disk
+/// quota), and the quota image grew to near the quota (the bound was reached, not avoided).
+async fn assert_filling_hits_the_quota(name: &str, dir: &str, what: &str) {
+    let h = run_hostile_with(name, &filler(dir), 120, false, &|_| {}, Some(256)).await;
+    h.assert_bounded_failure(FailureReason::DiskQuota);
+    h.assert_agent_log_has("No space left on device");
+    h.assert_agent_log_has(&format!("[nab: {what} filled its disk quota of 256 MiB"));
+    assert!(h.image_peak > 200 << 20, "{}", h.image_peak);
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn an_agent_filling_its_workspace_hits_the_quota_and_fails() {
-    common::base_image().await;
-    let root = root();
-    let h = run_hostile_with(
-        root.path(),
-        "fill-ws",
-        &filler("/workspace"),
-        120,
-        false,
-        &|_| {},
-        Some(256),
-    );
-    h.assert_bounded_failure(FailureReason::DiskQuota);
-    let log = h.agent_log();
-    assert!(log.contains("No space left on device"), "{log}");
-    assert!(
-        log.contains("[nab: the workspace filled its disk quota of 256 MiB"),
-        "{log}"
-    );
-    // It did write up to the quota: the bound was reached, not avoided.
-    assert!(h.image_peak > 200 << 20, "{}", h.image_peak);
+    assert_filling_hits_the_quota("fill-ws", "/workspace", "the workspace").await;
 }
 
 #[tokio::test(flavor = "multi_thread")]
 async fn an_agent_filling_nab_out_hits_the_quota_and_fails() {
-    common::base_image().await;
-    let root = root();
-    let h = run_hostile_with(
-        root.path(),
-        "fill-out",
-        &filler("/nab/out"),
-        120,
-        false,
-        &|_| {},
-        Some(256),
-    );
-    h.assert_bounded_failure(FailureReason::DiskQuota);
-    let log = h.agent_log();
-    assert!(log.contains("No space left on device"), "{log}");
-    assert!(
-        log.contains("[nab: /nab/out filled its disk quota of 256 MiB"),
-        "{log}"
-    );
-    assert!(h.image_peak > 200 << 20, "{}", h.image_peak);
+    assert_filling_hits_the_quota("fill-out", "/nab/out", "/nab/out").await;
 }
 
 #[tokio::test(flavor = "multi_thread")]
 async fn read_only_folders_left_in_the_workspace_and_nab_out_are_cleaned_up() {
-    common::base_image().await;
-    let root = root();
-    let h = run_hostile(
-        root.path(),
+    let h = failing(
         "read-only",
         "#!/bin/sh\nfor d in /workspace/locked /nab/out/locked; do mkdir -p $d/deep && echo x > $d/deep/f && chmod -R a-w $d; done\nls -ld /workspace/locked/deep\n",
         60,
-        false,
-    );
-    h.assert_bounded_failure(FailureReason::TestsFailed);
-    let log = h.agent_log();
-    assert!(log.contains("dr-xr-xr-x"), "{log}");
+        FailureReason::TestsFailed,
+    )
+    .await;
+    h.assert_agent_log_has("dr-xr-xr-x");
 }
 
 /// 32 connections at once, each sending a 64 MiB body: half announce it
@@ -610,10 +559,8 @@ for t in ts: t.join()
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_64_mib_request_flood_over_many_connections_is_refused_within_bounds() {
-    common::base_image().await;
-    let root = root();
-    let h = run_hostile(root.path(), "flood", REQUEST_FLOOD, 120, false);
-    let rec = h.assert_bounded_failure(FailureReason::TestsFailed);
+    let h = failing("flood", REQUEST_FLOOD, 120, FailureReason::TestsFailed).await;
+    let rec = h.rec.as_ref().unwrap();
     let log = h.agent_log();
     // Every request was refused (413 before or while its body came; the agent may see only
     // the closed connection), and each one is on the record.
@@ -659,18 +606,14 @@ print("statuses", sorted(codes.items()), flush=True)
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_transcript_flood_is_capped_on_disk_and_in_memory() {
-    common::base_image().await;
-    let root = root();
-    let h = run_hostile(
-        root.path(),
+    let h = failing(
         "transcript-flood",
         TRANSCRIPT_FLOOD,
         300,
-        false,
-    );
-    h.assert_bounded_failure(FailureReason::TestsFailed);
-    let log = h.agent_log();
-    assert!(log.contains("statuses"), "{log}");
+        FailureReason::TestsFailed,
+    )
+    .await;
+    h.assert_agent_log_has("statuses");
     let transcript = std::fs::metadata(h.out.join("trials").join(TASK).join("0/transcript.jsonl"))
         .unwrap()
         .len();

@@ -6,10 +6,10 @@
 
 use crate::common;
 
-use common::{copy_dir, repo_tasks, write, write_exec};
-use nab_protocol::trial::{TrialRecord, TrialStatus};
+use common::{copy_dir, repo_tasks, show, write, write_exec};
+use nab_protocol::{TrialRecord, TrialStatus};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 /// The three spine tasks the cassette was recorded on.
 const SPINE: [&str; 3] = [
@@ -22,15 +22,29 @@ fn cassette() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cassettes/spine")
 }
 
-fn nab_run(run_id: &str, out: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_nab"));
-    cmd.args(["run", "--run-id", run_id, "--attempts", "1", "--out"])
-        .arg(out)
-        .args(args);
+fn nab_run<S: AsRef<std::ffi::OsStr>>(
+    run_id: &str,
+    out: &Path,
+    args: &[S],
+    env: &[(&str, &str)],
+) -> Output {
+    let mut cmd = common::nab_run(run_id, 1);
+    cmd.arg("--out").arg(out).args(args);
     for (k, v) in env {
         cmd.env(k, v);
     }
     cmd.output().unwrap()
+}
+
+/// `--tasks <tasks> --agent <agent> --model <model> --prices <prices>`, then `rest`.
+fn priced(tasks: &Path, agent: &str, model: &str, prices: &Path, rest: &[&str]) -> Vec<String> {
+    let mut args: Vec<String> = ["--tasks", &tasks.display().to_string(), "--agent", agent]
+        .iter()
+        .chain(&["--model", model, "--prices", &prices.display().to_string()])
+        .map(|a| a.to_string())
+        .collect();
+    args.extend(rest.iter().map(|a| a.to_string()));
+    args
 }
 
 fn records(out: &Path) -> Vec<TrialRecord> {
@@ -41,16 +55,7 @@ fn records(out: &Path) -> Vec<TrialRecord> {
     r
 }
 
-fn show(o: &Output) -> String {
-    format!(
-        "status {:?}\n--- stdout\n{}\n--- stderr\n{}",
-        o.status,
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
-
-fn transcript_lines(trial: &Path) -> Vec<nab_protocol::transcript::TranscriptLine> {
+fn transcript_lines(trial: &Path) -> Vec<nab_protocol::TranscriptLine> {
     nab_protocol::read_jsonl(&trial.join("transcript.jsonl"))
         .unwrap()
         .records
@@ -58,8 +63,7 @@ fn transcript_lines(trial: &Path) -> Vec<nab_protocol::transcript::TranscriptLin
 
 #[tokio::test(flavor = "multi_thread")]
 async fn scripted_nab_agent_solves_the_spine_tasks_and_a_spent_budget_stops_it() {
-    common::base_image().await;
-    common::ensure_nab_agent();
+    common::nab_agent_ready().await;
     let root = tempfile::tempdir().unwrap();
     let suite = root.path().join("suite");
     for t in SPINE {
@@ -77,34 +81,14 @@ async fn scripted_nab_agent_solves_the_spine_tasks_and_a_spent_budget_stops_it()
     );
 
     // Prices that name the scripted model (the first entry does not match it).
-    let prices = root.path().join("prices.yaml");
-    write(
-        &prices,
+    let prices = common::prices(
+        root.path(),
         "prices:\n  - {model: 'example-*', input: 100, cached_input: 100, output: 100}\n  - {model: script*, input: 2, cached_input: 0.5, output: 8}\n",
     );
-    let prices_arg = prices.to_string_lossy().into_owned();
 
-    let run_id = common::unique("scripted");
-    let _sweep = common::SweepOnDrop(run_id.clone());
-    let out = root.path().join("out");
-    let suite_arg = suite.to_string_lossy().into_owned();
-    let o = nab_run(
-        &run_id,
-        &out,
-        &[
-            "--tasks",
-            &suite_arg,
-            "--agent",
-            "nab-agent",
-            "--model",
-            "scripted:task",
-            "--prices",
-            &prices_arg,
-            "-j",
-            "2",
-        ],
-        &[],
-    );
+    let (run_id, _sweep, out) = common::run_slot(root.path(), "scripted");
+    let args = priced(&suite, "nab-agent", "scripted:task", &prices, &["-j", "2"]);
+    let o = nab_run(&run_id, &out, &args, &[]);
     let recs = records(&out);
     assert_eq!(recs.len(), 4, "{}", show(&o));
     assert!(
@@ -170,33 +154,22 @@ async fn scripted_nab_agent_solves_the_spine_tasks_and_a_spent_budget_stops_it()
 
 #[tokio::test(flavor = "multi_thread")]
 async fn the_recorded_spine_run_replays_and_passes() {
-    common::base_image().await;
-    common::ensure_nab_agent();
+    common::nab_agent_ready().await;
     let root = tempfile::tempdir().unwrap();
-    let run_id = common::unique("replay");
-    let _sweep = common::SweepOnDrop(run_id.clone());
-    let out = root.path().join("out");
-    let tasks = repo_tasks().to_string_lossy().into_owned();
+    let (run_id, _sweep, out) = common::run_slot(root.path(), "replay");
     let model = format!("replay:{}", cassette().display());
-    let mut args = vec![
-        "--tasks",
-        &tasks,
-        "--agent",
-        "nab-agent",
-        "--model",
-        &model,
-        "-j",
-        "2",
-    ];
     // Prices that name no model of the cassette: no cost, said once, never 0.
-    let prices = root.path().join("prices.yaml");
-    write(
-        &prices,
+    let prices = common::prices(
+        root.path(),
         "prices:\n  - {model: 'example-*', input: 1, cached_input: 1, output: 1}\n",
     );
-    let prices_arg = prices.to_string_lossy().into_owned();
-    args.extend(["--prices", &prices_arg]);
-    args.extend(SPINE);
+    let args = priced(
+        &repo_tasks(),
+        "nab-agent",
+        &model,
+        &prices,
+        &[&["-j", "2"], &SPINE[..]].concat(),
+    );
     let o = nab_run(&run_id, &out, &args, &[]);
     let recs = records(&out);
     assert_eq!(recs.len(), 3, "{}", show(&o));
@@ -223,8 +196,7 @@ async fn the_recorded_spine_run_replays_and_passes() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_changed_system_prompt_is_a_replay_miss_error_with_a_diff_that_shows_it() {
-    common::base_image().await;
-    common::ensure_nab_agent();
+    common::nab_agent_ready().await;
     let root = tempfile::tempdir().unwrap();
     // The cassette as it would be had the agent's system prompt carried one more line
     // when it was recorded: today's agent now sends a different prompt.
@@ -247,14 +219,12 @@ async fn a_changed_system_prompt_is_a_replay_miss_error_with_a_diff_that_shows_i
             &serde_json::to_string_pretty(&entry).unwrap(),
         );
     }
-    let run_id = common::unique("replay-miss");
-    let _sweep = common::SweepOnDrop(run_id.clone());
-    let out = root.path().join("out");
+    let (run_id, _sweep, out) = common::run_slot(root.path(), "replay-miss");
     let tasks = repo_tasks().to_string_lossy().into_owned();
     let model = format!("replay:{}", changed.display());
     // Three attempts allowed: a replay miss must not use them (it would miss again).
-    let o = Command::new(env!("CARGO_BIN_EXE_nab"))
-        .args(["run", "--run-id", &run_id, "--attempts", "3", "--out"])
+    let o = common::nab_run(&run_id, 3)
+        .arg("--out")
         .arg(&out)
         .args([
             "--tasks",
@@ -274,7 +244,7 @@ async fn a_changed_system_prompt_is_a_replay_miss_error_with_a_diff_that_shows_i
     assert_eq!(r.status, TrialStatus::Error, "{r:?}");
     assert_eq!(
         r.error_kind,
-        Some(nab_protocol::trial::ErrorKind::ReplayMiss),
+        Some(nab_protocol::ErrorKind::ReplayMiss),
         "{r:?}"
     );
     assert_eq!(r.attempts, 1, "a replay miss is not retried: {r:?}");
@@ -352,12 +322,7 @@ async fn a_command_agent_gets_the_gateways_token_counts_and_never_sees_the_key()
         .mount(&provider)
         .await;
 
-    let root = tempfile::tempdir().unwrap();
-    std::fs::set_permissions(
-        root.path(),
-        std::os::unix::fs::PermissionsExt::from_mode(0o755),
-    )
-    .unwrap();
+    let root = common::agent_root();
     let suite = root.path().join("suite");
     copy_dir(
         &repo_tasks().join("term-log-report"),
@@ -365,9 +330,7 @@ async fn a_command_agent_gets_the_gateways_token_counts_and_never_sees_the_key()
     );
     let agent = root.path().join("snoop.py");
     write_exec(&agent, SNOOP);
-    let run_id = common::unique("canary");
-    let _sweep = common::SweepOnDrop(run_id.clone());
-    let out = root.path().join("out");
+    let (run_id, _sweep, out) = common::run_slot(root.path(), "canary");
     let agent_arg = format!("command:{}", agent.display());
     let model = format!("openai:test-model@{}/v1", provider.uri());
     let suite_arg = suite.to_string_lossy().into_owned();
@@ -432,37 +395,26 @@ async fn a_command_agent_gets_the_gateways_token_counts_and_never_sees_the_key()
 /// and exits 3; `--resume` without the limit runs them and keeps the first.
 #[tokio::test(flavor = "multi_thread")]
 async fn a_reached_cost_limit_starts_no_new_trial_and_resume_completes_the_run() {
-    common::base_image().await;
-    common::ensure_nab_agent();
+    common::nab_agent_ready().await;
     let root = tempfile::tempdir().unwrap();
-    let prices = root.path().join("prices.yaml");
     // USD 1000 per million tokens: a trial's thousands of tokens cost dollars.
-    write(
-        &prices,
+    let prices = common::prices(
+        root.path(),
         "prices:\n  - {model: scripted, input: 1000, cached_input: 1000, output: 1000}\n",
     );
-    let prices_arg = prices.to_string_lossy().into_owned();
-    let tasks = repo_tasks().to_string_lossy().into_owned();
-    let run_id = common::unique("maxcost");
-    let _sweep = common::SweepOnDrop(run_id.clone());
-    let out = root.path().join("out");
-    let base = [
-        "--tasks",
-        &tasks,
-        "--agent",
-        "nab-agent",
-        "--model",
-        "scripted:task",
-        "--prices",
-        &prices_arg,
-        "--trials",
-        "3",
-        "-j",
-        "1",
-    ];
-    let mut args = base.to_vec();
-    args.extend(["--max-cost-usd", "0.01", "term-log-report"]);
-    let o = nab_run(&run_id, &out, &args, &[]);
+    let (run_id, _sweep, out) = common::run_slot(root.path(), "maxcost");
+    let run = |rest: &[&str]| {
+        let base = ["--trials", "3", "-j", "1"];
+        let args = priced(
+            &repo_tasks(),
+            "nab-agent",
+            "scripted:task",
+            &prices,
+            &[&base[..], rest].concat(),
+        );
+        nab_run(&run_id, &out, &args, &[])
+    };
+    let o = run(&["--max-cost-usd", "0.01", "term-log-report"]);
     assert_eq!(o.status.code(), Some(3), "{}", show(&o));
     let recs = records(&out);
     assert_eq!(recs.len(), 1, "{}", show(&o));
@@ -484,9 +436,7 @@ async fn a_reached_cost_limit_starts_no_new_trial_and_resume_completes_the_run()
         show(&o)
     );
 
-    let mut args = base.to_vec();
-    args.extend(["--resume", "term-log-report"]);
-    let o = nab_run(&run_id, &out, &args, &[]);
+    let o = run(&["--resume", "term-log-report"]);
     assert_eq!(o.status.code(), Some(0), "{}", show(&o));
     let mut recs = records(&out);
     recs.sort_by_key(|r| r.trial);
@@ -534,46 +484,19 @@ async fn absurd_usage_from_a_priced_upstream_saturates_and_the_cost_limit_stops_
         })))
         .mount(&provider)
         .await;
-    let root = tempfile::tempdir().unwrap();
-    std::fs::set_permissions(
-        root.path(),
-        std::os::unix::fs::PermissionsExt::from_mode(0o755),
-    )
-    .unwrap();
+    let root = common::agent_root();
     let agent = root.path().join("three.py");
     write_exec(&agent, THREE_CALLS);
-    let prices = root.path().join("prices.yaml");
-    write(
-        &prices,
+    let prices = common::prices(
+        root.path(),
         "prices:\n  - {model: absurd, input: 1e300, cached_input: 1e300, output: 1e300}\n",
     );
-    let run_id = common::unique("absurd");
-    let _sweep = common::SweepOnDrop(run_id.clone());
-    let out = root.path().join("out");
+    let (run_id, _sweep, out) = common::run_slot(root.path(), "absurd");
     let agent_arg = format!("command:{}", agent.display());
     let model = format!("openai:absurd@{}/v1", provider.uri());
-    let tasks = repo_tasks().to_string_lossy().into_owned();
-    let prices_arg = prices.to_string_lossy().into_owned();
-    let o = nab_run(
-        &run_id,
-        &out,
-        &[
-            "--tasks",
-            &tasks,
-            "--agent",
-            &agent_arg,
-            "--model",
-            &model,
-            "--prices",
-            &prices_arg,
-            "--max-cost-usd",
-            "1",
-            "--trials",
-            "2",
-            "term-log-report",
-        ],
-        &[("NAB_API_KEY", "unused")],
-    );
+    let rest = ["--max-cost-usd", "1", "--trials", "2", "term-log-report"];
+    let args = priced(&repo_tasks(), &agent_arg, &model, &prices, &rest);
+    let o = nab_run(&run_id, &out, &args, &[("NAB_API_KEY", "unused")]);
     assert_eq!(o.status.code(), Some(3), "{}", show(&o));
     let recs = records(&out);
     assert_eq!(recs.len(), 1, "{}", show(&o));
@@ -659,7 +582,7 @@ async fn mcp_servers_are_reached_only_by_socket_and_required_calls_pin_their_arg
     assert_eq!(wrong.status, TrialStatus::Failed, "{wrong:?}");
     assert_eq!(
         wrong.failure_reason,
-        Some(nab_protocol::trial::FailureReason::MissingToolCalls),
+        Some(nab_protocol::FailureReason::MissingToolCalls),
         "{wrong:?}"
     );
     assert!(

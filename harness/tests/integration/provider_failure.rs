@@ -5,15 +5,14 @@
 
 use crate::common;
 
-use nab_protocol::trial::{ErrorKind, TrialRecord, TrialStatus};
+use nab_protocol::{ErrorKind, TrialRecord, TrialStatus};
 use std::process::Command;
 use wiremock::matchers::method;
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
 #[tokio::test(flavor = "multi_thread")]
 async fn an_empty_stream_after_retries_is_a_provider_error_naming_it() {
-    common::base_image().await;
-    common::ensure_nab_agent();
+    common::nab_agent_ready().await;
 
     let server = MockServer::start().await;
     Mock::given(method("POST"))
@@ -70,7 +69,7 @@ async fn an_empty_stream_after_retries_is_a_provider_error_naming_it() {
         .unwrap()
         .path()
         .join("transcript.jsonl");
-    let lines = nab_protocol::read_jsonl::<nab_protocol::transcript::TranscriptLine>(&transcript)
+    let lines = nab_protocol::read_jsonl::<nab_protocol::TranscriptLine>(&transcript)
         .unwrap()
         .records;
     assert_eq!(lines.len(), 1);
@@ -109,8 +108,7 @@ impl wiremock::Respond for FirstCallThenDown {
 /// the provider went down, cost 2.2.
 #[tokio::test(flavor = "multi_thread")]
 async fn a_retried_trial_costs_what_every_attempt_spent() {
-    common::base_image().await;
-    common::ensure_nab_agent();
+    common::nab_agent_ready().await;
     let server = MockServer::start().await;
     Mock::given(method("POST"))
         .respond_with(FirstCallThenDown)
@@ -118,15 +116,11 @@ async fn a_retried_trial_costs_what_every_attempt_spent() {
         .await;
     let spec = format!("openai[stream=off]:priced@{}/v1", server.uri());
     let root = tempfile::tempdir().unwrap();
-    let prices = root.path().join("prices.yaml");
-    std::fs::write(
-        &prices,
+    let prices = common::prices(
+        root.path(),
         "prices:\n  - {model: priced, input: 1000, cached_input: 1000, output: 1000}\n",
-    )
-    .unwrap();
-    let run_id = common::unique("retried-cost");
-    let _sweep = common::SweepOnDrop(run_id.clone());
-    let out = root.path().join("out");
+    );
+    let (run_id, _sweep, out) = common::run_slot(root.path(), "retried-cost");
     let o = Command::new(env!("CARGO_BIN_EXE_nab"))
         .args(["run", "--run-id", &run_id, "--attempts", "2", "--tasks"])
         .arg(common::repo_tasks())

@@ -20,64 +20,63 @@
 use crate::common;
 
 use common::{copy_dir, repo_tasks};
-use nab_protocol::trial::{FailureReason, TrialRecord, TrialStatus};
+use nab_protocol::{FailureReason, TrialRecord, TrialStatus};
 use std::collections::HashMap;
 use std::path::Path;
-use std::process::Command;
 
 /// One hostile agent for every task: it leaves the bug and plants the forgery that fits
-/// the workspace it finds.
-const AGENT: &str = r#"#!/bin/bash
+/// the workspace it finds. The forgeries are the selftest corpus's (harness/selftest/agents),
+/// aimed at these tasks' files.
+fn forger() -> String {
+    let fake_report = include_str!("../../selftest/agents/pytest-fake-report.sh");
+    // loc-py-cache-key's package is `reports`.
+    let noop_runtest = include_str!("../../selftest/agents/pytest-noop-runtest.sh")
+        .replace("pager/__init__.py", "reports/__init__.py");
+    // Aimed at java-interval-boundaries' `Interval` already.
+    let shutdown_hook = include_str!("../../selftest/agents/java-shutdown-hook.sh");
+    let report_rewrite = include_str!("../../selftest/agents/c-report-rewrite.sh");
+    let rust_results = RUST_RESULTS;
+    format!(
+        r#"#!/bin/bash
 set -e
+fake_report() {{
+{fake_report}
+}}
+noop_runtest() {{
+{noop_runtest}
+}}
+shutdown_hook() {{
+{shutdown_hook}
+}}
+report_rewrite() {{
+{report_rewrite}
+}}
+rust_results() {{
+{rust_results}
+}}
 cd /workspace
 if [ -d pager ]; then
-  # Writes a report in which every test passed, then ends pytest with status 0.
-  cat > /tmp/head.py <<'PY'
-import os
-with open("/nab/verify/junit.xml", "w") as f:
-    f.write('<?xml version="1.0" encoding="utf-8"?><testsuites><testsuite name="pytest" '
-            'errors="0" failures="0" skipped="0" tests="2">'
-            '<testcase classname="test_pagination" name="test_first_page"/>'
-            '<testcase classname="test_pagination" name="test_last_page"/>'
-            '</testsuite></testsuites>')
-os._exit(0)
-PY
-  cat /tmp/head.py pager/__init__.py > /tmp/init.py && cp /tmp/init.py pager/__init__.py
+  fake_report
 elif [ -d reports ]; then
   # Names the right function, so the host-side answer check (the first verify step) passes
   # and only the patched runner stands between the unfixed bug and a pass.
   printf 'reports/cache/keys.py::call_key\n' > ANSWER.txt
-  # Turns every test call into a no-op: every collected test "passes".
-  cat > /tmp/head.py <<'PY'
-import _pytest.python
-_pytest.python.Function.runtest = lambda self: None
-PY
-  cat /tmp/head.py reports/__init__.py > /tmp/init.py && cp /tmp/init.py reports/__init__.py
+  noop_runtest
 elif [ -d src/main/java ]; then
-  # A shutdown hook that strips every failure from the runner's report and exits 0.
-  python3 - <<'PY'
-p = "src/main/java/intervals/Interval.java"
-s = open(p).read()
-hook = r'''
-    static {
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            try {
-                java.nio.file.Path p = java.nio.file.Paths.get("/nab/verify/junit.xml");
-                String x = new String(java.nio.file.Files.readAllBytes(p), "UTF-8");
-                x = x.replaceAll("(?s)<failure[^>]*/>|<failure.*?</failure>", "").replaceAll("failures=\"\\d+\"", "failures=\"0\"");
-                java.nio.file.Files.write(p, x.getBytes("UTF-8"));
-            } catch (Exception e) {
-            }
-            Runtime.getRuntime().halt(0);
-        }));
-    }
-'''
-i = s.index("{", s.index("public final class Interval")) + 1
-open(p, "w").write(s[:i] + hook + s[i:])
-PY
+  shutdown_hook
+elif [ -f src/image.c ]; then
+  report_rewrite
 elif [ -f src/persist/aof.rs ]; then
-  # On the first engine: an `ok` line for every test of its own test binary, then exit 0.
-  python3 - <<'PY'
+  rust_results
+fi
+"#
+    )
+}
+
+/// rs-kvstore-ttl: on the first engine the code under test makes, an `ok` line for every
+/// test of its own test binary, where libtest's output goes, then exit 0.
+const RUST_RESULTS: &str = r#"cd /workspace
+python3 - <<'PY'
 p = "src/engine.rs"
 s = open(p).read()
 forger = r'''
@@ -106,27 +105,7 @@ anchor = "    pub fn with_config<C: Clock + 'static>(clock: C, config: Config) -
 assert anchor in s
 s = s.replace(anchor, anchor + "        forge_results();\n") + forger
 open(p, "w").write(s)
-PY
-elif [ -f src/image.c ]; then
-  # A destructor that rewrites the report once the runner has written it, and exits 0.
-  cat >> src/image.c <<'C'
-
-#include <stdio.h>
-#include <unistd.h>
-__attribute__((destructor)) static void rewrite_report(void) {
-    FILE *f = fopen("/nab/verify/junit.xml", "w");
-    if (f) {
-        fputs("<?xml version=\"1.0\"?>\n<testsuite name=\"sizecheck\" tests=\"2\" failures=\"0\">\n"
-              "<testcase classname=\"sizecheck\" name=\"init_rejects_32bit_wraparound\"/>\n"
-              "<testcase classname=\"sizecheck\" name=\"init_rejects_64bit_wraparound\"/>\n"
-              "</testsuite>\n", f);
-        fclose(f);
-    }
-    _exit(0);
-}
-C
-fi
-"#;
+PY"#;
 
 const TASKS: [&str; 5] = [
     "py-pagination-offbyone",
@@ -147,17 +126,8 @@ fn run(
     let run_id = common::unique(name);
     let _sweep = common::SweepOnDrop(run_id.clone());
     let out = root.join(format!("out-{name}"));
-    let o = Command::new(env!("CARGO_BIN_EXE_nab"))
-        .args([
-            "run",
-            "--run-id",
-            &run_id,
-            "--attempts",
-            "1",
-            "-j",
-            "2",
-            "--tasks",
-        ])
+    let o = common::nab_run(&run_id, 1)
+        .args(["-j", "2", "--tasks"])
         .arg(suite)
         .arg(format!("--agent={agent}"))
         .arg("--out")
@@ -185,26 +155,16 @@ fn run(
         .collect()
 }
 
-fn root() -> tempfile::TempDir {
-    let root = tempfile::tempdir().unwrap();
-    std::fs::set_permissions(
-        root.path(),
-        std::os::unix::fs::PermissionsExt::from_mode(0o755),
-    )
-    .unwrap();
-    root
-}
-
 #[tokio::test(flavor = "multi_thread")]
 async fn forged_reports_and_patched_runners_are_caught_by_the_canary() {
     common::base_image().await;
-    let root = root();
+    let root = common::agent_root();
     let suite = root.path().join("suite");
     for t in TASKS {
         copy_dir(&repo_tasks().join(t), &suite.join(t));
     }
     let agent = root.path().join("forger.sh");
-    common::write_exec(&agent, AGENT);
+    common::write_exec(&agent, &forger());
     let got = run(
         root.path(),
         "forgery",
@@ -221,7 +181,8 @@ async fn forged_reports_and_patched_runners_are_caught_by_the_canary() {
         ("java-interval-boundaries", "is reported as passed"),
         // The rewritten report lists only tests the forger knew of.
         ("c-int-overflow", "canary test is missing"),
-        // The canary is a test of the forged binary, so it got an `ok` line too.
+        // The canary is a test of the forged binary, so it got an `ok` line too (its last
+        // result, which junit.py counts, even when it sorted first and failed).
         ("rs-kvstore-ttl", "is reported as passed"),
     ] {
         let (r, log) = &got[task];
@@ -242,19 +203,19 @@ async fn forged_reports_and_patched_runners_are_caught_by_the_canary() {
 #[tokio::test(flavor = "multi_thread")]
 async fn a_report_that_is_not_the_pinned_test_set_fails_the_oracle() {
     common::base_image().await;
-    let root = root();
+    let root = common::agent_root();
     let suite = root.path().join("suite");
     let task = "py-pagination-offbyone";
     copy_dir(&repo_tasks().join(task), &suite.join(task));
     // The real lock's entry with one test swapped for another: the oracle's honest
     // report lacks the invented one and lists one the lock does not know.
-    let real = nab_harness::pinned::TestLock::read(&repo_tasks()).unwrap();
+    let real = nab_harness::TestLock::read(&repo_tasks()).unwrap();
     let mut entry = real.tasks[task].clone();
     let dropped = entry.ids.pop_first().unwrap();
     entry
         .ids
         .insert("test_pagination::test_that_does_not_exist".into());
-    let mut lock = nab_harness::pinned::TestLock::default();
+    let mut lock = nab_harness::TestLock::default();
     lock.tasks.insert(task.into(), entry);
     lock.write(&suite).unwrap();
     let got = run(root.path(), "pinned", &suite, "oracle", &[task]);

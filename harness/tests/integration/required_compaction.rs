@@ -8,8 +8,8 @@
 use crate::common;
 
 use common::{unique, write, write_exec};
-use nab_protocol::events::{CompactionTier, Event, EventKind};
-use nab_protocol::trial::{FailureReason, TrialRecord, TrialStatus};
+use nab_protocol::{CompactionTier, Event, EventKind};
+use nab_protocol::{FailureReason, TrialRecord, TrialStatus};
 use std::path::Path;
 use std::process::{Command, Output};
 

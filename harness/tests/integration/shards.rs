@@ -8,7 +8,7 @@
 
 use crate::common;
 
-use nab_protocol::trial::TrialRecord;
+use nab_protocol::TrialRecord;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -166,7 +166,7 @@ async fn three_concurrent_shards_merged_give_the_unsharded_verdicts() {
         shard_pairs.iter().map(|p| p.len()).collect::<Vec<_>>()
     );
     for d in &shard_dirs {
-        let meta = nab_protocol::run::RunMeta::read(d).unwrap();
+        let meta = nab_protocol::RunMeta::read(d).unwrap();
         assert_eq!(meta.group.as_deref(), Some(group.as_str()));
         assert_eq!(meta.shard.as_ref().unwrap().count, 3);
         assert!(meta.tasks_hash.as_deref().unwrap().starts_with("sha256:"));

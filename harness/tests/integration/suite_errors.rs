@@ -4,7 +4,7 @@
 use crate::common;
 
 use common::{copy_dir, repo_tasks, write};
-use nab_harness::task::load_suite;
+use nab_harness::load_suite;
 use std::path::Path;
 
 /// A fresh copy of the terminal task in `<root>/<id>/` with task.yaml replaced.
@@ -282,26 +282,19 @@ fn the_shipped_tasks_pass_every_static_check() {
 /// under `expected/`, the only task folder that never enters a container.
 #[test]
 fn host_checks_are_checked_with_file_line_and_field() {
-    const CHECKS: &str = r#"id: ID
-category: terminal
-language: shell
-difficulty: easy
-timeouts: {agent_s: 60, verify_s: 60}
-limits: {cpus: 1.0, memory_mb: 512, pids: 128}
-verify:
-  - argv: ["true"]
-    timeout_s: 10
-  - expect_file: {path: report/summary.csv, equals: expected/summary.csv}
-  - expect_stdout: {argv: ["cat", "x"], equals: expected/summary.csv, timeout_s: 5, compare: trimmed}
-solution: ["bash", "/nab/solution/solve.sh"]
-"#;
+    // The good task with two host-side checks after its step.
+    let checks = GOOD.replace(
+        "solution:",
+        "  - expect_file: {path: report/summary.csv, equals: expected/summary.csv}\n  - expect_stdout: {argv: [\"cat\", \"x\"], equals: expected/summary.csv, timeout_s: 5, compare: trimmed}\nsolution:",
+    );
+    let checks = checks.as_str();
     let with_expected = |d: &Path| write(&d.join("expected/summary.csv"), "path\n");
     // The good form loads, and each kind is what it says.
     let dir = tempfile::tempdir().unwrap();
-    task_with_yaml(dir.path(), "good", &CHECKS.replace("ID", "good"));
+    task_with_yaml(dir.path(), "good", &checks.replace("ID", "good"));
     with_expected(&dir.path().join("good"));
     let tasks = load_suite(dir.path(), &[]).unwrap_or_else(|e| panic!("{e}"));
-    use nab_harness::task::{Compare, VerifyStep};
+    use nab_harness::{Compare, VerifyStep};
     match &tasks[0].spec.verify[..] {
         [
             VerifyStep::Command(_),
@@ -321,7 +314,7 @@ solution: ["bash", "/nab/solution/solve.sh"]
     let cases: Vec<(&str, String, Tweak, Vec<&str>)> = vec![
         (
             "mixed-step",
-            CHECKS.replace(
+            checks.replace(
                 "- expect_file: {path",
                 "- timeout_s: 3\n    expect_file: {path",
             ),
@@ -334,7 +327,7 @@ solution: ["bash", "/nab/solution/solve.sh"]
         ),
         (
             "unknown-check-field",
-            CHECKS.replace(
+            checks.replace(
                 "equals: expected/summary.csv}",
                 "equal: expected/summary.csv}",
             ),
@@ -348,7 +341,7 @@ solution: ["bash", "/nab/solution/solve.sh"]
         ),
         (
             "unknown-compare",
-            CHECKS.replace("compare: trimmed", "compare: fuzzy"),
+            checks.replace("compare: trimmed", "compare: fuzzy"),
             |_| {},
             vec![
                 "task.yaml:11:",
@@ -359,7 +352,7 @@ solution: ["bash", "/nab/solution/solve.sh"]
         ),
         (
             "no-kind",
-            CHECKS.replace(
+            checks.replace(
                 "  - expect_file: {path",
                 "  - junit: /nab/verify/x.xml\n  - expect_file: {path",
             ),
@@ -372,7 +365,7 @@ solution: ["bash", "/nab/solution/solve.sh"]
         ),
         (
             "escaping-path",
-            CHECKS.replace("path: report/summary.csv", "path: ../etc/passwd"),
+            checks.replace("path: report/summary.csv", "path: ../etc/passwd"),
             |d| write(&d.join("expected/summary.csv"), "x\n"),
             vec![
                 "field `verify[1].expect_file.path`",
@@ -381,7 +374,7 @@ solution: ["bash", "/nab/solution/solve.sh"]
         ),
         (
             "absolute-path",
-            CHECKS.replace(
+            checks.replace(
                 "path: report/summary.csv",
                 "path: /workspace/report/summary.csv",
             ),
@@ -390,7 +383,7 @@ solution: ["bash", "/nab/solution/solve.sh"]
         ),
         (
             "expected-in-tests",
-            CHECKS.replace(
+            checks.replace(
                 "equals: expected/summary.csv}",
                 "equals: tests/test_report.py}",
             ),
@@ -403,7 +396,7 @@ solution: ["bash", "/nab/solution/solve.sh"]
         ),
         (
             "expected-missing",
-            CHECKS.into(),
+            checks.into(),
             |d| std::fs::remove_dir_all(d.join("expected")).unwrap_or(()),
             vec![
                 "field `verify[1].expect_file.equals`",
@@ -413,7 +406,7 @@ solution: ["bash", "/nab/solution/solve.sh"]
         ),
         (
             "expected-symlink",
-            CHECKS.into(),
+            checks.into(),
             |d| {
                 std::fs::create_dir_all(d.join("expected")).unwrap();
                 let _ = std::fs::remove_file(d.join("expected/summary.csv"));
@@ -423,7 +416,7 @@ solution: ["bash", "/nab/solution/solve.sh"]
         ),
         (
             "expected-too-large",
-            CHECKS.into(),
+            checks.into(),
             |d| {
                 std::fs::create_dir_all(d.join("expected")).unwrap();
                 let f = std::fs::File::create(d.join("expected/summary.csv")).unwrap();
@@ -436,7 +429,7 @@ solution: ["bash", "/nab/solution/solve.sh"]
         ),
         (
             "bad-stdout-step",
-            CHECKS
+            checks
                 .replace(r#"argv: ["cat", "x"]"#, "argv: []")
                 .replace("timeout_s: 5", "timeout_s: 99"),
             |d| write(&d.join("expected/summary.csv"), "x\n"),

@@ -7,7 +7,9 @@
 
 use crate::common;
 
-use nab_protocol::trial::{ErrorKind, TrialRecord, TrialStatus};
+use common::show;
+
+use nab_protocol::{ErrorKind, TrialRecord, TrialStatus};
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -57,13 +59,39 @@ fn nab(args: &[&str], file: &Path, out: &Path) -> Command {
     cmd
 }
 
-fn show(o: &Output) -> String {
-    format!(
-        "status {:?}\n--- stdout\n{}\n--- stderr\n{}",
-        o.status,
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
+/// `o` is a refusal (exit 2, nothing run): its stderr.
+fn refusal(o: &Output) -> String {
+    assert_eq!(o.status.code(), Some(2), "{}", show(o));
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// What the tests that run nab-agent against a mock provider share: the base image and
+/// nab-agent ready, the provider, a temporary folder, and a sweep id whose run folders
+/// `<id>-01` .. `<id>-<runs>` leave nothing labelled behind.
+struct Mocked {
+    server: MockServer,
+    root: tempfile::TempDir,
+    id: String,
+    _clean: Vec<common::SweepOnDrop>,
+}
+
+async fn mocked(answer: impl Respond + 'static, id: &str, runs: usize) -> Mocked {
+    common::nab_agent_ready().await;
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .respond_with(answer)
+        .mount(&server)
+        .await;
+    let id = common::unique(id);
+    let _clean = (1..=runs)
+        .map(|n| common::SweepOnDrop(format!("{id}-{n:02}")))
+        .collect();
+    Mocked {
+        server,
+        root: tempfile::tempdir().unwrap(),
+        id,
+        _clean,
+    }
 }
 
 fn sweep_json(out: &Path) -> Value {
@@ -85,7 +113,7 @@ fn records(run: &Path) -> Vec<TrialRecord> {
         .unwrap_or_default()
 }
 
-fn transcripts(run: &Path) -> Vec<nab_protocol::transcript::TranscriptLine> {
+fn transcripts(run: &Path) -> Vec<nab_protocol::TranscriptLine> {
     let mut out = Vec::new();
     for e in walkdir::WalkDir::new(run.join("trials")) {
         let e = e.unwrap();
@@ -123,20 +151,10 @@ fn tasks_yaml(ids: &[&str]) -> String {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn two_models_one_rate_limited_finish_balanced_and_the_other_is_not_held_back() {
-    common::base_image().await;
-    common::ensure_nab_agent();
-    let server = MockServer::start().await;
-    Mock::given(method("POST"))
-        .respond_with(HalfRateLimited(AtomicUsize::new(0)))
-        .mount(&server)
-        .await;
+    let Mocked {
+        server, root, id, ..
+    } = &mocked(HalfRateLimited(AtomicUsize::new(0)), "sweep", 2).await;
     let limited = format!("openai[stream=off]:limited@{}/v1", server.uri());
-    let root = tempfile::tempdir().unwrap();
-    let id = common::unique("sweep");
-    let _clean: Vec<_> = ["01", "02"]
-        .iter()
-        .map(|n| common::SweepOnDrop(format!("{id}-{n}")))
-        .collect();
     let file = write_sweep(
         root.path(),
         &format!(
@@ -145,7 +163,7 @@ async fn two_models_one_rate_limited_finish_balanced_and_the_other_is_not_held_b
         ),
     );
     let out = root.path().join("out");
-    let o = nab(&["--id", &id], &file, &out).output().unwrap();
+    let o = nab(&["--id", id], &file, &out).output().unwrap();
     assert!(o.status.success(), "{}", show(&o));
 
     let index = sweep_json(&out);
@@ -209,21 +227,13 @@ async fn two_models_one_rate_limited_finish_balanced_and_the_other_is_not_held_b
 
 #[tokio::test(flavor = "multi_thread")]
 async fn retries_that_run_out_are_an_error_naming_the_provider() {
-    common::base_image().await;
-    common::ensure_nab_agent();
-    let server = MockServer::start().await;
-    Mock::given(method("POST"))
-        .respond_with(
-            ResponseTemplate::new(429)
-                .insert_header("retry-after", "0.2")
-                .set_body_string("rate limited"),
-        )
-        .mount(&server)
-        .await;
+    let always_limited = ResponseTemplate::new(429)
+        .insert_header("retry-after", "0.2")
+        .set_body_string("rate limited");
+    let Mocked {
+        server, root, id, ..
+    } = &mocked(always_limited, "sweep-429", 1).await;
     let spec = format!("openai[stream=off]:always-limited@{}/v1", server.uri());
-    let root = tempfile::tempdir().unwrap();
-    let id = common::unique("sweep-429");
-    let _clean = common::SweepOnDrop(format!("{id}-01"));
     let file = write_sweep(
         root.path(),
         &format!(
@@ -232,7 +242,7 @@ async fn retries_that_run_out_are_an_error_naming_the_provider() {
         ),
     );
     let out = root.path().join("out");
-    let o = nab(&["--id", &id], &file, &out).output().unwrap();
+    let o = nab(&["--id", id], &file, &out).output().unwrap();
     assert_eq!(
         o.status.code(),
         Some(1),
@@ -256,21 +266,12 @@ async fn retries_that_run_out_are_an_error_naming_the_provider() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_stopped_sweep_resumes_and_refuses_a_changed_sweep_file() {
-    common::base_image().await;
-    common::ensure_nab_agent();
-    let server = MockServer::start().await;
-    Mock::given(method("POST"))
-        .respond_with(ResponseTemplate::new(200).set_body_json(final_answer()))
-        .mount(&server)
-        .await;
+    let answer = ResponseTemplate::new(200).set_body_json(final_answer());
+    let Mocked {
+        server, root, id, ..
+    } = &mocked(answer, "sweep-resume", 2).await;
     let quick = format!("openai[stream=off]:quick@{}/v1", server.uri());
     let tasks = ["term-log-report", "sh-csv-quoting"];
-    let root = tempfile::tempdir().unwrap();
-    let id = common::unique("sweep-resume");
-    let _clean: Vec<_> = ["01", "02"]
-        .iter()
-        .map(|n| common::SweepOnDrop(format!("{id}-{n}")))
-        .collect();
     let text = format!(
         "agents: [nab-agent]\nmodels: [scripted:task, '{quick}']\n{}jobs: 1\nattempts: 1\n",
         tasks_yaml(&tasks)
@@ -279,7 +280,7 @@ async fn a_stopped_sweep_resumes_and_refuses_a_changed_sweep_file() {
     let out = root.path().join("out");
 
     // Stop it (Ctrl-C) as soon as the first trial is recorded.
-    let mut child = nab(&["--id", &id], &file, &out)
+    let mut child = nab(&["--id", id], &file, &out)
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()
@@ -312,8 +313,7 @@ async fn a_stopped_sweep_resumes_and_refuses_a_changed_sweep_file() {
     // A changed sweep file is refused, before anything runs.
     std::fs::write(&file, format!("{text}trials: 2\n")).unwrap();
     let o = nab(&["--resume"], &file, &out).output().unwrap();
-    assert_eq!(o.status.code(), Some(2), "{}", show(&o));
-    let err = String::from_utf8_lossy(&o.stderr);
+    let err = refusal(&o);
     assert!(
         err.contains("sweep.yaml changed since the sweep") && err.contains("sha256:"),
         "{err}"
@@ -348,8 +348,7 @@ fn a_bad_sweep_file_is_refused_before_anything_runs() {
     );
     let out = root.path().join("out");
     let o = nab(&[], &file, &out).output().unwrap();
-    assert_eq!(o.status.code(), Some(2), "{}", show(&o));
-    let err = String::from_utf8_lossy(&o.stderr);
+    let err = refusal(&o);
     assert!(
         err.contains("sweep.yaml:4:1: field `trails`: unknown field `trails`"),
         "{err}"
@@ -362,8 +361,7 @@ fn a_bad_sweep_file_is_refused_before_anything_runs() {
         ),
     );
     let o = nab(&[], &file, &out).output().unwrap();
-    assert_eq!(o.status.code(), Some(2), "{}", show(&o));
-    let err = String::from_utf8_lossy(&o.stderr);
+    let err = refusal(&o);
     assert!(
         err.contains("sweep.yaml: field `tasks.ids[1]`: no task `no-such-task`"),
         "{err}"
@@ -376,8 +374,7 @@ fn a_bad_sweep_file_is_refused_before_anything_runs() {
         ),
     );
     let o = nab(&[], &file, &out).output().unwrap();
-    assert_eq!(o.status.code(), Some(2), "{}", show(&o));
-    let err = String::from_utf8_lossy(&o.stderr);
+    let err = refusal(&o);
     assert!(
         err.contains("field `agents[1]`: task term-log-report has no wrong/nope/"),
         "{err}"
@@ -391,17 +388,7 @@ fn a_bad_sweep_file_is_refused_before_anything_runs() {
 #[test]
 fn a_dollar_limit_without_a_price_is_refused_before_anything_runs() {
     let root = tempfile::tempdir().unwrap();
-    let suite = root.path().join("suite");
-    let task = suite.join("py-usd");
-    common::copy_dir(&common::repo_tasks().join("py-pagination-offbyone"), &task);
-    let yaml = std::fs::read_to_string(task.join("task.yaml"))
-        .unwrap()
-        .replace("id: py-pagination-offbyone", "id: py-usd");
-    std::fs::write(
-        task.join("task.yaml"),
-        format!("{yaml}budgets: {{usd: 0.5}}\n"),
-    )
-    .unwrap();
+    let (suite, _) = common::usd_suite(root.path(), "0.5");
     let file = write_sweep(
         root.path(),
         &format!(
@@ -411,8 +398,7 @@ fn a_dollar_limit_without_a_price_is_refused_before_anything_runs() {
     );
     let out = root.path().join("out");
     let o = nab(&[], &file, &out).output().unwrap();
-    assert_eq!(o.status.code(), Some(2), "{}", show(&o));
-    let err = String::from_utf8_lossy(&o.stderr);
+    let err = refusal(&o);
     assert!(
         err.contains("task py-usd has budgets.usd, but model `scripted` has no price"),
         "{err}"
@@ -424,18 +410,15 @@ fn a_dollar_limit_without_a_price_is_refused_before_anything_runs() {
             tasks_yaml(&["term-log-report"])
         ),
     );
-    let prices = root.path().join("prices.yaml");
-    std::fs::write(
-        &prices,
+    let prices = common::prices(
+        root.path(),
         "prices:\n  - {model: 'example-*', input: 1, cached_input: 1, output: 1}\n",
-    )
-    .unwrap();
+    );
     let p = prices.to_str().unwrap();
     let o = nab(&["--max-cost-usd", "2", "--prices", p], &file, &out)
         .output()
         .unwrap();
-    assert_eq!(o.status.code(), Some(2), "{}", show(&o));
-    let err = String::from_utf8_lossy(&o.stderr);
+    let err = refusal(&o);
     assert!(
         err.contains(&format!(
             "--max-cost-usd 2: model `scripted` has no price in {p}"
@@ -443,8 +426,7 @@ fn a_dollar_limit_without_a_price_is_refused_before_anything_runs() {
         "{err}"
     );
     let o = nab(&["--max-cost-usd=-1"], &file, &out).output().unwrap();
-    assert_eq!(o.status.code(), Some(2), "{}", show(&o));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("US dollars"));
+    assert!(refusal(&o).contains("US dollars"));
     assert!(!out.exists(), "nothing was created");
 }
 
@@ -454,20 +436,11 @@ fn a_dollar_limit_without_a_price_is_refused_before_anything_runs() {
 /// progress line of the trial that ran names its model.
 #[tokio::test(flavor = "multi_thread")]
 async fn a_max_cost_is_one_total_across_the_sweeps_models() {
-    common::base_image().await;
-    common::ensure_nab_agent();
-    let server = MockServer::start().await;
-    Mock::given(method("POST"))
-        .respond_with(ResponseTemplate::new(200).set_body_json(final_answer()))
-        .mount(&server)
-        .await;
+    let answer = ResponseTemplate::new(200).set_body_json(final_answer());
+    let Mocked {
+        server, root, id, ..
+    } = &mocked(answer, "sweep-cost", 2).await;
     let mock = format!("openai[stream=off]:priced@{}/v1", server.uri());
-    let root = tempfile::tempdir().unwrap();
-    let id = common::unique("sweep-cost");
-    let _clean: Vec<_> = ["01", "02"]
-        .iter()
-        .map(|n| common::SweepOnDrop(format!("{id}-{n}")))
-        .collect();
     let file = write_sweep(
         root.path(),
         &format!(
@@ -476,17 +449,15 @@ async fn a_max_cost_is_one_total_across_the_sweeps_models() {
         ),
     );
     // 12 tokens at USD 1000 per million: 0.012, past the limit of 0.001.
-    let prices = root.path().join("prices.yaml");
-    std::fs::write(
-        &prices,
+    let prices = common::prices(
+        root.path(),
         "prices:\n  - {model: priced, input: 1000, cached_input: 1000, output: 1000}\n  - {model: scripted, input: 1, cached_input: 1, output: 1}\n",
-    )
-    .unwrap();
+    );
     let out = root.path().join("out");
     let o = nab(
         &[
             "--id",
-            &id,
+            id,
             "--prices",
             prices.to_str().unwrap(),
             "--max-cost-usd",
@@ -644,8 +615,7 @@ async fn sweep_shards_run_concurrently_and_merge_into_the_whole_sweep() {
     // One shard alone: the missing trials are named and nothing is written.
     let lone = root.path().join("lone");
     let o = merge(&both[..1], &lone);
-    assert_eq!(o.status.code(), Some(2), "{}", show(&o));
-    let err = String::from_utf8_lossy(&o.stderr);
+    let err = refusal(&o);
     assert!(
         err.contains("missing") && err.contains("shards not given: 2/2"),
         "{err}"
@@ -653,10 +623,5 @@ async fn sweep_shards_run_concurrently_and_merge_into_the_whole_sweep() {
     assert!(!lone.exists(), "a refused merge wrote {}", lone.display());
     // A sweep shard and a run folder are not parts of one thing.
     let o = merge(&[shard_out(1), runs[0].clone()], &lone);
-    assert_eq!(o.status.code(), Some(2), "{}", show(&o));
-    assert!(
-        String::from_utf8_lossy(&o.stderr).contains("not both"),
-        "{}",
-        show(&o)
-    );
+    assert!(refusal(&o).contains("not both"), "{}", show(&o));
 }

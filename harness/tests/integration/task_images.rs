@@ -6,14 +6,13 @@
 use crate::common;
 
 use common::write;
-use nab_harness::agent::AgentKind;
-use nab_harness::image::{
+use nab_harness::AgentKind;
+use nab_harness::{Environment, load_suite};
+use nab_harness::{Job, run_jobs};
+use nab_harness::{
     TaskImageError, TaskRecipe, ensure_suite_images, ensure_task_image, remove_image, suite_images,
 };
-use nab_harness::runner::{Job, RunConfig, run_jobs};
-use nab_harness::sandbox::DockerBackend;
-use nab_harness::task::{Environment, load_suite};
-use nab_protocol::trial::TrialStatus;
+use nab_protocol::TrialStatus;
 use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
 
@@ -81,31 +80,11 @@ fn make_task(root: &std::path::Path, id: &str, env: &str, want_env: &str) {
     );
 }
 
-fn backend_cfg(
-    docker: nab_harness::sandbox::Engine,
-    image: String,
-    out: std::path::PathBuf,
-    run_id: &str,
-) -> RunConfig {
-    RunConfig {
-        engines: nab_harness::runner::EnginePool::single(Arc::new(DockerBackend::new(docker)), 2),
-        image,
-        out_dir: out,
-        run_id: run_id.to_owned(),
-        jobs: 2,
-        max_attempts: 1,
-        resume: false,
-        progress: std::sync::Arc::new(nab_harness::runner::progress::Silent),
-        model: None,
-        judge: None,
-    }
-}
-
 #[tokio::test(flavor = "multi_thread")]
 async fn a_task_image_is_built_once_shared_cached_and_locked_down_like_the_base() {
     let base = common::base_image().await;
-    let docker = nab_harness::sandbox::connect().await.unwrap();
-    let root = tempfile::tempdir().unwrap();
+    let docker = nab_harness::connect().await.unwrap();
+    let root = common::agent_root();
     let suite = root.path().join("suite");
     // A token in the last set-up command makes this run's image new (so it is really
     // built), while Docker's layer cache keeps the apt layer between test runs.
@@ -126,11 +105,6 @@ async fn a_task_image_is_built_once_shared_cached_and_locked_down_like_the_base(
         )
         .unwrap();
     }
-    std::fs::set_permissions(
-        root.path(),
-        std::os::unix::fs::PermissionsExt::from_mode(0o755),
-    )
-    .unwrap();
     let mut tasks: Vec<Arc<_>> = load_suite(&suite, &[])
         .unwrap_or_else(|e| panic!("{e}"))
         .into_iter()
@@ -166,7 +140,7 @@ async fn a_task_image_is_built_once_shared_cached_and_locked_down_like_the_base(
     .unwrap();
     assert!(again[0].1.built_in.is_none());
     // The image carries nab's labels, so `nab image ls` lists it under the base it used.
-    let listed = nab_harness::image::list_images(&docker).await.unwrap();
+    let listed = nab_harness::list_images(&docker).await.unwrap();
     let mine = listed.iter().find(|i| i.tag == tag).expect("listed");
     assert_eq!(mine.kind, "task");
     assert_eq!(mine.base.as_deref(), Some(base.as_str()));
@@ -192,7 +166,7 @@ async fn a_task_image_is_built_once_shared_cached_and_locked_down_like_the_base(
     });
     let out = root.path().join("out");
     let report = run_jobs(
-        backend_cfg(docker.clone(), base.clone(), out.clone(), &run_id),
+        common::quiet_run_config(docker.clone(), base.clone(), out.clone(), &run_id),
         jobs,
         CancellationToken::new(),
     )
@@ -225,7 +199,7 @@ async fn a_task_image_is_built_once_shared_cached_and_locked_down_like_the_base(
     let run2 = common::unique("taskimg-unbuilt");
     let _sweep2 = common::SweepOnDrop(run2.clone());
     let report = run_jobs(
-        backend_cfg(
+        common::quiet_run_config(
             docker.clone(),
             base.clone(),
             root.path().join("out2"),
@@ -249,7 +223,7 @@ async fn a_task_image_is_built_once_shared_cached_and_locked_down_like_the_base(
 #[tokio::test(flavor = "multi_thread")]
 async fn a_failed_build_names_the_task_and_the_failing_command() {
     let base = common::base_image().await;
-    let docker = nab_harness::sandbox::connect().await.unwrap();
+    let docker = nab_harness::connect().await.unwrap();
     let pb = indicatif::ProgressBar::hidden();
     let token = common::unique("fail");
     let recipe = TaskRecipe::new(
@@ -322,7 +296,7 @@ impl Drop for RemoveImage {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn nab_removes_only_images_it_built() {
-    let docker = nab_harness::sandbox::connect().await.unwrap();
+    let docker = nab_harness::connect().await.unwrap();
     let e = remove_image(&docker, "nab-no-such-image:0")
         .await
         .unwrap_err();
@@ -344,6 +318,6 @@ async fn nab_removes_only_images_it_built() {
         docker.inspect_image(&tag).await.is_ok(),
         "the foreign image was removed"
     );
-    let listed = nab_harness::image::list_images(&docker).await.unwrap();
+    let listed = nab_harness::list_images(&docker).await.unwrap();
     assert!(listed.iter().all(|i| i.tag != tag));
 }

@@ -7,11 +7,10 @@
 use crate::common;
 
 use common::{write, write_exec};
-use nab_harness::agent::AgentKind;
-use nab_harness::runner::{Job, RunConfig, run_jobs};
-use nab_harness::sandbox::DockerBackend;
-use nab_harness::task::load_suite;
-use nab_protocol::trial::{SandboxExit, TrialStatus};
+use nab_harness::AgentKind;
+use nab_harness::load_suite;
+use nab_harness::{Job, run_jobs};
+use nab_protocol::{SandboxExit, TrialStatus};
 use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
 
@@ -43,7 +42,7 @@ echo VERIFIER-OK
 #[tokio::test(flavor = "multi_thread")]
 async fn background_processes_symlinks_timeouts_and_cleanup() {
     let image = common::base_image().await;
-    let root = tempfile::tempdir().unwrap();
+    let root = common::agent_root();
     let secret_dir = tempfile::tempdir().unwrap();
     let secret = secret_dir.path().join("host-secret.txt");
     std::fs::write(&secret, "TOP-SECRET-HOST-CONTENT\n").unwrap();
@@ -82,11 +81,6 @@ echo done
             secret = secret.display()
         ),
     );
-    std::fs::set_permissions(
-        root.path(),
-        std::os::unix::fs::PermissionsExt::from_mode(0o755),
-    )
-    .unwrap();
 
     let tasks = load_suite(&root.path().join("suite"), &[]).unwrap_or_else(|e| panic!("{e}"));
     let kind = AgentKind::Command(agent.clone());
@@ -99,26 +93,9 @@ echo done
             dir_name: "0".into(),
         })
         .collect();
-    let run_id = common::unique("isolation");
-    let _sweep = common::SweepOnDrop(run_id.clone());
-    let out = root.path().join("out");
-    let cfg = RunConfig {
-        engines: nab_harness::runner::EnginePool::single(
-            Arc::new(DockerBackend::new(
-                nab_harness::sandbox::connect().await.unwrap(),
-            )),
-            2,
-        ),
-        image,
-        out_dir: out.clone(),
-        run_id: run_id.clone(),
-        jobs: 2,
-        max_attempts: 1,
-        resume: false,
-        progress: std::sync::Arc::new(nab_harness::runner::progress::Silent),
-        model: None,
-        judge: None,
-    };
+    let (run_id, _sweep, out) = common::run_slot(root.path(), "isolation");
+    let docker = nab_harness::connect().await.unwrap();
+    let cfg = common::quiet_run_config(docker, image, out.clone(), &run_id);
     let report = run_jobs(cfg, jobs, CancellationToken::new()).await.unwrap();
     assert_eq!(report.records.len(), 2);
     assert_eq!(

@@ -7,7 +7,7 @@
 
 use crate::common;
 
-use nab_protocol::trial::TrialStatus;
+use nab_protocol::TrialStatus;
 
 const TASK: &str = "py-pagination-offbyone";
 

@@ -8,7 +8,7 @@
 use crate::common;
 
 use common::write;
-use nab_protocol::trial::{FailureReason, TrialRecord, TrialStatus};
+use nab_protocol::{FailureReason, TrialRecord, TrialStatus};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
@@ -29,12 +29,7 @@ solution: ["true"]
 #[tokio::test(flavor = "multi_thread")]
 async fn a_verifier_that_is_gone_before_its_steps_is_a_failure_not_an_error() {
     common::base_image().await;
-    let root = tempfile::tempdir().unwrap();
-    std::fs::set_permissions(
-        root.path(),
-        std::os::unix::fs::PermissionsExt::from_mode(0o755),
-    )
-    .unwrap();
+    let root = common::agent_root();
     let d = root.path().join("suite/gone");
     write(&d.join("task.yaml"), TASK);
     write(&d.join("instruction.md"), "gone");
@@ -42,19 +37,9 @@ async fn a_verifier_that_is_gone_before_its_steps_is_a_failure_not_an_error() {
     write(&d.join("tests/check.sh"), "true\n");
     std::fs::create_dir_all(d.join("solution")).unwrap();
 
-    let run_id = common::unique("verifier-gone");
-    let _sweep = common::SweepOnDrop(run_id.clone());
-    let out = root.path().join("out");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_nab"))
-        .args([
-            "run",
-            "--run-id",
-            &run_id,
-            "--attempts",
-            "1",
-            "--agent",
-            "null",
-        ])
+    let (run_id, _sweep, out) = common::run_slot(root.path(), "verifier-gone");
+    let mut child = common::nab_run(&run_id, 1)
+        .args(["--agent", "null"])
         .arg("--tasks")
         .arg(root.path().join("suite"))
         .arg("--out")

@@ -2,7 +2,7 @@
 //! pairs both runs have, and `--pairwise FILE`, earlier verdicts to show. Each judged pair is
 //! appended to the pairs file as soon as it is judged, and a rerun resumes from that file
 //! ([`super::pairs_file`]). The two runs are the reports' side of the command
-//! (`nab_reports::cli::CompareArgs`); [`run`] takes them as arguments.
+//! (`nab_reports::CompareArgs`); [`run`] takes them as arguments.
 
 use super::load_rubric;
 use super::pairs_file::{PairKey, PairsFile};
@@ -10,8 +10,8 @@ use crate::material::TrialMaterial;
 use crate::model::{JudgeModel, ModelFactory};
 use crate::pairwise::{PairLine, PairwiseReport, compare_pair, read_verdicts};
 use anyhow::Context;
-use nab_protocol::run::{PairwiseVerdict, RunFolder, RunPaths};
-use nab_protocol::trial::TrialStatus;
+use nab_protocol::TrialStatus;
+use nab_protocol::{PairwiseVerdict, RunFolder, RunPaths};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -123,7 +123,7 @@ pub async fn judge_pairs(
         .collect::<anyhow::Result<_>>()?;
     let base = RunFolder::open(baseline)?;
     let cand = RunFolder::open(candidate)?;
-    let tasks = nab_protocol::run::resolve_tasks_dir(&cand.meta, candidate, args.tasks.as_deref())?;
+    let tasks = nab_protocol::resolve_tasks_dir(&cand.meta, candidate, args.tasks.as_deref())?;
     let run_ids = |f: &RunFolder| -> BTreeSet<String> {
         f.records.iter().map(|r| r.run_id.clone()).collect()
     };

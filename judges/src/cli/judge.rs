@@ -6,9 +6,9 @@ use crate::grade::{grade, is_scored};
 use crate::material::TrialMaterial;
 use crate::model::{JudgeModel, ModelFactory};
 use anyhow::Context;
-use nab_protocol::files::JsonlAppender;
-use nab_protocol::run::RunFolder;
-use nab_protocol::trial::{JudgeRecord, TrialRecord, TrialStatus};
+use nab_protocol::JsonlAppender;
+use nab_protocol::RunFolder;
+use nab_protocol::{JudgeRecord, TrialRecord, TrialStatus};
 use std::path::PathBuf;
 
 #[derive(clap::Args, Debug, Clone)]
@@ -48,7 +48,7 @@ pub async fn run(args: JudgeArgs, factory: ModelFactory<'_>) -> anyhow::Result<J
         .map(|s| factory(s).with_context(|| format!("--judge {s}")))
         .collect::<anyhow::Result<_>>()?;
     let run = RunFolder::open(&args.run)?;
-    let tasks = nab_protocol::run::resolve_tasks_dir(&run.meta, &args.run, args.tasks.as_deref())?;
+    let tasks = nab_protocol::resolve_tasks_dir(&run.meta, &args.run, args.tasks.as_deref())?;
     let mut records = run.records.clone();
     let mut summary = JudgeSummary::default();
     for i in 0..records.len() {

@@ -12,7 +12,7 @@
 
 use crate::error::JudgeError;
 use crate::pairwise::{PairLine, PairOutcome};
-use nab_protocol::files::JsonlAppender;
+use nab_protocol::JsonlAppender;
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 

@@ -4,7 +4,7 @@ use super::load_rubric;
 use crate::review::pairwise::export_pairwise;
 use crate::review::{ExportSummary, ReviewReport, Sample, export, import};
 use crate::rubric::Rubric;
-use nab_protocol::run::{RunFolder, resolve_tasks_dir};
+use nab_protocol::{RunFolder, resolve_tasks_dir};
 use std::path::PathBuf;
 
 #[derive(clap::Args, Debug, Clone)]
@@ -104,7 +104,7 @@ pub fn run(args: ReviewArgs) -> anyhow::Result<ReviewOutcome> {
             let run = RunFolder::open(&a.run)?;
             let out = a
                 .out
-                .unwrap_or_else(|| a.run.join(nab_protocol::run::REVIEW_DIR));
+                .unwrap_or_else(|| a.run.join(nab_protocol::REVIEW_DIR));
             Ok(ReviewOutcome::Exported(export(
                 &run,
                 &rubric,

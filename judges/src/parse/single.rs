@@ -4,7 +4,7 @@ use super::envelope::{json_body, typed};
 use super::fields::{Score, StrictBool};
 use super::{RejectKind, Rejection, check_evidence, check_visible};
 use crate::rubric::Rubric;
-use nab_protocol::trial::{DimensionScore, VetoVerdict};
+use nab_protocol::{DimensionScore, VetoVerdict};
 use serde::Deserialize;
 use std::collections::BTreeSet;
 

@@ -3,7 +3,7 @@
 //! kappas too low to trust. Shared by the trial and the pairwise review.
 
 use crate::kappa::{Interval, bootstrap_95, cohen_kappa, percent_agreement};
-use nab_protocol::run::Winner;
+use nab_protocol::Winner;
 use serde::Serialize;
 
 /// Agreement between the human and one judge on one dimension or veto.

@@ -23,16 +23,16 @@ pub(super) fn write_export<T: Serialize>(
         path: blind.clone(),
         source,
     })?;
-    let io = |e: nab_protocol::files::WriteError| JudgeError::Io {
+    let io = |e: nab_protocol::WriteError| JudgeError::Io {
         path: e.path,
         source: e.source,
     };
     let items_path = blind.join(ITEMS_FILE);
-    nab_protocol::files::write_jsonl_atomic(&items_path, items).map_err(io)?;
+    nab_protocol::write_jsonl_atomic(&items_path, items).map_err(io)?;
     let form_path = blind.join(FORM_FILE);
-    nab_protocol::files::write_atomic(&form_path, form_html.as_bytes()).map_err(io)?;
+    nab_protocol::write_atomic(&form_path, form_html.as_bytes()).map_err(io)?;
     let key_path = out_dir.join(KEY_FILE);
-    nab_protocol::files::write_json_atomic(&key_path, key).map_err(io)?;
+    nab_protocol::write_json_atomic(&key_path, key).map_err(io)?;
     Ok(ExportSummary {
         eligible,
         sampled: items.len(),

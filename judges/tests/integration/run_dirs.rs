@@ -2,17 +2,18 @@
 //! `nab review export|import`, with scripted judges from a model factory.
 
 use crate::common;
+use nab_judges::{CompareSummary, judge_pairs, run_compare, run_judge, run_review};
 
+use nab_judges::JudgeArgs;
+use nab_judges::JudgeOpts;
+use nab_judges::PairwiseArgs;
 use nab_judges::TrialGrader;
-use nab_judges::cli::JudgeOpts;
-use nab_judges::cli::compare::{self, PairwiseArgs};
-use nab_judges::cli::judge::{self, JudgeArgs};
-use nab_judges::cli::review::{
-    self, ReviewArgs, ReviewCommand, ReviewExportArgs, ReviewImportArgs, ReviewOutcome,
+use nab_judges::{ChatMessage, JudgeModel, ScriptedJudge};
+use nab_judges::{
+    ReviewArgs, ReviewCommand, ReviewExportArgs, ReviewImportArgs, ReviewOutcome,
     ReviewPairwiseExportArgs, SampleArgs,
 };
-use nab_judges::{ChatMessage, JudgeModel, ScriptedJudge};
-use nab_protocol::trial::{TrialRecord, TrialStatus};
+use nab_protocol::{TrialRecord, TrialStatus};
 use std::path::{Path, PathBuf};
 
 const MODEL: &str = "openai:secret-model-x@http://127.0.0.1:9";
@@ -75,6 +76,18 @@ fn quality_in(msgs: &[ChatMessage]) -> u8 {
         .unwrap_or(3)
 }
 
+/// A pairwise verdict for the change whose diff says GOOD (A or B, as the prompt put it).
+fn prefer_good(m: &[ChatMessage]) -> String {
+    let u = &m[1].content;
+    let good_in_a = u
+        .find("GOOD")
+        .is_some_and(|g| g < u.find("# Change B").unwrap_or(0));
+    format!(
+        r#"{{"winner":"{}","evidence":"clearer"}}"#,
+        if good_in_a { "A" } else { "B" }
+    )
+}
+
 /// `scripted:a` scores readability and error handling by the hidden quality; `scripted:b`
 /// agrees on readability but always says 3 for error handling; `scripted:pair` prefers the
 /// side whose diff says GOOD.
@@ -87,16 +100,7 @@ fn factory(spec: &str) -> anyhow::Result<Box<dyn JudgeModel>> {
         "scripted:b" => ScriptedJudge::deciding(spec, |m| {
             common::answer([quality_in(m), 3, 3], [false, false, false])
         }),
-        "scripted:pair" => ScriptedJudge::deciding(spec, |m| {
-            let u = &m[1].content;
-            let good_in_a = u
-                .find("GOOD")
-                .is_some_and(|g| g < u.find("# Change B").unwrap_or(0));
-            format!(
-                r#"{{"winner":"{}","evidence":"clearer"}}"#,
-                if good_in_a { "A" } else { "B" }
-            )
-        }),
+        "scripted:pair" => ScriptedJudge::deciding(spec, prefer_good),
         other => anyhow::bail!("unknown judge spec {other}"),
     }))
 }
@@ -126,7 +130,7 @@ async fn judge_grades_a_run_then_skips_already_judged_trials_and_reports_agreeme
     let tmp = tempfile::tempdir().unwrap();
     let run = make_run(tmp.path(), "run", "plain", 4);
     let tasks = tmp.path().join("tasks");
-    let s = judge::run(judge_args(&run, &tasks, false), &factory)
+    let s = run_judge(judge_args(&run, &tasks, false), &factory)
         .await
         .unwrap();
     assert_eq!(
@@ -169,11 +173,11 @@ async fn judge_grades_a_run_then_skips_already_judged_trials_and_reports_agreeme
         s.markdown
     );
 
-    let again = judge::run(judge_args(&run, &tasks, false), &factory)
+    let again = run_judge(judge_args(&run, &tasks, false), &factory)
         .await
         .unwrap();
     assert_eq!((again.graded, again.skipped), (0, 23));
-    let forced = judge::run(judge_args(&run, &tasks, true), &factory)
+    let forced = run_judge(judge_args(&run, &tasks, true), &factory)
         .await
         .unwrap();
     assert_eq!(forced.graded, 22);
@@ -192,15 +196,15 @@ async fn judge_grades_a_run_then_skips_already_judged_trials_and_reports_agreeme
 fn entry_point_futures_are_send() {
     fn assert_send<T: Send>(_: &T) {}
     let tmp = PathBuf::from("/nonexistent");
-    let f = judge::run(judge_args(&tmp, &tmp, false), &factory);
+    let f = run_judge(judge_args(&tmp, &tmp, false), &factory);
     assert_send(&f);
     let args = PairwiseArgs {
         tasks: Some(tmp.clone()),
         ..PairwiseArgs::default()
     };
-    let c = compare::run(args.clone(), &tmp, &tmp, &factory);
+    let c = run_compare(args.clone(), &tmp, &tmp, &factory);
     assert_send(&c);
-    let j = compare::judge_pairs(&args, &tmp, &tmp, None, &factory);
+    let j = judge_pairs(&args, &tmp, &tmp, None, &factory);
     assert_send(&j);
 }
 
@@ -240,7 +244,7 @@ async fn compare_without_the_suite_says_why_once() {
     };
     let err = format!(
         "{:#}",
-        compare::judge_pairs(&args, &base, &cand, None, &factory)
+        judge_pairs(&args, &base, &cand, None, &factory)
             .await
             .err()
             .unwrap()
@@ -265,7 +269,7 @@ async fn compare_counts_wins_over_shared_trials() {
         pairs_out: Some(out.clone()),
         ..PairwiseArgs::default()
     };
-    let outcome = compare::run(args, &base, &cand, &factory).await.unwrap();
+    let outcome = run_compare(args, &base, &cand, &factory).await.unwrap();
     let (s, written) = outcome.judged.unwrap();
     assert_eq!(written, out);
     assert_eq!(outcome.verdicts.len(), 8, "every judged pair is a verdict");
@@ -296,7 +300,7 @@ async fn compare_counts_wins_over_shared_trials() {
             out: rev.clone(),
         }),
     };
-    let ReviewOutcome::Exported(e) = review::run(export).unwrap() else {
+    let ReviewOutcome::Exported(e) = run_review(export).unwrap() else {
         panic!()
     };
     assert_eq!(e.sampled, 8);
@@ -349,7 +353,7 @@ async fn compare_counts_wins_over_shared_trials() {
             seed: 1,
         }),
     };
-    let ReviewOutcome::Imported(rep) = review::run(import).unwrap() else {
+    let ReviewOutcome::Imported(rep) = run_review(import).unwrap() else {
         panic!()
     };
     let row = &rep.rows[0];
@@ -384,19 +388,18 @@ async fn review_export_is_blind_seeded_and_import_measures_agreement() {
     let tmp = tempfile::tempdir().unwrap();
     let run = make_run(tmp.path(), "run", "plain", 4);
     let tasks = tmp.path().join("tasks");
-    judge::run(judge_args(&run, &tasks, false), &factory)
+    run_judge(judge_args(&run, &tasks, false), &factory)
         .await
         .unwrap();
 
     let out1 = tmp.path().join("review1");
-    let ReviewOutcome::Exported(e) =
-        review::run(export_args(&run, &tasks, &out1, 0.25, 7)).unwrap()
+    let ReviewOutcome::Exported(e) = run_review(export_args(&run, &tasks, &out1, 0.25, 7)).unwrap()
     else {
         panic!()
     };
     assert_eq!((e.eligible, e.sampled, e.tasks), (11, 3, 3));
     let out2 = tmp.path().join("review2");
-    review::run(export_args(&run, &tasks, &out2, 0.25, 7)).unwrap();
+    run_review(export_args(&run, &tasks, &out2, 0.25, 7)).unwrap();
     for f in ["blind/items.jsonl", "blind/form.html"] {
         let a = std::fs::read_to_string(out1.join(f)).unwrap();
         assert_eq!(
@@ -434,7 +437,7 @@ async fn review_export_is_blind_seeded_and_import_measures_agreement() {
 
     // Full sample for the agreement test; the human agrees with judge a.
     let out = tmp.path().join("review");
-    review::run(export_args(&run, &tasks, &out, 1.0, 3)).unwrap();
+    run_review(export_args(&run, &tasks, &out, 1.0, 3)).unwrap();
     let key: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("review-key.json")).unwrap())
             .unwrap();
@@ -463,7 +466,7 @@ async fn review_export_is_blind_seeded_and_import_measures_agreement() {
             seed: 1,
         }),
     };
-    let ReviewOutcome::Imported(rep) = review::run(import(0.6)).unwrap() else {
+    let ReviewOutcome::Imported(rep) = run_review(import(0.6)).unwrap() else {
         panic!()
     };
     assert_eq!(rep.items, 11);
@@ -517,7 +520,7 @@ async fn review_export_is_blind_seeded_and_import_measures_agreement() {
         ),
     )
     .unwrap();
-    let err = review::run(import(0.6)).err().unwrap().to_string();
+    let err = run_review(import(0.6)).err().unwrap().to_string();
     assert!(
         err.contains("verdicts.jsonl:2") && err.contains("is a string"),
         "{err}"
@@ -537,14 +540,7 @@ fn counting_factory(
             calls.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
             let text = std::fs::read_to_string(&pairs).unwrap_or_default();
             lines_seen.lock().unwrap().push(text.matches('\n').count());
-            let u = &m[1].content;
-            let good_in_a = u
-                .find("GOOD")
-                .is_some_and(|g| g < u.find("# Change B").unwrap_or(0));
-            format!(
-                r#"{{"winner":"{}","evidence":"clearer"}}"#,
-                if good_in_a { "A" } else { "B" }
-            )
+            prefer_good(m)
         })) as Box<dyn JudgeModel>)
     }
 }
@@ -555,13 +551,13 @@ async fn judge_pairs_in(
     root: &Path,
     out: &Path,
     factory: nab_judges::ModelFactory<'_>,
-) -> anyhow::Result<compare::CompareSummary> {
+) -> anyhow::Result<CompareSummary> {
     let args = PairwiseArgs {
         judges: vec!["scripted:pair".into()],
         tasks: Some(root.join("tasks")),
         ..PairwiseArgs::default()
     };
-    compare::judge_pairs(
+    judge_pairs(
         &args,
         &root.join("base"),
         &root.join("cand"),
@@ -571,27 +567,54 @@ async fn judge_pairs_in(
     .await
 }
 
+/// A base run ("meh") and a candidate ("GOOD") of `tasks` tasks in a temporary
+/// folder, the pairs file to judge them into, and what [`counting_factory`]'s judge counts.
+struct CountedPairs {
+    tmp: tempfile::TempDir,
+    out: PathBuf,
+    calls: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+    seen: std::sync::Arc<std::sync::Mutex<Vec<usize>>>,
+}
+
+impl CountedPairs {
+    fn new(tasks: usize) -> CountedPairs {
+        let tmp = tempfile::tempdir().unwrap();
+        make_run(tmp.path(), "base", "meh", tasks);
+        make_run(tmp.path(), "cand", "GOOD", tasks);
+        let out = tmp.path().join("pairwise.jsonl");
+        CountedPairs {
+            tmp,
+            out,
+            calls: Default::default(),
+            seen: Default::default(),
+        }
+    }
+
+    /// [`judge_pairs_in`] with the counting judge.
+    async fn judge(&self) -> anyhow::Result<CompareSummary> {
+        let factory = counting_factory(self.calls.clone(), self.seen.clone(), self.out.clone());
+        judge_pairs_in(self.tmp.path(), &self.out, &factory).await
+    }
+}
+
 /// Each pair is on disk as soon as it is judged; a run stopped mid-write (a torn last line)
 /// resumes: the complete lines are not judged again, the torn pair is, and the file ends as
 /// one complete line per pair.
 #[tokio::test]
 async fn compare_appends_pairs_as_judged_and_resumes_after_a_torn_line() {
     use std::sync::atomic::Ordering;
-    let tmp = tempfile::tempdir().unwrap();
-    make_run(tmp.path(), "base", "meh", 3);
-    make_run(tmp.path(), "cand", "GOOD", 3);
-    let out = tmp.path().join("pairwise.jsonl");
-    let calls = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
-    let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
-    let factory = counting_factory(calls.clone(), seen.clone(), out.clone());
+    let pairs = CountedPairs::new(3);
+    let CountedPairs {
+        out, calls, seen, ..
+    } = &pairs;
 
-    let first = judge_pairs_in(tmp.path(), &out, &factory).await.unwrap();
+    let first = pairs.judge().await.unwrap();
     assert_eq!((first.pairs.len(), first.resumed), (8, 0));
     assert_eq!(calls.load(Ordering::SeqCst), 16, "8 pairs, both orders");
     // Both orders of pair k were asked with the k-1 pairs before it already written.
     let seen_first: Vec<usize> = seen.lock().unwrap().clone();
     assert_eq!(seen_first, (0..8).flat_map(|k| [k, k]).collect::<Vec<_>>());
-    let full = std::fs::read_to_string(&out).unwrap();
+    let full = std::fs::read_to_string(out).unwrap();
     let lines: Vec<&str> = full.lines().collect();
     assert_eq!(lines.len(), 8);
 
@@ -601,9 +624,9 @@ async fn compare_appends_pairs_as_judged_and_resumes_after_a_torn_line() {
         lines[..3].join("\n"),
         &lines[3][..lines[3].len() / 2]
     );
-    std::fs::write(&out, &torn).unwrap();
+    std::fs::write(out, &torn).unwrap();
     calls.store(0, Ordering::SeqCst);
-    let again = judge_pairs_in(tmp.path(), &out, &factory).await.unwrap();
+    let again = pairs.judge().await.unwrap();
     assert_eq!(
         calls.load(Ordering::SeqCst),
         10,
@@ -617,7 +640,7 @@ async fn compare_appends_pairs_as_judged_and_resumes_after_a_torn_line() {
     );
     let r = &again.reports[0].1;
     assert_eq!((r.wins, r.n), (8, 8), "the same verdicts as the whole run");
-    let text = std::fs::read_to_string(&out).unwrap();
+    let text = std::fs::read_to_string(out).unwrap();
     assert!(text.ends_with('\n'));
     let keys: std::collections::BTreeSet<(String, u64)> = text
         .lines()
@@ -633,9 +656,9 @@ async fn compare_appends_pairs_as_judged_and_resumes_after_a_torn_line() {
 
     // Nothing left to judge: a third run asks nobody.
     calls.store(0, Ordering::SeqCst);
-    let done = judge_pairs_in(tmp.path(), &out, &factory).await.unwrap();
+    let done = pairs.judge().await.unwrap();
     assert_eq!((calls.load(Ordering::SeqCst), done.resumed), (0, 8));
-    assert_eq!(std::fs::read_to_string(&out).unwrap(), text);
+    assert_eq!(std::fs::read_to_string(out).unwrap(), text);
 }
 
 /// A pairs file written for another run pair is refused before any judge is asked, and
@@ -643,15 +666,10 @@ async fn compare_appends_pairs_as_judged_and_resumes_after_a_torn_line() {
 #[tokio::test]
 async fn compare_refuses_a_pairs_file_of_another_run_pair() {
     use std::sync::atomic::Ordering;
-    let tmp = tempfile::tempdir().unwrap();
-    make_run(tmp.path(), "base", "meh", 2);
-    make_run(tmp.path(), "cand", "GOOD", 2);
-    let out = tmp.path().join("pairwise.jsonl");
-    let calls = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
-    let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
-    let factory = counting_factory(calls.clone(), seen, out.clone());
-    judge_pairs_in(tmp.path(), &out, &factory).await.unwrap();
-    let good = std::fs::read_to_string(&out).unwrap();
+    let pairs = CountedPairs::new(2);
+    let CountedPairs { out, calls, .. } = &pairs;
+    pairs.judge().await.unwrap();
+    let good = std::fs::read_to_string(out).unwrap();
 
     // The same file, but its second line judged on another candidate run.
     let mut lines: Vec<String> = good.lines().map(str::to_owned).collect();
@@ -661,30 +679,23 @@ async fn compare_refuses_a_pairs_file_of_another_run_pair() {
     );
     assert!(lines[1].contains("run-other"));
     let forged = format!("{}\n", lines.join("\n"));
-    std::fs::write(&out, &forged).unwrap();
+    std::fs::write(out, &forged).unwrap();
     calls.store(0, Ordering::SeqCst);
-    let err = judge_pairs_in(tmp.path(), &out, &factory)
-        .await
-        .unwrap_err();
+    let err = pairs.judge().await.unwrap_err();
     let msg = format!("{err:#}");
     assert!(msg.contains("pairwise.jsonl:2:"), "names the line: {msg}");
     assert!(msg.contains("run-other"), "{msg}");
     assert!(msg.contains("refusing to mix"), "{msg}");
     assert_eq!(calls.load(Ordering::SeqCst), 0, "no judge asked");
     assert_eq!(
-        std::fs::read_to_string(&out).unwrap(),
+        std::fs::read_to_string(out).unwrap(),
         forged,
         "left as it was"
     );
 
     // Not a pairs file at all: refused too, naming the line.
-    std::fs::write(&out, "{\"task_id\":\"task-0\",\"winner\":\"candidate\"}\n").unwrap();
-    let msg = format!(
-        "{:#}",
-        judge_pairs_in(tmp.path(), &out, &factory)
-            .await
-            .unwrap_err()
-    );
+    std::fs::write(out, "{\"task_id\":\"task-0\",\"winner\":\"candidate\"}\n").unwrap();
+    let msg = format!("{:#}", pairs.judge().await.unwrap_err());
     assert!(msg.contains("pairwise.jsonl:1:"), "{msg}");
     assert_eq!(calls.load(Ordering::SeqCst), 0);
 }

@@ -6,7 +6,7 @@ use crate::compare::Comparison;
 use crate::finish::write_file;
 use crate::html::render_compare;
 use crate::run::Run;
-use nab_protocol::run::PairwiseVerdict;
+use nab_protocol::PairwiseVerdict;
 use std::path::{Path, PathBuf};
 
 /// The two runs compared, and where the page goes.
@@ -54,7 +54,7 @@ pub fn run(args: &CompareArgs, pairwise: Vec<PairwiseVerdict>) -> anyhow::Result
     let html = args
         .out
         .clone()
-        .unwrap_or_else(|| nab_protocol::run::RunPaths::new(&args.candidate).compare());
+        .unwrap_or_else(|| nab_protocol::RunPaths::new(&args.candidate).compare());
     write_file(&html, render_compare(&comparison)?.as_bytes())?;
     Ok(CompareOutcome { comparison, html })
 }

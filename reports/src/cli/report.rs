@@ -23,7 +23,7 @@ pub struct ReportArgs {
 pub fn run(args: &ReportArgs) -> anyhow::Result<RunOutputs> {
     let mut run = Run::load(&args.run)?;
     if let Some(tasks) = &args.tasks {
-        let dir = nab_protocol::run::resolve_tasks_dir(&run.meta, &run.dir, Some(tasks))?;
+        let dir = nab_protocol::resolve_tasks_dir(&run.meta, &run.dir, Some(tasks))?;
         run.meta.tasks_dir = Some(std::path::absolute(&dir).unwrap_or(dir));
     }
     let out = args.out.clone().unwrap_or_else(|| args.run.clone());

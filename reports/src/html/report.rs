@@ -7,7 +7,7 @@ use crate::run::Run;
 use crate::summary::{RunSummary, trial_tokens};
 use crate::trial::TrialView;
 use minijinja::{Value, context};
-use nab_protocol::trial::TrialStatus;
+use nab_protocol::TrialStatus;
 use serde::Serialize;
 
 #[derive(Serialize)]
@@ -121,7 +121,7 @@ pub fn render_report_at(run: &Run, summary: &RunSummary, generated_at: &str) -> 
 
     // A copied run folder may not find its suite: then the trial views show no instruction,
     // rather than an instruction from some other suite.
-    let tasks_dir = match nab_protocol::run::resolve_tasks_dir(&run.meta, &run.dir, None) {
+    let tasks_dir = match nab_protocol::resolve_tasks_dir(&run.meta, &run.dir, None) {
         Ok(dir) => Some(dir),
         Err(e) => {
             tracing::warn!("the report shows no task instructions: {e}");

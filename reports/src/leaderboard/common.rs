@@ -124,8 +124,8 @@ impl CommonTasks {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use nab_protocol::run::RunMeta;
-    use nab_protocol::trial::{TrialRecord, TrialStatus};
+    use nab_protocol::RunMeta;
+    use nab_protocol::{TrialRecord, TrialStatus};
     use std::path::Path;
 
     fn run(trials: &[(&str, u32, TrialStatus)]) -> Run {

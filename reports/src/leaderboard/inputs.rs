@@ -8,7 +8,7 @@
 //! are never reached through a symbolic link.
 
 use crate::error::{ReportError, Result};
-use nab_protocol::run::{RESULTS_FILE, RUN_META_FILE};
+use nab_protocol::{RESULTS_FILE, RUN_META_FILE};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 

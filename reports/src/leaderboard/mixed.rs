@@ -1,5 +1,5 @@
 //! Whether the runs of a leaderboard used the same suite: the same task ids and, where
-//! run.json records it, the same suite hash (`tasks_hash`, see [`nab_protocol::run::suite_hash`]).
+//! run.json records it, the same suite hash (`tasks_hash`, see [`nab_protocol::suite_hash`]).
 //! Ranks over different tasks or different versions of them compare nothing, so the
 //! leaderboard refuses them unless `--allow-mixed` is given, and then says so.
 
@@ -96,8 +96,8 @@ pub fn unchecked(labels: &[String], runs: &[&Run]) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use nab_protocol::run::RunMeta;
-    use nab_protocol::trial::TrialRecord;
+    use nab_protocol::RunMeta;
+    use nab_protocol::TrialRecord;
     use std::path::Path;
 
     fn run(ids: &[&str], hash: Option<&str>) -> Run {

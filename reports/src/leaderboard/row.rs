@@ -4,7 +4,7 @@ use super::common::CommonTasks;
 use crate::run::{Run, TaskTrials};
 use crate::stats::{self, Interval, RankInterval, Z95};
 use crate::summary::{KMetric, trial_tokens};
-use nab_protocol::trial::{TrialRecord, TrialStatus};
+use nab_protocol::{TrialRecord, TrialStatus};
 use serde::Serialize;
 
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -117,8 +117,8 @@ pub fn matrix(runs: &[&Run], alpha: f64) -> Significance {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use nab_protocol::run::RunMeta;
-    use nab_protocol::trial::{TrialRecord, TrialStatus};
+    use nab_protocol::RunMeta;
+    use nab_protocol::{TrialRecord, TrialStatus};
     use std::path::Path;
 
     /// One trial per task, passing where `pass` says.

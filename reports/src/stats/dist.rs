@@ -1,14 +1,6 @@
 //! Quantiles of the reference distributions (thin wrappers over statrs).
 
-use statrs::distribution::{ContinuousCDF, Normal, StudentsT};
-
-/// Φ⁻¹(p), the standard normal quantile.
-pub fn normal_quantile(p: f64) -> f64 {
-    // Normal::new(0, 1) cannot fail: the parameters are constants.
-    Normal::new(0.0, 1.0)
-        .map(|n| n.inverse_cdf(p))
-        .unwrap_or(f64::NAN)
-}
+use statrs::distribution::{ContinuousCDF, StudentsT};
 
 /// The Student-t quantile with `df` degrees of freedom; `None` when df < 1.
 pub fn t_quantile(p: f64, df: f64) -> Option<f64> {
@@ -33,7 +25,6 @@ mod tests {
     #[test]
     fn quantiles_match_tables() {
         // Reference values from mpmath at 30 digits.
-        assert!((normal_quantile(0.975) - 1.959_963_984_540).abs() < 1e-9);
         assert!((t_quantile(0.975, 27.0).unwrap() - 2.051_830_516_480).abs() < 1e-9);
         assert!((t_quantile(0.8, 27.0).unwrap() - 0.855_137_230_694).abs() < 1e-9);
         assert!((t_quantile(0.975, 1.0).unwrap() - 12.706_204_736_175).abs() < 1e-9);

@@ -27,7 +27,7 @@ pub use mcnemar::mcnemar_exact;
 pub use mde::mde_paired;
 pub use paired::{PairedT, paired_t_interval, paired_t_p_value};
 pub use pass_at_k::{pass_at_k, pass_hat_k};
-pub use quantile::{median, p90, quantile};
+pub use quantile::{median, p90};
 pub use rank::{RankInterval, rank_intervals};
 pub use wilson::wilson;
 

@@ -15,8 +15,8 @@ pub mod text;
 pub mod trajectory;
 
 use diff::DiffView;
-use nab_protocol::run::{RunPaths, TrialDir, instruction_path};
-use nab_protocol::trial::{JudgeRecord, TrialRecord};
+use nab_protocol::{JudgeRecord, TrialRecord};
+use nab_protocol::{RunPaths, TrialDir, instruction_path};
 use serde::Serialize;
 use std::path::Path;
 use text::Text;
@@ -58,7 +58,7 @@ pub fn read_text(path: &Path) -> Option<String> {
 
 impl TrialView {
     /// `tasks_dir` is the run's suite, already resolved and checked
-    /// ([`resolve_tasks_dir`](nab_protocol::run::resolve_tasks_dir)). A record whose folder
+    /// ([`resolve_tasks_dir`](nab_protocol::resolve_tasks_dir)). A record whose folder
     /// name is damaged shows no artifacts rather than reading outside the run.
     pub fn load(run_dir: &Path, tasks_dir: Option<&Path>, rec: &TrialRecord) -> TrialView {
         let dir = match RunPaths::new(run_dir).trial_of(rec) {

@@ -7,7 +7,7 @@
 
 use super::MAX_TURNS;
 use super::text::Text;
-use nab_protocol::transcript::TranscriptLine;
+use nab_protocol::TranscriptLine;
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -141,44 +141,40 @@ fn load_pruned(path: &Path) -> Vec<TranscriptLine> {
     let mut lines: Vec<TranscriptLine> = Vec::new();
     let mut first_seen: HashMap<String, u64> = HashMap::new();
     let mut earliest = u64::MAX;
-    let _ = nab_protocol::for_each_line(
-        path,
-        nab_protocol::transcript::READ_LINE_LIMIT,
-        |_, text, _| {
-            let Ok(mut line) = serde_json::from_str::<TranscriptLine>(text) else {
-                return;
-            };
-            let keep_prompt = line.seq < earliest;
-            earliest = earliest.min(line.seq);
-            let messages = line
-                .request
-                .get_mut("messages")
-                .and_then(Value::as_array_mut)
-                .map(std::mem::take)
-                .unwrap_or_default();
-            let kept: Vec<Value> = messages
-                .into_iter()
-                .filter(|m| match m.get("role").and_then(Value::as_str) {
-                    Some("system" | "user") => keep_prompt,
-                    Some("tool") => {
-                        let Some(id) = m.get("tool_call_id").and_then(Value::as_str) else {
-                            return false;
-                        };
-                        match first_seen.get(id) {
-                            Some(seq) if *seq <= line.seq => false,
-                            _ => {
-                                first_seen.insert(id.to_owned(), line.seq);
-                                true
-                            }
+    let _ = nab_protocol::for_each_line(path, nab_protocol::READ_LINE_LIMIT, |_, text, _| {
+        let Ok(mut line) = serde_json::from_str::<TranscriptLine>(text) else {
+            return;
+        };
+        let keep_prompt = line.seq < earliest;
+        earliest = earliest.min(line.seq);
+        let messages = line
+            .request
+            .get_mut("messages")
+            .and_then(Value::as_array_mut)
+            .map(std::mem::take)
+            .unwrap_or_default();
+        let kept: Vec<Value> = messages
+            .into_iter()
+            .filter(|m| match m.get("role").and_then(Value::as_str) {
+                Some("system" | "user") => keep_prompt,
+                Some("tool") => {
+                    let Some(id) = m.get("tool_call_id").and_then(Value::as_str) else {
+                        return false;
+                    };
+                    match first_seen.get(id) {
+                        Some(seq) if *seq <= line.seq => false,
+                        _ => {
+                            first_seen.insert(id.to_owned(), line.seq);
+                            true
                         }
                     }
-                    _ => false,
-                })
-                .collect();
-            line.request = serde_json::json!({ "messages": kept });
-            lines.push(line);
-        },
-    );
+                }
+                _ => false,
+            })
+            .collect();
+        line.request = serde_json::json!({ "messages": kept });
+        lines.push(line);
+    });
     lines
 }
 

@@ -6,9 +6,8 @@
 //! Saves a screenshot to `target/nab-artifacts/report.png` for CI to keep.
 
 use crate::common;
+use nab_reports::synth_records;
 
-use headless_chrome::protocol::cdp::Page::CaptureScreenshotFormatOption;
-use nab_reports::fixtures;
 use serde_json::Value;
 use std::time::Duration;
 
@@ -25,7 +24,7 @@ fn the_report_renders_in_headless_chromium_offline_and_matches_summary_json() {
     let mut spec = common::spec("browser", 28, 5, true);
     spec.error_rate = 0.03;
     spec.turns = 6;
-    let mut recs = fixtures::records(&spec);
+    let mut recs = synth_records(&spec);
     // Priced trials (what `nab run --prices` writes), so the cost card and column render.
     for r in recs.iter_mut() {
         r.cost_usd = r
@@ -38,28 +37,12 @@ fn the_report_renders_in_headless_chromium_offline_and_matches_summary_json() {
     let summary: Value =
         serde_json::from_slice(&std::fs::read(&out.summary_json).unwrap()).unwrap();
 
-    let page = common::chrome::WatchedTab::open((1400, 1800));
-    let (tab, problems, requests) = (&page.tab, &page.problems, &page.requests);
-
-    let url = format!(
-        "file://{}",
-        out.report_html.canonicalize().unwrap().display()
-    );
-    tab.navigate_to(&url)
-        .unwrap()
-        .wait_until_navigated()
-        .unwrap();
-    tab.wait_for_element("#tasks tbody tr").unwrap();
+    let page = common::chrome::WatchedTab::showing((1400, 1800), &out.report_html);
+    let (tab, problems) = (&page.tab, &page.problems);
 
     // The summary numbers in the DOM equal summary.json (to the precision shown).
     let dom: Value = serde_json::from_str(
-        tab.evaluate(
-            "JSON.stringify(Object.fromEntries(Array.from(document.querySelectorAll('[data-summary]')).map(e => [e.dataset.summary, e.textContent])))",
-            false,
-        )
-        .unwrap()
-        .value
-        .unwrap()
+        page.eval("JSON.stringify(Object.fromEntries(Array.from(document.querySelectorAll('[data-summary]')).map(e => [e.dataset.summary, e.textContent])))")
         .as_str()
         .unwrap(),
     )
@@ -117,14 +100,7 @@ fn the_report_renders_in_headless_chromium_offline_and_matches_summary_json() {
     assert_eq!(summary["trials"], 140);
 
     // Filtering by status hides the other rows.
-    let visible = tab
-        .evaluate(
-            "(() => { const s = document.getElementById('f-status'); s.value = 'passed'; s.dispatchEvent(new Event('change')); const n = document.querySelectorAll('#tasks tbody tr:not([hidden])').length; const bad = Array.from(document.querySelectorAll('#tasks tbody tr:not([hidden])')).filter(r => r.dataset.status !== 'passed').length; s.value = ''; s.dispatchEvent(new Event('change')); return n * 1000 + bad; })()",
-            false,
-        )
-        .unwrap()
-        .value
-        .unwrap()
+    let visible = page.eval("(() => { const s = document.getElementById('f-status'); s.value = 'passed'; s.dispatchEvent(new Event('change')); const n = document.querySelectorAll('#tasks tbody tr:not([hidden])').length; const bad = Array.from(document.querySelectorAll('#tasks tbody tr:not([hidden])')).filter(r => r.dataset.status !== 'passed').length; s.value = ''; s.dispatchEvent(new Event('change')); return n * 1000 + bad; })()")
         .as_f64()
         .unwrap();
     assert!(
@@ -133,14 +109,7 @@ fn the_report_renders_in_headless_chromium_offline_and_matches_summary_json() {
     );
 
     // Sorting by cost per trial puts the rows in ascending order of their shown cost.
-    let sorted = tab
-        .evaluate(
-            "(() => { document.querySelector('th[data-sort=cost]').click(); const v = Array.from(document.querySelectorAll('#tasks tbody tr')).map(r => parseFloat(r.querySelector('[data-col=mean_cost]').textContent.replace('$', ''))); const w = v.filter(x => !isNaN(x)); return w.every((x, i) => i === 0 || w[i - 1] <= x) && w.length >= 27 && v.length === 28; })()",
-            false,
-        )
-        .unwrap()
-        .value
-        .unwrap();
+    let sorted = page.eval("(() => { document.querySelector('th[data-sort=cost]').click(); const v = Array.from(document.querySelectorAll('#tasks tbody tr')).map(r => parseFloat(r.querySelector('[data-col=mean_cost]').textContent.replace('$', ''))); const w = v.filter(x => !isNaN(x)); return w.every((x, i) => i === 0 || w[i - 1] <= x) && w.length >= 27 && v.length === 28; })()");
     assert_eq!(
         sorted,
         serde_json::json!(true),
@@ -176,14 +145,8 @@ fn the_report_renders_in_headless_chromium_offline_and_matches_summary_json() {
     assert!(body.contains("FAILED tests/test_app.py"), "verifier output");
     assert!(body.contains("readability"), "judge evidence");
     // The long tool output starts collapsed.
-    let collapsed = tab
-        .evaluate(
-            "document.querySelectorAll('#trial-body details:not([open])').length",
-            false,
-        )
-        .unwrap()
-        .value
-        .unwrap()
+    let collapsed = page
+        .eval("document.querySelectorAll('#trial-body details:not([open])').length")
         .as_f64()
         .unwrap();
     assert!(collapsed >= 1.0);
@@ -195,37 +158,17 @@ fn the_report_renders_in_headless_chromium_offline_and_matches_summary_json() {
     )
     .unwrap();
     std::thread::sleep(Duration::from_millis(200));
-    let png = tab
-        .capture_screenshot(CaptureScreenshotFormatOption::Png, None, None, true)
-        .unwrap();
-    let shot = common::chrome::artifacts_dir().join("trial.png");
-    std::fs::write(&shot, &png).unwrap();
+    page.screenshot("trial.png");
     // And the top of the report.
     tab.evaluate("history.pushState(null, '', location.pathname); document.getElementById('trial-view').classList.remove('open'); window.scrollTo(0, 0)", false)
         .unwrap();
     std::thread::sleep(Duration::from_millis(300));
-    let png = tab
-        .capture_screenshot(CaptureScreenshotFormatOption::Png, None, None, true)
-        .unwrap();
-    assert!(png.starts_with(b"\x89PNG"));
-    std::fs::write(common::chrome::artifacts_dir().join("report.png"), &png).unwrap();
+    page.screenshot("report.png");
     std::fs::copy(
         &out.report_html,
         common::chrome::artifacts_dir().join("report.html"),
     )
     .unwrap();
 
-    let problems = problems.lock().unwrap().clone();
-    assert!(problems.is_empty(), "console errors: {problems:#?}");
-    let requests = requests.lock().unwrap().clone();
-    // data: URLs (the empty favicon) are inline, not network.
-    let external: Vec<&String> = requests
-        .iter()
-        .filter(|u| !u.starts_with("file://") && !u.starts_with("data:"))
-        .collect();
-    assert!(external.is_empty(), "network requests: {external:#?}");
-    assert!(
-        requests.iter().any(|u| u.ends_with("report.html")),
-        "the Network domain saw the page load itself: {requests:?}"
-    );
+    page.assert_ran_clean_and_offline("report.html");
 }

@@ -1,11 +1,13 @@
 //! `nab compare`: compare.html, the terminal summary and pairwise judge input.
 
 use crate::common;
+use nab_reports::run_compare;
+use nab_reports::synth_records;
 
-use nab_protocol::run::PairwiseVerdict;
-use nab_protocol::trial::TrialStatus;
+use nab_protocol::PairwiseVerdict;
+use nab_protocol::TrialStatus;
+use nab_reports::CompareArgs;
 use nab_reports::Comparison;
-use nab_reports::cli::compare::{self, CompareArgs};
 use std::path::Path;
 
 /// The reports' side of `nab compare`, shown the verdicts of a plain verdict file (in
@@ -15,15 +17,30 @@ fn run(args: &CompareArgs, pairwise: Option<&Path>) -> anyhow::Result<Comparison
         Some(p) => nab_protocol::read_jsonl::<PairwiseVerdict>(p)?.records,
         None => Vec::new(),
     };
-    Ok(compare::run(args, verdicts)?.comparison)
+    Ok(run_compare(args, verdicts)?.comparison)
 }
-use nab_reports::fixtures;
+use std::path::PathBuf;
+
+/// `nab compare --baseline <baseline> --candidate <candidate> --out <out> --seed 1`.
+fn args(baseline: PathBuf, candidate: PathBuf, out: PathBuf) -> CompareArgs {
+    CompareArgs {
+        baseline,
+        candidate,
+        out: Some(out),
+        seed: 1,
+    }
+}
+
+/// [`run`], which must succeed.
+fn compared(args: CompareArgs, pairwise: Option<&Path>) -> Comparison {
+    run(&args, pairwise).unwrap()
+}
 
 #[test]
 fn writes_compare_html_and_reports_paired_statistics_and_pairwise_results() {
     let tmp = tempfile::tempdir().unwrap();
     let spec = common::spec("base", 28, 3, false);
-    let base = fixtures::records(&spec);
+    let base = synth_records(&spec);
     let mut cand = base.clone();
     // The candidate loses task 00 (always passing) and gains task 01 (always failing).
     for r in cand.iter_mut() {
@@ -44,16 +61,7 @@ fn writes_compare_html_and_reports_paired_statistics_and_pairwise_results() {
     )
     .unwrap();
     let out = tmp.path().join("compare.html");
-    let cmp = run(
-        &CompareArgs {
-            baseline: b.clone(),
-            candidate: c.clone(),
-            out: Some(out.clone()),
-            seed: 1,
-        },
-        Some(&pairs),
-    )
-    .unwrap();
+    let cmp = compared(args(b.clone(), c.clone(), out.clone()), Some(&pairs));
     assert_eq!(cmp.paired.tasks, 28);
     assert_eq!(cmp.paired.mean_diff, Some(0.0), "one lost, one gained");
     assert_eq!((cmp.paired.mcnemar.b, cmp.paired.mcnemar.c), (1, 1));
@@ -106,7 +114,7 @@ fn html_escape(s: &str) -> String {
 fn the_mde_is_the_same_figure_and_sentence_on_every_page() {
     let tmp = tempfile::tempdir().unwrap();
     let spec = common::spec("base", 28, 5, false);
-    let base = fixtures::records(&spec);
+    let base = synth_records(&spec);
     let mut cand = base.clone();
     for r in cand.iter_mut().filter(|r| r.trial < 2) {
         r.run_id = "cand".into();
@@ -115,18 +123,12 @@ fn the_mde_is_the_same_figure_and_sentence_on_every_page() {
     let b = common::write(tmp.path(), "base", &spec, &base);
     let c = common::write(tmp.path(), "cand", &spec, &cand);
     nab_reports::write_run_outputs(&c).unwrap();
-    let cmp = run(
-        &CompareArgs {
-            baseline: b.clone(),
-            candidate: c.clone(),
-            out: Some(tmp.path().join("compare.html")),
-            seed: 1,
-        },
+    let cmp = compared(
+        args(b.clone(), c.clone(), tmp.path().join("compare.html")),
         None,
-    )
-    .unwrap();
+    );
     let md_path = tmp.path().join("gate.md");
-    let gate = nab_reports::cli::gate::run(&nab_reports::cli::gate::GateArgs {
+    let gate = nab_reports::run_gate(&nab_reports::GateArgs {
         baseline: b,
         candidate: c.clone(),
         config: None,
@@ -186,7 +188,7 @@ fn the_mde_is_the_same_figure_and_sentence_on_every_page() {
 fn pass_at_k_compares_the_same_tasks_at_every_k_and_shows_the_count() {
     let tmp = tempfile::tempdir().unwrap();
     let spec = common::spec("base", 10, 3, false);
-    let base = fixtures::records(&spec);
+    let base = synth_records(&spec);
     // The candidate errs on trial 2 of tasks 00–03: they have only 2 scored trials there,
     // so at k = 3 both runs are averaged over the other 6 tasks only.
     let mut cand = base.clone();
@@ -199,16 +201,7 @@ fn pass_at_k_compares_the_same_tasks_at_every_k_and_shows_the_count() {
     let b = common::write(tmp.path(), "base", &spec, &base);
     let c = common::write(tmp.path(), "cand", &spec, &cand);
     let out = tmp.path().join("compare.html");
-    let cmp = run(
-        &CompareArgs {
-            baseline: b,
-            candidate: c,
-            out: Some(out.clone()),
-            seed: 1,
-        },
-        None,
-    )
-    .unwrap();
+    let cmp = compared(args(b, c, out.clone()), None);
     let ks: Vec<(u32, usize)> = cmp
         .paired
         .pass_at_k
@@ -222,7 +215,7 @@ fn pass_at_k_compares_the_same_tasks_at_every_k_and_shows_the_count() {
         .tasks
         .iter()
         .filter(|t| t.task_id[5..7].parse::<usize>().unwrap() >= 4)
-        .map(|t| nab_reports::stats::pass_at_k(t.scored, t.passed, 3).unwrap())
+        .map(|t| nab_reports::pass_at_k(t.scored, t.passed, 3).unwrap())
         .collect();
     let want = six.iter().sum::<f64>() / 6.0;
     assert!((cmp.paired.pass_at_k[2].baseline_pass_at.unwrap() - want).abs() < 1e-12);
@@ -237,7 +230,7 @@ fn pass_at_k_compares_the_same_tasks_at_every_k_and_shows_the_count() {
 fn pairwise_records_from_another_run_pair_are_refused() {
     let tmp = tempfile::tempdir().unwrap();
     let spec = common::spec("base", 4, 1, false);
-    let base = fixtures::records(&spec);
+    let base = synth_records(&spec);
     let b = common::write(tmp.path(), "base", &spec, &base);
     let c = common::write(tmp.path(), "cand", &spec, &base);
     let pairs = tmp.path().join("pairs.jsonl");
@@ -246,12 +239,7 @@ fn pairwise_records_from_another_run_pair_are_refused() {
         "{\"task_id\":\"task-00-localization\",\"winner\":\"tie\",\"baseline_run\":\"old-a\",\"candidate_run\":\"old-b\"}\n",
     )
     .unwrap();
-    let args = CompareArgs {
-        baseline: b,
-        candidate: c,
-        out: Some(tmp.path().join("compare.html")),
-        seed: 1,
-    };
+    let args = args(b, c, tmp.path().join("compare.html"));
     let e = run(&args, Some(&pairs)).unwrap_err().to_string();
     assert!(
         e.contains("old-a vs old-b") && e.contains("base vs base") && e.contains("refusing"),
@@ -273,7 +261,7 @@ fn pairwise_records_from_another_run_pair_are_refused() {
 fn compare_shows_both_runs_costs_the_delta_and_the_per_task_costs() {
     let tmp = tempfile::tempdir().unwrap();
     let spec = common::spec("base", 12, 2, false);
-    let mut base = fixtures::records(&spec);
+    let mut base = synth_records(&spec);
     for r in base.iter_mut() {
         r.cost_usd = Some(0.02);
     }
@@ -285,23 +273,14 @@ fn compare_shows_both_runs_costs_the_delta_and_the_per_task_costs() {
     let b = common::write(tmp.path(), "base", &spec, &base);
     let c = common::write(tmp.path(), "cand", &spec, &cand);
     let out = tmp.path().join("compare.html");
-    let cmp = run(
-        &CompareArgs {
-            baseline: b,
-            candidate: c,
-            out: Some(out.clone()),
-            seed: 1,
-        },
-        None,
-    )
-    .unwrap();
+    let cmp = compared(args(b, c, out.clone()), None);
     let n = base.len() as f64;
     let (bt, ct) = (0.02 * n, 0.05 * n);
     assert!((cmp.baseline.usage.cost_usd.unwrap() - bt).abs() < 1e-9);
     assert!((cmp.paired.cost_ratio.unwrap() - 2.5).abs() < 1e-9);
     assert!((cmp.paired.cost_delta_usd.unwrap() - (ct - bt)).abs() < 1e-9);
     let html = std::fs::read_to_string(&out).unwrap();
-    let usd = nab_reports::leaderboard::markdown::usd;
+    let usd = nab_reports::format_usd;
     assert!(
         html.contains(&format!("data-side=\"baseline-cost\">{}", usd(Some(bt)))),
         "baseline total"
@@ -323,18 +302,9 @@ fn compare_shows_both_runs_costs_the_delta_and_the_per_task_costs() {
     assert!(cmp.terminal_summary().contains("cost (USD)"));
 
     // Runs without a price show no cost and no delta, never $0.
-    let plain_b = common::write(tmp.path(), "pb", &spec, &fixtures::records(&spec));
+    let plain_b = common::write(tmp.path(), "pb", &spec, &synth_records(&spec));
     let out2 = tmp.path().join("plain.html");
-    let cmp = run(
-        &CompareArgs {
-            baseline: plain_b.clone(),
-            candidate: plain_b,
-            out: Some(out2.clone()),
-            seed: 1,
-        },
-        None,
-    )
-    .unwrap();
+    let cmp = compared(args(plain_b.clone(), plain_b, out2.clone()), None);
     assert_eq!(
         (cmp.paired.cost_ratio, cmp.paired.cost_delta_usd),
         (None, None)

@@ -1,17 +1,18 @@
 //! The CI gate on synthetic runs whose differences are known exactly.
 
 use crate::common;
+use nab_reports::{GateOutcome, RuleResult, evaluate_gate};
+use nab_reports::{SynthSpec, synth_records};
 
-use nab_protocol::trial::{ErrorKind, TrialRecord, TrialStatus};
+use nab_protocol::{ErrorKind, TrialRecord, TrialStatus};
 use nab_reports::Comparison;
 use nab_reports::Run;
-use nab_reports::cli::gate::{GateArgs, run as run_gate};
-use nab_reports::fixtures;
-use nab_reports::gate::{self, GateConfig, RuleOutcome};
+use nab_reports::{GateArgs, run_gate};
+use nab_reports::{GateConfig, RuleOutcome};
 
-fn baseline() -> (fixtures::SynthSpec, Vec<TrialRecord>) {
+fn baseline() -> (SynthSpec, Vec<TrialRecord>) {
     let spec = common::spec("base", 28, 5, false);
-    let recs = fixtures::records(&spec);
+    let recs = synth_records(&spec);
     (spec, recs)
 }
 
@@ -30,6 +31,21 @@ fn always_passing(recs: &[TrialRecord]) -> Vec<String> {
         .collect()
 }
 
+/// A candidate (run id `cand`) that fails every trial of two tasks the baseline `base`
+/// always passed, and passes the rest as the baseline did: those tasks and its records.
+fn losing_two(base: &[TrialRecord]) -> (Vec<String>, Vec<TrialRecord>) {
+    let lost: Vec<String> = always_passing(base).into_iter().take(2).collect();
+    let mut cand = base.to_vec();
+    for r in cand.iter_mut() {
+        r.run_id = "cand".into();
+        if lost.contains(&r.task_id) {
+            r.status = TrialStatus::Failed;
+            r.reward = 0.0;
+        }
+    }
+    (lost, cand)
+}
+
 fn gate_args(dir: &std::path::Path, b: &std::path::Path, c: &std::path::Path) -> GateArgs {
     GateArgs {
         baseline: b.to_owned(),
@@ -45,16 +61,8 @@ fn a_candidate_losing_two_always_passing_tasks_at_5_trials_fails_by_the_exact_te
 {
     let tmp = tempfile::tempdir().unwrap();
     let (spec, base) = baseline();
-    let lost: Vec<String> = always_passing(&base).into_iter().take(2).collect();
+    let (lost, cand) = losing_two(&base);
     assert_eq!(lost.len(), 2, "the fixture must have always-passing tasks");
-    let mut cand = base.clone();
-    for r in cand.iter_mut() {
-        r.run_id = "cand".into();
-        if lost.contains(&r.task_id) {
-            r.status = TrialStatus::Failed;
-            r.reward = 0.0;
-        }
-    }
     let b = common::write(tmp.path(), "base", &spec, &base);
     let c = common::write(tmp.path(), "cand", &spec, &cand);
     let outcome = run_gate(&gate_args(tmp.path(), &b, &c)).unwrap();
@@ -223,7 +231,7 @@ fn infrastructure_errors_alone_do_not_fail_the_gate_but_are_reported() {
 }
 
 /// The result of rule `id` (every rule is always in the outcome).
-fn rule<'a>(o: &'a gate::GateOutcome, id: &str) -> &'a gate::RuleResult {
+fn rule<'a>(o: &'a GateOutcome, id: &str) -> &'a RuleResult {
     o.rules
         .iter()
         .find(|r| r.id == id)
@@ -235,11 +243,11 @@ fn config(yaml: &str) -> GateConfig {
     GateConfig::from_yaml(yaml, std::path::Path::new("g.yaml")).unwrap()
 }
 
-fn evaluate(base: &[TrialRecord], cand: &[TrialRecord], config: &GateConfig) -> gate::GateOutcome {
+fn evaluate(base: &[TrialRecord], cand: &[TrialRecord], config: &GateConfig) -> GateOutcome {
     let p = std::path::Path::new(".");
     let b = Run::from_records(p, Default::default(), base.to_vec(), false);
     let c = Run::from_records(p, Default::default(), cand.to_vec(), false);
-    gate::evaluate(Comparison::compute(&b, &c, Vec::new(), 1).unwrap(), config)
+    evaluate_gate(Comparison::compute(&b, &c, Vec::new(), 1).unwrap(), config)
 }
 
 #[test]
@@ -366,7 +374,7 @@ fn zero_token_trials_fail_the_gate_and_are_named() {
 fn too_few_tasks_or_trials_are_not_evidence_and_do_not_fail() {
     // 6 tasks × 1 trial; the candidate fails everything the baseline passed.
     let spec = common::spec("base", 6, 1, false);
-    let base = fixtures::records(&spec);
+    let base = synth_records(&spec);
     let mut cand = base.clone();
     for r in cand.iter_mut() {
         r.status = TrialStatus::Failed;
@@ -510,15 +518,7 @@ fn replay_misses_fail_with_the_rerecord_rule_not_as_regressions_and_drift_is_rep
 fn quarantined_tasks_are_kept_out_of_scores_and_rules_and_shown_apart() {
     let tmp = tempfile::tempdir().unwrap();
     let (spec, base) = baseline();
-    let lost: Vec<String> = always_passing(&base).into_iter().take(2).collect();
-    let mut cand = base.clone();
-    for r in cand.iter_mut() {
-        r.run_id = "cand".into();
-        if lost.contains(&r.task_id) {
-            r.status = TrialStatus::Failed;
-            r.reward = 0.0;
-        }
-    }
+    let (lost, cand) = losing_two(&base);
     let b = common::write(tmp.path(), "base", &spec, &base);
     let c = common::write(tmp.path(), "cand", &spec, &cand);
     // Quarantined in the candidate's suite only: left out of both runs all the same.
@@ -578,7 +578,7 @@ fn cost_growth_fails_past_its_limit_passes_under_it_and_skips_without_costs() {
         }
         c
     };
-    let rule = |o: &gate::GateOutcome| {
+    let rule = |o: &GateOutcome| {
         o.rules
             .iter()
             .find(|r| r.id == "cost_growth")

@@ -1,15 +1,16 @@
 //! The default gate, simulated: how often does it fail two identical agents (A/A), and how
 //! often does it catch a real 15-point drop? Both go through the real code path: trial
-//! records → `Run` → `Comparison` → `gate::evaluate` with the shipped `ci/gate.yaml`.
+//! records → `Run` → `Comparison` → `evaluate_gate` with the shipped `ci/gate.yaml`.
 //!
 //! Per-task pass rates are drawn from Beta(½, ½) (p = sin²(πU/2)): U-shaped like a real
 //! suite, most tasks nearly always or nearly never solved and some in between. 28 tasks.
 //! The figures printed here (run with `--nocapture`) are the ones in reports/README.md.
 
-use nab_protocol::trial::{TrialRecord, TrialStatus};
+use nab_protocol::{TrialRecord, TrialStatus};
 use nab_reports::Comparison;
 use nab_reports::Run;
-use nab_reports::gate::{self, GateConfig, RuleOutcome};
+use nab_reports::evaluate_gate;
+use nab_reports::{GateConfig, RuleOutcome};
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 use std::collections::BTreeMap;
@@ -112,7 +113,7 @@ fn simulate(trials: u32, drop: f64, seed: u64) -> Tally {
         if cmp.paired.mean_diff.is_some_and(|d| d < -0.05 - 1e-12) {
             tally.point_drop_5 += 1;
         }
-        let o = gate::evaluate(cmp, &config);
+        let o = evaluate_gate(cmp, &config);
         if !o.passed() {
             tally.failed += 1;
         }

@@ -1,9 +1,10 @@
 //! `nab leaderboard` on run folders written to disk: hand-computed rows, refusing mixed
 //! suites, sweep folders, and hostile run folders.
 
-use nab_protocol::run::{RESULTS_FILE, RunMeta};
-use nab_protocol::trial::{TrialRecord, TrialStatus};
-use nab_reports::leaderboard::{self, Leaderboard, Options, write_leaderboard};
+use nab_protocol::{RESULTS_FILE, RunMeta};
+use nab_protocol::{TrialRecord, TrialStatus};
+use nab_reports::{Leaderboard, LeaderboardOptions as Options, write_leaderboard};
+use nab_reports::{LeaderboardRow, build_leaderboard};
 use std::path::{Path, PathBuf};
 
 const HASH: &str = "sha256:1111111111111111111111111111111111111111111111111111111111111111";
@@ -45,7 +46,7 @@ fn trial(m: &RunMeta, task: &str, category: &str, n: u32, s: char) -> TrialRecor
 
 fn write(dir: &Path, m: &RunMeta, recs: &[TrialRecord]) -> PathBuf {
     std::fs::create_dir_all(dir).unwrap();
-    nab_protocol::files::write_jsonl_atomic(&dir.join(RESULTS_FILE), recs).unwrap();
+    nab_protocol::write_jsonl_atomic(&dir.join(RESULTS_FILE), recs).unwrap();
     m.write(dir).unwrap();
     dir.to_owned()
 }
@@ -127,7 +128,7 @@ fn close(a: Option<f64>, b: f64) -> bool {
 fn every_column_matches_the_hand_computed_values() {
     let tmp = tempfile::tempdir().unwrap();
     let (a, b) = two_runs(tmp.path());
-    let board = leaderboard::build(&[b, a], &Options::default()).unwrap();
+    let board = build_leaderboard(&[b, a], &Options::default()).unwrap();
     assert_eq!(board.common_tasks, IDS);
     assert!(board.mixed.is_empty() && board.excluded_tasks.is_empty());
     let (ra, rb) = (&board.rows[0], &board.rows[1]);
@@ -136,7 +137,7 @@ fn every_column_matches_the_hand_computed_values() {
     // B: ½, 0, 0, 1 → 1.5/4.
     assert!(close(ra.pass_rate, 0.625) && close(rb.pass_rate, 0.375));
     assert_eq!((ra.tasks, ra.scored_trials, ra.passed_trials), (4, 7, 4));
-    let ci = nab_reports::stats::wilson(2.5, 4.0, nab_reports::stats::Z95).unwrap();
+    let ci = nab_reports::wilson(2.5, 4.0, nab_reports::Z95).unwrap();
     assert_eq!(ra.pass_rate_ci, Some(ci));
     // k sets: t4 has one scored trial in A, so k = 2 averages t1..t3 and is the headline
     // (3 of 4 tasks ≥ half).
@@ -149,7 +150,7 @@ fn every_column_matches_the_hand_computed_values() {
     assert!(close(rb.pass_hat(2).unwrap().value, 0.0));
     assert!(close(ra.pass_at(1).unwrap().value, 0.625));
     // Categories: A x = (1 + ½)/2, y = (0 + 1)/2; B x = ¼, y = ½.
-    let cat = |r: &leaderboard::row::Row, c: &str| {
+    let cat = |r: &LeaderboardRow, c: &str| {
         r.categories
             .iter()
             .find(|x| x.category == c)
@@ -205,8 +206,8 @@ fn the_same_seed_gives_the_same_leaderboard_json() {
     let tmp = tempfile::tempdir().unwrap();
     let (a, b) = two_runs(tmp.path());
     let dirs = [a, b];
-    let one = leaderboard::build(&dirs, &Options::default()).unwrap();
-    let two = leaderboard::build(&dirs, &Options::default()).unwrap();
+    let one = build_leaderboard(&dirs, &Options::default()).unwrap();
+    let two = build_leaderboard(&dirs, &Options::default()).unwrap();
     assert_eq!(
         serde_json::to_string(&one).unwrap(),
         serde_json::to_string(&two).unwrap()
@@ -229,7 +230,7 @@ fn runs_of_different_suites_or_task_sets_are_refused_unless_allowed() {
         &meta("nab-agent", "model-c", &IDS, Some(&other_hash)),
         &tasks,
     );
-    let e = leaderboard::build(&[a.clone(), newer.clone()], &Options::default())
+    let e = build_leaderboard(&[a.clone(), newer.clone()], &Options::default())
         .unwrap_err()
         .to_string();
     assert!(e.contains("different suite versions"), "{e}");
@@ -241,7 +242,7 @@ fn runs_of_different_suites_or_task_sets_are_refused_unless_allowed() {
         &meta("nab-agent", "model-d", &IDS[..3], Some(HASH)),
         &tasks[..3],
     );
-    let e = leaderboard::build(&[a.clone(), fewer.clone()], &Options::default())
+    let e = build_leaderboard(&[a.clone(), fewer.clone()], &Options::default())
         .unwrap_err()
         .to_string();
     assert!(
@@ -254,7 +255,7 @@ fn runs_of_different_suites_or_task_sets_are_refused_unless_allowed() {
         allow_mixed: true,
         ..Options::default()
     };
-    let board = leaderboard::build(&[a, newer, fewer], &allow).unwrap();
+    let board = build_leaderboard(&[a, newer, fewer], &allow).unwrap();
     assert_eq!(board.mixed.len(), 2, "{:?}", board.mixed);
     assert_eq!(board.common_tasks, ["t1", "t2", "t3"]);
     assert_eq!(board.excluded_tasks[0].task_id, "t4");
@@ -278,7 +279,7 @@ fn a_sweep_folder_counts_as_all_its_runs() {
     meta("nab-agent", "model-c", &IDS, Some(HASH))
         .write(&sweep.join("c"))
         .unwrap();
-    let board = leaderboard::build(&[sweep], &Options::default()).unwrap();
+    let board = build_leaderboard(&[sweep], &Options::default()).unwrap();
     assert_eq!(board.rows.len(), 2);
     assert!(
         board
@@ -322,7 +323,7 @@ fn a_hostile_run_folder_is_read_safely() {
         allow_mixed: true,
         ..Options::default()
     };
-    let board: Leaderboard = leaderboard::build(&[a.clone(), evil.clone()], &allow).unwrap();
+    let board: Leaderboard = build_leaderboard(&[a.clone(), evil.clone()], &allow).unwrap();
     assert!(
         board.notes.iter().any(|n| n.contains("cut off")),
         "{:?}",
@@ -371,7 +372,7 @@ fn a_hostile_run_folder_is_read_safely() {
             ("t4", "y", "PP"),
         ],
     );
-    let board = leaderboard::build(&[a.clone(), big.clone()], &Options::default()).unwrap();
+    let board = build_leaderboard(&[a.clone(), big.clone()], &Options::default()).unwrap();
     let out = write_leaderboard(&board, &tmp.path().join("lb2")).unwrap();
     let html_len = std::fs::metadata(&out.html).unwrap().len();
     assert!(html_len < 200_000, "{html_len} bytes");
@@ -383,7 +384,7 @@ fn a_hostile_run_folder_is_read_safely() {
         .unwrap()
         .set_len(300 << 20)
         .unwrap();
-    let e = leaderboard::build(&[a.clone(), big.clone()], &Options::default())
+    let e = build_leaderboard(&[a.clone(), big.clone()], &Options::default())
         .unwrap_err()
         .to_string();
     assert!(
@@ -392,7 +393,7 @@ fn a_hostile_run_folder_is_read_safely() {
     );
     std::fs::remove_file(&huge_results).unwrap();
     std::os::unix::fs::symlink("/dev/zero", &huge_results).unwrap();
-    let e = leaderboard::build(&[a, big], &Options::default())
+    let e = build_leaderboard(&[a, big], &Options::default())
         .unwrap_err()
         .to_string();
     assert!(e.contains("not a regular file"), "{e}");
@@ -407,7 +408,7 @@ fn a_bad_line_in_the_middle_is_an_error_naming_the_file_and_line() {
     let mut lines: Vec<&str> = text.lines().collect();
     lines.insert(2, "{not json");
     std::fs::write(&path, lines.join("\n") + "\n").unwrap();
-    let e = leaderboard::build(&[a, b], &Options::default())
+    let e = build_leaderboard(&[a, b], &Options::default())
         .unwrap_err()
         .to_string();
     assert!(e.contains("results.jsonl:3"), "{e}");

@@ -5,11 +5,11 @@
 //! `target/nab-artifacts/leaderboard.png`.
 
 use crate::common;
+use nab_reports::synth_records;
+use nab_reports::{build_leaderboard, write_leaderboard};
 
-use headless_chrome::protocol::cdp::Page::CaptureScreenshotFormatOption;
-use nab_protocol::run::RunMeta;
-use nab_reports::fixtures;
-use nab_reports::leaderboard::{self, Options};
+use nab_protocol::RunMeta;
+use nab_reports::LeaderboardOptions as Options;
 use serde_json::Value;
 use std::time::Duration;
 
@@ -41,7 +41,7 @@ fn the_leaderboard_renders_in_headless_chromium_offline_and_matches_leaderboard_
         spec.seed = seed;
         spec.error_rate = 0.04;
         spec.judged = false;
-        let mut recs = fixtures::records(&spec);
+        let mut recs = synth_records(&spec);
         if i == 0 {
             // Only the first run was priced: the others show "—".
             for r in &mut recs {
@@ -63,9 +63,9 @@ fn the_leaderboard_renders_in_headless_chromium_offline_and_matches_leaderboard_
         meta.write(&dir).unwrap();
         dirs.push(dir);
     }
-    let refused = leaderboard::build(&dirs, &Options::default()).unwrap_err();
+    let refused = build_leaderboard(&dirs, &Options::default()).unwrap_err();
     assert!(refused.to_string().contains("--allow-mixed"));
-    let board = leaderboard::build(
+    let board = build_leaderboard(
         &dirs,
         &Options {
             allow_mixed: true,
@@ -73,26 +73,14 @@ fn the_leaderboard_renders_in_headless_chromium_offline_and_matches_leaderboard_
         },
     )
     .unwrap();
-    let out = leaderboard::write_leaderboard(&board, &tmp.path().join("lb")).unwrap();
+    let out = write_leaderboard(&board, &tmp.path().join("lb")).unwrap();
     let json: Value = serde_json::from_slice(&std::fs::read(&out.json).unwrap()).unwrap();
     let rows = json["rows"].as_array().unwrap();
     assert_eq!(rows.len(), 4);
     assert_eq!(json["common_tasks"].as_array().unwrap().len(), 28);
 
-    let page = common::chrome::WatchedTab::open((1600, 1400));
-    let (tab, problems, requests) = (&page.tab, &page.problems, &page.requests);
-    let url = format!("file://{}", out.html.canonicalize().unwrap().display());
-    tab.navigate_to(&url)
-        .unwrap()
-        .wait_until_navigated()
-        .unwrap();
-    tab.wait_for_element("#tasks tbody tr").unwrap();
-    let eval = |js: &str| -> Value {
-        tab.evaluate(js, false)
-            .unwrap()
-            .value
-            .unwrap_or(Value::Null)
-    };
+    let page = common::chrome::WatchedTab::showing((1600, 1400), &out.html);
+    let eval = |js: &str| page.eval(js);
 
     // Every row's numbers in the DOM equal leaderboard.json, as shown.
     let dom: Value = serde_json::from_str(
@@ -215,28 +203,12 @@ fn the_leaderboard_renders_in_headless_chromium_offline_and_matches_leaderboard_
     assert!(v.windows(2).all(|w| w[0] <= w[1]), "{v:?}");
 
     std::thread::sleep(Duration::from_millis(200));
-    let png = tab
-        .capture_screenshot(CaptureScreenshotFormatOption::Png, None, None, true)
-        .unwrap();
-    assert!(png.starts_with(b"\x89PNG"));
-    std::fs::write(
-        common::chrome::artifacts_dir().join("leaderboard.png"),
-        &png,
-    )
-    .unwrap();
+    page.screenshot("leaderboard.png");
     std::fs::copy(
         &out.html,
         common::chrome::artifacts_dir().join("leaderboard.html"),
     )
     .unwrap();
 
-    let problems = problems.lock().unwrap().clone();
-    assert!(problems.is_empty(), "console errors: {problems:#?}");
-    let requests = requests.lock().unwrap().clone();
-    let external: Vec<&String> = requests
-        .iter()
-        .filter(|u| !u.starts_with("file://") && !u.starts_with("data:"))
-        .collect();
-    assert!(external.is_empty(), "network requests: {external:#?}");
-    assert!(requests.iter().any(|u| u.ends_with("leaderboard.html")));
+    page.assert_ran_clean_and_offline("leaderboard.html");
 }

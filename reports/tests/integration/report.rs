@@ -1,8 +1,8 @@
 //! report.html, summary.json and results.parquet for a synthetic run.
 
 use crate::common;
+use nab_reports::synth_records;
 
-use nab_reports::fixtures;
 use nab_reports::{RunSummary, write_run_outputs};
 use polars::prelude::*;
 
@@ -13,7 +13,7 @@ fn writes_typed_parquet_summary_json_and_a_self_contained_report() {
     spec.error_rate = 0.05;
     spec.turns = 4;
     spec.long_output_chars = 50_000;
-    let recs = fixtures::records(&spec);
+    let recs = synth_records(&spec);
     let dir = common::write(tmp.path(), "run", &spec, &recs);
     let out = write_run_outputs(&dir).unwrap();
 
@@ -117,7 +117,7 @@ fn writes_typed_parquet_summary_json_and_a_self_contained_report() {
 fn a_run_without_metadata_or_trial_folders_still_reports() {
     let tmp = tempfile::tempdir().unwrap();
     let spec = common::spec("bare", 3, 2, false);
-    let recs = fixtures::records(&spec);
+    let recs = synth_records(&spec);
     std::fs::create_dir_all(tmp.path()).unwrap();
     let lines: String = recs
         .iter()
@@ -154,12 +154,12 @@ fn a_folder_without_results_is_a_clear_error() {
 fn a_trial_page_shows_its_failure_reason_and_tamper_flags() {
     let tmp = tempfile::tempdir().unwrap();
     let spec = common::spec("r-tamper", 2, 1, true);
-    let mut recs = fixtures::records(&spec);
-    recs[0].status = nab_protocol::trial::TrialStatus::Failed;
+    let mut recs = synth_records(&spec);
+    recs[0].status = nab_protocol::TrialStatus::Failed;
     recs[0].reward = 0.0;
     recs[0].error = None;
     recs[0].error_kind = None;
-    recs[0].failure_reason = Some(nab_protocol::trial::FailureReason::TestsFailed);
+    recs[0].failure_reason = Some(nab_protocol::FailureReason::TestsFailed);
     recs[0].tamper_flags = vec!["conftest.py".into(), "pkg/<evil>.pth".into()];
     let dir = common::write(tmp.path(), "run", &spec, &recs);
     let out = write_run_outputs(&dir).unwrap();
@@ -195,7 +195,7 @@ fn a_trial_page_shows_its_failure_reason_and_tamper_flags() {
 fn zero_token_trials_are_flagged_in_summary_json_and_report_html() {
     let tmp = tempfile::tempdir().unwrap();
     let spec = common::spec("r-zero", 4, 2, true);
-    let mut recs = fixtures::records(&spec);
+    let mut recs = synth_records(&spec);
     let clean = write_run_outputs(&common::write(tmp.path(), "clean", &spec, &recs)).unwrap();
     assert_eq!(clean.summary.zero_token_trials, 0);
     let html = std::fs::read_to_string(&clean.report_html).unwrap();
@@ -223,7 +223,7 @@ fn zero_token_trials_are_flagged_in_summary_json_and_report_html() {
 fn cost_shows_in_summary_json_and_report_html_per_task_and_in_total() {
     let tmp = tempfile::tempdir().unwrap();
     let spec = common::spec("r-cost", 3, 2, true);
-    let mut recs = fixtures::records(&spec);
+    let mut recs = synth_records(&spec);
     // Unpriced: the page says how to get a cost, never $0.
     let plain = write_run_outputs(&common::write(tmp.path(), "plain", &spec, &recs)).unwrap();
     assert_eq!(plain.summary.usage.cost_usd, None);
@@ -250,7 +250,7 @@ fn cost_shows_in_summary_json_and_report_html_per_task_and_in_total() {
     assert!(
         html.contains(&format!(
             "data-summary=\"cost_usd\">{}</div>",
-            nab_reports::leaderboard::markdown::usd(Some(total))
+            nab_reports::format_usd(Some(total))
         )),
         "total on the page"
     );

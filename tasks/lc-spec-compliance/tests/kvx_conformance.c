@@ -99,6 +99,48 @@ static void t_keys_case_insensitive(void)
     }
 }
 
+/* R-2 (section 1.1) defines folding: lower case and '-' -> '_'; R-10 stores and looks up
+ * keys folded; section names are never folded (R-23). */
+static void t_key_folding(void)
+{
+    const char *doc = "Max-Conn = 5\n[pool-a]\nidle-Timeout_s = 30\nkeep.alive-ms = 9\n";
+    expect_value(doc, "", "max_conn", "5");
+    expect_value(doc, "", "max-conn", "5");
+    expect_value(doc, "", "MAX_CONN", "5");
+    expect_value(doc, "pool-a", "idle_timeout_s", "30");
+    expect_value(doc, "pool-a", "IDLE-TIMEOUT-S", "30");
+    expect_value(doc, "pool-a", "keep.alive_ms", "9");
+    struct kvx_doc d;
+    if (parse_ok(doc, &d)) {
+        CHECK(d.count == 3, "want 3 entries, got %zu", d.count);
+        if (d.count == 3) {
+            CHECK(strcmp(d.entries[0].key, "max_conn") == 0, "key stored as \"%s\", want \"max_conn\"", d.entries[0].key);
+            CHECK(strcmp(d.entries[1].key, "idle_timeout_s") == 0, "key stored as \"%s\", want \"idle_timeout_s\"", d.entries[1].key);
+            CHECK(strcmp(d.entries[2].key, "keep.alive_ms") == 0, "key stored as \"%s\", want \"keep.alive_ms\"", d.entries[2].key);
+        }
+        CHECK(kvx_get(&d, "pool_a", "idle_timeout_s") == NULL, "section names are not folded");
+        kvx_free(&d);
+    }
+}
+
+/* R-11 -> Appendix D.6 (kvx., sys_, _) on the folded form; erratum E-5 withdraws the prefix
+ * reserved for local use (_). */
+static void t_reserved_prefixes(void)
+{
+    expect_error("a = 1\nkvx.version = 2\n", 2);
+    expect_error("# host\n\nsys_path = /opt\n", 3);
+    expect_error("[s]\nSYS-Path = /opt\n", 2);
+    expect_error("ok = 1\n[x]\nKvx.Mode = strict\n", 3);
+    expect_error("Sys-Tmp = /tmp\n", 1);
+    expect_value("_local = 1\n", "", "_local", "1");
+    expect_value("-Site-Secret = s3\n", "", "_site_secret", "s3");
+    expect_value("[a]\n_ = x\n", "a", "_", "x");
+    expect_value("sys.path = 1\nsystem = 2\nkvx = 3\nkvx_mode = 4\nmy.kvx.x = 5\n", "", "system", "2");
+    expect_value("sys.path = 1\nsystem = 2\nkvx = 3\nkvx_mode = 4\nmy.kvx.x = 5\n", "", "kvx_mode", "4");
+    expect_value("sys.path = 1\nsystem = 2\nkvx = 3\nkvx_mode = 4\nmy.kvx.x = 5\n", "", "sys.path", "1");
+    expect_value("[sys_]\nx = 1\n", "sys_", "x", "1");
+}
+
 static void t_escapes(void)
 {
     expect_value("v = \"a\\tb\\nc\\\\d\\\"e\"\n", "", "v", "a\tb\nc\\d\"e");
@@ -132,12 +174,20 @@ static void t_duplicates_last_wins(void)
     expect_value("Key = first\nKEY = second\nkey = third\n", "", "key", "third");
     expect_value("[a]\nx = 1\n[b]\nx = 5\n[a]\nx = 2\n", "a", "x", "2");
     expect_value("[a]\nx = 1\n[b]\nx = 5\n[a]\nx = 2\n", "b", "x", "5");
+    expect_value("[b]\nretry-max = 1\n[c]\nretry_max = 7\n[b]\nRetry_Max = 3\n", "b", "retry-max", "3");
     struct kvx_doc d;
     if (parse_ok("a = 1\nb = 2\nA = 3\n", &d)) {
         CHECK(d.count == 2, "duplicates must not add entries: got %zu", d.count);
         if (d.count == 2)
             CHECK(strcmp(d.entries[0].key, "a") == 0 && strcmp(d.entries[0].value, "3") == 0,
                   "first entry should be a=3 (first position, last value), got %s=%s", d.entries[0].key, d.entries[0].value);
+        kvx_free(&d);
+    }
+    if (parse_ok("max-conn = 1\nother = x\nMax_Conn = 2\n", &d)) {
+        CHECK(d.count == 2, "the same folded key must not add entries: got %zu", d.count);
+        if (d.count == 2)
+            CHECK(strcmp(d.entries[0].key, "max_conn") == 0 && strcmp(d.entries[0].value, "2") == 0,
+                  "first entry should be max_conn=2, got %s=%s", d.entries[0].key, d.entries[0].value);
         kvx_free(&d);
     }
 }
@@ -188,11 +238,12 @@ int main(int argc, char **argv)
     struct test tests[MAX_TESTS] = {
         {"basic_sections", t_basic_sections, 0}, {"crlf_and_comments", t_crlf_and_comments, 0},
         {"inline_comments", t_inline_comments, 0}, {"keys_case_insensitive", t_keys_case_insensitive, 0},
+        {"key_folding", t_key_folding, 0}, {"reserved_prefixes", t_reserved_prefixes, 0},
         {"escapes", t_escapes, 0}, {"key_rules", t_key_rules, 0},
         {"duplicates_last_wins", t_duplicates_last_wins, 0}, {"empty_values", t_empty_values, 0},
         {"no_partial_results", t_no_partial_results, 0},
     };
-    size_t n = 9;
+    size_t n = 11;
     for (struct nab_unit_test *u = nab_unit_tests; u && n < MAX_TESTS; u = u->next)
         tests[n++] = (struct test){u->name, t_unit, u};
     int failed = 0;

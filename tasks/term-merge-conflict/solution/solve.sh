@@ -1,24 +1,19 @@
 #!/bin/bash
-# Oracle: merge, resolve each conflict keeping both sides, fix the semantic conflict
-# (render.py still calls total(), which main renamed to total_cents()), commit the merge.
+# Oracle: merge the branch; resolve the six conflicted files keeping both sides (per-currency
+# exponents and thousands separators + main's sign handling, format_money's required keyword
+# currency, Invoice.total_cents, both changelogs and both sides' tests); then fix the
+# semantic conflicts in files git merged cleanly: the branch's new code still calls to_text(),
+# Invoice.total()/Invoice.total, billing.util.dates and round() (main: round_half_up).
+# The resolved files are in /nab/solution/merged/.
 set -euo pipefail
+export PYTHONDONTWRITEBYTECODE=1
 cd /workspace
-git clone -q shop.bundle shop
-cd shop
+git clone -q billing.bundle billing
+cd billing
 git config user.name Oracle; git config user.email oracle@example.invalid
-git merge origin/feature/currency-codes || true
-cp /nab/solution/money.py invoicing/money.py
-python3 - <<'PY'
-import re
-def resolve(path, join):
-    t = open(path).read()
-    pat = re.compile(r"<<<<<<< [^\n]*\n(.*?)=======\n(.*?)>>>>>>> [^\n]*\n", re.S)
-    open(path, "w").write(pat.sub(lambda m: join(m.group(1), m.group(2)), t))
-resolve("CHANGELOG.md", lambda a, b: a + b)
-resolve("tests/test_money.py", lambda a, b: a + "\n\n" + b)
-PY
-sed -i 's/^from .lines import total$/from .lines import total_cents/; s/format_amount(total(lines), currency)/format_amount(total_cents(lines), currency)/' invoicing/render.py
-python3 -m unittest discover -s tests -t .
+git merge origin/feature/multi-currency || true
+(cd /nab/solution/merged && find . -type f) | while read -r f; do cp "/nab/solution/merged/$f" "$f"; done
+python3 -m unittest discover -s tests -t . 2>&1 | tail -1
 git add -A
 git commit -q --no-edit
-git log --oneline --graph -6
+git log --oneline --graph -3

@@ -1,26 +1,66 @@
-"""Hidden checks of the merge result. The committed tree (not the working tree) is exported
-with `git cat-file` (no filters, hooks or attributes run) and imported from a private dir."""
-import importlib
+"""Hidden checks of the merge result in /workspace/billing.
+
+Git runs with hooks, fsmonitor, system/global config and replace objects disabled. The
+committed tree of `main` (not the working tree) is exported blob by blob with `git cat-file`
+(no filters or attributes run) into a private directory, and every behaviour check imports
+that copy in its own `python3 -I` process, so nothing the merged code does at import time
+reaches the test process.
+"""
+import ast
+import json
 import os
 import re
 import subprocess
 import sys
 import tempfile
+import textwrap
 
 import pytest
 
-REPO = "/workspace/shop"
-MAIN_TIP = "1ce4c6635ee568299cd79cfc673b0a2e59011060"
-FEATURE_TIP = "08f561deb8a890b6e075fb5aafbdf570d0b60f9d"
-ENV = {"HOME": "/tmp", "PATH": "/usr/bin:/bin", "GIT_CONFIG_NOSYSTEM": "1",
-       "GIT_CONFIG_GLOBAL": "/dev/null", "GIT_NO_REPLACE_OBJECTS": "1", "LANG": "C.UTF-8"}
+REPO = "/workspace/billing"
+MAIN_TIP = "e7e40f6eed0f767222bc1e998f371aecc9953ecf"
+FEATURE_TIP = "2620bd0184652063e93a3968ca0e45d7309f36f0"
+ENV = {"HOME": "/tmp", "PATH": "/usr/bin:/bin", "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": "/dev/null",
+       "GIT_NO_REPLACE_OBJECTS": "1", "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1"}
+
+# Every unit test on either side of the merge (module: Class.method), both tips.
+BOTH_SIDES_TESTS = {
+    'tests.test_by_currency': ['ByCurrencyTest.test_aging_per_currency', 'ByCurrencyTest.test_totals'],
+    'tests.test_cli': ['CliTest.test_convert', 'CliTest.test_format'],
+    'tests.test_csv': ['CsvTest.test_export_lines', 'CsvTest.test_export_totals', 'CsvTest.test_export_totals_thousands',
+                       'CsvTest.test_import'],
+    'tests.test_customers': ['CustomerTest.test_address', 'CustomerTest.test_registry'],
+    'tests.test_dates': ['DatesTest.test_dates'],
+    'tests.test_discounts': ['DiscountTest.test_discounted_line', 'DiscountTest.test_percent_off'],
+    'tests.test_fx': ['ConvertTest.test_convert', 'ConvertTest.test_inverse_rate', 'ConvertTest.test_same_currency',
+                      'QuoteTest.test_quote', 'QuoteTest.test_quote_uses_money_formatting'],
+    'tests.test_invoice': ['InvoiceTest.test_amounts', 'InvoiceTest.test_credit_note', 'InvoiceTest.test_due',
+                           'InvoiceTest.test_unknown_currency'],
+    'tests.test_json': ['JsonTest.test_export'],
+    'tests.test_money': ['CurrencyFormatTest.test_exponents', 'CurrencyFormatTest.test_parse_per_currency',
+                         'CurrencyFormatTest.test_thousands', 'FormatTest.test_format', 'FormatTest.test_symbol',
+                         'NegativeTest.test_credit_notes', 'NegativeTest.test_parse_negative', 'ParseTest.test_parse',
+                         'SignatureTest.test_currency_is_required_and_keyword_only'],
+    'tests.test_numbering': ['NumberingTest.test_next'],
+    'tests.test_payments': ['PaymentsTest.test_open', 'PaymentsTest.test_reminder'],
+    'tests.test_render': ['RenderTest.test_credit_note', 'RenderTest.test_html_total', 'RenderTest.test_markdown',
+                          'RenderTest.test_text_other_currency', 'RenderTest.test_text_total'],
+    'tests.test_reports': ['ReportsTest.test_aging', 'ReportsTest.test_buckets', 'ReportsTest.test_summary_and_top',
+                           'ReportsTest.test_vat'],
+    'tests.test_rounding': ['RoundingTest.test_discount_halves_round_up', 'RoundingTest.test_half_up',
+                            'RoundingTest.test_tax_halves_round_up'],
+    'tests.test_statement': ['StatementTest.test_settled', 'StatementTest.test_two_currencies'],
+    'tests.test_tax': ['TaxTest.test_rates', 'TaxTest.test_tax'],
+    'tests.test_validate': ['ValidateTest.test_empty', 'ValidateTest.test_ok'],
+}
 
 
-def git(*args):
+def git(*args, check=True):
     argv = ["git", "-c", "safe.directory=*", "-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null",
             "-C", REPO, *args]
-    r = subprocess.run(argv, capture_output=True, env=ENV)
-    assert r.returncode == 0, f"git {args}: {r.stderr.decode(errors='replace')}"
+    r = subprocess.run(argv, capture_output=True, env=ENV, timeout=60)
+    if check:
+        assert r.returncode == 0, f"git {args}: {r.stderr.decode(errors='replace')}"
     return r.stdout
 
 
@@ -28,11 +68,14 @@ def blob(path, rev="main"):
     return git("cat-file", "blob", f"{rev}:{path}").decode()
 
 
+def main_files():
+    return [f for f in git("ls-tree", "-r", "--name-only", "-z", "main").decode().split("\0") if f]
+
+
 @pytest.fixture(scope="module")
 def tree():
-    files = git("ls-tree", "-r", "--name-only", "-z", "main").decode().split("\0")
     out = tempfile.mkdtemp(prefix="merged-")
-    for f in filter(None, files):
+    for f in main_files():
         dst = os.path.join(out, f)
         os.makedirs(os.path.dirname(dst), exist_ok=True)
         with open(dst, "wb") as fh:
@@ -40,92 +83,345 @@ def tree():
     return out
 
 
-@pytest.fixture(scope="module")
-def inv(tree):
-    sys.path.insert(0, tree)
-    try:
-        for m in [m for m in sys.modules if m == "invoicing" or m.startswith("invoicing.")]:
-            del sys.modules[m]
-        pkg = importlib.import_module("invoicing")
-        assert os.path.dirname(pkg.__file__) == os.path.join(tree, "invoicing")
-        return {name: importlib.import_module(f"invoicing.{name}") for name in ("money", "lines", "render")}
-    finally:
-        sys.path.remove(tree)
+PRELUDE = """
+import json, os, sys
+sys.path.insert(0, {tree!r})
+import billing
+assert os.path.dirname(os.path.abspath(billing.__file__)) == os.path.join({tree!r}, "billing"), billing.__file__
+from datetime import date
+from billing.core.invoice import Invoice
+from billing.core.lines import Line
 
+def inv(number="INV-2024-0001", customer="acme", issued=date(2024, 3, 4), currency="EUR", lines=None):
+    if lines is None:
+        lines = [Line("Widget", 2, 1250), Line("Manual", 1, 1990, "books")]
+    return Invoice(number, customer, issued, lines, currency)
+
+"""
+
+
+def probe(tree, code):
+    """Run `code` against the merged package in a fresh interpreter; it sets `result`."""
+    src = PRELUDE.format(tree=tree) + textwrap.dedent(code) + "\nprint('@@RESULT@@' + json.dumps(result))\n"
+    with tempfile.TemporaryDirectory() as cwd:
+        r = subprocess.run([sys.executable, "-I", "-c", src], cwd=cwd, capture_output=True, text=True, env=ENV,
+                           timeout=60)
+    assert r.returncode == 0, f"the merged code failed:\n{r.stderr[-3000:]}"
+    marker = r.stdout.rfind("@@RESULT@@")
+    assert marker >= 0, r.stdout[-2000:]
+    return json.loads(r.stdout[marker + len("@@RESULT@@"):])
+
+
+# ---- the merge itself -------------------------------------------------------------------------
 
 def test_merge_commit_on_main():
-    assert git("rev-parse", "--abbrev-ref", "HEAD").decode().strip() == "main"
+    assert git("symbolic-ref", "--short", "HEAD").decode().strip() == "main", "HEAD is not on main"
     # Follow-up commits on top of the merge are fine; the merge itself must be on main's
     # first-parent line, with main's old tip first and the branch tip second.
     chain = [line.split() for line in git("rev-list", "--first-parent", "--parents", "main").decode().splitlines()]
     assert any(c[1:] == [MAIN_TIP, FEATURE_TIP] for c in chain), \
-        "no merge of main and feature/currency-codes on main"
+        "no merge commit of main and feature/multi-currency on main's first-parent history"
 
 
-def test_nothing_left_unmerged_or_uncommitted(tree):
+def test_history_not_rewritten():
+    # main's old history is still main's history (no rebase/reset of main's own commits).
+    chain = [line.split()[0] for line in git("rev-list", "--first-parent", "main").decode().splitlines()]
+    assert MAIN_TIP in chain, "main's previous tip is not on main's first-parent history"
+    for tip in (MAIN_TIP, FEATURE_TIP):
+        r = subprocess.run(["git", "-c", "safe.directory=*", "-c", "core.fsmonitor=false", "-C", REPO,
+                            "merge-base", "--is-ancestor", tip, "main"], env=ENV, capture_output=True, timeout=60)
+        assert r.returncode == 0, f"{tip} is no longer an ancestor of main"
+
+
+def test_nothing_unmerged_or_uncommitted():
     assert git("ls-files", "-u") == b"", "unmerged paths remain"
-    for f in ("invoicing/money.py", "invoicing/render.py", "CHANGELOG.md", "tests/test_money.py"):
-        with open(os.path.join(REPO, f), "rb") as fh:
-            assert fh.read() == git("cat-file", "blob", f"main:{f}"), f"{f}: working tree differs from main"
+    assert not os.path.exists(os.path.join(REPO, ".git", "MERGE_HEAD")), "a merge is still in progress"
+    for f in main_files():
+        path = os.path.join(REPO, f)
+        assert os.path.isfile(path), f"{f}: missing from the working tree"
+        with open(path, "rb") as fh:
+            assert fh.read() == git("cat-file", "blob", f"main:{f}"), f"{f}: uncommitted changes"
 
 
 def test_no_conflict_markers(tree):
     for root, _, files in os.walk(tree):
         for f in files:
             with open(os.path.join(root, f), encoding="utf-8", errors="replace") as fh:
-                for line in fh:
-                    assert not line.startswith(("<<<<<<<", ">>>>>>>", "=======")), f"conflict marker in {f}"
+                for n, line in enumerate(fh, 1):
+                    assert not re.match(r"(<{7}|>{7}|={7}|\|{7})( |$)", line), \
+                        f"conflict marker in {os.path.relpath(os.path.join(root, f), tree)}:{n}"
 
 
-@pytest.mark.parametrize("cents,currency,text", [
-    (1999, "EUR", "19.99"), (5, "EUR", "0.05"), (0, "EUR", "0.00"),
-    (123456789, "EUR", "1,234,567.89"), (1999, "JPY", "1,999"), (1999, "KWD", "1.999"),
-    (-150, "EUR", "-1.50"), (-5, "EUR", "-0.05"), (-99, "USD", "-0.99"),
-    (-123456789, "EUR", "-1,234,567.89"), (-150, "JPY", "-150"), (-1234, "KWD", "-1.234"),
-    (-1, "KWD", "-0.001"), (-100000, "JPY", "-100,000"),
-])
-def test_format_amount_both_sides(inv, cents, currency, text):
-    assert inv["money"].format_amount(cents, currency) == text
-
-
-def test_default_currency_and_negatives(inv):
-    assert inv["money"].format_amount(-250000) == "-2,500.00"
-
-
-def test_parse_keeps_main_fix(inv):
-    assert inv["money"].parse_amount("-1.50") == -150
-    assert inv["money"].parse_amount("7") == 700
-
-
-def test_render_invoice_with_credit_line(inv):
-    Line = inv["lines"].Line
-    lines = [Line("Widget", 2, 125000), Line("Goodwill credit", 1, -50)]
-    text = inv["render"].render_invoice("C-7", lines, "EUR")
-    rows = text.splitlines()
-    assert rows[0] == "Invoice C-7 (EUR)"
-    assert rows[2].endswith("-0.50")
-    assert rows[-1].startswith("Total") and rows[-1].endswith(" 2,499.50")
-    jpy = inv["render"].render_invoice("J-1", [Line("Tea", 3, 1500), Line("Refund", 1, -700)], "JPY")
-    assert jpy.splitlines()[-1].endswith(" 3,800")
-
-
-def test_rename_kept(inv):
-    assert inv["lines"].total_cents([inv["lines"].Line("a", 2, -3)]) == -6
-
-
-def test_both_branches_tests_kept_and_pass(tree):
-    src = blob("tests/test_money.py")
-    for name in ("test_credit_notes", "test_exponents", "test_thousands"):
-        assert f"def {name}(" in src, f"{name} from one side of the merge was dropped"
-    r = subprocess.run([sys.executable, "-I", "-m", "unittest", "discover", "-s", "tests", "-t", "."], cwd=tree,
-                       capture_output=True, text=True, env=ENV, timeout=60)
-    assert r.returncode == 0, r.stderr
-    ran = re.search(r"^Ran (\d+) tests?", r.stderr, re.M)
-    assert ran and int(ran.group(1)) >= 7, r.stderr
-
-
-def test_changelog_keeps_both_entries():
+def test_changelog_keeps_both_sides():
     log = blob("CHANGELOG.md")
-    unreleased = log.split("## Unreleased", 1)[1].split("## 0.4.0", 1)[0]
-    for entry in ("Negative amounts (credit notes)", "formatted per currency", "`render_invoice`"):
-        assert entry in unreleased
+    assert "## 0.9.0 (2024-03-01)" in log
+    unreleased = log.split("## Unreleased", 1)[1].split("## 0.9.0", 1)[0]
+    for entry in ("`Invoice.total()` is now the property `Invoice.total_cents`",   # main
+                  "`money.format_money(cents, *, currency)`",
+                  "Fix: negative amounts (credit notes)",
+                  "`billing.util.dates` moved to `billing.core.dates`",
+                  "Use `money.round_half_up` for every computed amount",
+                  "`billing convert AMOUNT SRC DST`",                               # feature
+                  "CSV exports have a currency column",
+                  "Customer statements with a balance per currency",
+                  "Currency conversion (`billing.fx`)",
+                  "JPY without decimals, KWD with three"):
+        assert entry in unreleased, f"changelog entry lost: {entry}"
+
+
+def test_both_sides_unit_tests_kept_and_passing(tree):
+    r = subprocess.run([sys.executable, "-I", "-m", "unittest", "discover", "-v", "-s", "tests", "-t", "."], cwd=tree,
+                       capture_output=True, text=True, env=ENV, timeout=120)
+    assert r.returncode == 0, r.stderr[-4000:]
+    passed = set()
+    for m in re.finditer(r"^(test_\w+) \((tests\.\w+)\.(\w+)(?:\.test_\w+)?\)\s*\.\.\. ok$", r.stderr, re.M):
+        passed.add(f"{m.group(2)}:{m.group(3)}.{m.group(1)}")
+    missing = [f"{mod}:{t}" for mod, tests in BOTH_SIDES_TESTS.items() for t in tests if f"{mod}:{t}" not in passed]
+    assert not missing, f"unit tests from one side of the merge were dropped or did not pass: {missing}"
+
+
+# ---- main's side: the API changes stand --------------------------------------------------------
+
+def test_main_api_changes_stand(tree):
+    got = probe(tree, """
+        import importlib.util, inspect
+        from billing import money
+        params = inspect.signature(money.format_money).parameters
+        result = {
+            "to_text": hasattr(money, "to_text"),
+            "total": hasattr(Invoice, "total"),
+            "total_cents": inv().total_cents,
+            "util_dates": importlib.util.find_spec("billing.util.dates") is not None,
+            "core_dates": importlib.util.find_spec("billing.core.dates") is not None,
+            "currency_kind": str(params["currency"].kind),
+            "currency_default": params["currency"].default is inspect.Parameter.empty,
+        }
+        try:
+            money.format_money(100)
+            result["no_currency"] = "accepted"
+        except TypeError:
+            result["no_currency"] = "TypeError"
+    """)
+    assert got["to_text"] is False, "money.to_text is back (main renamed it to format_money)"
+    assert got["total"] is False, "Invoice.total is back (main made it the property total_cents)"
+    assert got["total_cents"] == 5289
+    assert got["util_dates"] is False and got["core_dates"] is True, "billing.util.dates is back"
+    assert got["currency_kind"] == "KEYWORD_ONLY" and got["currency_default"] is True
+    assert got["no_currency"] == "TypeError"
+
+
+def test_no_code_uses_the_old_names():
+    # Parsed, not grepped: comments and docstrings may mention the old names.
+    found = []
+    for f in main_files():
+        if not (f.startswith("billing/") and f.endswith(".py")):
+            continue
+        for node in ast.walk(ast.parse(blob(f), f)):
+            if isinstance(node, ast.Name) and node.id == "to_text" or \
+                    isinstance(node, ast.Attribute) and node.attr in ("to_text", "total"):
+                found.append(f"{f}:{node.lineno}")
+            elif isinstance(node, ast.ImportFrom):
+                names = {a.name for a in node.names}
+                if (node.module or "").endswith("util.dates") or (node.module or "").endswith("util") and "dates" in names \
+                        or "to_text" in names:
+                    found.append(f"{f}:{node.lineno}")
+    assert not found, f"the package still uses APIs main renamed or moved (to_text, .total, util.dates): {found}"
+
+
+# ---- both sides at once: amounts -------------------------------------------------------------
+
+FORMAT_CASES = [
+    (1999, "EUR", False, "19.99"), (5, "EUR", False, "0.05"), (0, "EUR", False, "0.00"),
+    (123456789, "EUR", False, "1,234,567.89"), (1999, "JPY", False, "1,999"), (1999, "KWD", False, "1.999"),
+    (250000, "JPY", True, "¥250,000"), (1999, "USD", True, "$19.99"),
+    (-150, "EUR", False, "-1.50"), (-5, "EUR", False, "-0.05"), (-99, "USD", False, "-0.99"),
+    (-123456789, "EUR", False, "-1,234,567.89"), (-150, "JPY", False, "-150"), (-1234, "KWD", False, "-1.234"),
+    (-1, "KWD", False, "-0.001"), (-100000, "JPY", False, "-100,000"), (-150, "GBP", True, "-£1.50"),
+    (-250000, "JPY", True, "-¥250,000"), (-1500, "KWD", True, "-KD 1.500"), (-123456, "CHF", True, "-CHF 1,234.56"),
+]
+
+
+def test_format_money_both_sides(tree):
+    got = probe(tree, f"""
+        from billing.money import format_money
+        result = [format_money(c, currency=cur, symbol=s) for c, cur, s in {[case[:3] for case in FORMAT_CASES]!r}]
+    """)
+    wrong = [(case, out) for case, out in zip(FORMAT_CASES, got) if out != case[3]]
+    assert not wrong, f"(cents, currency, symbol, expected) -> got: {wrong}"
+
+
+PARSE_CASES = [
+    ("19.99", "EUR", 1999), ("7", "EUR", 700), ("-1.50", "EUR", -150), ("-0.05", "EUR", -5),
+    ("1,234.56", "EUR", 123456), ("-1,234.56", "EUR", -123456), ("1,500", "JPY", 1500), ("-1,500", "JPY", -1500),
+    ("2.5", "KWD", 2500), ("-0.005", "KWD", -5), (" -12 ", "USD", -1200),
+]
+
+
+def test_parse_amount_both_sides(tree):
+    got = probe(tree, f"""
+        from billing.money import parse_amount
+        result = [parse_amount(t, cur) for t, cur in {[case[:2] for case in PARSE_CASES]!r}]
+        result.append(parse_amount("-3.25"))
+    """)
+    wrong = [(case, out) for case, out in zip(PARSE_CASES, got) if out != case[2]]
+    assert not wrong, f"(text, currency, expected) -> got: {wrong}"
+    assert got[-1] == -325, "parse_amount without a currency still means EUR"
+
+
+# ---- the branch's features, on main's API ----------------------------------------------------
+
+def test_text_invoice_in_other_currency_and_credit(tree):
+    got = probe(tree, """
+        from billing.core.credit import credit_note
+        from billing.render.text import render_text
+        jpy = inv(currency="JPY", lines=[Line("Server", 1, 1200000), Line("Goodwill credit", 1, -700)])
+        result = [render_text(jpy).splitlines(), render_text(credit_note(inv(), "CR-2024-0001")).splitlines()]
+    """)
+    jpy, credit = got
+    assert jpy[0] == "Invoice INV-2024-0001 (JPY)"
+    assert jpy[4].split() == ["Server", "1", "1,200,000", "1,200,000"], jpy
+    assert jpy[5].split()[-2:] == ["-700", "-700"], jpy
+    assert jpy[-3:] == ["Net: 1,199,300", "Tax: 287,832", "Total: 1,487,132 JPY"], jpy
+    assert credit[0] == "Invoice CR-2024-0001 (EUR)"
+    assert credit[-3:] == ["Net: -44.90", "Tax: -7.99", "Total: -52.89 EUR"], credit
+
+
+def test_html_markdown_json_reminders(tree):
+    got = probe(tree, """
+        from datetime import date
+        from billing.core.credit import credit_note
+        from billing.io.json_export import invoice_dict
+        from billing.payments.reminders import reminder_text
+        from billing.render.html import render_html
+        from billing.render.markdown import render_markdown
+        kwd = inv(currency="KWD", lines=[Line("Licence", 1, 1234567)])
+        result = [render_html(credit_note(kwd, "CR-1")), render_markdown(inv(currency="JPY", lines=[Line("Tea", 3, 1500)])),
+                  invoice_dict(credit_note(inv(), "CR-2")), reminder_text(kwd, [], date(2024, 4, 1))]
+    """)
+    html, md, doc, reminder = got
+    assert "<td>-KD 1,234.567</td>" in html and "<td>-KD 1,530.863</td>" in html, html
+    assert "| **Total** | | | **5,580** |" in md, md
+    assert (doc["total_cents"], doc["total_text"]) == (-5289, "-52.89"), doc
+    assert "Amount still open: KD 1,530.863." in reminder, reminder
+
+
+def test_csv_export_currency_column(tree):
+    got = probe(tree, """
+        from billing.core.credit import credit_note
+        from billing.io.csv_export import export_lines, export_totals
+        big = inv(currency="JPY", lines=[Line("Server", 1, 1200000)])
+        result = [export_lines([inv(), credit_note(big, "CR-2024-0002")]).splitlines(),
+                  export_totals([inv(), credit_note(big, "CR-2024-0002")]).splitlines()]
+    """)
+    lines, totals = got
+    assert lines[0] == "number,customer,issued,currency,description,quantity,unit,net,tax"
+    assert lines[1] == "INV-2024-0001,acme,2024-03-04,EUR,Widget,2,12.50,25.00,6.00"
+    assert lines[3] == 'CR-2024-0002,acme,2024-03-04,JPY,Server,-1,"1,200,000","-1,200,000","-288,000"'
+    assert totals == ["number,customer,currency,total", "INV-2024-0001,acme,EUR,52.89",
+                      'CR-2024-0002,acme,JPY,"-1,488,000"']
+
+
+def test_customer_statement(tree):
+    got = probe(tree, """
+        from datetime import date
+        from billing.payments.ledger import Payment
+        from billing.render.statement import balance_line, statement
+        invs = [inv(), inv("INV-2024-0002", currency="JPY", lines=[Line("Tea", 10, 1200)])]
+        pays = [Payment("acme", date(2024, 3, 9), 6000, invoice="INV-2024-0001"),
+                Payment("acme", date(2024, 3, 10), 14880, currency="JPY")]
+        result = [statement("acme", invs, pays, as_of=date(2024, 3, 31)).splitlines(),
+                  balance_line(-123456, "KWD"), balance_line(150000, "JPY")]
+    """)
+    rows, credit, due = got
+    assert rows[0] == "Statement for acme as of 2024-03-31"
+    assert rows[1].split() == ["2024-03-04", "INV-2024-0001", "52.89", "EUR"], rows
+    assert rows[2].split() == ["2024-03-04", "INV-2024-0002", "14,880", "JPY"], rows
+    assert rows[3].split() == ["2024-03-09", "payment", "-60.00", "EUR"], rows
+    assert rows[4].split() == ["2024-03-10", "payment", "-14,880", "JPY"], rows
+    assert rows[5:] == ["In credit (EUR): 7.11", "Settled (JPY)"], rows
+    assert credit == "In credit (KWD): 123.456"
+    assert due == "Balance due (JPY): 150,000"
+
+
+def test_reports_per_currency(tree):
+    got = probe(tree, """
+        from datetime import date
+        from billing.core.credit import credit_note
+        from billing.reports.aging import aging_by_currency, aging_tables
+        from billing.reports.by_currency import currency_table, largest_by_currency, totals_by_currency
+        invs = [inv(), inv("INV-2024-0002", currency="JPY", lines=[Line("Tea", 10, 1200)]),
+                inv("INV-2024-0003", issued=date(2024, 1, 5), lines=[Line("Rack", 1, 250000)]),
+                credit_note(inv("INV-2024-0004", currency="JPY", lines=[Line("Tea", 100, 1200)]), "CR-2024-0001")]
+        result = [totals_by_currency(invs), largest_by_currency(invs), currency_table(invs).splitlines(),
+                  aging_by_currency(invs, date(2024, 3, 20)), aging_tables(invs, date(2024, 3, 20)).splitlines()]
+    """)
+    totals, largest, table, aging, tables = got
+    assert totals == {"EUR": 315289, "JPY": -133920}
+    assert largest == {"EUR": "INV-2024-0003", "JPY": "INV-2024-0002"}
+    assert [r.split() for r in table] == [["EUR", "3,152.89"], ["JPY", "-133,920"]]
+    assert aging["JPY"]["1-30"] == -133920 and aging["EUR"]["61-90"] == 310000
+    assert tables[0] == "EUR" and tables[6] == "JPY", tables
+    assert tables[4].split() == ["61-90", "3,100.00"] and tables[8].split() == ["1-30", "-133,920"], tables
+
+
+def test_report_tables_take_currency(tree):
+    got = probe(tree, """
+        from datetime import date
+        from billing.reports.aging import aging_table
+        from billing.reports.summary import summary_table
+        from billing.reports.vat import vat_table
+        jpy = [inv(currency="JPY", lines=[Line("Tea", 1000, 1500)])]
+        result = [summary_table(jpy, currency="JPY"), vat_table(jpy, currency="JPY"),
+                  aging_table(jpy, date(2024, 3, 20), currency="JPY").splitlines()[1]]
+    """)
+    summary, vat, aging = got
+    assert summary.split() == ["2024-03", "1,860,000"]
+    assert vat.split() == ["standard", "24.0%", "1,500,000", "360,000"]
+    assert aging.split() == ["1-30", "1,860,000"]
+
+
+def test_conversion_on_main_rules(tree):
+    got = probe(tree, """
+        from billing.fx import convert
+        from billing.fx.convert import convert_invoice_total
+        from billing.fx.quote import footer, quote
+        from billing.core.credit import credit_note
+        result = [convert(1000, "EUR", "JPY"), convert(100, "EUR", "KWD"), convert(-100, "EUR", "KWD"),
+                  convert(100, "EUR", "JPY"), convert(-100, "EUR", "JPY"),
+                  quote(-1000, "EUR", "JPY"), quote(12345678, "EUR", "USD"),
+                  convert_invoice_total(inv(), "JPY"), footer(credit_note(inv(), "CR-1"), "KWD")]
+    """)
+    assert got[0] == 1625
+    # main: "Use money.round_half_up for every computed amount" (halves away from zero)
+    assert got[1:5] == [333, -333, 163, -163], f"conversion does not round halves up: {got[1:5]}"
+    assert got[5] == "-10.00 EUR = -1,625 JPY"
+    assert got[6] == "123,456.78 EUR = 133,333.32 USD"
+    assert got[7] == 8595
+    assert got[8] == "Total in KWD: -17.586 KWD"
+
+
+def test_command_line(tree):
+    def cli(*args):
+        r = subprocess.run([sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {tree!r}); "
+                            "from billing.cli import main; sys.exit(main(sys.argv[1:]))", *args],
+                           cwd=tempfile.gettempdir(), capture_output=True, text=True, env=ENV, timeout=60)
+        assert r.returncode == 0, f"billing {' '.join(args)}:\n{r.stderr[-2000:]}"
+        return r.stdout
+    assert cli("convert", "1,000", "EUR", "JPY") == "1,000.00 EUR = 162,500 JPY\n"
+    assert cli("convert", "-2.5", "KWD", "EUR") == "-2.500 KWD = -7.52 EUR\n"
+    assert cli("convert", "1", "EUR", "KWD") == "1.00 EUR = 0.333 KWD\n"
+    assert cli("format", "-1234.5") == "-1,234.50\n"
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "in.csv")
+        with open(path, "w") as fh:
+            fh.write("number,customer,issued,description,quantity,unit,category,currency\n"
+                     "C-1,acme,2024-03-01,Rack,2,1250.00,,\n"
+                     "C-1,acme,2024-03-01,Goodwill credit,1,-0.50,,\n"
+                     "C-2,acme,2024-04-02,Refund,-1,100.00,,\n")
+        text = cli("render", path, "C-1").splitlines()
+        assert text[0] == "Invoice C-1 (EUR)"
+        assert text[4].split() == ["Rack", "2", "1,250.00", "2,500.00"], text
+        assert text[5].split()[-2:] == ["-0.50", "-0.50"], text
+        assert text[-1] == "Total: 3,099.38 EUR", text
+        assert [r.split() for r in cli("summary", path).splitlines()] == \
+            [["2024-03", "3,099.38"], ["2024-04", "-124.00"]]

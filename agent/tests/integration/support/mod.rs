@@ -1,6 +1,6 @@
 //! A tiny scripted model server for the end-to-end tests: it answers each chat-completions
 //! request with the next scripted turn as an SSE stream (rendered by
-//! `nab_protocol::scripted::ScriptedTurn::to_chunks`) and records every request body.
+//! `nab_protocol::ScriptedTurn::to_chunks`) and records every request body.
 
 #![allow(dead_code)]
 
@@ -16,7 +16,7 @@ use hyper::service::service_fn;
 use hyper::{Request, Response};
 use hyper_util::rt::TokioIo;
 use nab_protocol::Usage;
-use nab_protocol::scripted::{ChunkOptions, ScriptedToolCall, ScriptedTurn};
+use nab_protocol::{ChunkOptions, ScriptedToolCall, ScriptedTurn};
 use serde_json::Value;
 
 #[derive(Clone, Default)]
@@ -43,53 +43,96 @@ struct Script {
     recorder: Recorder,
 }
 
+/// Serves `$script` on every connection `$listener` (a TCP or Unix listener) accepts.
+macro_rules! serve_each_connection {
+    ($listener:expr, $script:expr) => {{
+        let (listener, script) = ($listener, $script);
+        tokio::spawn(async move {
+            while let Ok((stream, _)) = listener.accept().await {
+                serve(TokioIo::new(stream), script.clone());
+            }
+        });
+    }};
+}
+
 impl ScriptedServer {
     /// Serves `turns` on 127.0.0.1 (a random port).
     pub async fn start(turns: Vec<ScriptedTurn>) -> ScriptedServer {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let addr = listener.local_addr().unwrap();
-        let recorder = Recorder::default();
-        let script = Arc::new(Script {
-            turns: Mutex::new(turns.into()),
-            served: Mutex::new(0),
-            recorder: recorder.clone(),
-        });
-        tokio::spawn(async move {
-            loop {
-                let Ok((stream, _)) = listener.accept().await else {
-                    return;
-                };
-                serve(TokioIo::new(stream), script.clone());
-            }
-        });
-        ScriptedServer {
-            base_url: format!("http://{addr}/v1"),
-            recorder,
-        }
+        let base_url = format!("http://{}/v1", listener.local_addr().unwrap());
+        let (script, recorder) = Script::new(turns);
+        serve_each_connection!(listener, script);
+        ScriptedServer { base_url, recorder }
     }
 
     /// Serves `turns` on a Unix socket at `path`.
     pub async fn start_unix(turns: Vec<ScriptedTurn>, path: &Path) -> ScriptedServer {
         let listener = tokio::net::UnixListener::bind(path).unwrap();
+        let (script, recorder) = Script::new(turns);
+        serve_each_connection!(listener, script);
+        ScriptedServer {
+            base_url: format!("unix://{}", path.display()),
+            recorder,
+        }
+    }
+}
+
+impl Script {
+    /// A script of `turns`, and the recorder of the requests it answers.
+    fn new(turns: Vec<ScriptedTurn>) -> (Arc<Script>, Recorder) {
         let recorder = Recorder::default();
         let script = Arc::new(Script {
             turns: Mutex::new(turns.into()),
             served: Mutex::new(0),
             recorder: recorder.clone(),
         });
-        tokio::spawn(async move {
-            loop {
-                let Ok((stream, _)) = listener.accept().await else {
-                    return;
-                };
-                serve(TokioIo::new(stream), script.clone());
-            }
-        });
-        ScriptedServer {
-            base_url: format!("unix://{}", path.display()),
-            recorder,
-        }
+        (script, recorder)
     }
+}
+
+/// `nab-agent run` on `workspace` against the scripted model at `base_url`, with
+/// `state_dir`; the test adds the rest.
+pub fn agent_run(workspace: &Path, base_url: &str, state_dir: &Path) -> std::process::Command {
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_nab-agent"));
+    cmd.args(["run", "--workspace"])
+        .arg(workspace)
+        .args(["--base-url", base_url, "--model", "scripted", "--state-dir"])
+        .arg(state_dir);
+    cmd
+}
+
+/// Runs `cmd` off the async threads (the scripted model answers on them); it must
+/// succeed. Its output.
+pub async fn run_to_success(mut cmd: std::process::Command) -> std::process::Output {
+    let out = tokio::task::spawn_blocking(move || cmd.output().unwrap())
+        .await
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "exit {:?}; stderr: {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+/// The names of the tools a recorded request offered.
+pub fn offered(request: &Value) -> Vec<String> {
+    request["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["function"]["name"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// tests/fixtures/`name`, as a string for a command line or a config.
+pub fn fixture(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name)
+        .display()
+        .to_string()
 }
 
 fn serve<IO>(io: IO, script: Arc<Script>)
@@ -144,11 +187,7 @@ async fn answer(req: Request<Incoming>, script: &Script) -> Response<Full<Bytes>
         }),
         ..ChunkOptions::default()
     };
-    let mut sse = String::new();
-    for chunk in turn.to_chunks(&opts) {
-        sse.push_str(&format!("data: {chunk}\n\n"));
-    }
-    sse.push_str("data: [DONE]\n\n");
+    let sse = turn.to_sse(&opts);
     Response::builder()
         .header("content-type", "text/event-stream")
         .body(Full::new(Bytes::from(sse)))
@@ -200,7 +239,7 @@ pub fn read_events(path: &Path) -> Vec<Value> {
         .unwrap()
         .lines()
         .map(|l| {
-            nab_protocol::events::Event::parse_line(l).expect("every event line parses");
+            nab_protocol::Event::parse_line(l).expect("every event line parses");
             serde_json::from_str(l).unwrap()
         })
         .collect()

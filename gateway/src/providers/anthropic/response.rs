@@ -76,7 +76,7 @@ pub struct NotAMessage {
 pub fn to_completion(message: &Value) -> Result<Value, NotAMessage> {
     if message.get("type").and_then(Value::as_str) != Some("message") {
         return Err(NotAMessage {
-            shown: nab_protocol::upstream::cap(&message.to_string(), 200),
+            shown: nab_protocol::cap_text(&message.to_string(), 200),
         });
     }
     let blocks = message

@@ -82,7 +82,7 @@ impl Translator {
         let ev: Value = serde_json::from_str(data).map_err(|e| {
             ProviderError::InvalidResponse(format!(
                 "an Anthropic stream event is not JSON ({e}): {}",
-                nab_protocol::upstream::cap(data, 200)
+                nab_protocol::cap_text(data, 200)
             ))
         })?;
         let kind = ev.get("type").and_then(Value::as_str).unwrap_or("");

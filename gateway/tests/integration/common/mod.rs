@@ -5,7 +5,7 @@ use bytes::Bytes;
 use http_body_util::{BodyExt, Full};
 use hyper::body::Incoming;
 use hyper_util::rt::TokioIo;
-use nab_protocol::transcript::TranscriptLine;
+use nab_protocol::TranscriptLine;
 use serde_json::Value;
 use std::path::Path;
 use tokio::net::UnixStream;

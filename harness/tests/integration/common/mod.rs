@@ -16,10 +16,10 @@ pub async fn base_image() -> String {
     }
     let tag = tokio::task::block_in_place(|| {
         tokio::runtime::Handle::current().block_on(async {
-            let docker = nab_harness::sandbox::connect().await.expect("docker");
-            let recipe = nab_harness::image::Recipe::default();
+            let docker = nab_harness::connect().await.expect("docker");
+            let recipe = nab_harness::Recipe::default();
             let pb = indicatif::ProgressBar::hidden();
-            nab_harness::image::ensure_base_image(&docker, &recipe, false, &pb)
+            nab_harness::ensure_base_image(&docker, &recipe, false, &pb)
                 .await
                 .expect("base image")
                 .tag
@@ -180,17 +180,21 @@ impl Selftest {
     }
 
     /// The trial record of case `case` (its agent script is `<case>.sh`).
-    pub fn record(&self, case: &str) -> nab_protocol::trial::TrialRecord {
+    pub fn record(&self, case: &str) -> nab_protocol::TrialRecord {
         let suffix = format!("/{case}.sh");
-        nab_protocol::read_jsonl::<nab_protocol::trial::TrialRecord>(
-            &self.out.join("results.jsonl"),
-        )
-        .unwrap()
-        .records
-        .into_iter()
-        .find(|r| r.agent.ends_with(&suffix))
-        .unwrap_or_else(|| panic!("no record for {case}:\n{}", self.stdout))
+        nab_protocol::read_jsonl::<nab_protocol::TrialRecord>(&self.out.join("results.jsonl"))
+            .unwrap()
+            .records
+            .into_iter()
+            .find(|r| r.agent.ends_with(&suffix))
+            .unwrap_or_else(|| panic!("no record for {case}:\n{}", self.stdout))
     }
+}
+
+/// The base image and this source's nab-agent, both ready for a run.
+pub async fn nab_agent_ready() {
+    base_image().await;
+    ensure_nab_agent();
 }
 
 /// nab mounts the nab-agent found next to it: build it first (once per test process) so a
@@ -206,4 +210,81 @@ pub fn ensure_nab_agent() {
             .expect("cargo");
         assert!(st.success(), "cargo build -p nab-agent failed");
     });
+}
+
+/// A temporary folder that the sandbox user (uid 1000) can enter, for suites and agent
+/// scripts a `command:` agent or a task container must reach.
+pub fn agent_root() -> tempfile::TempDir {
+    use std::os::unix::fs::PermissionsExt;
+    let root = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(root.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    root
+}
+
+/// `<root>/suite` with one task, `py-usd` (a copy of py-pagination-offbyone with
+/// `budgets: {usd: <usd>}`): the suite's folder and the task.yaml without the budget.
+pub fn usd_suite(root: &Path, usd: &str) -> (PathBuf, String) {
+    let suite = root.join("suite");
+    let task = suite.join("py-usd");
+    copy_dir(&repo_tasks().join("py-pagination-offbyone"), &task);
+    let yaml = std::fs::read_to_string(task.join("task.yaml"))
+        .unwrap()
+        .replace("id: py-pagination-offbyone", "id: py-usd");
+    write(
+        &task.join("task.yaml"),
+        &format!("{yaml}budgets: {{usd: {usd}}}\n"),
+    );
+    (suite, yaml)
+}
+
+/// A finished command's status and both streams, for assertion messages.
+pub fn show(o: &std::process::Output) -> String {
+    format!(
+        "status {:?}\n--- stdout\n{}\n--- stderr\n{}",
+        o.status,
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+/// A run id, the guard that sweeps its leftovers, and `<root>/out` for its run folder.
+pub fn run_slot(root: &Path, prefix: &str) -> (String, SweepOnDrop, PathBuf) {
+    let run_id = unique(prefix);
+    let sweep = SweepOnDrop(run_id.clone());
+    (run_id, sweep, root.join("out"))
+}
+
+/// `<root>/prices.yaml` holding `yaml`.
+pub fn prices(root: &Path, yaml: &str) -> PathBuf {
+    let path = root.join("prices.yaml");
+    write(&path, yaml);
+    path
+}
+
+/// A run on `docker` alone (2 trials at once, one attempt each), without a progress bar.
+pub fn quiet_run_config(
+    docker: nab_harness::Engine,
+    image: String,
+    out: PathBuf,
+    run_id: &str,
+) -> nab_harness::RunConfig {
+    use std::sync::Arc;
+    let backend = Arc::new(nab_harness::DockerBackend::new(docker));
+    let engines = nab_harness::EnginePool::single(backend, 2);
+    let mut cfg = nab_harness::RunConfig::on_engines(engines, image, out, run_id.to_owned(), 1);
+    cfg.progress = Arc::new(nab_harness::SilentProgress);
+    cfg
+}
+
+/// `nab run --run-id <run_id> --attempts <attempts>`, for the test to add the rest.
+pub fn nab_run(run_id: &str, attempts: u32) -> std::process::Command {
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_nab"));
+    cmd.args([
+        "run",
+        "--run-id",
+        run_id,
+        "--attempts",
+        &attempts.to_string(),
+    ]);
+    cmd
 }

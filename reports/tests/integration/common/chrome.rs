@@ -105,3 +105,57 @@ impl WatchedTab {
         }
     }
 }
+
+impl WatchedTab {
+    /// [`WatchedTab::open`] showing the page `file`, once its task table has rows.
+    pub fn showing(size: (u32, u32), file: &std::path::Path) -> WatchedTab {
+        let page = WatchedTab::open(size);
+        let url = format!("file://{}", file.canonicalize().unwrap().display());
+        page.tab
+            .navigate_to(&url)
+            .unwrap()
+            .wait_until_navigated()
+            .unwrap();
+        page.tab.wait_for_element("#tasks tbody tr").unwrap();
+        page
+    }
+
+    /// Evaluates `js` in the page: its value (null when it has none).
+    pub fn eval(&self, js: &str) -> serde_json::Value {
+        self.tab
+            .evaluate(js, false)
+            .unwrap()
+            .value
+            .unwrap_or(serde_json::Value::Null)
+    }
+
+    /// A PNG screenshot of the tab as it is, also left in [`artifacts_dir`] as `name`.
+    pub fn screenshot(&self, name: &str) -> Vec<u8> {
+        use headless_chrome::protocol::cdp::Page::CaptureScreenshotFormatOption;
+        let png = self
+            .tab
+            .capture_screenshot(CaptureScreenshotFormatOption::Png, None, None, true)
+            .unwrap();
+        assert!(png.starts_with(b"\x89PNG"));
+        std::fs::write(artifacts_dir().join(name), &png).unwrap();
+        png
+    }
+
+    /// The page ran without a console error, an uncaught exception or an error log entry,
+    /// and loaded nothing from the network (data: URLs are inline); the Network domain saw
+    /// it load `page` itself, so the watch was on.
+    pub fn assert_ran_clean_and_offline(&self, page: &str) {
+        let problems = self.problems.lock().unwrap().clone();
+        assert!(problems.is_empty(), "console errors: {problems:#?}");
+        let requests = self.requests.lock().unwrap().clone();
+        let external: Vec<&String> = requests
+            .iter()
+            .filter(|u| !u.starts_with("file://") && !u.starts_with("data:"))
+            .collect();
+        assert!(external.is_empty(), "network requests: {external:#?}");
+        assert!(
+            requests.iter().any(|u| u.ends_with(page)),
+            "the Network domain saw the page load itself: {requests:?}"
+        );
+    }
+}

@@ -3,14 +3,15 @@
 
 pub mod chrome;
 
-use nab_protocol::trial::TrialRecord;
-use nab_reports::fixtures::{self, SynthSpec};
+use nab_protocol::TrialRecord;
+use nab_reports::SynthSpec;
+use nab_reports::write_synth_run;
 use std::path::{Path, PathBuf};
 
 /// A synthetic run of `tasks` × `trials`, written to `<root>/<name>`.
 pub fn write(root: &Path, name: &str, spec: &SynthSpec, records: &[TrialRecord]) -> PathBuf {
     let dir = root.join(name);
-    fixtures::write_run(&dir, spec, records).expect("write synthetic run");
+    write_synth_run(&dir, spec, records).expect("write synthetic run");
     dir
 }
 

@@ -5,10 +5,11 @@ cd /workspace/logs
 first=$(grep -n -m1 ' level=ERROR ' payments.log)
 req=$(sed -E 's/.* req=([^ ]+) .*/\1/' <<<"$first")
 last=$(head -n "${first%%:*}" payments.log | grep -n 'config reloaded' | tail -1)
+count=$(grep ' level=ERROR ' payments.log | grep 'msg="PoolTimeoutException' | sed -E 's/.* req=([^ ]+) .*/\1/' | sort -u | wc -l)
 cat > /workspace/ANSWER.txt <<ANS
 first_error: payments.log:${first%%:*}
 request_id: $req
-failed_requests: $(grep -c ' level=ERROR ' payments.log)
+failed_requests: $count
 root_cause: payments.log:${last%%:*}
 rollout: $(sed -E 's/.* rollout=([^ ]+) .*/\1/' <<<"$last")
 ANS

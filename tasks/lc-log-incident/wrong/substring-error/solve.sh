@@ -8,6 +8,6 @@ cat > /workspace/ANSWER.txt <<ANS
 first_error: payments.log:${first%%:*}
 request_id: $req
 failed_requests: $(grep -c 'ERROR' payments.log)
-root_cause: payments.log.1.gz:9248
+root_cause: payments.log.1.gz:9300
 rollout: cfg-rollout-7781
 ANS

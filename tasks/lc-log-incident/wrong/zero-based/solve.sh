@@ -4,11 +4,12 @@ set -euo pipefail
 cd /workspace/logs
 first=$(grep -n -m1 ' level=ERROR ' payments.log)
 req=$(sed -E 's/.* req=([^ ]+) .*/\1/' <<<"$first")
-cause=$(zcat payments.log.1.gz | grep -n 'db.pool.max 40->4')
+cause=$(zcat payments.log.1.gz | grep -n 'datasources.ledger.profile standard->lean')
+count=$(grep ' level=ERROR ' payments.log | grep 'msg="PoolTimeoutException' | sed -E 's/.* req=([^ ]+) .*/\1/' | sort -u | wc -l)
 cat > /workspace/ANSWER.txt <<ANS
 first_error: payments.log:$(( ${first%%:*} - 1 ))
 request_id: $req
-failed_requests: $(grep -c ' level=ERROR ' payments.log)
+failed_requests: $count
 root_cause: payments.log.1.gz:$(( ${cause%%:*} - 1 ))
 rollout: cfg-rollout-7781
 ANS

@@ -40,11 +40,17 @@ static int is_key_char(char c)
     return isalnum((unsigned char)c) || c == '_' || c == '.' || c == '-';
 }
 
-/* §4.1: keys compare ASCII case-insensitively (they are stored in lower case). */
-static int key_equal(const char *a, const char *b)
+/* a key's folded form (ASCII lower case, '-' -> '_'). */
+static char fold_char(char c)
+{
+    return c == '-' ? '_' : (char)tolower((unsigned char)c);
+}
+
+/* keys compare by their folded forms. */
+static int same_key(const char *a, const char *b)
 {
     for (; *a && *b; a++, b++) {
-        if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
+        if (fold_char(*a) != fold_char(*b))
             return 0;
     }
     return *a == *b;
@@ -53,7 +59,7 @@ static int key_equal(const char *a, const char *b)
 static struct kvx_entry *find(const struct kvx_doc *doc, const char *section, const char *key)
 {
     for (size_t i = 0; i < doc->count; i++) {
-        if (strcmp(doc->entries[i].section, section) == 0 && key_equal(doc->entries[i].key, key))
+        if (strcmp(doc->entries[i].section, section) == 0 && same_key(doc->entries[i].key, key))
             return &doc->entries[i];
     }
     return NULL;
@@ -78,7 +84,7 @@ static char *parse_quoted(const char **p, const char *end, int line, struct kvx_
             case 't': out[n++] = '\t'; break;
             case '"': out[n++] = '"'; break;
             case '\\': out[n++] = '\\'; break;
-            default: /* §4.3: any other escape makes the document invalid */
+            default: /* any other escape makes the document invalid */
                 free(out);
                 fail(err, line, "unknown escape sequence '\\%c' in quoted value", *s);
                 return NULL;
@@ -194,8 +200,17 @@ static int parse_line(const char *start, const char *end, int line, char **secti
         free(value);
         return fail(err, line, "out of memory");
     }
-    for (char *c = key; *c; c++) /* §4.1: keys are stored in lower case */
-        *c = (char)tolower((unsigned char)*c);
+    for (char *c = key; *c; c++) /* keys are stored folded */
+        *c = fold_char(*c);
+    /* R-11 and Appendix D.6. */
+    static const char *const reserved[] = {"kvx.", "sys_", "_"};
+    for (size_t i = 0; i < sizeof reserved / sizeof reserved[0]; i++) {
+        if (strncmp(key, reserved[i], strlen(reserved[i])) == 0) {
+            free(key);
+            free(value);
+            return fail(err, line, "reserved key prefix '%s'", reserved[i]);
+        }
+    }
     return add(doc, *section, key, value, line, err);
 }
 

@@ -1,4 +1,6 @@
 #!/bin/bash
-# Wrong: applies errata E-2 (last duplicate wins) but not E-3 (empty bare values).
+# Wrong: applies erratum E-2 (last occurrence wins) but not E-3 (empty values) or E-5 (the
+# local-use prefix is not reserved).
+# (kvx.c made by make_variants.py errata-partial)
 set -euo pipefail
 cp /nab/solution/kvx.c /workspace/src/kvx.c
