@@ -13,7 +13,7 @@
 //! - `<token>.c`: a C unit that registers one test in the runner's `nab_unit_tests` list
 //!   (C runners link every `*.c` in /nab/tests and run that list);
 //! - `<token>.rs`: a Rust integration test (Rust runners build every top-level `*.rs` in
-//!   /nab/tests as a test target of the crate under test and run them all).
+//!   /nab/tests into one test target of the crate under test and run it).
 //!
 //! Its test id contains the token; [`Canary::matches`] finds it in a report. The token and
 //! the values compared differ in every trial, so no fixed rule can skip it; code that reads
