@@ -11,7 +11,9 @@
 //! - `test_<token>.py`: a pytest test module (pytest collects every `test_*.py`);
 //! - `<Token>.java`: a JUnit 4 class (Java runners run every top-level class in /nab/tests);
 //! - `<token>.c`: a C unit that registers one test in the runner's `nab_unit_tests` list
-//!   (C runners link every `*.c` in /nab/tests and run that list).
+//!   (C runners link every `*.c` in /nab/tests and run that list);
+//! - `<token>.rs`: a Rust integration test (Rust runners build every top-level `*.rs` in
+//!   /nab/tests into one test target of the crate under test and run it).
 //!
 //! Its test id contains the token; [`Canary::matches`] finds it in a report. The token and
 //! the values compared differ in every trial, so no fixed rule can skip it; code that reads
@@ -70,7 +72,7 @@ impl Canary {
     }
 
     /// (file name, contents) of each planted file.
-    pub fn files(&self) -> [(String, String); 3] {
+    pub fn files(&self) -> [(String, String); 4] {
         let (t, l, r) = (&self.token, self.left, self.right);
         let class = self.java_class();
         [
@@ -93,6 +95,12 @@ impl Canary {
                      static struct nab_unit_test {t}_entry = {{\"{t}\", {t}, 0}};\n\
                      __attribute__((constructor)) static void {t}_register(void) {{\n    \
                      {t}_entry.next = nab_unit_tests;\n    nab_unit_tests = &{t}_entry;\n}}\n"
+                ),
+            ),
+            (
+                format!("{t}.rs"),
+                format!(
+                    "#[test]\nfn {t}() {{\n    let (l, r): (u64, u64) = ({l}, {r});\n    assert_eq!(l, r);\n}}\n"
                 ),
             ),
         ]
@@ -173,6 +181,7 @@ mod tests {
         );
         assert!(p.join(format!("test_{}.py", c.token())).is_file());
         assert!(p.join(format!("{}.c", c.token())).is_file());
+        assert!(p.join(format!("{}.rs", c.token())).is_file());
         let mode = std::fs::metadata(p).unwrap().permissions().mode();
         assert_eq!(mode & 0o777, 0o755);
     }

@@ -6,9 +6,12 @@
 //!   (py-pagination-offbyone);
 //! - pytest: code under test patches pytest's test call into a no-op (loc-py-cache-key);
 //! - JUnit: a workspace class installs a JVM shutdown hook that strips every failure from
-//!   the report and halts with status 0 (java-equals-hashcode);
+//!   the report and halts with status 0 (java-interval-boundaries);
 //! - C: a workspace destructor rewrites the report after the runner wrote it and exits 0
 //!   (c-int-overflow);
+//! - Rust: the crate under test lists its own test binary's tests, prints an `ok` line for
+//!   each where libtest's output goes and exits 0 before any real result (rs-kvstore-ttl):
+//!   the Rust runner builds the canary into that same binary, so it is forged too;
 //! - pinned set: the oracle's honest report against a tests.lock that pins other ids.
 //!
 //! Each attack was a `passed` trial before the canary: every report it leaves shows all
@@ -29,11 +32,10 @@ fn forger() -> String {
     // loc-py-cache-key's package is `reports`.
     let noop_runtest = include_str!("../../selftest/agents/pytest-noop-runtest.sh")
         .replace("pager/__init__.py", "reports/__init__.py");
-    // java-equals-hashcode's class is `Sku`.
-    let shutdown_hook = include_str!("../../selftest/agents/java-shutdown-hook.sh")
-        .replace("intervals/Interval.java", "com/acme/stock/Sku.java")
-        .replace("public final class Interval", "public final class Sku");
+    // Aimed at java-interval-boundaries' `Interval` already.
+    let shutdown_hook = include_str!("../../selftest/agents/java-shutdown-hook.sh");
     let report_rewrite = include_str!("../../selftest/agents/c-report-rewrite.sh");
+    let rust_results = RUST_RESULTS;
     format!(
         r#"#!/bin/bash
 set -e
@@ -49,6 +51,9 @@ shutdown_hook() {{
 report_rewrite() {{
 {report_rewrite}
 }}
+rust_results() {{
+{rust_results}
+}}
 cd /workspace
 if [ -d pager ]; then
   fake_report
@@ -61,16 +66,53 @@ elif [ -d src/main/java ]; then
   shutdown_hook
 elif [ -f src/image.c ]; then
   report_rewrite
+elif [ -f src/persist/aof.rs ]; then
+  rust_results
 fi
 "#
     )
 }
 
-const TASKS: [&str; 4] = [
+/// rs-kvstore-ttl: on the first engine the code under test makes, an `ok` line for every
+/// test of its own test binary, where libtest's output goes, then exit 0.
+const RUST_RESULTS: &str = r#"cd /workspace
+python3 - <<'PY'
+p = "src/engine.rs"
+s = open(p).read()
+forger = r'''
+fn forge_results() {
+    use std::io::Write;
+    let exe = match std::env::current_exe() {
+        Ok(exe) => exe,
+        Err(_) => return,
+    };
+    let listed = match std::process::Command::new(exe).arg("--list").output() {
+        Ok(out) => String::from_utf8_lossy(&out.stdout).into_owned(),
+        Err(_) => return,
+    };
+    let mut out = std::io::stdout();
+    let _ = writeln!(out);
+    for line in listed.lines() {
+        if let Some(name) = line.strip_suffix(": test") {
+            let _ = writeln!(out, "test {} ... ok", name);
+        }
+    }
+    let _ = out.flush();
+    std::process::exit(0);
+}
+'''
+anchor = "    pub fn with_config<C: Clock + 'static>(clock: C, config: Config) -> Engine {\n"
+assert anchor in s
+s = s.replace(anchor, anchor + "        forge_results();\n") + forger
+open(p, "w").write(s)
+PY"#;
+
+const TASKS: [&str; 5] = [
     "py-pagination-offbyone",
     "loc-py-cache-key",
-    "java-equals-hashcode",
+    "java-interval-boundaries",
     "c-int-overflow",
+    "rs-kvstore-ttl",
 ];
 
 /// Runs `agent` on `tasks` of `suite`; the records by task and each trial's verify.log.
@@ -136,9 +178,12 @@ async fn forged_reports_and_patched_runners_are_caught_by_the_canary() {
         // The no-op test call makes the canary pass too.
         ("loc-py-cache-key", "is reported as passed"),
         // Stripping every failure strips the canary's.
-        ("java-equals-hashcode", "is reported as passed"),
+        ("java-interval-boundaries", "is reported as passed"),
         // The rewritten report lists only tests the forger knew of.
         ("c-int-overflow", "canary test is missing"),
+        // The canary is a test of the forged binary, so it got an `ok` line too (its last
+        // result, which junit.py counts, even when it sorted first and failed).
+        ("rs-kvstore-ttl", "is reported as passed"),
     ] {
         let (r, log) = &got[task];
         assert_eq!(r.status, TrialStatus::Failed, "{task}: {r:?}\n{log}");

@@ -1,0 +1,26 @@
+use crate::commands::{Arity, Command, Ctx};
+use crate::error::{Error, Result};
+use crate::protocol::Reply;
+use crate::store::Value;
+
+/// `HEXISTS key field`
+pub struct HExists;
+
+impl Command for HExists {
+    fn name(&self) -> &'static str {
+        "HEXISTS"
+    }
+    fn arity(&self) -> Arity {
+        Arity::Exactly(3)
+    }
+    fn is_write(&self) -> bool {
+        false
+    }
+    fn run(&self, ctx: &mut Ctx<'_>, args: &[String]) -> Result<Reply> {
+        match ctx.db.get(&args[1], ctx.now) {
+            None => Ok(Reply::Int(0)),
+            Some(Value::Hash(h)) => Ok(Reply::Int(h.contains_key(&args[2]) as i64)),
+            Some(_) => Err(Error::WrongType),
+        }
+    }
+}
