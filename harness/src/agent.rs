@@ -315,6 +315,7 @@ mod tests {
             context_window: Some(16000),
             max_steps: Some(40),
             mcp_config: Some("mcp.json".into()),
+            ..Default::default()
         }));
         let m = ModelMounts {
             socket: Path::new("/tmp/gw/llm.sock"),

@@ -3,7 +3,7 @@
 //! events; the exit reason comes from the events and is cross-checked with the transcript.
 
 use crate::task::{MadeCall, RequiredCall};
-use nab_protocol::events::{Event, EventKind, ToolStatus};
+use nab_protocol::events::{CompactionTier, Event, EventKind, ToolStatus};
 use nab_protocol::transcript::TranscriptLine;
 use nab_protocol::trial::TrialRecord;
 
@@ -33,6 +33,9 @@ pub struct ModelMetrics {
     /// `required_tool_calls` of the task that the model's calls did not meet, each saying
     /// what is missing.
     pub missing_required: Vec<String>,
+    /// Why the trial shows no compaction that the task's `agent.requires_compaction` asks
+    /// for ([`missing_compaction`]); `None` when it shows one or the task asks none.
+    pub missing_compaction: Option<String>,
     /// Set when the agent stopped because the model provider failed (see
     /// [`provider_failure`]): the trial is an infrastructure error, not the agent's failure.
     pub provider_failure: Option<String>,
@@ -217,7 +220,57 @@ impl ModelMetrics {
             rec.violations
                 .push(format!("{why} by the model (gateway transcript)"));
         }
+        if let Some(why) = &self.missing_compaction {
+            rec.violations.push(why.clone());
+        }
     }
+}
+
+/// Checks a task's `agent.requires_compaction`: the agent's events must show a compaction
+/// that succeeded, of the `required` tier or a more drastic one (`offload < clear <
+/// summarize`). The gateway cannot see an offload or a clear, so those are taken from the
+/// events; a `summarize` event is the agent's claim that it had the model write a summary,
+/// which the gateway can check: such events count only up to the number of summarization
+/// requests the gateway answered (`answered_summary_requests`, from
+/// `nab_protocol::transcript::answered_summary_requests`), so a forged event without its
+/// request counts for nothing. Returns the violation when nothing counts.
+pub fn missing_compaction(
+    required: CompactionTier,
+    events: &[Event],
+    answered_summary_requests: usize,
+) -> Option<String> {
+    let (mut summaries, mut others) = (0usize, 0usize);
+    for e in events {
+        if let EventKind::Compaction {
+            tier,
+            succeeded: true,
+            ..
+        } = &e.kind
+            && *tier >= required
+        {
+            match tier {
+                CompactionTier::Summarize => summaries += 1,
+                _ => others += 1,
+            }
+        }
+    }
+    if others + summaries.min(answered_summary_requests) > 0 {
+        return None;
+    }
+    let want = match required {
+        CompactionTier::Summarize => "a `summarize` compaction".to_owned(),
+        t => format!(
+            "a context compaction (`{}` or a more drastic tier)",
+            t.as_str()
+        ),
+    };
+    Some(if summaries > 0 {
+        format!(
+            "the task requires {want}: the agent's events claim {summaries} `summarize` compaction(s), but the gateway answered no summarization request, so none counts"
+        )
+    } else {
+        format!("the task requires {want}, but the agent's events show none that succeeded")
+    })
 }
 
 /// The tool calls in the model's answers (assistant messages), as the gateway recorded
@@ -505,6 +558,77 @@ mod tests {
         let mut rec = TrialRecord::new("r", "t", "bug-fix", 0, "nab-agent");
         m.apply(&mut rec);
         assert_eq!(rec.replay_drift, m.replay_drift);
+    }
+
+    fn compaction(tier: CompactionTier, succeeded: bool) -> Event {
+        ev(EventKind::Compaction {
+            step: 3,
+            tier,
+            tokens_before: 9000,
+            tokens_after: 3000,
+            messages_before: 20,
+            messages_after: 6,
+            succeeded,
+            detail: None,
+        })
+    }
+
+    #[test]
+    fn a_required_compaction_must_show_in_the_events_and_a_summary_in_the_transcript() {
+        use CompactionTier::{Clear, Offload, Summarize};
+        let work = || tool(1, ToolStatus::Ok);
+        // (required tier, events, answered summary requests, satisfied)
+        let table: Vec<(CompactionTier, Vec<Event>, usize, bool)> = vec![
+            (
+                Summarize,
+                vec![work(), compaction(Summarize, true)],
+                1,
+                true,
+            ),
+            // A summarize event the gateway never saw a request for: forged.
+            (
+                Summarize,
+                vec![work(), compaction(Summarize, true)],
+                0,
+                false,
+            ),
+            // A summary request without a successful compaction event.
+            (Summarize, vec![compaction(Summarize, false)], 2, false),
+            (Summarize, vec![work()], 3, false),
+            (Summarize, vec![], 0, false),
+            // Less drastic tiers do not satisfy a more drastic requirement.
+            (
+                Summarize,
+                vec![compaction(Offload, true), compaction(Clear, true)],
+                0,
+                false,
+            ),
+            (Clear, vec![compaction(Offload, true)], 0, false),
+            // A more drastic tier satisfies a less drastic one.
+            (Clear, vec![compaction(Clear, true)], 0, true),
+            (Offload, vec![compaction(Summarize, true)], 1, true),
+            (Offload, vec![compaction(Summarize, true)], 0, false),
+            (Offload, vec![compaction(Offload, false)], 0, false),
+        ];
+        for (i, (required, events, answered, ok)) in table.into_iter().enumerate() {
+            let got = missing_compaction(required, &events, answered);
+            assert_eq!(got.is_none(), ok, "row {i}: {got:?}");
+        }
+        let forged = missing_compaction(Summarize, &[compaction(Summarize, true)], 0).unwrap();
+        assert!(
+            forged.contains("claim 1 `summarize`") && forged.contains("no summarization request"),
+            "{forged}"
+        );
+        let none = missing_compaction(Clear, &[], 0).unwrap();
+        assert!(
+            none.contains("`clear` or a more drastic tier") && none.contains("show none"),
+            "{none}"
+        );
+        let mut m = ModelMetrics::compute("m", &[], &[], &[], false);
+        m.missing_compaction = Some(forged.clone());
+        let mut rec = TrialRecord::new("r", "t", "long-context", 0, "nab-agent");
+        m.apply(&mut rec);
+        assert_eq!(rec.violations, vec![forged]);
     }
 
     #[test]

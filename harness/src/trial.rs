@@ -626,6 +626,13 @@ async fn collect(
     {
         failure.get_or_insert(FailureReason::MissingToolCalls);
     }
+    // So does a compaction the task requires that the trial does not show.
+    if metrics
+        .as_ref()
+        .is_some_and(|m| m.missing_compaction.is_some())
+    {
+        failure.get_or_insert(FailureReason::MissingCompaction);
+    }
     Ok(Collected {
         failure,
         tamper_flags,
@@ -778,6 +785,19 @@ async fn model_metrics(
         &task.spec.required_tool_calls,
         exit_reason == SandboxExit::Timeout,
     );
+    if let Some(tier) = task.spec.agent.as_ref().and_then(|a| a.requires_compaction) {
+        // Summary requests the gateway answered, to check the agent's summarize events by.
+        let path = dir.join(run::TRANSCRIPT_FILE);
+        let answered = tokio::task::spawn_blocking(move || {
+            nab_protocol::transcript::answered_summary_requests(&path)
+        })
+        .await
+        .map_err(|e| files_err(dir)(std::io::Error::other(e)))?
+        // A line that does not read back was already the agent's `bad_agent_output`.
+        .map_or(0, |seqs| seqs.len());
+        metrics.missing_compaction =
+            crate::metrics::missing_compaction(tier, &out.events, answered);
+    }
     metrics.cost_usd = crate::cost::trial_cost(m.price.as_ref(), &metrics.usage());
     // The gateway's own count also has the refusals past the transcript's cap.
     metrics.refused_requests = metrics.refused_requests.max(out.refused_requests);

@@ -163,8 +163,9 @@ pub enum ToolStatus {
     Blocked,
 }
 
-/// A context-management action, cheapest first.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+/// A context-management action, cheapest first (the order compares them: `Offload <
+/// Clear < Summarize`, from the least to the most drastic).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CompactionTier {
     /// A large tool output written to a file, its head and tail kept in the context.
@@ -173,6 +174,17 @@ pub enum CompactionTier {
     Clear,
     /// The older history replaced by a validated summary.
     Summarize,
+}
+
+impl CompactionTier {
+    /// The tier as it is written in `events.jsonl` and `task.yaml`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CompactionTier::Offload => "offload",
+            CompactionTier::Clear => "clear",
+            CompactionTier::Summarize => "summarize",
+        }
+    }
 }
 
 /// Why the agent stopped. Each stop has its own reason so reports can tell them apart.

@@ -147,6 +147,36 @@ pub fn parse_without_request(line: &str) -> Result<TranscriptLine, serde_json::E
     serde_json::from_str::<WithoutRequest>(line).map(WithoutRequest::into_line)
 }
 
+/// What [`answered_summary_requests`] reads of a line: the request whole (one line at a
+/// time), and whether the call was answered.
+#[derive(Deserialize)]
+struct SummaryProbe {
+    seq: u64,
+    #[serde(default)]
+    request: serde_json::Value,
+    #[serde(default)]
+    response: Option<serde::de::IgnoredAny>,
+    #[serde(default)]
+    error: Option<serde::de::IgnoredAny>,
+}
+
+/// The `seq` of every call in `transcript.jsonl` that was one of nab-agent's summarization
+/// requests ([`crate::scripted::is_summary_request`]) and was answered (a response and no
+/// error), in file order. A request the gateway did not write whole (refused, or over a
+/// cap: [`Omitted`]) is not one. The file is streamed one line at a time; each request is
+/// parsed and dropped. Same rules as [`read_without_requests`].
+pub fn answered_summary_requests(path: &Path) -> Result<Vec<u64>, JsonlError> {
+    let read = crate::jsonl::read_jsonl_with(path, READ_LINE_LIMIT, |_, line| {
+        serde_json::from_str::<SummaryProbe>(line).map(|p| {
+            (p.response.is_some()
+                && p.error.is_none()
+                && crate::scripted::is_summary_request(&p.request))
+            .then_some(p.seq)
+        })
+    })?;
+    Ok(read.records.into_iter().flatten().collect())
+}
+
 impl WithoutRequest {
     fn into_line(self) -> TranscriptLine {
         let w = self;
@@ -216,5 +246,61 @@ mod tests {
             sha256: None,
         };
         assert_eq!(Omitted::of(&o.to_value()), Some(o));
+    }
+
+    #[test]
+    fn answered_summary_requests_are_found_by_the_marker_and_need_an_answer() {
+        let marker = crate::scripted::SUMMARY_REQUEST_MARKER;
+        let summary = serde_json::json!({"messages": [
+            {"role": "system", "content": format!("{marker} You compress...")},
+            {"role": "user", "content": "history"}]});
+        let work = serde_json::json!({"messages": [
+            {"role": "system", "content": "You are a coding agent."},
+            {"role": "user", "content": format!("{marker} quoted by the user")}]});
+        let line = |seq: u64, request: serde_json::Value, answered: bool| TranscriptLine {
+            v: 1,
+            ts: "t".into(),
+            seq,
+            provider: "p".into(),
+            stream: true,
+            request,
+            response: answered.then(|| serde_json::json!({"choices": []})),
+            usage: None,
+            latency_ms: 1,
+            status: answered.then_some(200),
+            retries: 0,
+            error: (!answered).then(|| "boom".into()),
+            error_code: None,
+            budget_exceeded: None,
+            replay_drift: None,
+            refused: None,
+        };
+        let omitted = Omitted {
+            reason: "line_cap".into(),
+            bytes: 1 << 23,
+            sha256: None,
+        };
+        let lines = [
+            line(0, work.clone(), true),
+            line(1, summary.clone(), true),
+            // Not answered: the summary never reached the agent.
+            line(2, summary.clone(), false),
+            line(3, work, true),
+            // Not written whole: nothing shows it was a summary request.
+            line(4, omitted.to_value(), true),
+            line(5, summary, true),
+        ];
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("transcript.jsonl");
+        let text: String = lines
+            .iter()
+            .map(|l| serde_json::to_string(l).unwrap() + "\n")
+            .collect();
+        std::fs::write(&p, text).unwrap();
+        assert_eq!(answered_summary_requests(&p).unwrap(), vec![1, 5]);
+        assert_eq!(
+            answered_summary_requests(&dir.path().join("missing.jsonl")).unwrap(),
+            Vec::<u64>::new()
+        );
     }
 }

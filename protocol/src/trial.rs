@@ -49,6 +49,9 @@ pub enum FailureReason {
     TestSetMismatch,
     /// A tool call the task requires never appeared in the gateway transcript.
     MissingToolCalls,
+    /// The context compaction the task requires (`agent.requires_compaction`) does not
+    /// show in the agent's events, or a summary it claims was never asked of the gateway.
+    MissingCompaction,
     /// The workspace was too large to copy out.
     WorkspaceTooLarge,
     /// The agent wrote past its disk quota.
@@ -74,6 +77,7 @@ impl FailureReason {
             FailureReason::Tampered => "tampered",
             FailureReason::TestSetMismatch => "test_set_mismatch",
             FailureReason::MissingToolCalls => "missing_tool_calls",
+            FailureReason::MissingCompaction => "missing_compaction",
             FailureReason::WorkspaceTooLarge => "workspace_too_large",
             FailureReason::DiskQuota => "disk_quota",
             FailureReason::BadAgentOutput => "bad_agent_output",

@@ -238,6 +238,21 @@ if __name__ == "__main__":
     with open(os.path.join(HERE, "expected/plugin_results.txt"), "w") as f:
         for k in keys:
             f.write(run_plugins.line(k, expected[k]) + "\n")
+    # What each plugin's migrated source must call (the v3 names of the core functions
+    # its v2 source called) and whether it keeps a local clamp helper: the hidden static
+    # check (tests/test_api_static.py) parses every migrated plugin against this.
+    v3 = {"dist": "haversine_km", "tom": "convert", "clamp": "clamp", "parse": "parse_timestamp"}
+    api = {}
+    for group, name, text in plugins:
+        kind = text.split(": ", 1)[1].split(" ", 1)[0]
+        local = "\ndef clamp(" in text
+        api[f"{group}/{name}"] = {
+            "calls": sorted(v3[k] for k in NEEDS[kind] if not (local and k == "clamp")),
+            "local_clamp": local,
+        }
+    with open(os.path.join(HERE, "tests/plugin_api.json"), "w") as f:
+        json.dump(api, f, indent=0, sort_keys=True)
+        f.write("\n")
     kinds = {}
     for _, _, text in plugins:
         k = text.split(": ", 1)[1].split(" ", 1)[0]

@@ -10,17 +10,19 @@ KEY = {
     "1.4.0": ["Deprecated `--label-prefix` (use `--label`); it will be removed in 2.0."],
     "2.0.0": ["Removed `--label-prefix` (deprecated in 1.4; use `--label`).",
               "Configuration files are no longer read from the working directory."],
-    "2.1.0": ["Added `--compress none|gzip|zstd`.",
-              "Deprecated `--gzip` in favour of `--compress gzip`. Scheduled for removal in 3.0."],
+    "2.1.0": ["Added `--compress none|gzip|zstd`. The boolean `--gzip` switch is deprecated in favour of `--compress gzip` and goes away in the next major release."],
     "2.2.0": ["Added `--batch-size`; deprecated `--batch`, which will be removed in 3.0.",
               "Deprecated `--no-verify-tls`: disabling certificate checks is unsafe; configure a trusted CA instead. It will be removed in 3.0."],
+    "2.2.3": ["Deprecated the `batch.max` configuration-file key (use `batch.size`); it will be removed in 3.0. Command-line options are not affected."],
     "2.3.0": ["Added `--flush-interval-ms`. Deprecated `--flush-ms`; because many dashboards and scripts pass it, its removal is planned for 4.0, not 3.0."],
     "2.4.0": ["Added `--tls-ca`; deprecated `--ca-file` (removal in 3.0)."],
     "2.5.0": ["Added `--format text|json`. Deprecated `--json` in favour of `--format json`; removal in 3.0."],
     "2.6.0": ["Renamed `--retry` to `--retries`; the old spelling is deprecated and will be removed in 3.0."],
+    "2.6.2": ["`--retries` accepts 0 (no retries)."],
     "2.7.0": ["Deprecated `--silent` (use `--quiet`). Scheduled for removal in 3.0."],
-    "2.8.0": ["The removal of `--retry` is postponed to 4.0: the official Helm chart still passes it."],
-    "2.9.0": ["`--json` is no longer deprecated: it stays as a permanent shorthand for `--format json` and no longer prints a warning."],
+    "2.8.0": ["The removal of the spelling renamed in 2.6.0 is postponed to 4.0: the official Helm chart still passes it."],
+    "2.8.2": ["The dashboards have moved to the new flush setting, so the option deprecated in 2.3.0 goes in 3.0 after all, with the others."],
+    "2.9.0": ["The deprecation made in 2.5.0 is withdrawn: that shorthand stays permanently and no longer prints a warning."],
 }
 ROUTINE = [
     "Fixed a crash when the input file is truncated while being read.",
@@ -43,6 +45,16 @@ ROUTINE = [
     "The startup banner is printed only with `--verbose`.",
     "Fixed label values containing `=`.",
     "Improved throughput on many-core machines.",
+    "Removed a busy loop in the file tailer when the input is idle.",
+    "The HTTP client no longer uses the deprecated `HttpURLConnection` API.",
+    "Prepared the wire protocol for collectors of the 3.0 series.",
+    "Removed the undocumented `LOGSHIP_DEBUG` environment variable (use `--verbose`).",
+    "Deprecated Java API: `Shipper.send(String)` (use `Shipper.send(Line)`); the command line is not affected.",
+    "`--label` values may now contain spaces.",
+    "`--dry-run` prints the effective `--compress` setting.",
+    "Removed a redundant flush after every batch.",
+    "Works with collector 3.0 and later over HTTP/2.",
+    "`--tls-ca` accepts a directory of certificates.",
 ]
 
 
@@ -61,6 +73,10 @@ IMPROVEMENTS = ["is about {n}% faster", "allocates {n}% less", "logs its state w
 
 def generated():
     comp = rng.choice(COMPONENTS)
+    if rng.random() < 0.15:
+        return f"Removed {rng.choice(PROBLEMS)} from the {comp} (#{rng.randint(100, 2400)})."
+    if rng.random() < 0.1:
+        return f"The {comp} no longer calls a deprecated JDK method (#{rng.randint(100, 2400)})."
     if rng.random() < 0.6:
         return f"Fixed {rng.choice(PROBLEMS)} in the {comp} (#{rng.randint(100, 2400)})."
     return f"The {comp} " + rng.choice(IMPROVEMENTS).format(n=rng.randint(5, 60)) + f" (#{rng.randint(100, 2400)})."

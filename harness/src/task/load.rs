@@ -319,6 +319,17 @@ fn check_spec(folder: &Path, file: &Path, spec: &TaskSpec, issues: &mut Vec<Task
                 "is 0; give a number of tokens greater than 0".into(),
             );
         }
+        if let Some(tier) = agent.requires_compaction
+            && agent.context_window.is_none()
+        {
+            bad(
+                "agent.requires_compaction",
+                format!(
+                    "is `{}` but `agent.context_window` is not set; give the window (tokens) the agent must compact to, e.g. `agent: {{context_window: 16000}}`",
+                    tier.as_str()
+                ),
+            );
+        }
         if agent.max_steps == Some(0) {
             bad("agent.max_steps", "is 0; give at least 1".into());
         }

@@ -335,6 +335,13 @@ pub struct AgentOptions {
     /// A file in `fixtures/`, given to the agent as `/nab/task/<file>`.
     #[serde(default)]
     pub mcp_config: Option<String>,
+    /// The least drastic context compaction a trial must show (`offload`, `clear` or
+    /// `summarize`; a more drastic tier also counts): a trial with a model whose events show
+    /// none fails with `failure_reason: missing_compaction`. A `summarize` compaction
+    /// counts only when the gateway answered a summarization request for it (the
+    /// transcript, not the agent's word). Needs `context_window` (checked at load).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub requires_compaction: Option<nab_protocol::events::CompactionTier>,
 }
 
 /// `gateway:` in task.yaml. Anything left out keeps the gateway's default

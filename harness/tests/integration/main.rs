@@ -17,6 +17,7 @@ mod import_harbor;
 mod model_gateway;
 mod provider_failure;
 mod report_forgery;
+mod required_compaction;
 mod runner_hygiene;
 mod sandbox_lockdown;
 mod selftest;

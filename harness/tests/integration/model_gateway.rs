@@ -691,6 +691,21 @@ print("init:", f.readline().decode().strip()[:80])
 send({"jsonrpc": "2.0", "method": "notifications/initialized"})
 send({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "get_ticket", "arguments": {"id": "SHIP-142"}}})
 print("ticket:", f.readline().decode().strip())
+s.close()
+# A flood of connections: the harness serves 32 a trial, then closes the rest at once.
+answered = 0
+for _ in range(39):
+    c = socket.socket(socket.AF_UNIX)
+    c.connect("/nab/mcp-sockets/tracker.sock")
+    g = c.makefile("rwb")
+    try:
+        g.write((json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "flood", "version": "0"}}}) + "\n").encode())
+        g.flush()
+        answered += bool(g.readline())
+    except OSError:
+        pass
+    c.close()
+print("flood answered:", answered)
 PY
 "#,
     );
@@ -720,5 +735,11 @@ PY
     assert!(
         diff.contains("customer-blocker") || diff.contains("shipping"),
         "the ticket came back through the socket: {diff}"
+    );
+    assert!(diff.contains("+flood answered: 31"), "{diff}");
+    let log = std::fs::read_to_string(out2.join("trials").join(task).join("0/mcp.log")).unwrap();
+    assert!(
+        log.contains("32 connections, 8 refused, 1 tool calls noted"),
+        "{log}"
     );
 }

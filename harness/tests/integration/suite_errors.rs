@@ -147,6 +147,22 @@ fn each_kind_of_bad_input_is_named_with_file_field_and_what_is_allowed() {
             vec!["unknown field `max_body_mb`", "`max_request_mb`"],
         ),
         (
+            "compaction-without-window",
+            format!("{GOOD}agent: {{max_steps: 20, requires_compaction: summarize}}\n"),
+            none,
+            vec![
+                "compaction-without-window/task.yaml",
+                "field `agent.requires_compaction`",
+                "is `summarize` but `agent.context_window` is not set",
+            ],
+        ),
+        (
+            "unknown-compaction-tier",
+            format!("{GOOD}agent: {{context_window: 16000, requires_compaction: true}}\n"),
+            none,
+            vec!["requires_compaction", "expected one of", "`summarize`"],
+        ),
+        (
             "broken-yaml",
             GOOD.replace("language: shell", "language: \"shell"),
             none,

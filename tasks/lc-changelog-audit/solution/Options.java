@@ -32,10 +32,6 @@ public final class Options {
                 case "--dry-run" -> c.dryRun = true;
                 case "--label" -> label(c, value(args, ++i, a));
                 // Deprecated spellings (see CHANGELOG.md).
-                case "--flush-ms" -> {
-                    deprecated(err, a, "--flush-interval-ms");
-                    c.flushIntervalMs = positive(value(args, ++i, a), a);
-                }
                 case "--json" -> c.format = "json"; // permanent shorthand since 2.9 (no longer deprecated)
                 case "--retry" -> {
                     deprecated(err, a, "--retries");

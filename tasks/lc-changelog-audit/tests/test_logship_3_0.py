@@ -7,13 +7,13 @@ import subprocess
 import pytest
 
 CLASSES = "/nab/verify/classes"
-REMOVED = {"--gzip": [], "--batch": ["10"], "--ca-file": ["/etc/ca.pem"], "--silent": [], "--no-verify-tls": []}
+REMOVED = {"--gzip": [], "--batch": ["10"], "--ca-file": ["/etc/ca.pem"], "--silent": [], "--no-verify-tls": [],
+           "--flush-ms": ["250"]}
 CASES = {
     "version": ["--version"],
     "defaults": ["--dry-run"],
     "new_spellings": ["--dry-run", "--compress", "gzip", "--batch-size", "10", "--tls-ca", "/etc/ca.pem", "--quiet",
                       "--format", "json", "--flush-interval-ms", "250", "--retries", "7", "--label", "env=prod"],
-    "flush_ms": ["--dry-run", "--flush-ms", "250"],
     "retry": ["--dry-run", "--retry", "5"],
     "json": ["--dry-run", "--json"],
     "missing_output": ["--input", "app.log"],
@@ -72,12 +72,6 @@ def test_defaults_unchanged(results):
     assert settings(res) == {"batch_size": "500", "compress": "none", "flush_interval_ms": "1000", "format": "text",
                              "input": "-", "output": "", "quiet": "false", "retries": "3", "tls_ca": "",
                              "verbose": "false", "verify_tls": "true"}
-
-
-def test_flush_ms_still_deprecated_until_4_0(results):
-    res = results["flush_ms"]
-    assert res["exit"] == 0 and settings(res)["flush_interval_ms"] == "250"
-    assert len(res["err"]) == 1 and "--flush-ms is deprecated" in res["err"][0]
 
 
 def test_retry_removal_postponed(results):

@@ -8,7 +8,10 @@ python3 - <<'PY'
 p = "src/main/java/com/acme/orders/fulfilment/DeliveryPolicy.java"
 s = open(p).read()
 old = ("    public boolean isComplete(Order order) {\n"
-       "        return activeParcels(order).stream().anyMatch(Parcel::isDelivered);\n")
+       "        for (Parcel parcel : activeParcels(order)) {\n"
+       "            if (parcel.isDelivered()) return true;\n"
+       "        }\n"
+       "        return false;\n")
 new = ("    public boolean isComplete(Order order) {\n"
        "        List<Parcel> active = activeParcels(order);\n"
        "        return !active.isEmpty() && active.stream().allMatch(Parcel::isDelivered);\n")

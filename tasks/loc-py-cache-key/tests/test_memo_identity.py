@@ -106,6 +106,13 @@ def test_namespace_and_function_separate_keys():
     assert call_key("a", star_args, (1,), {}) != call_key("a", star_kwargs, (1,), {})
 
 
-def test_unkeyable_argument_is_still_refused():
+@pytest.mark.parametrize("func,args,kwargs", [
+    (star_kwargs, (object(),), {}),
+    (kw_only, (1,), {"mode": object()}),
+    (star_args, (1, object()), {}),
+    (star_kwargs, (1,), {"x": object()}),
+    (star_kwargs, (1,), {"x": [1, {"y": object()}]}),
+], ids=["positional", "keyword-only", "var-positional", "var-keyword", "nested"])
+def test_unkeyable_argument_is_still_refused(func, args, kwargs):
     with pytest.raises(TypeError):
-        call_key("t", star_kwargs, (object(),), {})
+        call_key("t", func, args, kwargs)

@@ -78,6 +78,10 @@ CORPUS = [
     ("hello world", 8, "hello w" + E),
     ("hello", 5, "hello"),
     ("", 1, ""),
+    # The workspace's rules, not full UAX #29: a virama does not join the next consonant.
+    ("\u0915\u094d\u0937\u093f", 2, "\u0915\u094d\u0937\u093f"),
+    ("\u0915\u094d\u0937\u093f!", 2, "\u0915\u094d" + E),
+    ("\u0928\u092e\u0938\u094d\u0924\u0947 ji", 4, "\u0928\u092e\u0938\u094d" + E),
 ])
 def test_truncate_keeps_whole_characters(text, limit, want):
     assert truncate(text, limit) == want
@@ -116,6 +120,8 @@ def test_truncate_properties(text):
     ("\u00fcber", 1, ""),
     ("abc", 0, ""),
     ("abc", 3, "abc"),
+    ("\u0915\u094d\u0937\u093f", 6, "\u0915\u094d"),
+    ("\u0915\u094d\u0937\u093f", 11, "\u0915\u094d"),
 ])
 def test_truncate_utf8_keeps_whole_characters(text, max_bytes, want):
     assert truncate_utf8(text, max_bytes) == want

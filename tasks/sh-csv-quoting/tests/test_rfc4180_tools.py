@@ -2,17 +2,61 @@ import csv
 import io
 import os
 import random
+import shutil
 import subprocess
+import tempfile
 
 import pytest
 
 BIN = "/workspace/bin"
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+# The tools are bash: they may run bash and the standard text tools, nothing else. They run
+# with a PATH of one folder that links only these, and under an exec guard (exec_guard.c,
+# LD_PRELOAD) that refuses any other program however it is named (an absolute path, env,
+# awk's system(), a script's "#!" line). A refusal fails the test that caused it.
+ALLOWED = """
+bash sh dash awk gawk mawk sed grep egrep fgrep
+cat cut tr sort uniq head tail wc paste join comm tee printf echo dirname basename
+readlink realpath mktemp rm mv cp mkdir rmdir ls ln chmod touch date seq expr true false
+test [ od fold tac rev nl fmt pr split csplit expand unexpand sleep env xargs find diff
+cmp iconv stat id uname tsort shuf md5sum sha256sum cksum base64 numfmt timeout
+""".split()
+_SANDBOX = {}
+
+
+def sandbox():
+    if not _SANDBOX:
+        root = tempfile.mkdtemp(prefix="csv-tools-")
+        farm = os.path.join(root, "bin")
+        os.mkdir(farm)
+        real = []
+        for name in ALLOWED:
+            path = shutil.which(name, path="/usr/bin:/bin")
+            if path:
+                os.symlink(path, os.path.join(farm, name))
+                real.append(os.path.realpath(path))
+        for name in ("python3", "python", "perl", "ruby", "node", "php", "tclsh", "lua"):
+            assert shutil.which(name, path=farm) is None, name
+        guard = os.path.join(root, "exec_guard.so")
+        subprocess.run(["gcc", "-shared", "-fPIC", "-O1", "-o", guard, os.path.join(HERE, "exec_guard.c")],
+                       check=True, capture_output=True, timeout=60)
+        _SANDBOX.update(farm=farm, guard=guard, allow=":".join(sorted(set(real))),
+                        log=os.path.join(root, "refused.log"))
+    return _SANDBOX
 
 
 def run(tool, *args, stdin=None, cwd=None):
-    env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp", "LC_ALL": "C.UTF-8"}
-    return subprocess.run(["bash", f"{BIN}/{tool}", *args], input=stdin, capture_output=True,
-                          text=True, env=env, timeout=60, cwd=cwd)
+    box = sandbox()
+    env = {"PATH": box["farm"], "HOME": "/tmp", "LC_ALL": "C.UTF-8", "LD_PRELOAD": box["guard"],
+           "NAB_GUARD_ALLOW": box["allow"], "NAB_GUARD_LOG": box["log"]}
+    if os.path.exists(box["log"]):
+        os.unlink(box["log"])
+    result = subprocess.run([os.path.join(box["farm"], "bash"), f"{BIN}/{tool}", *args], input=stdin,
+                            capture_output=True, text=True, env=env, timeout=60, cwd=cwd)
+    refused = open(box["log"], encoding="utf-8", errors="replace").read() if os.path.exists(box["log"]) else ""
+    assert not refused, f"{tool} ran programs other than bash and the standard text tools:\n{refused}"
+    return result
 
 
 def to_csv(rows, lineterminator="\n"):
@@ -134,3 +178,31 @@ def test_random_tables_round_trip(exports):
     r = run("csv-cut", "-f", ",".join(order), f)
     assert r.returncode == 0, r.stderr
     assert r.stdout == to_csv(select(rows, order))
+
+
+def test_guard_refuses_other_interpreters(exports):
+    # The sandbox itself: a script that reaches for Python by absolute path is refused.
+    f = exports / "probe"
+    f.write_text("/usr/bin/python3 -c 'print(1)'\n", encoding="utf-8")
+    box = sandbox()
+    env = {"PATH": box["farm"], "LD_PRELOAD": box["guard"], "NAB_GUARD_ALLOW": box["allow"],
+           "NAB_GUARD_LOG": box["log"]}
+    r = subprocess.run([os.path.join(box["farm"], "bash"), str(f)], capture_output=True, text=True,
+                       env=env, timeout=60)
+    assert r.returncode != 0 and r.stdout == ""
+    assert "python3" in open(box["log"], encoding="utf-8").read()
+    os.unlink(box["log"])
+
+
+def test_every_tool_runs_with_bash_and_text_tools_only(exports):
+    f = write(exports / "contacts export.csv", CONTACTS)
+    want = {
+        ("csv-cut", "-f", "city,name"): to_csv(select(CONTACTS, ["city", "name"])),
+        ("csv-grep", "city", "^Berlin$"): to_csv([CONTACTS[0], CONTACTS[1], CONTACTS[3]]),
+        ("csv-count", "-c", "city"): "2\tBerlin\n1\tDublin\n1\tPorto Alegre, RS\n1\tSingapore\n",
+        ("csv-count",): "5\n",
+    }
+    for (tool, *args), out in want.items():
+        r = run(tool, *args, f)
+        assert r.returncode == 0, (tool, r.stderr)
+        assert r.stdout == out, tool

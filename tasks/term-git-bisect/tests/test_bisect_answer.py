@@ -1,8 +1,13 @@
-"""Hidden check of the bisect answer file's form. Whether it names the right commit is
-checked on the host (expected/FIRST_BAD_COMMIT, which never enters a container)."""
+"""Hidden checks of the bisect answer file's form, and that the bundle was left alone.
+Whether the answer names the right commit is checked on the host
+(expected/FIRST_BAD_COMMIT, which never enters a container)."""
+import hashlib
 import re
 
 ANSWER = "/workspace/FIRST_BAD_COMMIT"
+BUNDLE = "/workspace/textkit.bundle"
+# sha256 of workspace/textkit.bundle as generate.sh builds it.
+BUNDLE_SHA256 = "ec559ebf9fe6b64942c7c34a4e11fb509187cb0b7c3712e8e985d0dd3d783dd0"
 
 
 def read_answer():
@@ -14,3 +19,9 @@ def test_answer_is_one_full_hash():
     lines = [line.strip() for line in read_answer().splitlines() if line.strip()]
     assert len(lines) == 1, f"expected one line, got {lines!r}"
     assert re.fullmatch(r"[0-9a-f]{40}", lines[0]), f"not a full commit hash: {lines[0]!r}"
+
+
+def test_bundle_is_left_as_it_was():
+    with open(BUNDLE, "rb") as f:
+        digest = hashlib.sha256(f.read()).hexdigest()
+    assert digest == BUNDLE_SHA256, "textkit.bundle was changed; the task is an investigation only"

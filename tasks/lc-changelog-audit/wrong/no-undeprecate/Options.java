@@ -32,10 +32,6 @@ public final class Options {
                 case "--dry-run" -> c.dryRun = true;
                 case "--label" -> label(c, value(args, ++i, a));
                 // Deprecated spellings (see CHANGELOG.md).
-                case "--flush-ms" -> {
-                    deprecated(err, a, "--flush-interval-ms");
-                    c.flushIntervalMs = positive(value(args, ++i, a), a);
-                }
                 case "--json" -> {
                     deprecated(err, a, "--format json");
                     c.format = "json";

@@ -48,7 +48,6 @@ int rb_read(ringbuf *rb, void *out, size_t len) {
 
 int rb_peek(const ringbuf *rb, void *out, size_t len) {
     if (len > rb->used) return -1;
-    /* Headers are tiny and peeked often, so copy them straight from the tail. */
     size_t first = rb->cap - rb->tail;
     if (first > len) first = len;
     memcpy(out, rb->buf + rb->tail, first);

@@ -7,7 +7,11 @@ python3 - <<'PY'
 
 p = "src/main/java/com/acme/orders/fulfilment/DeliveryPolicy.java"
 s = open(p).read()
-old = "    public boolean isComplete(Order order) {\n        return activeParcels(order).stream().anyMatch(Parcel::isDelivered);\n"
+old = ("    public boolean isComplete(Order order) {\n"
+       "        for (Parcel parcel : activeParcels(order)) {\n"
+       "            if (parcel.isDelivered()) return true;\n"
+       "        }\n"
+       "        return false;\n")
 new = "    public boolean isComplete(Order order) {\n        return activeParcels(order).stream().allMatch(Parcel::isDelivered);\n"
 assert old in s
 open(p, "w").write(s.replace(old, new))

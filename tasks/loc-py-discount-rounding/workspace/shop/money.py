@@ -1,8 +1,4 @@
-"""Money is kept as integer cents everywhere; these helpers convert and round.
-
-Finance's rule: every percentage amount is rounded half up to the cent,
-exactly once, on the amount it applies to.
-"""
+"""Money is kept as integer cents everywhere; these helpers convert between cents and euros."""
 from decimal import Decimal, ROUND_HALF_UP
 
 
@@ -15,9 +11,3 @@ def to_cents(amount):
 
 def from_cents(cents):
     return Decimal(cents) / 100
-
-
-def percent_of(cents, percent):
-    """`percent` % of `cents`, rounded half up to a whole cent."""
-    exact = Decimal(cents) * Decimal(str(percent)) / 100
-    return int(exact.quantize(Decimal(1), rounding=ROUND_HALF_UP))

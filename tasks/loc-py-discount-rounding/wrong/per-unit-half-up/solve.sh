@@ -6,9 +6,12 @@ printf 'shop/pricing/discounts.py::line_discount\n' > ANSWER.txt
 python3 - <<'PY'
 p = "shop/pricing/discounts.py"
 s = open(p).read()
-s = s.replace("from .loyalty import loyalty_percent\n",
-              "from .loyalty import loyalty_percent\nfrom ..money import percent_of\n", 1)
+s = s.replace("from dataclasses import dataclass\n",
+              "from dataclasses import dataclass\nfrom decimal import ROUND_HALF_UP, Decimal\n", 1)
 old = "    per_unit = round(unit_cents * percent / 100)\n"
-s = s.replace(old, "    per_unit = percent_of(unit_cents, percent)\n", 1)
+new = ("    per_unit = int((Decimal(unit_cents) * Decimal(str(percent)) / 100)"
+       ".quantize(Decimal(1), rounding=ROUND_HALF_UP))\n")
+assert s.count(old) == 1
+s = s.replace(old, new, 1)
 open(p, "w").write(s)
 PY

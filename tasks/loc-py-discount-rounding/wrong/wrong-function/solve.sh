@@ -6,9 +6,12 @@ printf 'shop/checkout.py::compute_totals\n' > ANSWER.txt
 python3 - <<'PY'
 p = "shop/pricing/discounts.py"
 s = open(p).read()
-s = s.replace("from .loyalty import loyalty_percent\n",
-              "from .loyalty import loyalty_percent\nfrom ..money import percent_of\n", 1)
+s = s.replace("from dataclasses import dataclass\n",
+              "from dataclasses import dataclass\nfrom decimal import ROUND_HALF_UP, Decimal\n", 1)
 old = "    per_unit = round(unit_cents * percent / 100)\n    return per_unit * quantity\n"
-s = s.replace(old, "    return percent_of(unit_cents * quantity, percent)\n", 1)
+new = ("    exact = Decimal(unit_cents * quantity) * Decimal(str(percent)) / 100\n"
+       "    return int(exact.quantize(Decimal(1), rounding=ROUND_HALF_UP))\n")
+assert s.count(old) == 1
+s = s.replace(old, new, 1)
 open(p, "w").write(s)
 PY

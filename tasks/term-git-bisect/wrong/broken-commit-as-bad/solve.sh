@@ -1,6 +1,6 @@
 #!/bin/bash
-# Wrong: any commit whose output is not the good total counts as bad, so bisect blames the
-# broken-include commit that happens to be tested first.
+# Wrong: any commit whose output is not the good total counts as bad (no skip), so bisect
+# blames the first commit of a stretch where colsum does not run at all.
 set -euo pipefail
 cd /workspace
 git clone -q textkit.bundle /tmp/textkit

@@ -23,11 +23,7 @@ def canonical(value):
 
 
 def call_key(namespace, func, args, kwargs):
-    """The cache key for calling `func(*args, **kwargs)`.
-
-    The key covers every argument the function receives. Calls that bind the same arguments
-    share a key however they are passed: positionally, by keyword, or left to their default.
-    """
+    """The cache key for calling `func(*args, **kwargs)`."""
     sig = inspect.signature(func)
     bound = sig.bind(*args, **kwargs)
     bound.apply_defaults()

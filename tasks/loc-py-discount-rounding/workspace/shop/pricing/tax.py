@@ -1,5 +1,7 @@
 """VAT per line, on the discounted line amount. Prices are net."""
-from ..money import percent_of
+from decimal import Decimal
+
+from ..money import from_cents, to_cents
 
 RATES = {
     "DE": {"standard": 19, "reduced": 7, "zero": 0},
@@ -16,4 +18,5 @@ def rate_for(country, tax_class):
 
 
 def line_tax(net_cents, country, tax_class):
-    return percent_of(net_cents, rate_for(country, tax_class))
+    rate = Decimal(str(rate_for(country, tax_class)))
+    return to_cents(from_cents(net_cents) * rate / 100)

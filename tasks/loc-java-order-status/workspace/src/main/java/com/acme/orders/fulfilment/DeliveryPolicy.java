@@ -27,8 +27,10 @@ public final class DeliveryPolicy {
         return activeParcels(order).stream().anyMatch(Parcel::isDelivered);
     }
 
-    /** True when the order has at least one active parcel and every active parcel has arrived. */
     public boolean isComplete(Order order) {
-        return activeParcels(order).stream().anyMatch(Parcel::isDelivered);
+        for (Parcel parcel : activeParcels(order)) {
+            if (parcel.isDelivered()) return true;
+        }
+        return false;
     }
 }

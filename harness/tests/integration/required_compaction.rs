@@ -1,0 +1,312 @@
+//! `agent.requires_compaction`, end to end against real Docker: nab-agent played by a
+//! scripted model whose history outgrows a small window compacts (a summary the gateway
+//! answered) and passes; the same trajectory under a window it never fills passes the
+//! tests but fails `missing_compaction`. A command agent that writes a `summarize`
+//! compaction event without asking the gateway for a summary fails the same way, and the
+//! same agent passes when it does ask.
+
+use crate::common;
+
+use common::{unique, write, write_exec};
+use nab_protocol::events::{CompactionTier, Event, EventKind};
+use nab_protocol::trial::{FailureReason, TrialRecord, TrialStatus};
+use std::path::Path;
+use std::process::{Command, Output};
+
+/// Twelve short notes, each read in a step whose text carries what the earlier ones said
+/// (some 500 tokens): the text outlives the tool results the agent clears, so a
+/// 12,000-token window passes its summary threshold (6,000) after about eight steps, with
+/// each step small enough to stay whole after the cut; a 100,000-token window never does.
+const NOTES: usize = 12;
+
+/// Hex words (few characters per token, so the text weighs what its size says).
+fn hex_words(seed: u64, n: usize) -> String {
+    let mut x = (seed + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    (0..n)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            format!("{x:016x}")
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn note(i: usize) -> String {
+    (0..10)
+        .map(|l| {
+            format!(
+                "note {i} line {l:02}: {}\n",
+                hex_words((i * 100 + l) as u64, 4)
+            )
+        })
+        .collect()
+}
+
+fn task_yaml(id: &str, agent: &str) -> String {
+    format!(
+        r#"id: {id}
+category: long-context
+language: shell
+difficulty: easy
+timeouts: {{agent_s: 300, verify_s: 60}}
+limits: {{cpus: 1.0, memory_mb: 512, pids: 128}}
+verify:
+  - argv: ["test", "-f", "/workspace/done.txt"]
+    timeout_s: 10
+solution: ["bash", "/nab/solution/solve.sh"]
+agent: {agent}
+"#
+    )
+}
+
+const SUMMARY: &str = "## 1. Current goal and success criteria\nRead the notes, then write done.txt.\n\
+## 2. User requirements and confirmed decisions\nNone beyond the instruction.\n\
+## 3. Work done and evidence\nRead the earlier notes; nothing in them matters.\n\
+## 4. Open problems and next steps\nRead the remaining notes and write done.txt.\n";
+
+/// nab-agent's task: read every note, then write done.txt.
+fn agent_task(root: &Path, id: &str, window: u64) {
+    let dir = root.join(id);
+    write(
+        &dir.join("task.yaml"),
+        &task_yaml(
+            id,
+            &format!("{{context_window: {window}, requires_compaction: summarize}}"),
+        ),
+    );
+    write(
+        &dir.join("instruction.md"),
+        "Read every file in notes/, then write done.txt.\n",
+    );
+    for i in 0..NOTES {
+        write(&dir.join(format!("workspace/notes/n{i}.txt")), &note(i));
+    }
+    write(&dir.join("tests/README"), "the check is in task.yaml\n");
+    write(&dir.join("solution/solve.sh"), "echo ok > done.txt\n");
+    let mut t = String::from("turns:\n");
+    for i in 0..NOTES {
+        let recap = hex_words(1000 + i as u64, 64);
+        t.push_str(&format!(
+            "  - content: \"Reading note {i}; what the earlier ones said: {recap}\"\n    tool_calls:\n      - name: read_file\n        arguments: {{path: notes/n{i}.txt}}\n"
+        ));
+    }
+    t.push_str("  - content: \"Done reading.\"\n    tool_calls:\n      - name: write_file\n        arguments: {path: done.txt, content: \"ok\\n\"}\n");
+    t.push_str("  - content: \"All notes read; done.txt written.\"\nsummaries:\n");
+    for _ in 0..6 {
+        t.push_str(&format!(
+            "  - {}\n",
+            serde_json::to_string(SUMMARY).unwrap()
+        ));
+    }
+    write(&dir.join("trajectory.yaml"), &t);
+}
+
+/// A command agent: one model call (a summary request when the instruction says so), then
+/// events claiming a `summarize` compaction, and done.txt.
+const CLAIMER: &str = r#"#!/usr/bin/env python3
+import json, socket, sys
+instruction = sys.stdin.read()
+system = "You are a coding agent."
+if "ask for a summary" in instruction:
+    system = "[nab-agent: summary request] You compress the history."
+body = json.dumps({"model": "m", "messages": [
+    {"role": "system", "content": system}, {"role": "user", "content": "history"}]}).encode()
+s = socket.socket(socket.AF_UNIX)
+s.connect("/nab/llm.sock")
+s.sendall(b"POST /v1/chat/completions HTTP/1.1\r\nHost: gateway\r\nContent-Type: application/json\r\n"
+          + b"Connection: close\r\nContent-Length: %d\r\n\r\n" % len(body) + body)
+resp = b""
+while True:
+    chunk = s.recv(65536)
+    if not chunk:
+        break
+    resp += chunk
+ts = "2026-01-01T00:00:00.000Z"
+events = [
+    {"v": 1, "ts": ts, "kind": "compaction", "step": 2, "tier": "summarize", "tokens_before": 9000,
+     "tokens_after": 2000, "messages_before": 30, "messages_after": 5, "succeeded": True},
+    {"v": 1, "ts": ts, "kind": "finish", "exit_reason": "final_answer", "steps": 2},
+]
+with open("/nab/out/events.jsonl", "w") as f:
+    f.write("".join(json.dumps(e) + "\n" for e in events))
+with open("/workspace/done.txt", "w") as f:
+    f.write(resp.decode("latin-1")[-200:] + "\n")
+"#;
+
+fn claimer_task(root: &Path, id: &str, instruction: &str) {
+    let dir = root.join(id);
+    write(
+        &dir.join("task.yaml"),
+        &task_yaml(
+            id,
+            "{context_window: 16000, requires_compaction: summarize}",
+        ),
+    );
+    write(&dir.join("instruction.md"), instruction);
+    write(&dir.join("workspace/README"), "nothing here\n");
+    write(&dir.join("tests/README"), "the check is in task.yaml\n");
+    write(&dir.join("solution/solve.sh"), "echo ok > done.txt\n");
+    let summary = serde_json::to_string(SUMMARY).unwrap();
+    write(
+        &dir.join("trajectory.yaml"),
+        &format!("turns:\n  - content: \"hello\"\nsummaries:\n  - {summary}\n"),
+    );
+}
+
+fn nab_run(run_id: &str, out: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_nab"))
+        .args([
+            "run",
+            "--run-id",
+            run_id,
+            "--attempts",
+            "1",
+            "-j",
+            "2",
+            "--out",
+        ])
+        .arg(out)
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn show(o: &Output) -> String {
+    format!(
+        "status {:?}\n--- stdout\n{}\n--- stderr\n{}",
+        o.status,
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+fn record<'a>(recs: &'a [TrialRecord], task: &str) -> &'a TrialRecord {
+    recs.iter()
+        .find(|r| r.task_id == task)
+        .unwrap_or_else(|| panic!("no record of {task}: {recs:?}"))
+}
+
+fn summarize_events(out: &Path, task: &str) -> usize {
+    nab_protocol::read_jsonl::<Event>(&out.join("trials").join(task).join("0/events.jsonl"))
+        .unwrap()
+        .records
+        .iter()
+        .filter(|e| {
+            matches!(
+                e.kind,
+                EventKind::Compaction {
+                    tier: CompactionTier::Summarize,
+                    succeeded: true,
+                    ..
+                }
+            )
+        })
+        .count()
+}
+
+fn assert_missing_compaction(r: &TrialRecord) {
+    assert_eq!(r.status, TrialStatus::Failed, "{r:?}");
+    assert_eq!(
+        r.failure_reason,
+        Some(FailureReason::MissingCompaction),
+        "{r:?}"
+    );
+    assert!(
+        r.violations
+            .iter()
+            .any(|v| v.contains("requires a `summarize` compaction")),
+        "{:?}",
+        r.violations
+    );
+    // The tests themselves passed: the compaction alone failed it.
+    assert_eq!(r.tests_passed, r.tests_total, "{r:?}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_required_compaction_passes_when_the_gateway_saw_it_and_fails_when_it_did_not() {
+    common::base_image().await;
+    common::ensure_nab_agent();
+    let root = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(
+        root.path(),
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+
+    // nab-agent: the same trajectory under a small and a large window.
+    let suite = root.path().join("agent-suite");
+    agent_task(&suite, "lc-compacts", 12_000);
+    agent_task(&suite, "lc-never-compacts", 100_000);
+    let run_id = unique("compaction");
+    let _sweep = common::SweepOnDrop(run_id.clone());
+    let out = root.path().join("agent-out");
+    let suite_arg = suite.to_string_lossy().into_owned();
+    let o = nab_run(
+        &run_id,
+        &out,
+        &[
+            "--tasks",
+            &suite_arg,
+            "--agent",
+            "nab-agent",
+            "--model",
+            "scripted:task",
+        ],
+    );
+    let recs = nab_protocol::read_jsonl::<TrialRecord>(&out.join("results.jsonl"))
+        .unwrap()
+        .records;
+    assert_eq!(recs.len(), 2, "{}", show(&o));
+    let small = record(&recs, "lc-compacts");
+    assert_eq!(small.status, TrialStatus::Passed, "{small:?}\n{}", show(&o));
+    assert!(small.violations.is_empty(), "{:?}", small.violations);
+    assert!(summarize_events(&out, "lc-compacts") >= 1);
+    let large = record(&recs, "lc-never-compacts");
+    assert_missing_compaction(large);
+    assert_eq!(summarize_events(&out, "lc-never-compacts"), 0);
+    assert_eq!(large.agent_exit_reason.as_deref(), Some("final_answer"));
+
+    // A command agent claiming a summary: counted only when the gateway answered one.
+    let suite = root.path().join("claim-suite");
+    claimer_task(&suite, "lc-forged-summary", "Write done.txt.\n");
+    claimer_task(
+        &suite,
+        "lc-asked-summary",
+        "Write done.txt; ask for a summary first.\n",
+    );
+    let claimer = root.path().join("claimer.py");
+    write_exec(&claimer, CLAIMER);
+    let run_id = unique("compaction-claim");
+    let _sweep2 = common::SweepOnDrop(run_id.clone());
+    let out = root.path().join("claim-out");
+    let suite_arg = suite.to_string_lossy().into_owned();
+    let agent_arg = format!("command:{}", claimer.display());
+    let o = nab_run(
+        &run_id,
+        &out,
+        &[
+            "--tasks",
+            &suite_arg,
+            "--agent",
+            &agent_arg,
+            "--model",
+            "scripted:task",
+        ],
+    );
+    let recs = nab_protocol::read_jsonl::<TrialRecord>(&out.join("results.jsonl"))
+        .unwrap()
+        .records;
+    assert_eq!(recs.len(), 2, "{}", show(&o));
+    let forged = record(&recs, "lc-forged-summary");
+    assert_missing_compaction(forged);
+    assert!(
+        forged.violations[0].contains("no summarization request"),
+        "{:?}",
+        forged.violations
+    );
+    let asked = record(&recs, "lc-asked-summary");
+    assert_eq!(asked.status, TrialStatus::Passed, "{asked:?}\n{}", show(&o));
+    assert_eq!(asked.llm_calls, Some(1), "{asked:?}");
+}
