@@ -1,1 +1,0 @@
-"""Everything that turns a cart into amounts: discounts, coupons, tax, shipping."""

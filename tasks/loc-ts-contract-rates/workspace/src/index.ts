@@ -1,0 +1,11 @@
+export { App } from './app/container';
+export { configFrom } from './app/config';
+export { runInvoices, invoiceFor } from './billing/invoiceRun';
+export { buildInvoice } from './billing/invoiceBuilder';
+export { RateCardProvider } from './rating/provider';
+export { rateGraduated } from './rating/tiers';
+export { PriceBookCatalog } from './catalog/priceBooks';
+export { AccountDirectory } from './accounts/hierarchy';
+export { parsePeriod } from './domain/period';
+export { renderInvoice } from './render/invoiceText';
+export { invoiceJson } from './render/invoiceJson';
