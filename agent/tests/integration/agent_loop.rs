@@ -496,7 +496,7 @@ async fn a_gateway_call_budget_error_stops_with_call_budget() {
         .mount(&server)
         .await;
     let ws = tempfile::tempdir().unwrap();
-    let events = ws.path().join("events.jsonl");
+    let events = ws.path().join(nab_protocol::EVENTS_FILE);
     let cfg = AgentConfig::new(ws.path().to_path_buf(), "m", ws.path().join("state"));
     let mut agent = Agent::new(
         cfg,

@@ -145,7 +145,7 @@ fn bad_arguments_fail_fast_with_a_clear_message() {
 #[test]
 fn an_unreachable_model_ends_with_exit_reason_error_in_the_events() {
     let dir = tempfile::tempdir().unwrap();
-    let events = dir.path().join("events.jsonl");
+    let events = dir.path().join(nab_protocol::EVENTS_FILE);
     let out = Command::new(BIN)
         .args(["run", "--workspace"])
         .arg(dir.path())

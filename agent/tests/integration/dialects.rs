@@ -154,7 +154,10 @@ async fn gateway(dir: &Path, spec: &str) -> GatewayHandle {
     opts.env_overrides
         .insert("NAB_API_KEY".into(), "sk-dialect-test-key".into());
     let provider = nab_gateway::build_provider(spec, &opts).expect("provider");
-    let mut cfg = GatewayConfig::new(dir.join("llm.sock"), dir.join("transcript.jsonl"));
+    let mut cfg = GatewayConfig::new(
+        dir.join("llm.sock"),
+        dir.join(nab_protocol::TRANSCRIPT_FILE),
+    );
     cfg.budgets = Budgets::default();
     cfg.policy = CallPolicy {
         max_retries: 3,
@@ -177,7 +180,7 @@ fn spec(fixture: &Value, server: &MockServer) -> String {
 }
 
 fn transcript(dir: &Path) -> Vec<TranscriptLine> {
-    nab_protocol::read_jsonl::<TranscriptLine>(&dir.join("transcript.jsonl"))
+    nab_protocol::read_jsonl::<TranscriptLine>(&dir.join(nab_protocol::TRANSCRIPT_FILE))
         .unwrap()
         .records
 }

@@ -76,7 +76,7 @@ async fn run(server: &MockServer) -> Run {
         "def add(a, b):\n    return a - b\n",
     )
     .unwrap();
-    let events_path = ws.path().join("events.jsonl");
+    let events_path = ws.path().join(nab_protocol::EVENTS_FILE);
     let mut cfg = ClientConfig::new(Endpoint::parse(&format!("{}/v1", server.uri())).unwrap());
     cfg.retry = RetryPolicy {
         max_retries: 3,

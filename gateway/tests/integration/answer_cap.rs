@@ -22,7 +22,10 @@ async fn start(dir: &Path, server: &MockServer, cap: Option<u64>) -> GatewayHand
     opts.env_overrides.insert("NAB_API_KEY".into(), "k".into());
     opts.max_answer_bytes = cap;
     let provider = build_provider(&format!("openai:m@{}/v1", server.uri()), &opts).unwrap();
-    let mut cfg = GatewayConfig::new(dir.join("llm.sock"), dir.join("transcript.jsonl"));
+    let mut cfg = GatewayConfig::new(
+        dir.join("llm.sock"),
+        dir.join(nab_protocol::TRANSCRIPT_FILE),
+    );
     cfg.budgets = Budgets::default();
     cfg.policy = CallPolicy {
         max_retries: 0,
@@ -63,7 +66,7 @@ async fn a_json_answer_over_the_cap_is_an_upstream_error() {
     let msg = body["error"]["message"].as_str().unwrap();
     assert!(msg.contains("larger than 1048576 bytes"), "{msg}");
     gw.shutdown().await;
-    let lines = transcript(&dir.path().join("transcript.jsonl"));
+    let lines = transcript(&dir.path().join(nab_protocol::TRANSCRIPT_FILE));
     assert_eq!(lines.len(), 1);
     assert_eq!(
         lines[0].error_code.as_deref(),

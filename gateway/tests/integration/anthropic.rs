@@ -44,7 +44,10 @@ async fn start(dir: &Path, spec: &str) -> GatewayHandle {
     o.env_overrides
         .insert("ANTHROPIC_API_KEY".into(), KEY.into());
     let provider = build_provider(spec, &o).expect("provider");
-    let mut cfg = GatewayConfig::new(dir.join("llm.sock"), dir.join("transcript.jsonl"));
+    let mut cfg = GatewayConfig::new(
+        dir.join("llm.sock"),
+        dir.join(nab_protocol::TRANSCRIPT_FILE),
+    );
     cfg.budgets = Budgets::default();
     cfg.policy = policy();
     Gateway::start(cfg, provider).await.expect("gateway starts")
@@ -130,7 +133,7 @@ async fn received(server: &MockServer) -> usize {
 
 /// The transcript the gateway wrote in `dir`.
 fn lines_in(dir: &tempfile::TempDir) -> Vec<nab_protocol::TranscriptLine> {
-    transcript(&dir.path().join("transcript.jsonl"))
+    transcript(&dir.path().join(nab_protocol::TRANSCRIPT_FILE))
 }
 
 fn spec(server: &MockServer) -> String {
@@ -379,7 +382,7 @@ async fn a_400_reaches_the_agent_as_an_openai_error_unretried_and_without_the_ke
     assert!(msg.starts_with("prompt is too long"), "{body}");
     assert_eq!(body["error"]["type"], "invalid_request_error");
     assert!(!body.to_string().contains(KEY), "{body}");
-    let text = std::fs::read_to_string(dir.path().join("transcript.jsonl")).unwrap();
+    let text = std::fs::read_to_string(dir.path().join(nab_protocol::TRANSCRIPT_FILE)).unwrap();
     assert!(!text.contains(KEY));
 }
 
@@ -593,7 +596,7 @@ async fn an_oversized_stream_is_cut_at_the_answer_cap() {
     let provider = build_provider(&spec(&server), &o).unwrap();
     let mut cfg = GatewayConfig::new(
         dir.path().join("llm.sock"),
-        dir.path().join("transcript.jsonl"),
+        dir.path().join(nab_protocol::TRANSCRIPT_FILE),
     );
     cfg.policy = policy();
     let gw = Gateway::start(cfg, provider).await.unwrap();

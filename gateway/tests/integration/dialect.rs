@@ -28,7 +28,10 @@ async fn start_with_key(dir: &Path, spec: &str, key: &str, policy: CallPolicy) -
     let mut opts = ProviderOptions::default();
     opts.env_overrides.insert("NAB_API_KEY".into(), key.into());
     let provider = build_provider(spec, &opts).expect("provider");
-    let mut cfg = GatewayConfig::new(dir.join("llm.sock"), dir.join("transcript.jsonl"));
+    let mut cfg = GatewayConfig::new(
+        dir.join("llm.sock"),
+        dir.join(nab_protocol::TRANSCRIPT_FILE),
+    );
     cfg.budgets = Budgets::default();
     cfg.policy = policy;
     Gateway::start(cfg, provider).await.expect("gateway starts")
@@ -83,7 +86,7 @@ async fn a_validation_500_is_asked_once_and_passed_on_with_its_message() {
     assert_eq!(status, 500);
     let message = body["error"]["message"].as_str().unwrap();
     assert!(message.contains("Input should be a valid string"), "{body}");
-    let lines = transcript(&dir.path().join("transcript.jsonl"));
+    let lines = transcript(&dir.path().join(nab_protocol::TRANSCRIPT_FILE));
     assert_eq!(lines.len(), 1);
     assert_eq!(lines[0].retries, 0);
     assert_eq!(lines[0].status, Some(500));
@@ -100,7 +103,7 @@ async fn a_plain_500_is_retried_and_recorded_as_a_provider_fault() {
     assert_eq!(server.received_requests().await.unwrap().len(), 4);
     assert_eq!(status, 502);
     assert_eq!(body["error"]["type"], "upstream_error");
-    let lines = transcript(&dir.path().join("transcript.jsonl"));
+    let lines = transcript(&dir.path().join(nab_protocol::TRANSCRIPT_FILE));
     assert_eq!(lines[0].error_code.as_deref(), Some("provider_http_error"));
     assert_eq!(lines[0].retries, 3);
 }
@@ -138,7 +141,7 @@ async fn an_empty_200_stream_is_retried_then_an_upstream_error() {
     assert_eq!(server.received_requests().await.unwrap().len(), 4);
     assert_eq!(status, 502, "{body}");
     assert_eq!(body["error"]["code"], "stream_truncated");
-    let lines = transcript(&dir.path().join("transcript.jsonl"));
+    let lines = transcript(&dir.path().join(nab_protocol::TRANSCRIPT_FILE));
     assert_eq!(lines[0].error_code.as_deref(), Some("stream_truncated"));
     assert!(lines[0].response.is_none(), "an empty stream is no answer");
     assert!(lines[0].usage.is_none());
@@ -166,7 +169,7 @@ async fn an_empty_200_then_a_good_stream_is_the_good_answer() {
     assert_eq!(status, 200);
     assert_eq!(content_of_chunks(&events), "hello");
     assert_eq!(events.last().unwrap(), "[DONE]");
-    let lines = transcript(&dir.path().join("transcript.jsonl"));
+    let lines = transcript(&dir.path().join(nab_protocol::TRANSCRIPT_FILE));
     assert_eq!(lines[0].retries, 1);
     assert!(lines[0].error.is_none());
     assert_eq!(lines[0].usage.unwrap().prompt_tokens, 7);
@@ -191,7 +194,7 @@ async fn a_stream_cut_after_chunks_ends_with_a_truncation_error_not_done() {
     let err: Value = serde_json::from_str(events.last().unwrap()).unwrap();
     assert_eq!(err["error"]["code"], "stream_truncated");
     assert_eq!(err["error"]["type"], "upstream_error");
-    let lines = transcript(&dir.path().join("transcript.jsonl"));
+    let lines = transcript(&dir.path().join(nab_protocol::TRANSCRIPT_FILE));
     assert_eq!(lines[0].error_code.as_deref(), Some("stream_truncated"));
 }
 
@@ -238,7 +241,7 @@ async fn stream_off_calls_whole_and_restreams_to_the_agent() {
     assert!(sent.get("stream").is_none(), "{sent}");
     assert!(sent.get("stream_options").is_none(), "{sent}");
     assert_eq!(sent["tool_choice"], "auto", "kept unless told otherwise");
-    let lines = transcript(&dir.path().join("transcript.jsonl"));
+    let lines = transcript(&dir.path().join(nab_protocol::TRANSCRIPT_FILE));
     assert!(lines[0].stream, "the agent asked for a stream");
     assert_eq!(lines[0].usage.unwrap().completion_tokens, 38);
     assert_eq!(
@@ -321,7 +324,7 @@ async fn a_slow_first_chunk_is_waited_for_up_to_the_response_timeout() {
     task.abort();
     assert_eq!(status, 200);
     assert_eq!(content_of_chunks(&events), "slow");
-    let lines = transcript(&dir.path().join("transcript.jsonl"));
+    let lines = transcript(&dir.path().join(nab_protocol::TRANSCRIPT_FILE));
     assert_eq!(lines[0].retries, 0);
 }
 
@@ -341,7 +344,7 @@ async fn usage_inside_the_last_choice_is_recorded() {
     let gw = start(dir.path(), &format!("openai:kimi@{}/v1", server.uri())).await;
     chat_stream(gw.socket_path(), &request("s", "u", true)).await;
     gw.shutdown().await;
-    let lines = transcript(&dir.path().join("transcript.jsonl"));
+    let lines = transcript(&dir.path().join(nab_protocol::TRANSCRIPT_FILE));
     let u = lines[0].usage.unwrap();
     assert_eq!((u.prompt_tokens, u.completion_tokens), (19, 13));
 }
@@ -388,6 +391,6 @@ async fn a_short_key_leaves_messages_alone_and_a_real_one_is_redacted() {
         body["error"]["message"],
         "Incorrect API key provided: [REDACTED]. maximum context length"
     );
-    let text = std::fs::read_to_string(dir.path().join("transcript.jsonl")).unwrap();
+    let text = std::fs::read_to_string(dir.path().join(nab_protocol::TRANSCRIPT_FILE)).unwrap();
     assert!(!text.contains(long_key));
 }

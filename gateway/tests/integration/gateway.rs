@@ -35,7 +35,10 @@ fn opts() -> ProviderOptions {
 
 async fn start(dir: &Path, spec: &str, budgets: Budgets, policy: CallPolicy) -> GatewayHandle {
     let provider = build_provider(spec, &opts()).expect("provider");
-    let mut cfg = GatewayConfig::new(dir.join("llm.sock"), dir.join("transcript.jsonl"));
+    let mut cfg = GatewayConfig::new(
+        dir.join("llm.sock"),
+        dir.join(nab_protocol::TRANSCRIPT_FILE),
+    );
     cfg.budgets = budgets;
     cfg.policy = policy;
     Gateway::start(cfg, provider).await.expect("gateway starts")
@@ -80,7 +83,7 @@ async fn a_429_is_retried_honouring_retry_after_then_200_passes() {
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["choices"][0]["message"]["content"], "hello");
     let metrics = gw.shutdown().await;
-    let lines = transcript(&dir.path().join("transcript.jsonl"));
+    let lines = transcript(&dir.path().join(nab_protocol::TRANSCRIPT_FILE));
     assert_eq!(lines.len(), 1);
     assert_eq!(lines[0].retries, 1);
     assert_eq!(lines[0].status, Some(200));
@@ -131,7 +134,7 @@ async fn a_500_three_times_is_a_recorded_failure_reported_to_the_agent() {
     );
     let metrics = gw.shutdown().await;
     assert_eq!(server.received_requests().await.unwrap().len(), 3);
-    let lines = transcript(&dir.path().join("transcript.jsonl"));
+    let lines = transcript(&dir.path().join(nab_protocol::TRANSCRIPT_FILE));
     assert_eq!(lines.len(), 1);
     assert_eq!(lines[0].status, Some(500));
     assert_eq!(lines[0].retries, 2);
@@ -170,7 +173,7 @@ async fn a_connection_refused_provider_is_retried_then_reported() {
     assert_eq!(status, 502);
     assert_eq!(body["error"]["code"], "provider_unreachable");
     gw.shutdown().await;
-    let lines = transcript(&dir.path().join("transcript.jsonl"));
+    let lines = transcript(&dir.path().join(nab_protocol::TRANSCRIPT_FILE));
     assert_eq!(lines[0].retries, 1);
     assert_eq!(lines[0].status, None);
     assert!(lines[0].error.as_deref().unwrap().contains("cannot reach"));
@@ -221,7 +224,7 @@ async fn a_stream_that_stalls_hits_the_idle_timeout_and_is_recorded() {
     assert_eq!(err["error"]["code"], "idle_timeout");
     gw.shutdown().await;
     provider_task.abort();
-    let lines = transcript(&dir.path().join("transcript.jsonl"));
+    let lines = transcript(&dir.path().join(nab_protocol::TRANSCRIPT_FILE));
     assert!(
         lines[0].error.as_deref().unwrap().contains("idle timeout"),
         "{:?}",
@@ -265,10 +268,10 @@ async fn past_the_token_budget_the_agent_gets_token_budget_and_it_is_recorded() 
     );
     assert_eq!(metrics.budget_exceeded.as_deref(), Some("tokens"));
     assert_eq!(metrics.llm_calls, 2);
-    let lines = transcript(&dir.path().join("transcript.jsonl"));
+    let lines = transcript(&dir.path().join(nab_protocol::TRANSCRIPT_FILE));
     assert_eq!(lines[2].budget_exceeded.as_deref(), Some("tokens"));
     assert_eq!(
-        metrics_from_file(&dir.path().join("transcript.jsonl")).unwrap(),
+        metrics_from_file(&dir.path().join(nab_protocol::TRANSCRIPT_FILE)).unwrap(),
         metrics
     );
 }
@@ -288,7 +291,7 @@ async fn past_the_usd_budget_the_agent_gets_cost_budget_priced_from_the_provider
     let provider = build_provider(&openai_spec(&server), &opts()).expect("provider");
     let mut cfg = GatewayConfig::new(
         dir.path().join("llm.sock"),
-        dir.path().join("transcript.jsonl"),
+        dir.path().join(nab_protocol::TRANSCRIPT_FILE),
     );
     cfg.budgets = Budgets {
         usd: Some(0.05),
@@ -320,7 +323,7 @@ async fn past_the_usd_budget_the_agent_gets_cost_budget_priced_from_the_provider
     );
     assert_eq!(metrics.budget_exceeded.as_deref(), Some("usd"));
     assert_eq!((metrics.llm_calls, metrics.cached_tokens), (2, 40));
-    let lines = transcript(&dir.path().join("transcript.jsonl"));
+    let lines = transcript(&dir.path().join(nab_protocol::TRANSCRIPT_FILE));
     assert_eq!(lines[2].budget_exceeded.as_deref(), Some("usd"));
     assert_eq!(lines[2].error_code.as_deref(), Some("budget_exceeded"));
 }
@@ -382,7 +385,7 @@ async fn two_gateways_at_once_do_not_cross_talk() {
     for (i, gw) in gws.into_iter().enumerate() {
         let m = gw.shutdown().await;
         assert_eq!(m.llm_calls, 5);
-        let lines = transcript(&dirs[i].path().join("transcript.jsonl"));
+        let lines = transcript(&dirs[i].path().join(nab_protocol::TRANSCRIPT_FILE));
         let prefix = if i == 0 { "a" } else { "b" };
         assert!(lines.iter().all(|l| {
             l.request["messages"][1]["content"]
@@ -490,7 +493,7 @@ async fn a_replay_miss_names_the_nearest_request_and_the_first_difference() {
         msg.contains("-Be brief.") && msg.contains("+Be very thorough."),
         "{msg}"
     );
-    let lines = transcript(&rep.path().join("transcript.jsonl"));
+    let lines = transcript(&rep.path().join(nab_protocol::TRANSCRIPT_FILE));
     assert!(lines[0].error.as_deref().unwrap().contains("replay miss"));
 }
 
@@ -542,7 +545,7 @@ async fn the_key_reaches_the_provider_but_never_the_agent_or_the_transcript() {
         "{seen_by_agent}"
     );
     assert!(!seen_by_agent.contains(KEY));
-    let text = std::fs::read_to_string(dir.path().join("transcript.jsonl")).unwrap();
+    let text = std::fs::read_to_string(dir.path().join(nab_protocol::TRANSCRIPT_FILE)).unwrap();
     assert_eq!(text.lines().count(), 3);
     assert!(!text.contains(KEY), "key leaked into the transcript");
     assert!(text.contains("[REDACTED]"));
@@ -693,7 +696,7 @@ async fn shutdown_cuts_off_a_running_stream_and_records_it_before_returning() {
     let provider = build_provider(&format!("openai:m@{base}"), &opts()).unwrap();
     let mut cfg = GatewayConfig::new(
         dir.path().join("llm.sock"),
-        dir.path().join("transcript.jsonl"),
+        dir.path().join(nab_protocol::TRANSCRIPT_FILE),
     );
     cfg.policy = CallPolicy {
         idle_timeout: Duration::from_secs(60),
@@ -707,7 +710,7 @@ async fn shutdown_cuts_off_a_running_stream_and_records_it_before_returning() {
     sent.await.unwrap();
     let metrics = gw.shutdown().await;
     provider_task.abort();
-    let lines = transcript(&dir.path().join("transcript.jsonl"));
+    let lines = transcript(&dir.path().join(nab_protocol::TRANSCRIPT_FILE));
     assert_eq!(
         lines.len(),
         1,

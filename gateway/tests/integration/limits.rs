@@ -25,7 +25,10 @@ async fn start_with(
     limits: GatewayLimits,
     provider: Arc<dyn Provider>,
 ) -> GatewayHandle {
-    let mut cfg = GatewayConfig::new(dir.join("llm.sock"), dir.join("transcript.jsonl"));
+    let mut cfg = GatewayConfig::new(
+        dir.join("llm.sock"),
+        dir.join(nab_protocol::TRANSCRIPT_FILE),
+    );
     cfg.limits = limits;
     Gateway::start(cfg, provider).await.expect("gateway starts")
 }
@@ -411,7 +414,7 @@ async fn concurrent_calls_cannot_overrun_the_token_budget() {
         nab_gateway::build_provider(&format!("openai:m@{}/v1", server.uri()), &opts).unwrap();
     let mut cfg = GatewayConfig::new(
         dir.path().join("llm.sock"),
-        dir.path().join("transcript.jsonl"),
+        dir.path().join(nab_protocol::TRANSCRIPT_FILE),
     );
     cfg.budgets = Budgets {
         llm_calls: None,

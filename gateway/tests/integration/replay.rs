@@ -15,7 +15,10 @@ use std::path::{Path, PathBuf};
 
 async fn start(dir: &Path, spec: &str, opts: &ProviderOptions) -> GatewayHandle {
     let provider = build_provider(spec, opts).expect("provider");
-    let mut cfg = GatewayConfig::new(dir.join("llm.sock"), dir.join("transcript.jsonl"));
+    let mut cfg = GatewayConfig::new(
+        dir.join("llm.sock"),
+        dir.join(nab_protocol::TRANSCRIPT_FILE),
+    );
     cfg.budgets = Budgets::default();
     Gateway::start(cfg, provider).await.expect("gateway starts")
 }
@@ -109,7 +112,7 @@ async fn a_volatile_timing_in_a_tool_result_is_drift_not_a_miss() {
     );
     assert!(msg.contains("Re-record the cassette"), "{msg}");
 
-    let lines = transcript(&rep.path().join("transcript.jsonl"));
+    let lines = transcript(&rep.path().join(nab_protocol::TRANSCRIPT_FILE));
     assert_eq!(lines.len(), 3);
     assert_eq!(
         lines[0].replay_drift.as_deref(),

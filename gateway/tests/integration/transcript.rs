@@ -16,7 +16,7 @@ use std::sync::Arc;
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_transcript_flood_stays_within_its_caps_and_keeps_every_calls_usage() {
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("transcript.jsonl");
+    let path = dir.path().join(nab_protocol::TRANSCRIPT_FILE);
     let caps = TranscriptCaps {
         line_bytes: 64 << 10,
         file_bytes: 1 << 20,

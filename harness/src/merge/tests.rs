@@ -51,10 +51,14 @@ fn shard_named(root: &Path, name: &str, k: u32, n: u32, pairs: &[(&str, u32)]) -
         recs.push(r);
         let td = dir.join("trials").join(t).join(i.to_string());
         std::fs::create_dir_all(&td).unwrap();
-        std::fs::write(td.join("diff.patch"), format!("diff of {t} {i}\n")).unwrap();
-        std::fs::write(td.join("transcript.jsonl"), "").unwrap();
+        std::fs::write(
+            td.join(nab_protocol::DIFF_FILE),
+            format!("diff of {t} {i}\n"),
+        )
+        .unwrap();
+        std::fs::write(td.join(nab_protocol::TRANSCRIPT_FILE), "").unwrap();
     }
-    nab_protocol::write_jsonl_atomic(&dir.join("results.jsonl"), &recs).unwrap();
+    nab_protocol::write_jsonl_atomic(&dir.join(nab_protocol::RESULTS_FILE), &recs).unwrap();
     dir
 }
 
@@ -131,11 +135,11 @@ fn three_shards_join_into_one_run_and_merging_twice_gives_the_same_folder() {
     assert!(report.is_none(), "{report:?}");
     let first = snapshot(&out);
     for f in [
-        "results.jsonl",
-        "run.json",
-        "summary.json",
-        "report.html",
-        "results.parquet",
+        nab_protocol::RESULTS_FILE,
+        nab_protocol::RUN_META_FILE,
+        nab_protocol::SUMMARY_FILE,
+        nab_protocol::REPORT_FILE,
+        nab_protocol::PARQUET_FILE,
     ] {
         assert!(first.contains_key(f), "{f} missing: {:?}", first.keys());
     }
@@ -308,7 +312,7 @@ fn records_that_are_not_of_this_run_are_refused() {
 fn a_torn_line_loses_only_its_pair_and_says_so() {
     let root = tempfile::tempdir().unwrap();
     let dirs = three(root.path());
-    let results = dirs[2].join("results.jsonl");
+    let results = dirs[2].join(nab_protocol::RESULTS_FILE);
     let text = std::fs::read_to_string(&results).unwrap();
     // The shard was killed while writing its second record.
     let cut = text.len() - 40;
@@ -338,17 +342,28 @@ fn hostile_shard_folders_are_not_followed_through_links() {
     // A linked results file or run.json: the shard is refused, naming the file.
     let linked = root.path().join("linked");
     std::fs::create_dir_all(&linked).unwrap();
-    symlink(dirs[0].join("run.json"), linked.join("run.json")).unwrap();
-    symlink(dirs[0].join("results.jsonl"), linked.join("results.jsonl")).unwrap();
+    symlink(
+        dirs[0].join(nab_protocol::RUN_META_FILE),
+        linked.join(nab_protocol::RUN_META_FILE),
+    )
+    .unwrap();
+    symlink(
+        dirs[0].join(nab_protocol::RESULTS_FILE),
+        linked.join(nab_protocol::RESULTS_FILE),
+    )
+    .unwrap();
     let e = ShardRun::open(&linked, Limits::default())
         .unwrap_err()
         .to_string();
-    assert!(e.contains("symbolic link") && e.contains("run.json"), "{e}");
+    assert!(
+        e.contains("symbolic link") && e.contains(nab_protocol::RUN_META_FILE),
+        "{e}"
+    );
 
     // Links inside a trial folder, and a trial folder that is a link: the records are
     // kept, the links are not copied, and each is named.
     let td = dirs[0].join("trials/t-a/0");
-    symlink(&secret, td.join("agent.log")).unwrap();
+    symlink(&secret, td.join(nab_protocol::AGENT_LOG_FILE)).unwrap();
     let tc = dirs[0].join("trials/t-c/1");
     std::fs::remove_dir_all(&tc).unwrap();
     symlink(root.path(), &tc).unwrap();
@@ -361,7 +376,12 @@ fn hostile_shard_folders_are_not_followed_through_links() {
     assert!(out.join("trials/t-a/0/diff.patch").is_file());
     assert!(!out.join("trials/t-c/1/secret.txt").exists());
     assert_eq!(budget.skipped.len(), 2, "{:?}", budget.skipped);
-    assert!(budget.skipped.iter().any(|s| s.contains("agent.log")));
+    assert!(
+        budget
+            .skipped
+            .iter()
+            .any(|s| s.contains(nab_protocol::AGENT_LOG_FILE))
+    );
     assert!(budget.skipped.iter().any(|s| s.contains("trials/t-c/1")));
     for f in snapshot(&out).values() {
         assert!(!String::from_utf8_lossy(f).contains("host secret"));
@@ -370,7 +390,7 @@ fn hostile_shard_folders_are_not_followed_through_links() {
     // A record naming a folder outside its task folder is refused.
     let mut rec = TrialRecord::new("run-1", "t-a", "c", 0, "oracle");
     rec.trial_dir = Some("../../..".into());
-    let p = dirs[0].join("results.jsonl");
+    let p = dirs[0].join(nab_protocol::RESULTS_FILE);
     let mut text = std::fs::read_to_string(&p).unwrap();
     text.push_str(&(serde_json::to_string(&rec).unwrap() + "\n"));
     std::fs::write(&p, text).unwrap();
@@ -392,14 +412,17 @@ fn oversized_shard_files_are_refused_before_they_are_read_whole() {
     let root = tempfile::tempdir().unwrap();
     let dirs = three(root.path());
     std::fs::write(
-        dirs[0].join("run.json"),
+        dirs[0].join(nab_protocol::RUN_META_FILE),
         vec![b' '; (shard_run::MAX_META + 1) as usize],
     )
     .unwrap();
     let e = ShardRun::open(&dirs[0], Limits::default())
         .unwrap_err()
         .to_string();
-    assert!(e.contains("run.json") && e.contains("cap"), "{e}");
+    assert!(
+        e.contains(nab_protocol::RUN_META_FILE) && e.contains("cap"),
+        "{e}"
+    );
     // A huge trial file stops the merge (not silently truncated).
     let shards = open(&dirs[1..]);
     let joined = join(&shards, true).unwrap();
@@ -425,7 +448,7 @@ fn oversized_shard_files_are_refused_before_they_are_read_whole() {
     .unwrap_err()
     .to_string();
     assert!(
-        e.contains("transcript.jsonl") && e.contains("1024-byte cap"),
+        e.contains(nab_protocol::TRANSCRIPT_FILE) && e.contains("1024-byte cap"),
         "{e}"
     );
     assert!(!root.path().join("m").exists(), "nothing half-written");

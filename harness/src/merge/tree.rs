@@ -441,11 +441,13 @@ mod tests {
             Mode::from_bits_truncate(0o644),
         )
         .unwrap();
-        symlink(&secret, shard.join("run.json")).unwrap();
+        symlink(&secret, shard.join(nab_protocol::RUN_META_FILE)).unwrap();
         symlink(root.path(), shard.join("trials/u")).unwrap();
 
         let tree = Tree::open(&shard, Limits::default()).unwrap();
-        let e = tree.read(&["run.json"], 1 << 20).unwrap_err();
+        let e = tree
+            .read(&[nab_protocol::RUN_META_FILE], 1 << 20)
+            .unwrap_err();
         assert!(matches!(e, TreeError::Symlink { .. }), "{e}");
         assert!(tree.read(&["absent.json"], 10).unwrap().is_none());
         // A linked folder on the way to a file is refused too.
@@ -461,14 +463,14 @@ mod tests {
                 .unwrap()
         );
         assert_eq!(
-            std::fs::read_to_string(dest.join("diff.patch")).unwrap(),
+            std::fs::read_to_string(dest.join(nab_protocol::DIFF_FILE)).unwrap(),
             "diff"
         );
         assert_eq!(
             std::fs::read_to_string(dest.join("sub/deep.txt")).unwrap(),
             "deep"
         );
-        for gone in ["transcript.jsonl", "up", "fifo"] {
+        for gone in [nab_protocol::TRANSCRIPT_FILE, "up", "fifo"] {
             assert!(
                 std::fs::symlink_metadata(dest.join(gone)).is_err(),
                 "{gone} copied"

@@ -32,8 +32,8 @@ async fn agent_caused_faults_are_failures_with_a_reason_never_errors() {
     let logs = |id: &str| {
         format!(
             "--- agent.log\n{}\n--- verify.log\n{}",
-            st.log("answer", id, "agent.log"),
-            st.log("answer", id, "verify.log")
+            st.log("answer", id, nab_protocol::AGENT_LOG_FILE),
+            st.log("answer", id, nab_protocol::VERIFY_LOG_FILE)
         )
     };
     for (id, want) in cases {

@@ -113,11 +113,11 @@ fn small_run(dir: &Path, run_id: &str, trials: &[(&str, u32, TrialStatus)], diff
         lines.push('\n');
         let td = dir.join("trials").join(task).join(trial.to_string());
         std::fs::create_dir_all(&td).unwrap();
-        std::fs::write(td.join("diff.patch"), diff).unwrap();
-        std::fs::write(td.join("events.jsonl"), "").unwrap();
-        std::fs::write(td.join("transcript.jsonl"), "").unwrap();
+        std::fs::write(td.join(nab_protocol::DIFF_FILE), diff).unwrap();
+        std::fs::write(td.join(nab_protocol::EVENTS_FILE), "").unwrap();
+        std::fs::write(td.join(nab_protocol::TRANSCRIPT_FILE), "").unwrap();
     }
-    std::fs::write(dir.join("results.jsonl"), lines).unwrap();
+    std::fs::write(dir.join(nab_protocol::RESULTS_FILE), lines).unwrap();
     nab_reports::RunMeta {
         run_id: Some(run_id.into()),
         agent: Some("nab-agent".into()),
@@ -130,7 +130,7 @@ fn small_run(dir: &Path, run_id: &str, trials: &[(&str, u32, TrialStatus)], diff
 }
 
 fn read_records(dir: &Path) -> Vec<TrialRecord> {
-    std::fs::read_to_string(dir.join("results.jsonl"))
+    std::fs::read_to_string(dir.join(nab_protocol::RESULTS_FILE))
         .unwrap()
         .lines()
         .map(|l| TrialRecord::parse_line(l).unwrap())
@@ -202,7 +202,8 @@ fn judge_grades_a_run_through_the_gateway_provider() {
         attempts.contains("\\\"4\\\"") || attempts.contains("integer"),
         "{attempts}"
     );
-    let html = std::fs::read_to_string(run.join("report.html")).expect("report rewritten");
+    let html =
+        std::fs::read_to_string(run.join(nab_protocol::REPORT_FILE)).expect("report rewritten");
     assert!(html.contains("t-a"));
 
     // Already judged with the same rubric: skipped without asking the judge (whose script is
@@ -243,12 +244,20 @@ fn report_writes_the_html_summary_and_parquet() {
     let o = nab(&["report", "--run", s(&run)]);
     let out = succeeded(&o);
     assert!(out.contains("over 6 tasks, 12 trials"), "{out}");
-    let html = std::fs::read_to_string(run.join("report.html")).unwrap();
+    let html = std::fs::read_to_string(run.join(nab_protocol::REPORT_FILE)).unwrap();
     assert!(html.contains(&task_id(5)), "every task is in the table");
-    let summary: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(run.join("summary.json")).unwrap()).unwrap();
+    let summary: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(run.join(nab_protocol::SUMMARY_FILE)).unwrap(),
+    )
+    .unwrap();
     assert_eq!(summary["tasks"], 6);
-    assert!(run.join("results.parquet").metadata().unwrap().len() > 0);
+    assert!(
+        run.join(nab_protocol::PARQUET_FILE)
+            .metadata()
+            .unwrap()
+            .len()
+            > 0
+    );
 
     let missing = nab(&["report", "--run", s(&tmp.path().join("nope"))]);
     assert_eq!(missing.status.code(), Some(2), "bad input is exit 2");
@@ -333,13 +342,14 @@ fn compare_writes_compare_html() {
         out.contains(&task_id(0)),
         "changed task in the summary: {out}"
     );
-    let html = std::fs::read_to_string(cand.join("compare.html")).expect("compare.html");
+    let html = std::fs::read_to_string(cand.join(nab_protocol::COMPARE_FILE))
+        .expect(nab_protocol::COMPARE_FILE);
     assert!(html.contains(&task_id(0)));
     assert!(
         html.contains("no pairwise judge results"),
         "no judge was asked"
     );
-    assert!(!cand.join("pairwise.jsonl").exists());
+    assert!(!cand.join(nab_protocol::PAIRWISE_FILE).exists());
 }
 
 #[test]
@@ -364,7 +374,7 @@ fn compare_with_a_judge_feeds_pairwise_results_into_the_comparison() {
         out.contains("pairwise judge: candidate 1 · baseline 0 · tie 0"),
         "{out}"
     );
-    let pairs = std::fs::read_to_string(cand.join("pairwise.jsonl")).unwrap();
+    let pairs = std::fs::read_to_string(cand.join(nab_protocol::PAIRWISE_FILE)).unwrap();
     assert!(pairs.contains("\"outcome\":\"win\""), "{pairs}");
     let html = std::fs::read_to_string(&html_out).unwrap();
     assert!(
@@ -375,7 +385,7 @@ fn compare_with_a_judge_feeds_pairwise_results_into_the_comparison() {
     // The pairs file is what `nab review export-pairwise` samples for humans (the tasks
     // folder comes from run.json).
     let review = tmp.path().join("review");
-    let pairs = cand.join("pairwise.jsonl");
+    let pairs = cand.join(nab_protocol::PAIRWISE_FILE);
     let blind = review_export(
         &[
             "export-pairwise",
@@ -401,7 +411,7 @@ fn compare_with_a_judge_feeds_pairwise_results_into_the_comparison() {
         "compare",
         &base,
         &cand,
-        &["--pairwise", s(&cand.join("pairwise.jsonl"))],
+        &["--pairwise", s(&cand.join(nab_protocol::PAIRWISE_FILE))],
     );
     let out = succeeded(&again);
     assert!(out.contains("pairwise judge: candidate 1"), "{out}");
@@ -591,7 +601,7 @@ fn compare_with_http_judge(root: &Path, server: &str, extra: &[&str]) -> (Output
         .env("NAB_API_KEY", "test-key")
         .output()
         .expect("run nab");
-    (o, cand.join("pairwise.jsonl"))
+    (o, cand.join(nab_protocol::PAIRWISE_FILE))
 }
 
 /// Judge requests go out with the answer cap (`max_tokens` from --judge-max-tokens) and

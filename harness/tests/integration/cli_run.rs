@@ -34,7 +34,7 @@ fn scripted_run(tasks: &Path, out: &Path, extra: &[&str]) -> (Option<i32>, Strin
 }
 
 fn records(out: &Path) -> Vec<TrialRecord> {
-    nab_protocol::read_jsonl::<TrialRecord>(&out.join("results.jsonl"))
+    nab_protocol::read_jsonl::<TrialRecord>(&out.join(nab_protocol::RESULTS_FILE))
         .unwrap()
         .records
 }
@@ -147,7 +147,11 @@ async fn run_writes_records_and_resume_skips_completed_trials_after_a_torn_line(
             .all(|r| r.status == TrialStatus::Passed && r.reward == 1.0)
     );
     for t in 0..2 {
-        for f in ["agent.log", "verify.log", "diff.patch"] {
+        for f in [
+            nab_protocol::AGENT_LOG_FILE,
+            nab_protocol::VERIFY_LOG_FILE,
+            nab_protocol::DIFF_FILE,
+        ] {
             assert!(
                 out.join(format!("trials/term-log-report/{t}/{f}"))
                     .is_file(),
@@ -162,7 +166,7 @@ async fn run_writes_records_and_resume_skips_completed_trials_after_a_torn_line(
     );
 
     // Tear the last record as a crash mid-write would, then resume: only that trial reruns.
-    let path = out.join("results.jsonl");
+    let path = out.join(nab_protocol::RESULTS_FILE);
     let text = std::fs::read_to_string(&path).unwrap();
     let mut lines: Vec<&str> = text.lines().collect();
     let last = lines.pop().unwrap();
@@ -212,16 +216,18 @@ async fn nab_agent_without_a_model_plays_the_scripted_trajectory_and_ends_with_t
         "the agent talked to the scripted model through the gateway: {:?}",
         recs[0]
     );
-    let meta: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("run.json")).unwrap()).unwrap();
+    let meta: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(out.join(nab_protocol::RUN_META_FILE)).unwrap(),
+    )
+    .unwrap();
     assert_eq!(meta["model"], "scripted:task", "{meta}");
     let last = stdout.lines().last().unwrap_or_default();
     assert_eq!(
         last,
-        format!("report {}", out.join("report.html").display()),
+        format!("report {}", out.join(nab_protocol::REPORT_FILE).display()),
         "{stdout}"
     );
-    assert!(out.join("report.html").is_file());
+    assert!(out.join(nab_protocol::REPORT_FILE).is_file());
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -396,7 +402,10 @@ fn a_usd_budget_without_a_price_and_a_bad_prices_file_stop_the_run_before_it_sta
             && err.contains("entry 1 (model `scripted`), field `cached_input`"),
         "{err}"
     );
-    assert!(!out.join("results.jsonl").exists(), "nothing ran");
+    assert!(
+        !out.join(nab_protocol::RESULTS_FILE).exists(),
+        "nothing ran"
+    );
     // budgets.usd must be a positive number of dollars.
     write(
         &task.join("task.yaml"),

@@ -30,7 +30,7 @@ async fn run_grades_each_verified_trial_and_writes_the_report() {
     );
     assert_eq!(o.status.code(), Some(0), "{stdout}\n{stderr}");
 
-    let text = std::fs::read_to_string(out.join("results.jsonl")).unwrap();
+    let text = std::fs::read_to_string(out.join(nab_protocol::RESULTS_FILE)).unwrap();
     let recs: Vec<TrialRecord> = text
         .lines()
         .map(|l| TrialRecord::parse_line(l).unwrap())
@@ -61,9 +61,13 @@ async fn run_grades_each_verified_trial_and_writes_the_report() {
             .is_file(),
         "run.json leads back to the tasks"
     );
-    for f in ["results.parquet", "summary.json", "report.html"] {
+    for f in [
+        nab_protocol::PARQUET_FILE,
+        nab_protocol::SUMMARY_FILE,
+        nab_protocol::REPORT_FILE,
+    ] {
         assert!(out.join(f).is_file(), "missing {f}: {stdout}");
     }
-    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    let html = std::fs::read_to_string(out.join(nab_protocol::REPORT_FILE)).unwrap();
     assert!(html.contains("term-log-report"));
 }

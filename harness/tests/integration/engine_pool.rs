@@ -117,7 +117,7 @@ fn tail(s: &str) -> String {
 }
 
 fn records(out: &Path) -> Vec<TrialRecord> {
-    std::fs::read_to_string(out.join("results.jsonl"))
+    std::fs::read_to_string(out.join(nab_protocol::RESULTS_FILE))
         .unwrap_or_default()
         .lines()
         .filter_map(|l| serde_json::from_str(l).ok())

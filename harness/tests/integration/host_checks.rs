@@ -122,7 +122,7 @@ async fn attacks_on_host_checks_fail_and_expected_data_never_enters_a_container(
         .output()
         .unwrap();
     let records: HashMap<String, TrialRecord> =
-        nab_protocol::read_jsonl::<TrialRecord>(&out.join("results.jsonl"))
+        nab_protocol::read_jsonl::<TrialRecord>(&out.join(nab_protocol::RESULTS_FILE))
             .unwrap_or_else(|e| panic!("{e}\n{}", String::from_utf8_lossy(&o.stderr)))
             .records
             .into_iter()
@@ -141,8 +141,8 @@ async fn attacks_on_host_checks_fail_and_expected_data_never_enters_a_container(
     let logs = |id: &str| {
         format!(
             "--- agent.log\n{}\n--- verify.log\n{}",
-            read(id, "agent.log"),
-            read(id, "verify.log")
+            read(id, nab_protocol::AGENT_LOG_FILE),
+            read(id, nab_protocol::VERIFY_LOG_FILE)
         )
     };
     for (id, want) in cases {
@@ -165,7 +165,7 @@ async fn attacks_on_host_checks_fail_and_expected_data_never_enters_a_container(
         (Some(2), Some(2))
     );
     // verify.log says what differed, briefly.
-    let wrong = read("wrong-file", "verify.log");
+    let wrong = read("wrong-file", nab_protocol::VERIFY_LOG_FILE);
     assert!(
         wrong.contains("output_mismatch: `out/answer.txt` differs"),
         "{wrong}"
@@ -186,11 +186,16 @@ async fn attacks_on_host_checks_fail_and_expected_data_never_enters_a_container(
         ("oversized", "is 9437184 bytes, more than the"),
         ("symlinked-dir", "is not a file in the final workspace"),
     ] {
-        assert!(read(id, "verify.log").contains(says), "{id}: {}", logs(id));
+        assert!(
+            read(id, nab_protocol::VERIFY_LOG_FILE).contains(says),
+            "{id}: {}",
+            logs(id)
+        );
     }
     // The verifier's rewrite came too late: the check read the workspace the agent left.
     assert!(
-        read("rewrite-in-verifier", "verify.log").contains(r#"got:      "wrong\n""#),
+        read("rewrite-in-verifier", nab_protocol::VERIFY_LOG_FILE)
+            .contains(r#"got:      "wrong\n""#),
         "{}",
         logs("rewrite-in-verifier")
     );
@@ -199,10 +204,10 @@ async fn attacks_on_host_checks_fail_and_expected_data_never_enters_a_container(
     let snoop = logs("snoop");
     assert!(!snoop.contains("FOUND:"), "{snoop}");
     assert!(
-        read("snoop", "verify.log").contains("listing: ok"),
+        read("snoop", nab_protocol::VERIFY_LOG_FILE).contains("listing: ok"),
         "{snoop}"
     );
-    let control = read("snoop-control", "verify.log");
+    let control = read("snoop-control", nab_protocol::VERIFY_LOG_FILE);
     assert!(
         control.contains("FOUND:/nab/tests/expected_answer.txt"),
         "the search works: {control}"

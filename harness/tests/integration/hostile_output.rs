@@ -236,7 +236,7 @@ async fn run_hostile_with(
     std::mem::forget(child);
     let disk_drop = before.saturating_sub(lowest.load(Ordering::Relaxed));
     let stderr = std::fs::read_to_string(root.join(format!("{name}.stderr"))).unwrap();
-    let rec = nab_protocol::read_jsonl::<TrialRecord>(&out.join("results.jsonl"))
+    let rec = nab_protocol::read_jsonl::<TrialRecord>(&out.join(nab_protocol::RESULTS_FILE))
         .ok()
         .and_then(|r| r.records.into_iter().next());
 

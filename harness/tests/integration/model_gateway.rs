@@ -48,7 +48,7 @@ fn priced(tasks: &Path, agent: &str, model: &str, prices: &Path, rest: &[&str]) 
 }
 
 fn records(out: &Path) -> Vec<TrialRecord> {
-    let mut r = nab_protocol::read_jsonl::<TrialRecord>(&out.join("results.jsonl"))
+    let mut r = nab_protocol::read_jsonl::<TrialRecord>(&out.join(nab_protocol::RESULTS_FILE))
         .unwrap()
         .records;
     r.sort_by(|a, b| a.task_id.cmp(&b.task_id));
@@ -56,7 +56,7 @@ fn records(out: &Path) -> Vec<TrialRecord> {
 }
 
 fn transcript_lines(trial: &Path) -> Vec<nab_protocol::TranscriptLine> {
-    nab_protocol::read_jsonl(&trial.join("transcript.jsonl"))
+    nab_protocol::read_jsonl(&trial.join(nab_protocol::TRANSCRIPT_FILE))
         .unwrap()
         .records
 }
@@ -127,10 +127,10 @@ async fn scripted_nab_agent_solves_the_spine_tasks_and_a_spent_budget_stops_it()
             r.tool_calls.unwrap() >= 3 && r.tool_failures == Some(0),
             "{r:?}"
         );
-        let events = std::fs::read_to_string(dir.join("events.jsonl")).unwrap();
+        let events = std::fs::read_to_string(dir.join(nab_protocol::EVENTS_FILE)).unwrap();
         assert!(events.contains(r#""kind":"finish""#), "{events}");
         // The agent's state stays out of the workspace and its diff.
-        let diff = std::fs::read_to_string(dir.join("diff.patch")).unwrap();
+        let diff = std::fs::read_to_string(dir.join(nab_protocol::DIFF_FILE)).unwrap();
         assert!(
             !diff.contains("/nab/out") && !diff.contains("state/"),
             "{diff}"
@@ -356,7 +356,7 @@ async fn a_command_agent_gets_the_gateways_token_counts_and_never_sees_the_key()
 
     // The agent really inspected its environment and /proc, and got the answer.
     let trial = out.join("trials/term-log-report/0");
-    let diff = std::fs::read_to_string(trial.join("diff.patch")).unwrap();
+    let diff = std::fs::read_to_string(trial.join(nab_protocol::DIFF_FILE)).unwrap();
     assert!(diff.contains("ENV {"), "{diff}");
     assert!(diff.contains("/proc/1/environ"), "{diff}");
     assert!(
@@ -498,8 +498,10 @@ async fn absurd_usage_from_a_priced_upstream_saturates_and_the_cost_limit_stops_
     assert_eq!(r.cost_usd, Some(f64::MAX), "{r:?}");
     let stdout = String::from_utf8_lossy(&o.stdout);
     assert!(stdout.contains("report "), "{}", show(&o));
-    let summary: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    let summary: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(out.join(nab_protocol::SUMMARY_FILE)).unwrap(),
+    )
+    .unwrap();
     assert_eq!(summary["usage"]["total_tokens"], max, "{summary}");
     assert!(!out.join("trials/term-log-report/1").exists());
 }

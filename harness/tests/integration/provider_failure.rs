@@ -38,7 +38,7 @@ async fn an_empty_stream_after_retries_is_a_provider_error_naming_it() {
         .output()
         .unwrap();
     let records: Vec<TrialRecord> =
-        nab_protocol::read_jsonl::<TrialRecord>(&out.path().join("results.jsonl"))
+        nab_protocol::read_jsonl::<TrialRecord>(&out.path().join(nab_protocol::RESULTS_FILE))
             .unwrap_or_else(|e| {
                 panic!(
                     "{e}\n{}\n{}",
@@ -68,7 +68,7 @@ async fn an_empty_stream_after_retries_is_a_provider_error_naming_it() {
         .unwrap()
         .unwrap()
         .path()
-        .join("transcript.jsonl");
+        .join(nab_protocol::TRANSCRIPT_FILE);
     let lines = nab_protocol::read_jsonl::<nab_protocol::TranscriptLine>(&transcript)
         .unwrap()
         .records;
@@ -137,7 +137,7 @@ async fn a_retried_trial_costs_what_every_attempt_spent() {
         String::from_utf8_lossy(&o.stdout),
         String::from_utf8_lossy(&o.stderr)
     );
-    let records = nab_protocol::read_jsonl::<TrialRecord>(&out.join("results.jsonl"))
+    let records = nab_protocol::read_jsonl::<TrialRecord>(&out.join(nab_protocol::RESULTS_FILE))
         .unwrap_or_else(|e| panic!("{e}\n{show}"))
         .records;
     assert_eq!(records.len(), 1, "{show}");

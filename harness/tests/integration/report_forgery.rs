@@ -135,7 +135,7 @@ fn run(
         .args(tasks)
         .output()
         .unwrap();
-    let records = nab_protocol::read_jsonl::<TrialRecord>(&out.join("results.jsonl"))
+    let records = nab_protocol::read_jsonl::<TrialRecord>(&out.join(nab_protocol::RESULTS_FILE))
         .unwrap_or_else(|e| panic!("{e}\n{}", String::from_utf8_lossy(&o.stderr)))
         .records;
     assert_eq!(

@@ -234,7 +234,7 @@ async fn a_required_compaction_passes_when_the_gateway_saw_it_and_fails_when_it_
     let _sweep = common::SweepOnDrop(run_id.clone());
     let out = root.path().join("agent-out");
     let o = nab_run(&run_id, &out, &suite, "nab-agent");
-    let recs = nab_protocol::read_jsonl::<TrialRecord>(&out.join("results.jsonl"))
+    let recs = nab_protocol::read_jsonl::<TrialRecord>(&out.join(nab_protocol::RESULTS_FILE))
         .unwrap()
         .records;
     assert_eq!(recs.len(), 2, "{}", show(&o));
@@ -262,7 +262,7 @@ async fn a_required_compaction_passes_when_the_gateway_saw_it_and_fails_when_it_
     let out = root.path().join("claim-out");
     let agent_arg = format!("command:{}", claimer.display());
     let o = nab_run(&run_id, &out, &suite, &agent_arg);
-    let recs = nab_protocol::read_jsonl::<TrialRecord>(&out.join("results.jsonl"))
+    let recs = nab_protocol::read_jsonl::<TrialRecord>(&out.join(nab_protocol::RESULTS_FILE))
         .unwrap()
         .records;
     assert_eq!(recs.len(), 2, "{}", show(&o));

@@ -30,8 +30,8 @@ async fn shipped_runner_attacks_do_not_pass_a_task() {
         let (task, _) = cases.iter().find(|(_, c)| *c == id).unwrap();
         format!(
             "--- agent.log\n{}\n--- verify.log\n{}",
-            st.log(task, id, "agent.log"),
-            st.log(task, id, "verify.log")
+            st.log(task, id, nab_protocol::AGENT_LOG_FILE),
+            st.log(task, id, nab_protocol::VERIFY_LOG_FILE)
         )
     };
     // The real runner ran and counted the buggy code's failures.

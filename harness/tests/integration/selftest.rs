@@ -37,7 +37,7 @@ async fn a_subset_of_the_selftest_is_all_caught() {
     );
     // The corpus as run and each case's logs are in the run folder.
     assert!(st.out.join("corpus/agents/gateway-n.sh").is_file());
-    let log = st.log("answer", "lurker", "verify.log");
+    let log = st.log("answer", "lurker", nab_protocol::VERIFY_LOG_FILE);
     assert!(log.contains("answer: 41"), "{log}");
 }
 

@@ -70,7 +70,7 @@ fn run_args(out: &Path, run_id: &str, ids: &[String], jobs: &str) -> Vec<String>
 type Verdicts = BTreeMap<(String, u32), String>;
 
 fn verdicts(run: &Path) -> Verdicts {
-    let recs = nab_protocol::read_jsonl::<TrialRecord>(&run.join("results.jsonl"))
+    let recs = nab_protocol::read_jsonl::<TrialRecord>(&run.join(nab_protocol::RESULTS_FILE))
         .unwrap()
         .records;
     recs.iter()
@@ -88,8 +88,10 @@ fn verdicts(run: &Path) -> Verdicts {
 
 /// summary.json's counts (times and ids aside).
 fn counts(run: &Path) -> serde_json::Value {
-    let s: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(run.join("summary.json")).unwrap()).unwrap();
+    let s: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(run.join(nab_protocol::SUMMARY_FILE)).unwrap(),
+    )
+    .unwrap();
     let keep = [
         "tasks",
         "scored_tasks",
@@ -189,7 +191,7 @@ async fn three_concurrent_shards_merged_give_the_unsharded_verdicts() {
     assert_eq!(want.len(), if ids.is_empty() { 56 } else { 2 * ids.len() });
     assert_eq!(verdicts(&merged), want);
     assert_eq!(counts(&merged), counts(&whole));
-    assert!(merged.join("report.html").is_file());
+    assert!(merged.join(nab_protocol::REPORT_FILE).is_file());
     // The trial folders came along: every trial's diff is there.
     for (task, trial) in want.keys() {
         assert!(
@@ -197,7 +199,7 @@ async fn three_concurrent_shards_merged_give_the_unsharded_verdicts() {
                 .join("trials")
                 .join(task)
                 .join(trial.to_string())
-                .join("diff.patch")
+                .join(nab_protocol::DIFF_FILE)
                 .is_file(),
             "{task} {trial}"
         );

@@ -108,7 +108,7 @@ fn run_dirs(out: &Path) -> Vec<PathBuf> {
 }
 
 fn records(run: &Path) -> Vec<TrialRecord> {
-    nab_protocol::read_jsonl::<TrialRecord>(&run.join("results.jsonl"))
+    nab_protocol::read_jsonl::<TrialRecord>(&run.join(nab_protocol::RESULTS_FILE))
         .map(|r| r.records)
         .unwrap_or_default()
 }
@@ -117,7 +117,7 @@ fn transcripts(run: &Path) -> Vec<nab_protocol::TranscriptLine> {
     let mut out = Vec::new();
     for e in walkdir::WalkDir::new(run.join("trials")) {
         let e = e.unwrap();
-        if e.file_name() == "transcript.jsonl" {
+        if e.file_name() == nab_protocol::TRANSCRIPT_FILE {
             out.extend(nab_protocol::read_jsonl(e.path()).unwrap().records);
         }
     }
@@ -183,8 +183,12 @@ async fn two_models_one_rate_limited_finish_balanced_and_the_other_is_not_held_b
             assert_ne!(r.status, TrialStatus::Error, "{r:?}");
         }
         // An ordinary run folder: run.json and report.html as `nab run` writes them.
-        assert!(run.join("run.json").is_file());
-        assert!(run.join("report.html").is_file(), "{}", show(&o));
+        assert!(run.join(nab_protocol::RUN_META_FILE).is_file());
+        assert!(
+            run.join(nab_protocol::REPORT_FILE).is_file(),
+            "{}",
+            show(&o)
+        );
     }
     let scripted = records(&runs[0]);
     assert!(
@@ -580,7 +584,7 @@ async fn sweep_shards_run_concurrently_and_merge_into_the_whole_sweep() {
             TrialStatus::Failed
         };
         assert!(recs.iter().all(|r| r.status == want), "{recs:#?}");
-        assert!(run.join("report.html").is_file());
+        assert!(run.join(nab_protocol::REPORT_FILE).is_file());
     }
     let snapshot = |dir: &Path| -> Vec<(PathBuf, Vec<u8>)> {
         let mut files: Vec<_> = walkdir::WalkDir::new(dir)

@@ -170,7 +170,7 @@ async fn a_task_image_is_built_once_shared_cached_and_locked_down_like_the_base(
             out.join("trials")
                 .join(&r.task_id)
                 .join(if r.agent == "null" { "null" } else { "oracle" })
-                .join("verify.log"),
+                .join(nab_protocol::VERIFY_LOG_FILE),
         )
         .unwrap_or_default();
         let want = if r.agent == "null" {

@@ -109,7 +109,8 @@ echo done
         .find(|r| r.task_id == "planter")
         .unwrap();
     let trial_dir = out.join("trials/planter/0");
-    let verify_log = std::fs::read_to_string(trial_dir.join("verify.log")).unwrap();
+    let verify_log =
+        std::fs::read_to_string(trial_dir.join(nab_protocol::VERIFY_LOG_FILE)).unwrap();
     assert_eq!(
         planter.status,
         TrialStatus::Passed,
@@ -118,13 +119,13 @@ echo done
     assert!(verify_log.contains("VERIFIER-OK"), "{verify_log}");
     assert_eq!(planter.exit_reason, Some(SandboxExit::Exited));
     assert_eq!(planter.agent_exit_code, Some(0));
-    let agent_log = std::fs::read_to_string(trial_dir.join("agent.log")).unwrap();
+    let agent_log = std::fs::read_to_string(trial_dir.join(nab_protocol::AGENT_LOG_FILE)).unwrap();
     assert!(
         agent_log.contains("got instruction: plant things"),
         "{agent_log}"
     );
 
-    let diff = std::fs::read_to_string(trial_dir.join("diff.patch")).unwrap();
+    let diff = std::fs::read_to_string(trial_dir.join(nab_protocol::DIFF_FILE)).unwrap();
     assert!(diff.contains("+edited by agent"), "{diff}");
     assert!(
         diff.contains(&format!("+symlink -> {}", secret.display())),
@@ -171,6 +172,6 @@ echo done
         common::labelled(&format!("nab.run={run_id}")),
         (vec![], vec![])
     );
-    let lines = std::fs::read_to_string(out.join("results.jsonl")).unwrap();
+    let lines = std::fs::read_to_string(out.join(nab_protocol::RESULTS_FILE)).unwrap();
     assert_eq!(lines.lines().count(), 2);
 }

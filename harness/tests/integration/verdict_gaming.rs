@@ -20,7 +20,7 @@ async fn planted_pytest_hooks_and_an_early_exit_do_not_pass_a_python_task() {
     // A conftest.py that rewrites every report to "passed", a sitecustomize.py that exits 0
     // before anything runs, and a pytest.ini pointing pytest at the workspace's own tests.
     let record = st.record("pytest-hooks");
-    let log = st.log(TASK, "pytest-hooks", "verify.log");
+    let log = st.log(TASK, "pytest-hooks", nab_protocol::VERIFY_LOG_FILE);
     assert_eq!(record.status, TrialStatus::Failed, "{log}");
     // The planted files are recorded as tampering, for the report and the judge.
     assert_eq!(
@@ -42,7 +42,7 @@ async fn planted_pytest_hooks_and_an_early_exit_do_not_pass_a_python_task() {
     // The code under test kills the test process with status 0 on import: the exit code
     // alone would say "pass", but the JUnit report the step declares was never written.
     let record = st.record("pytest-early-exit");
-    let log = st.log(TASK, "pytest-early-exit", "verify.log");
+    let log = st.log(TASK, "pytest-early-exit", nab_protocol::VERIFY_LOG_FILE);
     assert_eq!(record.status, TrialStatus::Failed, "{log}");
     assert!(
         log.contains("no readable JUnit file"),

@@ -74,7 +74,7 @@ async fn a_verifier_that_is_gone_before_its_steps_is_a_failure_not_an_error() {
     }
     let o = child.wait_with_output().unwrap();
     assert!(killed, "{}", String::from_utf8_lossy(&o.stderr));
-    let records = nab_protocol::read_jsonl::<TrialRecord>(&out.join("results.jsonl"))
+    let records = nab_protocol::read_jsonl::<TrialRecord>(&out.join(nab_protocol::RESULTS_FILE))
         .unwrap()
         .records;
     let log = std::fs::read_to_string(out.join("trials/gone/0/verify.log")).unwrap_or_default();

@@ -52,19 +52,19 @@ fn make_run(root: &Path, name: &str, tag: &str, tasks: usize) -> PathBuf {
             lines.push('\n');
             let dir = run.join("trials").join(&task).join(i.to_string());
             write(
-                &dir.join("diff.patch"),
+                &dir.join(nab_protocol::DIFF_FILE),
                 &format!(
                     "+# {tag} quality={} written by secret-model-x via rival-agent\n",
                     quality(t, i)
                 ),
             );
             write(
-                &dir.join("events.jsonl"),
+                &dir.join(nab_protocol::EVENTS_FILE),
                 "{\"v\":1,\"ts\":\"t\",\"kind\":\"tool_call\",\"step\":1,\"tool_call_id\":\"c\",\"name\":\"edit_file\",\"args_summary\":\"path=a.py\",\"status\":\"ok\",\"duration_ms\":2}\n{\"v\":1,\"ts\":\"t\",\"kind\":\"finish\",\"exit_reason\":\"final_answer\",\"steps\":2,\"message\":\"done\"}\n",
             );
         }
     }
-    write(&run.join("results.jsonl"), &lines);
+    write(&run.join(nab_protocol::RESULTS_FILE), &lines);
     run
 }
 
@@ -118,7 +118,7 @@ fn judge_args(run: &Path, tasks: &Path, force: bool) -> JudgeArgs {
 }
 
 fn read_records(run: &Path) -> Vec<TrialRecord> {
-    std::fs::read_to_string(run.join("results.jsonl"))
+    std::fs::read_to_string(run.join(nab_protocol::RESULTS_FILE))
         .unwrap()
         .lines()
         .map(|l| TrialRecord::parse_line(l).unwrap())
@@ -156,7 +156,7 @@ async fn judge_grades_a_run_then_skips_already_judged_trials_and_reports_agreeme
             run.join("trials")
                 .join(&r.task_id)
                 .join(r.trial.to_string())
-                .join("judge_attempts.jsonl")
+                .join(nab_protocol::JUDGE_ATTEMPTS_FILE)
                 .exists()
         );
     }
@@ -262,7 +262,7 @@ async fn compare_counts_wins_over_shared_trials() {
     let tmp = tempfile::tempdir().unwrap();
     let base = make_run(tmp.path(), "base", "meh", 3);
     let cand = make_run(tmp.path(), "cand", "GOOD", 4);
-    let out = tmp.path().join("pairwise.jsonl");
+    let out = tmp.path().join(nab_protocol::PAIRWISE_FILE);
     let args = PairwiseArgs {
         judges: vec!["scripted:pair".into()],
         tasks: Some(tmp.path().join("tasks")),
@@ -581,7 +581,7 @@ impl CountedPairs {
         let tmp = tempfile::tempdir().unwrap();
         make_run(tmp.path(), "base", "meh", tasks);
         make_run(tmp.path(), "cand", "GOOD", tasks);
-        let out = tmp.path().join("pairwise.jsonl");
+        let out = tmp.path().join(nab_protocol::PAIRWISE_FILE);
         CountedPairs {
             tmp,
             out,

@@ -262,7 +262,7 @@ mod tests {
             .unwrap();
         let e = expand(std::slice::from_ref(&r)).unwrap_err().to_string();
         assert!(
-            e.contains("results.jsonl") && e.contains("over the limit"),
+            e.contains(nab_protocol::RESULTS_FILE) && e.contains("over the limit"),
             "{e}"
         );
         std::fs::remove_file(r.join(RESULTS_FILE)).unwrap();

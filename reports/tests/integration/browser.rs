@@ -166,9 +166,9 @@ fn the_report_renders_in_headless_chromium_offline_and_matches_summary_json() {
     page.screenshot("report.png");
     std::fs::copy(
         &out.report_html,
-        common::chrome::artifacts_dir().join("report.html"),
+        common::chrome::artifacts_dir().join(nab_protocol::REPORT_FILE),
     )
     .unwrap();
 
-    page.assert_ran_clean_and_offline("report.html");
+    page.assert_ran_clean_and_offline(nab_protocol::REPORT_FILE);
 }

@@ -60,7 +60,7 @@ fn writes_compare_html_and_reports_paired_statistics_and_pairwise_results() {
          {\"task_id\":\"task-03-mcp\",\"winner\":\"tie\",\"consistent\":false}\n",
     )
     .unwrap();
-    let out = tmp.path().join("compare.html");
+    let out = tmp.path().join(nab_protocol::COMPARE_FILE);
     let cmp = compared(args(b.clone(), c.clone(), out.clone()), Some(&pairs));
     assert_eq!(cmp.paired.tasks, 28);
     assert_eq!(cmp.paired.mean_diff, Some(0.0), "one lost, one gained");
@@ -124,7 +124,11 @@ fn the_mde_is_the_same_figure_and_sentence_on_every_page() {
     let c = common::write(tmp.path(), "cand", &spec, &cand);
     nab_reports::write_run_outputs(&c).unwrap();
     let cmp = compared(
-        args(b.clone(), c.clone(), tmp.path().join("compare.html")),
+        args(
+            b.clone(),
+            c.clone(),
+            tmp.path().join(nab_protocol::COMPARE_FILE),
+        ),
         None,
     );
     let md_path = tmp.path().join("gate.md");
@@ -137,9 +141,10 @@ fn the_mde_is_the_same_figure_and_sentence_on_every_page() {
     })
     .unwrap();
     let summary: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(c.join("summary.json")).unwrap()).unwrap();
-    let report = std::fs::read_to_string(c.join("report.html")).unwrap();
-    let compare = std::fs::read_to_string(tmp.path().join("compare.html")).unwrap();
+        serde_json::from_str(&std::fs::read_to_string(c.join(nab_protocol::SUMMARY_FILE)).unwrap())
+            .unwrap();
+    let report = std::fs::read_to_string(c.join(nab_protocol::REPORT_FILE)).unwrap();
+    let compare = std::fs::read_to_string(tmp.path().join(nab_protocol::COMPARE_FILE)).unwrap();
     let md = std::fs::read_to_string(md_path).unwrap();
 
     // The run's own MDE: summary.json, report.html, and quoted on compare.html and the gate.
@@ -155,7 +160,8 @@ fn the_mde_is_the_same_figure_and_sentence_on_every_page() {
     );
     assert!(
         report.contains(&html_escape(&own.explanation)),
-        "report.html"
+        "{}",
+        nab_protocol::REPORT_FILE
     );
     assert!(report.contains(&format!(">{}<", own.shown())));
     assert!(compare.contains(&format!(
@@ -168,7 +174,8 @@ fn the_mde_is_the_same_figure_and_sentence_on_every_page() {
     assert_eq!(paired.sd_source, "observed per-task differences");
     assert!(
         compare.contains(&html_escape(&paired.explanation)),
-        "compare.html"
+        "{}",
+        nab_protocol::COMPARE_FILE
     );
     assert!(compare.contains(&format!("<b data-paired=\"mde\">{}</b>", paired.shown())));
     assert!(
@@ -200,7 +207,7 @@ fn pass_at_k_compares_the_same_tasks_at_every_k_and_shows_the_count() {
     }
     let b = common::write(tmp.path(), "base", &spec, &base);
     let c = common::write(tmp.path(), "cand", &spec, &cand);
-    let out = tmp.path().join("compare.html");
+    let out = tmp.path().join(nab_protocol::COMPARE_FILE);
     let cmp = compared(args(b, c, out.clone()), None);
     let ks: Vec<(u32, usize)> = cmp
         .paired
@@ -222,7 +229,8 @@ fn pass_at_k_compares_the_same_tasks_at_every_k_and_shows_the_count() {
     let html = std::fs::read_to_string(out).unwrap();
     assert!(
         html.contains("over the 6 tasks with ≥ 3 scored trials in both"),
-        "compare.html"
+        "{}",
+        nab_protocol::COMPARE_FILE
     );
 }
 
@@ -239,7 +247,7 @@ fn pairwise_records_from_another_run_pair_are_refused() {
         "{\"task_id\":\"task-00-localization\",\"winner\":\"tie\",\"baseline_run\":\"old-a\",\"candidate_run\":\"old-b\"}\n",
     )
     .unwrap();
-    let args = args(b, c, tmp.path().join("compare.html"));
+    let args = args(b, c, tmp.path().join(nab_protocol::COMPARE_FILE));
     let e = run(&args, Some(&pairs)).unwrap_err().to_string();
     assert!(
         e.contains("old-a vs old-b") && e.contains("base vs base") && e.contains("refusing"),
@@ -272,7 +280,7 @@ fn compare_shows_both_runs_costs_the_delta_and_the_per_task_costs() {
     }
     let b = common::write(tmp.path(), "base", &spec, &base);
     let c = common::write(tmp.path(), "cand", &spec, &cand);
-    let out = tmp.path().join("compare.html");
+    let out = tmp.path().join(nab_protocol::COMPARE_FILE);
     let cmp = compared(args(b, c, out.clone()), None);
     let n = base.len() as f64;
     let (bt, ct) = (0.02 * n, 0.05 * n);

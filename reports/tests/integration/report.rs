@@ -123,7 +123,7 @@ fn a_run_without_metadata_or_trial_folders_still_reports() {
         .iter()
         .map(|r| serde_json::to_string(r).unwrap() + "\n")
         .collect();
-    std::fs::write(tmp.path().join("results.jsonl"), lines).unwrap();
+    std::fs::write(tmp.path().join(nab_protocol::RESULTS_FILE), lines).unwrap();
     let out = write_run_outputs(tmp.path()).unwrap();
     let html = std::fs::read_to_string(&out.report_html).unwrap();
     assert_eq!(
@@ -142,7 +142,7 @@ fn a_folder_without_results_is_a_clear_error() {
         err.contains("no results.jsonl") && err.contains(&tmp.path().display().to_string()),
         "{err}"
     );
-    std::fs::write(tmp.path().join("results.jsonl"), "{\"v\":9}\n").unwrap();
+    std::fs::write(tmp.path().join(nab_protocol::RESULTS_FILE), "{\"v\":9}\n").unwrap();
     let err = write_run_outputs(tmp.path()).unwrap_err().to_string();
     assert!(
         err.contains("results.jsonl:1") && err.contains("version 9"),

@@ -182,12 +182,14 @@ impl Selftest {
     /// The trial record of case `case` (its agent script is `<case>.sh`).
     pub fn record(&self, case: &str) -> nab_protocol::TrialRecord {
         let suffix = format!("/{case}.sh");
-        nab_protocol::read_jsonl::<nab_protocol::TrialRecord>(&self.out.join("results.jsonl"))
-            .unwrap()
-            .records
-            .into_iter()
-            .find(|r| r.agent.ends_with(&suffix))
-            .unwrap_or_else(|| panic!("no record for {case}:\n{}", self.stdout))
+        nab_protocol::read_jsonl::<nab_protocol::TrialRecord>(
+            &self.out.join(nab_protocol::RESULTS_FILE),
+        )
+        .unwrap()
+        .records
+        .into_iter()
+        .find(|r| r.agent.ends_with(&suffix))
+        .unwrap_or_else(|| panic!("no record for {case}:\n{}", self.stdout))
     }
 }
 
