@@ -1,29 +1,83 @@
 #!/bin/bash
-# Oracle: the first level=ERROR record names the exhausted pool (pool=HikariPool-2); count
-# the distinct requests (a retried request keeps its id) that failed with that same error;
-# the start-up block of the rotated file says HikariPool-2 is the `ledger` datasource's
-# pool, sized by its profile, and that profile `lean` means pool_size=4; the config reload that switched datasources.ledger.profile to lean (not the
-# one that set the reporting pool to 4, nor the latest one) is the root cause.
+# Oracle: derives every fact from logs/ (the rotated file first, it is the older).
+#  - the first level=ERROR record of either file (lines that only mention "ERROR" are INFO);
+#  - failed requests: distinct request ids with that error on that pool, in both files
+#    (a request retried across midnight has one record in each);
+#  - the pool's datasource: the start-up records, per thread (a pool starts on the thread
+#    that is initializing a datasource);
+#  - the profiles resolved through `extends`; every config reload replayed in order; the
+#    root cause is the last reload before the first error that changed the datasource's
+#    effective pool size, and the remediation restores the size it had just before it.
 set -euo pipefail
 cd /workspace/logs
-first=$(grep -n -m1 ' level=ERROR ' payments.log)
-line=${first%%:*}
-req=$(sed -E 's/.* req=([^ ]+) .*/\1/' <<<"$first")
-kind=$(sed -E 's/.*msg="([A-Za-z]+Exception).*/\1/' <<<"$first")
-pool=$(sed -E 's/.* pool=([^ ]+) .*/\1/' <<<"$first")
-count=$(grep ' level=ERROR ' payments.log | grep "msg=\"$kind" | grep " pool=$pool " | sed -E 's/.* req=([^ ]+) .*/\1/' | sort -u | wc -l)
-ds=$(zcat payments.log.1.gz | grep 'msg="datasource ready"' | grep " pool=$pool " | sed -E 's/.* datasource=([^ ]+) .*/\1/')
-cause=$(zcat payments.log.1.gz | grep -n 'msg="config reloaded"' | grep "datasources\.$ds\." | tail -1)
-cline=${cause%%:*}
-rollout=$(sed -E 's/.* rollout=([^ ]+) .*/\1/' <<<"$cause")
-profile=$(sed -E "s/.*datasources\.$ds\.profile [a-z]+->([a-z]+).*/\1/" <<<"$cause")
-profiles=$(zcat payments.log.1.gz | grep 'msg="pool profiles"')
-grep -q " $profile='pool_size=4 " <<<"$profiles"
-cat > /workspace/ANSWER.txt <<ANS
-first_error: payments.log:$line
-request_id: $req
-failed_requests: $count
-root_cause: payments.log.1.gz:$cline
-rollout: $rollout
-ANS
+python3 - <<'PY' > /workspace/ANSWER.txt
+import gzip, re
+
+def kv(line):
+    return dict(re.findall(r" ([a-z_]+)=('[^']*'|[^ ]+)", line.split(' msg="')[0]))
+
+recs = []
+with gzip.open("payments.log.1.gz", "rt") as f:
+    recs += [("payments.log.1.gz", i, l.rstrip("\n")) for i, l in enumerate(f, 1)]
+with open("payments.log") as f:
+    recs += [("payments.log", i, l.rstrip("\n")) for i, l in enumerate(f, 1)]
+msg = lambda l: re.search(r'msg="(.*)"$', l).group(1)
+
+first = next(r for r in recs if " level=ERROR " in r[2])
+k = kv(first[2])
+kind, pool = msg(first[2]).split(":")[0], k["pool"]
+size_at_error = int(re.search(r"active=(\d+)", msg(first[2])).group(1))
+failed = {kv(l)["req"] for _, _, l in recs
+          if " level=ERROR " in l and msg(l).startswith(kind + ":") and kv(l).get("pool") == pool}
+
+profiles, ds_conf, thread_ds, pool_ds = {}, {}, {}, {}
+for _, _, l in recs:
+    m, k = msg(l), kv(l)
+    if m == "service started":
+        break
+    if m == "pool profile":
+        name = k.pop("name")
+        profiles[name] = {a: b for a, b in k.items()}
+    elif m == "initializing datasource":
+        thread_ds[k["thread"]] = k["datasource"]
+        ds_conf[k["datasource"]] = {a: b for a, b in k.items() if a not in ("thread", "datasource")}
+    elif re.fullmatch(r"HikariPool-\d+ - Starting\.\.\.", m):
+        pool_ds[m.split(" ")[0]] = thread_ds[k["thread"]]
+ds = pool_ds[pool]
+
+def resolve(profile, key):
+    p = profiles[profile]
+    if key in p:
+        return p[key]
+    return resolve(p["extends"], key) if "extends" in p else None
+
+def size(d):
+    c = ds_conf[d]
+    return int(c["pool_size"]) if "pool_size" in c else int(resolve(c["profile"], "pool_size"))
+
+cause = None
+for r in recs:
+    if r == first:
+        break
+    if msg(r[2]) != "config reloaded":
+        continue
+    before = size(ds)
+    for change in kv(r[2])["changes"].strip("'").split(","):
+        key, _, val = change.strip().partition(" ")
+        old, new = val.split("->")
+        parts = key.split(".")
+        if parts[0] == "datasources":
+            ds_conf.setdefault(parts[1], {})[parts[2]] = new
+        elif parts[0] == "profiles":
+            profiles.setdefault(parts[1], {})[parts[2]] = new
+    if size(ds) != before:
+        cause, restore = r, before
+assert size(ds) == size_at_error, (ds, size(ds))
+print(f"first_error: {first[0]}:{first[1]}")
+print(f"request_id: {kv(first[2])['req']}")
+print(f"failed_requests: {len(failed)}")
+print(f"root_cause: {cause[0]}:{cause[1]}")
+print(f"rollout: {kv(cause[2])['rollout']}")
+print(f"remediation: datasources.{ds}.pool_size={restore}")
+PY
 cat /workspace/ANSWER.txt

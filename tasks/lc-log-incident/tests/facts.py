@@ -1,12 +1,12 @@
 """Prints the incident facts the agent wrote in /workspace/ANSWER.txt, one `key: value` line
 per fact in a fixed order (the first value given for a key; backticks around a line and a
-`logs/` prefix on a location are allowed forms), `key: (missing)` for a fact not given. The
+`logs/` prefix on a location and spaces around a remediation's `=` are allowed forms), `key: (missing)` for a fact not given. The
 harness compares this, on the host, with expected/facts.txt (the values pinned from
 generate.py), which never enters a container."""
 import re
 import sys
 
-KEYS = ["first_error", "request_id", "failed_requests", "root_cause", "rollout"]
+KEYS = ["first_error", "request_id", "failed_requests", "root_cause", "rollout", "remediation"]
 LOCATIONS = {"first_error", "root_cause"}
 
 found = {}
@@ -22,4 +22,6 @@ for key in KEYS:
         value = "(missing)"
     elif key in LOCATIONS:
         value = value.removeprefix("logs/")
+    elif key == "remediation":
+        value = re.sub(r"\s*=\s*", "=", value)
     sys.stdout.write(f"{key}: {value}\n")

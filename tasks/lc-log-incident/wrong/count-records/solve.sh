@@ -1,18 +1,75 @@
 #!/bin/bash
-# Wrong: follows the whole chain to the right rollout, but counts the error's records
-# (grep -c), not the requests: a retried request fails twice under one request id.
+# Wrong: counts the error's records, not its requests: a retried request fails twice under one request id.
 set -euo pipefail
 cd /workspace/logs
-first=$(grep -n -m1 ' level=ERROR ' payments.log)
-req=$(sed -E 's/.* req=([^ ]+) .*/\1/' <<<"$first")
-pool=$(sed -E 's/.* pool=([^ ]+) .*/\1/' <<<"$first")
-count=$(grep ' level=ERROR ' payments.log | grep 'PoolTimeoutException' | grep -c " pool=$pool ")
-ds=$(zcat payments.log.1.gz | grep 'msg="datasource ready"' | grep " pool=$pool " | sed -E 's/.* datasource=([^ ]+) .*/\1/')
-cause=$(zcat payments.log.1.gz | grep -n 'msg="config reloaded"' | grep "datasources\.$ds\." | tail -1)
-cat > /workspace/ANSWER.txt <<ANS
-first_error: payments.log:${first%%:*}
-request_id: $req
-failed_requests: $count
-root_cause: payments.log.1.gz:${cause%%:*}
-rollout: $(sed -E 's/.* rollout=([^ ]+) .*/\1/' <<<"$cause")
-ANS
+python3 - <<'PY' > /workspace/ANSWER.txt
+import gzip, re
+
+def kv(line):
+    return dict(re.findall(r" ([a-z_]+)=('[^']*'|[^ ]+)", line.split(' msg="')[0]))
+
+recs = []
+with gzip.open("payments.log.1.gz", "rt") as f:
+    recs += [("payments.log.1.gz", i, l.rstrip("\n")) for i, l in enumerate(f, 1)]
+with open("payments.log") as f:
+    recs += [("payments.log", i, l.rstrip("\n")) for i, l in enumerate(f, 1)]
+msg = lambda l: re.search(r'msg="(.*)"$', l).group(1)
+
+first = next(r for r in recs if " level=ERROR " in r[2])
+k = kv(first[2])
+kind, pool = msg(first[2]).split(":")[0], k["pool"]
+size_at_error = int(re.search(r"active=(\d+)", msg(first[2])).group(1))
+failed = {kv(l)["req"] for _, _, l in recs
+          if " level=ERROR " in l and msg(l).startswith(kind + ":") and kv(l).get("pool") == pool}
+
+profiles, ds_conf, thread_ds, pool_ds = {}, {}, {}, {}
+for _, _, l in recs:
+    m, k = msg(l), kv(l)
+    if m == "service started":
+        break
+    if m == "pool profile":
+        name = k.pop("name")
+        profiles[name] = {a: b for a, b in k.items()}
+    elif m == "initializing datasource":
+        thread_ds[k["thread"]] = k["datasource"]
+        ds_conf[k["datasource"]] = {a: b for a, b in k.items() if a not in ("thread", "datasource")}
+    elif re.fullmatch(r"HikariPool-\d+ - Starting\.\.\.", m):
+        pool_ds[m.split(" ")[0]] = thread_ds[k["thread"]]
+ds = pool_ds[pool]
+
+def resolve(profile, key):
+    p = profiles[profile]
+    if key in p:
+        return p[key]
+    return resolve(p["extends"], key) if "extends" in p else None
+
+def size(d):
+    c = ds_conf[d]
+    return int(c["pool_size"]) if "pool_size" in c else int(resolve(c["profile"], "pool_size"))
+
+cause = None
+for r in recs:
+    if r == first:
+        break
+    if msg(r[2]) != "config reloaded":
+        continue
+    before = size(ds)
+    for change in kv(r[2])["changes"].strip("'").split(","):
+        key, _, val = change.strip().partition(" ")
+        old, new = val.split("->")
+        parts = key.split(".")
+        if parts[0] == "datasources":
+            ds_conf.setdefault(parts[1], {})[parts[2]] = new
+        elif parts[0] == "profiles":
+            profiles.setdefault(parts[1], {})[parts[2]] = new
+    if size(ds) != before:
+        cause, restore = r, before
+assert size(ds) == size_at_error, (ds, size(ds))
+print(f"first_error: {first[0]}:{first[1]}")
+print(f"request_id: {kv(first[2])['req']}")
+print(f"failed_requests: {sum(1 for _, _, l in recs if ' level=ERROR ' in l and msg(l).startswith(kind + ':') and kv(l).get('pool') == pool)}")
+print(f"root_cause: {cause[0]}:{cause[1]}")
+print(f"rollout: {kv(cause[2])['rollout']}")
+print(f"remediation: datasources.{ds}.pool_size={restore}")
+PY
+cat /workspace/ANSWER.txt
