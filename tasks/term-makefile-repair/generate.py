@@ -2,8 +2,8 @@
 """Writes workspace/ (the calc project) except its Makefile, Makefile.old and build.sh."""
 import os, shutil
 W = os.path.join(os.path.dirname(os.path.abspath(__file__)), "workspace")
-MODS = ["err", "buf", "str", "vec", "hash", "map", "num", "lex", "ops", "eval", "fmt", "env", "list", "sort", "util", "cli"]
-HDEPS = {"map": ["hash"], "fmt": ["buf"], "eval": ["ops", "lex"], "lex": ["str"], "cli": ["fmt", "env"]}
+MODS = ["err", "buf", "str", "vec", "hash", "map", "num", "lex", "ops", "eval", "fmt", "env", "list", "sort", "util", "cli", "rng", "span"]
+HDEPS = {"span": ["vec", "rng"], "map": ["hash"], "fmt": ["buf"], "eval": ["ops", "lex"], "lex": ["str"], "cli": ["fmt", "env"]}
 CDEPS = {"ops": True, "eval": True}  # sources including the generated header directly
 TESTED = ["buf", "str", "vec", "hash", "map", "num", "sort", "eval"]
 def w(p, s):
