@@ -1,4 +1,4 @@
 #!/bin/bash
 set -euo pipefail
 cp /nab/solution/Makefile /workspace/Makefile
-cd /workspace && make -j4 && make test && make clean
+cd /workspace && make -j8 && make check && make clean

@@ -1,0 +1,2 @@
+#include "calc/env.h"
+int calc_env(int x) { return x + 12; }

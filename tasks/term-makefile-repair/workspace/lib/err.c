@@ -1,0 +1,2 @@
+#include "calc/err.h"
+int calc_err(int x) { return x + 1; }

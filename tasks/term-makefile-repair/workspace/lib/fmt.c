@@ -1,0 +1,2 @@
+#include "calc/fmt.h"
+int calc_fmt(int x) { return x + 11; }

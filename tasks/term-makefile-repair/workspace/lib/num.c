@@ -1,0 +1,2 @@
+#include "calc/num.h"
+int calc_num(int x) { return x + 7; }

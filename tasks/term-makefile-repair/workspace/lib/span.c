@@ -1,0 +1,2 @@
+#include "calc/span.h"
+int calc_span(int x) { return x + 18; }

@@ -1,0 +1,2 @@
+#include "calc/str.h"
+int calc_str(int x) { return x + 3; }

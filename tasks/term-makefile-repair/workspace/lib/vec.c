@@ -1,0 +1,2 @@
+#include "calc/vec.h"
+int calc_vec(int x) { return x + 4; }
