@@ -133,9 +133,11 @@ mod tests {
             &slots,
             &cancel,
             move |u| {
-                let (g, st, rel) = (g.clone(), st.clone(), rel.clone());
+                let (g, rel) = (g.clone(), rel.clone());
+                // Recorded when the dispatcher starts the unit, not when its task is first
+                // polled: on two worker threads, spawned tasks are polled in any order.
+                st.lock().unwrap().push(u);
                 async move {
-                    st.lock().unwrap().push(u);
                     {
                         let mut g = g.lock().unwrap();
                         g.now += 1;
