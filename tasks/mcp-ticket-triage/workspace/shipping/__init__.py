@@ -1,2 +1,2 @@
-"""Shipping quotes for the web shop: weight bands per destination zone."""
+"""Shipping quotes, labels and tracking for the web shop."""
 __version__ = "2.3.1"

@@ -1,16 +1,25 @@
-"""`python3 -m shipping.cli ZONE WEIGHT_G [ORDER_VALUE_CENTS]` prints a quote."""
+"""`python3 -m shipping.cli ZONE WEIGHT_G LxWxH [--value CENTS]` prints a quote."""
+import argparse
 import sys
 
+from .format import quote_lines
+from .parcel import Parcel, parse_dims
 from .quote import quote
 
 
 def main(argv=None):
-    args = sys.argv[1:] if argv is None else argv
-    if len(args) not in (2, 3):
-        print("usage: python3 -m shipping.cli ZONE WEIGHT_G [ORDER_VALUE_CENTS]", file=sys.stderr)
-        return 2
-    q = quote(args[0], int(args[1]), int(args[2]) if len(args) == 3 else 0)
-    print(f"{q.zone} {q.weight_g} g: {q.price_cents / 100:.2f} EUR{' (free)' if q.free else ''}")
+    p = argparse.ArgumentParser(prog="python3 -m shipping.cli", description="Quote a parcel.")
+    p.add_argument("zone")
+    p.add_argument("weight_g", type=int)
+    p.add_argument("dims", help="outer box size in cm, e.g. 40x30x30")
+    p.add_argument("--value", type=int, default=0, help="order value in cents")
+    args = p.parse_args(sys.argv[1:] if argv is None else argv)
+    try:
+        q = quote(args.zone, Parcel(args.weight_g, *parse_dims(args.dims)), args.value)
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    print("\n".join(quote_lines(q)))
     return 0
 
 

@@ -1,25 +1,29 @@
 """The shipping quote shown at checkout."""
 from dataclasses import dataclass
 
+from .promotions import free_shipping
 from .rates import band_price
+from .surcharges import surcharges_for
 from .zones import normalize_zone
-
-# Orders at or above this value (in cents) ship for free within DOMESTIC and EU.
-FREE_SHIPPING_FROM_CENTS = 10000
-FREE_SHIPPING_ZONES = ("DOMESTIC", "EU")
 
 
 @dataclass(frozen=True)
 class Quote:
     zone: str
     weight_g: int
-    price_cents: int
+    base_cents: int
+    surcharges: tuple
     free: bool
 
+    @property
+    def price_cents(self):
+        """What the customer pays: the band price (unless shipping is free) plus surcharges."""
+        return (0 if self.free else self.base_cents) + sum(c for _, c in self.surcharges)
 
-def quote(zone, weight_g, order_value_cents=0):
-    """Quote for a parcel; free shipping applies above the order-value threshold."""
+
+def quote(zone, parcel, order_value_cents=0):
+    """Quote for `parcel` (a shipping.parcel.Parcel) to `zone`."""
     zone = normalize_zone(zone)
-    price = band_price(zone, weight_g)
-    free = zone in FREE_SHIPPING_ZONES and order_value_cents >= FREE_SHIPPING_FROM_CENTS
-    return Quote(zone=zone, weight_g=weight_g, price_cents=0 if free else price, free=free)
+    base = band_price(zone, parcel.weight_g)
+    return Quote(zone=zone, weight_g=parcel.weight_g, base_cents=base,
+                 surcharges=surcharges_for(parcel), free=free_shipping(zone, order_value_cents))

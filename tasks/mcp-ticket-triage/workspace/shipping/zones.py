@@ -1,4 +1,5 @@
 """Destination zones. Every country we ship to belongs to exactly one zone."""
+from .errors import UnknownZoneError
 
 ZONES = {
     "DOMESTIC": ("DE",),
@@ -10,10 +11,11 @@ ZONES = {
 
 
 def normalize_zone(code):
-    """Returns the canonical zone code; raises ValueError for unknown zones."""
-    if code not in ZONES:
-        raise ValueError(f"unknown shipping zone: {code!r}")
-    return code
+    """The canonical zone code for what the storefront sends (any case, spaces around)."""
+    canonical = code.strip().upper() if isinstance(code, str) else None
+    if canonical not in ZONES:
+        raise UnknownZoneError(f"unknown shipping zone: {code!r}")
+    return canonical
 
 
 def zone_for_country(country):

@@ -1,0 +1,1 @@
+"""Our carriers' contract tariffs: what each charges us per parcel (not customer prices)."""

@@ -1,0 +1,1 @@
+"""Shipping labels as the label printers take them (plain text, fixed width)."""

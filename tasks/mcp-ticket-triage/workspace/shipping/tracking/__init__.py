@@ -1,0 +1,1 @@
+"""Tracking events from the carriers' webhooks, reduced to one status per parcel."""

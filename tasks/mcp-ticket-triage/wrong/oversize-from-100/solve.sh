@@ -1,0 +1,7 @@
+#!/bin/bash
+# Wrong: SHIP-143 (undecided) done as well: oversize from a longest side of 100 cm
+set -euo pipefail
+cd /workspace
+bash /nab/solution/solve.sh
+sed -i 's/^OVERSIZE_LONGEST_SIDE_OVER_CM = 120$/OVERSIZE_LONGEST_SIDE_OVER_CM = 100/' shipping/config.py
+grep -q 'OVER_CM = 100$' shipping/config.py

@@ -1,0 +1,7 @@
+#!/bin/bash
+# Wrong: SHIP-131's rounding ignored: the exact volumetric weight, truncated to whole grams
+set -euo pipefail
+cd /workspace
+bash /nab/solution/solve.sh
+sed -i 's|    return -(-parcel.volume_cm3 \* 1000 // per_step) \* VOLUMETRIC_STEP_G|    return parcel.volume_cm3 * 1000 // VOLUMETRIC_DIVISOR_CM3_PER_KG|' shipping/billable.py
+grep -q '// VOLUMETRIC_DIVISOR_CM3_PER_KG$' shipping/billable.py
