@@ -78,39 +78,47 @@ pub fn parse(xml: &[u8]) -> Option<Vec<Case>> {
     Some(cases)
 }
 
-/// What one step's report says once the canary is set apart.
+/// What one step's report says once the canaries are set apart.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Verdict {
-    /// The canary is missing, passed, or the step exited 0 although it failed: the report
-    /// or the exit status was forged. The reason is for verify.log.
+    /// A canary passed: an assertion that cannot hold was reported as holding, so the
+    /// runner or its report was subverted. The reason is for verify.log.
     Tampered(String),
-    /// The canary failed as it must; these are the other tests.
+    /// A canary is missing: the runner did not run every test (it crashed, ran out of
+    /// memory or time). A failure, not evidence of tampering.
+    Incomplete(String),
+    /// Every canary failed as it must; these are the other tests.
     Judged {
         passed: u32,
         total: u32,
-        /// Ids of the tests other than the canary, in report order.
+        /// Ids of the tests other than the canaries, in report order.
         ids: Vec<String>,
     },
 }
 
-/// Judges a step's report: the canary must be in it and fail, and then the step's exit
-/// status must be non-zero (the runner saw a failing test). The other tests are the verdict.
-pub fn judge(cases: &[Case], canary: &Canary, exit_code: Option<i64>) -> Verdict {
+/// Judges a step's report: the canaries must be in it and fail. The other tests are the
+/// verdict. A pytest report must list both pytest canaries (pytest collects every
+/// `test_*.py`); another runner's, at least its own.
+pub fn judge(cases: &[Case], canary: &Canary) -> Verdict {
     let (planted, rest): (Vec<&Case>, Vec<&Case>) =
         cases.iter().partition(|c| canary.matches(&c.name));
+    if let Some(c) = planted.iter().find(|c| c.passed) {
+        return Verdict::Tampered(format!(
+            "the planted canary test `{}`, which must fail, is reported as passed",
+            c.name
+        ));
+    }
     if planted.is_empty() {
-        return Verdict::Tampered(
-            "the planted canary test is missing from the report (it was rewritten or the runner did not run every test)".into(),
+        return Verdict::Incomplete(
+            "the planted canary test is missing from the report: the runner did not run every test"
+                .into(),
         );
     }
-    if planted.iter().any(|c| c.passed) {
-        return Verdict::Tampered(
-            "the planted canary test, which must fail, is reported as passed".into(),
-        );
-    }
-    if exit_code == Some(0) {
-        return Verdict::Tampered(
-            "the step exited 0 although its report shows the canary test failing".into(),
+    let pytest = canary.pytest_names();
+    let listed = |n: &String| planted.iter().any(|c| &c.name == n);
+    if pytest.iter().any(listed) && !pytest.iter().all(listed) {
+        return Verdict::Incomplete(
+            "one of the two planted pytest canaries is missing from the report: the runner did not run every test".into(),
         );
     }
     let passed = rest.iter().filter(|c| c.passed).count();
@@ -190,11 +198,11 @@ mod tests {
     }
 
     #[test]
-    fn the_canary_must_be_there_and_fail_and_then_the_rest_decide() {
-        let c = Canary::random();
-        let canary = format!("test_{}", c.token());
-        let failing = (canary.as_str(), false);
-        let v = judge(&cases(&[("a", true), failing, ("b", true)]), &c, Some(1));
+    fn the_canaries_must_be_there_and_fail_and_then_the_rest_decide() {
+        let c = Canary::random(true);
+        let [first, second]: [String; 2] = c.pytest_names().try_into().unwrap();
+        let both = [(first.as_str(), false), (second.as_str(), false)];
+        let v = judge(&cases(&[("a", true), both[0], ("b", true), both[1]]), &c);
         assert_eq!(
             v,
             Verdict::Judged {
@@ -203,7 +211,7 @@ mod tests {
                 ids: vec!["k::a".into(), "k::b".into()]
             }
         );
-        let v = judge(&cases(&[("a", false), failing]), &c, Some(1));
+        let v = judge(&cases(&[("a", false), both[0], both[1]]), &c);
         assert!(matches!(
             v,
             Verdict::Judged {
@@ -212,16 +220,31 @@ mod tests {
                 ..
             }
         ));
-        // Missing, passing, or an exit 0 next to its failure: forged.
-        for (spec, exit) in [
-            (vec![("a", true)], Some(1)),
-            (vec![("a", true), (canary.as_str(), true)], Some(1)),
-            (vec![("a", true), failing], Some(0)),
-        ] {
+        // A canary reported as passing is evidence of tampering.
+        for passing in [&first, &second] {
+            let spec = [("a", true), both[0], both[1], (passing.as_str(), true)];
+            assert!(matches!(judge(&cases(&spec), &c), Verdict::Tampered(_)));
+        }
+        // A missing one is an incomplete run: a failure, not an accusation.
+        for spec in [vec![("a", true)], vec![("a", true), both[0]], vec![both[1]]] {
             assert!(
-                matches!(judge(&cases(&spec), &c, exit), Verdict::Tampered(_)),
-                "{spec:?} {exit:?}"
+                matches!(judge(&cases(&spec), &c), Verdict::Incomplete(_)),
+                "{spec:?}"
             );
         }
+        // Another runner's report lists its own canary (the first token) alone.
+        let java = format!("{}_java", c.token());
+        let v = judge(&cases(&[("a", true), (java.as_str(), false)]), &c);
+        assert!(
+            matches!(
+                v,
+                Verdict::Judged {
+                    passed: 1,
+                    total: 1,
+                    ..
+                }
+            ),
+            "{v:?}"
+        );
     }
 }

@@ -50,6 +50,7 @@ mod merge;
 mod metrics;
 mod model;
 mod pinned;
+mod requirements;
 mod runner;
 mod sandbox;
 mod selftest;
@@ -95,8 +96,8 @@ pub use sandbox::engine::url::{
 };
 pub use sandbox::engine::{copy_image, image_exists as engine_has_image};
 pub use sandbox::{
-    ConnectError, ContainerSpec, DockerBackend, Engine, EngineError, ExecRequest, Labels, Lockdown,
-    QuotaMount, SandboxBackend, connect, connect_to,
+    ConnectError, ContainerSpec, DockerBackend, Engine, EngineError, ExecRequest, ExecUser, Labels,
+    Lockdown, QuotaMount, SANDBOX_UID, SandboxBackend, VERIFIER_UID, connect, connect_to,
 };
 pub use selftest::corpus::Corpus as SelftestCorpus;
 pub use selftest::outcome::table as selftest_table;

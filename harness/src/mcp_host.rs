@@ -6,7 +6,10 @@
 //! mounted read-only into the agent's container at [`AGENT_DIR`], beside the MCP config
 //! naming those sockets. Each connection the agent opens starts the server's argv in the
 //! sidecar with its standard input and output attached, and the harness pumps the bytes
-//! both ways. On the way in it notes every `tools/call` request in `mcp_calls.jsonl`.
+//! both ways. It watches `tools/call` requests on the way in and notes each one in
+//! `mcp_calls.jsonl` when the server's result for it passes on the way out: the record
+//! holds what the servers served, which is what a task's `required_tool_calls` are
+//! checked against (for every agent, whatever its model said it called).
 //!
 //! Everything from the agent is hostile: connections are capped, a line too long to parse
 //! is passed on without being noted, the logs are capped, and nothing the agent sends can
@@ -14,7 +17,7 @@
 
 use crate::sandbox::{AttachedProcess, ContainerId, SandboxBackend};
 use crate::task::McpServer;
-use nab_protocol::{MCP_CALLS_FILE, MCP_LOG_FILE};
+use nab_protocol::{MCP_CALL_VERSION, MCP_CALLS_FILE, MCP_LOG_FILE, McpCall};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -29,6 +32,10 @@ use tokio_util::sync::CancellationToken;
 pub const AGENT_DIR: &str = "/nab/mcp-sockets";
 /// The MCP config the agent is given, inside [`AGENT_DIR`].
 pub const CONFIG_FILE: &str = "servers.json";
+/// A small client beside the sockets (`python3 /nab/mcp-sockets/mcp_call.py SERVER TOOL
+/// ARGS`): how the suite's oracle and known-wrong solutions make the calls a task requires.
+pub const CLIENT_FILE: &str = "mcp_call.py";
+const CLIENT: &str = include_str!("../mcp/mcp_call.py");
 /// Connections one trial may open to all its servers (nab-agent opens one per server
 /// and a few more when it restarts one).
 pub const MAX_CONNECTIONS: usize = 32;
@@ -111,6 +118,9 @@ impl McpHost {
         let text = serde_json::to_string_pretty(&json!({"mcpServers": config})).unwrap_or_default();
         std::fs::write(&config_path, text).map_err(io(&config_path))?;
         chmod(&config_path, 0o644).map_err(io(&config_path))?;
+        let client_path = dir.path().join(CLIENT_FILE);
+        std::fs::write(&client_path, CLIENT).map_err(io(&client_path))?;
+        chmod(&client_path, 0o644).map_err(io(&client_path))?;
         Ok(McpHost {
             dir,
             stop,
@@ -215,6 +225,8 @@ impl Serve {
             mut stderr,
         } = process;
         let (mut from_agent, mut to_agent) = stream.into_split();
+        // Requests seen on their way in, by JSON-RPC id, until their answer passes.
+        let pending = Mutex::new(Pending::default());
         let inbound = async {
             let mut tap = LineTap::default();
             let mut buf = vec![0u8; 64 * 1024];
@@ -223,7 +235,7 @@ impl Serve {
                     Ok(0) | Err(_) => break,
                     Ok(n) => n,
                 };
-                tap.feed(&buf[..n], |line| self.note(line));
+                tap.feed(&buf[..n], |line| self.request(line, &pending));
                 if stdin.write_all(&buf[..n]).await.is_err() || stdin.flush().await.is_err() {
                     break;
                 }
@@ -232,7 +244,9 @@ impl Serve {
             let _ = stdin.shutdown().await;
         };
         let outbound = async {
+            let mut tap = LineTap::default();
             while let Some(chunk) = stdout.recv().await {
+                tap.feed(&chunk, |line| self.answer(line, &pending));
                 if to_agent.write_all(&chunk).await.is_err() {
                     break;
                 }
@@ -252,31 +266,73 @@ impl Serve {
         }
     }
 
-    /// Notes a `tools/call` request line.
-    fn note(&self, line: &[u8]) {
+    /// Remembers a `tools/call` request line until its answer comes.
+    fn request(&self, line: &[u8], pending: &Mutex<Pending>) {
         let Ok(msg) = serde_json::from_slice::<Value>(line) else {
             return;
         };
         if msg.get("method").and_then(Value::as_str) != Some("tools/call") {
             return;
         }
+        let Some(id) = msg.get("id").filter(|id| !id.is_null()) else {
+            return;
+        };
         let params = msg.get("params");
         let tool = params
             .and_then(|p| p.get("name"))
             .and_then(Value::as_str)
-            .unwrap_or("");
+            .unwrap_or("")
+            .to_owned();
         let arguments = params
             .and_then(|p| p.get("arguments"))
             .cloned()
             .unwrap_or(Value::Null);
-        self.logs.call(&json!({
-            "server": self.name,
-            "tool": tool,
-            "name": format!("mcp__{}__{tool}", self.name),
-            "arguments": arguments,
-        }));
+        let mut p = pending.lock().unwrap_or_else(|p| p.into_inner());
+        if p.calls.len() < MAX_PENDING {
+            p.calls.insert(id.to_string(), (tool, arguments));
+        }
+    }
+
+    /// Notes the call a server's result answers (a line on its way to the agent).
+    fn answer(&self, line: &[u8], pending: &Mutex<Pending>) {
+        let Ok(msg) = serde_json::from_slice::<Value>(line) else {
+            return;
+        };
+        let Some(id) = msg.get("id") else {
+            return;
+        };
+        let Some((tool, arguments)) = pending
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .calls
+            .remove(&id.to_string())
+        else {
+            return;
+        };
+        // An error answer (`error`, not `result`) served nothing.
+        let Some(result) = msg.get("result") else {
+            return;
+        };
+        let is_error = result.get("isError").and_then(Value::as_bool) == Some(true);
+        self.logs.call(&McpCall {
+            v: MCP_CALL_VERSION,
+            name: McpCall::agent_name(&self.name, &tool),
+            server: self.name.clone(),
+            tool,
+            arguments,
+            is_error,
+        });
     }
 }
+
+/// Requests one connection has sent and its server has not answered yet.
+#[derive(Default)]
+struct Pending {
+    calls: std::collections::HashMap<String, (String, Value)>,
+}
+
+/// Unanswered requests one connection may have; past it, new ones go unnoted.
+const MAX_PENDING: usize = 4096;
 
 /// Splits a byte stream into lines of at most [`MAX_NOTED_LINE`] bytes; a longer line is
 /// skipped whole.
@@ -369,8 +425,8 @@ impl Logs {
         self.inner.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    fn call(&self, value: &Value) {
-        let mut line = value.to_string();
+    fn call(&self, call: &McpCall) {
+        let mut line = serde_json::to_string(call).unwrap_or_default();
         line.push('\n');
         let mut f = self.lock();
         if f.calls.write(line.as_bytes(), b"") {

@@ -2,7 +2,6 @@
 //! the agent cannot touch; steps, tool calls and policy blocks come from the agent's own
 //! events; the exit reason comes from the events and is cross-checked with the transcript.
 
-use crate::task::{MadeCall, RequiredCall};
 use nab_protocol::TranscriptLine;
 use nab_protocol::TrialRecord;
 use nab_protocol::{CompactionTier, Event, EventKind, ToolStatus};
@@ -30,9 +29,6 @@ pub struct ModelMetrics {
     pub refused_requests: u64,
     /// Why the exit reason differs from what the agent's events said, if it does.
     pub exit_reason_note: Option<String>,
-    /// `required_tool_calls` of the task that the model's calls did not meet, each saying
-    /// what is missing.
-    pub missing_required: Vec<String>,
     /// Why the trial shows no compaction that the task's `agent.requires_compaction` asks
     /// for ([`missing_compaction`]); `None` when it shows one or the task asks none.
     pub missing_compaction: Option<String>,
@@ -94,13 +90,12 @@ impl ModelMetrics {
         }
     }
 
-    /// Computes everything from the transcript, the events and the task's required calls.
-    /// `timed_out`: the harness killed the agent at its deadline.
+    /// Computes everything from the transcript and the events. `timed_out`: the harness
+    /// killed the agent at its deadline.
     pub fn compute(
         model: &str,
         transcript: &[TranscriptLine],
         events: &[Event],
-        required_tool_calls: &[RequiredCall],
         timed_out: bool,
     ) -> ModelMetrics {
         let t = nab_gateway::TranscriptMetrics::from_lines(transcript);
@@ -191,11 +186,6 @@ impl ModelMetrics {
                 )
             })
             .collect();
-        let made = tool_calls_made(transcript);
-        m.missing_required = required_tool_calls
-            .iter()
-            .filter_map(|r| r.unmet(&made))
-            .collect();
         m
     }
 
@@ -216,13 +206,6 @@ impl ModelMetrics {
         rec.budget_exceeded = Some(self.budget_exceeded);
         rec.refused_requests = Some(self.refused_requests);
         rec.replay_drift = self.replay_drift.clone();
-        for why in &self.missing_required {
-            rec.violations
-                .push(format!("{why} by the model (gateway transcript)"));
-        }
-        if let Some(why) = &self.missing_compaction {
-            rec.violations.push(why.clone());
-        }
     }
 }
 
@@ -271,33 +254,6 @@ pub fn missing_compaction(
     } else {
         format!("the task requires {want}, but the agent's events show none that succeeded")
     })
-}
-
-/// The tool calls in the model's answers (assistant messages), as the gateway recorded
-/// them: each one's name and its arguments parsed from their JSON text (`Null` when that
-/// text is not JSON, so no argument requirement can match it).
-pub fn tool_calls_made(transcript: &[TranscriptLine]) -> Vec<MadeCall<'_>> {
-    transcript
-        .iter()
-        .filter_map(|l| l.response.as_ref()?.get("choices")?.as_array())
-        .flatten()
-        .filter_map(|c| c.get("message")?.get("tool_calls")?.as_array())
-        .flatten()
-        .filter_map(|tc| {
-            let f = tc.get("function")?;
-            let arguments = match f.get("arguments") {
-                Some(serde_json::Value::String(text)) => {
-                    serde_json::from_str(text).unwrap_or(serde_json::Value::Null)
-                }
-                Some(v @ serde_json::Value::Object(_)) => v.clone(),
-                _ => serde_json::Value::Null,
-            };
-            Some(MadeCall {
-                tool: f.get("name")?.as_str()?,
-                arguments,
-            })
-        })
-        .collect()
 }
 
 #[cfg(test)]
@@ -392,7 +348,7 @@ mod tests {
                 message: None,
             }),
         ];
-        let m = ModelMetrics::compute("scripted:task", &transcript, &events, &[], false);
+        let m = ModelMetrics::compute("scripted:task", &transcript, &events, false);
         assert_eq!(
             (
                 m.llm_calls,
@@ -420,22 +376,16 @@ mod tests {
             steps: 1,
             message: None,
         })];
-        let m = ModelMetrics::compute("m", &transcript, &events, &[], false);
+        let m = ModelMetrics::compute("m", &transcript, &events, false);
         assert_eq!(m.agent_exit_reason.as_deref(), Some("token_budget"));
         assert!(m.budget_exceeded);
         assert!(m.exit_reason_note.unwrap().contains("`error`"));
         assert_eq!(m.llm_calls, 1, "a refused call is not a model call");
         // No events at all (a command agent): the refusal still gives the reason.
-        let m = ModelMetrics::compute("m", &transcript, &[], &[], false);
+        let m = ModelMetrics::compute("m", &transcript, &[], false);
         assert_eq!(m.agent_exit_reason.as_deref(), Some("token_budget"));
         assert_eq!(m.steps, None);
-        let m = ModelMetrics::compute(
-            "m",
-            &[line(0, &[], None, Some("llm_calls"))],
-            &[],
-            &[],
-            false,
-        );
+        let m = ModelMetrics::compute("m", &[line(0, &[], None, Some("llm_calls"))], &[], false);
         assert_eq!(m.agent_exit_reason.as_deref(), Some("call_budget"));
     }
 
@@ -505,7 +455,7 @@ mod tests {
             (vec![], ended(ExitReason::Error), false),
         ];
         for (i, (transcript, events, want)) in table.into_iter().enumerate() {
-            let m = ModelMetrics::compute("openai:m@http://h/v1", &transcript, &events, &[], false);
+            let m = ModelMetrics::compute("openai:m@http://h/v1", &transcript, &events, false);
             assert_eq!(
                 m.provider_failure.is_some(),
                 want,
@@ -539,7 +489,7 @@ mod tests {
             drifted(1, "messages[3].content: `in 0.001s` → `in 0.000s`"),
             miss,
         ];
-        let m = ModelMetrics::compute("replay:c", &transcript, &[], &[], false);
+        let m = ModelMetrics::compute("replay:c", &transcript, &[], false);
         assert_eq!(
             m.replay_miss.as_deref(),
             Some("replay miss: first difference at `messages[0].content`")
@@ -624,59 +574,5 @@ mod tests {
             none.contains("`clear` or a more drastic tier") && none.contains("show none"),
             "{none}"
         );
-        let mut m = ModelMetrics::compute("m", &[], &[], &[], false);
-        m.missing_compaction = Some(forged.clone());
-        let mut rec = TrialRecord::new("r", "t", "long-context", 0, "nab-agent");
-        m.apply(&mut rec);
-        assert_eq!(rec.violations, vec![forged]);
-    }
-
-    #[test]
-    fn required_tool_calls_are_checked_in_the_models_answers() {
-        let transcript = vec![line(
-            0,
-            &["mcp__tracker__list_tickets", "read_file"],
-            None,
-            None,
-        )];
-        let required: Vec<RequiredCall> =
-            serde_yaml::from_str("[mcp__tracker__list_tickets, mcp__tracker__get_ticket]").unwrap();
-        let m = ModelMetrics::compute("m", &transcript, &[], &required, true);
-        assert_eq!(
-            m.missing_required,
-            vec![
-                "required tool call `mcp__tracker__get_ticket` made never (needs at least once)"
-                    .to_string()
-            ]
-        );
-        assert_eq!(m.agent_exit_reason.as_deref(), Some("timeout"));
-        let mut rec = TrialRecord::new("r", "t", "mcp", 0, "nab-agent");
-        m.apply(&mut rec);
-        assert_eq!(rec.violations.len(), 1);
-        assert!(rec.violations[0].contains("mcp__tracker__get_ticket"));
-        assert_eq!(rec.budget_exceeded, Some(false));
-        assert_eq!(rec.refused_requests, Some(0));
-    }
-
-    #[test]
-    fn required_arguments_are_read_from_the_calls_json_text() {
-        let mut l = line(0, &["mcp__tracker__get_ticket"], None, None);
-        l.response.as_mut().unwrap()["choices"][0]["message"]["tool_calls"][0]["function"]["arguments"] =
-            json!(r#"{"id": "TCK-212"}"#);
-        let mut garbled = line(1, &["mcp__tracker__get_ticket"], None, None);
-        garbled.response.as_mut().unwrap()["choices"][0]["message"]["tool_calls"][0]["function"]
-            ["arguments"] = json!(r#"{"id": "TCK-7""#);
-        let transcript = [l, garbled];
-        let made = tool_calls_made(&transcript);
-        assert_eq!(made[0].arguments, json!({"id": "TCK-212"}));
-        assert_eq!(made[1].arguments, serde_json::Value::Null);
-        let required: Vec<RequiredCall> = serde_yaml::from_str(
-            "[{tool: mcp__tracker__get_ticket, arguments: {id: TCK-212}}, \
-              {tool: mcp__tracker__get_ticket, arguments: {id: TCK-7}}]",
-        )
-        .unwrap();
-        let m = ModelMetrics::compute("m", &transcript, &[], &required, false);
-        assert_eq!(m.missing_required.len(), 1, "{:?}", m.missing_required);
-        assert!(m.missing_required[0].contains(r#"{"id":"TCK-7"}"#));
     }
 }

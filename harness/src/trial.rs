@@ -8,10 +8,10 @@ use crate::mcp_host::McpHost;
 use crate::metrics::ModelMetrics;
 use crate::model::ModelSetup;
 use crate::sandbox::{
-    BindMount, ContainerId, ContainerSpec, ExecRequest, Labels, Lockdown, QuotaMount,
-    SandboxBackend, SandboxError, VolumeId, quota,
+    BindMount, ContainerId, ContainerSpec, ExecRequest, ExecUser, Labels, Lockdown, QuotaMount,
+    SANDBOX_UID, SandboxBackend, SandboxError, TmpfsMount, VERIFIER_UID, VolumeId, quota,
 };
-use crate::task::{EXPECTED_CAP, Task, VerifyStep};
+use crate::task::{EXPECTED_CAP, Task, VerifierMode, VerifyStep};
 use crate::verify;
 use crate::workspace::{self, Picks, Snapshot};
 use nab_protocol::{AGENT_LOG_FILE, DIFF_FILE, TEST_IDS_FILE, TRANSCRIPT_FILE, VERIFY_LOG_FILE};
@@ -65,6 +65,8 @@ pub struct TrialOutcome {
     pub metrics: Option<ModelMetrics>,
     /// Protected workspace paths the agent's diff touched (see [`crate::tamper`]).
     pub tamper_flags: Vec<String>,
+    /// Requirements the trial broke (see [`crate::requirements`]), for the record.
+    pub violations: Vec<String>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -323,6 +325,7 @@ struct AgentRun<'a> {
 /// What the agent left: its verdict so far, and what the verifier needs.
 struct Collected {
     failure: Option<FailureReason>,
+    violations: Vec<String>,
     tamper_flags: Vec<String>,
     picks: Picks,
     metrics: Option<ModelMetrics>,
@@ -357,6 +360,7 @@ impl Collected {
             verify_s,
             metrics: self.metrics,
             tamper_flags: self.tamper_flags,
+            violations: self.violations,
         }
     }
 }
@@ -467,7 +471,13 @@ async fn agent_phase<'a>(
     let plan = job
         .agent
         .plan(task, mounts.as_ref(), mcp.as_ref().map(|(h, _)| h.dir()))?;
-    let mut env = vec!["HOME=/tmp".to_owned(), "LANG=C.UTF-8".to_owned()];
+    // Python writes no byte code into the workspace: byte code there is a tamper flag, and
+    // an honest agent that runs the visible tests must not raise one.
+    let mut env = vec![
+        "HOME=/tmp".to_owned(),
+        "LANG=C.UTF-8".to_owned(),
+        "PYTHONDONTWRITEBYTECODE=1".to_owned(),
+    ];
     env.extend(plan.env.iter().cloned());
     let agent_spec = ContainerSpec {
         image: image.to_owned(),
@@ -475,6 +485,7 @@ async fn agent_phase<'a>(
         limits: lockdown(task),
         workspace: Some(volume.clone()),
         binds: plan.binds.clone(),
+        scratch_volumes: vec![],
         tmpfs: vec![],
         env: env.clone(),
     };
@@ -487,6 +498,7 @@ async fn agent_phase<'a>(
         Some(argv) => {
             let req = ExecRequest {
                 argv: argv.clone(),
+                user: ExecUser::Sandbox,
                 env,
                 workdir: "/workspace".into(),
                 timeout: Duration::from_secs_f64(task.spec.timeouts.agent_s),
@@ -561,6 +573,7 @@ async fn start_mcp_servers(
             container: "/nab/mcp".into(),
             read_only: true,
         }],
+        scratch_volumes: vec![],
         tmpfs: vec![],
         env: vec!["HOME=/tmp".to_owned(), "LANG=C.UTF-8".to_owned()],
     };
@@ -619,22 +632,24 @@ async fn collect(
     if let Some(why) = metrics.as_ref().and_then(|m| m.provider_failure.clone()) {
         return Err(TrialError::Provider(why));
     }
-    // A required tool call the model never made fails the trial, whatever the tests say.
-    if metrics
-        .as_ref()
-        .is_some_and(|m| !m.missing_required.is_empty())
-    {
-        failure.get_or_insert(FailureReason::MissingToolCalls);
-    }
-    // So does a compaction the task requires that the trial does not show.
-    if metrics
-        .as_ref()
-        .is_some_and(|m| m.missing_compaction.is_some())
-    {
-        failure.get_or_insert(FailureReason::MissingCompaction);
+    // A requirement the records do not show (a tool call no server served, a compaction
+    // no session shows) fails the trial, whatever the tests say.
+    let served = if task.spec.required_tool_calls.is_empty() {
+        Vec::new()
+    } else {
+        crate::requirements::read_served(dir).map_err(|e| TrialError::Files {
+            dir: dir.clone(),
+            source: std::io::Error::other(e.to_string()),
+        })?
+    };
+    let compaction = metrics.as_ref().map(|m| m.missing_compaction.clone());
+    let unmet = crate::requirements::check(task, &served, compaction);
+    if let Some(f) = unmet.failure {
+        failure.get_or_insert(f);
     }
     Ok(Collected {
         failure,
+        violations: unmet.violations,
         tamper_flags,
         picks,
         metrics,
@@ -781,7 +796,6 @@ async fn model_metrics(
         &m.spec,
         &transcript,
         &out.events,
-        &task.spec.required_tool_calls,
         exit_reason == SandboxExit::Timeout,
     );
     if let Some(tier) = task.spec.agent.as_ref().and_then(|a| a.requires_compaction) {
@@ -823,28 +837,48 @@ async fn verify_phase(
     collected: &Collected,
 ) -> Result<Verified, TrialError> {
     let (ctx, task, dir) = (scope.ctx, &scope.job.task, &scope.job.dir);
-    // The hidden tests go in as this trial's copy with a canary planted under a name drawn
-    // here, on the host, after the agent has stopped.
-    let canary = crate::canary::Canary::random();
-    let tests_copy = canary
-        .plant(&task.tests_dir())
-        .map_err(files_err(&task.tests_dir()))?;
+    // The hidden tests go in as this trial's copy with canaries planted under names drawn
+    // here, on the host, after the agent has stopped; see `verify::stage` for who owns what.
+    let shared = task.spec.verifier == VerifierMode::Shared;
+    let canary = crate::canary::Canary::random(!shared);
+    let tests_dir = task.tests_dir();
+    let planted = canary.files();
+    let nab_tree =
+        tokio::task::spawn_blocking(move || verify::stage::pack(&tests_dir, &planted, shared))
+            .await
+            .map_err(|e| files_err(&task.tests_dir())(std::io::Error::other(e)))?
+            .map_err(files_err(&task.tests_dir()))?;
     let verify_spec = ContainerSpec {
         image: image.to_owned(),
         labels: scope.labels("verify"),
         limits: lockdown(task),
         workspace: Some(collected.volume.clone()),
-        binds: vec![BindMount {
-            host: tests_copy.path().to_owned(),
-            container: "/nab/tests".into(),
-            read_only: true,
-        }],
-        tmpfs: vec![("/nab/verify".into(), VERIFY_SCRATCH_MB)],
+        binds: vec![],
+        scratch_volumes: vec!["/nab".into()],
+        tmpfs: vec![
+            if shared {
+                TmpfsMount::shared(verify::stage::SCRATCH, VERIFY_SCRATCH_MB)
+            } else {
+                TmpfsMount {
+                    path: verify::stage::SCRATCH.into(),
+                    mb: VERIFY_SCRATCH_MB,
+                    uid: VERIFIER_UID,
+                    mode: 0o700,
+                }
+            },
+            TmpfsMount {
+                path: verify::stage::RPC.into(),
+                mb: 1,
+                uid: SANDBOX_UID,
+                mode: 0o755,
+            },
+        ],
         env: vec!["HOME=/tmp".into(), "LANG=C.UTF-8".into()],
     };
     let verify_started = Instant::now();
     let verifier = ctx.backend.create(&verify_spec).await?;
     scope.created().containers.push(verifier.clone());
+    ctx.backend.copy_in(&verifier, "/nab", nab_tree).await?;
     let v = verify::run_steps(
         ctx.backend.as_ref(),
         &verifier,
@@ -854,7 +888,7 @@ async fn verify_phase(
         scope.cancel,
     )
     .await?;
-    drop(tests_copy);
+
     let verify_s = verify_started.elapsed().as_secs_f64();
     std::fs::write(dir.join(VERIFY_LOG_FILE), &v.log).map_err(files_err(dir))?;
     // The ids the reports listed (canary left out), sorted: `nab validate` pins the

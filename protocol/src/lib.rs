@@ -12,6 +12,7 @@
 //! - [`to_sorted_string`]: JSON with sorted keys (the gateway's request hash, the agent's stagnation check).
 //! - `events`: what `nab-agent` writes to `events.jsonl` (read by the harness).
 //! - `trial`: one line of `results.jsonl` (written by the harness, read by reports).
+//! - `mcp`: one line of `mcp_calls.jsonl`, a tool call a task's MCP server answered.
 //! - `transcript`: one line of the gateway's `transcript.jsonl`.
 //! - `scripted`: the assistant turns a scripted model plays (`trajectory.yaml`).
 //! - [`Usage`]: token usage as providers report it; [`Role`]: who wrote a chat message.
@@ -28,6 +29,7 @@ mod files;
 mod json;
 mod jsonl;
 mod logging;
+mod mcp;
 mod role;
 mod run;
 mod scripted;
@@ -40,6 +42,7 @@ mod versioned;
 pub use events::{CompactionTier, Event, EventKind, ExitReason, ToolStatus};
 pub use files::{JsonlAppender, WriteError, write_atomic, write_json_atomic, write_jsonl_atomic};
 pub use logging::init as init_logging;
+pub use mcp::{MCP_CALL_VERSION, McpCall};
 // The run folder: every file name, the typed run.json and pairwise verdict, the loader.
 pub use run::{
     AGENT_LOG_FILE, BadWinner, COMPARE_FILE, DEFAULT_TASKS_DIR, DIFF_FILE, EVENTS_FILE,

@@ -37,13 +37,16 @@ pub enum SandboxExit {
 pub enum FailureReason {
     /// A verify step exited non-zero, or its report shows a failing test.
     TestsFailed,
+    /// A verify step run as the sandbox user (a build of the code under test) failed.
+    BuildFailed,
     /// A verify step ran past its deadline.
     VerifyTimeout,
     /// The verifier container stopped, or a step could not be started in it.
     VerifierCrashed,
     /// A host-side comparison with expected data did not match.
     OutputMismatch,
-    /// The planted canary test passed or was missing: the report was forged.
+    /// A planted canary test, which must fail, was reported as passing: the runner or its
+    /// report was subverted.
     Tampered,
     /// The report's test ids differ from the task's pinned set.
     TestSetMismatch,
@@ -71,6 +74,7 @@ impl FailureReason {
     pub fn as_str(self) -> &'static str {
         match self {
             FailureReason::TestsFailed => "tests_failed",
+            FailureReason::BuildFailed => "build_failed",
             FailureReason::VerifyTimeout => "verify_timeout",
             FailureReason::VerifierCrashed => "verifier_crashed",
             FailureReason::OutputMismatch => "output_mismatch",
@@ -166,6 +170,11 @@ pub struct TrialRecord {
     /// Recorded as evidence; a flag alone does not fail the trial.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tamper_flags: Vec<String>,
+    /// The task's hidden tests ran beside the code under test (`verifier: shared` in its
+    /// task.yaml), so that code could have forged the verdict. Absent (false) for tasks
+    /// whose tests reach the code only across the verifier's boundary.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub verdict_reachable: bool,
     /// How many times the trial was attempted (infrastructure retries + 1).
     #[serde(default = "one")]
     pub attempts: u32,
@@ -267,6 +276,7 @@ impl TrialRecord {
             error_kind: None,
             failure_reason: None,
             tamper_flags: Vec::new(),
+            verdict_reachable: false,
             attempts: 1,
             engine: None,
             started_at: None,

@@ -27,6 +27,9 @@ pub const ALLOWED: &[&str] = &[
     "CURL_CA_BUNDLE",
     "NODE_EXTRA_CA_CERTS",
     "JAVA_HOME",
+    // nab sets it in the sandbox: Python run by a tool leaves no byte code in the workspace
+    // (byte code there is a tamper flag).
+    "PYTHONDONTWRITEBYTECODE",
 ];
 
 /// Set for every child so that pagers and prompts never wait for a terminal.

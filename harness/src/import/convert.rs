@@ -6,6 +6,9 @@
 //!   `RUN` steps → set-up commands; the final `WORKDIR` is rewritten to `/workspace` in the
 //!   instruction, tests, solution and workspace text files (and `/tests/` → `/nab/tests/`,
 //!   `/solution/` → `/nab/solution/`).
+//! - The converted task says `verifier: shared`: Harbor's tests read and run the code under
+//!   test in their own process, so they run beside it as the sandbox user, and each trial's
+//!   record says the verdict was within that code's reach (`verdict_reachable`).
 //! - `tests/test.sh` is not run: its pytest run becomes one verify step writing JUnit to
 //!   `/nab/verify` (no network, nothing downloaded); test dependencies it installs move to
 //!   build time. `tests/test_*.py` and the other test files become the hidden tests.
@@ -371,6 +374,9 @@ fn task_yaml(id: &str, folder: &Path, p: &Plan) -> String {
          description: {}\norigin: harbor\n\
          timeouts: {{agent_s: {}, verify_s: {}}}\n\
          limits: {{cpus: {}, memory_mb: {}, pids: 256{}}}\n\
+         # Harbor's tests read and run the working folder's code in their own process, so they\n\
+         # run beside it: the code under test could reach this verdict (records say so).\n\
+         verifier: shared\n\
          verify:\n  - argv: [\"python3\", \"-I\", \"-m\", \"pytest\", \"-q\", \"-p\", \"no:cacheprovider\", \"--rootdir\", \"/nab/tests\",\n           \"--junitxml\", \"{JUNIT}\", \"/nab/tests\"]\n    timeout_s: {step_s}\n    junit: {JUNIT}\n\
          solution: [\"bash\", \"/nab/solution/solve.sh\"]\n",
         q(&format!("Imported from the Harbor task {source}")),

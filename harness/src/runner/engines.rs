@@ -301,6 +301,15 @@ mod tests {
         ) -> Result<ExecOutcome, SandboxError> {
             unreachable!()
         }
+        async fn spawn_detached(
+            &self,
+            _: &ContainerId,
+            _: &[String],
+            _: &[String],
+            _: crate::sandbox::ExecUser,
+        ) -> Result<(), SandboxError> {
+            unreachable!()
+        }
         async fn attach(
             &self,
             _: &ContainerId,

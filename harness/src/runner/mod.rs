@@ -444,6 +444,7 @@ pub(crate) async fn execute(
                 rec.reward = if o.passed() { 1.0 } else { 0.0 };
                 rec.failure_reason = o.failure;
                 rec.tamper_flags = o.tamper_flags.clone();
+                rec.verdict_reachable = task.spec.verifier == crate::task::VerifierMode::Shared;
                 rec.tests_passed = o.tests_passed;
                 rec.tests_total = o.tests_total;
                 rec.exit_reason = Some(o.exit_reason);
@@ -456,6 +457,7 @@ pub(crate) async fn execute(
                 if let Some(m) = &o.metrics {
                     m.apply(&mut rec);
                 }
+                rec.violations = o.violations.clone();
                 if let Some(e) = earlier {
                     rec.cost_usd = Some((rec.cost_usd.unwrap_or(0.0) + e).min(f64::MAX));
                 }

@@ -31,7 +31,7 @@ const KEEPER_USER: &str = "0:0";
 const REAP_ROUNDS: usize = 5;
 
 fn sandbox_user() -> String {
-    format!("{0}:{0}", super::SANDBOX_UID)
+    super::ExecUser::Sandbox.spec()
 }
 
 #[derive(Clone)]
@@ -68,19 +68,21 @@ impl DockerBackend {
                 ..Default::default()
             });
         }
-        // tmpfs sizes bound memory use from files; mode 1777 lets uid 1000 write.
+        for path in &spec.scratch_volumes {
+            mounts.push(Mount {
+                target: Some(path.clone()),
+                typ: Some(MountType::VOLUME),
+                read_only: Some(false),
+                ..Default::default()
+            });
+        }
+        // tmpfs sizes bound memory use from files; mode 1777 lets uid 1000 write /tmp.
         let mut tmpfs = HashMap::from([(
             "/tmp".to_owned(),
-            format!(
-                "rw,nosuid,nodev,exec,size={}m,mode=1777",
-                spec.limits.tmp_mb
-            ),
+            super::TmpfsMount::shared("/tmp", spec.limits.tmp_mb).options(),
         )]);
-        for (path, mb) in &spec.tmpfs {
-            tmpfs.insert(
-                path.clone(),
-                format!("rw,nosuid,nodev,exec,size={mb}m,mode=1777"),
-            );
+        for t in &spec.tmpfs {
+            tmpfs.insert(t.path.clone(), t.options());
         }
         let memory = spec.limits.memory_mb * 1024 * 1024;
         HostConfig {
@@ -212,7 +214,7 @@ impl SandboxBackend for DockerBackend {
                     cmd: Some(req.argv.clone()),
                     env: Some(req.env.clone()),
                     working_dir: Some(req.workdir.clone()),
-                    user: Some(sandbox_user()),
+                    user: Some(req.user.spec()),
                     attach_stdout: Some(true),
                     attach_stderr: Some(true),
                     attach_stdin: Some(false),
@@ -289,6 +291,43 @@ impl SandboxBackend for DockerBackend {
             stdout,
             duration: started.elapsed(),
         })
+    }
+
+    async fn spawn_detached(
+        &self,
+        c: &ContainerId,
+        argv: &[String],
+        env: &[String],
+        user: super::ExecUser,
+    ) -> Result<(), SandboxError> {
+        let exec = self
+            .docker
+            .create_exec(
+                &c.0,
+                ExecConfig {
+                    cmd: Some(argv.to_vec()),
+                    env: Some(env.to_vec()),
+                    working_dir: Some("/".into()),
+                    user: Some(user.spec()),
+                    attach_stdout: Some(false),
+                    attach_stderr: Some(false),
+                    attach_stdin: Some(false),
+                    tty: Some(false),
+                    privileged: Some(false),
+                    ..Default::default()
+                },
+            )
+            .await
+            .map_err(SandboxError::docker("create detached exec"))?;
+        let opts = StartExecOptions {
+            detach: true,
+            ..Default::default()
+        };
+        self.docker
+            .start_exec(&exec.id, Some(opts))
+            .await
+            .map_err(SandboxError::docker("start detached exec"))?;
+        Ok(())
     }
 
     async fn attach(
@@ -408,6 +447,7 @@ impl SandboxBackend for DockerBackend {
         let uid = super::SANDBOX_UID.to_string();
         let run = |argv: &[&str]| ExecRequest {
             argv: argv.iter().map(|s| s.to_string()).collect(),
+            user: super::ExecUser::Sandbox,
             env: vec![],
             workdir: "/".into(),
             timeout: std::time::Duration::from_secs(20),

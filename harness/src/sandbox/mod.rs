@@ -14,16 +14,46 @@ pub use chunks::ChunkReader;
 pub use docker::DockerBackend;
 pub use engine::{ConnectError, Engine, EngineError, PingError, connect, connect_to};
 pub use quota::{QuotaError, QuotaMount};
-pub use spec::{BindMount, ContainerSpec, Labels, Lockdown};
+pub use spec::{BindMount, ContainerSpec, Labels, Lockdown, TmpfsMount};
 
 use async_trait::async_trait;
 use std::time::Duration;
 use tokio_util::sync::CancellationToken;
 
-/// The user every command in a sandbox runs as. The container's keeper process runs as
-/// another user, which this one cannot signal: nothing the agent or the tests run can stop
-/// the container.
+/// The user the agent and every piece of code from the workspace run as. The container's
+/// keeper process runs as another user, which this one cannot signal: nothing the agent or
+/// the code it left can stop the container.
 pub const SANDBOX_UID: u32 = 1000;
+/// The verifier's own user: the test runner, its reports, the hidden tests and
+/// /nab/verify. The sandbox user cannot signal, trace or write to anything of it (no
+/// capability lets it), so what this user's processes write is out of reach of the code
+/// under test (DESIGN.md, trust model).
+pub const VERIFIER_UID: u32 = 2000;
+
+/// Who runs an exec'd command.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ExecUser {
+    /// [`SANDBOX_UID`]: the agent, and code from the workspace.
+    #[default]
+    Sandbox,
+    /// [`VERIFIER_UID`]: the test runner, which reaches workspace code only through the
+    /// broker.
+    Verifier,
+}
+
+impl ExecUser {
+    pub fn uid(self) -> u32 {
+        match self {
+            ExecUser::Sandbox => SANDBOX_UID,
+            ExecUser::Verifier => VERIFIER_UID,
+        }
+    }
+
+    /// `uid:gid` for the engine (the group is named too: a bare uid would run in group 0).
+    pub fn spec(self) -> String {
+        format!("{0}:{0}", self.uid())
+    }
+}
 
 /// What a backend can do; the runner checks these instead of assuming Docker.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -40,6 +70,7 @@ pub struct Capabilities {
 #[derive(Debug, Clone)]
 pub struct ExecRequest {
     pub argv: Vec<String>,
+    pub user: ExecUser,
     pub env: Vec<String>,
     pub workdir: String,
     pub timeout: Duration,
@@ -137,6 +168,16 @@ pub trait SandboxBackend: Send + Sync {
         req: &ExecRequest,
         cancel: &CancellationToken,
     ) -> Result<ExecOutcome, SandboxError>;
+    /// Starts argv as `user` and returns at once, leaving it running with no input and its
+    /// output discarded (the verifier's broker). It ends with its container, or when the
+    /// processes of its user are killed.
+    async fn spawn_detached(
+        &self,
+        c: &ContainerId,
+        argv: &[String],
+        env: &[String],
+        user: ExecUser,
+    ) -> Result<(), SandboxError>;
     /// Starts argv as the sandbox user with its standard input and output attached (no
     /// deadline: the caller ends it by closing its input or killing the container).
     async fn attach(

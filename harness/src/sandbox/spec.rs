@@ -33,6 +33,35 @@ pub struct BindMount {
     pub read_only: bool,
 }
 
+/// A size-limited tmpfs, owned by `uid` with permissions `mode`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TmpfsMount {
+    pub path: String,
+    pub mb: i64,
+    pub uid: u32,
+    pub mode: u32,
+}
+
+impl TmpfsMount {
+    /// A folder every user may write to (like /tmp).
+    pub fn shared(path: &str, mb: i64) -> TmpfsMount {
+        TmpfsMount {
+            path: path.to_owned(),
+            mb,
+            uid: 0,
+            mode: 0o1777,
+        }
+    }
+
+    /// The mount options Docker passes on to the kernel.
+    pub fn options(&self) -> String {
+        format!(
+            "rw,nosuid,nodev,exec,size={}m,mode={:o},uid={2},gid={2}",
+            self.mb, self.mode, self.uid
+        )
+    }
+}
+
 /// Resource limits, from the task.
 #[derive(Debug, Clone, Copy)]
 pub struct Lockdown {
@@ -51,7 +80,10 @@ pub struct ContainerSpec {
     /// The workspace volume, mounted read-write at /workspace.
     pub workspace: Option<super::VolumeId>,
     pub binds: Vec<BindMount>,
-    /// Extra size-limited tmpfs mounts (path, MiB), e.g. /nab/verify in the verifier.
-    pub tmpfs: Vec<(String, i64)>,
+    /// Anonymous volumes (removed with the container), by mount path: filled by
+    /// `copy_in` after the container starts (the root file system is read-only).
+    pub scratch_volumes: Vec<String>,
+    /// Extra size-limited tmpfs mounts, e.g. /nab/verify in the verifier.
+    pub tmpfs: Vec<TmpfsMount>,
     pub env: Vec<String>,
 }

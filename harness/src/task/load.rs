@@ -3,7 +3,7 @@
 
 use super::Task;
 use super::issue::{SuiteError, TaskIssue};
-use super::schema::{TaskSpec, VerifyStep};
+use super::schema::{StepUser, TaskSpec, VerifierMode, VerifyStep};
 use super::{EXPECTED_CAP, EXPECTED_DIR};
 use std::path::{Path, PathBuf};
 
@@ -306,6 +306,18 @@ fn check_spec(folder: &Path, file: &Path, spec: &TaskSpec, issues: &mut Vec<Task
     for (i, step) in spec.verify.iter().enumerate() {
         check_step(folder, spec, i, step, &mut bad);
     }
+    // A verdict must rest on something the code under test cannot say for itself: a step
+    // of the verifier user, or a comparison on the host.
+    let trusted = spec.verify.iter().any(|s| match s {
+        VerifyStep::Command(c) => c.user == StepUser::Verifier,
+        VerifyStep::ExpectFile(_) | VerifyStep::ExpectStdout(_) => true,
+    });
+    if spec.verifier == VerifierMode::Isolated && !spec.verify.is_empty() && !trusted {
+        bad(
+            "verify",
+            "has only `user: sandbox` commands, whose exit status the code under test decides; add a step the verifier runs (the hidden tests) or a host-side check (`expect_stdout`, `expect_file`)".into(),
+        );
+    }
     if spec.solution.is_empty() || spec.solution[0].trim().is_empty() {
         bad(
             "solution",
@@ -483,6 +495,15 @@ fn check_step(
                     format!(
                         "`{j}` must be a file under /nab/verify/ (the verifier's own scratch folder the agent never had)"
                     ),
+                );
+            }
+            if c.junit.is_some()
+                && c.user == StepUser::Sandbox
+                && spec.verifier == VerifierMode::Isolated
+            {
+                bad(
+                    &format!("verify[{i}].user"),
+                    "is `sandbox`, but a report written by the sandbox user is within reach of the code under test; run the tests as the verifier (drop `user`) and reach the code through the broker".into(),
                 );
             }
         }

@@ -15,7 +15,8 @@ pub use load::{load_suite, load_task};
 pub use required_call::{MadeCall, RequiredCall};
 pub use schema::{
     AgentOptions, Budgets, Category, CommandStep, Compare, Difficulty, Environment, ExpectFile,
-    ExpectStdout, GatewayOptions, Limits, McpServer, Origin, TaskSpec, Timeouts, VerifyStep,
+    ExpectStdout, GatewayOptions, Limits, McpServer, Origin, StepUser, TaskSpec, Timeouts,
+    VerifierMode, VerifyStep,
 };
 
 use std::path::PathBuf;

@@ -1,6 +1,7 @@
-//! `required_tool_calls:` in task.yaml: tool calls the model must have made, checked in the
-//! gateway transcript. A bare name is met by any one call of that tool; the long form
-//! also pins arguments and a count, so "call it once with anything" no longer passes:
+//! `required_tool_calls:` in task.yaml: MCP tool calls the task's servers must have served,
+//! checked in the MCP host's record (`mcp_calls.jsonl`, see `crate::requirements`) for
+//! every agent. A bare name is met by any one call of that tool; the long form also pins
+//! arguments and a count, so "call it once with anything" no longer passes:
 //!
 //! ```yaml
 //! required_tool_calls:
@@ -80,8 +81,7 @@ impl From<RequiredCall> for RawRequiredCall {
     }
 }
 
-/// One tool call the model made: its name and its arguments (`Value::Null` when the
-/// model's argument text was not a JSON object).
+/// One tool call a server served: its agent-side name and its arguments.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MadeCall<'a> {
     pub tool: &'a str,
@@ -111,7 +111,7 @@ impl RequiredCall {
                 }
             };
             format!(
-                "required tool call {self} made {} (needs at least {})",
+                "required tool call {self} served {} (needs at least {})",
                 if n == 0 { "never".to_owned() } else { times(n) },
                 times(self.at_least)
             )
@@ -175,7 +175,7 @@ mod tests {
         let why = r.unmet(&[call("mcp__t__list", json!({}))]).unwrap();
         assert_eq!(
             why,
-            "required tool call `mcp__t__get_ticket` made never (needs at least once)"
+            "required tool call `mcp__t__get_ticket` served never (needs at least once)"
         );
     }
 
@@ -212,7 +212,7 @@ mod tests {
         ];
         assert_eq!(
             r.unmet(&two).unwrap(),
-            "required tool call `get_sku` made 2 times (needs at least 3 times)"
+            "required tool call `get_sku` served 2 times (needs at least 3 times)"
         );
         let mut three = two.to_vec();
         three.push(call("get_sku", json!({"sku": "C"})));

@@ -18,6 +18,9 @@ pub struct TaskSpec {
     pub limits: Limits,
     /// Run in order in a fresh verifier: commands (all must exit 0) and host-side checks.
     pub verify: Vec<VerifyStep>,
+    /// How the hidden tests meet the code under test: `isolated` (default) or `shared`.
+    #[serde(default, skip_serializing_if = "VerifierMode::is_default")]
+    pub verifier: VerifierMode,
     /// The oracle's argv (also used for every `wrong/<name>/`).
     pub solution: Vec<String>,
     #[serde(default)]
@@ -166,9 +169,53 @@ pub enum VerifyStep {
 pub struct CommandStep {
     pub argv: Vec<String>,
     pub timeout_s: f64,
-    /// JUnit XML written by this step, under /nab/verify/ (a directory the agent never had).
+    /// JUnit XML written by this step, under /nab/verify/ (a directory only the verifier
+    /// user can reach).
     #[serde(default)]
     pub junit: Option<String>,
+    /// Who runs it: the verifier (the test runner; default) or the sandbox user (a build of
+    /// the code under test).
+    #[serde(default)]
+    pub user: StepUser,
+}
+
+/// How the verifier separates the hidden tests from the code under test.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum VerifierMode {
+    /// The tests run as the verifier user and reach the code under test only through the
+    /// broker: the verdict is out of the code's reach.
+    #[default]
+    Isolated,
+    /// Every step runs as the sandbox user, beside the code under test, and the hidden
+    /// tests are readable to it (tasks written before the boundary, and imported ones whose
+    /// tests load the workspace's code). The code under test can forge such a verdict: each
+    /// trial's record says so (`verdict_reachable`), and the suite's own tasks never use it.
+    Shared,
+}
+
+impl VerifierMode {
+    pub fn is_default(&self) -> bool {
+        *self == VerifierMode::Isolated
+    }
+}
+
+/// Who runs a verify step. The verifier user runs the hidden tests and reaches the code
+/// under test only through the broker (tasks/README.md, "Writing hidden tests"); the
+/// sandbox user runs code from the workspace (builds, probes) and can only fail a trial:
+/// its exit status is the code under test's own word.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StepUser {
+    #[default]
+    Verifier,
+    Sandbox,
+}
+
+impl StepUser {
+    pub fn is_default(&self) -> bool {
+        *self == StepUser::Verifier
+    }
 }
 
 /// A file of the agent's final workspace (as copied out when the agent stopped, before any
@@ -184,8 +231,8 @@ pub struct ExpectFile {
     pub compare: Compare,
 }
 
-/// A command run in the verifier (as the sandbox user, in /workspace) whose stdout is
-/// compared on the host with a file of the task folder's `expected/`.
+/// A command run in the verifier whose stdout is compared on the host with a file of the
+/// task folder's `expected/`. Its output is an observation, so either user may run it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ExpectStdout {
@@ -195,6 +242,8 @@ pub struct ExpectStdout {
     pub timeout_s: f64,
     #[serde(default)]
     pub compare: Compare,
+    #[serde(default, skip_serializing_if = "StepUser::is_default")]
+    pub user: StepUser,
 }
 
 /// How a host-side check compares. Exact unless the task says otherwise.
@@ -219,6 +268,8 @@ struct RawStep {
     timeout_s: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     junit: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    user: Option<StepUser>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     expect_file: Option<ExpectFile>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -277,6 +328,7 @@ impl TryFrom<RawStep> for VerifyStep {
             ("argv", raw.argv.is_some()),
             ("timeout_s", raw.timeout_s.is_some()),
             ("junit", raw.junit.is_some()),
+            ("user", raw.user.is_some()),
         ]
         .into_iter()
         .filter_map(|(n, set)| set.then_some(n))
@@ -296,6 +348,7 @@ impl TryFrom<RawStep> for VerifyStep {
                     argv,
                     timeout_s,
                     junit: raw.junit,
+                    user: raw.user.unwrap_or_default(),
                 })),
                 (Some(_), None) => Err(StepError::NoTimeout),
                 (None, _) => Err(StepError::Empty),
@@ -311,6 +364,7 @@ impl From<VerifyStep> for RawStep {
                 argv: Some(c.argv),
                 timeout_s: Some(c.timeout_s),
                 junit: c.junit,
+                user: (!c.user.is_default()).then_some(c.user),
                 ..RawStep::default()
             },
             VerifyStep::ExpectFile(f) => RawStep {

@@ -3,7 +3,8 @@
 //! hostile agents of the selftest corpus (harness/selftest/, class agent-failure, and the
 //! lurker), run by `nab selftest`:
 //! - `kill-keeper`: the code under test kills every process it can, PID 1 included; the
-//!   verifier's keeper runs as another user, so the next step still runs (as uid 1000);
+//!   verifier's keeper runs as another user, so the next step still runs (the hidden check,
+//!   as the verifier's uid 2000);
 //! - `lurker`: a "build" step leaves a process behind that waits for the check and then
 //!   writes the right answer; processes of the sandbox user are killed between steps;
 //! - `verify-timeout`: a verify step that never ends is `verify_timeout`;
@@ -42,10 +43,11 @@ async fn agent_caused_faults_are_failures_with_a_reason_never_errors() {
         assert_eq!(r.failure_reason, Some(want), "{id}: {r:?}\n{}", logs(id));
         assert!(r.error.is_none() && r.error_kind.is_none(), "{id}: {r:?}");
     }
-    // The keeper survived the attack: the check ran after it, and both ran as uid 1000.
+    // The keeper survived the attack: the check ran after it, the build as the sandbox user
+    // and the check as the verifier's own user.
     let keeper = logs("kill-keeper");
     assert!(keeper.contains("build runs as uid=1000"), "{keeper}");
-    assert!(keeper.contains("check runs as uid=1000"), "{keeper}");
+    assert!(keeper.contains("check runs as uid=2000"), "{keeper}");
     assert!(keeper.contains("answer: 41"), "{keeper}");
     // The lurker was killed before the check started: the answer it would write never came.
     let lurker = logs("lurker");

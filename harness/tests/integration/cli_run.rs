@@ -336,6 +336,7 @@ async fn clean_removes_what_a_crashed_run_left_behind() {
         },
         workspace: Some(volume),
         binds: vec![],
+        scratch_volumes: vec![],
         tmpfs: vec![],
         env: vec![],
     };

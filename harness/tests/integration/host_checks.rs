@@ -27,7 +27,7 @@ difficulty: easy
 timeouts: {agent_s: 120, verify_s: 120}
 limits: {cpus: 1.0, memory_mb: 256, pids: 64}
 verify:
-  - expect_stdout: {argv: ["bash", "/workspace/gen.sh"], equals: expected/stdout.txt, timeout_s: 90}
+  - expect_stdout: {argv: ["bash", "/workspace/gen.sh"], equals: expected/stdout.txt, timeout_s: 90, user: sandbox}
   - expect_file: {path: out/answer.txt, equals: expected/answer.txt}
 solution: ["true"]
 "#;
@@ -101,11 +101,13 @@ async fn attacks_on_host_checks_fail_and_expected_data_never_enters_a_container(
         write(&d.join("tests/README"), "nothing secret here\n");
         std::fs::create_dir_all(d.join("solution")).unwrap();
     }
-    // The old layout: the expected answer readable in the verifier's /nab/tests.
+    // A mistake the control makes on purpose: the expected answer where the sandbox user
+    // can read it in the verifier (a probe's folder, /nab/probes; /nab/tests is closed to
+    // that user).
     write(
         &root
             .path()
-            .join("suite/snoop-control/tests/expected_answer.txt"),
+            .join("suite/snoop-control/tests/probes/expected_answer.txt"),
         ANSWER,
     );
     let agent = root.path().join("agent.sh");
@@ -209,7 +211,7 @@ async fn attacks_on_host_checks_fail_and_expected_data_never_enters_a_container(
     );
     let control = read("snoop-control", nab_protocol::VERIFY_LOG_FILE);
     assert!(
-        control.contains("FOUND:/nab/tests/expected_answer.txt"),
+        control.contains("FOUND:/nab/probes/expected_answer.txt"),
         "the search works: {control}"
     );
 }

@@ -562,7 +562,7 @@ async fn mcp_servers_are_reached_only_by_socket_and_required_calls_pin_their_arg
     let calls =
         std::fs::read_to_string(out.join("trials").join(task).join("0/mcp_calls.jsonl")).unwrap();
     assert!(
-        calls.contains(r#""arguments":{"id":"SHIP-142"},"name":"mcp__tracker__get_ticket""#),
+        calls.contains(r#""name":"mcp__tracker__get_ticket","arguments":{"id":"SHIP-142"}"#),
         "the harness notes the calls that reached the server: {calls}"
     );
     let wrong = recs
@@ -577,7 +577,7 @@ async fn mcp_servers_are_reached_only_by_socket_and_required_calls_pin_their_arg
     );
     assert!(
         wrong.violations.iter().any(|v| v.contains(
-            r#"required tool call `mcp__tracker__get_ticket` with {"id":"SHIP-142"} made never"#
+            r#"required tool call `mcp__tracker__get_ticket` with {"id":"SHIP-142"} served never"#
         )),
         "{:?}",
         wrong.violations

@@ -1,7 +1,5 @@
-//! Code under test runs inside the hidden test runner's process, so it can forge the
-//! runner's report or the runner itself. Against real Docker, on shipped tasks left with
-//! their bug, each blanket forgery is caught by the planted canary (`tampered`), and a
-//! report that lists other tests than the pinned set fails (`test_set_mismatch`):
+//! Forged reports and patched runners, against real Docker, on shipped tasks left with
+//! their bug. Each attack was a `passed` trial before the verifier boundary (issue 34):
 //! - pytest: code under test writes an all-passing JUnit report and exits 0
 //!   (py-pagination-offbyone);
 //! - pytest: code under test patches pytest's test call into a no-op (loc-py-cache-key);
@@ -10,12 +8,14 @@
 //! - C: a workspace destructor rewrites the report after the runner wrote it and exits 0
 //!   (c-int-overflow);
 //! - Rust: the crate under test lists its own test binary's tests, prints an `ok` line for
-//!   each where libtest's output goes and exits 0 before any real result (rs-kvstore-ttl):
-//!   the Rust runner builds the canary into that same binary, so it is forged too;
+//!   each where libtest's output goes and exits 0 before any real result (rs-kvstore-ttl);
 //! - pinned set: the oracle's honest report against a tests.lock that pins other ids.
 //!
-//! Each attack was a `passed` trial before the canary: every report it leaves shows all
-//! the task's tests passing, and the step exits 0.
+//! A task whose tests run across the boundary (the default) runs its runner as the
+//! verifier user: the forgery runs in a probe as uid 1000 and never reaches the runner or
+//! its report, so the real failures stand (`tests_failed`). A task still marked
+//! `verifier: shared` falls back on the canaries: a forged report either loses them (an
+//! incomplete report, `tests_failed`) or shows one passing (`tampered`).
 
 use crate::common;
 
@@ -172,31 +172,28 @@ async fn forged_reports_and_patched_runners_are_caught_by_the_canary() {
         &format!("command:{}", agent.display()),
         &TASKS,
     );
-    for (task, why) in [
-        // The fake report has no canary in it.
-        ("py-pagination-offbyone", "canary test is missing"),
-        // The no-op test call makes the canary pass too.
-        ("loc-py-cache-key", "is reported as passed"),
-        // Stripping every failure strips the canary's.
-        ("java-interval-boundaries", "is reported as passed"),
-        // The rewritten report lists only tests the forger knew of.
-        ("c-int-overflow", "canary test is missing"),
-        // The canary is a test of the forged binary, so it got an `ok` line too (its last
-        // result, which junit.py counts, even when it sorted first and failed).
-        ("rs-kvstore-ttl", "is reported as passed"),
-    ] {
+    for task in TASKS {
         let (r, log) = &got[task];
         assert_eq!(r.status, TrialStatus::Failed, "{task}: {r:?}\n{log}");
-        assert_eq!(
-            r.failure_reason,
-            Some(FailureReason::Tampered),
-            "{task}: {r:?}\n{log}"
-        );
         assert!(r.error.is_none(), "{task}: {r:?}");
-        assert!(
-            log.contains("TAMPERED") && log.contains(why),
-            "{task}: {log}"
-        );
+        let yaml = std::fs::read_to_string(suite.join(task).join("task.yaml")).unwrap();
+        if yaml.contains("\nverifier: shared") {
+            assert!(
+                matches!(
+                    r.failure_reason,
+                    Some(FailureReason::Tampered | FailureReason::TestsFailed)
+                ),
+                "{task}: {r:?}\n{log}"
+            );
+        } else {
+            // The runner was out of the forgery's reach: its report shows the bug.
+            assert_eq!(
+                r.failure_reason,
+                Some(FailureReason::TestsFailed),
+                "{task}: {r:?}\n{log}"
+            );
+            assert!(!log.contains("TAMPERED"), "{task}: {log}");
+        }
     }
 }
 

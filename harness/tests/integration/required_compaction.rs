@@ -48,7 +48,7 @@ fn task_yaml(id: &str, agent: &str) -> String {
     common::task_yaml(
         id,
         "long-context",
-        r#"["test", "-f", "/workspace/done.txt"]"#,
+        r#"["python3", "-m", "nabverify", "cat", "/workspace/done.txt"]"#,
         &format!("agent: {agent}\n"),
     )
 }

@@ -4,7 +4,9 @@
 
 use crate::common;
 
-use nab_harness::{ContainerSpec, DockerBackend, ExecRequest, Labels, Lockdown, SandboxBackend};
+use nab_harness::{
+    ContainerSpec, DockerBackend, ExecRequest, ExecUser, Labels, Lockdown, SandboxBackend,
+};
 use std::time::Duration;
 use tokio_util::sync::CancellationToken;
 
@@ -59,6 +61,7 @@ async fn a_container_is_locked_down_capped_and_killed_at_its_deadline() {
         },
         workspace: Some(volume.clone()),
         binds: vec![],
+        scratch_volumes: vec![],
         tmpfs: vec![],
         env: vec!["HOME=/tmp".into()],
     };
@@ -66,6 +69,7 @@ async fn a_container_is_locked_down_capped_and_killed_at_its_deadline() {
     let cancel = CancellationToken::new();
     let req = |argv: Vec<&str>, timeout_s: u64, cap: usize| ExecRequest {
         argv: argv.into_iter().map(str::to_owned).collect(),
+        user: ExecUser::Sandbox,
         env: vec![],
         workdir: "/workspace".into(),
         timeout: Duration::from_secs(timeout_s),

@@ -28,15 +28,20 @@ command -v jq >/dev/null && echo "jq=$(echo '{"a":[1,2]}' | jq -c '.a|add')" || 
 [ -r /opt/nab-env-marker ] && echo "marker=$(cat /opt/nab-env-marker)" || echo marker=missing
 "#;
 
-/// The verifier's check: the agent-side probe and its own must both show the lockdown,
-/// and the environment must be there exactly when the task declares one.
+/// The verifier's check: the agent-side probe, the same probe run in the verifier as the
+/// sandbox user (through the broker) and as the verifier's own user must all show the
+/// lockdown, and the environment must be there exactly when the task declares one.
 const CHECK: &str = r#"set -u
 want_env="$1"
-mine=$(bash /nab/tests/probe.sh)
-echo "agent side:"; cat /workspace/agent-probe.txt || exit 1
-echo "verifier side:"; echo "$mine"
-for side in "$(cat /workspace/agent-probe.txt)" "$mine"; do
-  for kv in net=lo usr=readonly marker_write=readonly rootmount=ro uid=1000 CapEff:0000000000000000 NoNewPrivs:1; do
+mine=$(bash /nab/probes/probe.sh)
+sandbox=$(python3 -m nabverify run -- bash /nab/probes/probe.sh) || { echo "FAIL: the broker"; exit 1; }
+agent=$(python3 -m nabverify cat /workspace/agent-probe.txt) || exit 1
+echo "agent side:"; echo "$agent"
+echo "verifier, sandbox user:"; echo "$sandbox"
+echo "verifier, its own user:"; echo "$mine"
+check() {
+  side="$1"; uid="$2"
+  for kv in net=lo usr=readonly marker_write=readonly rootmount=ro "uid=$uid" CapEff:0000000000000000 NoNewPrivs:1; do
     echo "$side" | grep -qxF "$kv" || { echo "FAIL: missing $kv"; exit 1; }
   done
   if [ "$want_env" = yes ]; then
@@ -45,7 +50,8 @@ for side in "$(cat /workspace/agent-probe.txt)" "$mine"; do
   else
     echo "$side" | grep -qxF jq=missing || { echo "FAIL: the base image has jq?"; exit 1; }
   fi
-done
+}
+check "$agent" 1000; check "$sandbox" 1000; check "$mine" 2000
 echo CHECK-OK
 "#;
 
@@ -64,7 +70,7 @@ fn make_task(root: &std::path::Path, id: &str, env: &str, want_env: &str) {
     write(&d.join("instruction.md"), "probe the sandbox\n");
     write(&d.join("workspace/README"), "probe\n");
     write(&d.join("tests/check.sh"), CHECK);
-    write(&d.join("tests/probe.sh"), PROBE);
+    write(&d.join("tests/probes/probe.sh"), PROBE);
     write(
         &d.join("solution/solve.sh"),
         &format!(

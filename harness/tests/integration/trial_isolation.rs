@@ -33,7 +33,7 @@ solution: ["true"]
 const CHECK: &str = r#"set -u
 echo "processes in the verifier:"; ps -eo pid,args
 if pgrep -f 'sleep 31337' >/dev/null; then echo "FAIL: the agent's background process is alive"; exit 1; fi
-[ "$(cat /workspace/tests_seen)" = absent ] || { echo "FAIL: agent saw /nab/tests"; exit 1; }
+[ "$(python3 -m nabverify cat /workspace/tests_seen)" = absent ] || { echo "FAIL: agent saw /nab/tests"; exit 1; }
 [ -d /nab/tests ] || { echo "FAIL: no tests in the verifier"; exit 1; }
 touch /nab/verify/scratch || { echo "FAIL: /nab/verify not writable"; exit 1; }
 echo VERIFIER-OK

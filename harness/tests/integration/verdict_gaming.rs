@@ -3,7 +3,8 @@
 //! `nab selftest` on a copy of py-pagination-offbyone:
 //! - `pytest-hooks`: files that would force pytest to pass when planted in the workspace
 //!   (they must also be flagged as tampering);
-//! - `pytest-early-exit`: code under test that ends the test process early with status 0.
+//! - `pytest-early-exit`: code under test that exits with status 0 when imported: it ends
+//!   the probe it runs in, not the runner.
 
 use crate::common;
 
@@ -39,13 +40,18 @@ async fn planted_pytest_hooks_and_an_early_exit_do_not_pass_a_python_task() {
         "the hidden tests ran and some failed: {record:?}\n{log}"
     );
 
-    // The code under test kills the test process with status 0 on import: the exit code
-    // alone would say "pass", but the JUnit report the step declares was never written.
+    // The code under test exits with status 0 on import: that ends the probe it was
+    // imported in (as uid 1000), never the runner, which reports the import as an error.
     let record = st.record("pytest-early-exit");
     let log = st.log(TASK, "pytest-early-exit", nab_protocol::VERIFY_LOG_FILE);
     assert_eq!(record.status, TrialStatus::Failed, "{log}");
+    assert_eq!(
+        record.failure_reason,
+        Some(nab_protocol::FailureReason::TestsFailed),
+        "{log}"
+    );
     assert!(
-        log.contains("no readable JUnit file"),
+        log.contains("ProbeDied: the probe python3 ended (exit 0"),
         "the verify log says why: {log}"
     );
 }

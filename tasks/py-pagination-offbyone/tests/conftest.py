@@ -1,4 +1,5 @@
-import sys
+# The code under test is the agent's final workspace. It runs in a probe as the sandbox
+# user; `import pager` here gives proxies (see /nab/lib/nabverify/pyremote.py).
+import nabverify
 
-# The code under test is the agent's final workspace.
-sys.path.insert(0, "/workspace")
+nabverify.python().install("pager")

@@ -3,6 +3,6 @@
 expected=42
 echo "check runs as uid=$(id -u)"
 sleep 1
-answer=$(cat /workspace/answer)
+answer=$(python3 -m nabverify cat /workspace/answer) || exit 1
 echo "answer: $answer"
 [ "$answer" = "$expected" ]

@@ -1,15 +1,31 @@
 //! The verifier phase: a fresh container with the agent's final workspace and the hidden
-//! tests, each step run by argv under its own deadline. JUnit reports are read from
-//! /nab/verify, a tmpfs only the verifier ever has, and judged with the trial's canary set
-//! apart (see [`crate::canary`] and [`crate::junit`]); when they all passed, their test ids
-//! must be the task's pinned set ([`crate::pinned`]). Host-side checks
-//! ([`crate::expect`]) run in the same order; each counts as one test.
+//! tests, each step run by argv under its own deadline.
+//!
+//! A verdict rests only on what a process the code under test cannot reach says or writes
+//! (DESIGN.md, trust model). So the verifier has two users:
+//! - the verifier user ([`crate::sandbox::VERIFIER_UID`]) runs the hidden tests. The tests,
+//!   the runner's scratch and its reports ([`stage::SCRATCH`]) belong to it, mode 0700;
+//! - the sandbox user (uid 1000, the agent's) runs every piece of code from the workspace:
+//!   builds (`user: sandbox` steps), and the programs and probes the tests ask the broker to
+//!   run. The workspace is made 0700 to it before any step, so the runner cannot even load
+//!   workspace code by mistake.
+//!
+//! Before each verifier step nab starts the broker (`/nab/lib/broker.py`) as the sandbox
+//! user, from outside; after each step every process of the sandbox user is killed before
+//! anything of the step is read. JUnit reports are read as the verifier user and judged with
+//! the trial's canaries set apart ([`crate::canary`], [`crate::junit`]); when they all
+//! passed, their test ids must be the task's pinned set ([`crate::pinned`]). Host-side
+//! checks ([`crate::expect`]) run in the same order; each counts as one test.
+
+pub mod stage;
 
 use crate::canary::Canary;
 use crate::expect;
 use crate::junit::{self, Verdict};
-use crate::sandbox::{ContainerId, ExecOutcome, ExecRequest, SandboxBackend, SandboxError};
-use crate::task::{EXPECTED_CAP, Task, VerifyStep};
+use crate::sandbox::{
+    ContainerId, ExecOutcome, ExecRequest, ExecUser, SandboxBackend, SandboxError,
+};
+use crate::task::{EXPECTED_CAP, StepUser, Task, VerifierMode, VerifyStep};
 use crate::workspace::Picks;
 use nab_protocol::FailureReason;
 use std::fmt::Write as _;
@@ -27,10 +43,44 @@ pub struct VerifyResult {
     pub failure: Option<FailureReason>,
     pub tests_passed: Option<u32>,
     pub tests_total: Option<u32>,
-    /// Ids (`classname::name`) of the tests the JUnit reports list, the canary left out.
+    /// Ids (`classname::name`) of the tests the JUnit reports list, the canaries left out.
     pub test_ids: Vec<String>,
     /// Human-readable record of every step, for verify.log.
     pub log: String,
+}
+
+/// How a step's user runs: environment and working folder.
+fn exec_for(user: StepUser, argv: &[String], timeout: Duration, output_cap: usize) -> ExecRequest {
+    match user {
+        StepUser::Verifier => ExecRequest {
+            argv: argv.to_vec(),
+            user: ExecUser::Verifier,
+            env: vec![
+                format!("HOME={}", stage::SCRATCH),
+                format!("TMPDIR={}", stage::SCRATCH),
+                format!("PYTHONPATH={}", stage::LIB),
+                "PYTHONDONTWRITEBYTECODE=1".into(),
+                format!("NAB_BROKER={}", stage::BROKER_SOCKET),
+                "LANG=C.UTF-8".into(),
+            ],
+            workdir: stage::TESTS.into(),
+            timeout,
+            output_cap,
+        },
+        StepUser::Sandbox => ExecRequest {
+            argv: argv.to_vec(),
+            user: ExecUser::Sandbox,
+            env: vec![
+                "HOME=/tmp".into(),
+                "LANG=C.UTF-8".into(),
+                "PYTHONDONTWRITEBYTECODE=1".into(),
+                "PYTHONPYCACHEPREFIX=/tmp/nab-pycache".into(),
+            ],
+            workdir: "/workspace".into(),
+            timeout,
+            output_cap,
+        },
+    }
 }
 
 /// Runs `req` in `c`. `Ok(None)` when the container is no longer running: the code under
@@ -64,13 +114,52 @@ async fn unless_gone<T>(
     }
 }
 
+/// Makes /workspace readable by its owner alone, so that no verifier process can load code
+/// from it: the tests reach it only through the broker. The agent owns the folder, so its
+/// user does this. `false` when it could not (the log says why; the boundary still holds,
+/// this only turns a test-writing mistake into a clear failure).
+async fn close_workspace(
+    backend: &dyn SandboxBackend,
+    c: &ContainerId,
+    log: &mut String,
+    cancel: &CancellationToken,
+) -> Result<Option<bool>, SandboxError> {
+    let argv = ["chmod", "0700", "/workspace"].map(String::from);
+    let req = exec_for(StepUser::Sandbox, &argv, Duration::from_secs(20), 4096);
+    let Some(out) = exec_unless_gone(backend, c, &req, cancel).await? else {
+        return Ok(None);
+    };
+    if out.exit_code != Some(0) {
+        let _ = writeln!(
+            log,
+            "[nab] could not make /workspace private to its owner: {}",
+            out.output.to_text().trim()
+        );
+    }
+    Ok(Some(out.exit_code == Some(0)))
+}
+
+/// Starts the broker as the sandbox user, from outside. The runner waits for its socket.
+async fn start_broker(backend: &dyn SandboxBackend, c: &ContainerId) -> Result<(), SandboxError> {
+    let argv = [
+        "python3".to_owned(),
+        "-I".to_owned(),
+        format!("{}/broker.py", stage::LIB),
+        "--socket".to_owned(),
+        stage::BROKER_SOCKET.to_owned(),
+    ];
+    let env = ["HOME=/tmp", "LANG=C.UTF-8", "PYTHONDONTWRITEBYTECODE=1"].map(String::from);
+    backend
+        .spawn_detached(c, &argv, &env, ExecUser::Sandbox)
+        .await
+}
+
 /// Runs every verify step in order in container `c`; stops at the first failing step.
 /// Between steps (and before a report is read) every process of the sandbox user is
 /// killed, so nothing one step starts can act during the next or rewrite a report.
 /// `picks` holds the workspace files `expect_file` steps compare, taken from the archive
-/// copied out when the agent stopped. `canary` is the test planted in this trial's
-/// /nab/tests: every JUnit report must show it failing, and such a step is judged by its
-/// other tests.
+/// copied out when the agent stopped. `canary` is planted in this trial's /nab/tests: every
+/// JUnit report must show it failing, and such a step is judged by its other tests.
 pub async fn run_steps(
     backend: &dyn SandboxBackend,
     c: &ContainerId,
@@ -82,12 +171,27 @@ pub async fn run_steps(
     let mut result = VerifyResult::default();
     let budget = Duration::from_secs_f64(task.spec.timeouts.verify_s);
     let started = std::time::Instant::now();
+    let shared = task.spec.verifier == VerifierMode::Shared;
+    if shared {
+        let _ = writeln!(
+            result.log,
+            "[nab] this task's hidden tests run beside the code under test (`verifier: shared`): that code could reach this verdict\n"
+        );
+    } else if close_workspace(backend, c, &mut result.log, cancel)
+        .await?
+        .is_none()
+    {
+        result.failure = Some(FailureReason::VerifierCrashed);
+        return Ok(result);
+    }
     for (i, step) in task.spec.verify.iter().enumerate() {
         let left = budget.saturating_sub(started.elapsed());
-        let (argv, timeout_s, output_cap) = match step {
-            VerifyStep::Command(cmd) => (&cmd.argv, cmd.timeout_s, STEP_OUTPUT_CAP),
+        let (argv, timeout_s, output_cap, user) = match step {
+            VerifyStep::Command(cmd) => (&cmd.argv, cmd.timeout_s, STEP_OUTPUT_CAP, cmd.user),
             // One byte over the cap tells "too long" from "exactly the cap".
-            VerifyStep::ExpectStdout(s) => (&s.argv, s.timeout_s, EXPECTED_CAP as usize + 1),
+            VerifyStep::ExpectStdout(s) => {
+                (&s.argv, s.timeout_s, EXPECTED_CAP as usize + 1, s.user)
+            }
             VerifyStep::ExpectFile(f) => {
                 let _ = writeln!(
                     result.log,
@@ -102,20 +206,22 @@ pub async fn run_steps(
                 continue;
             }
         };
+        let user = if shared { StepUser::Sandbox } else { user };
+        if user == StepUser::Verifier
+            && unless_gone(backend, c, start_broker(backend, c).await)
+                .await?
+                .is_none()
+        {
+            let _ = writeln!(
+                result.log,
+                "[nab] step {i}: could not start the broker: the verifier container has stopped\n"
+            );
+            result.failure = Some(FailureReason::VerifierCrashed);
+            break;
+        }
         let timeout = Duration::from_secs_f64(timeout_s).min(left);
-        let reported = matches!(step, VerifyStep::Command(cmd) if cmd.junit.is_some());
-        let Some(out) = run_command(
-            backend,
-            c,
-            (i, reported),
-            argv,
-            timeout,
-            output_cap,
-            &mut result,
-            cancel,
-        )
-        .await?
-        else {
+        let req = exec_for(user, argv, timeout, output_cap);
+        let Some(out) = run_command(backend, c, i, &req, &mut result, cancel).await? else {
             break;
         };
         let mut ok = out.exit_code == Some(0);
@@ -123,9 +229,7 @@ pub async fn run_steps(
             VerifyStep::Command(cmd) => {
                 if let Some(junit) = &cmd.junit {
                     match read_junit(backend, c, junit, cancel).await? {
-                        Ok(report) => {
-                            ok = count_junit(&mut result, i, junit, report, canary, out.exit_code)
-                        }
+                        Ok(report) => ok = count_junit(&mut result, i, junit, report, canary),
                         Err(Gone) => {
                             let _ = writeln!(
                                 result.log,
@@ -135,6 +239,8 @@ pub async fn run_steps(
                             break;
                         }
                     }
+                } else if !ok && user == StepUser::Sandbox && !shared {
+                    result.failure.get_or_insert(FailureReason::BuildFailed);
                 }
             }
             VerifyStep::ExpectStdout(s) if ok => {
@@ -169,8 +275,8 @@ pub async fn run_steps(
             break;
         }
     }
-    // Every report passed: it must also be the task's pinned test set, so a report
-    // written from scratch or a runner made to skip tests cannot pass for the real one.
+    // Every report passed: it must also be the task's pinned test set, so a runner made to
+    // skip tests cannot pass for the real one.
     if result.failure.is_none()
         && let Some(pinned) = &task.pinned_tests
         && let Some(why) = crate::pinned::mismatch(pinned, &result.test_ids)
@@ -181,30 +287,27 @@ pub async fn run_steps(
     Ok(result)
 }
 
-/// Runs one step's command and logs it. `Ok(None)` when the trial's verdict is already in
-/// (the container stopped, the step timed out, or its processes could not be stopped):
-/// `result.failure` says which. `reported`: the step has a JUnit report, which decides
-/// (its exit status is non-zero when the canary fails, as it must).
-#[allow(clippy::too_many_arguments)]
+/// Runs one step's command and logs it, then kills every process of the sandbox user.
+/// `Ok(None)` when the trial's verdict is already in (the container stopped, the step timed
+/// out, or the sandbox user's processes could not be stopped): `result.failure` says which.
 async fn run_command(
     backend: &dyn SandboxBackend,
     c: &ContainerId,
-    (i, reported): (usize, bool),
-    argv: &[String],
-    timeout: Duration,
-    output_cap: usize,
+    i: usize,
+    req: &ExecRequest,
     result: &mut VerifyResult,
     cancel: &CancellationToken,
 ) -> Result<Option<ExecOutcome>, SandboxError> {
-    let req = ExecRequest {
-        argv: argv.to_vec(),
-        env: vec!["HOME=/tmp".into()],
-        workdir: "/workspace".into(),
-        timeout,
-        output_cap,
+    let who = match req.user {
+        ExecUser::Verifier => "verifier",
+        ExecUser::Sandbox => "sandbox",
     };
-    let _ = writeln!(result.log, "$ {}", shell_quote(argv));
-    let Some(out) = exec_unless_gone(backend, c, &req, cancel).await? else {
+    let _ = writeln!(
+        result.log,
+        "$ {}   [as the {who} user]",
+        shell_quote(&req.argv)
+    );
+    let Some(out) = exec_unless_gone(backend, c, req, cancel).await? else {
         let _ = writeln!(
             result.log,
             "[nab] step {i}: could not run: the verifier container has stopped\n"
@@ -226,15 +329,11 @@ async fn run_command(
         (true, _) => format!(
             "step {i}: TIMEOUT after {:.1} s (limit {:.1} s)",
             out.duration.as_secs_f64(),
-            timeout.as_secs_f64()
+            req.timeout.as_secs_f64()
         ),
         (false, Some(0)) => format!("step {i}: exit 0 in {:.1} s", out.duration.as_secs_f64()),
-        (false, Some(code)) if reported => format!(
-            "step {i}: exit {code} in {:.1} s; judged by its report",
-            out.duration.as_secs_f64()
-        ),
         (false, code) => format!(
-            "step {i}: FAILED, exit {code:?} in {:.1} s",
+            "step {i}: exit {code:?} in {:.1} s",
             out.duration.as_secs_f64()
         ),
     };
@@ -293,16 +392,14 @@ fn count_check(result: &mut VerifyResult, i: usize, checked: expect::Checked) ->
     }
 }
 
-/// Judges a step's JUnit report with the canary set apart and adds its counts; `false`
-/// when the step failed (`result.failure` is set to `tampered` when the report or the
-/// exit status was forged).
+/// Judges a step's JUnit report with the canaries set apart and adds its counts; `false`
+/// when the step failed (`result.failure` is set to `tampered` when a canary passed).
 fn count_junit(
     result: &mut VerifyResult,
     i: usize,
     path: &str,
     report: Option<Vec<junit::Case>>,
     canary: &Canary,
-    exit_code: Option<i64>,
 ) -> bool {
     let Some(cases) = report else {
         let _ = writeln!(
@@ -311,10 +408,14 @@ fn count_junit(
         );
         return false;
     };
-    match junit::judge(&cases, canary, exit_code) {
+    match junit::judge(&cases, canary) {
         Verdict::Tampered(why) => {
             let _ = writeln!(result.log, "[nab] step {i}: TAMPERED: {why}\n");
             result.failure = Some(FailureReason::Tampered);
+            false
+        }
+        Verdict::Incomplete(why) => {
+            let _ = writeln!(result.log, "[nab] step {i}: {why}\n");
             false
         }
         Verdict::Judged { passed, total, ids } => {
@@ -323,9 +424,8 @@ fn count_junit(
             result.test_ids.extend(ids);
             let _ = writeln!(
                 result.log,
-                "[nab] step {i}: {passed}/{total} tests passed (the planted canary failed, as it must)\n"
+                "[nab] step {i}: {passed}/{total} tests passed (the planted canaries failed, as they must)\n"
             );
-            // The canary makes the runner exit non-zero; the other tests decide.
             total > 0 && passed == total
         }
     }
@@ -340,13 +440,14 @@ async fn read_junit(
     path: &str,
     cancel: &CancellationToken,
 ) -> Result<Result<Option<Vec<junit::Case>>, Gone>, SandboxError> {
-    let req = ExecRequest {
-        argv: vec!["cat".into(), "--".into(), path.into()],
-        env: vec![],
-        workdir: "/".into(),
-        timeout: Duration::from_secs(20),
-        output_cap: JUNIT_CAP,
-    };
+    // Read as the verifier user: the report's folder is closed to everyone else.
+    let argv = ["cat".to_owned(), "--".to_owned(), path.to_owned()];
+    let req = exec_for(
+        StepUser::Verifier,
+        &argv,
+        Duration::from_secs(20),
+        JUNIT_CAP,
+    );
     let Some(out) = exec_unless_gone(backend, c, &req, cancel).await? else {
         return Ok(Err(Gone));
     };
