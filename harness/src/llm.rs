@@ -19,7 +19,7 @@ pub const EVENT_DEPTH_LIMIT: usize = 32;
 
 pub struct LlmSession {
     gateway: GatewayHandle,
-    /// Holds the socket; searchable by everyone so uid 1000 can reach it.
+    /// Holds the socket; enterable by nab's user alone (see `sandbox::host_perms`).
     _socket_dir: tempfile::TempDir,
     out_dir: OutDir,
 }
@@ -28,15 +28,31 @@ pub struct LlmSession {
 /// off) a temporary folder removed with the session.
 enum OutDir {
     Quota(std::path::PathBuf),
-    Temp(tempfile::TempDir),
+    /// A private folder (0700) and the one inside it the container mounts (0777, for uid
+    /// 1000): no other user of this host can reach the latter.
+    Temp {
+        _private: tempfile::TempDir,
+        shared: std::path::PathBuf,
+    },
 }
 
 impl OutDir {
     fn path(&self) -> &Path {
         match self {
             OutDir::Quota(p) => p,
-            OutDir::Temp(t) => t.path(),
+            OutDir::Temp { shared, .. } => shared,
         }
+    }
+
+    fn temporary() -> std::io::Result<OutDir> {
+        let private = tempfile::Builder::new().prefix("nab-out-").tempdir()?;
+        crate::sandbox::host_perms::private_dir(private.path())?;
+        let shared = private.path().join("out");
+        std::fs::create_dir(&shared)?;
+        Ok(OutDir::Temp {
+            _private: private,
+            shared,
+        })
     }
 }
 
@@ -84,10 +100,10 @@ impl LlmSession {
         let provider = build_provider(&setup.spec, &setup.provider_options(task))?;
         // Short paths: a Unix socket path has at most 107 bytes.
         let socket_dir = tempfile::Builder::new().prefix("nab-gw-").tempdir()?;
-        chmod(socket_dir.path(), 0o755)?;
+        crate::sandbox::host_perms::private_dir(socket_dir.path())?;
         let out_dir = match out_dir {
             Some(p) => OutDir::Quota(p.to_owned()),
-            None => OutDir::Temp(tempfile::Builder::new().prefix("nab-out-").tempdir()?),
+            None => OutDir::temporary()?,
         };
         // The agent runs as uid 1000, not as whoever runs nab.
         chmod(out_dir.path(), 0o777)?;
@@ -109,6 +125,8 @@ impl LlmSession {
             cfg.policy.max_retries = n;
         }
         let gateway = Gateway::start(cfg, provider).await?;
+        // Docker mounts the socket itself: inside the container only its own mode counts.
+        crate::sandbox::host_perms::sandbox_socket(gateway.socket_path())?;
         Ok(LlmSession {
             gateway,
             _socket_dir: socket_dir,

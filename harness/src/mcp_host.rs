@@ -28,6 +28,8 @@ use tokio::net::{UnixListener, UnixStream};
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 
+/// The folder inside the host's private one that the agent's container mounts.
+const SHARED_DIR: &str = "mount";
 /// Where the agent finds the sockets and `servers.json`.
 pub const AGENT_DIR: &str = "/nab/mcp-sockets";
 /// The MCP config the agent is given, inside [`AGENT_DIR`].
@@ -83,22 +85,27 @@ impl McpHost {
             let path = path.to_owned();
             move |source| McpHostError::Io { path, source }
         };
-        // Short paths: a Unix socket path has at most 107 bytes.
+        // Short paths: a Unix socket path has at most 107 bytes. The folder mounted into the
+        // agent's container must be enterable by uid 1000 there, so it sits in a private
+        // one that no other user of this host can enter (see `sandbox::host_perms`).
         let dir = tempfile::Builder::new()
             .prefix("nab-mcp-")
             .tempdir()
             .map_err(io(Path::new("a temporary folder")))?;
-        chmod(dir.path(), 0o755).map_err(io(dir.path()))?;
+        crate::sandbox::host_perms::private_dir(dir.path()).map_err(io(dir.path()))?;
+        let shared = dir.path().join(SHARED_DIR);
+        std::fs::create_dir(&shared).map_err(io(&shared))?;
+        chmod(&shared, 0o755).map_err(io(&shared))?;
         let logs = Arc::new(Logs::open(trial_dir).map_err(io(trial_dir))?);
         let stop = CancellationToken::new();
         let budget = Arc::new(Mutex::new(Budget::default()));
         let mut tasks = JoinSet::new();
         let mut config = serde_json::Map::new();
         for (name, server) in servers {
-            let path = dir.path().join(format!("{name}.sock"));
+            let path = shared.join(format!("{name}.sock"));
             let listener = UnixListener::bind(&path).map_err(io(&path))?;
             // The agent runs as uid 1000; connecting needs write access to the socket.
-            chmod(&path, 0o777).map_err(io(&path))?;
+            crate::sandbox::host_perms::sandbox_socket(&path).map_err(io(&path))?;
             config.insert(
                 name.clone(),
                 json!({"socket": format!("{AGENT_DIR}/{name}.sock")}),
@@ -114,11 +121,11 @@ impl McpHost {
             };
             tasks.spawn(serve.accept_loop(listener));
         }
-        let config_path = dir.path().join(CONFIG_FILE);
+        let config_path = shared.join(CONFIG_FILE);
         let text = serde_json::to_string_pretty(&json!({"mcpServers": config})).unwrap_or_default();
         std::fs::write(&config_path, text).map_err(io(&config_path))?;
         chmod(&config_path, 0o644).map_err(io(&config_path))?;
-        let client_path = dir.path().join(CLIENT_FILE);
+        let client_path = shared.join(CLIENT_FILE);
         std::fs::write(&client_path, CLIENT).map_err(io(&client_path))?;
         chmod(&client_path, 0o644).map_err(io(&client_path))?;
         Ok(McpHost {
@@ -130,8 +137,8 @@ impl McpHost {
     }
 
     /// The host folder to mount at [`AGENT_DIR`].
-    pub fn dir(&self) -> &Path {
-        self.dir.path()
+    pub fn dir(&self) -> PathBuf {
+        self.dir.path().join(SHARED_DIR)
     }
 
     /// Stops every listener and pump, and says what happened. The socket folder stays

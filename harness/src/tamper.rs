@@ -1,6 +1,8 @@
 //! Tampering is recorded, not hidden: workspace paths the verifier's runners read as
 //! configuration or tests (a `conftest.py`, a `*.pth`, a `META-INF/services` entry, ...)
 //! are protected, and a diff that touches one puts the path in the trial's `tamper_flags`.
+//! So does compiled code the agent added or changed (byte code, class files, shared
+//! objects, executables: [`compiled_kind`]): it runs while the diff shows no source change.
 //! A flag is evidence for the report and the judge's `tests_tampered` veto; it does not
 //! fail the trial by itself (a task may legitimately ask for such an edit).
 
@@ -67,8 +69,9 @@ impl Protected {
         Ok(Protected { set })
     }
 
-    /// Protected paths added, removed or changed between the two snapshots, sorted.
-    /// A directory's own entry never counts: only what is in it.
+    /// Protected paths added, removed or changed between the two snapshots, and compiled
+    /// code added or changed, sorted. A directory's own entry never counts: only what is in
+    /// it.
     pub fn touched(&self, before: &Snapshot, after: &Snapshot) -> Vec<String> {
         use std::os::unix::ffi::OsStrExt;
         let mut keys: Vec<&Vec<u8>> = before.nodes.keys().chain(after.nodes.keys()).collect();
@@ -83,10 +86,47 @@ impl Protected {
             .filter(|p| {
                 self.set
                     .is_match(std::path::Path::new(std::ffi::OsStr::from_bytes(p)))
+                    || after
+                        .nodes
+                        .get(*p)
+                        .is_some_and(|n| compiled_kind(p, n).is_some())
             })
             // Names are raw bytes; a flag names them as the patch does (quoted if needed).
             .map(|p| crate::workspace::git_path("", p))
             .collect()
+    }
+}
+
+/// What kind of compiled code a file is, by its name or its magic number: Python byte code,
+/// JVM class files and archives, shared objects and native executables, object files,
+/// WebAssembly. `None` for anything else (scripts, data, text).
+pub fn compiled_kind(path: &[u8], node: &Node) -> Option<&'static str> {
+    let Node::File { head, size, .. } = node else {
+        return None;
+    };
+    let name = path.rsplit(|&b| b == b'/').next().unwrap_or(path);
+    let ends = |suffix: &[u8]| name.ends_with(suffix);
+    if ends(b".pyc") || ends(b".pyo") {
+        return Some("Python byte code");
+    }
+    if ends(b".class") || ends(b".jar") || ends(b".war") {
+        return Some("JVM byte code");
+    }
+    if ends(b".so") || name.windows(4).any(|w| w == b".so.") || ends(b".dylib") || ends(b".dll") {
+        return Some("shared object");
+    }
+    if ends(b".o") || ends(b".a") || ends(b".node") || ends(b".wasm") {
+        return Some("compiled object");
+    }
+    if *size < 4 {
+        return None;
+    }
+    match head {
+        [0x7f, b'E', b'L', b'F'] => Some("ELF executable or object"),
+        [0xca, 0xfe, 0xba, 0xbe] => Some("JVM class or Mach-O binary"),
+        [0xfe, 0xed, 0xfa, 0xce | 0xcf] | [0xce | 0xcf, 0xfa, 0xed, 0xfe] => Some("Mach-O binary"),
+        [0x00, b'a', b's', b'm'] => Some("WebAssembly"),
+        _ => None,
     }
 }
 
@@ -95,12 +135,43 @@ mod tests {
     use super::*;
 
     fn file(text: &str) -> Node {
+        let mut head = [0u8; 4];
+        let n = text.len().min(4);
+        head[..n].copy_from_slice(&text.as_bytes()[..n]);
         Node::File {
             digest: [text.len() as u8; 32],
             size: text.len() as u64,
             mode: 0o644,
             text: Some(text.into()),
+            head,
         }
+    }
+
+    #[test]
+    fn compiled_code_added_or_changed_is_flagged_by_name_or_magic_and_scripts_are_not() {
+        let before = snap(&[("lib/old.so", file("x")), ("run.sh", file("#!/bin/sh"))]);
+        let after = snap(&[
+            ("lib/old.so", file("y")),
+            ("pkg/__pycache__/m.cpython-311.pyc", file("\u{a7}\r\r\n")),
+            ("Main.class", file("\u{ca}")),
+            ("bin/tool", file("\x7fELF....")),
+            ("libz.so.1", file("z")),
+            ("run.sh", file("#!/bin/bash")),
+            ("notes.txt", file("plain text")),
+        ]);
+        let p = Protected::new(&[]).unwrap();
+        assert_eq!(
+            p.touched(&before, &after),
+            [
+                "Main.class",
+                "bin/tool",
+                "lib/old.so",
+                "libz.so.1",
+                "pkg/__pycache__/m.cpython-311.pyc",
+            ]
+        );
+        // Removed compiled code is no risk: nothing of it runs.
+        assert_eq!(p.touched(&after, &snap(&[])).len(), 0);
     }
 
     fn snap(entries: &[(&str, Node)]) -> Snapshot {

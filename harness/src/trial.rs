@@ -468,9 +468,11 @@ async fn agent_phase<'a>(
         agent_model: &m.agent_model,
     });
     let mcp = start_mcp_servers(scope, image).await?;
-    let plan = job
-        .agent
-        .plan(task, mounts.as_ref(), mcp.as_ref().map(|(h, _)| h.dir()))?;
+    let plan = job.agent.plan(
+        task,
+        mounts.as_ref(),
+        mcp.as_ref().map(|(h, _)| h.dir()).as_deref(),
+    )?;
     // Python writes no byte code into the workspace: byte code there is a tamper flag, and
     // an honest agent that runs the visible tests must not raise one.
     let mut env = vec![

@@ -6,6 +6,7 @@ mod capture;
 mod chunks;
 mod docker;
 pub mod engine;
+pub mod host_perms;
 pub mod quota;
 mod spec;
 

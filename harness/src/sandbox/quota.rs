@@ -123,6 +123,9 @@ impl QuotaMount {
             .tempdir_in(root)
             .map_err(|e| failed(root, e.to_string()))?
             .keep();
+        // The image and its mount point: for nab's user alone (the container's user gets
+        // the mounted file system's root, which belongs to it).
+        super::host_perms::private_dir(&dir).map_err(|e| failed(&dir, e.to_string()))?;
         let q = QuotaMount { dir };
         match q.set_up(labels, mb, owner, &mkfs, &mount) {
             Ok(()) => Ok(q),

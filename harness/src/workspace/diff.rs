@@ -35,19 +35,21 @@ impl Default for DiffLimits {
 }
 
 /// What a side of a change is, on one line (names and link targets quoted).
-fn describe(n: Option<&Node>) -> String {
+fn describe(path: &[u8], n: Option<&Node>) -> String {
     match n {
         None => "absent".into(),
         Some(Node::Dir) => "folder".into(),
-        Some(Node::File {
-            digest, size, text, ..
-        }) => format!(
+        Some(
+            node @ Node::File {
+                digest, size, text, ..
+            },
+        ) => format!(
             "{size} bytes, sha256 {}{}",
             hex::encode(digest),
-            if text.is_some() {
-                ""
-            } else {
-                ", binary or large"
+            match (crate::tamper::compiled_kind(path, node), text) {
+                (Some(kind), _) => format!(", {kind}"),
+                (None, Some(_)) => String::new(),
+                (None, None) => ", binary or large".into(),
             }
         ),
         Some(Node::Symlink(t)) => format!("symlink to {}", git_path("", t.as_bytes())),
@@ -71,8 +73,8 @@ fn section(path: &[u8], a: Option<&Node>, b: Option<&Node>, limits: &DiffLimits)
     let mut out = format!("diff --git {old_name} {new_name}\n");
     out.push_str(&format!(
         "# before: {}; after: {}\n",
-        describe(a),
-        describe(b)
+        describe(path, a),
+        describe(path, b)
     ));
     let (Some(old), Some(new)) = (text(a), text(b)) else {
         return out;
@@ -152,8 +154,8 @@ pub fn diff_with(before: &Snapshot, after: &Snapshot, limits: &DiffLimits) -> St
             not_shown.push(format!(
                 "{}: before: {}; after: {}",
                 git_path("b/", path),
-                describe(a),
-                describe(b)
+                describe(path, a),
+                describe(path, b)
             ));
         } else {
             unlisted += 1;
@@ -259,11 +261,12 @@ mod tests {
             size: 5,
             mode: 0o644,
             text: None,
+            head: [0x7f, b'E', b'L', b'F'],
         };
         let d = diff(&snap(&[]), &snap(&[(b"bin", bin)]));
         assert!(
             d.contains(&format!(
-                "after: 5 bytes, sha256 {}, binary or large",
+                "after: 5 bytes, sha256 {}, ELF executable or object",
                 "07".repeat(32)
             )),
             "{d}"

@@ -32,6 +32,8 @@ pub enum Node {
         size: u64,
         mode: u32,
         text: Option<String>,
+        /// The first bytes (zero-padded): enough to tell compiled code by its magic number.
+        head: [u8; 4],
     },
     Symlink(String),
     /// Devices, fifos, hard links: recorded, never read.
@@ -63,10 +65,16 @@ pub(crate) fn file_node(
     let mut hasher = Sha256::new();
     let mut keep = Vec::new();
     let mut buf = [0u8; 64 * 1024];
+    let (mut head, mut seen) = ([0u8; 4], 0usize);
     loop {
         let n = r.read(&mut buf)?;
         if n == 0 {
             break;
+        }
+        if seen < head.len() {
+            let take = (head.len() - seen).min(n);
+            head[seen..seen + take].copy_from_slice(&buf[..take]);
+            seen += take;
         }
         hasher.update(&buf[..n]);
         // The header's size is the agent's word; never keep more than it promised.
@@ -84,6 +92,7 @@ pub(crate) fn file_node(
         size,
         mode,
         text,
+        head,
     })
 }
 

@@ -12,6 +12,7 @@ mod cli_run;
 mod cli_run_judged;
 mod engine_pool;
 mod host_checks;
+mod host_permissions;
 mod hostile_output;
 mod import_harbor;
 mod model_gateway;
