@@ -42,6 +42,7 @@ pub enum Class {
     ExpectedData,
     RunnerForgery,
     Tampering,
+    Requirements,
     Gateway,
     Sandbox,
 }
@@ -54,6 +55,7 @@ impl Class {
             Class::ExpectedData => "expected-data",
             Class::RunnerForgery => "runner-forgery",
             Class::Tampering => "tampering",
+            Class::Requirements => "requirements",
             Class::Gateway => "gateway",
             Class::Sandbox => "sandbox",
         }
@@ -376,6 +378,7 @@ mod tests {
             Class::ExpectedData,
             Class::RunnerForgery,
             Class::Tampering,
+            Class::Requirements,
             Class::Gateway,
             Class::Sandbox,
         ] {
