@@ -9,7 +9,8 @@
 use crate::workspace::{Node, Snapshot};
 use globset::{Glob, GlobSet, GlobSetBuilder};
 
-/// Protected in every task, on top of the task's own `protected:` globs.
+/// Files that configure a runner or an interpreter: flagged when added, changed or removed,
+/// in every task, on top of the task's own `protected:` globs.
 pub const DEFAULT_PROTECTED: &[&str] = &[
     // Python: loaded by pytest or by the interpreter before any test runs.
     "**/conftest.py",
@@ -17,13 +18,22 @@ pub const DEFAULT_PROTECTED: &[&str] = &[
     "**/usercustomize.py",
     "**/*.pth",
     "**/pytest.ini",
-    // Tests the workspace ships (the hidden ones never enter it).
+    // Java: service registrations (annotation processors, JUnit extensions).
+    "**/META-INF/services/**",
+];
+
+/// The workspace's own tests (the hidden ones never enter it): flagged when an existing one
+/// is changed or removed. Adding a test is honest work and is not flagged.
+pub const DEFAULT_TESTS: &[&str] = &[
     "**/tests/**",
     "**/test/**",
     "**/test_*.py",
     "**/*_test.py",
-    // Java: service registrations (annotation processors, JUnit extensions).
-    "**/META-INF/services/**",
+    "**/*_test.go",
+    "**/*.test.js",
+    "**/*.test.ts",
+    "**/*.spec.js",
+    "**/*.spec.ts",
 ];
 
 #[derive(Debug, thiserror::Error)]
@@ -34,24 +44,49 @@ pub struct GlobError {
     pub message: String,
 }
 
-/// The defaults plus a task's globs, compiled once per task.
+/// The defaults plus a task's globs, compiled once per task. A task glob that starts with
+/// `!` exempts what it matches (edits the instruction asks for, such as test files in a
+/// merge to resolve).
 #[derive(Debug, Clone)]
 pub struct Protected {
-    set: GlobSet,
+    /// Any touch counts.
+    config: GlobSet,
+    /// Changing or removing an existing file counts.
+    tests: GlobSet,
+    /// Never flagged (compiled code aside).
+    exempt: GlobSet,
+}
+
+fn build(globs: &[&str]) -> GlobSet {
+    let mut b = GlobSetBuilder::new();
+    for g in globs {
+        #[expect(
+            clippy::expect_used,
+            reason = "the defaults are constants; the tests build a Protected from them"
+        )]
+        b.add(Glob::new(g).expect("the default globs are valid"));
+    }
+    #[expect(clippy::expect_used, reason = "valid globs make a valid set")]
+    b.build().expect("the default globs build a set")
 }
 
 impl Protected {
     pub fn new(task_globs: &[String]) -> Result<Protected, GlobError> {
-        let mut b = GlobSetBuilder::new();
+        let mut config = GlobSetBuilder::new();
         for g in DEFAULT_PROTECTED {
             #[expect(
                 clippy::expect_used,
                 reason = "the defaults are constants; the tests build a Protected from them"
             )]
-            b.add(Glob::new(g).expect("the default globs are valid"));
+            config.add(Glob::new(g).expect("the default globs are valid"));
         }
+        let mut exempt = GlobSetBuilder::new();
         for (index, g) in task_globs.iter().enumerate() {
-            let glob = globset::GlobBuilder::new(g)
+            let (pattern, set) = match g.strip_prefix('!') {
+                Some(rest) => (rest, &mut exempt),
+                None => (g.as_str(), &mut config),
+            };
+            let glob = globset::GlobBuilder::new(pattern)
                 .literal_separator(true)
                 .build()
                 .map_err(|e| GlobError {
@@ -59,19 +94,23 @@ impl Protected {
                     glob: g.clone(),
                     message: e.kind().to_string(),
                 })?;
-            b.add(glob);
+            set.add(glob);
         }
-        let set = b.build().map_err(|e| GlobError {
+        let err = |e: globset::Error| GlobError {
             index: 0,
             glob: String::new(),
             message: e.to_string(),
-        })?;
-        Ok(Protected { set })
+        };
+        Ok(Protected {
+            config: config.build().map_err(err)?,
+            tests: build(DEFAULT_TESTS),
+            exempt: exempt.build().map_err(err)?,
+        })
     }
 
-    /// Protected paths added, removed or changed between the two snapshots, and compiled
-    /// code added or changed, sorted. A directory's own entry never counts: only what is in
-    /// it.
+    /// Protected paths touched between the two snapshots (see the globs' kinds above), and
+    /// compiled code added or changed, sorted. A directory's own entry never counts: only
+    /// what is in it.
     pub fn touched(&self, before: &Snapshot, after: &Snapshot) -> Vec<String> {
         use std::os::unix::ffi::OsStrExt;
         let mut keys: Vec<&Vec<u8>> = before.nodes.keys().chain(after.nodes.keys()).collect();
@@ -81,15 +120,17 @@ impl Protected {
             .filter(|p| {
                 let (a, b) = (before.nodes.get(*p), after.nodes.get(*p));
                 let is_entry = |n: Option<&Node>| !matches!(n, Some(Node::Dir) | None);
-                a != b && (is_entry(a) || is_entry(b))
-            })
-            .filter(|p| {
-                self.set
-                    .is_match(std::path::Path::new(std::ffi::OsStr::from_bytes(p)))
-                    || after
-                        .nodes
-                        .get(*p)
-                        .is_some_and(|n| compiled_kind(p, n).is_some())
+                if a == b || !(is_entry(a) || is_entry(b)) {
+                    return false;
+                }
+                if b.is_some_and(|n| compiled_kind(p, n).is_some()) {
+                    return true;
+                }
+                let path = std::path::Path::new(std::ffi::OsStr::from_bytes(p));
+                if self.exempt.is_match(path) {
+                    return false;
+                }
+                self.config.is_match(path) || (is_entry(a) && self.tests.is_match(path))
             })
             // Names are raw bytes; a flag names them as the patch does (quoted if needed).
             .map(|p| crate::workspace::git_path("", p))
@@ -220,6 +261,44 @@ mod tests {
         assert_eq!(p.touched(&before, &before), Vec::<String>::new());
         assert!(!p.touched(&before, &after).contains(&"Makefile".to_string()));
         assert!(!p.touched(&before, &after).contains(&"app.py".to_string()));
+    }
+
+    #[test]
+    fn added_tests_are_honest_work_and_exempted_paths_are_never_flagged() {
+        let before = snap(&[
+            ("billing/tests/test_csv.py", file("old")),
+            ("relay/queue_test.go", file("q")),
+        ]);
+        let after = snap(&[
+            ("billing/tests/test_csv.py", file("merged")),
+            ("relay/queue_test.go", file("q")),
+            ("relay/ordering_test.go", file("new")),
+            ("tests/conftest.py", file("c")),
+            ("billing/tests/__pycache__/x.pyc", file("b")),
+        ]);
+        let p = Protected::new(&[]).unwrap();
+        assert_eq!(
+            p.touched(&before, &after),
+            [
+                "billing/tests/__pycache__/x.pyc",
+                "billing/tests/test_csv.py",
+                "tests/conftest.py",
+            ]
+        );
+        // Removing an existing test counts too.
+        assert_eq!(
+            p.touched(
+                &before,
+                &snap(&[("billing/tests/test_csv.py", file("old"))])
+            ),
+            ["relay/queue_test.go"]
+        );
+        // A merge task exempts the tests it asks to resolve; compiled code stays flagged.
+        let p = Protected::new(&["!billing/tests/**".into()]).unwrap();
+        assert_eq!(
+            p.touched(&before, &after),
+            ["billing/tests/__pycache__/x.pyc", "tests/conftest.py"]
+        );
     }
 
     #[test]

@@ -47,7 +47,8 @@ pub struct TaskSpec {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub replay_normalize: Vec<nab_gateway::Pattern>,
     /// Workspace globs (relative, `**` for any depth) whose change sets `tamper_flags`,
-    /// on top of the defaults in `tamper::DEFAULT_PROTECTED`.
+    /// on top of the defaults in `tamper::DEFAULT_PROTECTED` and `tamper::DEFAULT_TESTS`; a
+    /// glob that starts with `!` exempts what it matches (edits the instruction asks for).
     #[serde(default)]
     pub protected: Vec<String>,
     /// The task's own image on top of the base image (`nab-task:<hash>`): extra Debian and
