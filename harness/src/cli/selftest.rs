@@ -17,7 +17,10 @@ use tokio_util::sync::CancellationToken;
 one trial each, through the same runner, sandbox, gateway and verifier as `nab run`. \
 Each attack tries to pass without doing the task, or to turn its failure into an \
 infrastructure error: failures made into errors, reading expected data, forged runner \
-reports, tampering, forbidden gateway requests, and one escape per sandbox flag. Prints a table (class, \
+reports and code that goes after the runner (in Python, C, Java, JavaScript, Go, Rust and \
+shell), tampering and planted byte code, requirements met without the call, forbidden \
+gateway requests, and one escape per sandbox flag. Tasks with an `environment:` (the \
+language targets) get their images built first. Prints a table (class, \
 attack, expected, observed, result) and exits 1 when any attack fooled the harness \
 (passed, or an error, where a failure was expected) or ended otherwise than expected; \
 controls (honest agents) must pass. `--list` shows every case."
@@ -37,7 +40,7 @@ pub struct Args {
     #[arg(long)]
     list: bool,
     /// Case ids or classes to run (default: all): control, agent-failure, expected-data,
-    /// runner-forgery, tampering, gateway, sandbox.
+    /// runner-forgery, tampering, requirements, gateway, sandbox.
     cases: Vec<String>,
 }
 
@@ -58,7 +61,8 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         .unwrap_or_else(|| default_out("selftest-", &run_id));
     let started = std::time::Instant::now();
     let opts = Options {
-        backend: Arc::new(DockerBackend::new(docker)),
+        backend: Arc::new(DockerBackend::new(docker.clone())),
+        task_images: Some(docker),
         image,
         out: out.clone(),
         run_id,

@@ -30,6 +30,9 @@ const MODEL: &str = "scripted:task";
 pub struct Options {
     pub backend: Arc<dyn SandboxBackend>,
     pub image: String,
+    /// The engine that builds the images of corpus tasks with an `environment:` (the
+    /// language targets); `None` when the caller built them.
+    pub task_images: Option<crate::sandbox::Engine>,
     /// The run folder: `corpus/` (the suite and agents as run), `results.jsonl`, `trials/`.
     pub out: PathBuf,
     pub run_id: String,
@@ -129,10 +132,31 @@ pub async fn run(
             eprintln!("warning: {w}");
         }
     }
-    let tasks: HashMap<String, Arc<crate::task::Task>> = loaded
-        .into_iter()
-        .map(|t| (t.id().to_owned(), Arc::new(t)))
-        .collect();
+    let mut loaded: Vec<Arc<crate::task::Task>> = loaded.into_iter().map(Arc::new).collect();
+    if let Some(docker) = &opts.task_images {
+        let used: std::collections::HashSet<&str> =
+            corpus.cases.iter().map(|c| c.task.as_str()).collect();
+        loaded.retain(|t| used.contains(t.id()));
+        let quiet = indicatif::ProgressBar::hidden();
+        crate::image::ensure_suite_images(
+            docker,
+            &opts.image,
+            &mut loaded,
+            false,
+            &quiet,
+            |i, n, img| {
+                eprintln!(
+                    "building task image {i}/{n} {} for {} ...",
+                    img.recipe.tag(),
+                    img.tasks.join(", ")
+                );
+            },
+        )
+        .await
+        .map_err(|e| SelftestError::Suite(e.to_string()))?;
+    }
+    let tasks: HashMap<String, Arc<crate::task::Task>> =
+        loaded.into_iter().map(|t| (t.id().to_owned(), t)).collect();
     let all: Vec<Arc<crate::task::Task>> = tasks.values().cloned().collect();
     // Every case gets a gateway and /nab/out, as a `command:` agent of a run with a model.
     let model = crate::model::ModelSetup::new(MODEL, None, &all).map_err(|errors| {

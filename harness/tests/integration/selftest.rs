@@ -63,6 +63,7 @@ fn an_unknown_case_is_refused_and_the_list_names_every_class() {
         "expected-data",
         "runner-forgery",
         "tampering",
+        "requirements",
         "gateway",
         "sandbox",
     ] {

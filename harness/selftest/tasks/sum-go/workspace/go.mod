@@ -1,0 +1,3 @@
+module sumlib
+
+go 1.19
