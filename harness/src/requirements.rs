@@ -1,8 +1,9 @@
 //! A task's requirements on how the work was done, checked from records the agent cannot
 //! write: `required_tool_calls` from the MCP host's record of the calls its servers served
 //! (`mcp_calls.jsonl`), whatever agent ran and whatever its model claimed; and
-//! `agent.requires_compaction`, which only a model session can show. A requirement that
-//! cannot be checked fails the trial with a reason that names it.
+//! `agent.requires_compaction`, a requirement on nab-agent's context management that only
+//! its events and the gateway's transcript can show. Other agents are scored on their
+//! answers there: the requirement is not judged for them, and the trial's log says so.
 
 use crate::task::{MadeCall, Task};
 use nab_protocol::{FailureReason, McpCall};
@@ -39,9 +40,18 @@ pub fn read_served(trial_dir: &Path) -> Result<Vec<McpCall>, nab_protocol::Jsonl
     Ok(nab_protocol::read_jsonl::<McpCall>(&path)?.records)
 }
 
-/// Checks both kinds of requirement. `compaction`: the finding from the agent's session
-/// (`Some(None)`: shown; `Some(Some(why))`: not shown), or `None` without a session.
-pub fn check(task: &Task, served: &[McpCall], compaction: Option<Option<String>>) -> Unmet {
+/// What is known of a compaction the task requires.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Compaction {
+    /// nab-agent with a model session: `None` when its events and the transcript show the
+    /// compaction, else why not.
+    Judged(Option<String>),
+    /// Any other agent: not judged (its answers decide).
+    NotJudged,
+}
+
+/// Checks both kinds of requirement.
+pub fn check(task: &Task, served: &[McpCall], compaction: Compaction) -> Unmet {
     let mut unmet = Unmet::default();
     let calls = unmet_tool_calls(task, served);
     if !calls.is_empty() {
@@ -52,20 +62,17 @@ pub fn check(task: &Task, served: &[McpCall], compaction: Option<Option<String>>
                 .map(|why| format!("{why} (the MCP servers' record)")),
         );
     }
-    if let Some(tier) = task.spec.agent.as_ref().and_then(|a| a.requires_compaction) {
-        let why = match compaction {
-            Some(found) => found,
-            None => Some(format!(
-                "the task requires a `{}` compaction, which only a model session through the gateway can show, and this agent had none",
-                tier.as_str()
-            )),
-        };
-        if let Some(why) = why {
-            unmet
-                .failure
-                .get_or_insert(FailureReason::MissingCompaction);
-            unmet.violations.push(why);
-        }
+    if task
+        .spec
+        .agent
+        .as_ref()
+        .is_some_and(|a| a.requires_compaction.is_some())
+        && let Compaction::Judged(Some(why)) = compaction
+    {
+        unmet
+            .failure
+            .get_or_insert(FailureReason::MissingCompaction);
+        unmet.violations.push(why);
     }
     unmet
 }
@@ -110,13 +117,13 @@ mod tests {
             "required_tool_calls:\n  - mcp__tracker__list_tickets\n  - {tool: mcp__tracker__get_ticket, arguments: {id: T-7}}\n",
         );
         // Nothing served (a model that "called" the tools through made-up answers).
-        let none = check(&t, &[], None);
+        let none = check(&t, &[], Compaction::NotJudged);
         assert_eq!(none.failure, Some(FailureReason::MissingToolCalls));
         assert_eq!(none.violations.len(), 2, "{:?}", none.violations);
         // Served, but the ticket call was an error: still unmet.
         let list = served("mcp__tracker__list_tickets", json!({}), false);
         let bad = served("mcp__tracker__get_ticket", json!({"id": "T-7"}), true);
-        let some = check(&t, &[list.clone(), bad], None);
+        let some = check(&t, &[list.clone(), bad], Compaction::NotJudged);
         assert_eq!(some.violations.len(), 1);
         assert!(
             some.violations[0].contains("get_ticket"),
@@ -124,17 +131,20 @@ mod tests {
             some.violations
         );
         let good = served("mcp__tracker__get_ticket", json!({"id": "T-7"}), false);
-        assert_eq!(check(&t, &[list, good], None), Unmet::default());
+        assert_eq!(
+            check(&t, &[list, good], Compaction::Judged(None)),
+            Unmet::default()
+        );
     }
 
     #[test]
-    fn a_compaction_requirement_without_a_session_fails_and_says_why() {
+    fn a_compaction_requirement_is_judged_for_nab_agent_only() {
         let t = task("agent: {context_window: 9000, requires_compaction: summarize}\n");
-        let none = check(&t, &[], None);
-        assert_eq!(none.failure, Some(FailureReason::MissingCompaction));
-        assert!(none.violations[0].contains("no"), "{:?}", none.violations);
-        assert_eq!(check(&t, &[], Some(None)), Unmet::default());
-        let shown = check(&t, &[], Some(Some("no summary".into())));
-        assert_eq!(shown.violations, vec!["no summary".to_string()]);
+        let missing = check(&t, &[], Compaction::Judged(Some("no summary".into())));
+        assert_eq!(missing.failure, Some(FailureReason::MissingCompaction));
+        assert_eq!(missing.violations, vec!["no summary".to_string()]);
+        assert_eq!(check(&t, &[], Compaction::Judged(None)), Unmet::default());
+        // The oracle, or another agent: scored on its answers.
+        assert_eq!(check(&t, &[], Compaction::NotJudged), Unmet::default());
     }
 }

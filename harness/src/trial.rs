@@ -7,6 +7,7 @@ use crate::llm::LlmSession;
 use crate::mcp_host::McpHost;
 use crate::metrics::ModelMetrics;
 use crate::model::ModelSetup;
+use crate::requirements::Compaction;
 use crate::sandbox::{
     BindMount, ContainerId, ContainerSpec, ExecRequest, ExecUser, Labels, Lockdown, QuotaMount,
     SANDBOX_UID, SandboxBackend, SandboxError, TmpfsMount, VERIFIER_UID, VolumeId, quota,
@@ -644,7 +645,23 @@ async fn collect(
             source: std::io::Error::other(e.to_string()),
         })?
     };
-    let compaction = metrics.as_ref().map(|m| m.missing_compaction.clone());
+    let compaction = match (&scope.job.agent, &metrics) {
+        (AgentKind::NabAgent, Some(m)) => Compaction::Judged(m.missing_compaction.clone()),
+        _ => {
+            if task
+                .spec
+                .agent
+                .as_ref()
+                .is_some_and(|a| a.requires_compaction.is_some())
+            {
+                append_log(
+                    dir,
+                    "[nab: the task's requires_compaction is a requirement on nab-agent's context management; it is not judged for this agent, whose answers decide]\n",
+                )?;
+            }
+            Compaction::NotJudged
+        }
+    };
     let unmet = crate::requirements::check(task, &served, compaction);
     if let Some(f) = unmet.failure {
         failure.get_or_insert(f);
