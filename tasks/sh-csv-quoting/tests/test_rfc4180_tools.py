@@ -232,6 +232,24 @@ def test_guard_refuses_other_interpreters(exports):
     assert "python3" in r.refused
 
 
+def test_guard_refuses_unreadable_and_unresolvable_programs(exports):
+    # The sandbox itself: a copy of Python its owner may only execute (the kernel runs an
+    # ELF file unread), and one opened, deleted and run as /proc/self/fd/3, are refused.
+    f = f"{exports}/probe"
+    nv.write(f, "\n".join([
+        'p=$(mktemp /tmp/.guard-probe.XXXXXX); cp /usr/bin/python3 "$p"; chmod 0111 "$p"',
+        '"$p" -c "print(\'ran unread\')"',
+        'q=$(mktemp /tmp/.guard-probe.XXXXXX); cp /usr/bin/python3 "$q"; exec 3<"$q"; rm -f "$q"',
+        '/proc/self/fd/3 -c "print(\'ran unlinked\')"',
+        "",
+    ]))
+    r = guarded(["bash", f])
+    assert "ran" not in r.stdout, r.stdout
+    refused = r.refused.splitlines()
+    assert any(line.startswith("refused /tmp/.guard-probe.") for line in refused), r.refused
+    assert any(line.startswith("refused /proc/self/fd/3") for line in refused), r.refused
+
+
 def test_every_tool_runs_with_bash_and_text_tools_only(exports):
     f = write(f"{exports}/contacts export.csv", CONTACTS)
     want = {
