@@ -2,15 +2,23 @@
 per fact in a fixed order (the first value given for a key; backticks around a line and a
 `logs/` prefix on a location and spaces around a remediation's `=` are allowed forms), `key: (missing)` for a fact not given. The
 harness compares this, on the host, with expected/facts.txt (the values pinned from
-generate.py), which never enters a container."""
+generate.py), which never enters a container. It runs as the verifier user, which cannot
+read the workspace: ANSWER.txt is read through the broker, as the sandbox user, and only as
+a regular file (not a link)."""
+import io
 import re
 import sys
+
+import nabverify as nv
 
 KEYS = ["first_error", "request_id", "failed_requests", "root_cause", "rollout", "remediation"]
 LOCATIONS = {"first_error", "root_cause"}
 
+data = nv.read("/workspace/ANSWER.txt")
+if data is None:
+    sys.exit("ANSWER.txt is missing or not a regular file")
 found = {}
-with open("/workspace/ANSWER.txt", encoding="utf-8", errors="replace") as f:
+with io.TextIOWrapper(io.BytesIO(data), encoding="utf-8", errors="replace") as f:
     for line in f:
         line = line.strip().strip("`")
         m = re.fullmatch(r"([a-z_]+)\s*:\s*(.+)", line)

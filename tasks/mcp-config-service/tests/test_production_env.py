@@ -1,11 +1,16 @@
 """Hidden checks of config/production.env against orders-api's effective production config
 (defaults <- prod-common <- production, with unset entries and secret references). The
 managed settings and header themselves are compared on the host (managed.py's output
-against expected/managed.env, which never enters a container)."""
+against expected/managed.env, which never enters a container). They run as the verifier
+user, which cannot read the workspace: the env files are read through the broker, as the
+sandbox user, and only as regular files (not links)."""
 import hashlib
+import io
 import re
 
 import pytest
+
+import nabverify as nv
 
 PROD = "/workspace/config/production.env"
 STAGING = "/workspace/config/staging.env"
@@ -14,9 +19,15 @@ LOCAL = ["SENTRY_ENVIRONMENT=prod-eu", "LOCAL_TRACE_SAMPLE=0.05"]
 STAGING_SHA256 = "e187fd1d3d3b9fc3e56b53e1bebafca29517ffefae5897b01246337a326c9417"
 
 
+def read(path):
+    data = nv.read(path)
+    assert data is not None, f"{path} is missing or not a regular file"
+    return data
+
+
 @pytest.fixture(scope="module")
 def sections():
-    with open(PROD, encoding="utf-8") as f:
+    with io.TextIOWrapper(io.BytesIO(read(PROD)), encoding="utf-8") as f:
         lines = f.read().splitlines()
     assert MARKER in lines, "the local-section marker line is gone"
     i = lines.index(MARKER)
@@ -50,5 +61,4 @@ def test_local_section_untouched(sections):
 
 
 def test_other_environments_untouched():
-    with open(STAGING, "rb") as f:
-        assert hashlib.sha256(f.read()).hexdigest() == STAGING_SHA256
+    assert hashlib.sha256(read(STAGING)).hexdigest() == STAGING_SHA256

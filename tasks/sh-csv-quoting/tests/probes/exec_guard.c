@@ -4,7 +4,9 @@
  * Every exec family call and posix_spawn in a guarded process is checked: the program's real
  * path must be in NAB_GUARD_ALLOW (colon-separated real paths), or be a script whose "#!"
  * interpreter is (or a file with neither "#!" nor an ELF header, which the shell runs
- * itself). A refused program is logged to NAB_GUARD_LOG and the call fails with EACCES.
+ * itself). A program whose path does not resolve, or that cannot be read, is refused too:
+ * the kernel runs an ELF file it may only execute, and /proc/self/fd/N of a deleted file.
+ * A refused program is logged to NAB_GUARD_LOG and the call fails with EACCES.
  * The guard is sticky: every exec passes LD_PRELOAD and the guard's settings on, and
  * setenv/unsetenv/putenv/clearenv cannot drop them, so system() and popen() (which spawn
  * /bin/sh with the caller's environment) stay guarded too. */
@@ -106,10 +108,10 @@ static char *search_path(const char *file, char *buf, size_t cap) {
 /* 1 when PATH_NAME may be run, 0 when not. depth bounds interpreter chains. */
 static int may_run(const char *path_name, int depth) {
     char real[PATH_MAX];
-    if (!realpath(path_name, real)) return 1; /* missing: the real call reports it */
+    if (!realpath(path_name, real)) { refuse_log(path_name); return 0; } /* unresolvable (e.g. /proc/self/fd/N of a deleted file) */
     if (in_allow_list(real)) return 1;
     int fd = open(real, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return 1; /* unreadable: the kernel decides (it needs read for scripts) */
+    if (fd < 0) { refuse_log(real); return 0; } /* unreadable (mode 0111): the kernel would run an ELF file unread */
     char head[256];
     ssize_t got = read(fd, head, sizeof head - 1);
     close(fd);
