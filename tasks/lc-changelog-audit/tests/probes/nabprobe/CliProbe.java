@@ -1,14 +1,30 @@
+package nabprobe;
+
 import dev.logship.cli.Main;
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
-/** Runs Main.run once per case (cases separated by "::") in one JVM; prints
- * "CASE i exit=N", then "OUT ..." / "ERR ..." lines, then "END". */
-public final class Probe {
+/**
+ * Runs Main.run once per case (cases separated by "::" in argv) in one JVM and prints, per
+ * case, one JSON line of what it saw: {"case": i, "exit": N, "out": "...", "err": "..."}, or
+ * {"case": i, "threw": {"class", "message"}} when run threw. It decides nothing. The lines go
+ * to the real stdout; the code under test gets stderr as System.out and an empty System.in.
+ */
+public final class CliProbe {
+    private CliProbe() {}
+
     public static void main(String[] args) {
+        PrintStream proto = new PrintStream(new FileOutputStream(FileDescriptor.out), false, StandardCharsets.UTF_8);
+        System.setOut(System.err);
+        System.setIn(new ByteArrayInputStream(new byte[0]));
         List<List<String>> cases = new ArrayList<>();
         cases.add(new ArrayList<>());
         for (String a : args) {
@@ -19,22 +35,24 @@ public final class Probe {
             }
         }
         for (int i = 0; i < cases.size(); i++) {
+            Map<String, Object> seen = new LinkedHashMap<>();
+            seen.put("case", i);
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             ByteArrayOutputStream err = new ByteArrayOutputStream();
-            int code = Main.run(cases.get(i).toArray(new String[0]), new PrintStream(out, true, StandardCharsets.UTF_8),
-                    new PrintStream(err, true, StandardCharsets.UTF_8));
-            System.out.println("CASE " + i + " exit=" + code);
-            for (String line : out.toString(StandardCharsets.UTF_8).split("\n", -1)) {
-                if (!line.isEmpty()) {
-                    System.out.println("OUT " + line);
-                }
+            try {
+                int code = Main.run(cases.get(i).toArray(new String[0]), new PrintStream(out, true, StandardCharsets.UTF_8),
+                        new PrintStream(err, true, StandardCharsets.UTF_8));
+                seen.put("exit", code);
+                seen.put("out", out.toString(StandardCharsets.UTF_8));
+                seen.put("err", err.toString(StandardCharsets.UTF_8));
+            } catch (Throwable t) {
+                Map<String, Object> e = new LinkedHashMap<>();
+                e.put("class", t.getClass().getName());
+                e.put("message", String.valueOf(t.getMessage()));
+                seen.put("threw", e);
             }
-            for (String line : err.toString(StandardCharsets.UTF_8).split("\n", -1)) {
-                if (!line.isEmpty()) {
-                    System.out.println("ERR " + line);
-                }
-            }
-            System.out.println("END");
+            proto.println(Json.write(seen));
+            proto.flush();
         }
     }
 }
