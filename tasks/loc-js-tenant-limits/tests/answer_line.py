@@ -7,7 +7,7 @@ import sys
 
 import nabverify
 
-text = nabverify.read_text("/workspace/ANSWER.txt", max_bytes=64 * 1024)
+text = nabverify.read_text("/workspace/ANSWER.txt")
 if text is None:
     sys.exit("ANSWER.txt is missing or not a regular file")
 lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
