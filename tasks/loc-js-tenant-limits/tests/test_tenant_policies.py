@@ -1,14 +1,18 @@
 """Hidden checks: each tenant's policy is built from the defaults, its tier and its own limits
-only, whatever else the configuration holds. The workspace's code runs in its own node
-process; these tests only read what it prints."""
+only, whatever else the configuration holds. The workspace's code runs with node, started by
+the broker as the sandbox user with a clean environment (the CLI, and
+/nab/probes/probe.js, which prints what resolvePolicy returned); its inputs are written
+through the broker, and these tests only read what it prints."""
+import itertools
 import json
-import subprocess
 
+import nabverify as nv
 import pytest
 
 WS = "/workspace"
-PROBE = "/nab/tests/probe.js"
+PROBE = "/nab/probes/probe.js"
 ENV = {"PATH": "/usr/bin:/bin", "HOME": "/tmp", "LC_ALL": "C.UTF-8"}
+_DIRS = itertools.count(1)
 
 EXEMPT = ["^\\/health$", "^\\/metrics$"]
 HEADERS = {"prefix": "X-RateLimit", "retryAfter": True}
@@ -41,50 +45,57 @@ SAMPLE_PLAN = {
 
 
 def node(*args, timeout=30):
-    r = subprocess.run(["node", *args], capture_output=True, text=True, env=ENV, cwd=WS, timeout=timeout)
-    assert r.returncode == 0, f"node {' '.join(args[:2])} exited {r.returncode}: {r.stderr[-2000:]}"
+    r = nv.run(["node", *args], env=ENV, cwd=WS, timeout=timeout)
+    assert r.ok, f"node {' '.join(args[:2])}: {r.describe()}"
     return r.stdout
 
 
-def write_config(tmp_path, tenants, name="tenants.json"):
-    p = tmp_path / name
-    p.write_text(json.dumps({"tenants": tenants}))
-    return str(p)
+@pytest.fixture
+def scratch():
+    """A fresh folder for a test's inputs, in the sandbox user's /tmp (written through the
+    broker, so the code under test can read them)."""
+    return f"/tmp/nab-inputs/{next(_DIRS)}"
 
 
-def plan(tmp_path, tenants):
-    out = json.loads(node(f"{WS}/bin/turnstile.js", "plan", "--config", write_config(tmp_path, tenants), "--json"))
+def write_config(scratch, tenants, name="tenants.json"):
+    p = f"{scratch}/{name}"
+    nv.write(p, json.dumps({"tenants": tenants}))
+    return p
+
+
+def plan(scratch, tenants):
+    out = json.loads(node(f"{WS}/bin/turnstile.js", "plan", "--config", write_config(scratch, tenants), "--json"))
     return {d["tenant"]: d for d in out}
 
 
-def simulate(tmp_path, tenants, requests):
-    reqs = tmp_path / "requests.jsonl"
-    reqs.write_text("".join(json.dumps(r) + "\n" for r in requests))
-    return node(f"{WS}/bin/turnstile.js", "simulate", "--config", write_config(tmp_path, tenants),
-                "--requests", str(reqs)).splitlines()
+def simulate(scratch, tenants, requests):
+    reqs = f"{scratch}/requests.jsonl"
+    nv.write(reqs, "".join(json.dumps(r) + "\n" for r in requests))
+    return node(f"{WS}/bin/turnstile.js", "simulate", "--config", write_config(scratch, tenants),
+                "--requests", reqs).splitlines()
 
 
 def probe(tenants):
     return json.loads(node(PROBE, json.dumps(tenants)))
 
 
-def test_sample_plan_each_tenant_from_its_own_layers(tmp_path):
-    assert plan(tmp_path, SAMPLE) == SAMPLE_PLAN
+def test_sample_plan_each_tenant_from_its_own_layers(scratch):
+    assert plan(scratch, SAMPLE) == SAMPLE_PLAN
 
 
 @pytest.mark.parametrize("order", ["reversed", "interleaved"])
-def test_order_of_tenants_does_not_matter(tmp_path, order):
+def test_order_of_tenants_does_not_matter(scratch, order):
     tenants = SAMPLE[::-1] if order == "reversed" else SAMPLE[1::2] + SAMPLE[0::2]
-    assert plan(tmp_path, tenants) == SAMPLE_PLAN
+    assert plan(scratch, tenants) == SAMPLE_PLAN
 
 
-def test_a_tenant_alone_and_among_others_is_the_same(tmp_path):
+def test_a_tenant_alone_and_among_others_is_the_same(scratch):
     for t in SAMPLE:
-        assert plan(tmp_path, [t]) == {t["id"]: SAMPLE_PLAN[t["id"]]}
+        assert plan(scratch, [t]) == {t["id"]: SAMPLE_PLAN[t["id"]]}
 
 
-def test_nested_settings_merge_key_by_key(tmp_path):
-    got = plan(tmp_path, [
+def test_nested_settings_merge_key_by_key(scratch):
+    got = plan(scratch, [
         {"id": "p1", "tier": "pro", "limits": {"burst": {"refillPerSec": 3}}},
         {"id": "b1", "tier": "batch", "limits": {"burst": {"size": 40}, "window": {"size": "1h"}}},
         {"id": "s1", "tier": "standard", "limits": {"headers": {"prefix": "X-Quota"}}},
@@ -98,8 +109,8 @@ def test_nested_settings_merge_key_by_key(tmp_path):
     assert got["s2"] == planned("s2", "standard", 60, "1m", 10, 1)
 
 
-def test_legacy_keys_and_unlimited(tmp_path):
-    got = plan(tmp_path, [
+def test_legacy_keys_and_unlimited(scratch):
+    got = plan(scratch, [
         {"id": "old", "tier": "batch", "limits": {"burst_size": 30, "limit": "unlimited"}},
         {"id": "new", "tier": "batch"},
     ])
@@ -125,11 +136,11 @@ def test_resolving_again_gives_the_same_policy():
     assert ops["limit"] == "Infinity" and ops["keyBy"] == "fn:byApiKeyOrIp"
 
 
-def test_simulate_burst_is_per_tenant(tmp_path):
+def test_simulate_burst_is_per_tenant(scratch):
     tenants = [SAMPLE[2], SAMPLE[0]]
     reqs = [{"at": 1000, "tenant": t, "ip": "10.0.0.7", "path": "/v1/items"} for t in ("bulk-import", "acme") for _ in range(12)]
     reqs.append({"at": 1000, "tenant": "acme", "ip": "10.0.0.7", "path": "/health"})
-    lines = simulate(tmp_path, tenants, reqs)
+    lines = simulate(scratch, tenants, reqs)
     assert len(lines) == 25
     bulk, acme = lines[:12], lines[12:24]
     assert all(" allow " in ln for ln in bulk), bulk
@@ -140,7 +151,7 @@ def test_simulate_burst_is_per_tenant(tmp_path):
 
 
 @pytest.mark.parametrize("first", ["hooli", "acme"])
-def test_simulate_windows_are_per_tenant(tmp_path, first):
+def test_simulate_windows_are_per_tenant(scratch, first):
     tenants = [{"id": "acme", "tier": "standard", "limits": {"limit": 3}},
                {"id": "hooli", "tier": "standard", "limits": {"limit": 3, "window": {"size": "30s"}, "keyBy": "ip"}},
                {"id": "ops-dashboard", "tier": "internal"}]
@@ -149,7 +160,7 @@ def test_simulate_windows_are_per_tenant(tmp_path, first):
     reqs = [{"at": 2000 * i, "tenant": t, "ip": "10.1.1.1", "apiKey": "k1", "path": "/v1/x"}
             for t in ("acme", "hooli") for i in range(1, 5)]
     reqs += [{"at": 9000, "tenant": "ops-dashboard", "apiKey": "dash", "path": "/v1/x"} for _ in range(15)]
-    lines = simulate(tmp_path, tenants, reqs)
+    lines = simulate(scratch, tenants, reqs)
     assert lines[3] == "8000 acme key:k1 deny (window) X-RateLimit-Limit=3 X-RateLimit-Remaining=0 Retry-After=52"
     assert lines[7] == "8000 hooli ip:10.1.1.1 deny (window) X-RateLimit-Limit=3 X-RateLimit-Remaining=0 Retry-After=22"
     assert lines[8:] == ["9000 ops-dashboard key:dash allow"] * 15

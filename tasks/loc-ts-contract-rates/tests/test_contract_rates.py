@@ -3,53 +3,66 @@ else the contract in force on the period's first day, the account's own or its n
 ancestor's, else the plan's default), along that book's `extends` chain; the month-end run
 gives each account the invoice it gets alone, whatever else the data holds and in whatever
 order the accounts are billed; and the run looks each distinct rate card (book, plan, metric,
-currency) up once. The workspace is compiled with tsc into a scratch folder and run with node
-in processes of their own; these tests only read what it prints."""
+currency) up once. The broker compiles the workspace with tsc into a scratch folder and runs
+it with node, as the sandbox user with a clean environment; the data the tests make up is
+written through the broker, and these tests only read what the program prints."""
 import copy
+import itertools
 import json
-import os
-import subprocess
-import tempfile
+from pathlib import PurePosixPath
 
+import nabverify as nv
 import pytest
 
 WS = "/workspace"
 ENV = {"PATH": "/usr/bin:/bin", "HOME": "/tmp", "LC_ALL": "C.UTF-8"}
 MARCH = ("2026-03", "2026-03-01")
+DIST = "/tmp/nab-ledger-dist"
+_DIRS = itertools.count(1)
 
 
 @pytest.fixture(scope="session")
 def dist():
-    out = tempfile.mkdtemp(prefix="ledger-dist-")
-    r = subprocess.run(["tsc", "-p", f"{WS}/tsconfig.json", "--outDir", out], capture_output=True, text=True,
-                       env=ENV, cwd=WS, timeout=120)
-    assert r.returncode == 0, f"tsc failed:\n{r.stdout[-3000:]}{r.stderr[-2000:]}"
-    main = os.path.join(out, "src", "cli", "main.js")
-    assert os.path.isfile(main), "tsc wrote no src/cli/main.js"
-    return main
+    r = nv.run(["tsc", "-p", f"{WS}/tsconfig.json", "--outDir", DIST], env=ENV, cwd=WS, timeout=120)
+    assert r.ok, f"tsc failed:\n{r.stdout[-3000:]}{r.stderr[-2000:]}"
+    entries = nv.listdir(f"{DIST}/src/cli") or []
+    assert ("main.js", "file") in entries, "tsc wrote no src/cli/main.js"
+    return f"{DIST}/src/cli/main.js"
+
+
+@pytest.fixture
+def scratch():
+    """A fresh folder for the data a test makes up, in the sandbox user's /tmp (written there
+    through the broker, so the code under test can read it)."""
+    return PurePosixPath(f"/tmp/nab-inputs/{next(_DIRS)}")
+
+
+def node(*args):
+    r = nv.run(["node", *args], env=ENV, cwd="/tmp", timeout=30)
+    assert r.ok, f"node {' '.join(args[1:3])}: {r.describe()}"
+    return r.stdout
 
 
 def ledger(main, data, *args):
-    r = subprocess.run(["node", main, *args, "--data", str(data), "--json"], capture_output=True, text=True,
-                       env=ENV, cwd="/tmp", timeout=30)
-    assert r.returncode == 0, f"ledger {' '.join(args)} exited {r.returncode}: {r.stderr[-2000:]}"
-    return json.loads(r.stdout)
+    return json.loads(node(main, *args, "--data", str(data), "--json"))
+
+
+def put(path, text):
+    nv.write(str(path), text)
 
 
 # ---------------------------------------------------------------- data the tests write
 
 def write_data(root, plans, books, accounts, usage, period="2026-03", defaults=None):
-    root.mkdir(parents=True, exist_ok=True)
-    (root / "usage").mkdir(exist_ok=True)
-    (root / "metrics.json").write_text(json.dumps({"metrics": [
+    put(root / "metrics.json", json.dumps({"metrics": [
         {"id": "api_calls", "unit": "call", "aliases": ["requests"]},
         {"id": "storage_gb", "unit": "GB-month", "aliases": ["storage"]}]}))
-    (root / "plans.json").write_text(json.dumps({"plans": plans}))
-    (root / "pricebooks.json").write_text(json.dumps({"books": books}))
-    (root / "accounts.json").write_text(json.dumps({
+    put(root / "plans.json", json.dumps({"plans": plans}))
+    put(root / "pricebooks.json", json.dumps({"books": books}))
+    put(root / "accounts.json", json.dumps({
         "defaults": defaults or {"currency": "USD", "taxRegion": "US", "anchorDay": 1}, "accounts": accounts}))
-    (root / "tax.json").write_text(json.dumps({"regions": {"US": 0, "US-NY": 888, "DE": 1900, "NL": 2100, "GB": 2000}}))
-    (root / "coupons.json").write_text(json.dumps({"coupons": [{"code": "TENOFF", "percentOff": 1000, "appliesTo": "all"}]}))
+    put(root / "tax.json", json.dumps({"regions": {"US": 0, "US-NY": 888, "DE": 1900, "NL": 2100, "GB": 2000}}))
+    put(root / "coupons.json", json.dumps({"coupons": [{"code": "TENOFF", "percentOff": 1000, "appliesTo": "all"}]}))
     lines = []
     for sub, (api, storage) in usage.items():
         half = api // 2
@@ -57,7 +70,7 @@ def write_data(root, plans, books, accounts, usage, period="2026-03", defaults=N
         lines.append({"id": f"{sub}-1", "subscription": sub, "metric": "api_calls", "quantity": half, "day": f"{period}-03"})
         lines.append({"id": f"{sub}-2", "subscription": sub, "metric": "requests", "quantity": api - half, "day": f"{period}-17"})
         lines.append({"id": f"{sub}-3", "subscription": sub, "metric": "storage", "quantity": storage, "day": f"{period}-28"})
-    (root / "usage" / f"{period}.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines))
+    put(root / "usage" / f"{period}.jsonl", "".join(json.dumps(x) + "\n" for x in lines))
     return root
 
 
@@ -263,8 +276,8 @@ SAMPLE_USAGE = {"sub-acme-1": (1_240_000, 130), "sub-nw-1": (3_150_000, 420), "s
                 "sub-wy-1": (95_000, 25), "sub-ho-1": (720_000, 100)}
 
 
-def test_reported_northwind_invoice_in_the_run(dist, tmp_path):
-    root = write_data(tmp_path / "d", SAMPLE_PLANS, SAMPLE_BOOKS, SAMPLE_ACCOUNTS, SAMPLE_USAGE)
+def test_reported_northwind_invoice_in_the_run(dist, scratch):
+    root = write_data(scratch / "d", SAMPLE_PLANS, SAMPLE_BOOKS, SAMPLE_ACCOUNTS, SAMPLE_USAGE)
     run = ledger(dist, root, "run", "--period", "2026-03")
     got = amounts_by_sub(run["invoices"])
     assert got["sub-nw-1"] == [19900, 43800, 2560]
@@ -275,13 +288,13 @@ def test_reported_northwind_invoice_in_the_run(dist, tmp_path):
     assert run["stats"]["rateCardsResolved"] == 8
 
 
-def test_every_subscription_rated_from_its_book(dist, tmp_path):
-    root = write_data(tmp_path / "d", PLANS, BOOKS, ACCOUNTS, USAGE)
+def test_every_subscription_rated_from_its_book(dist, scratch):
+    root = write_data(scratch / "d", PLANS, BOOKS, ACCOUNTS, USAGE)
     check_run(dist, root, PLANS, BOOKS, ACCOUNTS, USAGE)
 
 
-def test_run_invoice_equals_the_invoice_alone(dist, tmp_path):
-    root = write_data(tmp_path / "d", PLANS, BOOKS, ACCOUNTS, USAGE)
+def test_run_invoice_equals_the_invoice_alone(dist, scratch):
+    root = write_data(scratch / "d", PLANS, BOOKS, ACCOUNTS, USAGE)
     run = ledger(dist, root, "run", "--period", "2026-03")
     billed = [inv["account"] for inv in run["invoices"]]
     assert sorted(billed) == sorted(a["id"] for a in ACCOUNTS)
@@ -290,15 +303,15 @@ def test_run_invoice_equals_the_invoice_alone(dist, tmp_path):
 
 
 @pytest.mark.parametrize("shift", [0, 5, 11, 19])
-def test_billing_order_does_not_change_rates(dist, tmp_path, shift):
+def test_billing_order_does_not_change_rates(dist, scratch, shift):
     accounts = copy.deepcopy(ACCOUNTS)
     for i, a in enumerate(accounts):
         a["anchorDay"] = (i * 7 + shift) % 28 + 1
-    root = write_data(tmp_path / "d", PLANS, BOOKS, accounts, USAGE)
+    root = write_data(scratch / "d", PLANS, BOOKS, accounts, USAGE)
     check_run(dist, root, PLANS, BOOKS, accounts, USAGE)
 
 
-def test_a_contract_account_alone_and_among_others(dist, tmp_path):
+def test_a_contract_account_alone_and_among_others(dist, scratch):
     for acct in ("birch", "birch-east", "fir", "dogwood", "hazel", "alder"):
         chosen = [a for a in ACCOUNTS if a["id"] == acct]
         parents = {a.get("parent") for a in chosen}
@@ -308,11 +321,11 @@ def test_a_contract_account_alone_and_among_others(dist, tmp_path):
             parents = {a.get("parent") for a in more}
         subs = {s["id"] for a in chosen for s in a["subscriptions"]}
         usage = {k: v for k, v in USAGE.items() if k in subs}
-        root = write_data(tmp_path / acct, PLANS, BOOKS, chosen, usage)
+        root = write_data(scratch / acct, PLANS, BOOKS, chosen, usage)
         check_run(dist, root, PLANS, BOOKS, chosen, usage)
 
 
-def test_subscription_book_beats_the_contract_and_its_sibling_keeps_the_contract(dist, tmp_path):
+def test_subscription_book_beats_the_contract_and_its_sibling_keeps_the_contract(dist, scratch):
     accounts = [
         {"id": "oak", "anchorDay": 1, "contract": {"priceBook": "contract-a", "from": "2025-01-01"},
          "subscriptions": [sub("oak-1", "team", book="deal-x"), sub("oak-2", "team"), sub("oak-3", "team", book="standard")]},
@@ -321,7 +334,7 @@ def test_subscription_book_beats_the_contract_and_its_sibling_keeps_the_contract
     ]
     usage = {"oak-1": (2_500_000, 90), "oak-2": (2_500_000, 90), "oak-3": (2_500_000, 90), "oak-kid-1": (2_500_000, 90),
              "pine-1": (2_500_000, 90), "pine-2": (2_500_000, 90)}
-    root = write_data(tmp_path / "d", PLANS, BOOKS, accounts, usage)
+    root = write_data(scratch / "d", PLANS, BOOKS, accounts, usage)
     run, cards = check_run(dist, root, PLANS, BOOKS, accounts, usage)
     got = amounts_by_sub(run["invoices"])
     assert got["oak-1"][1] == 23100 and got["oak-2"][1] == 42000 and got["oak-3"][1] == 73000
@@ -330,7 +343,7 @@ def test_subscription_book_beats_the_contract_and_its_sibling_keeps_the_contract
 
 
 @pytest.mark.parametrize("period,day", [("2026-03", "2026-03-01"), ("2026-04", "2026-04-01"), ("2026-02", "2026-02-01")])
-def test_contract_in_force_on_the_first_day_of_the_period(dist, tmp_path, period, day):
+def test_contract_in_force_on_the_first_day_of_the_period(dist, scratch, period, day):
     accounts = [
         {"id": "a-list", "subscriptions": [sub("q-1", "team")]},
         {"id": "b-until", "contract": {"priceBook": "contract-a", "from": "2026-01-01", "until": "2026-03-31"},
@@ -343,38 +356,33 @@ def test_contract_in_force_on_the_first_day_of_the_period(dist, tmp_path, period
          "subscriptions": [sub("q-6", "team")]},
     ]
     usage = {f"q-{i}": (1_400_000, 77) for i in range(1, 7)}
-    root = write_data(tmp_path / "d", PLANS, BOOKS, accounts, usage, period=period)
+    root = write_data(scratch / "d", PLANS, BOOKS, accounts, usage, period=period)
     run, cards = check_run(dist, root, PLANS, BOOKS, accounts, usage, period=(period, day))
     assert run["stats"]["rateCardsResolved"] == len(cards)
 
 
-def test_each_distinct_card_is_looked_up_once(dist, tmp_path):
-    root = write_data(tmp_path / "d", PLANS, BOOKS, ACCOUNTS, USAGE)
+def test_each_distinct_card_is_looked_up_once(dist, scratch):
+    root = write_data(scratch / "d", PLANS, BOOKS, ACCOUNTS, USAGE)
     run, cards = check_run(dist, root, PLANS, BOOKS, ACCOUNTS, USAGE)
     assert run["stats"]["rateCardsResolved"] == len(cards) == 18
 
 
-def test_one_book_for_many_accounts_is_one_card(dist, tmp_path):
+def test_one_book_for_many_accounts_is_one_card(dist, scratch):
     accounts = [{"id": f"acct-{i:02d}", "anchorDay": i % 28 + 1, "contract": {"priceBook": "contract-a", "from": "2025-01-01"},
                  "subscriptions": [sub(f"t-{i:02d}", "team")]} for i in range(20)]
     accounts += [{"id": f"list-{i:02d}", "anchorDay": (i * 3) % 28 + 1, "subscriptions": [sub(f"l-{i:02d}", "team")]}
                  for i in range(20)]
     usage = {s["id"]: (600_000 + 10_000 * n, 60 + n) for n, a in enumerate(accounts) for s in a["subscriptions"]}
-    root = write_data(tmp_path / "d", PLANS, BOOKS, accounts, usage)
+    root = write_data(scratch / "d", PLANS, BOOKS, accounts, usage)
     run, cards = check_run(dist, root, PLANS, BOOKS, accounts, usage)
     assert run["stats"]["rateCardsResolved"] == len(cards) == 4
 
 
-def test_quote_prices_from_the_named_book(dist, tmp_path):
-    root = write_data(tmp_path / "d", PLANS, BOOKS, ACCOUNTS, USAGE)
-    r = subprocess.run(["node", dist, "quote", "--plan", "team", "--metric", "requests", "--quantity", "2900000",
-                        "--book", "contract-a", "--data", str(root), "--json"],
-                       capture_output=True, text=True, env=ENV, cwd="/tmp", timeout=30)
-    assert r.returncode == 0, r.stderr
-    q = json.loads(r.stdout)
+def test_quote_prices_from_the_named_book(dist, scratch):
+    root = write_data(scratch / "d", PLANS, BOOKS, ACCOUNTS, USAGE)
+    q = json.loads(node(dist, "quote", "--plan", "team", "--metric", "requests", "--quantity", "2900000",
+                        "--book", "contract-a", "--data", str(root), "--json"))
     assert (q["book"], q["billable"], q["cents"], q["source"]) == ("contract-a", 2500000, 50000, "contract-a")
-    r = subprocess.run(["node", dist, "quote", "--plan", "pro", "--metric", "api_calls", "--quantity", "1600000",
-                        "--data", str(root), "--json"], capture_output=True, text=True, env=ENV, cwd="/tmp", timeout=30)
-    assert r.returncode == 0, r.stderr
-    q = json.loads(r.stdout)
+    q = json.loads(node(dist, "quote", "--plan", "pro", "--metric", "api_calls", "--quantity", "1600000",
+                        "--data", str(root), "--json"))
     assert (q["book"], q["cents"], q["source"]) == ("pro-list", 2800, "pro-list")

@@ -1,17 +1,19 @@
 """Hidden checks of the 2.4.0 release preparation: the release notes (built from the PRs
 merged into main after v2.3.0, per RELEASING.md) and the version the compiled CLI reports.
-The classes were compiled from /workspace by the previous verify step into /nab/verify. The
-notes' title and sections are compared on the host (notes.py's output against
-expected/notes.md, which never enters a container)."""
-import subprocess
+The `user: sandbox` step compiled the workspace into /tmp/nab-build/classes; the CLI runs
+through the broker as the sandbox user, and the notes are read through it. The notes' title
+and sections are compared on the host (notes.py's output against expected/notes.md, which
+never enters a container)."""
+import nabverify as nv
 
 NOTES = "/workspace/docs/release-notes/2.4.0.md"
-CLASSES = "/nab/verify/classes"
+CLASSES = "/tmp/nab-build/classes"
 
 
 def parse():
-    with open(NOTES, encoding="utf-8") as f:
-        lines = [line.rstrip() for line in f.read().splitlines() if line.strip()]
+    text = nv.read_text(NOTES)
+    assert text is not None, f"{NOTES} is missing or not a regular file"
+    lines = [line.rstrip() for line in text.splitlines() if line.strip()]
     title, sections, current = lines[0], {}, None
     order = []
     for line in lines[1:]:
@@ -34,20 +36,20 @@ def test_nothing_else_listed():
         assert excluded not in listed
 
 
-def java(*args, stdin=None):
-    return subprocess.run(["java", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", CLASSES, "org.textstats.Cli", *args], capture_output=True, text=True,
-                          timeout=60, input=stdin)
+def java(*args):
+    return nv.run(["java", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", CLASSES, "org.textstats.Cli", *args],
+                  cwd="/tmp", timeout=60)
 
 
 def test_version_bumped():
     r = java("--version")
-    assert r.returncode == 0, r.stderr
+    assert r.ok, r.describe()
     assert r.stdout.strip() == "textstats 2.4.0"
 
 
-def test_cli_still_counts(tmp_path):
-    f = tmp_path / "t.txt"
-    f.write_text("Don't stop. don't STOP now, o'neil!\n", encoding="utf-8")
-    r = java("--format", "json", str(f))
-    assert r.returncode == 0, r.stderr
+def test_cli_still_counts():
+    path = "/tmp/nab-input/t.txt"
+    nv.write(path, "Don't stop. don't STOP now, o'neil!\n".encode("utf-8"))
+    r = java("--format", "json", path)
+    assert r.ok, r.describe()
     assert r.stdout.strip() == '{"don\'t": 2, "stop": 2, "now": 1, "o\'neil": 1}'

@@ -2,7 +2,14 @@
 // Resolves the tenants given as JSON in argv[2] (twice, in order) with the workspace's own
 // resolvePolicy and prints what it saw as JSON: the defaults before and after, and each
 // resolved policy. Functions, regular expressions and Infinity are shown by name.
+// It runs as the sandbox user, started by the broker; it decides nothing. The JSON line goes
+// to the real stdout; whatever the workspace's modules print goes to stderr.
 const path = require('path');
+
+const emit = process.stdout.write.bind(process.stdout);
+process.stdout.write = process.stderr.write.bind(process.stderr);
+console.log = console.error;
+console.info = console.error;
 
 const WS = '/workspace';
 const { resolvePolicy } = require(path.join(WS, 'lib/policy/resolve.js'));
@@ -28,4 +35,4 @@ const tenants = raw.map((t, i) => normalizeTenant(t, i));
 const first = tenants.map((t) => show(resolvePolicy(t)));
 const again = tenants.map((t) => show(resolvePolicy(t)));
 const after = show(DEFAULT_POLICY);
-process.stdout.write(JSON.stringify({ before, after, first, again }) + '\n');
+emit(JSON.stringify({ before, after, first, again }) + '\n');
