@@ -426,6 +426,7 @@ mod tests {
             prompt_tokens: 80,
             completion_tokens: 20,
             cached_tokens: 20,
+            cache_write_tokens: 0,
         };
         b.admit(ask(None, 10)).await.unwrap().settle(Some(&call));
         // $0.0262 spent: a prompt estimated at 300 tokens ($0.03) would cross $0.05.

@@ -99,6 +99,7 @@ mod tests {
             prompt_tokens: 10,
             completion_tokens: 2,
             cached_tokens: 4,
+            cache_write_tokens: 0,
         };
         let lines = [
             line(Some(u), None, None),

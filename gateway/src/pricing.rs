@@ -275,6 +275,7 @@ mod tests {
             prompt_tokens: 1_000_000,
             completion_tokens: 250_000,
             cached_tokens: 400_000,
+            cache_write_tokens: 0,
         };
         // 600k uncached × 2 + 400k cached × 0.5 + 250k out × 8, per million.
         assert!((r.cost(&u) - (1.2 + 0.2 + 2.0)).abs() < 1e-12);
@@ -285,6 +286,7 @@ mod tests {
             prompt_tokens: 10,
             completion_tokens: 0,
             cached_tokens: 20,
+            cache_write_tokens: 0,
         };
         assert!((r.cost(&odd) - 20.0 * 0.5 / 1e6).abs() < 1e-15);
         // Absurd counts at an absurd (finite) rate: the largest finite cost, not infinity.
@@ -297,6 +299,7 @@ mod tests {
             prompt_tokens: u64::MAX,
             completion_tokens: u64::MAX,
             cached_tokens: 0,
+            cache_write_tokens: 0,
         };
         assert_eq!(absurd.cost(&huge), f64::MAX);
     }

@@ -195,6 +195,7 @@ mod tests {
             prompt_tokens: 3_000,
             completion_tokens: 500,
             cached_tokens: 1_000,
+            cache_write_tokens: 0,
         };
         // 2000 × 2 + 1000 × 0.5 + 500 × 8 = 8500 micro-dollars.
         let c = trial_cost(price.as_ref(), &u).unwrap();

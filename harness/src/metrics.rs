@@ -91,6 +91,7 @@ impl ModelMetrics {
             prompt_tokens: self.input_tokens,
             completion_tokens: self.output_tokens,
             cached_tokens: self.cached_tokens,
+            cache_write_tokens: 0,
         }
     }
 
@@ -360,6 +361,7 @@ mod tests {
             prompt_tokens: 100,
             completion_tokens: 10,
             cached_tokens: 40,
+            cache_write_tokens: 0,
         };
         let transcript = vec![
             line(0, &["read_file"], Some(u), None),
@@ -373,6 +375,7 @@ mod tests {
                     prompt_tokens: 9_999_999,
                     completion_tokens: 1,
                     cached_tokens: 0,
+                    cache_write_tokens: 0,
                 },
                 latency_ms: 1,
                 finish_reason: None,

@@ -134,6 +134,7 @@ pub async fn grade_with_prompt(
         raw_output: asked.last_raw,
         input_tokens: asked.usage.prompt_tokens,
         output_tokens: asked.usage.completion_tokens,
+        cost_usd: None,
     };
     match asked.result {
         Ok(answer) => {

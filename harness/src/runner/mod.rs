@@ -519,6 +519,7 @@ async fn attempt_cost(price: &nab_gateway::ModelPrice, transcript: &std::path::P
             prompt_tokens: m.input_tokens,
             completion_tokens: m.output_tokens,
             cached_tokens: m.cached_tokens,
+            cache_write_tokens: 0,
         }),
         Ok(Err(e)) => {
             tracing::warn!(
