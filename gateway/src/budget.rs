@@ -412,6 +412,7 @@ mod tests {
         let rate = Rate {
             input: 100.0,
             cached_input: 10.0,
+            cache_write: 100.0,
             output: 1000.0,
         };
         let b = Budget::new(

@@ -8,7 +8,7 @@
 //! ([`metrics`]).
 //!
 //! Providers are built from spec strings ([`spec`]): `openai[<options>]:<model>[@<base_url>]`
-//! (options in [`dialect`]), `anthropic:<model>[@<base_url>]` (the Anthropic Messages API,
+//! (options in [`dialect`]), `anthropic[cache=on|off]:<model>[@<base_url>]` (the Anthropic Messages API,
 //! translated: [`providers::anthropic`]),
 //! `record:<cassette-dir>:<inner spec>`, `replay:<cassette-dir>`, `scripted:<file>|task`.
 //! [`Client::complete`] calls a provider without HTTP (for the judges). A [`Pace`] shared by

@@ -60,8 +60,14 @@ impl Pricing {
                 Some("note: --prices has no effect: this agent talks to no model".into())
             }
             Pricing::Matched(p) => Some(format!(
-                "prices: model `{}` priced by entry {} (`{}`): USD {} / {} / {} per million input / cached-input / output tokens",
-                p.model, p.entry, p.pattern, p.rate.input, p.rate.cached_input, p.rate.output
+                "prices: model `{}` priced by entry {} (`{}`): USD {} / {} / {} / {} per million input / cached-input (cache read) / cache-write / output tokens",
+                p.model,
+                p.entry,
+                p.pattern,
+                p.rate.input,
+                p.rate.cached_input,
+                p.rate.cache_write,
+                p.rate.output
             )),
             Pricing::Unmatched { model, file } => Some(format!(
                 "warning: prices file {file}: no entry matches model `{model}`; the run's trial records will have no cost_usd"

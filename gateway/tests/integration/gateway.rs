@@ -300,6 +300,7 @@ async fn past_the_usd_budget_the_agent_gets_cost_budget_priced_from_the_provider
     cfg.price = Some(nab_gateway::Rate {
         input: 100.0,
         cached_input: 10.0,
+        cache_write: 100.0,
         output: 1000.0,
     });
     cfg.policy = fast_policy();

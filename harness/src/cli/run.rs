@@ -22,8 +22,9 @@ pub struct Args {
     /// replay:<cassette-dir> | record:<cassette-dir>:<spec> |
     /// openai[<options>]:<model>[@<base_url>], options (comma-separated) stream=on|off,
     /// stream_options=send|omit, tool_choice=send|omit, parallel_tool_calls=send|omit |
-    /// anthropic:<model>[@<base_url>] (the Messages API, translated; key ANTHROPIC_API_KEY
-    /// unless --api-key-env; default base URL https://api.anthropic.com).
+    /// anthropic[cache=on|off]:<model>[@<base_url>] (the Messages API, translated, with the
+    /// stable prompt prefix marked for prompt caching unless cache=off; key
+    /// ANTHROPIC_API_KEY unless --api-key-env; default base URL https://api.anthropic.com).
     /// nab-agent without one gets scripted:task (each task's scripted trajectory: no key,
     /// no network); a command: agent given one may use /nab/llm.sock.
     #[arg(long)]
@@ -33,10 +34,11 @@ pub struct Args {
     #[arg(long)]
     api_key_env: Option<String>,
     /// A prices file (YAML; see ci/prices.example.yaml): model globs → USD per million
-    /// input, cached-input and output tokens. The first entry matching the model name the
-    /// gateway sends upstream prices every trial (`cost_usd` in its record, from the
-    /// gateway's token counts). Without it, or when no entry matches (said once at the
-    /// start), records have no cost.
+    /// input, cached-input (cache read), cache-write and output tokens. The first entry
+    /// matching the model name the gateway sends upstream prices every trial (`cost_usd` in
+    /// its record, from the gateway's token counts); the judges' calls (`--judge`) are priced
+    /// from the same file, each on its own record. Without it, or when no entry matches (said
+    /// once at the start), records have no cost.
     #[arg(long, value_name = "FILE")]
     prices: Option<PathBuf>,
     /// A spending limit for the whole run, in US dollars: once the finished trials' total
@@ -129,7 +131,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     // Judges are built before Docker so a bad --judge spec or rubric fails fast.
     let judge = nab_judges::TrialGrader::from_opts(
         &args.judge,
-        &nab_harness::judge_factory(args.judge_call),
+        &nab_harness::judge_factory(args.judge_call, prices.clone().map(Arc::new)),
     )?
     .map(Arc::new);
     let ids: Vec<String> = tasks.iter().map(|t| t.id().to_owned()).collect();

@@ -515,12 +515,7 @@ async fn attempt_cost(price: &nab_gateway::ModelPrice, transcript: &std::path::P
     let path = transcript.to_owned();
     let read = tokio::task::spawn_blocking(move || nab_gateway::metrics_from_file(&path)).await;
     match read {
-        Ok(Ok(m)) => price.rate.cost(&nab_protocol::Usage {
-            prompt_tokens: m.input_tokens,
-            completion_tokens: m.output_tokens,
-            cached_tokens: m.cached_tokens,
-            cache_write_tokens: 0,
-        }),
+        Ok(Ok(m)) => price.rate.cost(&m.usage()),
         Ok(Err(e)) => {
             tracing::warn!(
                 "{}: the failed attempt's cost is not counted: {e}",
