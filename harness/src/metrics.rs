@@ -47,6 +47,9 @@ pub struct ModelMetrics {
     pub replay_miss: Option<String>,
     /// Calls answered from the cassette after normalization (see `TrialRecord::replay_drift`).
     pub replay_drift: Vec<String>,
+    /// What the provider answered the trial's calls: a 401/403/404, or 400s with no answer,
+    /// are the run's configuration (see [`crate::provider_answers`]).
+    pub provider: crate::provider_answers::ProviderAnswers,
 }
 
 /// The gateway's `error_code`s that mean the provider itself failed after the gateway's
@@ -175,6 +178,7 @@ impl ModelMetrics {
             m.agent_exit_reason = Some("timeout".into());
         }
         m.provider_failure = provider_failure(transcript, m.agent_exit_reason.as_deref());
+        m.provider = crate::provider_answers::ProviderAnswers::of(transcript);
         m.replay_miss = transcript
             .iter()
             .filter(|l| l.error_code.as_deref() == Some("replay_miss"))

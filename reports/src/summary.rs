@@ -536,6 +536,22 @@ mod tests {
     }
 
     #[test]
+    fn the_agents_own_time_and_the_model_time_are_both_summarised() {
+        let mut r = run(&[("a", 'P', None), ("b", 'F', None)]);
+        r.records[0].agent_s = 100.0;
+        r.records[0].model_s = Some(70.0);
+        r.records[1].agent_s = 50.0;
+        r.records[1].model_s = Some(10.0);
+        let s = RunSummary::compute(&r);
+        let d = &s.distributions;
+        assert_eq!(
+            (d.agent_s.max, d.model_s.max, d.own_s.max),
+            (Some(100.0), Some(70.0), Some(40.0))
+        );
+        assert_eq!(d.own_s.mean, Some(35.0));
+    }
+
+    #[test]
     fn cost_per_solved_counts_every_trials_cost_and_needs_them_all() {
         // 0.1 + 0.3 (an error, paid for) + 0.2 over 2 passes = 0.3.
         let r = run(&[

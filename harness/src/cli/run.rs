@@ -63,6 +63,14 @@ pub struct Args {
     /// Attempts per trial when the infrastructure fails (not when the task fails).
     #[arg(long, default_value_t = 3)]
     attempts: u32,
+    /// Retries of one model call the provider failed (429, 5xx that are not validation
+    /// errors, dropped connections, timeouts, streams that broke before their first chunk),
+    /// waiting 1, 2, 4 … s between them (at most 5 min each; a Retry-After up to 5 min is
+    /// honoured). The default, 8, waits about 4 min 15 s in all before the call fails and
+    /// the trial becomes an infrastructure error (then retried per --attempts).
+    #[arg(long, value_name = "N", default_value_t = nab_gateway::DEFAULT_MAX_RETRIES,
+          value_parser = clap::value_parser!(u32).range(0..=20))]
+    max_retries: u32,
     /// Run id (default: time-based). Labels every container as nab.run=<id>.
     #[arg(long)]
     run_id: Option<String>,
@@ -126,6 +134,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         .map(Arc::new);
     if let Some(m) = model.as_mut() {
         m.price = pricing.price().cloned();
+        m.max_retries = Some(args.max_retries);
     }
     let model = model.map(Arc::new);
     // Judges are built before Docker so a bad --judge spec or rubric fails fast.
@@ -173,6 +182,12 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         ..RunConfig::on_engines(engines, image, out.clone(), run_id, args.attempts)
     };
     let report = run_jobs_within(cfg, jobs, CancellationToken::new(), cost_limit.clone()).await?;
+    if let Some(why) = &report.provider_config {
+        // One line, nothing scored: a table or report of 0% would read as the model's
+        // result. run.json stays unfinished, as after an interruption.
+        let resume = format!("nab run --resume --out {} ...", out.display());
+        return Ok(super::common::provider_config_stop(why, &resume));
+    }
     print!("{}", summary_table(&report.records));
     println!(
         "run {} → {}{}",
