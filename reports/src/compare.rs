@@ -623,7 +623,7 @@ impl Comparison {
             let _ = writeln!(s);
             let _ = writeln!(
                 s,
-                "pairwise judge: candidate {} · baseline {} · tie {} (inconsistent {:.0}%), all pairs",
+                "pairwise judge: candidate {} · baseline {} · tie {} (inconsistent {:.0}%), counts over all pairs (no interval: trials of a task are not independent; see by task)",
                 pw.candidate_wins,
                 pw.baseline_wins,
                 pw.ties,
@@ -631,15 +631,18 @@ impl Comparison {
             );
             let _ = writeln!(
                 s,
-                "by task (preference for the candidate; 0.5 = none, 95% t-interval over tasks):"
+                "by task (preference for the candidate; 0.5 = none; 95% interval and p of no preference from the sign-flip test over tasks):"
             );
             let line = |p: &crate::pairwise::Preference| {
                 format!(
-                    "{:.3} {} over {} tasks ({} pairs), swap-consistent {:.0}%",
+                    "{:.3} {} p={} over {} tasks ({} pairs), swap-consistent {:.0}%",
                     p.mean,
                     p.interval
                         .map(|i| format!("[{:.3}, {:.3}]", i.low, i.high))
                         .unwrap_or_else(|| "[—]".into()),
+                    p.p_value
+                        .map(|v| format!("{v:.4}"))
+                        .unwrap_or_else(|| "—".into()),
                     p.tasks,
                     p.pairs,
                     p.swap_consistency * 100.0
