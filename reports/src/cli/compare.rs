@@ -22,7 +22,7 @@ pub struct CompareArgs {
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
     /// Seed of the sign-flip test's Monte Carlo fallback (used only when its exact
-    /// distribution is too large) and of the cost-per-solved-task bootstrap.
+    /// distribution is too large: many tasks with unlike trial counts).
     #[arg(long, default_value_t = crate::stats::bootstrap::DEFAULT_SEED)]
     pub seed: u64,
 }

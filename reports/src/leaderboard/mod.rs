@@ -191,7 +191,7 @@ pub fn rank(runs: Vec<Run>, options: &Options) -> Result<Leaderboard> {
     let mut rows: Vec<(Row, &Run)> = runs
         .iter()
         .zip(labels)
-        .map(|(r, l)| (Row::compute(l, r, &common, options.draws), r))
+        .map(|(r, l)| (Row::compute(l, r, &common, options.draws, options.seed), r))
         .collect();
     rows.sort_by(|(a, _), (b, _)| {
         b.pass_rate

@@ -117,7 +117,14 @@ pub fn task_rates(run: &Run, common: &CommonTasks) -> Vec<f64> {
 }
 
 impl Row {
-    pub fn compute(label: String, run: &Run, common: &CommonTasks, resamples: usize) -> Row {
+    /// `resamples` and `seed`: the cost-per-solved-task bootstrap's.
+    pub fn compute(
+        label: String,
+        run: &Run,
+        common: &CommonTasks,
+        resamples: usize,
+        seed: u64,
+    ) -> Row {
         let tasks: Vec<&TaskTrials> = common.ids.iter().filter_map(|id| run.task(id)).collect();
         let rates = task_rates(run, common);
         let m = rates.len();
@@ -206,7 +213,7 @@ impl Row {
                     )
                 })
                 .collect();
-            stats::ratio::ratio_bootstrap(&pairs, resamples, 0.95, stats::bootstrap::DEFAULT_SEED)
+            stats::ratio::ratio_bootstrap(&pairs, resamples, 0.95, seed)
         } else {
             None
         };
