@@ -89,11 +89,20 @@ impl Default for JudgeCallOpts {
     }
 }
 
+/// Retries of one judge call, and their backoff (0.5 s doubling, at most 30 s). Fewer and
+/// shorter than the agent's ([`CallPolicy::default`]: 8, up to minutes): a judge call's own
+/// timeout covers the whole answer (900 s by default), so nine of them would hold one
+/// verdict for hours; a judge that keeps failing is a judge error, recorded and never scored.
+pub const JUDGE_MAX_RETRIES: u32 = 3;
+
 impl JudgeCallOpts {
-    /// The gateway's retry policy with the judge's timeout over the whole (non-streamed)
-    /// answer.
+    /// The gateway's retry policy, with the judges' retries ([`JUDGE_MAX_RETRIES`]) and the
+    /// judge's timeout over the whole (non-streamed) answer.
     pub fn policy(&self) -> CallPolicy {
         CallPolicy {
+            max_retries: JUDGE_MAX_RETRIES,
+            base_backoff: Duration::from_millis(500),
+            max_backoff: Duration::from_secs(30),
             response_timeout: Duration::from_secs(self.judge_timeout),
             ..CallPolicy::default()
         }

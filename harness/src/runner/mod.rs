@@ -364,7 +364,7 @@ pub async fn run_jobs_within(
         if let Err(e) = file.append(&rec) {
             write_error.get_or_insert(e);
         }
-        reporter.report(Progress::Trial(&rec));
+        // Already counted on the progress bar when it was held back.
         records.push(rec);
     }
     reporter.report(Progress::Finished);

@@ -218,7 +218,7 @@ pub async fn run_sweep(
             if let Err(e) = run.file.append(&rec) {
                 write_error.get_or_insert(e);
             }
-            reporter.report(Progress::Trial(&rec));
+            // Already counted on the progress bar when it was held back.
             run.records.push(rec);
         }
     }
