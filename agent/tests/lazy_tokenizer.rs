@@ -28,6 +28,7 @@ fn usage(prompt_tokens: u64) -> Usage {
         prompt_tokens,
         completion_tokens: 5,
         cached_tokens: 0,
+        cache_write_tokens: 0,
     }
 }
 

@@ -287,6 +287,7 @@ async fn answer(req: Request<Incoming>) -> Response<Full<Bytes>> {
             prompt_tokens: 100,
             completion_tokens: 2,
             cached_tokens: 0,
+            cache_write_tokens: 0,
         }),
         ..ChunkOptions::default()
     };

@@ -412,6 +412,7 @@ mod tests {
         let rate = Rate {
             input: 100.0,
             cached_input: 10.0,
+            cache_write: 100.0,
             output: 1000.0,
         };
         let b = Budget::new(
@@ -426,6 +427,7 @@ mod tests {
             prompt_tokens: 80,
             completion_tokens: 20,
             cached_tokens: 20,
+            cache_write_tokens: 0,
         };
         b.admit(ask(None, 10)).await.unwrap().settle(Some(&call));
         // $0.0262 spent: a prompt estimated at 300 tokens ($0.03) would cross $0.05.

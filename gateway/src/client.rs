@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 /// Retries and timeouts for provider calls.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct CallPolicy {
     /// Retries after the first attempt for what [`ProviderError::is_retryable`] allows:
     /// 429, 5xx that are not validation errors, connection errors, timeouts and streams that
@@ -30,12 +30,18 @@ pub struct CallPolicy {
     pub response_timeout: Duration,
 }
 
+/// The default retries after a call's first attempt (`nab run --max-retries`).
+pub const DEFAULT_MAX_RETRIES: u32 = 8;
+
+/// Defaults: 8 retries, waiting 1, 2, 4 … 128 s (about 4 min 15 s in all, so an overloaded
+/// provider gets minutes to recover, not the 3.5 s of the first versions), each wait at most
+/// 5 min; a `Retry-After` up to 5 min is honoured as given.
 impl Default for CallPolicy {
     fn default() -> Self {
         CallPolicy {
-            max_retries: 3,
-            base_backoff: Duration::from_millis(500),
-            max_backoff: Duration::from_secs(30),
+            max_retries: DEFAULT_MAX_RETRIES,
+            base_backoff: Duration::from_secs(1),
+            max_backoff: Duration::from_secs(300),
             idle_timeout: Duration::from_secs(60),
             response_timeout: Duration::from_secs(300),
         }
@@ -43,7 +49,9 @@ impl Default for CallPolicy {
 }
 
 impl CallPolicy {
-    fn backoff(&self, retry: u32, error: &ProviderError) -> Duration {
+    /// The wait before retry `retry` (0-based): the provider's `Retry-After` when it sent
+    /// one, else `base_backoff · 2^retry`; either way at most `max_backoff`.
+    pub fn backoff(&self, retry: u32, error: &ProviderError) -> Duration {
         let asked = match error {
             ProviderError::Http { retry_after, .. } => *retry_after,
             _ => None,
@@ -231,5 +239,33 @@ impl Client {
             .and_then(Usage::from_openai)
             .unwrap_or_default();
         Ok((completion, usage))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn http(retry_after: Option<u64>) -> ProviderError {
+        ProviderError::Http {
+            status: 529,
+            body: "overloaded".into(),
+            retry_after: retry_after.map(Duration::from_secs),
+        }
+    }
+
+    /// The default backoff reaches minutes (1, 2, … 128 s over 8 retries) and honours a
+    /// provider's Retry-After up to the cap.
+    #[test]
+    fn the_default_backoff_doubles_to_minutes_and_honours_retry_after() {
+        let p = CallPolicy::default();
+        let waits: Vec<u64> = (0..p.max_retries)
+            .map(|k| p.backoff(k, &http(None)).as_secs())
+            .collect();
+        assert_eq!(waits, [1, 2, 4, 8, 16, 32, 64, 128]);
+        assert_eq!(waits.iter().sum::<u64>(), 255);
+        assert_eq!(p.backoff(0, &http(Some(90))), Duration::from_secs(90));
+        assert_eq!(p.backoff(3, &http(Some(3600))), p.max_backoff);
+        assert_eq!(p.backoff(20, &http(None)), p.max_backoff);
     }
 }

@@ -10,7 +10,7 @@ use std::time::Duration;
 #[non_exhaustive]
 pub enum SpecError {
     #[error(
-        "unknown provider spec {spec:?}: expected openai[<options>]:<model>[@<base_url>], anthropic:<model>[@<base_url>], record:<cassette-dir>:<inner spec>, replay:<cassette-dir> or scripted:<file>|task"
+        "unknown provider spec {spec:?}: expected openai[<options>]:<model>[@<base_url>], anthropic[<options>]:<model>[@<base_url>], record:<cassette-dir>:<inner spec>, replay:<cassette-dir> or scripted:<file>|task"
     )]
     UnknownKind { spec: String },
     #[error("provider spec {spec:?}: {message}")]

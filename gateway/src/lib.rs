@@ -8,7 +8,7 @@
 //! ([`metrics`]).
 //!
 //! Providers are built from spec strings ([`spec`]): `openai[<options>]:<model>[@<base_url>]`
-//! (options in [`dialect`]), `anthropic:<model>[@<base_url>]` (the Anthropic Messages API,
+//! (options in [`dialect`]), `anthropic[cache=on|off]:<model>[@<base_url>]` (the Anthropic Messages API,
 //! translated: [`providers::anthropic`]),
 //! `record:<cassette-dir>:<inner spec>`, `replay:<cassette-dir>`, `scripted:<file>|task`.
 //! [`Client::complete`] calls a provider without HTTP (for the judges). A [`Pace`] shared by
@@ -29,6 +29,7 @@ mod intake;
 mod json_scan;
 mod limits;
 mod metrics;
+mod model_clock;
 mod normalize;
 mod pace;
 mod pricing;
@@ -42,13 +43,14 @@ mod spec;
 pub use budget::{BudgetKind, Budgets};
 pub use canonical::{canonical_json, request_key};
 pub use cassette::load_dir as load_cassette_dir;
-pub use client::{CallPolicy, Client};
+pub use client::{CallPolicy, Client, DEFAULT_MAX_RETRIES};
 pub use dialect::Dialect;
 pub use error::{GatewayError, ProviderError, SpecError};
 #[cfg(feature = "test-support")]
 pub use fixed::FixedAnswer;
 pub use limits::GatewayLimits;
 pub use metrics::{TranscriptMetrics, metrics_from_file};
+pub use model_clock::ModelClock;
 pub use normalize::{Normalizer, Pattern, compile as compile_pattern};
 pub use pace::{Pace, PaceStats, SLOW_DOWN_STATUSES};
 pub use pricing::{ModelPrice, PriceError, Prices, Rate};

@@ -12,7 +12,11 @@ pub struct TranscriptMetrics {
     pub llm_calls: u64,
     pub input_tokens: u64,
     pub output_tokens: u64,
+    /// Of the input tokens, cache reads.
     pub cached_tokens: u64,
+    /// Of the input tokens, cache writes (priced apart).
+    #[serde(default)]
+    pub cache_write_tokens: u64,
     /// Forwarded calls that ended in an error (after retries).
     pub failed_calls: u64,
     /// Retries over all calls.
@@ -46,6 +50,7 @@ impl TranscriptMetrics {
             self.input_tokens = self.input_tokens.saturating_add(u.prompt_tokens);
             self.output_tokens = self.output_tokens.saturating_add(u.completion_tokens);
             self.cached_tokens = self.cached_tokens.saturating_add(u.cached_tokens);
+            self.cache_write_tokens = self.cache_write_tokens.saturating_add(u.cache_write_tokens);
         }
     }
 
@@ -53,6 +58,16 @@ impl TranscriptMetrics {
         let mut m = TranscriptMetrics::default();
         lines.into_iter().for_each(|l| m.add(l));
         m
+    }
+
+    /// The totals as one usage (what a price is applied to).
+    pub fn usage(&self) -> nab_protocol::Usage {
+        nab_protocol::Usage {
+            prompt_tokens: self.input_tokens,
+            completion_tokens: self.output_tokens,
+            cached_tokens: self.cached_tokens,
+            cache_write_tokens: self.cache_write_tokens,
+        }
     }
 
     pub fn total_tokens(&self) -> u64 {
@@ -99,6 +114,7 @@ mod tests {
             prompt_tokens: 10,
             completion_tokens: 2,
             cached_tokens: 4,
+            cache_write_tokens: 0,
         };
         let lines = [
             line(Some(u), None, None),

@@ -3,8 +3,8 @@
 //!
 //! The file is a list of entries, each a glob over the model name the gateway uses
 //! upstream (`deepseek-chat` for `openai:deepseek-chat@…`, `scripted` for the scripted
-//! model, the recorded model for `replay:`) with USD per million input, cached-input and
-//! output tokens. The first entry whose glob matches wins, so specific patterns go before
+//! model, the recorded model for `replay:`) with USD per million input, cached-input (cache
+//! read), cache-write and output tokens. The first entry whose glob matches wins, so specific patterns go before
 //! general ones. Nothing here knows any real price: a model no entry matches has no cost.
 
 use nab_protocol::Usage;
@@ -17,26 +17,39 @@ const MAX_FILE_BYTES: u64 = 1 << 20;
 /// USD per million tokens for one model.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Rate {
-    /// Input (prompt) tokens not served from the provider's cache, cache writes included.
+    /// Input (prompt) tokens neither read from nor written to the provider's cache.
     pub input: f64,
-    /// Input tokens the provider reports as served from its prompt cache.
+    /// Input tokens the provider reports as served from its prompt cache (cache reads).
     pub cached_input: f64,
+    /// Input tokens the provider wrote to its prompt cache (Anthropic's cache writes, billed
+    /// above the plain input rate); the file's `cache_write`, `input` when it gives none.
+    pub cache_write: f64,
     /// Output (completion) tokens, reasoning included.
     pub output: f64,
 }
 
 impl Rate {
-    /// What `usage` costs in USD. The gateway's `prompt_tokens` include the cached ones
-    /// (`cached_tokens` is the part of the prompt read from the cache), so those are taken
-    /// out of the input count and priced at the cached rate: no token is priced twice.
+    /// What `usage` costs in USD. The gateway's `prompt_tokens` include the cached ones and
+    /// the ones written to the cache, so those are taken out of the input count and priced
+    /// at their own rates: no token is priced twice.
+    ///
+    /// ```text
+    /// usd = ((prompt − read − written)·input + read·cached_input + written·cache_write
+    ///        + completion·output) / 10⁶
+    /// ```
     ///
     /// Always finite: absurd counts at a huge (but finite) rate saturate at `f64::MAX`
     /// rather than reach infinity, which JSON cannot carry.
     pub fn cost(&self, usage: &Usage) -> f64 {
         let cached = usage.cached_tokens;
-        let uncached = usage.prompt_tokens.saturating_sub(cached);
-        let usd = (uncached as f64 * self.input
+        let written = usage.cache_write_tokens;
+        let plain = usage
+            .prompt_tokens
+            .saturating_sub(cached)
+            .saturating_sub(written);
+        let usd = (plain as f64 * self.input
             + cached as f64 * self.cached_input
+            + written as f64 * self.cache_write
             + usage.completion_tokens as f64 * self.output)
             / 1_000_000.0;
         usd.min(f64::MAX)
@@ -49,7 +62,12 @@ impl Rate {
 struct EntrySpec {
     model: String,
     input: f64,
+    /// Cache reads (`cache_read` reads as this).
+    #[serde(alias = "cache_read")]
     cached_input: f64,
+    /// Cache writes; `input` when absent (providers without cache writes never report any).
+    #[serde(default)]
+    cache_write: Option<f64>,
     output: f64,
 }
 
@@ -210,6 +228,7 @@ fn check_entry(file: &Path, entry: usize, e: EntrySpec) -> Result<Entry, PriceEr
     for (field, v) in [
         ("input", e.input),
         ("cached_input", e.cached_input),
+        ("cache_write", e.cache_write.unwrap_or(e.input)),
         ("output", e.output),
     ] {
         if !v.is_finite() || v < 0.0 {
@@ -225,6 +244,7 @@ fn check_entry(file: &Path, entry: usize, e: EntrySpec) -> Result<Entry, PriceEr
         rate: Rate {
             input: e.input,
             cached_input: e.cached_input,
+            cache_write: e.cache_write.unwrap_or(e.input),
             output: e.output,
         },
     })
@@ -269,12 +289,14 @@ mod tests {
         let r = Rate {
             input: 2.0,
             cached_input: 0.5,
+            cache_write: 2.0,
             output: 8.0,
         };
         let u = Usage {
             prompt_tokens: 1_000_000,
             completion_tokens: 250_000,
             cached_tokens: 400_000,
+            cache_write_tokens: 0,
         };
         // 600k uncached × 2 + 400k cached × 0.5 + 250k out × 8, per million.
         assert!((r.cost(&u) - (1.2 + 0.2 + 2.0)).abs() < 1e-12);
@@ -285,20 +307,69 @@ mod tests {
             prompt_tokens: 10,
             completion_tokens: 0,
             cached_tokens: 20,
+            cache_write_tokens: 0,
         };
         assert!((r.cost(&odd) - 20.0 * 0.5 / 1e6).abs() < 1e-15);
+        // Cache writes at their own rate, taken out of the plain input: Anthropic-style
+        // prices (write 1.25× input, read 0.1×). 1000 prompt tokens: 600 written, 300
+        // read, 100 plain; 50 out.
+        let claude = Rate {
+            input: 3.0,
+            cached_input: 0.3,
+            cache_write: 3.75,
+            output: 15.0,
+        };
+        let u = Usage {
+            prompt_tokens: 1000,
+            completion_tokens: 50,
+            cached_tokens: 300,
+            cache_write_tokens: 600,
+        };
+        let want = (100.0 * 3.0 + 300.0 * 0.3 + 600.0 * 3.75 + 50.0 * 15.0) / 1e6;
+        assert!(
+            (claude.cost(&u) - want).abs() < 1e-15,
+            "{}",
+            claude.cost(&u)
+        );
+        // At the plain input rate (what cache writes cost before they were kept apart)
+        // the same call is cheaper than it really is.
+        let flat = Rate {
+            cache_write: 3.0,
+            ..claude
+        };
+        assert!(flat.cost(&u) < claude.cost(&u));
         // Absurd counts at an absurd (finite) rate: the largest finite cost, not infinity.
         let absurd = Rate {
             input: 1e300,
             cached_input: 1e300,
+            cache_write: 1e300,
             output: 1e300,
         };
         let huge = Usage {
             prompt_tokens: u64::MAX,
             completion_tokens: u64::MAX,
             cached_tokens: 0,
+            cache_write_tokens: 0,
         };
         assert_eq!(absurd.cost(&huge), f64::MAX);
+    }
+
+    #[test]
+    fn cache_write_is_optional_and_defaults_to_the_input_rate() {
+        let p = parse(
+            "prices:\n  - {model: a, input: 3, cache_read: 0.3, cache_write: 3.75, output: 15}\n  - {model: b, input: 2, cached_input: 0.5, output: 8}\n",
+        )
+        .unwrap();
+        let a = p.find("a").unwrap().rate;
+        assert_eq!((a.cached_input, a.cache_write), (0.3, 3.75));
+        let b = p.find("b").unwrap().rate;
+        assert_eq!(b.cache_write, 2.0, "no cache_write: the input rate");
+        let e = parse(
+            "prices:\n  - {model: c, input: 1, cached_input: 1, cache_write: -1, output: 1}\n",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("`cache_write`"), "{e}");
     }
 
     #[test]

@@ -89,6 +89,8 @@ struct State {
     /// and are recorded as cut off.
     cancel: CancellationToken,
     describe: String,
+    /// The time some call of the trial was with the provider ([`crate::ModelClock`]).
+    clock: Arc<crate::ModelClock>,
 }
 
 /// Starts gateways.
@@ -129,6 +131,7 @@ impl Gateway {
             seq: AtomicU64::new(0),
             tracker: TaskTracker::new(),
             cancel: CancellationToken::new(),
+            clock: crate::ModelClock::new(),
         });
         let (stop, stopped) = oneshot::channel();
         let task = tokio::spawn(serve(
@@ -155,6 +158,13 @@ impl GatewayHandle {
     /// The metrics of the exchanges recorded so far.
     pub fn metrics(&self) -> TranscriptMetrics {
         self.state.recorder.metrics()
+    }
+
+    /// The trial's model-time clock: how long some call has been with the provider (from
+    /// admission to the end of its answer, retries and backoff included; concurrent calls
+    /// once). It keeps counting while the gateway runs.
+    pub fn model_clock(&self) -> Arc<crate::ModelClock> {
+        self.state.clock.clone()
     }
 
     /// Stops accepting, lets exchanges in flight finish (up to the grace period), removes
@@ -344,6 +354,9 @@ struct Exchange {
     replay_drift: Option<String>,
     reservation: Option<Reservation>,
     _parsed: OwnedSemaphorePermit,
+    /// The call's share of the model-time clock, from admission until the exchange is
+    /// dropped (after its answer, streamed or not, is recorded).
+    _model: Option<crate::model_clock::Busy>,
 }
 
 impl Exchange {
@@ -426,10 +439,14 @@ async fn chat(state: Arc<State>, req: Request<Incoming>) -> Response<Body> {
         replay_drift: None,
         reservation: None,
         _parsed: permit,
+        _model: None,
     };
 
     match state.budget.admit(ask).await {
-        Ok(r) => ex.reservation = Some(r),
+        Ok(r) => {
+            ex.reservation = Some(r);
+            ex._model = Some(state.clock.enter());
+        }
         Err(refusal) => {
             let body = refusal.error_body();
             // The refused request is summed up, not copied into the transcript.

@@ -31,11 +31,13 @@ pub enum ProviderSpec {
         base_url: Option<String>,
         dialect: Dialect,
     },
-    /// `anthropic:<model>[@<base_url>]` (default base URL
-    /// [`crate::providers::anthropic::DEFAULT_BASE_URL`])
+    /// `anthropic[<options>]:<model>[@<base_url>]` (default base URL
+    /// [`crate::providers::anthropic::DEFAULT_BASE_URL`]; option `cache=on|off`, prompt
+    /// caching of the stable prefix, on by default)
     Anthropic {
         model: String,
         base_url: Option<String>,
+        options: crate::providers::anthropic::cache::AnthropicOptions,
     },
     /// `record:<cassette-dir>:<inner spec>`
     Record {
@@ -79,9 +81,9 @@ impl ProviderSpec {
             }
             None => (kind, None),
         };
-        if options.is_some() && kind != "openai" {
+        if options.is_some() && kind != "openai" && kind != "anthropic" {
             return Err(invalid(&format!(
-                "only openai: takes [options]; {kind}: has none"
+                "only openai: and anthropic: take [options]; {kind}: has none"
             )));
         }
         match kind {
@@ -101,10 +103,16 @@ impl ProviderSpec {
                 })
             }
             "anthropic" => {
+                let options = match options {
+                    Some(o) => crate::providers::anthropic::cache::AnthropicOptions::parse(o)
+                        .map_err(|m| invalid(&m))?,
+                    None => Default::default(),
+                };
                 let (model, base_url) = model_at_url(kind, rest).map_err(|m| invalid(&m))?;
                 Ok(ProviderSpec::Anthropic {
                     model: model.to_owned(),
                     base_url,
+                    options,
                 })
             }
             "record" => {
@@ -280,13 +288,18 @@ fn build_parsed(
                 None => p,
             }))
         }
-        ProviderSpec::Anthropic { model, base_url } => {
+        ProviderSpec::Anthropic {
+            model,
+            base_url,
+            options,
+        } => {
             let base_url = base_url
                 .clone()
                 .unwrap_or_else(|| crate::providers::anthropic::DEFAULT_BASE_URL.to_owned());
             let key = required_key(spec, opts, ANTHROPIC_KEY_ENV)?;
             let p = AnthropicProvider::new(model.clone(), base_url, key)
-                .map_err(|source| http_client_error(spec, source))?;
+                .map_err(|source| http_client_error(spec, source))?
+                .with_options(*options);
             Ok(Arc::new(match opts.max_answer_bytes {
                 Some(b) => p.with_max_answer_bytes(b),
                 None => p,
@@ -411,7 +424,10 @@ mod tests {
             ("record:d:replay:x", &["must wrap"]),
             ("openai[stream=maybe]:m", &["takes on or off"]),
             ("openai[stream=off:m", &["unclosed `[`"]),
-            ("replay[stream=off]:dir", &["only openai: takes [options]"]),
+            (
+                "replay[stream=off]:dir",
+                &["only openai: and anthropic: take [options]"],
+            ),
         ] {
             let e = ProviderSpec::parse(spec).unwrap_err().to_string();
             assert!(wanted.iter().all(|w| e.contains(w)), "{spec}: {e}");
@@ -446,7 +462,24 @@ mod tests {
             ProviderSpec::Anthropic {
                 model: "claude-sonnet-4-5".into(),
                 base_url: None,
+                options: Default::default(),
             }
+        );
+        // Prompt caching is on unless the spec turns it off.
+        match ProviderSpec::parse("anthropic[cache=off]:c").unwrap() {
+            ProviderSpec::Anthropic { options, .. } => assert!(!options.cache),
+            other => panic!("{other:?}"),
+        }
+        let e = ProviderSpec::parse("anthropic[cache=maybe]:c")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("on or off"), "{e}");
+        let e = ProviderSpec::parse("replay[cache=off]:x")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("only openai: and anthropic: take [options]"),
+            "{e}"
         );
         assert_eq!(
             ProviderSpec::parse("record:cas:anthropic:c@http://127.0.0.1:9/").unwrap(),
@@ -455,6 +488,7 @@ mod tests {
                 inner: Box::new(ProviderSpec::Anthropic {
                     model: "c".into(),
                     base_url: Some("http://127.0.0.1:9/".into()),
+                    options: Default::default(),
                 })
             }
         );
@@ -480,6 +514,11 @@ mod tests {
             .insert(ANTHROPIC_KEY_ENV.into(), "ak".into());
         let p = build_provider("anthropic:c", &opts).unwrap();
         assert_eq!(p.describe(), "anthropic:c@https://api.anthropic.com");
+        let p = build_provider("anthropic[cache=off]:c", &opts).unwrap();
+        assert_eq!(
+            p.describe(),
+            "anthropic[cache=off]:c@https://api.anthropic.com"
+        );
         opts.api_key_env = Some("NAB_TEST_SURELY_UNSET_KEY".into());
         let e = build_provider("anthropic:c", &opts)
             .err()

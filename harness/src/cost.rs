@@ -60,8 +60,14 @@ impl Pricing {
                 Some("note: --prices has no effect: this agent talks to no model".into())
             }
             Pricing::Matched(p) => Some(format!(
-                "prices: model `{}` priced by entry {} (`{}`): USD {} / {} / {} per million input / cached-input / output tokens",
-                p.model, p.entry, p.pattern, p.rate.input, p.rate.cached_input, p.rate.output
+                "prices: model `{}` priced by entry {} (`{}`): USD {} / {} / {} / {} per million input / cached-input (cache read) / cache-write / output tokens",
+                p.model,
+                p.entry,
+                p.pattern,
+                p.rate.input,
+                p.rate.cached_input,
+                p.rate.cache_write,
+                p.rate.output
             )),
             Pricing::Unmatched { model, file } => Some(format!(
                 "warning: prices file {file}: no entry matches model `{model}`; the run's trial records will have no cost_usd"
@@ -195,6 +201,7 @@ mod tests {
             prompt_tokens: 3_000,
             completion_tokens: 500,
             cached_tokens: 1_000,
+            cache_write_tokens: 0,
         };
         // 2000 × 2 + 1000 × 0.5 + 500 × 8 = 8500 micro-dollars.
         let c = trial_cost(price.as_ref(), &u).unwrap();

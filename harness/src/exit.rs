@@ -9,8 +9,9 @@ pub const SUCCESS: u8 = 0;
 /// a task is invalid (`validate`), a gate rule failed (`gate`), an attack fooled the
 /// harness (`selftest`).
 pub const FAILED: u8 = 1;
-/// Bad input: bad arguments, tasks that do not load, a run folder that does not read. Nothing
-/// was judged, so CI can tell it from a failure.
+/// Bad input: bad arguments, tasks that do not load, a run folder that does not read, a
+/// provider that refused the run's key or model (the run stopped). Nothing was judged, so
+/// CI can tell it from a failure.
 pub const BAD_INPUT: u8 = 2;
 /// `--max-cost-usd` was reached (`run`, `sweep`): trials that had not started were skipped
 /// and not recorded; `--resume` runs them. A run that also had a trial error exits
@@ -25,7 +26,8 @@ Exit codes:
   0    success: everything checked passed
   1    a failure was found: a trial error or every engine lost (run), an invalid task (validate), a failed rule
        (gate), an attack that fooled the harness (selftest)
-  2    bad input: arguments, tasks or run folders that do not read; nothing was judged
+  2    bad input: arguments, tasks or run folders that do not read, or a provider that refused the
+       run's key or model (run, sweep: stopped, no trial scored); nothing was judged
   3    the cost limit (--max-cost-usd) was reached: trials not yet started were skipped
        and not recorded (--resume runs them); 1 takes precedence when a trial errored
   130  interrupted (Ctrl-C); finished trials are kept";

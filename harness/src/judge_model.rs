@@ -89,11 +89,20 @@ impl Default for JudgeCallOpts {
     }
 }
 
+/// Retries of one judge call, and their backoff (0.5 s doubling, at most 30 s). Fewer and
+/// shorter than the agent's ([`CallPolicy::default`]: 8, up to minutes): a judge call's own
+/// timeout covers the whole answer (900 s by default), so nine of them would hold one
+/// verdict for hours; a judge that keeps failing is a judge error, recorded and never scored.
+pub const JUDGE_MAX_RETRIES: u32 = 3;
+
 impl JudgeCallOpts {
-    /// The gateway's retry policy with the judge's timeout over the whole (non-streamed)
-    /// answer.
+    /// The gateway's retry policy, with the judges' retries ([`JUDGE_MAX_RETRIES`]) and the
+    /// judge's timeout over the whole (non-streamed) answer.
     pub fn policy(&self) -> CallPolicy {
         CallPolicy {
+            max_retries: JUDGE_MAX_RETRIES,
+            base_backoff: Duration::from_millis(500),
+            max_backoff: Duration::from_secs(30),
             response_timeout: Duration::from_secs(self.judge_timeout),
             ..CallPolicy::default()
         }
@@ -113,6 +122,8 @@ pub struct GatewayJudge {
     max_tokens: u32,
     window: Option<ContextWindow>,
     response_format: ResponseFormat,
+    /// The judge model's rate from the run's prices file, when it has one.
+    price: Option<nab_gateway::Rate>,
 }
 
 impl GatewayJudge {
@@ -145,7 +156,18 @@ impl GatewayJudge {
             max_tokens: opts.judge_max_tokens,
             window,
             response_format: opts.judge_response_format,
+            price: None,
         })
+    }
+
+    /// Prices this judge's calls from `prices` (matched, like the agent's model, by the
+    /// model name the provider sends upstream); without a match its records have no cost.
+    pub fn priced(mut self, prices: Option<&nab_gateway::Prices>) -> GatewayJudge {
+        self.price = prices
+            .zip(self.client.provider().model())
+            .and_then(|(p, model)| p.find(&model))
+            .map(|m| m.rate);
+        self
     }
 
     async fn ask(&self, body: Value) -> Result<ModelReply, ModelError> {
@@ -162,11 +184,17 @@ impl GatewayJudge {
 }
 
 /// The factory the judges' `run` functions take (`--judge SPEC` → model), calling every
-/// judge as `opts` says.
+/// judge as `opts` says and pricing its calls from `prices` (`--prices`), when given.
 pub fn judge_factory(
     opts: JudgeCallOpts,
+    prices: Option<std::sync::Arc<nab_gateway::Prices>>,
 ) -> impl Fn(&str) -> anyhow::Result<Box<dyn JudgeModel>> + Sync {
-    move |spec| Ok(Box::new(GatewayJudge::from_spec(spec, &opts)?) as Box<dyn JudgeModel>)
+    move |spec| {
+        Ok(
+            Box::new(GatewayJudge::from_spec(spec, &opts)?.priced(prices.as_deref()))
+                as Box<dyn JudgeModel>,
+        )
+    }
 }
 
 /// The chat-completions body for `messages`: deterministic sampling, no streaming, an
@@ -234,6 +262,10 @@ impl JudgeModel for GatewayJudge {
     fn window(&self) -> Option<ContextWindow> {
         self.window
     }
+
+    fn price_usd(&self, usage: &nab_protocol::Usage) -> Option<f64> {
+        self.price.map(|r| r.cost(usage))
+    }
 }
 
 #[cfg(test)]
@@ -294,6 +326,57 @@ mod tests {
         assert_eq!(judge.complete(&msgs).await.unwrap().text, "second answer");
         let out = judge.complete(&msgs).await.unwrap_err();
         assert!(out.0.contains("out of turns"), "{out}");
+    }
+
+    /// A judge's calls are priced from the run's prices file by its model's name; a judge
+    /// no entry matches (or no file) has no cost, never 0.
+    #[tokio::test]
+    async fn a_priced_judge_prices_its_calls_and_an_unpriced_one_does_not() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("answers.yaml");
+        std::fs::write(&file, "turns:\n  - content: verdict\n").unwrap();
+        let spec = format!("scripted:{}", file.display());
+        let prices = nab_gateway::Prices::parse(
+            "prices:\n  - {model: scripted, input: 2, cached_input: 1, output: 8}\n",
+            std::path::Path::new("p.yaml"),
+        )
+        .unwrap();
+        let judge = GatewayJudge::from_spec(&spec, &JudgeCallOpts::default())
+            .unwrap()
+            .priced(Some(&prices));
+        let usage = nab_protocol::Usage {
+            prompt_tokens: 1000,
+            completion_tokens: 100,
+            ..Default::default()
+        };
+        let usd = judge.price_usd(&usage).unwrap();
+        assert!(
+            (usd - (1000.0 * 2.0 + 100.0 * 8.0) / 1e6).abs() < 1e-15,
+            "{usd}"
+        );
+        let other = nab_gateway::Prices::parse(
+            "prices:\n  - {model: other, input: 2, cached_input: 1, output: 8}\n",
+            std::path::Path::new("p.yaml"),
+        )
+        .unwrap();
+        let unmatched = GatewayJudge::from_spec(&spec, &JudgeCallOpts::default())
+            .unwrap()
+            .priced(Some(&other));
+        assert_eq!(unmatched.price_usd(&usage), None);
+        // Through the grader: the verdict's record carries the cost.
+        let rubric = nab_judges::Rubric::default_code_quality();
+        let grading = nab_judges::grade(
+            &judge,
+            &rubric,
+            "do it",
+            &nab_judges::Candidate::new("", ""),
+        )
+        .await
+        .unwrap();
+        let r = grading.record;
+        let want = (r.input_tokens as f64 * 2.0 + r.output_tokens as f64 * 8.0) / 1e6;
+        assert!(r.input_tokens > 0, "{r:?}");
+        assert!((r.cost_usd.unwrap() - want).abs() < 1e-15, "{r:?}");
     }
 
     #[test]

@@ -16,9 +16,11 @@
 //! - `mcp_host`: a task's MCP servers in a sidecar container, reached by the agent through
 //!   sockets the harness serves (their data never enters the agent's container).
 //! - `model`, `llm`, `metrics`: the model spec, one trial's gateway, and the
-//!   metrics from its transcript and the agent's events.
+//!   metrics from its transcript and the agent's events; `provider_answers`: what the
+//!   provider answered a trial's calls (a misconfigured run stops, `runner::ProviderGuard`).
 //! - `cost`: `--prices`, the rate of the run's model and a trial's `cost_usd`.
-//! - `trial`: one trial end to end, with cleanup on every path.
+//! - `trial`: one trial end to end, with cleanup on every path; `own_time`: the agent's
+//!   time limit without the time its gateway waited for the model.
 //! - `judge_model`: the judges' model seam implemented with the gateway's providers.
 //! - `runner`: scheduling, retries, results.jsonl, resume, summaries.
 //! - `shard`: `--shard K/N`, a deterministic cost-balanced share of a run's pairs;
@@ -49,7 +51,9 @@ mod mcp_host;
 mod merge;
 mod metrics;
 mod model;
+mod own_time;
 mod pinned;
+mod provider_answers;
 mod requirements;
 mod runner;
 mod sandbox;

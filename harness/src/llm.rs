@@ -142,6 +142,12 @@ impl LlmSession {
         self.out_dir.path()
     }
 
+    /// How long the trial's calls have been with the provider so far (the part of the agent
+    /// phase that is not the agent's own time).
+    pub fn model_clock(&self) -> std::sync::Arc<nab_gateway::ModelClock> {
+        self.gateway.model_clock()
+    }
+
     /// Stops the gateway (exchanges in flight finish or are recorded as cut off), copies
     /// events.jsonl into `trial_dir` and parses it, off the async threads. The temporary
     /// folders are removed (a quota's folder is the trial's to remove).

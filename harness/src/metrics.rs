@@ -14,6 +14,8 @@ pub struct ModelMetrics {
     pub input_tokens: u64,
     pub output_tokens: u64,
     pub cached_tokens: u64,
+    /// Of the input tokens, those written to the provider's prompt cache.
+    pub cache_write_tokens: u64,
     /// The tokens above priced by the run's `--prices` ([`crate::cost`]); `None` without a
     /// price for the model.
     pub cost_usd: Option<f64>,
@@ -41,6 +43,9 @@ pub struct ModelMetrics {
     pub replay_miss: Option<String>,
     /// Calls answered from the cassette after normalization (see `TrialRecord::replay_drift`).
     pub replay_drift: Vec<String>,
+    /// What the provider answered the trial's calls: a 401/403/404, or 400s with no answer,
+    /// are the run's configuration (see [`crate::provider_answers`]).
+    pub provider: crate::provider_answers::ProviderAnswers,
 }
 
 /// The gateway's `error_code`s that mean the provider itself failed after the gateway's
@@ -87,6 +92,7 @@ impl ModelMetrics {
             prompt_tokens: self.input_tokens,
             completion_tokens: self.output_tokens,
             cached_tokens: self.cached_tokens,
+            cache_write_tokens: self.cache_write_tokens,
         }
     }
 
@@ -105,6 +111,7 @@ impl ModelMetrics {
             input_tokens: t.input_tokens,
             output_tokens: t.output_tokens,
             cached_tokens: t.cached_tokens,
+            cache_write_tokens: t.cache_write_tokens,
             budget_exceeded: t.budget_exceeded.is_some(),
             refused_requests: t.refused_requests,
             ..Default::default()
@@ -166,6 +173,7 @@ impl ModelMetrics {
             m.agent_exit_reason = Some("timeout".into());
         }
         m.provider_failure = provider_failure(transcript, m.agent_exit_reason.as_deref());
+        m.provider = crate::provider_answers::ProviderAnswers::of(transcript);
         m.replay_miss = transcript
             .iter()
             .filter(|l| l.error_code.as_deref() == Some("replay_miss"))
@@ -196,6 +204,9 @@ impl ModelMetrics {
         rec.input_tokens = Some(self.input_tokens);
         rec.output_tokens = Some(self.output_tokens);
         rec.cached_tokens = Some(self.cached_tokens);
+        // Kept apart from cache reads, and only where there were some (most providers
+        // never write to a cache).
+        rec.cache_write_tokens = (self.cache_write_tokens > 0).then_some(self.cache_write_tokens);
         rec.cost_usd = self.cost_usd;
         rec.steps = self.steps;
         rec.tool_calls = self.tool_calls;
@@ -316,6 +327,7 @@ mod tests {
             prompt_tokens: 100,
             completion_tokens: 10,
             cached_tokens: 40,
+            cache_write_tokens: 10,
         };
         let transcript = vec![
             line(0, &["read_file"], Some(u), None),
@@ -329,6 +341,7 @@ mod tests {
                     prompt_tokens: 9_999_999,
                     completion_tokens: 1,
                     cached_tokens: 0,
+                    cache_write_tokens: 0,
                 },
                 latency_ms: 1,
                 finish_reason: None,
@@ -357,6 +370,14 @@ mod tests {
                 m.cached_tokens
             ),
             (2, 200, 20, 80)
+        );
+        // Cache writes are summed apart from the reads and reach the record.
+        assert_eq!(m.cache_write_tokens, 20);
+        let mut rec = TrialRecord::new("r", "t", "c", 0, "a");
+        m.apply(&mut rec);
+        assert_eq!(
+            (rec.cached_tokens, rec.cache_write_tokens),
+            (Some(80), Some(20))
         );
         assert_eq!(m.steps, Some(3));
         assert_eq!(

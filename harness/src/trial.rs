@@ -60,7 +60,10 @@ pub struct TrialOutcome {
     pub tests_total: Option<u32>,
     pub exit_reason: SandboxExit,
     pub agent_exit_code: Option<i64>,
+    /// Wall seconds of the agent phase.
     pub agent_s: f64,
+    /// Of those, the seconds the trial's gateway waited for the model (agents with a model).
+    pub model_s: Option<f64>,
     pub verify_s: f64,
     /// For agents that used the gateway: tokens from its transcript, tools from the events.
     pub metrics: Option<ModelMetrics>,
@@ -94,6 +97,11 @@ pub enum TrialError {
     /// (never the model's answer, never the agent's failure).
     #[error("{0}")]
     Provider(String),
+    /// The provider refused the run's configuration (a 401/403 for the key, a 404 for the
+    /// model or base URL): not the model's answer and not the agent's failure. Never
+    /// retried; the runner stops the run on it ([`crate::runner::ProviderGuard`]).
+    #[error("{0}")]
+    ProviderConfig(String),
     /// A replayed cassette had no answer for the agent's request: the agent's requests
     /// changed. Infrastructure (the recording is stale), never retried (it would miss again).
     #[error("{0}")]
@@ -116,7 +124,10 @@ impl TrialError {
     /// Whether another attempt could end differently. A replay miss cannot: the same
     /// agent sends the same request to the same cassette.
     pub fn is_retryable(&self) -> bool {
-        !matches!(self, TrialError::ReplayMiss(_) | TrialError::NoTaskImage(_))
+        !matches!(
+            self,
+            TrialError::ReplayMiss(_) | TrialError::NoTaskImage(_) | TrialError::ProviderConfig(_)
+        )
     }
 
     /// The kind of infrastructure fault, for the record's `error_kind`.
@@ -124,7 +135,7 @@ impl TrialError {
         match self {
             TrialError::Cancelled => None,
             TrialError::Sandbox(_) | TrialError::Unsupported(_) => Some(ErrorKind::Sandbox),
-            TrialError::Provider(_) => Some(ErrorKind::Provider),
+            TrialError::Provider(_) | TrialError::ProviderConfig(_) => Some(ErrorKind::Provider),
             TrialError::ReplayMiss(_) => Some(ErrorKind::ReplayMiss),
             TrialError::Plan(_)
             | TrialError::Llm(_)
@@ -321,6 +332,7 @@ struct AgentRun<'a> {
     exit_reason: SandboxExit,
     agent_exit_code: Option<i64>,
     agent_s: f64,
+    model_s: Option<f64>,
 }
 
 /// What the agent left: its verdict so far, and what the verifier needs.
@@ -334,6 +346,7 @@ struct Collected {
     exit_reason: SandboxExit,
     agent_exit_code: Option<i64>,
     agent_s: f64,
+    model_s: Option<f64>,
 }
 
 /// The verifier's findings.
@@ -358,6 +371,7 @@ impl Collected {
             exit_reason: self.exit_reason,
             agent_exit_code: self.agent_exit_code,
             agent_s: self.agent_s,
+            model_s: self.model_s,
             verify_s,
             metrics: self.metrics,
             tamper_flags: self.tamper_flags,
@@ -496,24 +510,54 @@ async fn agent_phase<'a>(
     scope.created().containers.push(container.clone());
     ctx.backend.copy_in(&container, "/workspace", tar).await?;
 
+    // An agent with a model is limited in its own time: the gateway's model time is not
+    // counted, up to the task's wall-clock cap (see `own_time_limit`).
+    let clock = session.as_ref().map(|(_, s)| s.model_clock());
+    let own_limit = Duration::from_secs_f64(task.spec.timeouts.agent_s);
     let agent_started = Instant::now();
     let (exit_reason, agent_exit_code) = match &plan.argv {
         Some(argv) => {
+            let wall = match clock {
+                Some(_) => Duration::from_secs_f64(task.spec.timeouts.agent_wall_cap()),
+                None => own_limit,
+            };
             let req = ExecRequest {
                 argv: argv.clone(),
                 user: ExecUser::Sandbox,
                 env,
                 workdir: "/workspace".into(),
-                timeout: Duration::from_secs_f64(task.spec.timeouts.agent_s),
+                timeout: wall,
                 output_cap: AGENT_LOG_CAP,
             };
-            let out = ctx.backend.exec(&container, &req, scope.cancel).await?;
+            let exec = ctx.backend.exec(&container, &req, scope.cancel);
+            let (out, own_out) = match &clock {
+                Some(c) => {
+                    crate::own_time::limit(exec, c, agent_started, own_limit, || {
+                        ctx.backend.kill(&container)
+                    })
+                    .await?
+                }
+                None => (exec.await?, false),
+            };
             let mut log = out.output.to_text();
-            let reason = if out.timed_out {
+            let reason = if own_out {
                 log.push_str(&format!(
-                    "[nab: agent killed at its {:.0} s deadline]\n",
-                    task.spec.timeouts.agent_s
+                    "[nab: agent killed at its {:.0} s limit of its own time ({:.1} s waiting for the model not counted)]\n",
+                    task.spec.timeouts.agent_s,
+                    clock.as_ref().map_or(0.0, |c| c.total().as_secs_f64())
                 ));
+                SandboxExit::Timeout
+            } else if out.timed_out {
+                log.push_str(&match clock {
+                    Some(_) => format!(
+                        "[nab: agent killed at the {:.0} s wall-clock cap of its phase (timeouts.agent_wall_s), model time included]\n",
+                        wall.as_secs_f64()
+                    ),
+                    None => format!(
+                        "[nab: agent killed at its {:.0} s deadline]\n",
+                        task.spec.timeouts.agent_s
+                    ),
+                });
                 SandboxExit::Timeout
             } else if out.exit_code == Some(137) {
                 SandboxExit::Killed
@@ -533,6 +577,7 @@ async fn agent_phase<'a>(
         }
     };
     let agent_s = agent_started.elapsed().as_secs_f64();
+    let model_s = clock.map(|c| c.total().as_secs_f64().min(agent_s));
     // Stop everything the agent started before reading its workspace.
     ctx.backend.kill(&container).await?;
     let mcp = match mcp {
@@ -553,6 +598,7 @@ async fn agent_phase<'a>(
         exit_reason,
         agent_exit_code,
         agent_s,
+        model_s,
     })
 }
 
@@ -630,6 +676,10 @@ async fn collect(
     if let Some(why) = metrics.as_ref().and_then(|m| m.replay_miss.clone()) {
         return Err(TrialError::ReplayMiss(why));
     }
+    // The provider refused the run's key or model: nothing the agent did is being scored.
+    if let Some(why) = metrics.as_ref().and_then(|m| m.provider.config.clone()) {
+        return Err(TrialError::ProviderConfig(why));
+    }
     // The provider failed and the agent stopped on it: verifying the half-done workspace
     // would score the provider, not the agent.
     if let Some(why) = metrics.as_ref().and_then(|m| m.provider_failure.clone()) {
@@ -676,6 +726,7 @@ async fn collect(
         exit_reason: agent.exit_reason,
         agent_exit_code: agent.agent_exit_code,
         agent_s: agent.agent_s,
+        model_s: agent.model_s,
     })
 }
 

@@ -171,6 +171,7 @@ mod tests {
             raw_output: String::new(),
             input_tokens: 0,
             output_tokens: 0,
+            cost_usd: None,
         }
     }
 

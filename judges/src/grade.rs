@@ -134,6 +134,8 @@ pub async fn grade_with_prompt(
         raw_output: asked.last_raw,
         input_tokens: asked.usage.prompt_tokens,
         output_tokens: asked.usage.completion_tokens,
+        // Every attempt's tokens (retries after a malformed answer included) were paid for.
+        cost_usd: model.price_usd(&asked.usage),
     };
     match asked.result {
         Ok(answer) => {

@@ -75,6 +75,14 @@ pub trait JudgeModel: Send + Sync {
     fn window(&self) -> Option<ContextWindow> {
         None
     }
+
+    /// What calls of `usage` cost in US dollars, when the caller was given a price for this
+    /// judge's model (`nab run --prices`, `nab judge --prices`); `None` without one. The
+    /// cost lands on each [`nab_protocol::JudgeRecord`], so judging is never free by omission.
+    fn price_usd(&self, usage: &Usage) -> Option<f64> {
+        let _ = usage;
+        None
+    }
 }
 
 /// Turns a `--judge` spec string into a model. The harness passes its provider factory.

@@ -260,7 +260,7 @@ pub fn read_verdicts(path: &Path) -> Result<Vec<PairwiseVerdict>, JudgeError> {
     Ok(read.records.into_iter().flatten().collect())
 }
 
-/// Counts over many pairs.
+/// Counts over many pairs, and the candidate's score by task.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct PairwiseReport {
     pub wins: u64,
@@ -273,30 +273,66 @@ pub struct PairwiseReport {
     pub n: u64,
     /// (wins + losses + ties) / n: how often both orders agreed.
     pub swap_consistency: Option<f64>,
-    /// (W + 0.5·T) / N for the candidate, where T counts real ties and inconsistent pairs.
+    /// The candidate's score, task by task: per task the mean over its pairs of 1 (win), 0
+    /// (loss) or ½ (tie or inconsistent), then the mean over tasks. Trials of one task are
+    /// not independent evidence, so the task is the unit (as in the reports).
     pub score: Option<f64>,
+    /// Tasks behind `score`.
+    pub tasks: usize,
+    /// 95% percentile bootstrap of `score` over tasks (seeded; `None` with too few tasks).
+    pub score_ci: Option<crate::kappa::Interval>,
 }
 
+/// Seed of the score's bootstrap over tasks (fixed: the same pairs give the same interval).
+const SCORE_SEED: u64 = 0x7061_6972_7769_7365; // "pairwise"
+/// Resamples of that bootstrap.
+const SCORE_RESAMPLES: usize = 10_000;
+
 impl PairwiseReport {
+    /// From (task id, outcome) pairs.
     pub fn from_outcomes<'a>(
-        outcomes: impl IntoIterator<Item = &'a PairOutcome>,
+        outcomes: impl IntoIterator<Item = (&'a str, &'a PairOutcome)>,
     ) -> PairwiseReport {
         let mut r = PairwiseReport::default();
-        for o in outcomes {
-            match o {
-                PairOutcome::Win => r.wins += 1,
-                PairOutcome::Loss => r.losses += 1,
-                PairOutcome::Tie => r.ties += 1,
-                PairOutcome::Inconsistent => r.inconsistent += 1,
-                PairOutcome::Error => r.errors += 1,
-            }
+        let mut by_task: std::collections::BTreeMap<&str, Vec<f64>> = Default::default();
+        for (task, o) in outcomes {
+            let score = match o {
+                PairOutcome::Win => {
+                    r.wins += 1;
+                    1.0
+                }
+                PairOutcome::Loss => {
+                    r.losses += 1;
+                    0.0
+                }
+                PairOutcome::Tie => {
+                    r.ties += 1;
+                    0.5
+                }
+                PairOutcome::Inconsistent => {
+                    r.inconsistent += 1;
+                    0.5
+                }
+                PairOutcome::Error => {
+                    r.errors += 1;
+                    continue;
+                }
+            };
+            by_task.entry(task).or_default().push(score);
         }
         r.n = r.wins + r.losses + r.ties + r.inconsistent;
         if r.n > 0 {
             let n = r.n as f64;
             r.swap_consistency = Some((r.wins + r.losses + r.ties) as f64 / n);
-            r.score = Some((r.wins as f64 + 0.5 * (r.ties + r.inconsistent) as f64) / n);
         }
+        let per_task: Vec<f64> = by_task
+            .values()
+            .map(|v| v.iter().sum::<f64>() / v.len() as f64)
+            .collect();
+        let mean = |v: &[f64]| (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64);
+        r.tasks = per_task.len();
+        r.score = mean(&per_task);
+        r.score_ci = crate::kappa::bootstrap_95(&per_task, mean, SCORE_RESAMPLES, SCORE_SEED);
         r
     }
 
@@ -304,8 +340,13 @@ impl PairwiseReport {
     pub fn render_markdown(&self, judge: &str) -> String {
         let pct = |x: Option<f64>| x.map_or("n/a".to_owned(), |v| format!("{:.1}%", v * 100.0));
         let score = self.score.map_or("n/a".to_owned(), |v| format!("{v:.3}"));
+        let ci = self
+            .score_ci
+            .as_ref()
+            .map_or("n/a".to_owned(), |i| format!("{:.3}–{:.3}", i.lo, i.hi));
         format!(
-            "| judge | W | L | T | inconsistent | errors | N | swap-consistency | (W+0.5·T)/N |\n|---|---|---|---|---|---|---|---|---|\n| {judge} | {} | {} | {} | {} | {} | {} | {} | {score} |\n",
+            "| judge | W | L | T | inconsistent | errors | N | swap-consistency | score by task (W 1, T ½) | 95% CI over {} tasks |\n|---|---|---|---|---|---|---|---|---|---|\n| {judge} | {} | {} | {} | {} | {} | {} | {} | {score} | {ci} |\n",
+            self.tasks,
             self.wins,
             self.losses,
             self.ties,
@@ -395,20 +436,31 @@ mod tests {
             PairOutcome::Inconsistent
         );
         assert_eq!(combine_orders(Tie, Candidate), PairOutcome::Inconsistent);
-        let r = PairwiseReport::from_outcomes(&[
-            PairOutcome::Win,
-            PairOutcome::Win,
-            PairOutcome::Loss,
-            PairOutcome::Tie,
-            PairOutcome::Inconsistent,
-            PairOutcome::Error,
+        // Task a: win, win, loss (⅔); b: tie (½); c: inconsistent (½), and an error.
+        let r = PairwiseReport::from_outcomes([
+            ("a", &PairOutcome::Win),
+            ("a", &PairOutcome::Win),
+            ("a", &PairOutcome::Loss),
+            ("b", &PairOutcome::Tie),
+            ("c", &PairOutcome::Inconsistent),
+            ("c", &PairOutcome::Error),
         ]);
         assert_eq!(
             (r.wins, r.losses, r.ties, r.inconsistent, r.errors, r.n),
             (2, 1, 1, 1, 1, 5)
         );
         assert_eq!(r.swap_consistency, Some(0.8));
-        assert_eq!(r.score, Some((2.0 + 0.5 * 2.0) / 5.0));
+        // By task, not pooled: (⅔ + ½ + ½)/3, where pooling would give (2 + 1)/5.
+        assert!((r.score.unwrap() - (2.0 / 3.0 + 1.0) / 3.0).abs() < 1e-12);
+        assert_eq!(r.tasks, 3);
+        // A bootstrap over the three tasks: within the tasks' own range, around the score.
+        let ci = r.score_ci.unwrap();
+        assert!(
+            ci.lo >= 0.5 && ci.hi <= 2.0 / 3.0 && ci.lo <= r.score.unwrap(),
+            "{ci:?}"
+        );
+        let md = r.render_markdown("j");
+        assert!(md.contains("95% CI over 3 tasks"), "{md}");
     }
 }
 
@@ -430,6 +482,9 @@ mod scripted_judges {
         let at = user.find(marker)?;
         Some(if at > a && at < b { "A" } else { "B" })
     }
+
+    /// One task per pair of [`pairs`].
+    const TASKS: [&str; 4] = ["t0", "t1", "t2", "t3"];
 
     fn pairs() -> Vec<(Candidate, Candidate)> {
         (0..4)
@@ -461,7 +516,8 @@ mod scripted_judges {
         let judge = ScriptedJudge::deciding("scripted:first", |_| answer("A"));
         // Order 1 (baseline as A) maps to baseline; order 2 (candidate as A) to candidate.
         let outcomes = judge_pairs(&judge, (Winner::Baseline, Winner::Candidate)).await;
-        let r = PairwiseReport::from_outcomes(&outcomes);
+        let r =
+            PairwiseReport::from_outcomes(outcomes.iter().enumerate().map(|(i, o)| (TASKS[i], o)));
         assert_eq!(
             (r.wins, r.losses, r.ties, r.inconsistent, r.n),
             (0, 0, 0, 4, 4)
@@ -483,7 +539,8 @@ mod scripted_judges {
         let convs = judge.conversations();
         assert_eq!(side_with(&convs[0], "GOOD"), Some("B"));
         assert_eq!(side_with(&convs[1], "GOOD"), Some("A"));
-        let r = PairwiseReport::from_outcomes(&outcomes);
+        let r =
+            PairwiseReport::from_outcomes(outcomes.iter().enumerate().map(|(i, o)| (TASKS[i], o)));
         assert_eq!((r.wins, r.losses, r.inconsistent), (4, 0, 0));
         assert_eq!((r.swap_consistency, r.score), (Some(1.0), Some(1.0)));
 
@@ -497,7 +554,8 @@ mod scripted_judges {
                     .outcome,
             );
         }
-        let r = PairwiseReport::from_outcomes(&losses);
+        let r =
+            PairwiseReport::from_outcomes(losses.iter().enumerate().map(|(i, o)| (TASKS[i], o)));
         assert_eq!((r.wins, r.losses, r.score), (0, 4, Some(0.0)));
     }
 

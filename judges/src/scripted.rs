@@ -79,6 +79,7 @@ impl JudgeModel for ScriptedJudge {
             prompt_tokens: (prompt_chars / 4) as u64,
             completion_tokens: (text.len() / 4) as u64,
             cached_tokens: 0,
+            cache_write_tokens: 0,
         };
         Ok(ModelReply { text, usage })
     }

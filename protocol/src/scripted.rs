@@ -326,6 +326,7 @@ mod tests {
                 prompt_tokens: 7,
                 completion_tokens: 2,
                 cached_tokens: 1,
+                cache_write_tokens: 0,
             }),
             ..ChunkOptions::default()
         };

@@ -219,6 +219,7 @@ mod tests {
                 prompt_tokens: 3,
                 completion_tokens: 2,
                 cached_tokens: 1,
+                cache_write_tokens: 0,
             }),
             latency_ms: 9,
             status: Some(200),

@@ -152,8 +152,15 @@ pub struct TrialRecord {
     /// The agent process's exit code, when it exited by itself.
     #[serde(default)]
     pub agent_exit_code: Option<i64>,
-    /// Seconds the agent phase took.
+    /// Seconds the agent phase took (wall time, model calls included).
     pub agent_s: f64,
+    /// Of `agent_s`, the seconds during which the trial's gateway was waiting for the model
+    /// provider (at least one call in flight, its retries and their backoff included). The
+    /// agent's own time is `agent_s − model_s`: the agent time limit counts only that, up to
+    /// the task's wall-clock cap. Absent for agents without a model and in records written
+    /// before it existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model_s: Option<f64>,
     /// Seconds the verifier phase took.
     pub verify_s: f64,
     /// Infrastructure fault only; task failures are `status: failed` with no error.
@@ -197,9 +204,14 @@ pub struct TrialRecord {
     /// Completion tokens, summed over the gateway's calls.
     #[serde(default)]
     pub output_tokens: Option<u64>,
-    /// Of the prompt tokens, those the provider served from its cache.
+    /// Of the prompt tokens, those the provider served from its cache (cache reads).
     #[serde(default)]
     pub cached_tokens: Option<u64>,
+    /// Of the prompt tokens, those the provider wrote to its prompt cache (Anthropic's
+    /// cache writes), priced at the prices file's `cache_write` rate. Kept apart from
+    /// `cached_tokens`; absent when none were written and in older records.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache_write_tokens: Option<u64>,
     /// The trial's model cost in US dollars: the gateway's token counts priced by the run's
     /// `--prices` file. Absent when unknown (no prices given, no pattern matched the model,
     /// no gateway) and on records written before this field existed; never a guess.
@@ -271,6 +283,7 @@ impl TrialRecord {
             exit_reason: None,
             agent_exit_code: None,
             agent_s: 0.0,
+            model_s: None,
             verify_s: 0.0,
             error: None,
             error_kind: None,
@@ -284,6 +297,7 @@ impl TrialRecord {
             input_tokens: None,
             output_tokens: None,
             cached_tokens: None,
+            cache_write_tokens: None,
             cost_usd: None,
             steps: None,
             tool_calls: None,
@@ -347,6 +361,10 @@ pub struct JudgeRecord {
     /// Judge completion tokens.
     #[serde(default)]
     pub output_tokens: u64,
+    /// What this judge's calls cost in US dollars, priced by the run's `--prices` file for
+    /// the judge's model; absent without a price (and in records written before it existed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost_usd: Option<f64>,
 }
 
 /// A judge's score on one rubric dimension.

@@ -2,17 +2,34 @@
 
 use crate::error::{ReportError, Result};
 use crate::run::{Run, TaskTrials};
-use crate::stats::{self, Interval, PairedT, bootstrap::Bootstrap};
+use crate::stats::{self, Interval, SignFlip, growth::Growth};
 use crate::summary::{RunSummary, trial_tokens};
 use nab_protocol::{ErrorKind, TrialStatus};
 use nab_protocol::{PairwiseVerdict, Winner};
 use serde::Serialize;
 use std::collections::BTreeSet;
 
-/// A task counts as passed in a run, for McNemar, when at least half its scored trials passed.
+/// A task counts as passed in a run, for McNemar, when at least half its trials passed.
 /// That discards most of the per-trial evidence, so McNemar is a secondary figure: its p is
 /// two-sided, and no gate rule uses it.
 pub const TASK_PASS_THRESHOLD: f64 = 0.5;
+
+/// The range of a mean difference of pass rates: where the data cannot bound an end of its
+/// interval (too few tasks), the end is this.
+pub const PASS_RATE_RANGE: Interval = Interval {
+    low: -1.0,
+    high: 1.0,
+};
+
+/// The sample standard deviation of per-task differences (the MDE's s_d); `None` below two.
+fn sd(d: &[f64]) -> Option<f64> {
+    let m = d.len();
+    if m < 2 {
+        return None;
+    }
+    let mean = d.iter().sum::<f64>() / m as f64;
+    Some((d.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (m - 1) as f64).sqrt())
+}
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Comparison {
@@ -31,10 +48,13 @@ pub struct TaskSide {
     pub scored: u32,
     pub passed: u32,
     pub errors: u32,
+    /// passed / every trial: an error counts as not passed ([`TaskTrials::pass_rate`]).
     pub pass_rate: Option<f64>,
+    /// passed / scored trials, shown beside.
+    pub scored_pass_rate: Option<f64>,
     pub mean_tokens: Option<f64>,
     pub mean_steps: Option<f64>,
-    /// Mean `cost_usd` over the scored trials that have one.
+    /// Mean `cost_usd` over the trials that have one, errors included (they were paid for).
     pub mean_cost_usd: Option<f64>,
     pub violations: Vec<String>,
     /// Trials that made model calls but recorded 0 tokens both ways (see
@@ -47,6 +67,11 @@ pub struct TaskSide {
 }
 
 impl TaskSide {
+    /// Every trial of the task, errors included.
+    pub fn trials(&self) -> u32 {
+        self.scored + self.errors
+    }
+
     /// Share of this task's trials that ended in an infrastructure error.
     pub fn error_rate(&self) -> Option<f64> {
         let n = self.scored + self.errors;
@@ -60,9 +85,9 @@ pub struct TaskDelta {
     pub category: String,
     pub baseline: Option<TaskSide>,
     pub candidate: Option<TaskSide>,
-    /// candidate − baseline pass rate, when both have a verdict.
+    /// candidate − baseline pass rate, when both runs have the task.
     pub delta: Option<f64>,
-    /// `improved`, `regressed`, `same`, `only_baseline`, `only_candidate` or `no_verdict`.
+    /// `improved`, `regressed`, `same`, `only_baseline` or `only_candidate`.
     pub change: &'static str,
 }
 
@@ -79,24 +104,26 @@ pub struct McNemar {
 
 #[derive(Debug, Clone, Serialize)]
 pub struct PairedStats {
-    /// Tasks with a verdict in both runs: the sample size.
+    /// Tasks in both runs: the sample size.
     pub tasks: usize,
-    /// Tasks left out because one side has no verdict (missing or infrastructure errors only).
+    /// Tasks left out because only one run has them.
     pub excluded: Vec<String>,
     pub mean_diff: Option<f64>,
-    pub t: Option<PairedT>,
-    pub bootstrap: Option<Bootstrap>,
+    /// The exact sign-flip test of the per-task differences and its 95% interval
+    /// ([`crate::stats::signflip`]); within [−1, +1].
+    pub test: Option<SignFlip>,
     pub mcnemar: McNemar,
     /// pass@k and pass^k of both runs over one common task set per k: the tasks with at
-    /// least k scored trials in both runs (so a k never compares different tasks).
+    /// least k trials in both runs (so a k never compares different tasks).
     pub pass_at_k: Vec<PairedK>,
     /// The paired MDE of this comparison (see [`crate::mde`]).
     pub mde: crate::mde::Mde,
-    /// Σ candidate mean tokens / Σ baseline mean tokens over paired tasks with both known.
-    pub token_ratio: Option<f64>,
-    pub step_ratio: Option<f64>,
-    /// Σ candidate mean cost / Σ baseline mean cost over paired tasks with both known.
-    pub cost_ratio: Option<f64>,
+    /// Geometric-mean ratio candidate/baseline of per-task mean tokens (scored trials),
+    /// with a 95% t-interval over tasks ([`crate::stats::growth`]).
+    pub tokens: Option<Growth>,
+    pub steps: Option<Growth>,
+    /// The same for per-task mean cost per trial (every trial with a cost).
+    pub cost: Option<Growth>,
     /// candidate − baseline total cost (every trial with a cost); absent unless both have one.
     pub cost_delta_usd: Option<f64>,
 }
@@ -105,7 +132,7 @@ pub struct PairedStats {
 #[derive(Debug, Clone, Serialize)]
 pub struct PairedK {
     pub k: u32,
-    /// Tasks with at least k scored trials in both runs: the set every value here averages.
+    /// Tasks with at least k trials in both runs: the set every value here averages.
     pub tasks: usize,
     pub baseline_pass_at: Option<f64>,
     pub candidate_pass_at: Option<f64>,
@@ -113,7 +140,7 @@ pub struct PairedK {
     pub candidate_pass_hat: Option<f64>,
 }
 
-/// pass@k and pass^k over the tasks with at least k scored trials on both sides.
+/// pass@k and pass^k over the tasks with at least k trials on both sides.
 fn paired_pass_at_k(sides: &[(crate::mde::Counts, crate::mde::Counts)]) -> Vec<PairedK> {
     let max_k = sides
         .iter()
@@ -186,10 +213,9 @@ fn summarize_pairwise(records: Vec<PairwiseVerdict>) -> Option<PairwiseSummary> 
 }
 
 fn side(run: &Run, t: &TaskTrials) -> TaskSide {
-    let recs: Vec<_> = t
-        .trial_indexes
+    let all: Vec<_> = t.trial_indexes.iter().map(|&i| &run.records[i]).collect();
+    let recs: Vec<_> = all
         .iter()
-        .map(|&i| &run.records[i])
         .filter(|r| r.status != TrialStatus::Error)
         .collect();
     let mean =
@@ -199,13 +225,14 @@ fn side(run: &Run, t: &TaskTrials) -> TaskSide {
         passed: t.passed,
         errors: t.errors,
         pass_rate: t.pass_rate(),
+        scored_pass_rate: t.scored_pass_rate(),
         mean_tokens: mean(recs.iter().filter_map(|r| trial_tokens(r)).collect()),
         mean_steps: mean(
             recs.iter()
                 .filter_map(|r| r.steps.map(|s| s as f64))
                 .collect(),
         ),
-        mean_cost_usd: mean(recs.iter().filter_map(|r| r.cost_usd).collect()),
+        mean_cost_usd: mean(all.iter().filter_map(|r| r.cost_usd).collect()),
         violations: t
             .trial_indexes
             .iter()
@@ -231,15 +258,12 @@ fn side(run: &Run, t: &TaskTrials) -> TaskSide {
     }
 }
 
-fn ratio(pairs: impl Iterator<Item = (Option<f64>, Option<f64>)>) -> Option<f64> {
-    let (mut b, mut c) = (0.0, 0.0);
-    for (x, y) in pairs {
-        if let (Some(x), Some(y)) = (x, y) {
-            b += x;
-            c += y;
-        }
-    }
-    (b > 0.0).then(|| c / b)
+/// Per-task (baseline, candidate) means of `f` over the paired tasks where both exist.
+fn means_of(paired: &[&TaskDelta], f: fn(&TaskSide) -> Option<f64>) -> Vec<(f64, f64)> {
+    paired
+        .iter()
+        .filter_map(|t| Some((f(t.baseline.as_ref()?)?, f(t.candidate.as_ref()?)?)))
+        .collect()
 }
 
 impl Comparison {
@@ -249,23 +273,27 @@ impl Comparison {
         pairwise: Vec<PairwiseVerdict>,
         seed: u64,
     ) -> Result<Comparison> {
-        Self::compute_with_resamples(
+        Self::compute_with(
             baseline,
             candidate,
             pairwise,
-            seed,
+            stats::Draws {
+                draws: stats::signflip::DRAWS,
+                seed,
+            },
             stats::bootstrap::RESAMPLES,
         )
     }
 
-    /// [`Comparison::compute`] with the number of (secondary, displayed) bootstrap
-    /// resamples; 0 leaves the bootstrap out (the gate's simulations, which run it
-    /// thousands of times and do not use it).
-    pub fn compute_with_resamples(
+    /// [`Comparison::compute`] with the draws and seed of the sign-flip test's Monte Carlo
+    /// fallback (used only when its exact distribution is too large), and the bootstrap
+    /// resamples of the cost-per-solved-task intervals (0 leaves them out: the gate's
+    /// simulations, which run it thousands of times and do not use them).
+    pub fn compute_with(
         baseline: &Run,
         candidate: &Run,
         pairwise: Vec<PairwiseVerdict>,
-        seed: u64,
+        draws: stats::Draws,
         resamples: usize,
     ) -> Result<Comparison> {
         // A task quarantined for either run is left out of both.
@@ -324,6 +352,8 @@ impl Comparison {
                 .or(baseline.task(id))
                 .map(|t| t.category.clone())
                 .unwrap_or_default();
+            // Every trial counts (an error as not passed), so a task both runs have always
+            // has a difference: erroring cannot take a task out of the paired statistics.
             let delta = match (
                 b.as_ref().and_then(|s| s.pass_rate),
                 c.as_ref().and_then(|s| s.pass_rate),
@@ -333,11 +363,10 @@ impl Comparison {
             };
             let change = match (&b, &c, delta) {
                 (Some(_), None, _) => "only_baseline",
-                (None, Some(_), _) => "only_candidate",
-                (_, _, None) => "no_verdict",
                 (_, _, Some(d)) if d > 1e-12 => "improved",
                 (_, _, Some(d)) if d < -1e-12 => "regressed",
-                _ => "same",
+                (Some(_), Some(_), _) => "same",
+                _ => "only_candidate",
             };
             tasks.push(TaskDelta {
                 task_id: id.to_owned(),
@@ -371,19 +400,19 @@ impl Comparison {
             }
         }
         mc.p_value = stats::mcnemar_exact(mc.b, mc.c);
-        let t = stats::paired_t_interval(&diffs, 0.95);
+        let test = stats::sign_flip(&diffs, 0.95, PASS_RATE_RANGE, draws);
         let m = diffs.len();
         let sides: Vec<(crate::mde::Counts, crate::mde::Counts)> = paired
             .iter()
             .filter_map(|t| {
                 let (b, c) = (t.baseline.as_ref()?, t.candidate.as_ref()?);
-                Some(((b.scored, b.passed), (c.scored, c.passed)))
+                Some(((b.trials(), b.passed), (c.trials(), c.passed)))
             })
             .collect();
-        let mde = crate::mde::Mde::for_comparison(t.map(|t| t.sd), &sides);
+        let mde = crate::mde::Mde::for_comparison(sd(&diffs), &sides);
         let (b_sum, c_sum) = (
-            RunSummary::compute(baseline),
-            RunSummary::compute(candidate),
+            RunSummary::compute_with(baseline, resamples),
+            RunSummary::compute_with(candidate, resamples),
         );
         let stats = PairedStats {
             tasks: m,
@@ -393,29 +422,13 @@ impl Comparison {
                 .map(|t| t.task_id.clone())
                 .collect(),
             mean_diff: (m > 0).then(|| diffs.iter().sum::<f64>() / m as f64),
-            t,
-            bootstrap: stats::paired_bootstrap(&diffs, resamples, 0.95, seed),
+            test,
             mcnemar: mc,
             mde,
             pass_at_k: paired_pass_at_k(&sides),
-            token_ratio: ratio(paired.iter().map(|t| {
-                (
-                    t.baseline.as_ref().and_then(|s| s.mean_tokens),
-                    t.candidate.as_ref().and_then(|s| s.mean_tokens),
-                )
-            })),
-            step_ratio: ratio(paired.iter().map(|t| {
-                (
-                    t.baseline.as_ref().and_then(|s| s.mean_steps),
-                    t.candidate.as_ref().and_then(|s| s.mean_steps),
-                )
-            })),
-            cost_ratio: ratio(paired.iter().map(|t| {
-                (
-                    t.baseline.as_ref().and_then(|s| s.mean_cost_usd),
-                    t.candidate.as_ref().and_then(|s| s.mean_cost_usd),
-                )
-            })),
+            tokens: stats::growth::growth(&means_of(&paired, |s| s.mean_tokens), 0.95),
+            steps: stats::growth::growth(&means_of(&paired, |s| s.mean_steps), 0.95),
+            cost: stats::growth::growth(&means_of(&paired, |s| s.mean_cost_usd), 0.95),
             cost_delta_usd: c_sum
                 .usage
                 .cost_usd
@@ -482,6 +495,13 @@ impl Comparison {
         let _ = writeln!(
             s,
             "{:<22} {:>22} {:>22}",
+            "over scored trials",
+            pct(b.scored_pass_rate),
+            pct(c.scored_pass_rate)
+        );
+        let _ = writeln!(
+            s,
+            "{:<22} {:>22} {:>22}",
             "infrastructure errors", b.infra.error_trials, c.infra.error_trials
         );
         let _ = writeln!(
@@ -504,37 +524,55 @@ impl Comparison {
             usd(b.usage.cost_usd),
             usd(c.usage.cost_usd)
         );
+        let per_solved = |r: &Option<stats::ratio::Ratio>| {
+            r.as_ref()
+                .map(crate::leaderboard::markdown::ratio_usd)
+                .unwrap_or_else(|| "—".into())
+        };
+        let _ = writeln!(
+            s,
+            "{:<22} {:>22} {:>22}",
+            "cost per solved task",
+            per_solved(&b.cost_per_solved),
+            per_solved(&c.cost_per_solved)
+        );
+        let _ = writeln!(
+            s,
+            "(pass rate: every trial counts, an infrastructure error as not passed; the rate over scored trials leaves errors out)"
+        );
         let _ = writeln!(s);
         let _ = writeln!(s, "paired over {} tasks (clustered by task):", p.tasks);
         let _ = writeln!(s, "  mean difference      {}", pts(p.mean_diff));
-        let _ = writeln!(
-            s,
-            "  95% t-interval       {}",
-            p.t.map(|t| format!(
-                "[{:+.1}, {:+.1}] pts",
+        if let Some(t) = &p.test {
+            let _ = writeln!(
+                s,
+                "  95% interval         [{:+.1}, {:+.1}] pts (exact sign-flip test inverted{})",
                 t.interval.low * 100.0,
-                t.interval.high * 100.0
-            ))
-            .unwrap_or_else(|| "—".into())
-        );
-        let _ = writeln!(
-            s,
-            "  95% bootstrap        {}",
-            p.bootstrap
-                .map(|b| format!(
-                    "[{:+.1}, {:+.1}] pts ({} resamples, seed {})",
-                    b.interval.low * 100.0,
-                    b.interval.high * 100.0,
-                    b.resamples,
-                    b.seed
-                ))
-                .unwrap_or_else(|| "—".into())
-        );
+                t.interval.high * 100.0,
+                method_note(&t.method)
+            );
+            let _ = writeln!(
+                s,
+                "  sign-flip test       two-sided p = {:.4} (one-sided: drop {:.4}, rise {:.4})",
+                t.p_two_sided, t.p_lower, t.p_upper
+            );
+        } else {
+            let _ = writeln!(s, "  95% interval         —");
+        }
         let _ = writeln!(
             s,
             "  McNemar (secondary)  b={} c={} two-sided p={:.4} (a task \"passes\" when at least half its trials pass)",
             p.mcnemar.b, p.mcnemar.c, p.mcnemar.p_value
         );
+        for (what, g) in [
+            ("tokens", &p.tokens),
+            ("steps", &p.steps),
+            ("cost", &p.cost),
+        ] {
+            if let Some(g) = g {
+                let _ = writeln!(s, "  {:<20} {}", format!("{what} ratio"), growth_text(g));
+            }
+        }
         for k in &p.pass_at_k {
             let _ = writeln!(
                 s,
@@ -558,11 +596,7 @@ impl Comparison {
             c.mde.shown()
         );
         if !p.excluded.is_empty() {
-            let _ = writeln!(
-                s,
-                "  excluded (no verdict on one side): {}",
-                p.excluded.join(", ")
-            );
+            let _ = writeln!(s, "  excluded (in one run only): {}", p.excluded.join(", "));
         }
         let changed: Vec<&TaskDelta> = self.tasks.iter().filter(|t| t.change != "same").collect();
         if !changed.is_empty() {
@@ -589,7 +623,7 @@ impl Comparison {
             let _ = writeln!(s);
             let _ = writeln!(
                 s,
-                "pairwise judge: candidate {} · baseline {} · tie {} (inconsistent {:.0}%), all pairs",
+                "pairwise judge: candidate {} · baseline {} · tie {} (inconsistent {:.0}%), counts over all pairs (no interval: trials of a task are not independent; see by task)",
                 pw.candidate_wins,
                 pw.baseline_wins,
                 pw.ties,
@@ -597,15 +631,18 @@ impl Comparison {
             );
             let _ = writeln!(
                 s,
-                "by task (preference for the candidate; 0.5 = none, 95% t-interval over tasks):"
+                "by task (preference for the candidate; 0.5 = none; 95% interval and p of no preference from the sign-flip test over tasks):"
             );
             let line = |p: &crate::pairwise::Preference| {
                 format!(
-                    "{:.3} {} over {} tasks ({} pairs), swap-consistent {:.0}%",
+                    "{:.3} {} p={} over {} tasks ({} pairs), swap-consistent {:.0}%",
                     p.mean,
                     p.interval
                         .map(|i| format!("[{:.3}, {:.3}]", i.low, i.high))
                         .unwrap_or_else(|| "[—]".into()),
+                    p.p_value
+                        .map(|v| format!("{v:.4}"))
+                        .unwrap_or_else(|| "—".into()),
                     p.tasks,
                     p.pairs,
                     p.swap_consistency * 100.0
@@ -638,4 +675,27 @@ impl Comparison {
         }
         s
     }
+}
+
+/// ", 20000 Monte Carlo draws, seed S" when the test was sampled.
+fn method_note(m: &stats::signflip::Method) -> String {
+    match m {
+        stats::signflip::Method::Exact => String::new(),
+        stats::signflip::Method::MonteCarlo { draws, seed } => {
+            format!(", {draws} Monte Carlo draws, seed {seed}")
+        }
+    }
+}
+
+/// `1.23× [1.05, 1.44] over 28 tasks (geometric mean of per-task ratios, 95% t-interval)`.
+pub fn growth_text(g: &Growth) -> String {
+    format!(
+        "{:.2}× {} over {} tasks (geometric mean of per-task ratios, {:.0}% t-interval)",
+        g.ratio,
+        g.interval
+            .map(|i| format!("[{:.2}, {:.2}]", i.low, i.high))
+            .unwrap_or_else(|| "[—]".into()),
+        g.tasks,
+        g.level * 100.0
+    )
 }

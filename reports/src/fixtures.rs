@@ -144,6 +144,7 @@ fn judge(rng: &mut ChaCha8Rng) -> JudgeRecord {
         raw_output: "{}".into(),
         input_tokens: 1200,
         output_tokens: 300,
+        cost_usd: None,
     }
 }
 

@@ -2,7 +2,7 @@
 //!
 //! - `stats`: the statistics, each a small pure function with its formula.
 //! - `run`: a run directory loaded (through [`nab_protocol::RunFolder`]), grouped by task.
-//! - `summary`: the run's aggregates (`summary.json`).
+//! - `summary`: the run's aggregates (`summary.json`); `judge_summary` the judges' part.
 //! - `table`: `results.parquet` via polars.
 //! - `trial`: one trial's artifacts (trajectory, diff, logs) for its view.
 //! - `html`: the self-contained `report.html` and `compare.html` (minijinja templates).
@@ -24,11 +24,14 @@ mod finish;
 mod fixtures;
 mod gate;
 mod html;
+mod judge_summary;
 mod leaderboard;
 mod mde;
 mod pairwise;
 mod quarantine;
 mod run;
+#[cfg(any(test, feature = "test-support"))]
+mod simulate;
 mod stats;
 mod summary;
 mod table;
@@ -60,4 +63,8 @@ pub use fixtures::{
 pub use html::{render_compare, render_report};
 pub use nab_protocol::RunMeta;
 pub use run::Run;
+#[cfg(any(test, feature = "test-support"))]
+pub use simulate::{
+    GateSim, GateTally, Noise, RankSim, RankTally, lowered, simulate_gates, simulate_rank_coverage,
+};
 pub use summary::RunSummary;

@@ -3,13 +3,14 @@
 //! Each judged (task, trial) pair scores the candidate 1 (preferred), 0 (baseline preferred)
 //! or ½ (a tie, or the two position-swapped orders disagreed). A task's preference is the
 //! mean over its trials; the run-level preference is the mean over tasks with a 95%
-//! t-interval over tasks, so trials of one task are not counted as independent evidence.
+//! interval from the exact sign-flip test of (preference − ½) over tasks (within [0, 1]),
+//! so trials of one task are not counted as independent evidence.
 //! 0.5 means no preference. Each judge is summarised on its own; the combined figure
 //! averages the judges per (task, trial) first. Swap-consistency is each judge's share of
 //! pairs whose two orders agreed; agreement is how often two judges gave the same verdict
 //! on the same pair (with Cohen's κ when there are exactly two judges).
 
-use crate::stats::{Interval, paired_t_interval};
+use crate::stats::{Draws, Interval, sign_flip};
 use nab_protocol::{PairwiseVerdict, Winner};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -21,8 +22,12 @@ pub struct Preference {
     pub pairs: usize,
     /// Mean over tasks of the per-task preference for the candidate (0.5 = none).
     pub mean: f64,
-    /// 95% t-interval over tasks; `None` with fewer than two tasks.
+    /// 95% interval over tasks (the sign-flip test of preference − ½ inverted, within
+    /// [0, 1]); `None` without tasks.
     pub interval: Option<Interval>,
+    /// Two-sided p of "no preference" (every task's preference as likely above ½ as below).
+    #[serde(default)]
+    pub p_value: Option<f64>,
     /// Share of pairs whose two position-swapped orders agreed.
     pub swap_consistency: f64,
 }
@@ -71,11 +76,25 @@ fn over_tasks(items: &BTreeMap<(String, u32), f64>, pairs: usize, consistent: us
         .map(|v| v.iter().sum::<f64>() / v.len() as f64)
         .collect();
     let mean = per_task.iter().sum::<f64>() / per_task.len().max(1) as f64;
+    let centred: Vec<f64> = per_task.iter().map(|p| p - 0.5).collect();
+    let test = sign_flip(
+        &centred,
+        0.95,
+        Interval {
+            low: -0.5,
+            high: 0.5,
+        },
+        Draws::default(),
+    );
     Preference {
         tasks: per_task.len(),
         pairs,
         mean,
-        interval: paired_t_interval(&per_task, 0.95).map(|t| t.interval),
+        interval: test.map(|t| Interval {
+            low: t.interval.low + 0.5,
+            high: t.interval.high + 0.5,
+        }),
+        p_value: test.map(|t| t.p_two_sided),
         swap_consistency: consistent as f64 / pairs.max(1) as f64,
     }
 }
@@ -264,13 +283,25 @@ mod tests {
         assert!((p.mean - 0.5).abs() < 1e-12, "{p:?}");
         assert_eq!((p.tasks, p.pairs), (3, 6));
         assert!((p.swap_consistency - 5.0 / 6.0).abs() < 1e-12);
-        // t-interval over the 3 task values [1, 0, 0.5]: sd 0.5, se 0.5/√3, t(.975,2) = 4.302653.
+        // Centred task values [½, −½, 0]: three tasks cannot reach 2.5% on a side, so the
+        // interval is the whole scale and "no preference" has p = 1 (the t-interval this
+        // replaced reached past 1).
         let i = p.interval.unwrap();
-        assert!(
-            (i.high - (0.5 + 4.302_652_729_749 * 0.5 / 3f64.sqrt())).abs() < 1e-9,
-            "{i:?}"
+        assert_eq!((i.low, i.high), (0.0, 1.0), "{i:?}");
+        assert_eq!(p.p_value, Some(1.0));
+        // Eight tasks all for the candidate: p = 2·2⁻⁸, and the interval stays within [0, 1].
+        let all: Vec<PairwiseVerdict> = (0..8)
+            .map(|t| rec(&format!("u{t}"), 0, "candidate", true, "a"))
+            .collect();
+        let p = &per_judge(&all)[0].preference;
+        assert!((p.p_value.unwrap() - 2.0 / 256.0).abs() < 1e-15, "{p:?}");
+        assert_eq!(
+            p.interval,
+            Some(Interval {
+                low: 1.0,
+                high: 1.0
+            })
         );
-        assert!(i.low < 0.5 && 0.5 < i.high);
 
         // A second judge disagrees on t2: combined t2 = (0 + 1)/2 = 0.5 for that pair.
         r.push(rec("t2", 0, "candidate", true, "b"));

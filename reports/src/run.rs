@@ -23,21 +23,41 @@ pub struct Run {
 }
 
 /// The trials of one task and their verdict counts.
+///
+/// One accounting rule holds everywhere (report, compare, gate, leaderboard, sweep): every
+/// trial the run recorded counts, and a trial that is still an infrastructure `error` after
+/// its attempts counts as **not passed** in the headline rate. So turning failures into
+/// errors can never raise a rate; the rate over scored trials, the error rate and the
+/// errors' causes are shown beside it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TaskTrials {
     pub task_id: String,
     pub category: String,
     /// Indexes into [`Run::records`].
     pub trial_indexes: Vec<usize>,
-    /// Trials with a verdict (passed or failed). Infrastructure errors are not scored.
+    /// Trials with a verdict (passed or failed).
     pub scored: u32,
     pub passed: u32,
+    /// Trials that ended in an infrastructure error (not passed).
     pub errors: u32,
 }
 
 impl TaskTrials {
-    /// The task's pass rate over its scored trials; `None` when every trial was an error.
+    /// Every trial of the task, errors included: the denominator of its pass rate.
+    pub fn trials(&self) -> u32 {
+        self.scored + self.errors
+    }
+
+    /// The task's headline pass rate: passed / every trial (an error is not a pass).
+    /// `None` only for a task without trials.
     pub fn pass_rate(&self) -> Option<f64> {
+        let n = self.trials();
+        (n > 0).then(|| f64::from(self.passed) / f64::from(n))
+    }
+
+    /// The pass rate over the trials with a verdict, shown beside the headline; `None` when
+    /// every trial was an error.
+    pub fn scored_pass_rate(&self) -> Option<f64> {
         (self.scored > 0).then(|| f64::from(self.passed) / f64::from(self.scored))
     }
 

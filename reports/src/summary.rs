@@ -6,7 +6,9 @@ use nab_protocol::{TrialRecord, TrialStatus};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-pub const SUMMARY_VERSION: u32 = 1;
+/// Version 2: every trial counts, errors as not passed (the headline rate of version 1
+/// left errors out); `scored_pass_rate` is the old figure.
+pub const SUMMARY_VERSION: u32 = 2;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RunSummary {
@@ -14,19 +16,25 @@ pub struct RunSummary {
     pub run_id: Option<String>,
     pub agent: Option<String>,
     pub model: Option<String>,
-    /// Tasks with at least one record.
+    /// Tasks with at least one record: the sample size of every interval.
     pub tasks: usize,
-    /// Tasks with at least one scored (non-error) trial: the sample size of every interval.
+    /// Tasks with at least one scored (non-error) trial.
     pub scored_tasks: usize,
     pub trials: usize,
     pub scored_trials: usize,
     pub passed_trials: usize,
-    /// The most scored trials any task has (the largest k for pass@k).
+    /// The most trials any task has (the largest k for pass@k).
     pub max_trials_per_task: u32,
-    /// Mean over scored tasks of each task's pass rate (= the pass@1 estimate).
+    /// The headline: mean over tasks of each task's passed / all its trials. A trial that
+    /// is still an infrastructure error after its attempts counts as not passed, so an
+    /// agent cannot raise this by turning failures into errors (= the pass@1 estimate).
     pub pass_rate: Option<f64>,
-    /// Wilson 95% interval with the number of scored tasks as n.
+    /// Wilson 95% interval with the number of tasks as n.
     pub pass_rate_ci: Option<Interval>,
+    /// Beside the headline: mean over the tasks with a verdict of passed / scored trials
+    /// (errors left out). Never used to rank or gate.
+    #[serde(default)]
+    pub scored_pass_rate: Option<f64>,
     pub pass_at_k: Vec<KMetric>,
     pub pass_hat_k: Vec<KMetric>,
     pub categories: Vec<CategorySummary>,
@@ -40,26 +48,31 @@ pub struct RunSummary {
     pub flaky_tasks: Vec<FlakyTask>,
     /// The paired MDE against a rerun of the same design (see [`crate::mde`]).
     pub mde: crate::mde::Mde,
-    /// Share of trials that ended in an infrastructure error (`status: error`): shown next to
-    /// the pass rate, because the pass rate leaves those trials out.
+    /// Share of trials that ended in an infrastructure error (`status: error`), shown next
+    /// to the pass rate (which counts them as not passed); their causes are in `infra`.
     pub error_rate: Option<f64>,
     /// Trials that made model calls but recorded 0 tokens both ways (see [`is_zero_token`]).
     #[serde(default)]
     pub zero_token_trials: usize,
     pub infra: InfraSummary,
     pub usage: UsageTotals,
+    /// Total cost / trials passed, with a task-clustered bootstrap interval; absent unless
+    /// every trial has a cost.
+    #[serde(default)]
+    pub cost_per_solved: Option<stats::ratio::Ratio>,
     pub distributions: Distributions,
     pub safety: SafetySummary,
     pub judges: Option<JudgeSummary>,
 }
 
-/// pass@k or pass^k at one k: the mean over tasks with at least k scored trials.
+/// pass@k or pass^k at one k: the mean over tasks with at least k trials (errors count as
+/// trials that did not pass).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct KMetric {
     pub k: u32,
-    /// Absent when no task has k scored trials.
+    /// Absent when no task has k trials.
     pub value: Option<f64>,
-    /// How many tasks had at least k scored trials and entered the mean.
+    /// How many tasks had at least k trials and entered the mean.
     pub tasks: usize,
 }
 
@@ -76,20 +89,27 @@ pub struct FlakyTask {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CategorySummary {
     pub category: String,
+    /// Tasks of the category: the n of its interval.
     pub tasks: usize,
     pub scored_tasks: usize,
     pub pass_rate: Option<f64>,
     pub ci: Option<Interval>,
 }
 
-/// Infrastructure errors are kept apart: they are neither passes nor failures.
+/// Infrastructure errors: counted as not passed, and listed with their causes.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct InfraSummary {
     pub error_trials: usize,
     /// Tasks where every trial was an infrastructure error (no verdict at all).
     pub tasks_without_verdict: Vec<String>,
+    /// Tasks with at least one error trial (marked in every table that lists tasks).
+    #[serde(default)]
+    pub tasks_with_errors: Vec<String>,
     /// Distinct error messages (first line, capped) and how often each occurred.
     pub messages: Vec<ErrorCount>,
+    /// Error trials by `error_kind` (sandbox, image, provider, replay_miss, harness, …).
+    #[serde(default)]
+    pub kinds: Vec<ErrorCount>,
     /// Trials that needed more than one attempt.
     pub retried_trials: usize,
 }
@@ -105,7 +125,11 @@ pub struct UsageTotals {
     pub llm_calls: u64,
     pub input_tokens: u64,
     pub output_tokens: u64,
+    /// Of the input tokens, cache reads.
     pub cached_tokens: u64,
+    /// Of the input tokens, cache writes (priced apart).
+    #[serde(default)]
+    pub cache_write_tokens: u64,
     pub total_tokens: u64,
     /// Sum of `cost_usd` over every trial that has one (infrastructure errors too: their
     /// calls were paid for); absent when no trial has a cost (`nab run` without `--prices`,
@@ -123,8 +147,16 @@ pub struct Distributions {
     pub tokens: Dist,
     pub steps: Dist,
     pub tool_failure_rate: Dist,
+    /// Wall seconds of the agent phase per scored trial (model calls included).
     pub agent_s: Dist,
-    /// `cost_usd` per scored trial that has one.
+    /// Seconds per scored trial the gateway waited for the model (`model_s`).
+    #[serde(default)]
+    pub model_s: Dist,
+    /// The agent's own seconds per scored trial (`agent_s − model_s`): what its time limit
+    /// counts.
+    #[serde(default)]
+    pub own_s: Dist,
+    /// `cost_usd` per trial that has one, error trials included (they were paid for).
     #[serde(default)]
     pub cost_usd: Dist,
 }
@@ -157,20 +189,7 @@ pub struct SafetySummary {
     pub policy_blocks: u64,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct JudgeSummary {
-    pub judged_trials: usize,
-    /// Mean over trials that no judge vetoed of the trial's score, which is the mean of its
-    /// judges' weighted scores (several judges are combined per trial first, so a trial
-    /// counts once however many judges read it). Vetoed trials are counted apart.
-    pub mean_score: Option<f64>,
-    /// Trials that entered `mean_score`.
-    #[serde(default)]
-    pub scored_trials: usize,
-    pub vetoed_trials: usize,
-    pub gate_failed_trials: usize,
-    pub judge_errors: usize,
-}
+pub use crate::judge_summary::JudgeSummary;
 
 /// A trial that made model calls but recorded 0 tokens in both directions: almost certainly
 /// a provider fault (an empty or failed response counted as a call), not a result.
@@ -189,20 +208,40 @@ pub fn trial_tokens(r: &TrialRecord) -> Option<f64> {
     }
 }
 
+/// The agent's own seconds of a trial: its agent phase less the time the gateway waited
+/// for the model (what the agent time limit counts).
+pub fn own_seconds(r: &TrialRecord) -> f64 {
+    (r.agent_s - r.model_s.unwrap_or(0.0)).max(0.0)
+}
+
 impl RunSummary {
     pub fn compute(run: &Run) -> RunSummary {
-        let scored_tasks: Vec<_> = run.tasks.iter().filter(|t| t.scored > 0).collect();
-        let rates: Vec<f64> = scored_tasks.iter().filter_map(|t| t.pass_rate()).collect();
-        let m = rates.len();
-        let pass_rate = (m > 0).then(|| rates.iter().sum::<f64>() / m as f64);
+        Self::compute_with(run, stats::bootstrap::RESAMPLES)
+    }
+
+    /// [`RunSummary::compute`] with the number of bootstrap resamples behind the cost per
+    /// solved task's interval (0 leaves that figure out: the gate's simulations, which do
+    /// not show it).
+    pub fn compute_with(run: &Run, resamples: usize) -> RunSummary {
+        let m = run.tasks.len();
+        let rates: Vec<f64> = run.tasks.iter().filter_map(|t| t.pass_rate()).collect();
+        let pass_rate = (!rates.is_empty()).then(|| rates.iter().sum::<f64>() / rates.len() as f64);
         let pass_rate_ci = pass_rate.and_then(|p| stats::wilson(p * m as f64, m as f64, Z95));
-        let max_n = run.tasks.iter().map(|t| t.scored).max().unwrap_or(0);
+        let scored_rates: Vec<f64> = run
+            .tasks
+            .iter()
+            .filter_map(|t| t.scored_pass_rate())
+            .collect();
+        let scored_tasks = scored_rates.len();
+        let scored_pass_rate = (!scored_rates.is_empty())
+            .then(|| scored_rates.iter().sum::<f64>() / scored_rates.len() as f64);
+        let max_n = run.tasks.iter().map(|t| t.trials()).max().unwrap_or(0);
 
         let k_metric = |k: u32, f: fn(u32, u32, u32) -> Option<f64>| {
             let vals: Vec<f64> = run
                 .tasks
                 .iter()
-                .filter_map(|t| f(t.scored, t.passed, k))
+                .filter_map(|t| f(t.trials(), t.passed, k))
                 .collect();
             KMetric {
                 k,
@@ -227,44 +266,20 @@ impl RunSummary {
                 CategorySummary {
                     category: cat.to_owned(),
                     tasks: ts.len(),
-                    scored_tasks: r.len(),
+                    scored_tasks: ts.iter().filter(|t| t.scored > 0).count(),
                     pass_rate: p,
                     ci: p.and_then(|p| stats::wilson(p * r.len() as f64, r.len() as f64, Z95)),
                 }
             })
             .collect();
 
-        let counts: Vec<(u32, u32)> = run.tasks.iter().map(|t| (t.scored, t.passed)).collect();
+        // Flakiness is about the agent's verdicts: scored trials only.
+        let scored_counts: Vec<(u32, u32)> =
+            run.tasks.iter().map(|t| (t.scored, t.passed)).collect();
+        // Every other figure counts every trial (an error did not pass).
+        let counts: Vec<(u32, u32)> = run.tasks.iter().map(|t| (t.trials(), t.passed)).collect();
 
-        let mut infra = InfraSummary::default();
-        let mut msgs: BTreeMap<String, usize> = BTreeMap::new();
-        for r in &run.records {
-            if r.attempts > 1 {
-                infra.retried_trials += 1;
-            }
-            if r.status == TrialStatus::Error {
-                infra.error_trials += 1;
-                let msg = r
-                    .error
-                    .as_deref()
-                    .unwrap_or("infrastructure error (no message)");
-                let first: String = msg.lines().next().unwrap_or("").chars().take(200).collect();
-                *msgs.entry(first).or_default() += 1;
-            }
-        }
-        infra.messages = msgs
-            .into_iter()
-            .map(|(message, count)| ErrorCount { message, count })
-            .collect();
-        infra
-            .messages
-            .sort_by(|a, b| b.count.cmp(&a.count).then(a.message.cmp(&b.message)));
-        infra.tasks_without_verdict = run
-            .tasks
-            .iter()
-            .filter(|t| t.scored == 0)
-            .map(|t| t.task_id.clone())
-            .collect();
+        let infra = infra_summary(run);
 
         let mut usage = UsageTotals::default();
         let mut safety = SafetySummary::default();
@@ -280,6 +295,9 @@ impl RunSummary {
             usage.cached_tokens = usage
                 .cached_tokens
                 .saturating_add(r.cached_tokens.unwrap_or(0));
+            usage.cache_write_tokens = usage
+                .cache_write_tokens
+                .saturating_add(r.cache_write_tokens.unwrap_or(0));
             if let Some(c) = r.cost_usd {
                 let total = usage.cost_usd.get_or_insert(0.0);
                 *total = (*total + c).min(f64::MAX);
@@ -304,7 +322,15 @@ impl RunSummary {
             steps: Dist::of(&collect(&|r| r.steps.map(|s| s as f64))),
             tool_failure_rate: Dist::of(&collect(&|r| r.tool_failure_rate)),
             agent_s: Dist::of(&collect(&|r| Some(r.agent_s))),
-            cost_usd: Dist::of(&collect(&|r| r.cost_usd)),
+            model_s: Dist::of(&collect(&|r| r.model_s)),
+            own_s: Dist::of(&collect(&|r| r.model_s.map(|_| own_seconds(r)))),
+            // Every trial with a cost: an error's calls were paid for too.
+            cost_usd: Dist::of(
+                &run.records
+                    .iter()
+                    .filter_map(|r| r.cost_usd)
+                    .collect::<Vec<_>>(),
+            ),
         };
 
         RunSummary {
@@ -312,8 +338,8 @@ impl RunSummary {
             run_id: run.run_id(),
             agent: run.agent(),
             model: run.model(),
-            tasks: run.tasks.len(),
-            scored_tasks: m,
+            tasks: m,
+            scored_tasks,
             trials: run.records.len(),
             scored_trials: scored.len(),
             passed_trials: scored
@@ -323,10 +349,11 @@ impl RunSummary {
             max_trials_per_task: max_n,
             pass_rate,
             pass_rate_ci,
+            scored_pass_rate,
             pass_at_k,
             pass_hat_k,
             categories,
-            flip_rate: stats::flip_rate(&counts),
+            flip_rate: stats::flip_rate(&scored_counts),
             flaky_tasks: flaky_tasks(run),
             quarantined: run.quarantined.clone(),
             mde: crate::mde::Mde::for_run(&counts),
@@ -334,10 +361,11 @@ impl RunSummary {
                 .then(|| infra.error_trials as f64 / run.records.len() as f64),
             zero_token_trials: run.records.iter().filter(|r| is_zero_token(r)).count(),
             infra,
+            cost_per_solved: cost_per_solved(run, resamples),
             usage,
             distributions,
             safety,
-            judges: judge_summary(&run.records),
+            judges: crate::judge_summary::summarize(run),
         }
     }
 
@@ -354,6 +382,79 @@ impl RunSummary {
             .find(|m| m.k == k)
             .and_then(|m| m.value)
     }
+}
+
+/// Error trials, their causes and the tasks they touch.
+fn infra_summary(run: &Run) -> InfraSummary {
+    let mut infra = InfraSummary::default();
+    let mut msgs: BTreeMap<String, usize> = BTreeMap::new();
+    let mut kinds: BTreeMap<String, usize> = BTreeMap::new();
+    for r in &run.records {
+        if r.attempts > 1 {
+            infra.retried_trials += 1;
+        }
+        if r.status == TrialStatus::Error {
+            infra.error_trials += 1;
+            let msg = r
+                .error
+                .as_deref()
+                .unwrap_or("infrastructure error (no message)");
+            let first: String = msg.lines().next().unwrap_or("").chars().take(200).collect();
+            *msgs.entry(first).or_default() += 1;
+            let kind = r
+                .error_kind
+                .and_then(|k| serde_json::to_value(k).ok())
+                .and_then(|v| v.as_str().map(str::to_owned))
+                .unwrap_or_else(|| "unknown".to_owned());
+            *kinds.entry(kind).or_default() += 1;
+        }
+    }
+    let sorted = |m: BTreeMap<String, usize>| {
+        let mut v: Vec<ErrorCount> = m
+            .into_iter()
+            .map(|(message, count)| ErrorCount { message, count })
+            .collect();
+        v.sort_by(|a, b| b.count.cmp(&a.count).then(a.message.cmp(&b.message)));
+        v
+    };
+    infra.messages = sorted(msgs);
+    infra.kinds = sorted(kinds);
+    infra.tasks_without_verdict = run
+        .tasks
+        .iter()
+        .filter(|t| t.scored == 0)
+        .map(|t| t.task_id.clone())
+        .collect();
+    infra.tasks_with_errors = run
+        .tasks
+        .iter()
+        .filter(|t| t.errors > 0)
+        .map(|t| t.task_id.clone())
+        .collect();
+    infra
+}
+
+/// Cost per solved task: every trial's cost (errors included) over the trials that
+/// passed, with a bootstrap over tasks. Absent unless every trial has a cost (a partial
+/// sum would understate it).
+pub fn cost_per_solved(run: &Run, resamples: usize) -> Option<stats::ratio::Ratio> {
+    if run.records.is_empty() || run.records.iter().any(|r| r.cost_usd.is_none()) || resamples == 0
+    {
+        return None;
+    }
+    let pairs: Vec<(f64, f64)> = run
+        .tasks
+        .iter()
+        .map(|t| {
+            let cost: f64 = t
+                .trial_indexes
+                .iter()
+                .filter_map(|&i| run.records[i].cost_usd)
+                .sum();
+            (cost, f64::from(t.passed))
+        })
+        .collect();
+    stats::ratio::ratio_bootstrap(&pairs, resamples, 0.95, stats::bootstrap::DEFAULT_SEED)
 }
 
 fn flaky_tasks(run: &Run) -> Vec<FlakyTask> {
@@ -378,66 +479,95 @@ fn flaky_tasks(run: &Run) -> Vec<FlakyTask> {
     v
 }
 
-fn judge_summary(records: &[TrialRecord]) -> Option<JudgeSummary> {
-    let judged: Vec<&TrialRecord> = records.iter().filter(|r| !r.judges.is_empty()).collect();
-    if judged.is_empty() {
-        return None;
-    }
-    let scores: Vec<f64> = judged
-        .iter()
-        .filter(|r| !r.judges.iter().any(|j| j.vetoed))
-        .filter_map(|r| {
-            let per_judge: Vec<f64> = r.judges.iter().filter_map(|j| j.weighted_score).collect();
-            (!per_judge.is_empty()).then(|| per_judge.iter().sum::<f64>() / per_judge.len() as f64)
-        })
-        .collect();
-    Some(JudgeSummary {
-        judged_trials: judged.len(),
-        mean_score: (!scores.is_empty()).then(|| scores.iter().sum::<f64>() / scores.len() as f64),
-        scored_trials: scores.len(),
-        vetoed_trials: judged
-            .iter()
-            .filter(|r| r.judges.iter().any(|j| j.vetoed))
-            .count(),
-        gate_failed_trials: judged
-            .iter()
-            .filter(|r| r.judges.iter().any(|j| j.gate_passed == Some(false)))
-            .count(),
-        judge_errors: judged
-            .iter()
-            .map(|r| r.judges.iter().filter(|j| j.error.is_some()).count())
-            .sum(),
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use nab_protocol::JudgeRecord;
+    use nab_protocol::RunMeta;
+    use std::path::Path;
 
-    fn judge(score: f64, vetoed: bool) -> JudgeRecord {
-        serde_json::from_value(serde_json::json!({
-            "judge_model": "j", "rubric_id": "r", "rubric_hash": "h", "prompt_hash": "p",
-            "weighted_score": score, "vetoed": vetoed
-        }))
-        .unwrap()
+    fn run(trials: &[(&str, char, Option<f64>)]) -> Run {
+        let recs = trials
+            .iter()
+            .enumerate()
+            .map(|(i, (task, s, cost))| {
+                let mut r = TrialRecord::new("r", task, "c", i as u32, "a");
+                r.status = match s {
+                    'P' => TrialStatus::Passed,
+                    'F' => TrialStatus::Failed,
+                    _ => TrialStatus::Error,
+                };
+                r.cost_usd = *cost;
+                r
+            })
+            .collect();
+        Run::from_records(Path::new("r"), RunMeta::default(), recs, false)
     }
 
     #[test]
-    fn judge_means_combine_judges_per_trial_and_leave_vetoed_trials_out() {
-        let mut recs: Vec<TrialRecord> = (0..3)
-            .map(|i| TrialRecord::new("r", &format!("t{i}"), "c", 0, "a"))
-            .collect();
-        // Two judges on one trial count once, at their mean 3; a vetoed trial at full
-        // score is left out; one judge at 1.
-        recs[0].judges = vec![judge(2.0, false), judge(4.0, false)];
-        recs[1].judges = vec![judge(5.0, true)];
-        recs[2].judges = vec![judge(1.0, false)];
-        let s = judge_summary(&recs).unwrap();
-        assert_eq!(s.mean_score, Some(2.0));
+    fn relabelling_failures_as_errors_never_lifts_the_headline() {
+        let honest = run(&[
+            ("a", 'P', None),
+            ("a", 'F', None),
+            ("b", 'F', None),
+            ("b", 'P', None),
+        ]);
+        let gamed = run(&[
+            ("a", 'P', None),
+            ("a", 'E', None),
+            ("b", 'E', None),
+            ("b", 'P', None),
+        ]);
+        let (h, g) = (RunSummary::compute(&honest), RunSummary::compute(&gamed));
+        assert_eq!(h.pass_rate, Some(0.5));
+        assert_eq!(g.pass_rate, Some(0.5), "an error counts as not passed");
+        // The rate over scored trials rises, and is shown beside, never ranked.
+        assert_eq!(g.scored_pass_rate, Some(1.0));
+        assert_eq!(g.error_rate, Some(0.5));
+        assert_eq!(g.infra.tasks_with_errors, ["a", "b"]);
+        // pass@1 is the headline; pass@2 counts the error as a trial that did not pass.
+        assert_eq!(g.pass_at(1), Some(0.5));
+        assert_eq!(g.pass_at(2), Some(1.0));
+        assert_eq!(g.pass_hat(2), Some(0.0));
+        // A task with only errors counts as 0, never drops out.
+        let all_err = run(&[("a", 'P', None), ("b", 'E', None)]);
+        let s = RunSummary::compute(&all_err);
+        assert_eq!((s.pass_rate, s.tasks, s.scored_tasks), (Some(0.5), 2, 1));
+        assert_eq!(s.infra.tasks_without_verdict, ["b"]);
+    }
+
+    #[test]
+    fn the_agents_own_time_and_the_model_time_are_both_summarised() {
+        let mut r = run(&[("a", 'P', None), ("b", 'F', None)]);
+        r.records[0].agent_s = 100.0;
+        r.records[0].model_s = Some(70.0);
+        r.records[1].agent_s = 50.0;
+        r.records[1].model_s = Some(10.0);
+        let s = RunSummary::compute(&r);
+        let d = &s.distributions;
         assert_eq!(
-            (s.scored_trials, s.vetoed_trials, s.judged_trials),
-            (2, 1, 3)
+            (d.agent_s.max, d.model_s.max, d.own_s.max),
+            (Some(100.0), Some(70.0), Some(40.0))
         );
+        assert_eq!(d.own_s.mean, Some(35.0));
+    }
+
+    #[test]
+    fn cost_per_solved_counts_every_trials_cost_and_needs_them_all() {
+        // 0.1 + 0.3 (an error, paid for) + 0.2 over 2 passes = 0.3.
+        let r = run(&[
+            ("a", 'P', Some(0.1)),
+            ("a", 'E', Some(0.3)),
+            ("b", 'P', Some(0.2)),
+        ]);
+        let s = RunSummary::compute(&r);
+        let c = s.cost_per_solved.unwrap();
+        assert!((c.value.unwrap() - 0.3).abs() < 1e-12, "{c:?}");
+        assert!(c.low.unwrap() <= 0.3 + 1e-12 && c.high.unwrap() >= 0.3 - 1e-12);
+        assert_eq!(
+            s.distributions.cost_usd.n, 3,
+            "the error's cost is in the distribution"
+        );
+        let partial = run(&[("a", 'P', Some(0.1)), ("b", 'P', None)]);
+        assert!(RunSummary::compute(&partial).cost_per_solved.is_none());
     }
 }

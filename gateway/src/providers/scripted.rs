@@ -60,6 +60,7 @@ fn estimate_usage(request: &Value, turn: &ScriptedTurn) -> Usage {
         prompt_tokens: estimate_tokens(prompt_chars),
         completion_tokens: estimate_tokens(completion_chars),
         cached_tokens: 0,
+        cache_write_tokens: 0,
     }
 }
 

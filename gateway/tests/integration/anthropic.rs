@@ -475,14 +475,9 @@ async fn a_whole_message_becomes_a_chat_completion() {
     assert!(sent.get("stream").is_none(), "{sent}");
 }
 
-/// The body Anthropic gets: system on top, tools as input_schema, tool_choice mapped,
-/// assistant tool_calls as tool_use, consecutive tool results merged into one user message.
-#[tokio::test]
-async fn the_request_is_translated_into_the_messages_api() {
-    let server = serving(vec![sse("text.sse")]).await;
-    let dir = tempfile::tempdir().unwrap();
-    let gw = start(dir.path(), &spec(&server)).await;
-    let req = json!({
+/// The agent's request with a history: system prompt, tools, two parallel calls answered.
+fn history() -> Value {
+    json!({
         "model": "agent-label", "stream": true, "stream_options": {"include_usage": true},
         "temperature": 0, "stop": ["END"], "tool_choice": "required",
         "tools": tools(),
@@ -495,13 +490,28 @@ async fn the_request_is_translated_into_the_messages_api() {
             {"role": "tool", "tool_call_id": "toolu_1", "content": "fn a() {}"},
             {"role": "tool", "tool_call_id": "toolu_2", "content": "a.rs\nb.rs"},
         ]
-    });
-    let (status, _) = chat_stream(gw.socket_path(), &req).await;
+    })
+}
+
+/// What Anthropic received for `history()` through `spec`.
+async fn sent_for(spec_of: impl Fn(&MockServer) -> String) -> Value {
+    let server = serving(vec![sse("text.sse")]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let gw = start(dir.path(), &spec_of(&server)).await;
+    let (status, _) = chat_stream(gw.socket_path(), &history()).await;
     gw.shutdown().await;
     assert_eq!(status, 200);
-    let sent: Value = server.received_requests().await.unwrap()[0]
+    server.received_requests().await.unwrap()[0]
         .body_json()
-        .unwrap();
+        .unwrap()
+}
+
+/// The body Anthropic gets: system on top, tools as input_schema, tool_choice mapped,
+/// assistant tool_calls as tool_use, consecutive tool results merged into one user message.
+/// (Prompt caching off: the marks are the next test's.)
+#[tokio::test]
+async fn the_request_is_translated_into_the_messages_api() {
+    let sent = sent_for(|s| spec(s).replacen("anthropic:", "anthropic[cache=off]:", 1)).await;
     assert_eq!(
         sent,
         json!({
@@ -529,6 +539,30 @@ async fn the_request_is_translated_into_the_messages_api() {
             ]
         })
     );
+}
+
+/// By default the stable prefix is marked for prompt caching: the last tool, the system
+/// prompt (as a marked text block) and the last block of the last message (the previous
+/// call's end, the user turn before the last assistant turn, is the first message here).
+#[tokio::test]
+async fn the_stable_prefix_is_marked_for_prompt_caching_unless_turned_off() {
+    let sent = sent_for(spec).await;
+    let eph = json!({"type": "ephemeral"});
+    assert_eq!(sent["tools"][1]["cache_control"], eph, "{sent}");
+    assert!(sent["tools"][0].get("cache_control").is_none());
+    assert_eq!(
+        sent["system"],
+        json!([{"type": "text", "text": "You fix code.", "cache_control": eph}])
+    );
+    let msgs = sent["messages"].as_array().unwrap();
+    assert_eq!(msgs[2]["content"][1]["cache_control"], eph);
+    assert!(msgs[2]["content"][0].get("cache_control").is_none());
+    assert_eq!(msgs[0]["content"][0]["cache_control"], eph);
+    let marks = sent.to_string().matches("cache_control").count();
+    assert_eq!(marks, 4, "at most four breakpoints: {sent}");
+    // Off: the same body without a single mark.
+    let off = sent_for(|s| spec(s).replacen("anthropic:", "anthropic[cache=off]:", 1)).await;
+    assert!(!off.to_string().contains("cache_control"), "{off}");
 }
 
 #[tokio::test]

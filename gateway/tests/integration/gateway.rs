@@ -300,6 +300,7 @@ async fn past_the_usd_budget_the_agent_gets_cost_budget_priced_from_the_provider
     cfg.price = Some(nab_gateway::Rate {
         input: 100.0,
         cached_input: 10.0,
+        cache_write: 100.0,
         output: 1000.0,
     });
     cfg.policy = fast_policy();
@@ -725,4 +726,42 @@ async fn shutdown_cuts_off_a_running_stream_and_records_it_before_returning() {
     let (_, events) = agent.await.unwrap();
     assert_eq!(content_of_chunks(&events), "partial ");
     assert!(!events.iter().any(|e| e == "[DONE]"));
+}
+
+/// The model-time clock counts the time calls spend with the provider (two concurrent
+/// 300 ms calls count once, about 300 ms), not the time between calls: what the harness
+/// takes out of the agent's time limit.
+#[tokio::test]
+async fn the_model_clock_counts_time_with_the_provider_once_and_not_the_gaps() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/v1/chat/completions"))
+        .respond_with(
+            ResponseTemplate::new(200)
+                .set_delay(Duration::from_millis(300))
+                .set_body_json(completion("slow", 5, 1)),
+        )
+        .mount(&server)
+        .await;
+    let (_dir, gw) = plain_gateway(&server).await;
+    let clock = gw.model_clock();
+    assert_eq!(clock.total(), Duration::ZERO);
+    let sock = gw.socket_path().to_owned();
+    let req = request("sys", "hi", false);
+    let (a, b) = tokio::join!(chat(&sock, &req), chat(&sock, &req));
+    assert_eq!((a.0, b.0), (200, 200));
+    let busy = clock.total();
+    assert!(
+        busy >= Duration::from_millis(300) && busy < Duration::from_millis(550),
+        "two overlapping 300 ms calls: {busy:?}"
+    );
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert_eq!(
+        clock.total(),
+        busy,
+        "the agent's own time between calls is not model time"
+    );
+    let _ = chat(&sock, &req).await;
+    assert!(clock.total() >= busy + Duration::from_millis(300));
+    gw.shutdown().await;
 }

@@ -152,6 +152,15 @@ pub fn finish(
     })
 }
 
+/// The one line that ends a run whose provider refused its configuration (a bad key, a
+/// model it does not know), and the exit code: bad input, since nothing was scored.
+pub fn provider_config_stop(why: &str, resume: &str) -> std::process::ExitCode {
+    eprintln!(
+        "error: the run stopped: the provider refused its configuration ({why}); check --model (model name, base URL) and the API key (NAB_API_KEY, ANTHROPIC_API_KEY or --api-key-env). No trial was scored on it; after the fix continue with: {resume}"
+    );
+    nab_harness::exit_status(nab_harness::EXIT_BAD_INPUT)
+}
+
 /// Says which engines were lost; with every engine lost, the error that stops the run.
 pub fn report_engines(lost: &[(String, String)], no_engine: Option<&str>, resume: &str) {
     for (name, why) in lost {

@@ -34,7 +34,8 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     for dir in [&runs.baseline, &runs.candidate] {
         nab_reports::Run::load(dir)?;
     }
-    let factory = judge_factory(judge_call);
+    // Pairwise verdicts carry no cost (nab compare has no --prices).
+    let factory = judge_factory(judge_call, None);
     let pairwise =
         nab_judges::run_compare(pairwise, &runs.baseline, &runs.candidate, &factory).await?;
     if let Some((judged, pairs_out)) = &pairwise.judged {

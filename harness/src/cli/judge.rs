@@ -11,11 +11,21 @@ pub struct Args {
     judge: nab_judges::JudgeArgs,
     #[command(flatten)]
     call: JudgeCallOpts,
+    /// A prices file (as for `nab run --prices`): each judge's calls are priced at the entry
+    /// matching its model, in `cost_usd` on its verdict. Without it verdicts have no cost.
+    #[arg(long, value_name = "FILE")]
+    prices: Option<std::path::PathBuf>,
 }
 
 pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     let run_dir = args.judge.run.clone();
-    let summary = nab_judges::run_judge(args.judge, &judge_factory(args.call)).await?;
+    let prices = args
+        .prices
+        .as_deref()
+        .map(nab_gateway::Prices::load)
+        .transpose()?
+        .map(std::sync::Arc::new);
+    let summary = nab_judges::run_judge(args.judge, &judge_factory(args.call, prices)).await?;
     print!("{}", summary.markdown);
     println!(
         "\ngraded {} trial verdict(s), skipped {}, judge errors {} → {}",

@@ -60,13 +60,16 @@ enum Command {
     Gate(gate::Args),
     /// Rank runs and sweeps on their common tasks; writes leaderboard.html, .md and .json.
     ///
-    /// One row per run (agent/model pair): pass rate with a 95% Wilson interval, pass@k and
-    /// pass^k, per-category pass rates, tokens and dollar cost per task, agent and wall time,
-    /// error rate. Rows are ranked on the tasks with a verdict in every run; each rank has a
-    /// 95% interval from a seeded bootstrap over tasks, and every pair is compared with a
-    /// paired t-test over shared tasks, Holm-corrected over the matrix. A sweep folder counts
-    /// as all its runs. Runs of different task sets or suite versions (run.json tasks_hash)
-    /// are refused unless --allow-mixed, which the pages then state.
+    /// One row per run (agent/model pair): pass rate (every trial counts, an infrastructure
+    /// error as not passed) with a 95% Wilson interval and the rate over scored trials beside
+    /// it, pass@k and pass^k, per-category pass rates, tokens, dollar cost per task and per
+    /// solved task, agent time (own and waiting for the model), wall time, error rate. Every
+    /// figure on a page uses one task set, the tasks every run has (named on the page). Every
+    /// pair of rows is compared with the exact sign-flip test over those tasks,
+    /// Holm-corrected over the matrix, and the rank intervals are read off that matrix: they
+    /// hold every row's true rank at once with probability at least 95%. A sweep folder
+    /// counts as all its runs. Runs of different task sets or suite versions (run.json
+    /// tasks_hash) are refused unless --allow-mixed, which the pages then state.
     ///
     /// Example: nab leaderboard runs/sweep-1 --out runs/sweep-1
     Leaderboard(leaderboard::Args),

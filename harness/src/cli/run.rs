@@ -22,8 +22,9 @@ pub struct Args {
     /// replay:<cassette-dir> | record:<cassette-dir>:<spec> |
     /// openai[<options>]:<model>[@<base_url>], options (comma-separated) stream=on|off,
     /// stream_options=send|omit, tool_choice=send|omit, parallel_tool_calls=send|omit |
-    /// anthropic:<model>[@<base_url>] (the Messages API, translated; key ANTHROPIC_API_KEY
-    /// unless --api-key-env; default base URL https://api.anthropic.com).
+    /// anthropic[cache=on|off]:<model>[@<base_url>] (the Messages API, translated, with the
+    /// stable prompt prefix marked for prompt caching unless cache=off; key
+    /// ANTHROPIC_API_KEY unless --api-key-env; default base URL https://api.anthropic.com).
     /// nab-agent without one gets scripted:task (each task's scripted trajectory: no key,
     /// no network); a command: agent given one may use /nab/llm.sock.
     #[arg(long)]
@@ -33,10 +34,11 @@ pub struct Args {
     #[arg(long)]
     api_key_env: Option<String>,
     /// A prices file (YAML; see ci/prices.example.yaml): model globs → USD per million
-    /// input, cached-input and output tokens. The first entry matching the model name the
-    /// gateway sends upstream prices every trial (`cost_usd` in its record, from the
-    /// gateway's token counts). Without it, or when no entry matches (said once at the
-    /// start), records have no cost.
+    /// input, cached-input (cache read), cache-write and output tokens. The first entry
+    /// matching the model name the gateway sends upstream prices every trial (`cost_usd` in
+    /// its record, from the gateway's token counts); the judges' calls (`--judge`) are priced
+    /// from the same file, each on its own record. Without it, or when no entry matches (said
+    /// once at the start), records have no cost.
     #[arg(long, value_name = "FILE")]
     prices: Option<PathBuf>,
     /// A spending limit for the whole run, in US dollars: once the finished trials' total
@@ -61,6 +63,14 @@ pub struct Args {
     /// Attempts per trial when the infrastructure fails (not when the task fails).
     #[arg(long, default_value_t = 3)]
     attempts: u32,
+    /// Retries of one model call the provider failed (429, 5xx that are not validation
+    /// errors, dropped connections, timeouts, streams that broke before their first chunk),
+    /// waiting 1, 2, 4 … s between them (at most 5 min each; a Retry-After up to 5 min is
+    /// honoured). The default, 8, waits about 4 min 15 s in all before the call fails and
+    /// the trial becomes an infrastructure error (then retried per --attempts).
+    #[arg(long, value_name = "N", default_value_t = nab_gateway::DEFAULT_MAX_RETRIES,
+          value_parser = clap::value_parser!(u32).range(0..=20))]
+    max_retries: u32,
     /// Run id (default: time-based). Labels every container as nab.run=<id>.
     #[arg(long)]
     run_id: Option<String>,
@@ -124,12 +134,13 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         .map(Arc::new);
     if let Some(m) = model.as_mut() {
         m.price = pricing.price().cloned();
+        m.max_retries = Some(args.max_retries);
     }
     let model = model.map(Arc::new);
     // Judges are built before Docker so a bad --judge spec or rubric fails fast.
     let judge = nab_judges::TrialGrader::from_opts(
         &args.judge,
-        &nab_harness::judge_factory(args.judge_call),
+        &nab_harness::judge_factory(args.judge_call, prices.clone().map(Arc::new)),
     )?
     .map(Arc::new);
     let ids: Vec<String> = tasks.iter().map(|t| t.id().to_owned()).collect();
@@ -171,6 +182,12 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         ..RunConfig::on_engines(engines, image, out.clone(), run_id, args.attempts)
     };
     let report = run_jobs_within(cfg, jobs, CancellationToken::new(), cost_limit.clone()).await?;
+    if let Some(why) = &report.provider_config {
+        // One line, nothing scored: a table or report of 0% would read as the model's
+        // result. run.json stays unfinished, as after an interruption.
+        let resume = format!("nab run --resume --out {} ...", out.display());
+        return Ok(super::common::provider_config_stop(why, &resume));
+    }
     print!("{}", summary_table(&report.records));
     println!(
         "run {} → {}{}",

@@ -228,6 +228,17 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     let report = nab_harness::run_sweep(cfg, cancel.clone()).await;
     watcher.abort();
     let report = report?;
+    if let Some((run, why)) = &report.provider_config {
+        let resume = format!(
+            "nab sweep {} --resume --out {}",
+            args.file.display(),
+            out.display()
+        );
+        return Ok(super::common::provider_config_stop(
+            &format!("run {run}: {why}"),
+            &resume,
+        ));
+    }
 
     let mut errors = 0;
     for ((run, r), meta) in plan.runs.iter().zip(&report.runs).zip(metas) {

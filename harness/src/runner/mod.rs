@@ -6,12 +6,14 @@ pub mod cost_limit;
 pub mod engines;
 mod judging;
 pub mod progress;
+mod provider_guard;
 mod results;
 mod summary;
 
 pub use cost_limit::CostLimit;
 pub use engines::{EnginePool, Lease, NoEngine, PoolEngine};
 pub use progress::{Progress, Reporter};
+pub use provider_guard::ProviderGuard;
 pub use results::{ResultsFile, ResumeState};
 pub use summary::summary_table;
 
@@ -98,6 +100,9 @@ pub struct RunReport {
     /// Set when every engine was lost: the run stopped, and the trials not yet run are not
     /// recorded (`--resume` runs them).
     pub no_engine: Option<String>,
+    /// Set when the provider refused the run's configuration (a bad key, an unknown model):
+    /// the run stopped and no trial was scored on it ([`ProviderGuard`]).
+    pub provider_config: Option<String>,
 }
 
 /// How the scheduling of a run (or a sweep) ended, for the command line's last words.
@@ -131,6 +136,8 @@ pub struct RunContext {
     pub run_id: String,
     /// The run's model (`--model`), for agents that use the gateway.
     pub model: Option<Arc<ModelSetup>>,
+    /// Stops the run when its provider refuses the configuration.
+    pub guard: Arc<ProviderGuard>,
 }
 
 impl RunContext {
@@ -262,11 +269,13 @@ pub async fn run_jobs_within(
     reporter.report(Progress::Started {
         pending: pending.len(),
     });
+    let guard = Arc::new(ProviderGuard::new(cancel.clone()));
     let ctx = RunContext {
         engines: cfg.engines.clone(),
         image: cfg.image.clone(),
         run_id: run_id.clone(),
         model: cfg.model.clone(),
+        guard: guard.clone(),
     };
     let limit = Arc::new(Semaphore::new(cfg.jobs.max(1)));
     let (tx, mut rx) = mpsc::channel::<Ended>(pending.len().max(1));
@@ -322,7 +331,11 @@ pub async fn run_jobs_within(
         tokio::select! {
             msg = rx.recv() => match msg {
                 Some(ended) => {
-                    if let Some(rec) = ended.report(reporter.as_ref()) {
+                    // A trial held back by the provider guard is written once a later
+                    // answer clears it.
+                    let released = guard.take_released();
+                    let rec = ended.report(reporter.as_ref());
+                    for rec in released.into_iter().chain(rec) {
                         if let Err(e) = file.append(&rec) {
                             write_error = Some(e);
                             cancel.cancel();
@@ -346,8 +359,17 @@ pub async fn run_jobs_within(
         }
     }
     while executors.join_next().await.is_some() {}
+    // Trials still held (too few 400s to call it the configuration) are scored as usual.
+    for rec in guard.finish() {
+        if let Err(e) = file.append(&rec) {
+            write_error.get_or_insert(e);
+        }
+        // Already counted on the progress bar when it was held back.
+        records.push(rec);
+    }
     reporter.report(Progress::Finished);
-    interrupted |= cancel.is_cancelled();
+    let provider_config = guard.stopped();
+    interrupted |= cancel.is_cancelled() && provider_config.is_none();
     // A safety net behind the per-trial cleanup: anything still labelled with this run.
     let leftovers = cfg.engines.sweep(&format!("nab.run={run_id}")).await;
     if let Some(e) = write_error {
@@ -362,6 +384,7 @@ pub async fn run_jobs_within(
         skipped: cost_limit.as_ref().map_or(0, |l| l.skipped()),
         lost_engines: cfg.engines.lost(),
         no_engine: cfg.engines.all_lost(),
+        provider_config,
     })
 }
 
@@ -450,6 +473,7 @@ pub(crate) async fn execute(
                 rec.exit_reason = Some(o.exit_reason);
                 rec.agent_exit_code = o.agent_exit_code;
                 rec.agent_s = o.agent_s;
+                rec.model_s = o.model_s;
                 rec.verify_s = o.verify_s;
                 rec.error = None;
                 rec.error_kind = None;
@@ -465,9 +489,16 @@ pub(crate) async fn execute(
                     rec.judges =
                         judging::judge_trial(grader, task, &tj.dir, &rec.tamper_flags).await;
                 }
-                return Some(rec);
+                let answers = o.metrics.map(|m| m.provider).unwrap_or_default();
+                // Held back (or dropped) while the provider's 400s may be the configuration.
+                return ctx.guard.admit(rec, &answers);
             }
             Err(TrialError::Cancelled) => return None,
+            Err(TrialError::ProviderConfig(why)) => {
+                // Not recorded: the run stops, and `--resume` runs it after the fix.
+                ctx.guard.stop(why);
+                return None;
+            }
             Err(e) => {
                 tracing::warn!(
                     "{} {} trial {} attempt {attempt}: {e}",
@@ -517,11 +548,7 @@ async fn attempt_cost(price: &nab_gateway::ModelPrice, transcript: &std::path::P
     let path = transcript.to_owned();
     let read = tokio::task::spawn_blocking(move || nab_gateway::metrics_from_file(&path)).await;
     match read {
-        Ok(Ok(m)) => price.rate.cost(&nab_protocol::Usage {
-            prompt_tokens: m.input_tokens,
-            completion_tokens: m.output_tokens,
-            cached_tokens: m.cached_tokens,
-        }),
+        Ok(Ok(m)) => price.rate.cost(&m.usage()),
         Ok(Err(e)) => {
             tracing::warn!(
                 "{}: the failed attempt's cost is not counted: {e}",

@@ -35,7 +35,9 @@ pub fn summary_table(records: &[TrialRecord]) -> String {
         "{:<w$}  {:<12}  {:>6}  {:>6}  {:>6}  {:>8}  {:>11}",
         "task", "category", "passed", "failed", "errors", "timeouts", "mean agent s"
     );
-    let (mut p, mut n) = (0u32, 0u32);
+    // Every trial counts (an infrastructure error as not passed): the same rule as the
+    // reports, so this line never reads higher than the report's pass rate.
+    let (mut p, mut n, mut scored) = (0u32, 0u32, 0u32);
     for (task, r) in &rows {
         let trials = r.passed + r.failed + r.errors;
         let _ = writeln!(
@@ -49,17 +51,46 @@ pub fn summary_table(records: &[TrialRecord]) -> String {
             r.agent_s / trials.max(1) as f64
         );
         p += r.passed;
-        n += r.passed + r.failed;
+        n += trials;
+        scored += r.passed + r.failed;
     }
     let errors: u32 = rows.values().map(|r| r.errors).sum();
-    let _ = writeln!(
-        out,
-        "pass rate {p}/{n}{} (infrastructure errors are not counted: {errors})",
-        if n > 0 {
-            format!(" = {:.1}%", 100.0 * p as f64 / n as f64)
+    let share = |a: u32, b: u32| {
+        if b > 0 {
+            format!(" = {:.1}%", 100.0 * f64::from(a) / f64::from(b))
         } else {
             String::new()
         }
+    };
+    let _ = writeln!(
+        out,
+        "pass rate {p}/{n}{} of all trials ({errors} infrastructure error(s), counted as not passed; over scored trials {p}/{scored}{})",
+        share(p, n),
+        share(p, scored)
     );
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errors_count_as_not_passed_in_the_last_line() {
+        let rec = |task: &str, s: TrialStatus| {
+            let mut r = TrialRecord::new("r", task, "c", 0, "a");
+            r.status = s;
+            r
+        };
+        let t = summary_table(&[
+            rec("a", TrialStatus::Passed),
+            rec("b", TrialStatus::Error),
+            rec("c", TrialStatus::Failed),
+            rec("d", TrialStatus::Passed),
+        ]);
+        assert!(
+            t.contains("pass rate 2/4 = 50.0% of all trials (1 infrastructure error(s), counted as not passed; over scored trials 2/3 = 66.7%)"),
+            "{t}"
+        );
+    }
 }

@@ -128,7 +128,7 @@ pub fn judge(case: &Case, o: &Observed) -> Verdict {
         }
         Some(TrialStatus::Error) => {
             return Verdict::Fooled(
-                "the attack turned its failure into an infrastructure error, which scores leave out"
+                "the attack turned its failure into an infrastructure error (scored as not passed, but the harness blamed itself for the agent's doing)"
                     .into(),
             );
         }

@@ -64,6 +64,9 @@ pub struct SweepReport {
     pub lost_engines: Vec<(String, String)>,
     /// Set when every engine was lost and the sweep stopped.
     pub no_engine: Option<String>,
+    /// Set when a run's provider refused its configuration (a bad key, an unknown model):
+    /// `(run folder, why)`; the sweep stopped ([`crate::runner::ProviderGuard`]).
+    pub provider_config: Option<(String, String)>,
 }
 
 impl SweepReport {
@@ -86,7 +89,7 @@ struct RunState {
     done: HashSet<(String, u32)>,
 }
 
-fn open_run(cfg: &SweepConfig, i: usize) -> Result<RunState, RunError> {
+fn open_run(cfg: &SweepConfig, i: usize, cancel: &CancellationToken) -> Result<RunState, RunError> {
     let dir = cfg.out.join(&cfg.plan.runs[i].dir);
     std::fs::create_dir_all(&dir).map_err(|e| RunError::Results {
         path: dir.clone(),
@@ -119,6 +122,7 @@ fn open_run(cfg: &SweepConfig, i: usize) -> Result<RunState, RunError> {
             image: cfg.image.clone(),
             run_id,
             model: cfg.models.get(i).cloned().flatten(),
+            guard: Arc::new(crate::runner::ProviderGuard::new(cancel.clone())),
         },
         file: ResultsFile::open_append(&results)?,
         resumed: records.len(),
@@ -135,7 +139,7 @@ pub async fn run_sweep(
 ) -> Result<SweepReport, RunError> {
     let mut runs = Vec::with_capacity(cfg.plan.runs.len());
     for i in 0..cfg.plan.runs.len() {
-        runs.push(open_run(&cfg, i)?);
+        runs.push(open_run(&cfg, i, &cancel)?);
     }
     let units: Vec<Unit> = cfg
         .plan
@@ -190,8 +194,12 @@ pub async fn run_sweep(
             }
         },
         |u, ended: Ended| {
-            if let Some(rec) = ended.report(reporter.as_ref()) {
-                let run = &mut runs[u.run];
+            let run = &mut runs[u.run];
+            // Trials the provider guard held back are written once a later answer clears
+            // them.
+            let released = run.ctx.guard.take_released();
+            let rec = ended.report(reporter.as_ref());
+            for rec in released.into_iter().chain(rec) {
                 if let Err(e) = run.file.append(&rec) {
                     write_error.get_or_insert(e);
                     cancel.cancel();
@@ -201,6 +209,19 @@ pub async fn run_sweep(
         },
     )
     .await;
+    let mut provider_config = None;
+    for (i, run) in runs.iter_mut().enumerate() {
+        if let Some(why) = run.ctx.guard.stopped() {
+            provider_config.get_or_insert((plan.runs[i].dir.clone(), why));
+        }
+        for rec in run.ctx.guard.finish() {
+            if let Err(e) = run.file.append(&rec) {
+                write_error.get_or_insert(e);
+            }
+            // Already counted on the progress bar when it was held back.
+            run.records.push(rec);
+        }
+    }
     reporter.report(Progress::Finished);
     for p in &panicked {
         tracing::error!(
@@ -210,7 +231,7 @@ pub async fn run_sweep(
             p.0.trial
         );
     }
-    let interrupted = cancel.is_cancelled();
+    let interrupted = cancel.is_cancelled() && provider_config.is_none();
     let mut reports = Vec::with_capacity(runs.len());
     for run in runs {
         let leftovers = cfg
@@ -234,5 +255,6 @@ pub async fn run_sweep(
         skipped: cfg.cost_limit.as_ref().map_or(0, |l| l.skipped()),
         lost_engines: cfg.engines.lost(),
         no_engine: cfg.engines.all_lost(),
+        provider_config,
     })
 }

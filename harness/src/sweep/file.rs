@@ -17,7 +17,7 @@
 //!   "openai:deepseek-chat":
 //!     concurrency: 2                   # trials of these models at once
 //!     rpm: 60                          # model requests per minute, paced
-//!     max_retries: 5                   # retries of a 429/5xx answer (default 3)
+//!     max_retries: 5                   # retries of a 429/5xx answer (default 8, as nab run --max-retries)
 //!     api_key_env: DEEPSEEK_API_KEY    # the host variable with the key
 //! ```
 //!

@@ -266,6 +266,17 @@ fn check_spec(folder: &Path, file: &Path, spec: &TaskSpec, issues: &mut Vec<Task
             );
         }
     }
+    if let Some(w) = spec.timeouts.agent_wall_s
+        && !(positive(w) && w >= spec.timeouts.agent_s)
+    {
+        bad(
+            "timeouts.agent_wall_s",
+            format!(
+                "is {w}; the wall-clock cap of the agent phase must be at least timeouts.agent_s ({})",
+                spec.timeouts.agent_s
+            ),
+        );
+    }
     let l = &spec.limits;
     for (field, value, ok, allowed) in [
         (

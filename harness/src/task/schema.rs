@@ -131,8 +131,26 @@ pub enum Difficulty {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Timeouts {
+    /// The agent's own time: for an agent with a model, the time its gateway spent waiting
+    /// for the provider is not counted, so a slow endpoint does not lose trials a fast one
+    /// would finish; for other agents, wall time.
     pub agent_s: f64,
     pub verify_s: f64,
+    /// The wall-clock cap of the agent phase, model time included (default
+    /// [`AGENT_WALL_FACTOR`] × `agent_s`): however slow the endpoint, a trial ends.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent_wall_s: Option<f64>,
+}
+
+/// `agent_wall_s` when a task gives none: this many times `agent_s`.
+pub const AGENT_WALL_FACTOR: f64 = 4.0;
+
+impl Timeouts {
+    /// The agent phase's wall-clock cap in seconds (see [`Timeouts::agent_wall_s`]).
+    pub fn agent_wall_cap(&self) -> f64 {
+        self.agent_wall_s
+            .unwrap_or(AGENT_WALL_FACTOR * self.agent_s)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

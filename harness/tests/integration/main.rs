@@ -16,6 +16,7 @@ mod host_permissions;
 mod hostile_output;
 mod import_harbor;
 mod model_gateway;
+mod model_time;
 mod provider_failure;
 mod report_forgery;
 mod required_compaction;

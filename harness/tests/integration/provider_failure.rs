@@ -28,6 +28,8 @@ async fn an_empty_stream_after_retries_is_a_provider_error_naming_it() {
             "dialect-provider-fault",
             "--attempts",
             "1",
+            "--max-retries",
+            "3",
         ])
         .args(["--tasks"])
         .arg(common::repo_tasks())
@@ -122,7 +124,16 @@ async fn a_retried_trial_costs_what_every_attempt_spent() {
     );
     let (run_id, _sweep, out) = common::run_slot(root.path(), "retried-cost");
     let o = Command::new(env!("CARGO_BIN_EXE_nab"))
-        .args(["run", "--run-id", &run_id, "--attempts", "2", "--tasks"])
+        .args([
+            "run",
+            "--run-id",
+            &run_id,
+            "--attempts",
+            "2",
+            "--max-retries",
+            "1",
+            "--tasks",
+        ])
         .arg(common::repo_tasks())
         .args(["--agent", "nab-agent", "--model", &spec, "--prices"])
         .arg(&prices)
@@ -149,4 +160,76 @@ async fn a_retried_trial_costs_what_every_attempt_spent() {
     );
     let cost = r.cost_usd.expect("the attempts' cost is recorded");
     assert!((cost - 2.2).abs() < 1e-9, "{cost}: {r:?}");
+}
+
+/// Issue 35: a provider that refuses the run's configuration — a bad key (401), a model it
+/// does not know (404) — stops the run with one line quoting the provider, and no trial is
+/// scored (before, every trial ended `failed` and the model showed 0%).
+async fn a_refusing_provider_stops_the_run(status: u16, body: serde_json::Value, quote: &str) {
+    common::nab_agent_ready().await;
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(status).set_body_json(body))
+        .mount(&server)
+        .await;
+    let spec = format!("openai:no-such-model@{}/v1", server.uri());
+    let out = tempfile::tempdir().unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_nab"))
+        .args(["run", "--run-id", &format!("provider-config-{status}")])
+        .args(["--tasks"])
+        .arg(common::repo_tasks())
+        .args(["--agent", "nab-agent", "--model", &spec, "--out"])
+        .arg(out.path())
+        .args(["term-log-report", "py-pagination-offbyone"])
+        .env("NAB_API_KEY", "sk-wrong-key-for-the-mock")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    let show = format!("{}\n{stderr}", String::from_utf8_lossy(&o.stdout));
+    assert_eq!(o.status.code(), Some(2), "bad input, not a result: {show}");
+    let line = stderr
+        .lines()
+        .find(|l| l.contains("the run stopped"))
+        .unwrap_or_else(|| panic!("one line says why: {show}"));
+    assert!(
+        line.contains(&format!("HTTP {status}")) && line.contains(quote),
+        "the line quotes the provider: {line}"
+    );
+    assert!(!line.contains("sk-wrong-key"), "never the key: {line}");
+    // Nothing was scored: no record at all (--resume runs the trials after the fix).
+    let results = out.path().join(nab_protocol::RESULTS_FILE);
+    let records = if results.exists() {
+        nab_protocol::read_jsonl::<TrialRecord>(&results)
+            .unwrap()
+            .records
+    } else {
+        Vec::new()
+    };
+    assert!(records.is_empty(), "{records:?}\n{show}");
+    // The first refusal stopped it: not every trial's attempts ran into the provider.
+    let calls = server.received_requests().await.unwrap().len();
+    assert!(
+        calls <= 2,
+        "{calls} calls: the run did not stop early\n{show}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_bad_key_401_stops_the_run_with_the_providers_message_and_scores_nothing() {
+    a_refusing_provider_stops_the_run(
+        401,
+        serde_json::json!({"error": {"message": "Incorrect API key provided: sk-wron***************mock", "type": "invalid_request_error", "code": "invalid_api_key"}}),
+        "Incorrect API key provided",
+    )
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_unknown_model_404_stops_the_run_with_the_providers_message_and_scores_nothing() {
+    a_refusing_provider_stops_the_run(
+        404,
+        serde_json::json!({"error": {"message": "The model `no-such-model` does not exist or you do not have access to it.", "type": "invalid_request_error", "code": "model_not_found"}}),
+        "The model `no-such-model` does not exist",
+    )
+    .await;
 }

@@ -70,6 +70,20 @@ fn each_kind_of_bad_input_is_named_with_file_field_and_what_is_allowed() {
             vec!["no-instruction/instruction.md", "missing"],
         ),
         (
+            "wall-cap-below-agent-s",
+            GOOD.replace(
+                "timeouts: {agent_s: 60, verify_s: 60}",
+                "timeouts: {agent_s: 60, verify_s: 60, agent_wall_s: 30}",
+            ),
+            none,
+            vec![
+                "task.yaml",
+                "timeouts.agent_wall_s",
+                "is 30",
+                "at least timeouts.agent_s (60)",
+            ],
+        ),
+        (
             "id-mismatch",
             GOOD.replace("id: ID", "id: something-else"),
             none,

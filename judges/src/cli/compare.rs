@@ -268,7 +268,7 @@ pub async fn judge_pairs(
             pairs
                 .iter()
                 .filter(|p| p.judgement.judge_model == id)
-                .map(|p| &p.judgement.outcome),
+                .map(|p| (p.task_id.as_str(), &p.judgement.outcome)),
         );
         markdown.push_str(&report.render_markdown(&id));
         reports.push((id, report));

@@ -21,7 +21,8 @@ pub struct CompareArgs {
     /// Where to write compare.html (default: <candidate>/compare.html).
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
-    /// Seed of the paired bootstrap.
+    /// Seed of the sign-flip test's Monte Carlo fallback (used only when its exact
+    /// distribution is too large: many tasks with unlike trial counts).
     #[arg(long, default_value_t = crate::stats::bootstrap::DEFAULT_SEED)]
     pub seed: u64,
 }

@@ -1,5 +1,6 @@
-//! `nab leaderboard DIR... [--out DIR] [--allow-mixed]`: many runs ranked on their common
-//! tasks; writes leaderboard.html, leaderboard.md and leaderboard.json.
+//! `nab leaderboard DIR... [--out DIR] [--allow-mixed] [--seed S] [--draws N]`: many runs
+//! ranked on their common tasks; writes leaderboard.html, leaderboard.md and
+//! leaderboard.json.
 
 use crate::leaderboard::{self, Options};
 use std::path::PathBuf;
@@ -18,12 +19,15 @@ pub struct LeaderboardArgs {
     /// share); every page then says so. Without it such runs are refused.
     #[arg(long)]
     pub allow_mixed: bool,
-    /// Seed of the bootstrap behind the rank intervals.
+    /// Seed of the sign-flip tests' Monte Carlo fallback and of the cost-per-solved-task
+    /// bootstrap (the same seed gives the same pages).
     #[arg(long, default_value_t = crate::stats::bootstrap::DEFAULT_SEED)]
     pub seed: u64,
-    /// Bootstrap resamples for the rank intervals.
-    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
-    pub resamples: u32,
+    /// Monte Carlo draws of a sign-flip test whose exact distribution is too large (many
+    /// tasks with unlike trial counts; otherwise the tests are exact), and resamples of the
+    /// cost-per-solved-task bootstrap.
+    #[arg(long, alias = "resamples", default_value_t = 20_000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub draws: u32,
 }
 
 /// What `nab leaderboard` built and where it wrote it.
@@ -50,7 +54,7 @@ pub fn run(args: &LeaderboardArgs) -> anyhow::Result<LeaderboardRun> {
         &Options {
             allow_mixed: args.allow_mixed,
             seed: args.seed,
-            resamples: args.resamples as usize,
+            draws: args.draws as usize,
         },
     )?;
     let written = leaderboard::write_leaderboard(&board, &out)?;
@@ -75,7 +79,7 @@ pub fn terminal(b: &leaderboard::Leaderboard) -> String {
     ));
     for r in &b.rows {
         s.push_str(&format!(
-            "  {:>3}  [{}–{}]  {:>6}  ({} – {})  errors {:>6}  {}\n",
+            "  {:>3}  [{}–{}]  {:>6}  ({} – {})  errors {:>6}{}  {}\n",
             r.rank.rank,
             r.rank.low,
             r.rank.high,
@@ -83,9 +87,18 @@ pub fn terminal(b: &leaderboard::Leaderboard) -> String {
             pct(r.pass_rate_ci.map(|c| c.low)),
             pct(r.pass_rate_ci.map(|c| c.high)),
             pct(r.error_rate),
+            if r.tasks_with_errors.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    " (in {} task(s), counted as not passed)",
+                    r.tasks_with_errors.len()
+                )
+            },
             r.label
         ));
     }
+    s.push_str("rank intervals are simultaneous (family-wise 95%), read off the matrix\n");
     let sig = b
         .significance
         .pairs
@@ -94,7 +107,7 @@ pub fn terminal(b: &leaderboard::Leaderboard) -> String {
         .count();
     if b.rows.len() > 1 {
         s.push_str(&format!(
-            "{sig} of {} pairs differ significantly (paired t-test, Holm, α = {})\n",
+            "{sig} of {} pairs differ significantly (exact sign-flip test on the common tasks, Holm, α = {})\n",
             b.significance.tested, b.significance.alpha
         ));
     }

@@ -1,7 +1,8 @@
-//! Rules on trials without a verdict. An infrastructure error is neither a pass nor a
-//! failure, so it leaves the pass rate alone; an agent that could turn its failures into
-//! errors would hide a regression by abstaining. These rules close that door.
+//! Rules on trials without a verdict. An error trial already counts as not passed in the
+//! pass rate (so erroring cannot hide a regression); these rules say when the
+//! infrastructure itself got worse or is too unreliable to trust the run.
 
+use super::stale_cassette;
 use super::{GateConfig, RuleOutcome, RuleResult, pts};
 use crate::compare::Comparison;
 use crate::stats;
@@ -13,41 +14,14 @@ fn pct(v: f64) -> String {
     format!("{:.1}%", v * 100.0)
 }
 
-/// When the candidate missed the cassette and the `replay_miss` rule fails the gate, the
-/// error rules stand aside: those trials are a stale recording, not the agent's abstention,
-/// and one failing rule that says "re-record" is clearer than three.
-fn stale_cassette(
-    cmp: &Comparison,
-    config: &GateConfig,
-    id: &'static str,
-    title: &'static str,
-) -> Option<RuleResult> {
-    let misses: usize = cmp
-        .tasks
-        .iter()
-        .filter_map(|t| t.candidate.as_ref())
-        .map(|c| c.replay_misses.len())
-        .sum();
-    (config.fail_on_replay_miss && misses > 0).then(|| {
-        RuleResult::new(
-            id,
-            title,
-            RuleOutcome::Skipped,
-            format!(
-                "not judged: {misses} trial(s) found no recording, so the replay_miss rule fails the gate until the cassette is re-recorded"
-            ),
-            Vec::new(),
-        )
-    })
-}
-
 /// Share of a run's trials that ended in an infrastructure error.
 fn trial_error_rate(s: &crate::summary::RunSummary) -> Option<f64> {
     (s.trials > 0).then(|| s.infra.error_trials as f64 / s.trials as f64)
 }
 
-/// Fails when the paired (1 − α) t-interval of per-task error-rate differences (candidate −
-/// baseline, over tasks with trials in both runs) lies entirely above 0.
+/// Fails when the sign-flip test of per-task error-rate differences (candidate − baseline,
+/// over tasks in both runs) gives a one-sided p of a rise of at most α/2: its (1 − α)
+/// interval lies entirely above 0.
 pub(super) fn error_rate_increase(cmp: &Comparison, config: &GateConfig) -> RuleResult {
     if !config.fail_on_error_rate_increase {
         return RuleResult::new(
@@ -84,17 +58,22 @@ pub(super) fn error_rate_increase(cmp: &Comparison, config: &GateConfig) -> Rule
         );
     }
     let level = 1.0 - config.alpha;
-    let Some(t) = stats::paired_t_interval(&diffs, level) else {
+    let Some(t) = stats::sign_flip(
+        &diffs,
+        level,
+        crate::compare::PASS_RATE_RANGE,
+        config.draws(),
+    ) else {
         return RuleResult::new(
             INC_ID,
             INC_TITLE,
             RuleOutcome::Skipped,
-            "fewer than two tasks in both runs".into(),
+            "no task in both runs".into(),
             Vec::new(),
         );
     };
     let rates = format!(
-        "error rate {} → {} of trials; per-task mean {}, {:.0}% paired t-interval [{:+.1}, {:+.1}] pts over {} tasks",
+        "error rate {} → {} of trials; per-task mean {}, {:.0}% interval [{:+.1}, {:+.1}] pts over {} tasks (exact sign-flip test, one-sided p of a rise = {:.4})",
         trial_error_rate(&cmp.baseline)
             .map(pct)
             .unwrap_or("—".into()),
@@ -105,9 +84,10 @@ pub(super) fn error_rate_increase(cmp: &Comparison, config: &GateConfig) -> Rule
         level * 100.0,
         t.interval.low * 100.0,
         t.interval.high * 100.0,
-        t.n
+        t.n,
+        t.p_upper
     );
-    if t.interval.low > 0.0 {
+    if t.p_upper <= config.alpha / 2.0 + 1e-12 {
         let tasks = cmp
             .tasks
             .iter()
@@ -134,7 +114,10 @@ pub(super) fn error_rate_increase(cmp: &Comparison, config: &GateConfig) -> Rule
 const LIM_ID: &str = "error_rate_limit";
 const LIM_TITLE: &str = "Error rate within the limit";
 
-/// Fails when the candidate's share of error trials is above `max_error_rate`.
+/// Fails when the candidate's share of error trials is significantly above
+/// `max_error_rate`: the exact binomial test of "at most that share", one-sided at α/2.
+/// A bare "more than 10%" would fail a healthy run by chance (3 errors of 28 trials at a
+/// true 3% happen 5% of the time).
 pub(super) fn error_rate_limit(cmp: &Comparison, config: &GateConfig) -> RuleResult {
     if let Some(skipped) = stale_cassette(cmp, config, LIM_ID, LIM_TITLE) {
         return skipped;
@@ -152,17 +135,21 @@ pub(super) fn error_rate_limit(cmp: &Comparison, config: &GateConfig) -> RuleRes
             Vec::new(),
         );
     };
+    let (k, n) = (
+        cmp.candidate.infra.error_trials as u64,
+        cmp.candidate.trials as u64,
+    );
+    let p = stats::binomial::upper_tail(k, n, max);
     let detail = format!(
-        "{} of {} candidate trials ended in an infrastructure error ({}; limit {})",
-        cmp.candidate.infra.error_trials,
-        cmp.candidate.trials,
+        "{k} of {n} candidate trials ended in an infrastructure error ({}; limit {}; exact binomial p of a share above the limit = {p:.2e}, α/2 = {})",
         pct(rate),
-        pct(max)
+        pct(max),
+        config.alpha / 2.0
     );
     RuleResult::new(
         LIM_ID,
         LIM_TITLE,
-        if rate > max + 1e-12 {
+        if rate > max + 1e-12 && p <= config.alpha / 2.0 + 1e-12 {
             RuleOutcome::Fail
         } else {
             RuleOutcome::Pass

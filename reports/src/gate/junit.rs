@@ -21,8 +21,9 @@ fn skipped(message: &str) -> TestCaseStatus {
     status
 }
 
-/// One case per task: failing when a failing rule names it, skipped when the candidate has
-/// no verdict for it.
+/// One case per task: failing when a failing rule names it, skipped when the candidate did
+/// not run it or ran it only into infrastructure errors (it still counts as not passed in
+/// the rules).
 fn task_suite(g: &GateOutcome) -> TestSuite {
     // Per task: the failing rules that name it.
     let mut task_failures: BTreeMap<&str, Vec<String>> = BTreeMap::new();
@@ -38,7 +39,14 @@ fn task_suite(g: &GateOutcome) -> TestSuite {
     for t in &g.comparison.tasks {
         let frac = |x: &Option<TaskSide>| {
             x.as_ref()
-                .map(|x| format!("{}/{} passed, {} error(s)", x.passed, x.scored, x.errors))
+                .map(|x| {
+                    format!(
+                        "{}/{} passed, {} error(s) (counted as not passed)",
+                        x.passed,
+                        x.trials(),
+                        x.errors
+                    )
+                })
                 .unwrap_or_else(|| "absent".into())
         };
         let out = format!(
@@ -49,9 +57,9 @@ fn task_suite(g: &GateOutcome) -> TestSuite {
         );
         let status = match task_failures.get(t.task_id.as_str()) {
             Some(f) => failure(&f[0], Some(f.join("\n"))),
-            None if t.candidate.as_ref().is_none_or(|c| c.scored == 0) => {
-                skipped("no verdict in the candidate (absent or infrastructure errors only)")
-            }
+            None if t.candidate.as_ref().is_none_or(|c| c.scored == 0) => skipped(
+                "no verdict in the candidate (absent, or infrastructure errors only: counted as not passed)",
+            ),
             None => TestCaseStatus::success(),
         };
         let mut case = TestCase::new(t.task_id.as_str(), status);

@@ -29,7 +29,7 @@ pub fn render(g: &GateOutcome) -> String {
     let (b, k) = (&c.baseline, &c.candidate);
     let _ = writeln!(
         s,
-        "| pass rate | {} | {} |",
+        "| pass rate (an error counts as not passed) | {} | {} |",
         pct(b.pass_rate),
         pct(k.pass_rate)
     );
@@ -42,6 +42,12 @@ pub fn render(g: &GateOutcome) -> String {
         "| 95% CI (Wilson, tasks) | {} | {} |",
         ci(b.pass_rate_ci),
         ci(k.pass_rate_ci)
+    );
+    let _ = writeln!(
+        s,
+        "| pass rate over scored trials | {} | {} |",
+        pct(b.scored_pass_rate),
+        pct(k.scored_pass_rate)
     );
     let _ = writeln!(
         s,
@@ -171,9 +177,9 @@ pub fn render(g: &GateOutcome) -> String {
                 x.as_ref()
                     .map(|x| {
                         if x.errors > 0 {
-                            format!("{}/{} (+{} err)", x.passed, x.scored, x.errors)
+                            format!("{}/{} (⚠ {} err)", x.passed, x.trials(), x.errors)
                         } else {
-                            format!("{}/{}", x.passed, x.scored)
+                            format!("{}/{}", x.passed, x.trials())
                         }
                     })
                     .unwrap_or_else(|| "—".into())

@@ -1,11 +1,13 @@
 //! The CI gate: is the candidate worse than the baseline? Each rule gives a verdict and one
 //! line saying why; the gate fails when any enabled rule fails.
 //!
-//! Every rule that compares pass rates weighs the evidence: a paired interval over tasks, or
-//! an exact test per task with a correction for the number of tasks; without enough data a
-//! rule says so and is skipped. Trials that ended in `error` have no verdict and are left out
-//! of the pass rates, but an agent cannot hide a regression by abstaining: the error-rate
-//! rules fail a candidate whose error rate rose significantly or passed a limit.
+//! Every rule that compares pass rates weighs the evidence: an exact paired test over tasks
+//! (the sign-flip test), or an exact test per task with a correction for the number of
+//! tasks; without enough data a rule says so and is skipped. Every trial counts: one that
+//! ended in `error` counts as not passed, so a candidate that errors where the baseline
+//! passed has regressed, and erroring can never hide a regression. The error-rate rules
+//! say, besides, when the infrastructure itself got worse. Token, step and cost growth are
+//! tested with intervals over tasks, not point ratios.
 //!
 //! A replayed trial that found no recording has its own rule, `replay_miss` ([`replay`]):
 //! the agent's requests changed and the cassette must be recorded again.
@@ -63,8 +65,41 @@ impl GateOutcome {
     }
 }
 
+/// When the candidate missed the cassette and the `replay_miss` rule fails the gate, the
+/// pass-rate and error rules stand aside: those trials are a stale recording, not the
+/// agent's work, and one failing rule that says "re-record" is clearer than four.
+pub(super) fn stale_cassette(
+    cmp: &Comparison,
+    config: &GateConfig,
+    id: &'static str,
+    title: &'static str,
+) -> Option<RuleResult> {
+    let misses: usize = cmp
+        .tasks
+        .iter()
+        .filter_map(|t| t.candidate.as_ref())
+        .map(|c| c.replay_misses.len())
+        .sum();
+    (config.fail_on_replay_miss && misses > 0).then(|| {
+        RuleResult::new(
+            id,
+            title,
+            RuleOutcome::Skipped,
+            format!(
+                "not judged: {misses} trial(s) found no recording, so the replay_miss rule fails the gate until the cassette is re-recorded"
+            ),
+            Vec::new(),
+        )
+    })
+}
+
 pub(crate) fn pts(v: f64) -> String {
     format!("{:+.1} pts", v * 100.0)
+}
+
+fn pct(v: Option<f64>) -> String {
+    v.map(|v| format!("{:.1}%", v * 100.0))
+        .unwrap_or_else(|| "—".into())
 }
 
 impl RuleResult {
@@ -113,8 +148,21 @@ fn notes(cmp: &Comparison) -> Vec<String> {
     let (bi, ci) = (&cmp.baseline.infra, &cmp.candidate.infra);
     if bi.error_trials > 0 || ci.error_trials > 0 {
         notes.push(format!(
-            "infrastructure errors (not counted as failures): baseline {} trial(s), candidate {} trial(s)",
-            bi.error_trials, ci.error_trials
+            "infrastructure errors (counted as not passed): baseline {} trial(s), candidate {} trial(s); pass rate over scored trials: baseline {}, candidate {}",
+            bi.error_trials,
+            ci.error_trials,
+            pct(cmp.baseline.scored_pass_rate),
+            pct(cmp.candidate.scored_pass_rate)
+        ));
+    }
+    if !ci.kinds.is_empty() {
+        notes.push(format!(
+            "candidate errors by kind: {}",
+            ci.kinds
+                .iter()
+                .map(|k| format!("{} ×{}", k.message, k.count))
+                .collect::<Vec<_>>()
+                .join(", ")
         ));
     }
     for m in ci.messages.iter().take(3) {
@@ -137,8 +185,14 @@ fn notes(cmp: &Comparison) -> Vec<String> {
     }
     if !p.excluded.is_empty() {
         notes.push(format!(
-            "left out of the paired statistics (no verdict in one run): {}",
+            "left out of the paired statistics (in one run only): {}",
             p.excluded.join(", ")
+        ));
+    }
+    if !ci.tasks_without_verdict.is_empty() {
+        notes.push(format!(
+            "candidate tasks with only error trials (counted as 0% passed): {}",
+            ci.tasks_without_verdict.join(", ")
         ));
     }
     notes.push(format!(

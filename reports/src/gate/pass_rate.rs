@@ -3,15 +3,20 @@
 
 use super::config::SignificanceTest;
 use super::{GateConfig, RuleOutcome, RuleResult, pts};
-use crate::compare::Comparison;
+use crate::compare::{Comparison, PASS_RATE_RANGE};
 use crate::stats;
 
 const SIG_ID: &str = "pass_rate_significant_drop";
 const SIG_TITLE: &str = "Pass rate did not drop significantly";
 
-/// Fails when the paired two-sided (1 − α) t-interval over tasks lies entirely below 0 (a
-/// one-sided test at α/2). Skipped below `min_shared_tasks`.
+/// Fails when the exact sign-flip test over per-task differences (every trial counts, an
+/// error as not passed) gives a one-sided p of a drop of at most α/2: equivalently, its
+/// (1 − α) interval lies entirely below 0. Skipped below `min_shared_tasks`, and while the
+/// `replay_miss` rule fails (a stale cassette, not the agent).
 pub(super) fn significant_drop(cmp: &Comparison, config: &GateConfig) -> RuleResult {
+    if let Some(skipped) = super::stale_cassette(cmp, config, SIG_ID, SIG_TITLE) {
+        return skipped;
+    }
     let diffs: Vec<f64> = cmp.tasks.iter().filter_map(|t| t.delta).collect();
     let m = diffs.len();
     if m < config.min_shared_tasks {
@@ -20,37 +25,41 @@ pub(super) fn significant_drop(cmp: &Comparison, config: &GateConfig) -> RuleRes
             SIG_TITLE,
             RuleOutcome::Skipped,
             format!(
-                "not enough tasks: {m} with a verdict in both runs, the paired test needs at least {} (min_shared_tasks)",
+                "not enough tasks: {m} in both runs, the paired test needs at least {} (min_shared_tasks)",
                 config.min_shared_tasks
             ),
             Vec::new(),
         );
     }
     let level = 1.0 - config.alpha;
-    let SignificanceTest::T = config.significance_test;
-    let Some(t) = stats::paired_t_interval(&diffs, level) else {
+    let SignificanceTest::SignFlip = config.significance_test;
+    let Some(t) = stats::sign_flip(&diffs, level, PASS_RATE_RANGE, config.draws()) else {
         return RuleResult::new(
             SIG_ID,
             SIG_TITLE,
             RuleOutcome::Skipped,
-            "fewer than two tasks with a verdict in both runs".into(),
+            "no task in both runs".into(),
             Vec::new(),
         );
     };
     let detail = format!(
-        "mean {}, {:.0}% paired t-interval [{:+.1}, {:+.1}] pts over {} tasks",
+        "mean {}, {:.0}% interval [{:+.1}, {:+.1}] pts over {} tasks (exact sign-flip test, one-sided p of a drop = {:.4}, α/2 = {})",
         pts(t.mean),
         level * 100.0,
         t.interval.low * 100.0,
         t.interval.high * 100.0,
-        t.n
+        t.n,
+        t.p_lower,
+        config.alpha / 2.0
     );
-    if t.interval.high < 0.0 {
+    if t.p_lower <= config.alpha / 2.0 + 1e-12 {
         RuleResult::new(
             SIG_ID,
             SIG_TITLE,
             RuleOutcome::Fail,
-            format!("the pass rate dropped significantly: {detail}, entirely below 0"),
+            format!(
+                "the pass rate dropped significantly: {detail}; the interval lies entirely below 0"
+            ),
             Vec::new(),
         )
     } else {
@@ -63,6 +72,11 @@ const ABS_TITLE: &str = "Pass rate dropped no more than allowed";
 
 /// Fails when the paired point estimate drops by more than `max_pass_rate_drop`.
 pub(super) fn absolute_drop(cmp: &Comparison, config: &GateConfig) -> RuleResult {
+    if config.max_pass_rate_drop.is_some()
+        && let Some(skipped) = super::stale_cassette(cmp, config, ABS_ID, ABS_TITLE)
+    {
+        return skipped;
+    }
     let Some(max) = config.max_pass_rate_drop else {
         return RuleResult::new(
             ABS_ID,
@@ -77,7 +91,7 @@ pub(super) fn absolute_drop(cmp: &Comparison, config: &GateConfig) -> RuleResult
             ABS_ID,
             ABS_TITLE,
             RuleOutcome::Skipped,
-            "no task has a verdict in both runs".into(),
+            "no task in both runs".into(),
             Vec::new(),
         );
     };

@@ -1,5 +1,8 @@
 //! The per-task rule: a task whose own trials show a significant drop.
 //!
+//! Every trial counts, an infrastructure error as not passed: a task whose candidate
+//! trials error where the baseline's passed has regressed like one whose trials fail.
+//!
 //! One trial per side is one coin toss, so "passed every baseline trial, fails every
 //! candidate trial" is no evidence by itself. Each task gets a one-sided Fisher exact test
 //! on its trial counts, and the 28 tests are corrected together (Tarone's modified
@@ -25,11 +28,14 @@ pub(super) fn rule(cmp: &Comparison, config: &GateConfig) -> RuleResult {
             Vec::new(),
         );
     }
+    if let Some(skipped) = super::stale_cassette(cmp, config, ID, TITLE) {
+        return skipped;
+    }
     let mut ids = Vec::new();
     let mut tests = Vec::new();
     for t in &cmp.tasks {
         if let (Some(b), Some(c)) = (&t.baseline, &t.candidate)
-            && let Some(f) = fisher_drop(b.scored, b.passed, c.scored, c.passed)
+            && let Some(f) = fisher_drop(b.trials(), b.passed, c.trials(), c.passed)
         {
             ids.push((t.task_id.as_str(), b, c));
             tests.push((f.p, f.p_min));
@@ -37,7 +43,7 @@ pub(super) fn rule(cmp: &Comparison, config: &GateConfig) -> RuleResult {
     }
     let family_alpha = config.alpha / 2.0;
     let enough_trials = ids.iter().any(|(_, b, c)| {
-        fisher_drop(b.scored, b.scored, c.scored, 0).is_some_and(|f| f.p <= family_alpha)
+        fisher_drop(b.trials(), b.trials(), c.trials(), 0).is_some_and(|f| f.p <= family_alpha)
     });
     if !enough_trials {
         return RuleResult::new(
@@ -64,8 +70,16 @@ pub(super) fn rule(cmp: &Comparison, config: &GateConfig) -> RuleResult {
             (
                 (*id).to_owned(),
                 format!(
-                    "{id} ({}/{} → {}/{}, p = {p:.2e})",
-                    b.passed, b.scored, c.passed, c.scored
+                    "{id} ({}/{} → {}/{}{}, p = {p:.2e})",
+                    b.passed,
+                    b.trials(),
+                    c.passed,
+                    c.trials(),
+                    if c.errors > 0 {
+                        format!(" with {} error trial(s)", c.errors)
+                    } else {
+                        String::new()
+                    }
                 ),
             )
         })

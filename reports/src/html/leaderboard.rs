@@ -62,7 +62,7 @@ fn matrix(b: &Leaderboard) -> Vec<Vec<MatrixCell>> {
                             .unwrap_or_else(|| "—".into()),
                         class,
                         title: format!(
-                            "{} shared tasks; paired t-test p = {}, Holm p = {}; 95% t-interval {ci}; exact McNemar p = {:.4}",
+                            "{} common tasks; exact sign-flip test p = {}, Holm p = {}; 95% interval {ci}; exact McNemar p = {:.4}",
                             p.tasks,
                             f(p.p_value),
                             f(p.p_holm),
@@ -75,6 +75,9 @@ fn matrix(b: &Leaderboard) -> Vec<Vec<MatrixCell>> {
         })
         .collect()
 }
+
+/// Common tasks named on the page (all are in leaderboard.json).
+const MAX_COMMON: usize = 500;
 
 pub fn render_leaderboard(b: &Leaderboard) -> Result<String> {
     let env = environment()?;
@@ -94,6 +97,9 @@ pub fn render_leaderboard(b: &Leaderboard) -> Result<String> {
             more_categories => b.categories.len().saturating_sub(MAX_CATEGORIES),
             matrix => matrix(b),
             excluded => b.excluded_tasks.iter().take(200).collect::<Vec<_>>(),
+            common => b.common_tasks.iter().take(MAX_COMMON).collect::<Vec<_>>(),
+            more_common => b.common_tasks.len().saturating_sub(MAX_COMMON),
+            cost_per_solved => b.rows.iter().map(|r| r.cost_per_solved.as_ref().map(crate::leaderboard::markdown::ratio_usd).unwrap_or_else(|| "—".into())).collect::<Vec<_>>(),
             more_excluded => b.excluded_tasks.len().saturating_sub(200),
             chart => Value::from_safe_string(svg::interval_bars("Pass rate on the common tasks (95% Wilson interval over tasks)", &bars)),
             generated_at => nab_protocol::now_rfc3339(),

@@ -29,7 +29,7 @@ struct TaskRow {
     rate: Option<f64>,
     mean_tokens: Option<f64>,
     mean_steps: Option<f64>,
-    /// Mean `cost_usd` over the scored trials that have one.
+    /// Mean `cost_usd` over the trials that have one (errors included: they were paid for).
     mean_cost_usd: Option<f64>,
     /// Sum of `cost_usd` over every trial of the task (errors too); absent when none has one.
     total_cost_usd: Option<f64>,
@@ -98,7 +98,7 @@ pub fn render_report_at(run: &Run, summary: &RunSummary, generated_at: &str) -> 
                         .collect::<Vec<_>>(),
                 ),
                 mean_cost_usd: mean(
-                    &scored
+                    &recs
                         .iter()
                         .filter_map(|(_, r)| r.cost_usd)
                         .collect::<Vec<_>>(),
@@ -142,7 +142,7 @@ pub fn render_report_at(run: &Run, summary: &RunSummary, generated_at: &str) -> 
     let bars: Vec<Bar<'_>> = summary
         .categories
         .iter()
-        .map(|c| Bar::over_tasks(&c.category, c.pass_rate, c.ci, c.scored_tasks))
+        .map(|c| Bar::over_tasks(&c.category, c.pass_rate, c.ci, c.tasks))
         .collect();
     let scored: Vec<_> = run
         .records
@@ -169,6 +169,7 @@ pub fn render_report_at(run: &Run, summary: &RunSummary, generated_at: &str) -> 
         context! {
             s => summary,
             mde_shown => summary.mde.shown(),
+            cost_per_solved => summary.cost_per_solved.as_ref().map(crate::leaderboard::markdown::ratio_usd),
             meta => &run.meta,
             tasks_dir => run.meta.tasks_dir.as_ref().map(|p| p.display().to_string()),
             rows => rows,

@@ -1,6 +1,8 @@
-//! The task set a leaderboard ranks on: the tasks with a verdict in every run. A task one
-//! run never reached, or reached only through infrastructure errors, is left out of every
-//! row (and named), so each row's pass rate averages the same tasks.
+//! The one task set a leaderboard page uses for everything — ranks, intervals, the
+//! significance matrix, pass@k and the per-category table: the tasks every run has trials
+//! of. A task some run never ran is left out of every row (and named). A task a run ran
+//! only into infrastructure errors stays in: those trials count as not passed (and the row
+//! and task are marked), so erroring cannot take a task off the page.
 
 use crate::run::Run;
 use serde::Serialize;
@@ -12,12 +14,12 @@ pub struct ExcludedTask {
     pub reason: String,
 }
 
-/// pass@k and pass^k at one k average the common tasks with at least k scored trials in
-/// every run (so a k never compares different tasks between rows).
+/// pass@k and pass^k at one k: offered only for k up to the fewest trials any common task
+/// has in any run, so every k averages all the common tasks (the page's one task set).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct KSet {
     pub k: u32,
-    /// Indexes into [`CommonTasks::ids`].
+    /// Indexes into [`CommonTasks::ids`] (all of them).
     #[serde(skip)]
     pub members: Vec<usize>,
     pub tasks: usize,
@@ -46,53 +48,35 @@ impl CommonTasks {
         let mut categories = Vec::new();
         let mut excluded = Vec::new();
         for (id, category) in all {
-            let missing: Vec<(&String, bool)> = runs
+            let missing: Vec<&String> = runs
                 .iter()
                 .zip(labels)
-                .filter_map(|(r, l)| match r.task(id) {
-                    None => Some((l, false)),
-                    Some(t) if t.scored == 0 => Some((l, true)),
-                    Some(_) => None,
-                })
+                .filter(|(r, _)| r.task(id).is_none_or(|t| t.trials() == 0))
+                .map(|(_, l)| l)
                 .collect();
             if missing.is_empty() {
                 ids.push(id.to_owned());
                 categories.push(category.to_owned());
             } else {
-                let why: Vec<String> = missing
-                    .iter()
-                    .map(|(l, errored)| {
-                        if *errored {
-                            format!("only infrastructure errors in {l}")
-                        } else {
-                            format!("not run by {l}")
-                        }
-                    })
-                    .collect();
+                let why: Vec<String> = missing.iter().map(|l| format!("not run by {l}")).collect();
                 excluded.push(ExcludedTask {
                     task_id: id.to_owned(),
                     reason: why.join("; "),
                 });
             }
         }
-        let min_scored: Vec<u32> = ids
+        // The fewest trials any common task has in any run: every k up to it averages all
+        // the common tasks.
+        let max_k = ids
             .iter()
-            .map(|id| {
-                runs.iter()
-                    .filter_map(|r| r.task(id).map(|t| t.scored))
-                    .min()
-                    .unwrap_or(0)
-            })
-            .collect();
-        let max_k = min_scored.iter().copied().max().unwrap_or(0);
+            .flat_map(|id| runs.iter().filter_map(|r| r.task(id).map(|t| t.trials())))
+            .min()
+            .unwrap_or(0);
         let k_sets = (1..=max_k)
-            .map(|k| {
-                let members: Vec<usize> = (0..ids.len()).filter(|&i| min_scored[i] >= k).collect();
-                KSet {
-                    k,
-                    tasks: members.len(),
-                    members,
-                }
+            .map(|k| KSet {
+                k,
+                tasks: ids.len(),
+                members: (0..ids.len()).collect(),
             })
             .collect();
         CommonTasks {
@@ -103,13 +87,12 @@ impl CommonTasks {
         }
     }
 
-    /// The k shown in the main table: the largest k whose set still holds at least half of
-    /// the common tasks (pass@1 is the pass rate, so a larger k says more), else 1.
+    /// The k shown in the main table: the largest k offered (pass@1 is the pass rate, so a
+    /// larger k says more).
     pub fn headline_k(&self) -> Option<u32> {
-        let half = self.ids.len().div_ceil(2);
         self.k_sets
             .iter()
-            .filter(|s| s.tasks >= half && s.tasks > 0)
+            .filter(|s| s.tasks > 0)
             .map(|s| s.k)
             .max()
     }
@@ -141,7 +124,7 @@ mod tests {
     }
 
     #[test]
-    fn only_tasks_with_a_verdict_everywhere_are_common_and_k_sets_shrink() {
+    fn tasks_every_run_has_are_common_errors_included_and_k_stops_at_the_fewest_trials() {
         use TrialStatus::*;
         let a = run(&[
             ("t1", 0, Passed),
@@ -158,15 +141,15 @@ mod tests {
         ]);
         let labels = vec!["A".to_owned(), "B".to_owned()];
         let c = CommonTasks::of(&labels, &[&a, &b]);
-        assert_eq!(c.ids, ["t1", "t2"]);
-        assert_eq!(c.excluded.len(), 2);
-        assert_eq!(c.excluded[0].reason, "only infrastructure errors in B");
-        assert_eq!(c.excluded[1].reason, "not run by A");
+        // t3 ran only into errors in B: it stays (as 0% for B), never drops off the page.
+        assert_eq!(c.ids, ["t1", "t2", "t3"]);
+        assert_eq!(c.excluded.len(), 1);
+        assert_eq!(c.excluded[0].reason, "not run by A");
+        // t2 and t3 have one trial in a run: only k = 1 averages every common task.
         assert_eq!(
             c.k_sets.iter().map(|s| (s.k, s.tasks)).collect::<Vec<_>>(),
-            [(1, 2), (2, 1)]
+            [(1, 3)]
         );
-        // k = 2 holds one task of two: at least half, so it is the headline.
-        assert_eq!(c.headline_k(), Some(2));
+        assert_eq!(c.headline_k(), Some(1));
     }
 }

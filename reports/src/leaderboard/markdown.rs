@@ -55,6 +55,20 @@ pub fn usd(v: Option<f64>) -> String {
     }
 }
 
+/// `$0.0321 [$0.0250, $0.0490]`: a ratio in dollars with its interval (an unbounded end is
+/// `∞`; nothing solved is `— (nothing solved)`).
+pub fn ratio_usd(r: &crate::stats::ratio::Ratio) -> String {
+    match r.value {
+        None => "— (nothing solved)".into(),
+        Some(v) => format!(
+            "{} [{}, {}]",
+            usd(Some(v)),
+            usd(r.low),
+            r.high.map(|h| usd(Some(h))).unwrap_or_else(|| "∞".into())
+        ),
+    }
+}
+
 pub fn tokens(v: Option<f64>) -> String {
     v.map(|v| {
         if v >= 10_000.0 {
@@ -90,10 +104,9 @@ pub fn render(b: &Leaderboard) -> String {
     }
     let _ = writeln!(
         s,
-        "Ranked on **{}** common tasks (a verdict in every run). Pass rate: mean over tasks, 95% Wilson interval with n = tasks. Rank interval: {} bootstrap resamples of the tasks (seed {}), central 95%.\n",
+        "Every figure on this page — ranks, intervals, the matrix, pass@k and the categories — is measured on the same **{}** common tasks (listed at the end). Pass rate: mean over tasks of passed / all trials (an infrastructure error counts as not passed; rows with errors are marked ⚠), 95% Wilson interval with n = tasks. {}\n",
         b.common_tasks.len(),
-        b.ranks.resamples,
-        b.ranks.seed
+        b.ranks.explanation
     );
     let k = b.headline_k;
     let kh = k
@@ -101,11 +114,11 @@ pub fn render(b: &Leaderboard) -> String {
         .unwrap_or_else(|| "pass@k / pass^k".into());
     let _ = writeln!(
         s,
-        "| rank | 95% rank interval | agent · model | pass rate | 95% CI | tasks | passed / scored trials | {kh} | tokens / task | cost / task | agent time / task | wall time | error rate |"
+        "| rank | 95% rank interval (simultaneous) | agent · model | pass rate | 95% CI | over scored trials | tasks | passed / all trials | {kh} | tokens / task | cost / task | cost / solved task | agent time / task (own) | wall time | error rate |"
     );
     let _ = writeln!(
         s,
-        "|---:|:---:|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+        "|---:|:---:|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
     );
     for r in &b.rows {
         let ci = r
@@ -125,22 +138,37 @@ pub fn render(b: &Leaderboard) -> String {
             }
             None => "—".into(),
         };
+        let mark = if r.tasks_with_errors.is_empty() {
+            String::new()
+        } else {
+            format!(" ⚠ errors in {} task(s)", r.tasks_with_errors.len())
+        };
+        let own = match (r.agent_s_per_task, r.own_s_per_task) {
+            (a, Some(o)) => format!("{} ({})", seconds(a), seconds(Some(o))),
+            (a, None) => seconds(a),
+        };
         let _ = writeln!(
             s,
-            "| {} | {}–{} | {} | {} | {} | {} | {} / {} | {} | {} | {} | {} | {} | {} ({}/{}) |",
+            "| {} | {}–{} | {}{} | {} | {} | {} | {} | {} / {} | {} | {} | {} | {} | {} | {} | {} ({}/{}) |",
             r.rank.rank,
             r.rank.low,
             r.rank.high,
             cell(&r.label),
+            mark,
             pct(r.pass_rate),
             ci,
+            pct(r.scored_pass_rate),
             r.tasks,
             r.passed_trials,
-            r.scored_trials,
+            r.common_trials,
             kcell,
             tokens(r.tokens_per_task),
             usd(r.cost_per_task_usd),
-            seconds(r.agent_s_per_task),
+            r.cost_per_solved
+                .as_ref()
+                .map(ratio_usd)
+                .unwrap_or_else(|| "—".into()),
+            own,
             seconds(r.wall_s),
             pct(r.error_rate),
             r.error_trials,
@@ -186,7 +214,7 @@ pub fn render(b: &Leaderboard) -> String {
         let sig = &b.significance;
         let _ = writeln!(
             s,
-            "\n## Pairwise significance\n\nRow minus column, in points of pass rate, over the tasks both have a verdict on; paired t-test, Holm-corrected over the {} pairs tested at α = {}. **bold** = significant after correction; n.s. = not.\n",
+            "\n## Pairwise significance\n\nRow minus column, in points of pass rate, over the common tasks (the difference of the two rows' pass rates); exact sign-flip test, Holm-corrected over the {} pairs tested at α = {}. **bold** = significant after correction; n.s. = not.\n",
             sig.tested, sig.alpha
         );
         let _ = write!(s, "| |");
@@ -243,6 +271,16 @@ pub fn render(b: &Leaderboard) -> String {
             let _ = writeln!(s, "- {}", cell_long(n));
         }
     }
+    let _ = writeln!(s, "\n## Common tasks ({})\n", b.common_tasks.len());
+    let _ = writeln!(
+        s,
+        "{}",
+        b.common_tasks
+            .iter()
+            .map(|t| cell(t))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
     let _ = writeln!(s, "\n## Runs\n");
     for (i, r) in b.rows.iter().enumerate() {
         let _ = writeln!(

@@ -1,10 +1,12 @@
 //! `nab leaderboard`: many runs (agent/model pairs) ranked on one common task set, with the
 //! uncertainty a ranking needs: pass rates with intervals, a pairwise significance matrix
-//! (paired over shared tasks, Holm-corrected) and a bootstrap interval for each rank.
+//! (exact sign-flip tests on the same tasks, Holm-corrected) and simultaneous rank
+//! intervals read off that matrix. Everything on a page — ranks, intervals, the matrix,
+//! pass@k, the per-category table — uses that one task set, named on the page.
 //!
 //! - [`inputs`]: run folders and sweep folders expanded into runs, with size checks.
 //! - [`mixed`]: whether the runs used the same tasks and suite version.
-//! - [`common`]: the common task set (a verdict in every run) and the pass@k sets.
+//! - [`common`]: the common task set (every run has trials of it) and the pass@k sets.
 //! - [`row`]: one row's metrics.
 //! - [`significance`]: the pairwise matrix.
 //! - [`markdown`]: `leaderboard.md`; the page is `crate::html::leaderboard`.
@@ -22,7 +24,7 @@ pub mod write;
 use crate::error::{ReportError, Result};
 use crate::quarantine::{QuarantineEntry, QuarantinedTask};
 use crate::run::Run;
-use crate::stats::{self, RankInterval};
+use crate::stats;
 use common::{CommonTasks, ExcludedTask, KSet};
 use row::Row;
 use serde::Serialize;
@@ -31,16 +33,20 @@ use std::path::PathBuf;
 
 pub use write::{LeaderboardOutputs, write_leaderboard};
 
-pub const LEADERBOARD_VERSION: u32 = 1;
+/// Version 2: every trial counts (errors as not passed), one task set for everything,
+/// sign-flip tests, simultaneous rank intervals.
+pub const LEADERBOARD_VERSION: u32 = 2;
 
 /// What the leaderboard is asked to do.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Options {
     /// Rank runs of different task sets or suite versions anyway (and say so).
     pub allow_mixed: bool,
-    /// Seed of the rank bootstrap.
+    /// Seed of the sign-flip tests' Monte Carlo fallback and the cost bootstrap.
     pub seed: u64,
-    pub resamples: usize,
+    /// Draws of that fallback (used only when a test's exact distribution is too large),
+    /// and resamples of the cost-per-solved-task bootstrap.
+    pub draws: usize,
 }
 
 impl Default for Options {
@@ -48,18 +54,25 @@ impl Default for Options {
         Options {
             allow_mixed: false,
             seed: stats::bootstrap::DEFAULT_SEED,
-            resamples: stats::bootstrap::RESAMPLES,
+            draws: stats::signflip::DRAWS,
         }
     }
 }
 
-/// How the rank intervals were drawn.
+/// What the rank intervals are, for the page.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RankMethod {
-    pub resamples: usize,
+    /// Family-wise level: every row's true rank lies in its interval at once with at least
+    /// this probability.
     pub level: f64,
+    /// The sentence the pages show.
+    pub explanation: String,
+    pub draws: usize,
     pub seed: u64,
 }
+
+/// What the rank intervals mean, in the words every page uses.
+pub const RANK_EXPLANATION: &str = "Rank intervals are simultaneous: with probability at least 95%, every row's true rank on these tasks lies in its interval at once. A row's interval runs from 1 + the rows significantly better than it to the number of rows − the rows significantly worse than it, read off the Holm-corrected matrix below (family-wise α = 0.05); two rows' intervals overlap unless the matrix tells them apart.";
 
 /// `leaderboard.json`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -67,7 +80,7 @@ pub struct Leaderboard {
     pub v: u32,
     /// Best first (by pass rate on the common tasks, then by label).
     pub rows: Vec<Row>,
-    /// The tasks every row is measured on.
+    /// The tasks every figure on the page is measured on (named on the page).
     pub common_tasks: Vec<String>,
     /// Tasks of some run left out, each with why.
     pub excluded_tasks: Vec<ExcludedTask>,
@@ -178,7 +191,7 @@ pub fn rank(runs: Vec<Run>, options: &Options) -> Result<Leaderboard> {
     let mut rows: Vec<(Row, &Run)> = runs
         .iter()
         .zip(labels)
-        .map(|(r, l)| (Row::compute(l, r, &common), r))
+        .map(|(r, l)| (Row::compute(l, r, &common, options.draws, options.seed), r))
         .collect();
     rows.sort_by(|(a, _), (b, _)| {
         b.pass_rate
@@ -191,24 +204,19 @@ pub fn rank(runs: Vec<Run>, options: &Options) -> Result<Leaderboard> {
         .iter()
         .map(|r| row::task_rates(r, &common))
         .collect();
-    let level = 0.95;
-    let intervals = stats::rank_intervals(&rates, options.resamples, level, options.seed)
-        .unwrap_or_else(|| {
-            // No resamples asked for: the observed ranks alone, as point intervals.
-            let means: Vec<f64> = rates
-                .iter()
-                .map(|r| r.iter().sum::<f64>() / r.len().max(1) as f64)
-                .collect();
-            stats::rank::competition_ranks(&means)
-                .into_iter()
-                .map(|rank| RankInterval {
-                    rank,
-                    low: rank,
-                    high: rank,
-                })
-                .collect()
-        });
-    let significance = significance::matrix(&ordered, significance::ALPHA);
+    let draws = stats::Draws {
+        draws: options.draws,
+        seed: options.seed,
+    };
+    // The matrix and the ranks use the same tasks (`rates`), so a significant cell always
+    // agrees with the order of its rows, and the intervals are read off the matrix.
+    let significance = significance::matrix(&rates, significance::ALPHA, draws);
+    let means: Vec<f64> = rows
+        .iter()
+        .map(|(r, _)| r.pass_rate.unwrap_or(0.0))
+        .collect();
+    let observed = stats::rank::competition_ranks(&means);
+    let intervals = stats::rank::from_pairwise(&observed, |i, j| significance.better(i, j));
     let rows: Vec<Row> = rows
         .into_iter()
         .zip(intervals)
@@ -236,8 +244,9 @@ pub fn rank(runs: Vec<Run>, options: &Options) -> Result<Leaderboard> {
         k_sets: common.k_sets,
         significance,
         ranks: RankMethod {
-            resamples: options.resamples,
-            level,
+            level: 1.0 - significance::ALPHA,
+            explanation: RANK_EXPLANATION.to_owned(),
+            draws: options.draws,
             seed: options.seed,
         },
         mixed,

@@ -2,8 +2,8 @@
 
 use super::common::CommonTasks;
 use crate::run::{Run, TaskTrials};
-use crate::stats::{self, Interval, RankInterval, Z95};
-use crate::summary::{KMetric, trial_tokens};
+use crate::stats::{self, Interval, RankInterval, Z95, ratio::Ratio};
+use crate::summary::{KMetric, own_seconds, trial_tokens};
 use nab_protocol::{TrialRecord, TrialStatus};
 use serde::Serialize;
 
@@ -17,40 +17,55 @@ pub struct Row {
     pub run_dir: String,
     /// The suite hash run.json records.
     pub suite_hash: Option<String>,
-    /// The observed rank (1 = best; tied rows share the better rank) and its bootstrap
-    /// interval; set once every row is known.
+    /// The observed rank (1 = best; tied rows share the better rank) and its simultaneous
+    /// 95% interval (read off the significance matrix); set once every row is known.
     pub rank: RankInterval,
     /// Common tasks (the sample size of the interval).
     pub tasks: usize,
-    /// Scored and passed trials on the common tasks.
+    /// Every trial on the common tasks (errors included), scored and passed ones.
+    #[serde(default)]
+    pub common_trials: usize,
     pub scored_trials: usize,
     pub passed_trials: usize,
-    /// Mean over the common tasks of each task's pass rate over its scored trials.
+    /// Mean over the common tasks of each task's passed / all its trials (an error is not a
+    /// pass): the figure the row is ranked by.
     pub pass_rate: Option<f64>,
     /// Wilson 95% interval with n = common tasks.
     pub pass_rate_ci: Option<Interval>,
-    /// pass@k and pass^k over each k's set (see [`super::common::KSet`]).
+    /// Beside it: the mean over common tasks with a verdict of passed / scored trials.
+    pub scored_pass_rate: Option<f64>,
+    /// pass@k and pass^k over the common tasks (see [`super::common::KSet`]).
     pub pass_at_k: Vec<KMetric>,
     pub pass_hat_k: Vec<KMetric>,
     pub categories: Vec<CategoryRate>,
+    /// Common tasks where this run had error trials: the row is marked where it is ranked.
+    pub tasks_with_errors: Vec<String>,
     /// Mean over the common tasks of each task's mean input + output tokens per scored trial.
     pub tokens_per_task: Option<f64>,
-    /// The same for `cost_usd`: absent unless every scored trial of the common tasks has one.
+    /// Mean over the common tasks of each task's mean `cost_usd` per trial (errors included:
+    /// they were paid for); absent unless every trial of the common tasks has a cost.
     pub cost_per_task_usd: Option<f64>,
-    /// Scored trials of the common tasks that have a cost, and how many there are.
+    /// Trials of the common tasks that have a cost.
     pub cost_known_trials: usize,
+    /// Cost per solved task on the common tasks: every trial's cost / trials passed, with a
+    /// bootstrap interval over tasks; absent unless every trial has a cost.
+    pub cost_per_solved: Option<Ratio>,
     /// Sum of `cost_usd` over every trial of the run (errors too: they were paid for);
     /// absent unless every trial has one.
     pub total_cost_usd: Option<f64>,
-    /// Mean over the common tasks of each task's mean agent seconds per scored trial.
+    /// Mean over the common tasks of each task's mean agent seconds (wall) per scored trial.
     pub agent_s_per_task: Option<f64>,
+    /// The same for the agent's own seconds (`agent_s − model_s`, what its limit counts).
+    pub own_s_per_task: Option<f64>,
+    /// The same for the seconds the gateway waited for the model (`model_s`).
+    pub model_s_per_task: Option<f64>,
     /// The whole run's wall time, from run.json's start and finish.
     pub wall_s: Option<f64>,
     /// Every trial of the run (all tasks, errors included).
     pub trials: usize,
     pub error_trials: usize,
-    /// error_trials / trials: infrastructure errors are left out of the pass rate, so this is
-    /// shown beside it.
+    /// error_trials / trials: errors count as not passed in the pass rate; this shows how
+    /// many there were.
     pub error_rate: Option<f64>,
     /// The last line of results.jsonl was torn (an interrupted writer) and not counted.
     pub truncated_tail: bool,
@@ -91,8 +106,8 @@ fn wall_seconds(run: &Run) -> Option<f64> {
     (s >= 0.0).then_some(s)
 }
 
-/// Each common task's pass rate in `run`, in [`CommonTasks::ids`] order (every common task
-/// has a verdict in every run).
+/// Each common task's pass rate in `run` (every trial counts, an error as not passed), in
+/// [`CommonTasks::ids`] order (every run has every common task).
 pub fn task_rates(run: &Run, common: &CommonTasks) -> Vec<f64> {
     common
         .ids
@@ -102,17 +117,25 @@ pub fn task_rates(run: &Run, common: &CommonTasks) -> Vec<f64> {
 }
 
 impl Row {
-    pub fn compute(label: String, run: &Run, common: &CommonTasks) -> Row {
+    /// `resamples` and `seed`: the cost-per-solved-task bootstrap's.
+    pub fn compute(
+        label: String,
+        run: &Run,
+        common: &CommonTasks,
+        resamples: usize,
+        seed: u64,
+    ) -> Row {
         let tasks: Vec<&TaskTrials> = common.ids.iter().filter_map(|id| run.task(id)).collect();
         let rates = task_rates(run, common);
         let m = rates.len();
         let pass_rate = mean(&rates);
         let pass_rate_ci = pass_rate.and_then(|p| stats::wilson(p * m as f64, m as f64, Z95));
+        let scored_rates: Vec<f64> = tasks.iter().filter_map(|t| t.scored_pass_rate()).collect();
 
         let k_metric = |k: u32, members: &[usize], f: fn(u32, u32, u32) -> Option<f64>| {
             let vals: Vec<f64> = members
                 .iter()
-                .filter_map(|&i| tasks.get(i).and_then(|t| f(t.scored, t.passed, k)))
+                .filter_map(|&i| tasks.get(i).and_then(|t| f(t.trials(), t.passed, k)))
                 .collect();
             KMetric {
                 k,
@@ -152,16 +175,21 @@ impl Row {
             })
             .collect();
 
+        let all: Vec<Vec<&TrialRecord>> = tasks
+            .iter()
+            .map(|t| t.trial_indexes.iter().map(|&i| &run.records[i]).collect())
+            .collect();
         let per_task: Vec<Vec<&TrialRecord>> = tasks.iter().map(|t| scored(run, t)).collect();
         let scored_trials: usize = per_task.iter().map(Vec::len).sum();
-        let cost_known_trials = per_task
+        let common_trials: usize = all.iter().map(Vec::len).sum();
+        let cost_known_trials = all
             .iter()
             .flatten()
             .filter(|r| r.cost_usd.is_some())
             .count();
-        let over_tasks = |f: &dyn Fn(&TrialRecord) -> Option<f64>| {
+        let over = |trials: &[Vec<&TrialRecord>], f: &dyn Fn(&TrialRecord) -> Option<f64>| {
             mean(
-                &per_task
+                &trials
                     .iter()
                     .filter_map(|recs| task_mean(recs, f))
                     .collect::<Vec<_>>(),
@@ -173,6 +201,22 @@ impl Row {
             .filter(|r| r.status == TrialStatus::Error)
             .count();
         let all_costs: Option<Vec<f64>> = run.records.iter().map(|r| r.cost_usd).collect();
+        let fully_priced = common_trials > 0 && cost_known_trials == common_trials;
+        let cost_per_solved = if fully_priced && resamples > 0 {
+            let pairs: Vec<(f64, f64)> = all
+                .iter()
+                .zip(&tasks)
+                .map(|(recs, t)| {
+                    (
+                        recs.iter().filter_map(|r| r.cost_usd).sum(),
+                        f64::from(t.passed),
+                    )
+                })
+                .collect();
+            stats::ratio::ratio_bootstrap(&pairs, resamples, 0.95, seed)
+        } else {
+            None
+        };
         Row {
             label,
             agent: run.agent(),
@@ -186,22 +230,32 @@ impl Row {
                 high: 0,
             },
             tasks: m,
+            common_trials,
             scored_trials,
             passed_trials: tasks.iter().map(|t| t.passed as usize).sum(),
             pass_rate,
             pass_rate_ci,
+            scored_pass_rate: mean(&scored_rates),
             pass_at_k,
             pass_hat_k,
             categories,
-            tokens_per_task: over_tasks(&trial_tokens),
-            cost_per_task_usd: if scored_trials > 0 && cost_known_trials == scored_trials {
-                over_tasks(&|r| r.cost_usd)
+            tasks_with_errors: tasks
+                .iter()
+                .filter(|t| t.errors > 0)
+                .map(|t| t.task_id.clone())
+                .collect(),
+            tokens_per_task: over(&per_task, &trial_tokens),
+            cost_per_task_usd: if fully_priced {
+                over(&all, &|r| r.cost_usd)
             } else {
                 None
             },
             cost_known_trials,
+            cost_per_solved,
             total_cost_usd: all_costs.filter(|c| !c.is_empty()).map(|c| c.iter().sum()),
-            agent_s_per_task: over_tasks(&|r| Some(r.agent_s)),
+            agent_s_per_task: over(&per_task, &|r| Some(r.agent_s)),
+            own_s_per_task: over(&per_task, &|r| r.model_s.map(|_| own_seconds(r))),
+            model_s_per_task: over(&per_task, &|r| r.model_s),
             wall_s: wall_seconds(run),
             trials: run.records.len(),
             error_trials,

@@ -1,14 +1,14 @@
-//! The pairwise significance matrix: every pair of rows compared on the tasks both have a
-//! verdict on, with the paired tests `nab compare` and `nab gate` use, and Holm's
-//! correction over the whole matrix so that a leaderboard of many rows does not find
-//! "significant" differences by testing many pairs.
+//! The pairwise significance matrix: every pair of rows compared on the page's common
+//! tasks — the same tasks the ranks average, so a cell never contradicts the ranking — with
+//! the exact sign-flip test `nab compare` and `nab gate` use, and Holm's correction over the
+//! whole matrix so that a leaderboard of many rows does not find "significant" differences
+//! by testing many pairs. The simultaneous rank intervals are read off this matrix.
 
-use crate::compare::TASK_PASS_THRESHOLD;
-use crate::run::Run;
-use crate::stats::{self, Interval};
+use crate::compare::PASS_RATE_RANGE;
+use crate::stats::{self, Draws, Interval, signflip::Method};
 use serde::Serialize;
 
-/// The family-wise error rate of the matrix.
+/// The family-wise error rate of the matrix (and the rank intervals read off it).
 pub const ALPHA: f64 = 0.05;
 
 /// Row `a` against row `b` (indexes into the ranked rows, a < b).
@@ -16,13 +16,15 @@ pub const ALPHA: f64 = 0.05;
 pub struct PairTest {
     pub a: usize,
     pub b: usize,
-    /// Tasks with a verdict in both rows: the sample size.
+    /// The common tasks: the sample size.
     pub tasks: usize,
-    /// Mean over those tasks of p_a − p_b.
+    /// Mean over those tasks of p_a − p_b: exactly the difference of the two rows' pass
+    /// rates.
     pub mean_diff: Option<f64>,
-    /// 95% paired t-interval of p_a − p_b (as in compare.html), without correction.
+    /// 95% interval of p_a − p_b from the sign-flip test (as in compare.html), without
+    /// correction; within [−1, +1].
     pub interval: Option<Interval>,
-    /// Two-sided paired t-test p-value; absent below two shared tasks (not tested).
+    /// Two-sided p of the exact sign-flip test; absent without tasks.
     pub p_value: Option<f64>,
     /// Holm-adjusted over every tested pair of the matrix.
     pub p_holm: Option<f64>,
@@ -33,6 +35,8 @@ pub struct PairTest {
     pub mcnemar_a_only: u32,
     pub mcnemar_b_only: u32,
     pub mcnemar_p: f64,
+    /// How the test's distribution was obtained.
+    pub method: Option<Method>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -56,47 +60,51 @@ impl Significance {
             }
         })
     }
+
+    /// Whether row `i` is significantly better than row `j` (after Holm).
+    pub fn better(&self, i: usize, j: usize) -> bool {
+        self.between(i, j)
+            .is_some_and(|(sign, p)| p.significant && p.mean_diff.is_some_and(|d| sign * d > 0.0))
+    }
 }
 
-fn pair(a_idx: usize, b_idx: usize, a: &Run, b: &Run) -> PairTest {
-    let mut diffs = Vec::new();
+fn pair(a_idx: usize, b_idx: usize, a: &[f64], b: &[f64], draws: Draws) -> PairTest {
+    let diffs: Vec<f64> = a.iter().zip(b).map(|(x, y)| x - y).collect();
     let (mut a_only, mut b_only) = (0u32, 0u32);
-    for t in &a.tasks {
-        let (Some(pa), Some(pb)) = (
-            t.pass_rate(),
-            b.task(&t.task_id).and_then(|u| u.pass_rate()),
-        ) else {
-            continue;
-        };
-        diffs.push(pa - pb);
-        match (pa >= TASK_PASS_THRESHOLD, pb >= TASK_PASS_THRESHOLD) {
+    for (pa, pb) in a.iter().zip(b) {
+        match (
+            *pa >= crate::compare::TASK_PASS_THRESHOLD,
+            *pb >= crate::compare::TASK_PASS_THRESHOLD,
+        ) {
             (true, false) => a_only += 1,
             (false, true) => b_only += 1,
             _ => {}
         }
     }
-    let t = stats::paired_t_interval(&diffs, 0.95);
+    let t = stats::sign_flip(&diffs, 0.95, PASS_RATE_RANGE, draws);
     PairTest {
         a: a_idx,
         b: b_idx,
         tasks: diffs.len(),
-        mean_diff: (!diffs.is_empty()).then(|| diffs.iter().sum::<f64>() / diffs.len() as f64),
+        mean_diff: t.map(|t| t.mean),
         interval: t.map(|t| t.interval),
-        p_value: stats::paired_t_p_value(&diffs),
+        p_value: t.map(|t| t.p_two_sided),
         p_holm: None,
         significant: false,
         mcnemar_a_only: a_only,
         mcnemar_b_only: b_only,
         mcnemar_p: stats::mcnemar_exact(a_only, b_only),
+        method: t.map(|t| t.method),
     }
 }
 
-/// Every pair of `runs` (in the order given), Holm-corrected at `alpha`.
-pub fn matrix(runs: &[&Run], alpha: f64) -> Significance {
+/// Every pair of rows (`rates[r][t]`: row r's pass rate on common task t, rows in the
+/// page's order), Holm-corrected at `alpha`.
+pub fn matrix(rates: &[Vec<f64>], alpha: f64, draws: Draws) -> Significance {
     let mut pairs = Vec::new();
-    for i in 0..runs.len() {
-        for j in i + 1..runs.len() {
-            pairs.push(pair(i, j, runs[i], runs[j]));
+    for i in 0..rates.len() {
+        for j in i + 1..rates.len() {
+            pairs.push(pair(i, j, &rates[i], &rates[j], draws));
         }
     }
     let tested: Vec<usize> = (0..pairs.len())
@@ -117,63 +125,48 @@ pub fn matrix(runs: &[&Run], alpha: f64) -> Significance {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use nab_protocol::RunMeta;
-    use nab_protocol::{TrialRecord, TrialStatus};
-    use std::path::Path;
 
-    /// One trial per task, passing where `pass` says.
-    fn run(pass: &[bool]) -> Run {
-        let recs = pass
-            .iter()
-            .enumerate()
-            .map(|(i, p)| {
-                let mut r = TrialRecord::new("r", &format!("t{i:02}"), "c", 0, "a");
-                r.status = if *p {
-                    TrialStatus::Passed
-                } else {
-                    TrialStatus::Failed
-                };
-                r
-            })
-            .collect();
-        Run::from_records(Path::new("r"), RunMeta::default(), recs, false)
+    fn ones(pass: &[bool]) -> Vec<f64> {
+        pass.iter().map(|p| f64::from(u8::from(*p))).collect()
     }
 
     #[test]
     fn a_clear_difference_survives_holm_and_a_tie_does_not() {
-        // Strong passes all 20, weak passes 2 and twin passes another 2: strong − weak
-        // has d = 1 on 18 tasks and 0 on 2 (d̄ = 0.9, s = √(0.09·20/19), t ≈ 13.1, p ≈ 1e-10);
-        // weak − twin has d = ±1 on 4 tasks, d̄ = 0, p = 1.
-        let strong = run(&[true; 20]);
-        let weak = run(&(0..20).map(|i| i < 2).collect::<Vec<_>>());
-        let twin = run(&(0..20).map(|i| (2..4).contains(&i)).collect::<Vec<_>>());
-        let s = matrix(&[&strong, &weak, &twin], ALPHA);
+        // Strong passes all 20, weak passes 2 and twin passes another 2: strong − weak has
+        // d = 1 on 18 tasks and 0 on 2 (exact p = 2·2⁻¹⁸); weak − twin has d = ±1 on 4
+        // tasks, mean 0, p = 1.
+        let strong = ones(&[true; 20]);
+        let weak = ones(&(0..20).map(|i| i < 2).collect::<Vec<_>>());
+        let twin = ones(&(0..20).map(|i| (2..4).contains(&i)).collect::<Vec<_>>());
+        let s = matrix(&[strong, weak, twin], ALPHA, Draws::default());
         assert_eq!(s.tested, 3);
         let (sign, sw) = s.between(0, 1).unwrap();
         assert_eq!(sign, 1.0);
         assert!((sw.mean_diff.unwrap() - 0.9).abs() < 1e-12);
-        assert!(sw.significant && sw.p_holm.unwrap() < 1e-6, "{sw:?}");
-        // Holm multiplies the smallest p by 3 (three tests), the next by 2.
+        assert!(
+            (sw.p_value.unwrap() - 2.0 * 0.5f64.powi(18)).abs() < 1e-15,
+            "{sw:?}"
+        );
+        assert!(sw.significant && s.better(0, 1) && !s.better(1, 0));
         let (sign, wt) = s.between(2, 1).unwrap();
         assert_eq!(sign, -1.0);
         assert_eq!(wt.tasks, 20);
         assert!((wt.p_value.unwrap() - 1.0).abs() < 1e-12);
         assert!(!wt.significant);
         assert_eq!((wt.mcnemar_a_only, wt.mcnemar_b_only), (2, 2));
+        // At one trial per task the test is the exact McNemar test.
+        assert!((sw.p_value.unwrap() - sw.mcnemar_p).abs() < 1e-15);
         let ps: Vec<f64> = s.pairs.iter().map(|p| p.p_value.unwrap()).collect();
-        let adj = stats::holm(&ps);
-        for (p, a) in s.pairs.iter().zip(adj) {
+        for (p, a) in s.pairs.iter().zip(stats::holm(&ps)) {
             assert_eq!(p.p_holm, Some(a));
         }
     }
 
     #[test]
-    fn a_pair_with_one_shared_task_is_not_tested_and_not_counted_in_the_family() {
-        let a = run(&[true]);
-        let b = run(&[false]);
-        let s = matrix(&[&a, &b], ALPHA);
-        assert_eq!(s.tested, 0);
-        assert_eq!(s.pairs[0].p_value, None);
+    fn one_common_task_is_tested_and_can_never_be_significant() {
+        let s = matrix(&[vec![1.0], vec![0.0]], ALPHA, Draws::default());
+        assert_eq!(s.tested, 1);
+        assert_eq!(s.pairs[0].p_value, Some(1.0));
         assert!(!s.pairs[0].significant);
     }
 }

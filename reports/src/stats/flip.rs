@@ -24,7 +24,9 @@ pub fn flip_rate(tasks: &[(u32, u32)]) -> Option<f64> {
 /// flip = 2·c·(n − c) / (n·(n − 1))
 /// ```
 ///
-/// 0 for a stable task, at most ≈ ½ (exactly n/(2(n−1)) at c = n/2). `None` when n < 2.
+/// 0 for a stable task. The most it can be is at c = n/2 (n even): n/(2(n−1)), or at
+/// c = (n ± 1)/2 (n odd): (n + 1)/(2n) — 1 at two trials, ⅔ at three and four, falling
+/// towards ½ as n grows. `None` when n < 2.
 pub fn task_flip_rate(n: u32, c: u32) -> Option<f64> {
     if n < 2 || c > n {
         return None;
@@ -36,6 +38,20 @@ pub fn task_flip_rate(n: u32, c: u32) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_largest_task_flip_rate_is_1_at_two_trials_and_falls_towards_a_half() {
+        let max = |n: u32| {
+            (0..=n)
+                .filter_map(|c| task_flip_rate(n, c))
+                .fold(0.0f64, f64::max)
+        };
+        assert_eq!(max(2), 1.0);
+        assert!((max(3) - 2.0 / 3.0).abs() < 1e-15);
+        assert!((max(4) - 2.0 / 3.0).abs() < 1e-15);
+        assert!((max(5) - 0.6).abs() < 1e-15);
+        assert!((max(10) - 10.0 / 18.0).abs() < 1e-15);
+    }
 
     #[test]
     fn counts_only_tasks_with_mixed_verdicts() {

@@ -5,18 +5,21 @@
 //! model's sampling. Functions here therefore take per-task values (pass counts or rates),
 //! and the intervals use the number of tasks as their sample size.
 
+pub mod binomial;
 pub mod bootstrap;
 pub mod dist;
 pub mod fisher;
 pub mod flip;
+pub mod growth;
 pub mod holm;
 pub mod mcnemar;
 pub mod mde;
-pub mod paired;
 pub mod pass_at_k;
 pub mod quantile;
 pub mod rank;
+pub mod ratio;
 pub mod seeded;
+pub mod signflip;
 pub mod tarone;
 pub mod wilson;
 
@@ -25,10 +28,10 @@ pub use flip::{flip_rate, task_flip_rate};
 pub use holm::holm;
 pub use mcnemar::mcnemar_exact;
 pub use mde::mde_paired;
-pub use paired::{PairedT, paired_t_interval, paired_t_p_value};
 pub use pass_at_k::{pass_at_k, pass_hat_k};
 pub use quantile::{median, p90};
-pub use rank::{RankInterval, rank_intervals};
+pub use rank::RankInterval;
+pub use signflip::{Draws, SignFlip, sign_flip};
 pub use wilson::wilson;
 
 use serde::{Deserialize, Serialize};

@@ -1,7 +1,6 @@
-//! Rank intervals by a bootstrap over tasks (the leaderboard's "which ranks can the data
-//! support").
+//! Ranks and simultaneous rank intervals (the leaderboard's "which ranks can the data
+//! support, for every row at once").
 
-use super::seeded::Seeded;
 use serde::{Deserialize, Serialize};
 
 /// A row's observed rank and the interval of ranks it takes over the bootstrap resamples.
@@ -22,77 +21,33 @@ pub fn competition_ranks(scores: &[f64]) -> Vec<usize> {
         .collect()
 }
 
-/// Rank intervals of R rows over the same m tasks. `rates[r][t]` is row r's pass rate on
-/// task t (every row has every task). Each resample draws m tasks with replacement
-/// ([`Seeded`]), the same draw for every row, so the comparison stays paired:
+/// Simultaneous rank intervals read off pairwise decisions: row i's interval is
 ///
 /// ```text
-/// for b in 1..=B:  s*_{r,b} = (1/m) Σ_{j=1}^{m} rates[r][I_bj],   I_bj ~ Uniform{1..m}
-///                  rank*_{r,b} = competition rank of s*_{r,b} among s*_{·,b}
-/// interval_r = [ Q₁((1−level)/2), Q₁((1+level)/2) ] of rank*_{r,·}
+/// low_i  = 1 + #{ j : j is significantly better than i }
+/// high_i = R − #{ j : i is significantly better than j }
 /// ```
 ///
-/// Q₁ is the inverse of the empirical distribution function (Hyndman–Fan type 1: the
-/// smallest rank whose cumulative share reaches q), so the ends are ranks that occurred.
-/// Two rows whose difference the tasks cannot resolve swap places in many resamples and
-/// get overlapping intervals. The draws depend on the seed alone. `None` without rows,
-/// tasks or resamples, or when a row's task count differs from the first row's.
-pub fn rank_intervals(
-    rates: &[Vec<f64>],
-    resamples: usize,
-    level: f64,
-    seed: u64,
-) -> Option<Vec<RankInterval>> {
-    let rows = rates.len();
-    let m = rates.first()?.len();
-    if m == 0 || resamples == 0 || rates.iter().any(|r| r.len() != m) {
-        return None;
-    }
-    let observed: Vec<f64> = rates
-        .iter()
-        .map(|r| r.iter().sum::<f64>() / m as f64)
-        .collect();
-    let observed = competition_ranks(&observed);
-    // counts[r][k] = resamples in which row r took rank k + 1.
-    let mut counts = vec![vec![0usize; rows]; rows];
-    let mut rng = Seeded::new(seed);
-    let mut sums = vec![0.0; rows];
-    for _ in 0..resamples {
-        sums.iter_mut().for_each(|s| *s = 0.0);
-        for _ in 0..m {
-            let t = rng.index(m);
-            for (s, r) in sums.iter_mut().zip(rates) {
-                *s += r[t];
-            }
-        }
-        let means: Vec<f64> = sums.iter().map(|s| s / m as f64).collect();
-        for (r, rank) in competition_ranks(&means).into_iter().enumerate() {
-            counts[r][rank - 1] += 1;
-        }
-    }
-    let quantile = |c: &[usize], q: f64| {
-        let need = (q * resamples as f64).max(1.0);
-        let mut seen = 0usize;
-        for (k, n) in c.iter().enumerate() {
-            seen += n;
-            // A small tolerance: 0.975 · 10⁴ is 9750 exactly, not 9750.000…1.
-            if seen as f64 >= need - 1e-9 {
-                return k + 1;
-            }
-        }
-        c.len()
-    };
-    Some(
-        counts
-            .iter()
-            .zip(observed)
-            .map(|(c, rank)| RankInterval {
-                rank,
-                low: quantile(c, (1.0 - level) / 2.0),
-                high: quantile(c, (1.0 + level) / 2.0),
-            })
-            .collect(),
-    )
+/// When the decisions come from a family of tests that makes no false claim with
+/// probability at least 1 − α (the leaderboard's Holm-corrected matrix), every row's true
+/// rank lies in its interval **at once** with at least that probability: a row can be
+/// placed above only the rows it beats and below only the rows that beat it. Rows no test
+/// tells apart share overlapping intervals; with one common task nothing is significant and
+/// every interval is [1, R] (not a point). The intervals never contradict the matrix: two
+/// intervals are disjoint only where a cell is significant. `observed` gives each row's
+/// observed rank.
+pub fn from_pairwise(
+    observed: &[usize],
+    better: impl Fn(usize, usize) -> bool,
+) -> Vec<RankInterval> {
+    let rows = observed.len();
+    (0..rows)
+        .map(|i| RankInterval {
+            rank: observed[i],
+            low: 1 + (0..rows).filter(|&j| j != i && better(j, i)).count(),
+            high: rows - (0..rows).filter(|&j| j != i && better(i, j)).count(),
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -105,66 +60,15 @@ mod tests {
         assert_eq!(competition_ranks(&[0.3, 0.1 + 0.2]), [1, 1]);
     }
 
-    /// Rows A and B pass 10 of 20 tasks each, on disjoint halves; C passes none. In a
-    /// resample, A beats B when it draws more of A's tasks than B's: about half the time,
-    /// and a tie (both rank 1) now and then. So A and B each take rank 1 and rank 2 far more
-    /// often than 2.5% of the time: both intervals are [1, 2] and overlap. C is last in
-    /// every resample that draws any of A's or B's tasks (all but 2⁻²⁰ of them): [3, 3].
     #[test]
-    fn indistinguishable_rows_get_overlapping_intervals() {
-        let a: Vec<f64> = (0..20).map(|t| f64::from(u8::from(t < 10))).collect();
-        let b: Vec<f64> = (0..20).map(|t| f64::from(u8::from(t >= 10))).collect();
-        let c = vec![0.0; 20];
-        let got = rank_intervals(&[a, b, c], 10_000, 0.95, 7).unwrap();
-        assert_eq!(
-            got[0],
-            RankInterval {
-                rank: 1,
-                low: 1,
-                high: 2
-            }
-        );
-        assert_eq!(
-            got[1],
-            RankInterval {
-                rank: 1,
-                low: 1,
-                high: 2
-            }
-        );
-        assert_eq!(
-            got[2],
-            RankInterval {
-                rank: 3,
-                low: 3,
-                high: 3
-            }
-        );
-    }
-
-    /// A row that is better on every task keeps rank 1 in every resample.
-    #[test]
-    fn a_dominant_row_has_a_point_interval_and_the_seed_fixes_the_draws() {
-        let strong = vec![1.0; 12];
-        let weak: Vec<f64> = (0..12)
-            .map(|t| if t % 3 == 0 { 1.0 } else { 0.0 })
-            .collect();
-        let mid: Vec<f64> = (0..12)
-            .map(|t| if t % 2 == 0 { 1.0 } else { 0.0 })
-            .collect();
-        let rates = [weak, strong, mid];
-        let got = rank_intervals(&rates, 2_000, 0.95, 1).unwrap();
-        assert_eq!(
-            got[1],
-            RankInterval {
-                rank: 1,
-                low: 1,
-                high: 1
-            }
-        );
-        assert_eq!((got[0].rank, got[2].rank), (3, 2));
-        assert_eq!(got, rank_intervals(&rates, 2_000, 0.95, 1).unwrap());
-        assert!(rank_intervals(&[], 10, 0.95, 1).is_none());
-        assert!(rank_intervals(&[vec![1.0], vec![]], 10, 0.95, 1).is_none());
+    fn intervals_follow_the_significant_pairs_only() {
+        // Four rows; row 0 beats 2 and 3, row 1 beats 3; nothing else is told apart.
+        let beats = [(0, 2), (0, 3), (1, 3)];
+        let got = from_pairwise(&[1, 2, 3, 4], |i, j| beats.contains(&(i, j)));
+        let ends: Vec<(usize, usize)> = got.iter().map(|r| (r.low, r.high)).collect();
+        assert_eq!(ends, [(1, 2), (1, 3), (2, 4), (3, 4)]);
+        // Nothing significant: every row could be anywhere.
+        let none = from_pairwise(&[1, 1, 3], |_, _| false);
+        assert!(none.iter().all(|r| (r.low, r.high) == (1, 3)));
     }
 }

@@ -17,6 +17,17 @@ impl Seeded {
     pub fn index(&mut self, n: usize) -> usize {
         ((u128::from(self.0.next_u64()) * n as u128) >> 64) as usize
     }
+
+    /// 64 uniform random bits (a fair coin per bit: the sign-flip test's draws).
+    pub fn bits(&mut self) -> u64 {
+        self.0.next_u64()
+    }
+
+    /// Uniform in [0, 1) from the top 53 bits.
+    #[cfg(test)]
+    pub fn uniform(&mut self) -> f64 {
+        (self.0.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+    }
 }
 
 #[cfg(test)]

@@ -116,7 +116,7 @@ fn metrics(r: &TrialRecord) -> Vec<(String, String)> {
         ("model calls".into(), opt(r.llm_calls)),
         ("input tokens".into(), opt(r.input_tokens)),
         ("output tokens".into(), opt(r.output_tokens)),
-        ("cached tokens".into(), opt(r.cached_tokens)),
+        ("cached tokens (cache reads)".into(), opt(r.cached_tokens)),
         ("tool calls".into(), opt(r.tool_calls)),
         ("tool failures".into(), opt(r.tool_failures)),
         (
@@ -126,7 +126,7 @@ fn metrics(r: &TrialRecord) -> Vec<(String, String)> {
                 .unwrap_or_else(|| "—".into()),
         ),
         ("dangerous commands blocked".into(), opt(r.policy_blocks)),
-        ("agent time".into(), format!("{:.1} s", r.agent_s)),
+        ("agent time (wall)".into(), format!("{:.1} s", r.agent_s)),
         ("verify time".into(), format!("{:.1} s", r.verify_s)),
         (
             "sandbox exit".into(),
@@ -140,6 +140,20 @@ fn metrics(r: &TrialRecord) -> Vec<(String, String)> {
         ),
         ("attempts".into(), r.attempts.to_string()),
     ];
+    if let Some(w) = r.cache_write_tokens {
+        m.push(("cache-write tokens".into(), w.to_string()));
+    }
+    if let Some(model) = r.model_s {
+        // What the agent's time limit counts, and what it does not.
+        m.push((
+            "agent's own time (its limit)".into(),
+            format!("{:.1} s", crate::summary::own_seconds(r)),
+        ));
+        m.push(("waiting for the model".into(), format!("{model:.1} s")));
+    }
+    if let Some(c) = r.cost_usd {
+        m.push(("cost".into(), crate::leaderboard::markdown::usd(Some(c))));
+    }
     if let Some(b) = r.budget_exceeded {
         m.push(("budget exceeded".into(), b.to_string()));
     }

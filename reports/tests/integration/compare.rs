@@ -196,15 +196,14 @@ fn pass_at_k_compares_the_same_tasks_at_every_k_and_shows_the_count() {
     let tmp = tempfile::tempdir().unwrap();
     let spec = common::spec("base", 10, 3, false);
     let base = synth_records(&spec);
-    // The candidate errs on trial 2 of tasks 00–03: they have only 2 scored trials there,
-    // so at k = 3 both runs are averaged over the other 6 tasks only.
-    let mut cand = base.clone();
-    for r in cand.iter_mut() {
-        let i: usize = r.task_id[5..7].parse().unwrap();
-        if i < 4 && r.trial == 2 {
-            r.status = TrialStatus::Error;
-        }
-    }
+    // The candidate never recorded trial 2 of tasks 00–03 (an interrupted run): they have
+    // only 2 trials there, so at k = 3 both runs are averaged over the other 6 tasks only.
+    // (An error trial would count: it is a trial that did not pass.)
+    let cand: Vec<_> = base
+        .iter()
+        .filter(|r| r.task_id[5..7].parse::<usize>().unwrap() >= 4 || r.trial != 2)
+        .cloned()
+        .collect();
     let b = common::write(tmp.path(), "base", &spec, &base);
     let c = common::write(tmp.path(), "cand", &spec, &cand);
     let out = tmp.path().join(nab_protocol::COMPARE_FILE);
@@ -228,7 +227,7 @@ fn pass_at_k_compares_the_same_tasks_at_every_k_and_shows_the_count() {
     assert!((cmp.paired.pass_at_k[2].baseline_pass_at.unwrap() - want).abs() < 1e-12);
     let html = std::fs::read_to_string(out).unwrap();
     assert!(
-        html.contains("over the 6 tasks with ≥ 3 scored trials in both"),
+        html.contains("over the 6 tasks with ≥ 3 trials in both"),
         "{}",
         nab_protocol::COMPARE_FILE
     );
@@ -285,7 +284,7 @@ fn compare_shows_both_runs_costs_the_delta_and_the_per_task_costs() {
     let n = base.len() as f64;
     let (bt, ct) = (0.02 * n, 0.05 * n);
     assert!((cmp.baseline.usage.cost_usd.unwrap() - bt).abs() < 1e-9);
-    assert!((cmp.paired.cost_ratio.unwrap() - 2.5).abs() < 1e-9);
+    assert!((cmp.paired.cost.unwrap().ratio - 2.5).abs() < 1e-9);
     assert!((cmp.paired.cost_delta_usd.unwrap() - (ct - bt)).abs() < 1e-9);
     let html = std::fs::read_to_string(&out).unwrap();
     let usd = nab_reports::format_usd;
@@ -304,19 +303,32 @@ fn compare_shows_both_runs_costs_the_delta_and_the_per_task_costs() {
         )),
         "the delta"
     );
-    assert!(html.contains("data-paired=\"cost_ratio\">2.50×"));
+    assert!(html.contains("data-paired=\"cost_ratio\">2.50× [2.50, 2.50]"));
     let task = &cmp.tasks[0].task_id;
     assert!(html.contains(&format!("data-task-cost=\"{task}\">$0.0200 → $0.0500")));
-    assert!(cmp.terminal_summary().contains("cost (USD)"));
+    let text = cmp.terminal_summary();
+    assert!(
+        text.contains("cost (USD)") && text.contains("cost per solved task"),
+        "{text}"
+    );
+    // Every trial priced: cost per solved task is the total over the passes.
+    let passes = cand
+        .iter()
+        .filter(|r| r.status == TrialStatus::Passed)
+        .count() as f64;
+    let per = cmp.candidate.cost_per_solved.unwrap();
+    assert!((per.value.unwrap() - ct / passes).abs() < 1e-9, "{per:?}");
+    assert!(
+        html.contains("data-side=\"candidate-cost-per-solved\">$"),
+        "shown with its interval"
+    );
 
     // Runs without a price show no cost and no delta, never $0.
     let plain_b = common::write(tmp.path(), "pb", &spec, &synth_records(&spec));
     let out2 = tmp.path().join("plain.html");
     let cmp = compared(args(plain_b.clone(), plain_b, out2.clone()), None);
-    assert_eq!(
-        (cmp.paired.cost_ratio, cmp.paired.cost_delta_usd),
-        (None, None)
-    );
+    assert!(cmp.paired.cost.is_none() && cmp.paired.cost_delta_usd.is_none());
+    assert!(cmp.candidate.cost_per_solved.is_none());
     let html = std::fs::read_to_string(&out2).unwrap();
     assert!(html.contains("data-paired=\"cost_delta\">—"));
 }

@@ -168,7 +168,7 @@ fn an_identical_candidate_passes_every_rule() {
 }
 
 #[test]
-fn infrastructure_errors_alone_do_not_fail_the_gate_but_are_reported() {
+fn errors_where_they_cannot_move_a_pass_rate_do_not_fail_the_gate_but_are_reported() {
     let tmp = tempfile::tempdir().unwrap();
     let (spec, base) = baseline();
     let run = Run::from_records(
@@ -177,18 +177,18 @@ fn infrastructure_errors_alone_do_not_fail_the_gate_but_are_reported() {
         base.clone(),
         false,
     );
-    // Errors only where they cannot move a pass rate: some trials of stable tasks, and
-    // every trial of one task (which then has no verdict at all).
-    let stable: Vec<String> = run
+    // Errors only on tasks the baseline always failed (an error is not a pass, so nothing
+    // moves): every trial of one of them (no verdict at all), two trials of three others.
+    let never: Vec<String> = run
         .tasks
         .iter()
-        .filter(|t| t.passed == 0 || t.passed == t.scored)
+        .filter(|t| t.passed == 0)
         .map(|t| t.task_id.clone())
         .collect();
-    let all_error = stable[0].clone();
+    let all_error = never[0].clone();
     let mut cand = base.clone();
     for r in cand.iter_mut() {
-        if r.task_id == all_error || (stable[1..4].contains(&r.task_id) && r.trial < 2) {
+        if r.task_id == all_error || (never[1..4].contains(&r.task_id) && r.trial < 2) {
             r.status = TrialStatus::Error;
             r.reward = 0.0;
             r.error = Some("docker: engine unavailable".into());
@@ -202,6 +202,7 @@ fn infrastructure_errors_alone_do_not_fail_the_gate_but_are_reported() {
     let c = common::write(tmp.path(), "cand", &spec, &cand);
     let outcome = run_gate(&gate_args(tmp.path(), &b, &c)).unwrap();
     assert!(outcome.passed(), "{:#?}", outcome.rules);
+    assert_eq!(outcome.comparison.paired.mean_diff, Some(0.0));
     let notes = outcome.notes.join("\n");
     assert!(
         notes.contains(&format!("baseline 0 trial(s), candidate {errors} trial(s)")),
@@ -292,12 +293,55 @@ fn a_significant_drop_fails_by_the_paired_test_even_under_a_loose_absolute_limit
     let o = evaluate(&base, &cand, &cfg);
     let sig = rule(&o, "pass_rate_significant_drop");
     assert_eq!(sig.outcome, RuleOutcome::Fail, "{}", sig.detail);
-    assert!(sig.detail.contains("paired t-interval"), "{}", sig.detail);
+    assert!(
+        sig.detail.contains("exact sign-flip test"),
+        "{}",
+        sig.detail
+    );
     assert_eq!(o.failing().count(), 1);
 }
 
+/// The exact test at one trial per task: four tasks all worse is 1 in 16 one-sided, not
+/// significant (the paired t-test it replaced failed the gate here); six of them is 1 in
+/// 64 = 1.6% ≤ 2.5%, and fails.
+#[test]
+fn at_one_trial_per_task_the_drop_rule_is_the_exact_binomial_test() {
+    let spec = common::spec("base", 12, 1, false);
+    let mut base = synth_records(&spec);
+    for r in base.iter_mut() {
+        r.status = TrialStatus::Passed;
+    }
+    let worse = |n: usize| {
+        let mut c = base.clone();
+        for r in c.iter_mut().take(n) {
+            r.status = TrialStatus::Failed;
+        }
+        c
+    };
+    let o = evaluate(&base, &worse(4), &GateConfig::default());
+    let sig = rule(&o, "pass_rate_significant_drop");
+    assert_eq!(sig.outcome, RuleOutcome::Pass, "{}", sig.detail);
+    assert!(
+        sig.detail.contains("p of a drop = 0.0625"),
+        "{}",
+        sig.detail
+    );
+    let o = evaluate(&base, &worse(6), &GateConfig::default());
+    let sig = rule(&o, "pass_rate_significant_drop");
+    assert_eq!(sig.outcome, RuleOutcome::Fail, "{}", sig.detail);
+    assert!(
+        sig.detail.contains("p of a drop = 0.0156"),
+        "{}",
+        sig.detail
+    );
+    // The interval never leaves [−100, +100] points.
+    let t = o.comparison.paired.test.unwrap();
+    assert!(t.interval.low >= -1.0 && t.interval.high <= 0.0, "{t:?}");
+}
+
 /// The attack of issue 11: a candidate that turns every failure into `status: error` has a
-/// perfect pass rate over its scored trials. The error-rate rules must fail it.
+/// perfect pass rate over its scored trials. Every trial counts, an error as not passed, so
+/// its headline rate is exactly the baseline's; the error-rate rules say what happened.
 #[test]
 fn an_agent_cannot_hide_a_regression_by_abstaining() {
     let (_, base) = baseline();
@@ -309,10 +353,16 @@ fn an_agent_cannot_hide_a_regression_by_abstaining() {
         }
     }
     let o = evaluate(&base, &cand, &GateConfig::default());
-    assert!(
-        o.comparison.candidate.pass_rate > o.comparison.baseline.pass_rate,
-        "the attack raises the pass rate"
+    let (b, c) = (&o.comparison.baseline, &o.comparison.candidate);
+    assert_eq!(
+        c.pass_rate, b.pass_rate,
+        "relabelling never lifts the headline"
     );
+    assert!(
+        c.scored_pass_rate > b.scored_pass_rate,
+        "only the rate over scored trials rises"
+    );
+    assert_eq!(o.comparison.paired.mean_diff, Some(0.0));
     let failing: Vec<&str> = o.failing().map(|r| r.id).collect();
     assert!(
         failing.contains(&"error_rate_increase") && failing.contains(&"error_rate_limit"),
@@ -326,9 +376,51 @@ fn an_agent_cannot_hide_a_regression_by_abstaining() {
         inc.detail
     );
     assert!(!inc.tasks.is_empty());
-    // Turned off, both rules are skipped and the attack passes: the rules are what stops it.
+    // Turned off, the error rules are skipped; the attack gained nothing on the pass rate.
     let off = config("fail_on_error_rate_increase: false\nmax_error_rate: null\n");
     assert!(evaluate(&base, &cand, &off).passed());
+}
+
+/// Done-when of issue 35: a candidate that errors on tasks the baseline passed fails the
+/// gate, exactly as if it had failed them (before, those tasks dropped out of the paired
+/// statistics and a 7.1% error rate stayed under the 10% limit).
+#[test]
+fn a_candidate_erroring_where_the_baseline_passed_fails_the_gate() {
+    let (_, base) = baseline();
+    let (lost, failed) = losing_two(&base);
+    let errored: Vec<TrialRecord> = failed
+        .iter()
+        .cloned()
+        .map(|mut r| {
+            if lost.contains(&r.task_id) {
+                r.status = TrialStatus::Error;
+                r.error_kind = Some(ErrorKind::Sandbox);
+                r.error = Some("docker: container died".into());
+            }
+            r
+        })
+        .collect();
+    let by_failing = evaluate(&base, &failed, &GateConfig::default());
+    let by_erroring = evaluate(&base, &errored, &GateConfig::default());
+    for o in [&by_failing, &by_erroring] {
+        assert!(!o.passed(), "{:#?}", o.rules);
+        let reg = rule(o, "task_regressed");
+        assert_eq!(reg.outcome, RuleOutcome::Fail, "{}", reg.detail);
+        assert_eq!(reg.tasks, lost);
+    }
+    assert!(
+        rule(&by_erroring, "task_regressed")
+            .detail
+            .contains("0/5 with 5 error trial(s)"),
+        "{}",
+        rule(&by_erroring, "task_regressed").detail
+    );
+    // The same pass rates either way: erroring is not a way out.
+    assert_eq!(
+        by_failing.comparison.candidate.pass_rate,
+        by_erroring.comparison.candidate.pass_rate
+    );
+    assert_eq!(by_erroring.comparison.paired.tasks, 28, "no task drops out");
 }
 
 #[test]

@@ -133,23 +133,34 @@ fn every_column_matches_the_hand_computed_values() {
     assert!(board.mixed.is_empty() && board.excluded_tasks.is_empty());
     let (ra, rb) = (&board.rows[0], &board.rows[1]);
     assert_eq!(ra.label, "nab-agent · model-a");
-    // A: per-task rates 1, ½, 0, 1 (t4's error trial is not scored) → 2.5/4.
-    // B: ½, 0, 0, 1 → 1.5/4.
-    assert!(close(ra.pass_rate, 0.625) && close(rb.pass_rate, 0.375));
-    assert_eq!((ra.tasks, ra.scored_trials, ra.passed_trials), (4, 7, 4));
-    let ci = nab_reports::wilson(2.5, 4.0, nab_reports::Z95).unwrap();
+    // Every trial counts, an error as not passed. A: per-task rates 1, ½, 0, ½ (t4's error
+    // trial did not pass) → 2/4. B: ½, 0, 0, 1 → 1.5/4.
+    assert!(close(ra.pass_rate, 0.5) && close(rb.pass_rate, 0.375));
+    // Beside it, over scored trials only: A 1, ½, 0, 1 → 2.5/4.
+    assert!(close(ra.scored_pass_rate, 0.625));
+    assert_eq!(ra.tasks_with_errors, ["t4"], "the row is marked");
+    assert!(rb.tasks_with_errors.is_empty());
+    assert_eq!(
+        (
+            ra.tasks,
+            ra.common_trials,
+            ra.scored_trials,
+            ra.passed_trials
+        ),
+        (4, 8, 7, 4)
+    );
+    let ci = nab_reports::wilson(2.0, 4.0, nab_reports::Z95).unwrap();
     assert_eq!(ra.pass_rate_ci, Some(ci));
-    // k sets: t4 has one scored trial in A, so k = 2 averages t1..t3 and is the headline
-    // (3 of 4 tasks ≥ half).
+    // Every common task has 2 trials in every run: k = 1, 2, each over all 4 tasks.
     assert_eq!(board.headline_k, Some(2));
-    assert_eq!(board.k_sets[1].tasks, 3);
-    // A pass@2 over t1..t3 = (1 + 1 + 0)/3, pass^2 = (1 + 0 + 0)/3; B: (1 + 0 + 0)/3, 0.
-    assert!(close(ra.pass_at(2).unwrap().value, 2.0 / 3.0));
-    assert!(close(ra.pass_hat(2).unwrap().value, 1.0 / 3.0));
-    assert!(close(rb.pass_at(2).unwrap().value, 1.0 / 3.0));
-    assert!(close(rb.pass_hat(2).unwrap().value, 0.0));
-    assert!(close(ra.pass_at(1).unwrap().value, 0.625));
-    // Categories: A x = (1 + ½)/2, y = (0 + 1)/2; B x = ¼, y = ½.
+    assert!(board.k_sets.iter().all(|k| k.tasks == 4));
+    // A pass@2 = (1 + 1 + 0 + 1)/4, pass^2 = (1 + 0 + 0 + 0)/4; B: (1 + 0 + 0 + 1)/4, ¼.
+    assert!(close(ra.pass_at(2).unwrap().value, 0.75));
+    assert!(close(ra.pass_hat(2).unwrap().value, 0.25));
+    assert!(close(rb.pass_at(2).unwrap().value, 0.5));
+    assert!(close(rb.pass_hat(2).unwrap().value, 0.25));
+    assert!(close(ra.pass_at(1).unwrap().value, 0.5));
+    // Categories (on the same tasks): A x = (1 + ½)/2, y = (0 + ½)/2; B x = ¼, y = ½.
     let cat = |r: &LeaderboardRow, c: &str| {
         r.categories
             .iter()
@@ -157,47 +168,64 @@ fn every_column_matches_the_hand_computed_values() {
             .unwrap()
             .pass_rate
     };
-    assert!(close(cat(ra, "x"), 0.75) && close(cat(ra, "y"), 0.5));
+    assert!(close(cat(ra, "x"), 0.75) && close(cat(ra, "y"), 0.25));
     assert!(close(cat(rb, "x"), 0.25) && close(cat(rb, "y"), 0.5));
-    // Tokens per task: A 110 everywhere; B task means 300, 300, 300, 400 → 325.
+    // Tokens per task (scored trials): A 110 everywhere; B task means 300, 300, 300, 400.
     assert!(close(ra.tokens_per_task, 110.0) && close(rb.tokens_per_task, 325.0));
-    // Cost per task: A task means .02, .01, .01, .01 (the error trial is not scored) →
-    // .0125; the whole run paid .03 + 6·.01 + .005 = .095. B has no cost: unknown.
+    // Cost per task, errors included (they were paid for): A task means .02, .01, .01,
+    // (.01 + .005)/2 → .011875; the whole run paid .03 + 6·.01 + .005 = .095, over 4
+    // passes: .02375 per solved task. B has no cost: unknown.
     assert!(
-        close(ra.cost_per_task_usd, 0.0125),
+        close(ra.cost_per_task_usd, 0.011875),
         "{:?}",
         ra.cost_per_task_usd
     );
     assert!(close(ra.total_cost_usd, 0.095));
-    assert_eq!((ra.cost_known_trials, rb.cost_known_trials), (7, 0));
+    let per_solved = ra.cost_per_solved.unwrap();
+    assert!(close(per_solved.value, 0.02375), "{per_solved:?}");
+    assert_eq!((ra.cost_known_trials, rb.cost_known_trials), (8, 0));
     assert_eq!((rb.cost_per_task_usd, rb.total_cost_usd), (None, None));
+    assert!(rb.cost_per_solved.is_none());
     assert!(close(ra.agent_s_per_task, 10.0) && close(ra.wall_s, 3600.0));
     assert!(close(ra.error_rate, 1.0 / 8.0) && close(rb.error_rate, 0.0));
     assert_eq!((ra.error_trials, ra.trials), (1, 8));
-    // Ranks: A − B per task is ½, ½, 0, 0, so A is never behind; a resample that draws only
-    // t3 and t4 ((½)⁴ = 6.25% > 2.5%) ties them, when B shares rank 1: A [1, 1], B [1, 2].
-    assert_eq!((ra.rank.rank, ra.rank.low, ra.rank.high), (1, 1, 1));
-    assert_eq!((rb.rank.rank, rb.rank.low, rb.rank.high), (2, 1, 2));
-    // Matrix: d = [½, ½, 0, 0], t = √3 with 3 df: p = ½ − 1/π (closed form); one test, so
-    // Holm changes nothing. Not significant.
+    // Matrix: d = A − B per task = [½, ½, 0, −½] (the difference of the rows' rates,
+    // 0.125). Three non-zero halves: P(T ≥ ½) = ½, two-sided p = 1. Not significant, so the
+    // simultaneous rank intervals cannot tell the rows apart: both [1, 2].
     let (sign, p) = board.significance.between(0, 1).unwrap();
     assert_eq!(sign, 1.0);
-    assert!(close(p.p_value, 0.5 - 1.0 / std::f64::consts::PI), "{p:?}");
+    assert!(close(p.p_value, 1.0), "{p:?}");
     assert_eq!(p.p_holm, p.p_value);
-    assert!(!p.significant && close(p.mean_diff, 0.25));
+    assert!(!p.significant && close(p.mean_diff, 0.125));
+    assert!(close(
+        p.mean_diff,
+        ra.pass_rate.unwrap() - rb.pass_rate.unwrap()
+    ));
+    assert_eq!((ra.rank.rank, ra.rank.low, ra.rank.high), (1, 1, 2));
+    assert_eq!((rb.rank.rank, rb.rank.low, rb.rank.high), (2, 1, 2));
 
     // The three files, and the Markdown shows "—" where the cost is unknown.
     let out = write_leaderboard(&board, &tmp.path().join("lb")).unwrap();
     let json: serde_json::Value =
         serde_json::from_slice(&std::fs::read(&out.json).unwrap()).unwrap();
-    assert_eq!(json["rows"][0]["cost_per_task_usd"], 0.0125);
+    assert_eq!(json["rows"][0]["cost_per_task_usd"], 0.011875);
     assert!(json["rows"][1]["cost_per_task_usd"].is_null());
     let md = std::fs::read_to_string(&out.markdown).unwrap();
     let b_line = md.lines().find(|l| l.contains("model-b")).unwrap();
     assert!(b_line.contains("| — |"), "{b_line}");
-    assert!(md.contains("$0.0125"), "{md}");
+    assert!(md.contains("$0.0119"), "{md}");
+    assert!(
+        md.contains("## Common tasks (4)") && md.contains("t1, t2, t3, t4"),
+        "{md}"
+    );
+    assert!(md.contains("simultaneous"), "{md}");
     let html = std::fs::read_to_string(&out.html).unwrap();
     assert!(html.contains("default-src 'none'"));
+    assert!(html.contains("id=\"common-tasks\"") && html.contains("id=\"rank-meaning\""));
+    assert!(
+        html.contains("data-col=\"error_mark\""),
+        "the erroring row is marked"
+    );
     assert!(!html.contains("src=\"http") && !html.contains("href=\"http"));
 }
 
@@ -412,4 +440,62 @@ fn a_bad_line_in_the_middle_is_an_error_naming_the_file_and_line() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("results.jsonl:3"), "{e}");
+}
+
+/// Issue 35's first finding: two agents with the same outcomes, one with its failures
+/// relabelled as errors. Errors count as not passed, so the two rows have the same rate and
+/// share the rank; the erroring one is marked, and no cell calls them different.
+#[test]
+fn relabelling_failures_as_errors_never_lifts_a_row_or_its_rank() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ids: Vec<String> = (0..14).map(|i| format!("t{i:02}")).collect();
+    let id_refs: Vec<&str> = ids.iter().map(String::as_str).collect();
+    let verdicts: Vec<String> = (0..14)
+        .map(|i| ["PPP", "PFF", "FFF", "PPF", "FFP", "PPP", "FPF"][i % 7].to_owned())
+        .collect();
+    let tasks = |gamed: bool| -> Vec<(&str, &str, String)> {
+        id_refs
+            .iter()
+            .zip(&verdicts)
+            .map(|(id, v)| {
+                (
+                    *id,
+                    "x",
+                    if gamed {
+                        v.replace('F', "E")
+                    } else {
+                        v.clone()
+                    },
+                )
+            })
+            .collect()
+    };
+    let write_run = |name: &str, gamed: bool| {
+        let m = meta("agent", name, &id_refs, Some(HASH));
+        let t = tasks(gamed);
+        let t: Vec<(&str, &str, &str)> = t.iter().map(|(a, b, c)| (*a, *b, c.as_str())).collect();
+        run(&tmp.path().join(name), &m, &t).0
+    };
+    let honest = write_run("honest", false);
+    let gamed = write_run("gamed", true);
+    let board = build_leaderboard(&[honest, gamed], &Options::default()).unwrap();
+    let row = |m: &str| {
+        board
+            .rows
+            .iter()
+            .find(|r| r.model.as_deref() == Some(m))
+            .unwrap()
+    };
+    let (h, g) = (row("honest"), row("gamed"));
+    assert_eq!(h.pass_rate, g.pass_rate, "the headline is the same");
+    assert_eq!(h.rank.rank, g.rank.rank, "they share the rank");
+    assert!(
+        g.scored_pass_rate > h.scored_pass_rate,
+        "only the scored-only figure rises"
+    );
+    assert!(!g.tasks_with_errors.is_empty() && h.tasks_with_errors.is_empty());
+    let (_, p) = board.significance.between(0, 1).unwrap();
+    assert_eq!(p.mean_diff, Some(0.0));
+    assert!(!p.significant);
+    assert_eq!((g.rank.low, g.rank.high), (1, 2));
 }

@@ -113,7 +113,23 @@ fn the_leaderboard_renders_in_headless_chromium_offline_and_matches_leaderboard_
         assert_eq!(text("rank_high"), row["rank"]["high"].to_string());
         assert_eq!(text("tasks"), "28");
         assert_eq!(text("passed_trials"), row["passed_trials"].to_string());
-        assert_eq!(text("scored_trials"), row["scored_trials"].to_string());
+        assert_eq!(text("common_trials"), row["common_trials"].to_string());
+        assert_eq!(text("scored_pass_rate"), pct(&row["scored_pass_rate"]));
+        // A row with error trials on the common tasks is marked where it is ranked.
+        let errored = row["tasks_with_errors"].as_array().unwrap().len();
+        match d.get("error_mark").and_then(Value::as_str) {
+            Some(mark) => assert!(errored > 0 && mark.contains(&errored.to_string()), "{mark}"),
+            None => assert_eq!(errored, 0, "row {i} has errors but no mark"),
+        }
+        let per_solved = text("cost_per_solved");
+        if row["cost_per_solved"].is_null() {
+            assert_eq!(per_solved, "—");
+        } else {
+            assert!(
+                per_solved.starts_with('$') && per_solved.contains('['),
+                "{per_solved}"
+            );
+        }
         let at = row["pass_at_k"]
             .as_array()
             .unwrap()
@@ -147,6 +163,16 @@ fn the_leaderboard_renders_in_headless_chromium_offline_and_matches_leaderboard_
             .filter(|r| r["cost_per_task_usd"].is_null())
             .count(),
         3
+    );
+    // The page names its one task set and says what the rank intervals mean.
+    assert_eq!(
+        eval("document.querySelectorAll('#common-tasks code').length").as_u64(),
+        Some(28)
+    );
+    let meaning = eval("document.getElementById('rank-meaning').textContent");
+    assert!(
+        meaning.as_str().unwrap().contains("simultaneous"),
+        "{meaning}"
     );
     // Categories: one column per category; the matrix: one cell per pair of rows.
     assert_eq!(

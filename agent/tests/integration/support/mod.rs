@@ -184,6 +184,7 @@ async fn answer(req: Request<Incoming>, script: &Script) -> Response<Full<Bytes>
             prompt_tokens: 100,
             completion_tokens: 10,
             cached_tokens: 0,
+            cache_write_tokens: 0,
         }),
         ..ChunkOptions::default()
     };

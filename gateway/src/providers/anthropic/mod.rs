@@ -1,5 +1,6 @@
-//! `anthropic:<model>[@<base_url>]`: the Anthropic Messages API (`POST {base}/v1/messages`)
-//! behind the OpenAI chat-completions protocol agents speak. The request is translated on
+//! `anthropic[cache=on|off]:<model>[@<base_url>]`: the Anthropic Messages API (`POST
+//! {base}/v1/messages`) behind the OpenAI chat-completions protocol agents speak, with the
+//! stable prefix of each request marked for prompt caching ([`cache`]) unless `cache=off`. The request is translated on
 //! the way out ([`request`]), the answer on the way back ([`response`] for a whole message,
 //! [`stream`] for server-sent events), so budgets, retries, the transcript and `record:` /
 //! `replay:` (keyed by the agent's OpenAI-shaped request) work as for `openai:`.
@@ -9,6 +10,7 @@
 //! body turned OpenAI-shaped, so 429, 529 (overloaded) and other 5xx are retried by the
 //! caller's table and a 400 reaches the agent as an OpenAI-style error.
 
+pub mod cache;
 pub mod request;
 pub mod response;
 pub mod stream;
@@ -35,6 +37,7 @@ pub struct AnthropicProvider {
     key: String,
     http: reqwest::Client,
     max_answer_bytes: u64,
+    options: cache::AnthropicOptions,
 }
 
 impl AnthropicProvider {
@@ -48,7 +51,14 @@ impl AnthropicProvider {
             key,
             http,
             max_answer_bytes: DEFAULT_MAX_ANSWER_BYTES,
+            options: cache::AnthropicOptions::default(),
         })
+    }
+
+    /// The `anthropic[...]` options (prompt caching on or off).
+    pub fn with_options(mut self, options: cache::AnthropicOptions) -> Self {
+        self.options = options;
+        self
     }
 
     /// Another cap on the size of one answer (see [`DEFAULT_MAX_ANSWER_BYTES`]).
@@ -65,7 +75,12 @@ impl AnthropicProvider {
 #[async_trait::async_trait]
 impl Provider for AnthropicProvider {
     fn describe(&self) -> String {
-        describe("anthropic", &self.model, &self.base_url)
+        let kind = if self.options.is_default() {
+            "anthropic".to_owned()
+        } else {
+            "anthropic[cache=off]".to_owned()
+        };
+        describe(&kind, &self.model, &self.base_url)
     }
 
     fn model(&self) -> Option<String> {
@@ -74,9 +89,12 @@ impl Provider for AnthropicProvider {
 
     async fn send(&self, request: &Value) -> Result<ProviderResponse, ProviderError> {
         let obj = request_object(request)?;
-        let body = request::to_messages_request(obj, &self.model).map_err(|m| {
+        let mut body = request::to_messages_request(obj, &self.model).map_err(|m| {
             ProviderError::InvalidRequest(format!("cannot translate for Anthropic: {m}"))
         })?;
+        if self.options.cache {
+            cache::mark_stable_prefix(&mut body);
+        }
         let stream = wants_stream(request);
         let resp = self
             .http
