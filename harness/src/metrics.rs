@@ -34,6 +34,9 @@ pub struct ModelMetrics {
     /// Why the trial shows no compaction that the task's `agent.requires_compaction` asks
     /// for ([`missing_compaction`]); `None` when it shows one or the task asks none.
     pub missing_compaction: Option<String>,
+    /// The agent's events claim a compaction (of any tier, succeeded or not): such a claim
+    /// is checked against the gateway whatever the agent.
+    pub claims_compaction: bool,
     /// Set when the agent stopped because the model provider failed (see
     /// [`provider_failure`]): the trial is an infrastructure error, not the agent's failure.
     pub provider_failure: Option<String>,

@@ -695,8 +695,12 @@ async fn collect(
             source: std::io::Error::other(e.to_string()),
         })?
     };
+    // Judged for nab-agent, and for any agent whose events claim a compaction (the claim is
+    // checked against the summaries the gateway answered); other agents are scored on their
+    // answers.
     let compaction = match (&scope.job.agent, &metrics) {
         (AgentKind::NabAgent, Some(m)) => Compaction::Judged(m.missing_compaction.clone()),
+        (_, Some(m)) if m.claims_compaction => Compaction::Judged(m.missing_compaction.clone()),
         _ => {
             if task
                 .spec
@@ -879,6 +883,10 @@ async fn model_metrics(
                 .map_or(0, |seqs| seqs.len());
         metrics.missing_compaction =
             crate::metrics::missing_compaction(tier, &out.events, answered);
+        metrics.claims_compaction = out
+            .events
+            .iter()
+            .any(|e| matches!(e.kind, nab_protocol::EventKind::Compaction { .. }));
     }
     metrics.cost_usd = crate::cost::trial_cost(m.price.as_ref(), &metrics.usage());
     // The gateway's own count also has the refusals past the transcript's cap.
@@ -948,13 +956,15 @@ async fn verify_phase(
     let verify_started = Instant::now();
     let verifier = ctx.backend.create(&verify_spec).await?;
     scope.created().containers.push(verifier.clone());
-    ctx.backend.copy_in(&verifier, "/nab", nab_tree).await?;
     let v = verify::run_steps(
         ctx.backend.as_ref(),
         &verifier,
         task,
-        &collected.picks,
-        &canary,
+        verify::Inputs {
+            nab_tree,
+            picks: &collected.picks,
+            canary: &canary,
+        },
         scope.cancel,
     )
     .await?;

@@ -154,24 +154,47 @@ async fn start_broker(backend: &dyn SandboxBackend, c: &ContainerId) -> Result<(
         .await
 }
 
-/// Runs every verify step in order in container `c`; stops at the first failing step.
-/// Between steps (and before a report is read) every process of the sandbox user is
-/// killed, so nothing one step starts can act during the next or rewrite a report.
-/// `picks` holds the workspace files `expect_file` steps compare, taken from the archive
-/// copied out when the agent stopped. `canary` is planted in this trial's /nab/tests: every
-/// JUnit report must show it failing, and such a step is judged by its other tests.
+/// What the verifier is given besides the task.
+pub struct Inputs<'a> {
+    /// The archive of its `/nab` ([`stage::pack`]).
+    pub nab_tree: Vec<u8>,
+    /// The workspace files `expect_file` steps compare, taken from the archive copied out
+    /// when the agent stopped.
+    pub picks: &'a Picks,
+    /// The canaries planted in this trial's /nab/tests: every JUnit report must show them
+    /// failing, and such a step is judged by its other tests.
+    pub canary: &'a Canary,
+}
+
+/// Puts `/nab` in place, then runs every verify step in order in container `c`; stops at
+/// the first failing step. Between steps (and before a report is read) every process of
+/// the sandbox user is killed, so nothing one step starts can act during the next or
+/// rewrite a report.
 pub async fn run_steps(
     backend: &dyn SandboxBackend,
     c: &ContainerId,
     task: &Task,
-    picks: &Picks,
-    canary: &Canary,
+    inputs: Inputs<'_>,
     cancel: &CancellationToken,
 ) -> Result<VerifyResult, SandboxError> {
+    let Inputs {
+        nab_tree,
+        picks,
+        canary,
+    } = inputs;
     let mut result = VerifyResult::default();
     let budget = Duration::from_secs_f64(task.spec.timeouts.verify_s);
     let started = std::time::Instant::now();
     let shared = task.spec.verifier == VerifierMode::Shared;
+    let copied = backend.copy_in(c, "/nab", nab_tree).await;
+    if unless_gone(backend, c, copied).await?.is_none() {
+        let _ = writeln!(
+            result.log,
+            "[nab] the verifier container stopped before the hidden tests were in place\n"
+        );
+        result.failure = Some(FailureReason::VerifierCrashed);
+        return Ok(result);
+    }
     if shared {
         let _ = writeln!(
             result.log,
