@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Rebuilds the generated parts of go-relay-key-ordering from the hand-written ones.
 
-- tests/workspace/: copies of the workspace's go.mod and its own *_test.go files. The
-  verifier puts them back over the agent's copies before it runs `go test ./...`, so
-  "the workspace's tests must still pass" is checked on the tests as shipped, not on
-  edited ones, and a go.mod edit (a replace, a new requirement) changes nothing.
+- tests/probes/workspace/: copies of the workspace's go.mod and its own *_test.go files.
+  The verifier's build step puts them back over the agent's copies before it builds the
+  probe and type-checks the tests (`go vet`), so a go.mod edit (a replace, a new
+  requirement) changes nothing and the shipped tests must still compile; what they assert
+  is asserted by tests/test_workspace_packages.py on the probe's observations.
 - wrong/<name>/files/: each known-wrong solution is the oracle (solution/files/) with a
   few exact edits (each `old` must occur exactly once), plus a solve.sh that copies its
   files over the workspace like the oracle's does.
@@ -21,7 +22,7 @@ SOL = os.path.join(HERE, "solution", "files")
 
 
 def copy_workspace_tests():
-    out = os.path.join(HERE, "tests", "workspace")
+    out = os.path.join(HERE, "tests", "probes", "workspace")
     shutil.rmtree(out, ignore_errors=True)
     for root, dirs, files in os.walk(WS):
         dirs.sort()

@@ -1,13 +1,13 @@
-package nabhidden
+package main
 
 // The instruction: "Keep the existing API (the exported names and signatures that exist
 // today)". These assertions name the exported API of the packages the change is about, as
-// shipped: a removed or re-typed name does not compile, and then no hidden test passes.
+// shipped: a removed or re-typed name does not compile, the probe is not built, and the
+// trial fails (build_failed) before any test runs.
 
 import (
 	"context"
 	"io"
-	"testing"
 	"time"
 
 	"example.com/relay/internal/clock"
@@ -117,10 +117,5 @@ var (
 	_ func(*clock.Fake) int            = (*clock.Fake).Pending
 )
 
-// TestExistingAPIKept is here so that the assertions above are a test by name: if they do
-// not compile, this test (and every other) fails.
-func TestExistingAPIKept(t *testing.T) {
-	if relay.ErrClosed == nil || dispatch.ErrClosed == nil || queue.ErrClosed == nil || store.ErrNotFound == nil {
-		t.Fatal("an exported error is nil")
-	}
-}
+func dispatchErrClosed() error { return dispatch.ErrClosed }
+func queueErrClosed() error    { return queue.ErrClosed }
