@@ -30,15 +30,22 @@ def build(out, probe_c, sources, quote_dir, flags, timeout=180.0):
     return out
 
 
+WORD = re.compile(r"\S+")
+_words = set()
+
+
 def token(v):
-    if isinstance(v, (bytes, bytearray)):
-        return v.hex() if v else "-"
-    if isinstance(v, bool):
-        return "1" if v else "0"
-    if isinstance(v, int):
+    t = type(v)
+    if t is int:
         return str(v)
+    if t is bytes or t is bytearray:
+        return v.hex() if v else "-"
+    if t is bool:
+        return "1" if v else "0"
     s = str(v)
-    assert s and not re.search(r"\s", s), "a request token must be a word: %r" % s
+    if s not in _words:
+        assert WORD.fullmatch(s), "a request token must be a word: %r" % s
+        _words.add(s)
     return s
 
 
@@ -69,16 +76,17 @@ class Probe:
         assert len(lines) == len(requests) + 1, (
             "%d requests, %d answer lines (the probe stopped early or something else wrote "
             "into its answers)" % (len(requests), len(lines)))
-        answers = []
-        for req, line in zip(requests, lines):
-            try:
-                a = json.loads(line)
-            except ValueError:
-                raise AssertionError("an answer is not JSON: %.200r" % line) from None
-            assert isinstance(a, dict) and a.get("op") == req[0], (
-                "the answer to %s is out of turn: %.200r" % (req[0], line))
-            answers.append(a)
-        assert json.loads(lines[-1]) == {"done": len(requests)}, "the probe's last line: %.200r" % lines[-1]
+        # One parse for all the lines: as many values as lines, each an object answering its
+        # request in turn, then the done line.
+        try:
+            answers = json.loads(b"[" + b",".join(lines) + b"]")
+        except ValueError as e:
+            raise AssertionError("the probe's answers are not one JSON object per line: %s" % e) from None
+        assert len(answers) == len(lines), "the probe's answers are not one JSON object per line"
+        for req, a, line in zip(requests, answers, lines):
+            if not (type(a) is dict and a.get("op") == req[0]):
+                raise AssertionError("the answer to %s is out of turn: %.200r" % (req[0], line))
+        assert answers.pop() == {"done": len(requests)}, "the probe's last line: %.200r" % lines[-1]
         return answers
 
     def one(self, *request, timeout=60.0):

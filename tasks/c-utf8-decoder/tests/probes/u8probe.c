@@ -9,11 +9,12 @@
  *   encode CP           utf8_encode(CP, out)                -> n, out (the first n bytes, or
  *                                                              all 4 when n is not 0..4)
  *   roundtrip LO HI     for every CP in LO..HI: n = utf8_encode(CP, buf), and when n is 1..4,
- *                       utf8_decode(buf, n, &back). Reported as arrays (base64): `lens` (n
- *                       per CP, one signed byte, saturated), `enc` (the n bytes of every CP
- *                       whose n is 1..4, in order), `decs` (utf8_decode's result per CP, one
- *                       signed byte, saturated; -128 where it was not called), `backs` (back
- *                       per CP, 32-bit little-endian; 0xFFFFFFFF where not called)
+ *                       utf8_decode(buf, n, &back). Reported as three sequences, one value per
+ *                       CP: `lens` (n), `decs` (utf8_decode's result; -2147483649 where it was
+ *                       not called) and `backs` (back; -1 where not called). Each sequence is
+ *                       written as runs [first, step, count] (step 0: the same value repeated,
+ *                       step 1: counting up), a lossless encoding that keeps a million
+ *                       values short when they are regular, whatever they are.
  *   sanitize HEX        utf8_sanitize into a heap block of 3 * len bytes -> n, out
  *   path HEX            path_check                          -> verdict */
 #include "probe_io.h"
@@ -22,48 +23,77 @@
 #include "sanitize.h"
 #include "utf8.h"
 
-static int8_t sat8(long long v) { return (int8_t)(v < -127 ? -127 : v > 127 ? 127 : v); }
+#define NOT_CALLED_DEC (-2147483649LL)
+#define NOT_CALLED_BACK (-1LL)
 
-struct grow { uint8_t *p; size_t len, cap; };
+/* A sequence of integers as runs [first, step, count], step 0 or 1, in a growing text. */
+struct runs {
+    char *text;
+    size_t len, cap;
+    long long first, last, step;
+    unsigned long long count;
+};
 
-static void grow_put(struct grow *g, const void *data, size_t n) {
-    if (g->len + n > g->cap) {
-        size_t cap = g->cap ? g->cap * 2 : 1 << 16;
-        while (cap < g->len + n) cap *= 2;
-        uint8_t *p = realloc(g->p, cap);
+static void runs_text(struct runs *r, const char *s, size_t n) {
+    if (r->len + n + 1 > r->cap) {
+        size_t cap = r->cap ? r->cap * 2 : 4096;
+        while (cap < r->len + n + 1) cap *= 2;
+        char *p = realloc(r->text, cap);
         if (!p) pio_fail("out of memory");
-        g->p = p;
-        g->cap = cap;
+        r->text = p;
+        r->cap = cap;
     }
-    memcpy(g->p + g->len, data, n);
-    g->len += n;
+    memcpy(r->text + r->len, s, n);
+    r->len += n;
+}
+
+static void runs_flush(struct runs *r) {
+    if (!r->count) return;
+    char tmp[96];
+    int n = snprintf(tmp, sizeof tmp, "%s[%lld,%lld,%llu]", r->len ? "," : "", r->first, r->step, r->count);
+    runs_text(r, tmp, (size_t)n);
+    r->count = 0;
+}
+
+static void runs_add(struct runs *r, long long v) {
+    if (r->count == 1 && (v == r->last || v == r->last + 1)) {
+        r->step = v - r->last;
+    } else if (!(r->count > 1 && v == r->last + r->step)) {
+        runs_flush(r);
+        r->first = v;
+        r->step = 0;
+    }
+    r->last = v;
+    r->count++;
+}
+
+static void runs_emit(const char *k, struct runs *r) {
+    runs_flush(r);
+    pio_key(k);
+    pio_put("[", 1);
+    pio_put(r->text ? r->text : "", r->len);
+    pio_put("]", 1);
+    free(r->text);
 }
 
 static void roundtrip(uint32_t lo, uint32_t hi) {
-    struct grow lens = {0}, enc = {0}, decs = {0}, backs = {0};
+    struct runs lens = {0}, decs = {0}, backs = {0};
     for (uint64_t c = lo; c <= hi; c++) {
-        uint32_t cp = (uint32_t)c;
         uint8_t buf[4] = {0};
-        int n = utf8_encode(cp, buf);
-        int8_t l = sat8(n), d = -128;
-        uint32_t back = 0xFFFFFFFFu;
+        int n = utf8_encode((uint32_t)c, buf);
+        long long d = NOT_CALLED_DEC, b = NOT_CALLED_BACK;
         if (n >= 1 && n <= 4) {
-            grow_put(&enc, buf, (size_t)n);
-            d = sat8(utf8_decode(buf, (size_t)n, &back));
+            uint32_t back = 0xFFFFFFFFu;
+            d = utf8_decode(buf, (size_t)n, &back);
+            b = back;
         }
-        uint8_t le[4] = {(uint8_t)back, (uint8_t)(back >> 8), (uint8_t)(back >> 16), (uint8_t)(back >> 24)};
-        grow_put(&lens, &l, 1);
-        grow_put(&decs, &d, 1);
-        grow_put(&backs, le, 4);
+        runs_add(&lens, n);
+        runs_add(&decs, d);
+        runs_add(&backs, b);
     }
-    pio_b64("lens", lens.p, lens.len);
-    pio_b64("enc", enc.p, enc.len);
-    pio_b64("decs", decs.p, decs.len);
-    pio_b64("backs", backs.p, backs.len);
-    free(lens.p);
-    free(enc.p);
-    free(decs.p);
-    free(backs.p);
+    runs_emit("lens", &lens);
+    runs_emit("decs", &decs);
+    runs_emit("backs", &backs);
 }
 
 int main(void) {

@@ -19,6 +19,9 @@
 #include <string.h>
 #include <unistd.h>
 
+/* Each probe uses some of these helpers. */
+#define PIO_FN static __attribute__((unused))
+
 static FILE *pio_out;
 static char *pio_line;
 static size_t pio_line_cap;
@@ -28,13 +31,13 @@ static unsigned long pio_answered;
 struct pio_buf { char *p; size_t len, cap; };
 static struct pio_buf pio_json;
 
-static void pio_fail(const char *what) {
+PIO_FN void pio_fail(const char *what) {
     fprintf(stderr, "probe: %s\n", what);
     exit(3);
 }
 
 /* Moves standard output out of the code's way: the protocol gets a descriptor of its own. */
-static void pio_begin(void) {
+PIO_FN void pio_begin(void) {
     int fd = dup(1);
     if (fd < 0 || dup2(2, 1) < 0) pio_fail("cannot set up the protocol descriptor");
     pio_out = fdopen(fd, "w");
@@ -43,7 +46,7 @@ static void pio_begin(void) {
 }
 
 /* The next request's first token (its op), or NULL at the end of input. */
-static const char *pio_next(void) {
+PIO_FN const char *pio_next(void) {
     for (;;) {
         ssize_t n = getline(&pio_line, &pio_line_cap, stdin);
         if (n < 0) return NULL;
@@ -53,13 +56,13 @@ static const char *pio_next(void) {
     }
 }
 
-static const char *pio_tok(void) {
+PIO_FN const char *pio_tok(void) {
     const char *t = strtok_r(NULL, " ", &pio_save);
     if (!t) pio_fail("a request is missing an argument");
     return t;
 }
 
-static unsigned long long pio_u64(void) {
+PIO_FN unsigned long long pio_u64(void) {
     const char *t = pio_tok();
     char *end;
     errno = 0;
@@ -68,16 +71,7 @@ static unsigned long long pio_u64(void) {
     return v;
 }
 
-static long long pio_i64(void) {
-    const char *t = pio_tok();
-    char *end;
-    errno = 0;
-    long long v = strtoll(t, &end, 0);
-    if (errno || *end) pio_fail("a number argument is not a number");
-    return v;
-}
-
-static int pio_hexval(char c) {
+PIO_FN int pio_hexval(char c) {
     if (c >= '0' && c <= '9') return c - '0';
     if (c >= 'a' && c <= 'f') return c - 'a' + 10;
     if (c >= 'A' && c <= 'F') return c - 'A' + 10;
@@ -87,7 +81,7 @@ static int pio_hexval(char c) {
 /* A byte-string argument in a heap block of exactly its length (at least 1 byte is
  * allocated, so an empty string is a valid pointer), so any read past it is an ASan report.
  * `extra` more bytes are allocated and zeroed after it (a NUL terminator, say). */
-static uint8_t *pio_bytes(size_t *len, size_t extra) {
+PIO_FN uint8_t *pio_bytes(size_t *len, size_t extra) {
     const char *t = pio_tok();
     size_t n = strcmp(t, "-") == 0 ? 0 : strlen(t);
     if (n % 2) pio_fail("a hex argument has an odd length");
@@ -103,7 +97,7 @@ static uint8_t *pio_bytes(size_t *len, size_t extra) {
     return b;
 }
 
-static void pio_put(const char *s, size_t n) {
+PIO_FN void pio_put(const char *s, size_t n) {
     if (pio_json.len + n + 1 > pio_json.cap) {
         size_t cap = pio_json.cap ? pio_json.cap : 4096;
         while (cap < pio_json.len + n + 1) cap *= 2;
@@ -117,7 +111,7 @@ static void pio_put(const char *s, size_t n) {
     pio_json.p[pio_json.len] = '\0';
 }
 
-static void pio_fmt(const char *fmt, ...) {
+PIO_FN void pio_fmt(const char *fmt, ...) {
     char tmp[128];
     va_list ap;
     va_start(ap, fmt);
@@ -130,13 +124,13 @@ static void pio_fmt(const char *fmt, ...) {
 /* A comma before every member but the first of the object being written. */
 static int pio_first;
 
-static void pio_key(const char *k) {
+PIO_FN void pio_key(const char *k) {
     if (!pio_first) pio_put(",", 1);
     pio_first = 0;
     pio_fmt("\"%s\":", k);
 }
 
-static void pio_open(const char *op) {
+PIO_FN void pio_open(const char *op) {
     pio_json.len = 0;
     pio_first = 1;
     pio_put("{", 1);
@@ -144,12 +138,12 @@ static void pio_open(const char *op) {
     pio_fmt("\"%s\"", op);
 }
 
-static void pio_int(const char *k, long long v) { pio_key(k); pio_fmt("%lld", v); }
-static void pio_uint(const char *k, unsigned long long v) { pio_key(k); pio_fmt("%llu", v); }
-static void pio_bool(const char *k, int v) { pio_key(k); pio_put(v ? "true" : "false", v ? 4 : 5); }
-static void pio_null(const char *k) { pio_key(k); pio_put("null", 4); }
+PIO_FN void pio_int(const char *k, long long v) { pio_key(k); pio_fmt("%lld", v); }
+PIO_FN void pio_uint(const char *k, unsigned long long v) { pio_key(k); pio_fmt("%llu", v); }
+PIO_FN void pio_bool(const char *k, int v) { pio_key(k); pio_put(v ? "true" : "false", v ? 4 : 5); }
+PIO_FN void pio_null(const char *k) { pio_key(k); pio_put("null", 4); }
 
-static void pio_hex(const char *k, const void *data, size_t n) {
+PIO_FN void pio_hex(const char *k, const void *data, size_t n) {
     static const char digits[] = "0123456789abcdef";
     const uint8_t *b = data;
     pio_key(k);
@@ -161,21 +155,8 @@ static void pio_hex(const char *k, const void *data, size_t n) {
     pio_put("\"", 1);
 }
 
-static void pio_b64(const char *k, const void *data, size_t n) {
-    static const char a[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    const uint8_t *b = data;
-    pio_key(k);
-    pio_put("\"", 1);
-    for (size_t i = 0; i < n; i += 3) {
-        uint32_t v = (uint32_t)b[i] << 16 | (i + 1 < n ? (uint32_t)b[i + 1] << 8 : 0) | (i + 2 < n ? b[i + 2] : 0);
-        char four[4] = {a[v >> 18 & 63], a[v >> 12 & 63], i + 1 < n ? a[v >> 6 & 63] : '=', i + 2 < n ? a[v & 63] : '='};
-        pio_put(four, 4);
-    }
-    pio_put("\"", 1);
-}
-
 /* Ends the answer to one request and sends it. */
-static void pio_close(void) {
+PIO_FN void pio_close(void) {
     pio_put("}\n", 2);
     if (fwrite(pio_json.p, 1, pio_json.len, pio_out) != pio_json.len || fflush(pio_out) != 0)
         pio_fail("cannot write an answer");
@@ -183,7 +164,7 @@ static void pio_close(void) {
 }
 
 /* After the last request: how many were answered. */
-static int pio_end(void) {
+PIO_FN int pio_end(void) {
     fprintf(pio_out, "{\"done\":%lu}\n", pio_answered);
     if (fflush(pio_out) != 0) pio_fail("cannot write the end");
     return 0;
