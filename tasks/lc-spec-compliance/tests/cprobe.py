@@ -60,10 +60,13 @@ class Probe:
         self.env = dict(env or {})
 
     def ask(self, requests, timeout=60.0):
-        """Sends every request (tuples: op, then arguments) to one run of the probe and
-        returns the answers (dicts), one per request, after checking the run as a whole."""
-        requests = [tuple(r) for r in requests]
-        text = "".join(" ".join(token(t) for t in r) + "\n" for r in requests)
+        """Sends every request (a tuple: op, then arguments; or a line already formatted) to
+        one run of the probe and returns the answers (dicts), one per request, after checking
+        the run as a whole."""
+        lines = [r if type(r) is str else " ".join(token(t) for t in r) for r in requests]
+        assert all("\n" not in x for x in lines), "a request is one line"
+        requests = [x.split(" ", 1)[0] for x in lines]
+        text = "\n".join(lines) + "\n"
         r = nv.run([self.path], stdin=text, env=self.env, timeout=timeout, max_output=MAX_OUTPUT)
         assert not r.timed_out, "the probe did not finish within %.0f s:\n%s" % (timeout, r.stderr[-3000:])
         found = sanitizer_findings(r.stderr)
@@ -83,9 +86,9 @@ class Probe:
         except ValueError as e:
             raise AssertionError("the probe's answers are not one JSON object per line: %s" % e) from None
         assert len(answers) == len(lines), "the probe's answers are not one JSON object per line"
-        for req, a, line in zip(requests, answers, lines):
-            if not (type(a) is dict and a.get("op") == req[0]):
-                raise AssertionError("the answer to %s is out of turn: %.200r" % (req[0], line))
+        for op, a, line in zip(requests, answers, lines):
+            if not (type(a) is dict and a.get("op") == op):
+                raise AssertionError("the answer to %s is out of turn: %.200r" % (op, line))
         assert answers.pop() == {"done": len(requests)}, "the probe's last line: %.200r" % lines[-1]
         return answers
 

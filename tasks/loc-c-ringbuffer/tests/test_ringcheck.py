@@ -1,24 +1,14 @@
 """Hidden tests of the ring buffer under the log queue (rb_peek must see data across the
 wrap point, as its header documents, for every caller). The C code runs in the probe
 (conftest.py), with ASan/UBSan; the scripts, the model queue and every expected value are
-here. Each script is fixed before it runs (the random choices come from the same xorshift
-generator the old in-process tests used), and the answers are checked against it in order."""
+here. Each script is fixed before it runs (its random choices come from a seeded generator
+of the runner's), and the answers are checked against it in order."""
+
+import random
 
 FRAME_OK, FRAME_FULL, FRAME_EMPTY = 0, -1, -4
 GUARD = 8
-
-
-class Rng:
-    def __init__(self):
-        self.s = 0x9E3779B97F4A7C15
-
-    def __call__(self):
-        s = self.s
-        s ^= (s << 13) & 0xFFFFFFFFFFFFFFFF
-        s ^= s >> 7
-        s ^= (s << 17) & 0xFFFFFFFFFFFFFFFF
-        self.s = s
-        return s & 0xFFFFFFFF
+SEED = 0x9E3779B97F4A7C15
 
 
 class Script:
@@ -114,24 +104,23 @@ def test_peek_refuses_more_than_stored(probe):
 def test_frames_survive_wrapping(probe):
     """A random producer and consumer against a model queue; small rings make headers straddle
     the end. The model follows what frame_put says (OK, or FULL: nothing else)."""
-    rnd = Rng()
+    rng = random.Random(SEED)
     caps = list(range(23, 98, 7))
     scripts = []                      # per ring: [(op, payload)]
     reqs = []
     for cap in caps:
         steps = []
-        reqs.append(("rinit", 0, cap))
+        reqs.append("rinit 0 %d" % cap)
         for _ in range(3000):
-            if rnd() % 2:
-                n = rnd() % 20
-                payload = bytes(rnd() & 0xFF for _ in range(n))
+            if rng.getrandbits(1):
+                payload = rng.randbytes(rng.randrange(20))
                 steps.append(("put", payload))
-                reqs.append(("fput", 0, payload))
+                reqs.append("fput 0 " + (payload.hex() or "-"))
             else:
                 steps.append(("take", None))
-                reqs.append(("fnext", 0))
-                reqs.append(("ftake", 0, 64))
-        reqs.append(("rfree", 0))
+                reqs.append("fnext 0")
+                reqs.append("ftake 0 64")
+        reqs.append("rfree 0")
         scripts.append(steps)
     answers = iter(probe.ask(reqs, timeout=120))
     for cap, steps in zip(caps, scripts):
@@ -190,11 +179,11 @@ def test_queue_drains_everything_in_order(probe):
 
 
 def test_write_read_still_correct(probe):
-    rnd = Rng()
+    rng = random.Random(SEED)
     s = Script()
     s.add(("rinit", 0, 7), rc_is(0, "rb_init(7)"))
     for i in range(500):
-        n = 1 + rnd() % 7
+        n = 1 + rng.randrange(7)
         data = bytes((i + j) & 0xFF for j in range(n))
         what = "round %d (%d bytes):" % (i, n)
         s.add(("write", 0, data), rc_is(0, what + " rb_write"))
