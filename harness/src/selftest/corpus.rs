@@ -416,7 +416,7 @@ mod tests {
         assert!(m.tasks_dir.join("answer/tests/check.sh").is_file());
         assert!(
             m.tasks_dir
-                .join("c-int-overflow/tests/minitest.h")
+                .join("c-int-overflow/tests/probes/imgprobe.c")
                 .is_file()
         );
         let mut tasks = crate::task::load_suite(&m.tasks_dir, &[]).unwrap();

@@ -10,6 +10,10 @@
 //! - `java-classpath`: a workspace class named like the hidden runner writes a passing report;
 //! - `java-processor`: an annotation processor registered under `META-INF/services` in the
 //!   workspace would run inside `javac` during the compile-only step.
+//!
+//! c-int-overflow's hidden tests no longer run in-process (issue 34): pytest runs them as the
+//! verifier user and reaches the library through a probe built as the sandbox user, so the
+//! three C attacks reach only that probe and the buggy code's failures stand.
 
 use crate::common;
 
@@ -35,7 +39,7 @@ async fn shipped_runner_attacks_do_not_pass_a_task() {
         )
     };
     // The real runner ran and counted the buggy code's failures.
-    for id in ["c-macro", "c-shadow", "java-classpath"] {
+    for id in ["c-macro", "c-shadow", "c-libc", "java-classpath"] {
         let r = st.record(id);
         assert!(
             r.tests_total.unwrap_or(0) > 1 && r.tests_passed < r.tests_total,
@@ -43,11 +47,6 @@ async fn shipped_runner_attacks_do_not_pass_a_task() {
             log(id)
         );
     }
-    assert!(
-        log("c-libc").contains("defines C library functions") && log("c-libc").contains("waitpid"),
-        "{}",
-        log("c-libc")
-    );
     let processor = log("java-processor");
     assert!(processor.contains("step 0: exit 0"), "{processor}");
     assert!(!processor.contains("FORGE-PROCESSOR-RAN"), "{processor}");

@@ -1,84 +1,103 @@
 """Hidden checks of the calc build: each test copies the workspace (without build outputs)
-to /tmp, runs make with a clean environment and inspects what it did. Rebuild checks set
-every mtime explicitly (no sleeps)."""
+to a scratch folder, runs make with a clean environment and inspects what it did. Rebuild
+checks set every mtime explicitly (no sleeps).
+
+The runner (this process, the verifier user) never touches the copies: make and the built
+programs run as the sandbox user through nabverify.run (make runs the workspace's recipes),
+and so do the file operations (copy, mtimes, modes, contents): probes/calcfs.py, a script
+driven line by line, returns them as plain values. Every expectation is here."""
 import os
-import re
-import shutil
-import subprocess
 
 import pytest
 
-WS = "/workspace"
-ENV = {"HOME": "/tmp", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}
-MODS = sorted(f[:-2] for f in os.listdir(os.path.join(WS, "lib")) if f.endswith(".c"))
-PROGS = sorted(f[:-2] for f in os.listdir(os.path.join(WS, "src")) if f.endswith(".c"))
-TESTS = sorted(f[:-2] for f in os.listdir(os.path.join(WS, "tests")) if f.startswith("t_") and f.endswith(".c"))
+import nabverify as nv
+
+# The make environment the old tests gave: HOME, PATH and LANG only.
+ENV = {"HOME": "/tmp", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8",
+       "TMPDIR": None, "PYTHONDONTWRITEBYTECODE": None, "PYTHONPYCACHEPREFIX": None}
+
+
+class FileProbe:
+    """probes/calcfs.py, run as the sandbox user: `fs.NAME(*args)` calls its NAME and returns
+    the plain value it answered. A probe that died is started again for the next call (the
+    call that saw it die fails)."""
+
+    def __init__(self):
+        self.proc = None
+
+    def __getattr__(self, name):
+        def call(*args):
+            if self.proc is None or self.proc.dead:
+                self.proc = nv.spawn(["python3", "-I", "/nab/probes/calcfs.py"], cwd="/tmp")
+            reply = self.proc.call_json({"op": name, "args": list(args)}, timeout=120)
+            assert isinstance(reply, dict) and ("ok" in reply or "error" in reply), f"calcfs: {reply!r:.200}"
+            assert "error" not in reply, f"calcfs {name}{tuple(args)!r:.300}: {reply['error']}"
+            return reply["ok"]
+        return call
+
+
+fs = FileProbe()
+
+_names = fs.names()
+MODS, PROGS, TESTS, HEADERS = (list(_names[k]) for k in ("mods", "progs", "tests", "headers"))
 SOURCES = [f"lib/{m}.c" for m in MODS] + [f"src/{p}.c" for p in PROGS] + [f"tests/{t}.c" for t in TESTS]
 BUILT_BY_ALL = [s for s in SOURCES if not s.startswith("tests/")]
-IGNORE = shutil.ignore_patterns("build", ".git", "*.o", "*.a", "*.d")
+
+
+def run(d, argv, timeout=180):
+    return nv.run(argv, cwd=d, env=ENV, timeout=timeout)
 
 
 def make(d, *args, check=True):
-    r = subprocess.run(["make", *args], cwd=d, env=ENV, capture_output=True, text=True, timeout=180)
+    r = run(d, ["make", *args])
     if check:
-        assert r.returncode == 0, f"make {' '.join(args)} failed:\n{r.stdout[-3000:]}\n{r.stderr[-3000:]}"
+        assert r.ok, f"make {' '.join(args)} failed ({r.describe()}):\n{r.stdout[-3000:]}\n{r.stderr[-3000:]}"
     return r
 
 
-def fresh(parent):
-    d = parent / "calc"
-    shutil.copytree(WS, d, symlinks=True, ignore=IGNORE)
-    for gen in ("include/calc/ops.h",):
-        if (d / gen).exists():
-            (d / gen).unlink()
-    for p in PROGS:
-        if (d / p).exists():
-            (d / p).unlink()
-    return d
+def fresh():
+    return fs.fresh(PROGS)
 
 
-def snapshot(d):
-    out = {}
-    for root, dirs, files in os.walk(d):
-        for f in files:
-            p = os.path.join(root, f)
-            out[os.path.relpath(p, d)] = open(p, "rb").read()
-        for x in dirs:
-            out[os.path.relpath(os.path.join(root, x), d) + "/"] = b""
-    return out
+def without_build(snap):
+    return {k: v for k, v in snap.items() if not k.startswith("build/")}
 
 
 def obj(src):
     return "build/obj/" + src[:-2] + ".o"
 
 
-def product_files(d):
-    return [os.path.join(r, f) for r, _, fs in os.walk(d / "build") for f in fs]
+def is_file(d, rel):
+    return fs.kinds(d, [rel])[rel] == "file"
 
 
-def settle(d, t0=1_600_000_000):
-    """Sources at t0, every build product and directory at t0+100."""
-    for root, dirs, files in os.walk(d):
-        rel = os.path.relpath(root, d)
-        t = t0 + 100 if rel == "build" or rel.startswith("build" + os.sep) else t0
-        for f in files:
-            os.utime(os.path.join(root, f), (t, t))
-        os.utime(root, (t, t))
+def exists(d, rel):
+    return fs.kinds(d, [rel])[rel] is not None
+
+
+def settle(d, t0=1_600_000_000, touched=()):
+    """Sources at t0, every build product and directory at t0+100, then `touched` at t0+300."""
+    fs.settle(d, t0, [(rel, t0 + 300) for rel in touched])
     return t0
 
 
 def rebuilt(d, t0):
-    return {s for s in BUILT_BY_ALL if (d / obj(s)).stat().st_mtime > t0 + 150}
+    times = fs.mtimes(d, [obj(s) for s in BUILT_BY_ALL])
+    missing = sorted(k for k, v in times.items() if v is None)
+    assert not missing, f"objects missing after the build: {missing}"
+    return {s for s in BUILT_BY_ALL if times[obj(s)] > t0 + 150}
 
 
 def newer(d, rel, t0):
-    return (d / rel).stat().st_mtime > t0 + 150
+    t = fs.mtimes(d, [rel])[rel]
+    assert t is not None, f"{rel} is missing"
+    return t > t0 + 150
 
 
 def includers(d):
     """header (relative path) -> set of sources that include it directly or indirectly, per gcc."""
-    r = subprocess.run(["gcc", "-MM", "-Iinclude", "-Ibuild/include", *SOURCES], cwd=d, env=ENV,
-                       capture_output=True, text=True, check=True)
+    r = run(d, ["gcc", "-MM", "-Iinclude", "-Ibuild/include", *SOURCES])
+    assert r.ok, "gcc -MM failed: " + r.describe()
     users = {}
     text = r.stdout.replace("\\\n", " ")
     for line in text.splitlines():
@@ -94,66 +113,73 @@ def includers(d):
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    d = fresh(tmp_path_factory.mktemp("shared"))
+def built():
+    d = fresh()
     make(d, "-j8")
     return d
 
 
 @pytest.fixture
-def proj(tmp_path):
-    return fresh(tmp_path)
+def proj():
+    return fresh()
+
+
+@pytest.fixture
+def tmp_path():
+    """A scratch folder of the sandbox user's (make writes there)."""
+    return fs.scratch()
 
 
 def test_repeated_clean_parallel_builds(proj):
     for _ in range(3):
         make(proj, "-j8")
-        for p in PROGS:
-            assert (proj / "build" / "bin" / p).is_file()
-        assert (proj / "build" / "include" / "calc" / "ops.h").is_file()
+        k = fs.kinds(proj, [f"build/bin/{p}" for p in PROGS] + ["build/include/calc/ops.h"])
+        assert all(v == "file" for v in k.values()), k
         make(proj, "clean")
-        assert not (proj / "build").exists()
+        assert not exists(proj, "build")
 
 
 def test_outputs_only_under_build(proj):
-    before = snapshot(proj)
+    before = fs.snapshot(proj)
     make(proj, "-j8")
     make(proj, "-j8", "check")
-    after = {k: v for k, v in snapshot(proj).items() if not k.startswith("build/") and k != "build/"}
+    after = without_build(fs.snapshot(proj))
     assert after == before, f"files outside build/ changed: {sorted(set(after) ^ set(before))}"
+    k = fs.kinds(proj, [obj(s) for s in SOURCES])
     for s in SOURCES:
-        assert (proj / obj(s)).is_file(), f"{obj(s)} missing"
+        assert k[obj(s)] == "file", f"{obj(s)} missing"
 
 
 @pytest.mark.parametrize("target", ["build/bin/calc", "build/bin/calc-ops", "build/lib/libcalc.a",
                                     "build/obj/lib/eval.o", "build/include/calc/ops.h"])
 def test_single_target_from_clean_tree(proj, target):
     make(proj, "-j8", target)
-    assert (proj / target).is_file()
+    assert is_file(proj, target)
 
 
 def test_static_library_holds_every_lib_object(built):
-    r = subprocess.run(["ar", "t", "build/lib/libcalc.a"], cwd=built, capture_output=True, text=True, check=True)
+    r = run(built, ["ar", "t", "build/lib/libcalc.a"])
+    assert r.ok, r.describe()
     assert sorted(r.stdout.split()) == sorted(f"{m}.o" for m in MODS)
 
 
 def test_programs_work(built):
-    r = subprocess.run(["build/bin/calc", "5"], cwd=built, capture_output=True, text=True, timeout=10)
+    r = run(built, ["build/bin/calc", "5"], timeout=10)
     assert r.stdout.strip() == "15"
-    r = subprocess.run(["build/bin/calc-ops"], cwd=built, capture_output=True, text=True, timeout=10)
+    r = run(built, ["build/bin/calc-ops"], timeout=10)
     assert r.stdout.split() == ["add", "sub", "mul", "div", "neg"]
 
 
 def test_second_make_does_nothing(built):
     t0 = settle(built)
-    assert make(built, "-q", check=False).returncode == 0, "make -q says something is out of date"
+    assert make(built, "-q", check=False).exit == 0, "make -q says something is out of date"
     make(built)
-    assert all(os.stat(f).st_mtime == t0 + 100 for f in product_files(built))
+    times = fs.product_mtimes(built)
+    assert times and all(t == t0 + 100 for t in times.values()), sorted(k for k, t in times.items() if t != t0 + 100)
 
 
 def test_source_change_rebuilds_one_object(built):
-    t0 = settle(built)
-    os.utime(built / "lib" / "fmt.c", (t0 + 300, t0 + 300))
+    t0 = settle(built, touched=["lib/fmt.c"])
     make(built, "-j8")
     assert rebuilt(built, t0) == {"lib/fmt.c"}
     assert newer(built, "build/lib/libcalc.a", t0)
@@ -165,8 +191,7 @@ def test_each_header_rebuilds_exactly_its_dependents(built):
     headers = sorted(h for h in users if h.startswith("include/"))
     assert len(headers) >= 15
     for h in headers:
-        t0 = settle(built)
-        os.utime(built / h, (t0 + 300, t0 + 300))
+        t0 = settle(built, touched=[h])
         make(built, "-j8")
         assert rebuilt(built, t0) == users[h], h
 
@@ -175,8 +200,7 @@ def test_each_header_rebuilds_exactly_its_dependents(built):
 def test_generated_header_follows_its_sources(built, source):
     users = includers(built)["build/include/calc/ops.h"]
     assert len(users) >= 3
-    t0 = settle(built)
-    os.utime(built / source, (t0 + 300, t0 + 300))
+    t0 = settle(built, touched=[source])
     make(built, "-j8")
     assert newer(built, "build/include/calc/ops.h", t0)
     assert rebuilt(built, t0) == users
@@ -184,10 +208,9 @@ def test_generated_header_follows_its_sources(built, source):
 
 def test_generated_header_content_change(proj):
     make(proj, "-j8")
-    with open(proj / "lib" / "ops.def", "a") as f:
-        f.write("mod % 2\n")
+    fs.append(proj, "lib/ops.def", "mod % 2\n")
     make(proj, "-j8")
-    r = subprocess.run(["build/bin/calc-ops"], cwd=proj, capture_output=True, text=True, timeout=10)
+    r = run(proj, ["build/bin/calc-ops"], timeout=10)
     assert r.stdout.split()[-1] == "mod"
 
 
@@ -199,62 +222,48 @@ def test_check_runs_every_test(proj):
 
 def test_check_fails_when_a_test_fails(proj):
     make(proj, "-j8")
-    p = proj / "lib" / "sort.c"
-    p.write_text(p.read_text().replace("return x +", "return 1000 + x +"))
+    assert fs.replace(proj, "lib/sort.c", "return x +", "return 1000 + x +") >= 1
     r = make(proj, "-j8", "check", check=False)
-    assert r.returncode != 0
+    assert r.exit != 0
     assert "FAIL t_sort" in r.stdout + r.stderr
 
 
-MODES = {"bin": 0o755, "lib": 0o644, "include/calc": 0o644, "share/man/man1": 0o644}
-
-
 def expected_install():
-    hdrs = sorted(os.listdir(os.path.join(WS, "include", "calc")))
     files = {f"bin/{p}": 0o755 for p in PROGS}
     files["lib/libcalc.a"] = 0o644
-    for h in sorted(set(hdrs) | {"ops.h"}):
+    for h in sorted(set(HEADERS) | {"ops.h"}):
         files[f"include/calc/{h}"] = 0o644
     files["share/man/man1/calc.1"] = 0o644
     return files
 
 
-def installed(root):
-    got = {}
-    for r, _, fs in os.walk(root):
-        for f in fs:
-            p = os.path.join(r, f)
-            got[os.path.relpath(p, root)] = os.stat(p).st_mode & 0o7777
-    return got
-
-
 @pytest.mark.parametrize("prefix", [None, "/opt/calc"])
 def test_install_layout_under_destdir(proj, tmp_path, prefix):
-    dest = tmp_path / "stage"
+    dest = tmp_path + "/stage"
     args = ["-j8", "install", f"DESTDIR={dest}"] + ([f"PREFIX={prefix}"] if prefix else [])
     make(proj, *args)
-    root = dest / (prefix or "/usr/local").lstrip("/")
-    assert installed(dest) == {os.path.join(os.path.relpath(root, dest), k): v for k, v in expected_install().items()}
-    r = subprocess.run([str(root / "bin" / "calc"), "1"], capture_output=True, text=True, timeout=10)
+    root = (prefix or "/usr/local").lstrip("/")
+    assert fs.modes(dest) == {os.path.join(root, k): v for k, v in expected_install().items()}
+    r = nv.run([f"{dest}/{root}/bin/calc", "1"], cwd="/tmp", env=ENV, timeout=10)
     assert r.stdout.strip() == "11"
 
 
 def test_clean_leaves_nothing(proj, tmp_path):
-    before = snapshot(proj)
+    before = fs.snapshot(proj)
     make(proj, "-j8")
     make(proj, "check")
-    make(proj, "install", f"DESTDIR={tmp_path / 'stage'}")
+    make(proj, "install", f"DESTDIR={tmp_path}/stage")
     make(proj, "clean")
-    assert snapshot(proj) == before
+    assert fs.snapshot(proj) == before
 
 
 def test_targets_run_despite_stray_files(proj, tmp_path):
     for stray in ("all", "check", "install", "clean"):
-        (proj / stray).write_text("stray\n")
+        fs.write(proj, stray, "stray\n")
     make(proj, "all")
-    assert (proj / "build" / "bin" / "calc").is_file()
+    assert is_file(proj, "build/bin/calc")
     assert "PASS t_buf" in make(proj, "check").stdout
-    make(proj, "install", f"DESTDIR={tmp_path / 'stage'}")
-    assert (tmp_path / "stage" / "usr" / "local" / "bin" / "calc").is_file()
+    make(proj, "install", f"DESTDIR={tmp_path}/stage")
+    assert fs.kinds(tmp_path, ["stage/usr/local/bin/calc"])["stage/usr/local/bin/calc"] == "file"
     make(proj, "clean")
-    assert not (proj / "build").exists()
+    assert not exists(proj, "build")

@@ -1,0 +1,21 @@
+# The code under test is the agent's ring buffer and the queue over it. It is built into a
+# probe (tests/probes/ringprobe.c, at /nab/probes) as the sandbox user and called through the
+# broker; the tests here, run as the verifier user, make every assertion.
+import pytest
+
+import cprobe
+
+SRC = "/workspace/src"
+# As the old in-process runner had it: ASan/UBSan, any report fatal; the workspace's headers
+# only by #include "..." (-iquote), so none stands in for a system header.
+CFLAGS = ["-std=c11", "-D_DEFAULT_SOURCE", "-O1", "-g", "-fsanitize=address,undefined",
+          "-fno-sanitize-recover=all"]
+ENV = {"ASAN_OPTIONS": "detect_leaks=0:abort_on_error=1", "UBSAN_OPTIONS": "print_stacktrace=1"}
+
+
+@pytest.fixture(scope="session")
+def probe():
+    path = cprobe.build("/tmp/nab-ringprobe", "/nab/probes/ringprobe.c",
+                        [SRC + "/ringbuf.c", SRC + "/frame.c", SRC + "/logq.c", SRC + "/crc32.c"],
+                        SRC, CFLAGS)
+    return cprobe.Probe(path, ENV)

@@ -1,1 +1,0 @@
-# Roots pytest here; nothing from the workspace is configuration.
