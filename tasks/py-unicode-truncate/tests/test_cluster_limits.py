@@ -1,10 +1,37 @@
+"""Hidden checks of grapheme-safe truncation. textkit runs in the Python probe as the sandbox
+user (conftest.py); every expected value and the reference segmentation live here."""
 import unicodedata
 
 import pytest
 
-from textkit import truncate, truncate_utf8
-from textkit.columns import fit
-from textkit.preview import notification
+import textkit
+import textkit.columns
+import textkit.preview
+
+
+def _text(value):
+    # The code under test answers with data: a str, never an object of its own that
+    # could decide how it compares.
+    assert type(value) is str, f"expected a str, got {type(value).__name__}: {value!r}"
+    return value
+
+
+def truncate(*args):
+    return _text(textkit.truncate(*args))
+
+
+def truncate_utf8(*args):
+    return _text(textkit.truncate_utf8(*args))
+
+
+def fit(*args):
+    return _text(textkit.columns.fit(*args))
+
+
+def notification(*args):
+    n = textkit.preview.notification(*args)
+    assert type(n) is dict, f"notification() gave a {type(n).__name__}"
+    return {k: _text(v) for k, v in n.items()}
 
 E = "\u2026"
 FAMILY = "\U0001F468\u200d\U0001F469\u200d\U0001F467"
