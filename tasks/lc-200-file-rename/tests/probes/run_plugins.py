@@ -1,11 +1,21 @@
 """Runs every plugin of /workspace on the sample trips (trips.json) and prints one line per
 plugin: its key, a tab, and its results as canonical JSON (or the error it raised). The
 harness compares this output, on the host, with what the original plugins computed on the
-v2 core (expected/plugin_results.txt, which never enters a container)."""
+v2 core (expected/plugin_results.txt, which never enters a container).
+
+It runs the workspace's code, so it runs as the sandbox user (a `user: sandbox`
+expect_stdout step, from /nab/probes): what it prints is an observation of that code, and
+the comparison is made on the host. It holds no expected values.
+
+Byte code: `python3 -I` ignores PYTHONPYCACHEPREFIX, so the cache is set here, to a folder of
+this process's own, and a .pyc without its source is never imported: a planted
+`__pycache__` (or a stray .pyc) cannot stand in for a plugin's source."""
 import importlib
+import importlib.machinery as machinery
 import json
 import os
 import sys
+import tempfile
 
 WS = "/workspace"
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -29,7 +39,23 @@ def line(key, results):
     return key + "\t" + json.dumps(canon(results), sort_keys=True)
 
 
+def source_only_imports():
+    sys.dont_write_bytecode = True
+    sys.pycache_prefix = tempfile.mkdtemp(prefix="nab-pycache-")
+    details = [(machinery.ExtensionFileLoader, machinery.EXTENSION_SUFFIXES),
+               (machinery.SourceFileLoader, machinery.SOURCE_SUFFIXES)]
+    sys.path_hooks[:] = [machinery.FileFinder.path_hook(*details) if "FileFinder" in getattr(h, "__qualname__", "")
+                         else h for h in sys.path_hooks]
+    sys.path_importer_cache.clear()
+
+
 def main():
+    # The lines go to the original standard output, kept on a descriptor of its own; the
+    # plugins' own prints (and anything else they write to fd 1) go to standard error.
+    out = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    source_only_imports()
     with open(os.path.join(HERE, "trips.json"), encoding="utf-8") as f:
         data = json.load(f)
     sys.path.insert(0, WS)
@@ -41,10 +67,11 @@ def main():
             got = [mod.run({k: (tuple(v) if isinstance(v, list) else v) for k, v in t.items()})
                    for t in data["trips"]]
             # The JSON round trip the v2 results went through.
-            out = line(key, json.loads(json.dumps(got)))
+            text = line(key, json.loads(json.dumps(got)))
         except Exception as e:  # noqa: BLE001 - any failure is this plugin's wrong result
-            out = f"{key}\terror: {type(e).__name__}"
-        sys.stdout.write(out + "\n")
+            text = f"{key}\terror: {type(e).__name__}"
+        out.write(text + "\n")
+    out.flush()
 
 
 if __name__ == "__main__":
