@@ -13,21 +13,23 @@ WS = "/workspace"
 @functools.lru_cache(maxsize=None)
 def snapshot(top="fleet"):
     """({relative path: bytes} of every regular file under WS/top, [oddities]). Oddities are
-    links and anything else that is not a folder or a regular file. The byte-code caches
-    (`__pycache__` folders) are left out: nothing here or in the probes reads them (the Python
-    probe and run_plugins.py import sources only, with a cache folder of their own)."""
+    links and anything else that is not a folder or a regular file. Byte code in `__pycache__`
+    folders (`*.pyc`) is left out: nothing here or in the probes reads it (the Python probe
+    and run_plugins.py import sources only, with a cache folder of their own). Anything else
+    in such a folder is listed like any other file (and so is an extra file of fleet/)."""
     files, odd = {}, []
-    stack = [top]
+    stack = [(top, False)]
     while stack:
-        rel = stack.pop()
+        rel, in_cache = stack.pop()
         entries = nabverify.listdir(f"{WS}/{rel}")
         assert entries is not None, f"{rel} is missing, or not a folder"
         for name, kind in entries:
             path = f"{rel}/{name}"
             if kind == "dir":
-                if name != "__pycache__":
-                    stack.append(path)
+                stack.append((path, in_cache or name == "__pycache__"))
             elif kind == "file":
+                if in_cache and name.endswith(".pyc"):
+                    continue
                 data = nabverify.read(f"{WS}/{path}")
                 assert data is not None, f"{path} could not be read as a regular file"
                 files[path] = data

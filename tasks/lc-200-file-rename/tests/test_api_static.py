@@ -55,8 +55,8 @@ def expected_files():
 
 
 def test_fleet_holds_only_its_own_files():
-    # Byte-code caches (`__pycache__` folders) are never read, so they are left out; a .pyc
-    # anywhere else is an extra file.
+    # Byte code in `__pycache__` folders is never read, so it is left out; anything else there,
+    # and a .pyc anywhere else, is an extra file.
     files, odd = snapshot()
     found = set(files)
     extra = sorted(found - expected_files()) + odd
