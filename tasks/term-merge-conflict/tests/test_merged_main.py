@@ -2,21 +2,27 @@
 
 The runner (this file, as the verifier user) never runs or loads the merged code. It asks
 the broker to run git as the sandbox user (hooks, fsmonitor, system/global config and
-replace objects disabled) and reads what git prints. The committed tree of `main` (not the
-working tree) is listed with `git ls-tree` and read with one `git cat-file --batch`; every
-blob is checked here against its object id (sha1 of its bytes), the static checks (markers,
-changelog, old names parsed with ast) read those bytes, and the runner writes them, as the
-sandbox user, into a private folder. Every behaviour check then runs that copy in its own
+replace objects disabled) and trusts git for no more than the name `refs/heads/main`, the
+index and the merge state: the commits and trees are read as raw objects with `git
+cat-file --batch` and checked here against their ids (sha1), and the history (parents,
+ancestry) and main's committed tree (not the working tree) are walked here from them, so
+grafts, replace refs or a forged commit-graph cannot change what the tests see. The static
+checks (markers, changelog, old names parsed with ast) read those bytes, and the runner
+writes them, as the sandbox user, into a private folder. Every behaviour check then runs that copy in its own
 `python3 -I` process as the sandbox user (tests/probes/billing_probe.py), which prints its
 observations as one JSON line; the expected values stay here.
 """
 import ast
 import functools
 import hashlib
+import importlib.util
 import io
 import json
+import marshal
+import os
 import re
 import secrets
+import sys
 
 import pytest
 
@@ -75,30 +81,99 @@ def git(*args, stdin=b""):
     return r.stdout_bytes
 
 
-@functools.lru_cache(maxsize=None)
-def committed():
-    """{path: bytes} of main's committed tree, each blob checked against its object id."""
-    entries = []
-    for rec in git("ls-tree", "-r", "-z", "main").split(b"\0"):
-        if not rec:
-            continue
-        meta, _, path = rec.partition(b"\t")
-        mode, kind, oid = meta.decode().split()
-        assert kind == "blob", f"{path.decode(errors='replace')}: a {kind} in main's tree"
-        entries.append((path.decode(), oid))
-    out = git("cat-file", "--batch", stdin="".join(f"{oid}\n" for _, oid in entries).encode())
-    blobs, pos = {}, 0
-    for _, oid in entries:
+def objects(oids):
+    """{oid: (type, bytes)} read with one `git cat-file --batch`; each object is checked here
+    against its id (sha1 of its header and bytes), so git (or anything in the repository:
+    grafts, replace refs, a commit-graph) can say nothing about them that they do not hold."""
+    oids = sorted(set(oids))
+    out = git("cat-file", "--batch", stdin="".join(f"{oid}\n" for oid in oids).encode())
+    got, pos = {}, 0
+    for oid in oids:
         end = out.index(b"\n", pos)
         head = out[pos:end].decode().split()
-        assert head[:2] == [oid, "blob"], f"git cat-file answered {head} for {oid}"
-        size = int(head[2])
+        assert len(head) == 3 and head[0] == oid, f"git cat-file answered {head} for {oid}"
+        kind, size = head[1], int(head[2])
         data = out[end + 1:end + 1 + size]
         assert len(data) == size and out[end + 1 + size:end + 2 + size] == b"\n"
-        assert hashlib.sha1(b"blob %d\0" % size + data).hexdigest() == oid, f"object {oid} is not what its id says"
-        blobs[oid] = data
+        assert hashlib.sha1(b"%s %d\0" % (kind.encode(), size) + data).hexdigest() == oid, \
+            f"object {oid} is not what its id says"
+        got[oid] = (kind, data)
         pos = end + 2 + size
-    return {path: blobs[oid] for path, oid in entries}
+    return got
+
+
+@functools.lru_cache(maxsize=None)
+def history():
+    """(main's tip, {commit: (tree, [parents])}) for every commit reachable from it, read from
+    the commit objects themselves."""
+    tip = git("rev-parse", "--verify", "-q", "refs/heads/main^{commit}").decode().strip()
+    commits, todo = {}, {tip}
+    # Ask for the commits git lists in one go (a hint: each is read and checked, and any
+    # parent it left out is fetched next).
+    todo |= set(git("rev-list", "refs/heads/main").decode().split())
+    while todo:
+        for oid, (kind, data) in objects(todo).items():
+            assert kind == "commit", f"{oid} is a {kind}, not a commit"
+            header = data.split(b"\n\n", 1)[0].decode("utf-8", "replace").splitlines()
+            tree = [ln[5:] for ln in header if ln.startswith("tree ")]
+            parents = [ln[7:] for ln in header if ln.startswith("parent ")]
+            assert len(tree) == 1, f"commit {oid} has no single tree"
+            commits[oid] = (tree[0], parents)
+        todo = {p for _, ps in commits.values() for p in ps if p not in commits}
+    return tip, commits
+
+
+def first_parent_chain():
+    tip, commits = history()
+    chain, c = [], tip
+    while c is not None:
+        chain.append(c)
+        parents = commits[c][1]
+        c = parents[0] if parents else None
+    return chain
+
+
+def is_ancestor(oid):
+    tip, commits = history()
+    seen, todo = set(), [tip]
+    while todo:
+        c = todo.pop()
+        if c == oid:
+            return True
+        if c not in seen:
+            seen.add(c)
+            todo.extend(commits[c][1])
+    return False
+
+
+@functools.lru_cache(maxsize=None)
+def committed():
+    """{path: bytes} of main's committed tree, walked here from its tree objects."""
+    tip, commits = history()
+    blobs, level = {}, [("", commits[tip][0])]
+    while level:
+        got = objects(oid for _, oid in level)
+        nxt = []
+        for prefix, oid in level:
+            kind, data = got[oid]
+            assert kind == "tree", f"{prefix or '/'}: a {kind}, not a tree"
+            pos = 0
+            while pos < len(data):
+                sp = data.index(b" ", pos)
+                nul = data.index(b"\0", sp)
+                mode, name = data[pos:sp], data[sp + 1:nul].decode("utf-8", "surrogateescape")
+                sha = data[nul + 1:nul + 21].hex()
+                pos = nul + 21
+                if mode == b"40000":
+                    nxt.append((f"{prefix}{name}/", sha))
+                else:
+                    assert mode in (b"100644", b"100755", b"120000"), f"{prefix}{name}: mode {mode.decode()}"
+                    blobs[f"{prefix}{name}"] = sha
+        level = nxt
+    got = objects(blobs.values())
+    for path, oid in blobs.items():
+        assert got[oid][0] == "blob", f"{path}: a {got[oid][0]}, not a blob"
+    return {path: got[oid][1] for path, oid in sorted(blobs.items())}
 
 
 def blob(path):
@@ -113,11 +188,41 @@ def main_files():
 
 @pytest.fixture(scope="module")
 def tree():
-    """A copy of main's committed tree, written as the sandbox user into a folder of its own."""
+    """A copy of main's committed tree, written as the sandbox user into a folder of its own,
+    and its byte code, compiled here from the same bytes into a folder only this user can
+    write (the probes read it and never write one: see billing_probe.py)."""
     out = f"/tmp/merged-{secrets.token_hex(8)}"
     for f, data in committed().items():
         nv.write(f"{out}/{f}", data)
+    compile_tree(out, f"{out}.pyc")
     return out
+
+
+def compile_tree(tree, cache):
+    """Checked-hash byte code (PEP 552: valid only while the source hashes the same) of every
+    .py file of the committed tree, at the paths the probes' `sys.pycache_prefix = cache`
+    looks for. compile() only parses; nothing of the code runs here. A file that does not
+    compile is left out (the probe then compiles it and reports what that raises)."""
+    os.makedirs(cache, mode=0o755)
+    saved = sys.pycache_prefix
+    sys.pycache_prefix = cache
+    try:
+        for f, data in committed().items():
+            if not f.endswith(".py"):
+                continue
+            path = f"{tree}/{f}"
+            try:
+                code = compile(data, path, "exec", dont_inherit=True)
+            except (SyntaxError, ValueError, RecursionError, MemoryError):
+                continue
+            pyc = importlib.util.cache_from_source(path)
+            os.makedirs(os.path.dirname(pyc), mode=0o755, exist_ok=True)
+            with open(pyc, "wb") as fh:
+                fh.write(importlib.util.MAGIC_NUMBER + (0b11).to_bytes(4, "little")
+                         + importlib.util.source_hash(data) + marshal.dumps(code))
+            os.chmod(pyc, 0o644)
+    finally:
+        sys.pycache_prefix = saved
 
 
 def probe(tree, case, args=None):
@@ -139,18 +244,16 @@ def test_merge_commit_on_main():
     assert git("symbolic-ref", "--short", "HEAD").decode().strip() == "main", "HEAD is not on main"
     # Follow-up commits on top of the merge are fine; the merge itself must be on main's
     # first-parent line, with main's old tip first and the branch tip second.
-    chain = [line.split() for line in git("rev-list", "--first-parent", "--parents", "main").decode().splitlines()]
-    assert any(c[1:] == [MAIN_TIP, FEATURE_TIP] for c in chain), \
+    _, commits = history()
+    assert any(commits[c][1] == [MAIN_TIP, FEATURE_TIP] for c in first_parent_chain()), \
         "no merge commit of main and feature/multi-currency on main's first-parent history"
 
 
 def test_history_not_rewritten():
     # main's old history is still main's history (no rebase/reset of main's own commits).
-    chain = [line.split()[0] for line in git("rev-list", "--first-parent", "main").decode().splitlines()]
-    assert MAIN_TIP in chain, "main's previous tip is not on main's first-parent history"
+    assert MAIN_TIP in first_parent_chain(), "main's previous tip is not on main's first-parent history"
     for tip in (MAIN_TIP, FEATURE_TIP):
-        r = run_git("merge-base", "--is-ancestor", tip, "main")
-        assert r.exit == 0, f"{tip} is no longer an ancestor of main"
+        assert is_ancestor(tip), f"{tip} is no longer an ancestor of main"
 
 
 def test_nothing_unmerged_or_uncommitted():

@@ -15,10 +15,11 @@ own prints (and anything it writes to fd 1) go to standard error. With --cli it 
 package's command line instead (`billing.cli.main(ARGS)`): then what the code prints on
 standard output, and its exit status, are the observation (a black-box run).
 
-Byte code: `-I` ignores PYTHONPYCACHEPREFIX, so the cache is set here, to TREE.pycache (a
-folder beside the runner's copy, shared by the probes of one test run so that the package
-is compiled once), and a .pyc without its source is never imported: byte code in the tree
-itself is never read.
+Byte code: `-I` ignores PYTHONPYCACHEPREFIX, so the cache is set here, to TREE.pyc: a
+folder the test runner wrote (checked-hash byte code it compiled from the committed bytes)
+and this user cannot write. Nothing is written there or anywhere else (a module whose byte
+code is missing or no longer matches its source is compiled in memory), and a .pyc without
+its source is never imported: byte code in the tree itself is never read.
 """
 import importlib.machinery as machinery
 import json
@@ -28,7 +29,8 @@ import traceback
 
 
 def source_only_imports(tree):
-    sys.pycache_prefix = tree.rstrip("/") + ".pycache"
+    sys.dont_write_bytecode = True
+    sys.pycache_prefix = tree.rstrip("/") + ".pyc"
     details = [(machinery.ExtensionFileLoader, machinery.EXTENSION_SUFFIXES),
                (machinery.SourceFileLoader, machinery.SOURCE_SUFFIXES)]
     sys.path_hooks[:] = [machinery.FileFinder.path_hook(*details) if "FileFinder" in getattr(h, "__qualname__", "")
