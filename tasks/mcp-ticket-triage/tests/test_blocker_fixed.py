@@ -25,7 +25,7 @@ HEAVY, OVERSIZE = 1500, 2500
 
 @pytest.fixture(scope="module")
 def ws():
-    probe = nabverify.python(paths=[WS])
+    probe = nabverify.python(paths=["/nab/probes", WS])
     importlib = probe.import_module("importlib")
     builtins = probe.import_module("builtins")
     mods = {n: importlib.import_module(f"shipping.{n}") for n in ("quote", "parcel", "api", "cli")}
@@ -33,6 +33,8 @@ def ws():
                         for n in ("dhl", "dpd", "gls", "ups", "hermes", "postnord")}
     assert builtins.getattr(mods["quote"], "__file__") == f"{WS}/shipping/quote.py"
     mods["builtins"] = builtins
+    # The quote helper (tests/probes/quote_fields.py), imported in the same probe.
+    mods["quote_fields"] = importlib.import_module("quote_fields").quote_fields
     return mods
 
 
@@ -48,31 +50,34 @@ def billable(weight_g, dims):
     return max(weight_g, math.ceil(volume / 500) * 100)
 
 
+FIELDS = {"zone": str, "weight_g": int, "billable_weight_g": int, "base_cents": int, "price_cents": int,
+          "free": bool, "surcharges": (tuple, list)}
+
+
 class Observed:
-    """A quote as the runner sees it: its fields, read once, each required to be plain data
-    (an object of the code under test never decides a comparison)."""
+    """A quote as the runner sees it: its fields, read in the probe in one request
+    (tests/probes/quote_fields.py), each required to be plain data of its type, so an
+    object of the code under test never decides a comparison."""
 
-    FIELDS = {"zone": str, "weight_g": int, "base_cents": int, "price_cents": int, "free": bool,
-              "surcharges": (tuple, list)}
-
-    def __init__(self, remote):
-        self._remote = remote
-        self._seen = {}
+    def __init__(self, fields):
+        self._fields = fields
 
     def __getattr__(self, name):
         if name.startswith("_"):
             raise AttributeError(name)
-        if name not in self._seen:
-            value = getattr(self._remote, name)
-            want = self.FIELDS.get(name, int)
-            assert isinstance(value, want) and not (want is int and type(value) is bool), \
-                f"quote.{name} is a {type(value).__name__}"
-            self._seen[name] = value
-        return self._seen[name]
+        if name in self._fields["$missing"]:
+            raise AttributeError(f"quote.{name}: {self._fields['$missing'][name]}")
+        value = self._fields[name]
+        want = FIELDS[name]
+        assert isinstance(value, want) and not (want is int and type(value) is bool), \
+            f"quote.{name} is a {type(value).__name__}"
+        return value
 
 
 def q(ws, zone, weight_g, dims, value=0):
-    return Observed(ws["quote"].quote(zone, ws["parcel"].Parcel(weight_g, *dims), value))
+    fields = ws["quote_fields"](zone, weight_g, list(dims), value, list(FIELDS))
+    assert type(fields) is dict and type(fields.get("$missing")) is dict, fields
+    return Observed(fields)
 
 
 def charged(q_):
