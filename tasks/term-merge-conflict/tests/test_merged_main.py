@@ -203,7 +203,14 @@ def compile_tree(tree, cache):
     .py file of the committed tree, at the paths the probes' `sys.pycache_prefix = cache`
     looks for. compile() only parses; nothing of the code runs here. A file that does not
     compile is left out (the probe then compiles it and reports what that raises)."""
-    os.makedirs(cache, mode=0o755)
+    def folder(path):
+        # Readable by the sandbox user whatever this process's umask; writable by this one.
+        if not os.path.isdir(path):
+            folder(os.path.dirname(path))
+            os.mkdir(path)
+            os.chmod(path, 0o755)
+
+    folder(cache)
     saved = sys.pycache_prefix
     sys.pycache_prefix = cache
     try:
@@ -216,7 +223,7 @@ def compile_tree(tree, cache):
             except (SyntaxError, ValueError, RecursionError, MemoryError):
                 continue
             pyc = importlib.util.cache_from_source(path)
-            os.makedirs(os.path.dirname(pyc), mode=0o755, exist_ok=True)
+            folder(os.path.dirname(pyc))
             with open(pyc, "wb") as fh:
                 fh.write(importlib.util.MAGIC_NUMBER + (0b11).to_bytes(4, "little")
                          + importlib.util.source_hash(data) + marshal.dumps(code))
