@@ -22,7 +22,6 @@ import marshal
 import os
 import re
 import secrets
-import sys
 
 import pytest
 
@@ -200,9 +199,9 @@ def tree():
 
 def compile_tree(tree, cache):
     """Checked-hash byte code (PEP 552: valid only while the source hashes the same) of every
-    .py file of the committed tree, at the paths the probes' `sys.pycache_prefix = cache`
-    looks for. compile() only parses; nothing of the code runs here. A file that does not
-    compile is left out (the probe then compiles it and reports what that raises)."""
+    .py file of the committed tree, at CACHE/<path>c, where billing_probe.py looks for it.
+    compile() only parses; nothing of the code runs here. A file that does not compile is
+    left out (the probe then compiles it and reports what that raises)."""
     def folder(path):
         # Readable by the sandbox user whatever this process's umask; writable by this one.
         if not os.path.isdir(path):
@@ -211,25 +210,19 @@ def compile_tree(tree, cache):
             os.chmod(path, 0o755)
 
     folder(cache)
-    saved = sys.pycache_prefix
-    sys.pycache_prefix = cache
-    try:
-        for f, data in committed().items():
-            if not f.endswith(".py"):
-                continue
-            path = f"{tree}/{f}"
-            try:
-                code = compile(data, path, "exec", dont_inherit=True)
-            except (SyntaxError, ValueError, RecursionError, MemoryError):
-                continue
-            pyc = importlib.util.cache_from_source(path)
-            folder(os.path.dirname(pyc))
-            with open(pyc, "wb") as fh:
-                fh.write(importlib.util.MAGIC_NUMBER + (0b11).to_bytes(4, "little")
-                         + importlib.util.source_hash(data) + marshal.dumps(code))
-            os.chmod(pyc, 0o644)
-    finally:
-        sys.pycache_prefix = saved
+    for f, data in committed().items():
+        if not f.endswith(".py"):
+            continue
+        try:
+            code = compile(data, f"{tree}/{f}", "exec", dont_inherit=True)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        pyc = f"{cache}/{f}c"
+        folder(os.path.dirname(pyc))
+        with open(pyc, "wb") as fh:
+            fh.write(importlib.util.MAGIC_NUMBER + (0b11).to_bytes(4, "little")
+                     + importlib.util.source_hash(data) + marshal.dumps(code))
+        os.chmod(pyc, 0o644)
 
 
 def probe(tree, case, args=None):

@@ -15,26 +15,53 @@ own prints (and anything it writes to fd 1) go to standard error. With --cli it 
 package's command line instead (`billing.cli.main(ARGS)`): then what the code prints on
 standard output, and its exit status, are the observation (a black-box run).
 
-Byte code: `-I` ignores PYTHONPYCACHEPREFIX, so the cache is set here, to TREE.pyc: a
-folder the test runner wrote (checked-hash byte code it compiled from the committed bytes)
-and this user cannot write. Nothing is written there or anywhere else (a module whose byte
-code is missing or no longer matches its source is compiled in memory), and a .pyc without
-its source is never imported: byte code in the tree itself is never read.
+Byte code: the tree's modules are imported from their sources only. Their byte code is
+read from TREE.pyc, a folder the test runner wrote (checked-hash byte code it compiled from
+the committed bytes) and this user cannot write, and only while it matches the source;
+anything else is compiled in memory. Nothing is written, and no .pyc in the tree (in
+__pycache__ or without its source) is ever read. The interpreter's own modules (the paths
+on sys.path before the tree is added) keep their usual byte code.
 """
 import importlib.machinery as machinery
+import importlib.util
 import json
+import marshal
 import os
 import sys
 import traceback
 
 
+MAGIC = importlib.util.MAGIC_NUMBER + (0b11).to_bytes(4, "little")  # PEP 552, checked hash
+
+
 def source_only_imports(tree):
+    tree = os.path.realpath(tree)
+    cache = tree + ".pyc"
+    system = tuple(os.path.realpath(p) + os.sep for p in sys.path if p)
+
+    class TreeLoader(machinery.SourceFileLoader):
+        def get_code(self, fullname):
+            path = self.get_filename(fullname)
+            source = self.get_data(path)
+            rel = os.path.relpath(os.path.realpath(path), tree)
+            if not rel.startswith(".."):
+                try:
+                    with open(os.path.join(cache, rel + "c"), "rb") as f:
+                        data = f.read()
+                except OSError:
+                    data = b""
+                if data[:16] == MAGIC + importlib.util.source_hash(source):
+                    return marshal.loads(data[16:])
+            return self.source_to_code(source, path)
+
+    def hook(path):
+        if (os.path.realpath(path) + os.sep).startswith(system):
+            raise ImportError("an interpreter path: the usual finder takes it")
+        return machinery.FileFinder(path, (machinery.ExtensionFileLoader, machinery.EXTENSION_SUFFIXES),
+                                    (TreeLoader, machinery.SOURCE_SUFFIXES))
+
     sys.dont_write_bytecode = True
-    sys.pycache_prefix = tree.rstrip("/") + ".pyc"
-    details = [(machinery.ExtensionFileLoader, machinery.EXTENSION_SUFFIXES),
-               (machinery.SourceFileLoader, machinery.SOURCE_SUFFIXES)]
-    sys.path_hooks[:] = [machinery.FileFinder.path_hook(*details) if "FileFinder" in getattr(h, "__qualname__", "")
-                         else h for h in sys.path_hooks]
+    sys.path_hooks.insert(0, hook)
     sys.path_importer_cache.clear()
 
 
