@@ -7,15 +7,15 @@ It runs the workspace's code, so it runs as the sandbox user (a `user: sandbox`
 expect_stdout step, from /nab/probes): what it prints is an observation of that code, and
 the comparison is made on the host. It holds no expected values.
 
-Byte code: `python3 -I` ignores PYTHONPYCACHEPREFIX, so the cache is set here, to a folder of
-this process's own, and a .pyc without its source is never imported: a planted
-`__pycache__` (or a stray .pyc) cannot stand in for a plugin's source."""
+Byte code: the workspace's modules are imported from their sources only, compiled in
+memory: no byte code is read from the workspace (a planted `__pycache__`, or a stray .pyc,
+cannot stand in for a plugin's source) and none is written. The interpreter's own modules
+(the paths on sys.path before /workspace is added) keep their usual byte code."""
 import importlib
 import importlib.machinery as machinery
 import json
 import os
 import sys
-import tempfile
 
 WS = "/workspace"
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -39,13 +39,23 @@ def line(key, results):
     return key + "\t" + json.dumps(canon(results), sort_keys=True)
 
 
+class SourceOnly(machinery.SourceFileLoader):
+    def get_code(self, fullname):
+        path = self.get_filename(fullname)
+        return self.source_to_code(self.get_data(path), path)
+
+
 def source_only_imports():
+    system = tuple(os.path.realpath(p) + os.sep for p in sys.path if p)
+
+    def hook(path):
+        if (os.path.realpath(path) + os.sep).startswith(system):
+            raise ImportError("an interpreter path: the usual finder takes it")
+        return machinery.FileFinder(path, (machinery.ExtensionFileLoader, machinery.EXTENSION_SUFFIXES),
+                                    (SourceOnly, machinery.SOURCE_SUFFIXES))
+
     sys.dont_write_bytecode = True
-    sys.pycache_prefix = tempfile.mkdtemp(prefix="nab-pycache-")
-    details = [(machinery.ExtensionFileLoader, machinery.EXTENSION_SUFFIXES),
-               (machinery.SourceFileLoader, machinery.SOURCE_SUFFIXES)]
-    sys.path_hooks[:] = [machinery.FileFinder.path_hook(*details) if "FileFinder" in getattr(h, "__qualname__", "")
-                         else h for h in sys.path_hooks]
+    sys.path_hooks.insert(0, hook)
     sys.path_importer_cache.clear()
 
 
