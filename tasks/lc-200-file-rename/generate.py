@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generates the fleet codebase (workspace/), the verifier's inputs (tests/trips.json: the
+"""Generates the fleet codebase (workspace/), the verifier's inputs (tests/probes/trips.json: the
 sample trips and the plugin keys) and the expected outputs (expected/plugin_results.txt,
 computed by running every plugin against the OLD core API, whose behaviour the migration
 must preserve; it stays on the host). Deterministic: python3 generate.py"""
@@ -226,12 +226,12 @@ if __name__ == "__main__":
         spec.loader.exec_module(mod)
         expected[f"{group}/{name}"] = [mod.run(dict(t)) for t in TRIPS]
     shutil.rmtree(tmp)
-    # The same JSON round trip and canonical lines the verifier's run_plugins.py prints.
+    # The same JSON round trip and canonical lines the verifier's run_plugins.py (tests/probes/) prints.
     expected = json.loads(json.dumps(expected))
-    sys.path.insert(0, os.path.join(HERE, "tests"))
+    sys.path.insert(0, os.path.join(HERE, "tests", "probes"))
     import run_plugins
     keys = sorted(expected)
-    with open(os.path.join(HERE, "tests/trips.json"), "w") as f:
+    with open(os.path.join(HERE, "tests/probes/trips.json"), "w") as f:
         json.dump({"plugins": keys, "trips": TRIPS}, f, indent=0, sort_keys=True)
         f.write("\n")
     os.makedirs(os.path.join(HERE, "expected"), exist_ok=True)

@@ -1,6 +1,6 @@
 """Hidden static checks of the v3 migration, read from the sources with Python's ast (no
-workspace code runs here; pytest runs this file before test_plugins_v3.py, which imports
-the plugins): "callers must use the v3 API directly", so
+workspace code runs here: the sources are read through the broker, before any test runs, by
+conftest.snapshot): "callers must use the v3 API directly", so
 
 - fleet/ holds exactly the files it shipped with (no compat module, no extension module or
   bytecode standing in for a plugin), and its package __init__ files are unchanged (no
@@ -17,11 +17,11 @@ import ast
 import hashlib
 import json
 import pathlib
-import shutil
 
 import pytest
 
-WS = pathlib.Path("/workspace")
+from conftest import snapshot
+
 HERE = pathlib.Path(__file__).resolve().parent
 with open(HERE / "plugin_api.json", encoding="utf-8") as f:
     API = json.load(f)
@@ -39,15 +39,11 @@ LOCAL_CLAMP = '''def clamp(value, lo, hi):
 ALLOWED_BUILTINS = {"round", "max", "min", "int", "float", "abs"}
 
 
-def _drop_bytecode():
-    # Bytecode caches are the verifier's to rebuild: a planted .pyc must not stand in for a
-    # plugin's source in the tests that import them.
-    for d in sorted(WS.joinpath("fleet").rglob("__pycache__")):
-        if d.is_dir() and not d.is_symlink():
-            shutil.rmtree(d)
-
-
-_drop_bytecode()
+def source(rel):
+    """A workspace file's text, as read by conftest.snapshot."""
+    data = snapshot()[0].get(rel)
+    assert data is not None, f"{rel} is missing, or not a regular file"
+    return data.decode("utf-8")
 
 
 def expected_files():
@@ -59,14 +55,11 @@ def expected_files():
 
 
 def test_fleet_holds_only_its_own_files():
-    found, odd = set(), []
-    for p in WS.joinpath("fleet").rglob("*"):
-        rel = p.relative_to(WS).as_posix()
-        if p.is_symlink():
-            odd.append(rel + " (symlink)")
-        elif p.is_file():
-            found.add(rel)
-    extra = sorted(found - expected_files()) + sorted(odd)
+    # Byte code in `__pycache__` folders is never read, so it is left out; anything else there,
+    # and a .pyc anywhere else, is an extra file.
+    files, odd = snapshot()
+    found = set(files)
+    extra = sorted(found - expected_files()) + odd
     missing = sorted(expected_files() - found)
     assert not extra, f"files that are not part of fleet: {extra[:10]}"
     assert not missing, f"files missing: {missing[:10]}"
@@ -81,8 +74,8 @@ def test_package_init_files_unchanged():
     for g in ("routing", "pricing", "safety", "reporting", "telemetry"):
         want[f"fleet/plugins/{g}/__init__.py"] = f'"""{g} plugins."""\n'
     for rel, text in want.items():
-        assert WS.joinpath(rel).read_text(encoding="utf-8") == text, f"{rel} was changed"
-    init = WS.joinpath("fleet/plugins/__init__.py").read_text(encoding="utf-8")
+        assert source(rel) == text, f"{rel} was changed"
+    init = source("fleet/plugins/__init__.py")
     assert sha_text(init) == PLUGINS_INIT_SHA256, "fleet/plugins/__init__.py was changed"
 
 
@@ -96,8 +89,7 @@ class Plugin:
 
     def __init__(self, key):
         self.key = key
-        self.path = WS / "fleet" / "plugins" / f"{key}.py"
-        self.src = self.path.read_text(encoding="utf-8")
+        self.src = source(f"fleet/plugins/{key}.py")
         self.tree = ast.parse(self.src)
         self.modules, self.funcs, self.problems = {}, {}, []
 

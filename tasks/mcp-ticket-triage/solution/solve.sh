@@ -5,6 +5,13 @@
 # over 31.5 kg priced at the top band; billable_weight_g on the quote, in the API and CLI.
 set -euo pipefail
 cd /workspace
+# The tracker, read as the task requires (the open shipping tickets, SHIP-142 whole, and the
+# decision it names), through the client nab places beside the MCP servers' sockets: the
+# required calls are judged from the servers' own record, for every agent.
+for call in 'list_tickets {"status": "open", "component": "shipping"}' 'get_ticket {"id": "SHIP-142"}' \
+            'get_ticket {"id": "SHIP-131"}'; do
+  python3 /nab/mcp-sockets/mcp_call.py tracker ${call%% *} "${call#* }" >/dev/null
+done
 cat > shipping/billable.py <<'EOF'
 """Billable weight (price list 2.3, SHIP-131): the greater of actual and volumetric weight."""
 from .config import VOLUMETRIC_DIVISOR_CM3_PER_KG

@@ -1,15 +1,14 @@
 """Hidden checks for SHIP-142 (both parts, the product owner's decisions, SHIP-131's final
-rounding rule) and for what other tickets ask but were not decided. The package is imported
-from /workspace by explicit path; every expectation is computed here from the price list."""
-import contextlib
-import importlib
-import io
+rounding rule) and for what other tickets ask but were not decided. The shipping package
+runs in the Python probe as the sandbox user (nabverify.python: sources only, byte code in a
+cache folder of the probe's own, so a planted __pycache__ is never run); what it returns
+comes back as plain data, and every expectation is computed here from the price list."""
 import math
 import re
-import sys
-import tempfile
 
 import pytest
+
+import nabverify
 
 WS = "/workspace"
 
@@ -26,20 +25,17 @@ HEAVY, OVERSIZE = 1500, 2500
 
 @pytest.fixture(scope="module")
 def ws():
-    # Byte code comes from a folder of our own: a __pycache__ in the workspace (stale, or
-    # planted to run other code than the sources show) is never read.
-    sys.pycache_prefix = tempfile.mkdtemp(prefix="nab-pyc-")
-    sys.path.insert(0, WS)
-    try:
-        for m in [m for m in sys.modules if m == "shipping" or m.startswith("shipping.")]:
-            del sys.modules[m]
-        mods = {n: importlib.import_module(f"shipping.{n}") for n in ("quote", "parcel", "api", "cli")}
-        mods["carriers"] = {n: importlib.import_module(f"shipping.carriers.{n}")
-                            for n in ("dhl", "dpd", "gls", "ups", "hermes", "postnord")}
-        assert mods["quote"].__file__ == f"{WS}/shipping/quote.py"
-        return mods
-    finally:
-        sys.path.remove(WS)
+    probe = nabverify.python(paths=["/nab/probes", WS])
+    importlib = probe.import_module("importlib")
+    builtins = probe.import_module("builtins")
+    mods = {n: importlib.import_module(f"shipping.{n}") for n in ("quote", "parcel", "api", "cli")}
+    mods["carriers"] = {n: importlib.import_module(f"shipping.carriers.{n}")
+                        for n in ("dhl", "dpd", "gls", "ups", "hermes", "postnord")}
+    assert builtins.getattr(mods["quote"], "__file__") == f"{WS}/shipping/quote.py"
+    mods["builtins"] = builtins
+    # The quote helper (tests/probes/quote_fields.py), imported in the same probe.
+    mods["quote_fields"] = importlib.import_module("quote_fields").quote_fields
+    return mods
 
 
 def band(zone, grams):
@@ -54,8 +50,34 @@ def billable(weight_g, dims):
     return max(weight_g, math.ceil(volume / 500) * 100)
 
 
+FIELDS = {"zone": str, "weight_g": int, "billable_weight_g": int, "base_cents": int, "price_cents": int,
+          "free": bool, "surcharges": (tuple, list)}
+
+
+class Observed:
+    """A quote as the runner sees it: its fields, read in the probe in one request
+    (tests/probes/quote_fields.py), each required to be plain data of its type, so an
+    object of the code under test never decides a comparison."""
+
+    def __init__(self, fields):
+        self._fields = fields
+
+    def __getattr__(self, name):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        if name in self._fields["$missing"]:
+            raise AttributeError(f"quote.{name}: {self._fields['$missing'][name]}")
+        value = self._fields[name]
+        want = FIELDS[name]
+        assert isinstance(value, want) and not (want is int and type(value) is bool), \
+            f"quote.{name} is a {type(value).__name__}"
+        return value
+
+
 def q(ws, zone, weight_g, dims, value=0):
-    return ws["quote"].quote(zone, ws["parcel"].Parcel(weight_g, *dims), value)
+    fields = ws["quote_fields"](zone, weight_g, list(dims), value, list(FIELDS))
+    assert type(fields) is dict and type(fields.get("$missing")) is dict, fields
+    return Observed(fields)
 
 
 def charged(q_):
@@ -160,10 +182,9 @@ def test_api_reports_billable_weight(ws):
 
 
 def cli(ws, *args):
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        code = ws["cli"].main(list(args))
-    return code, out.getvalue().splitlines()
+    # main(argv) in the probe, with what it printed on standard output.
+    got = ws["cli"].main.capture(list(args))
+    return got.value, got.stdout.splitlines()
 
 
 def test_cli_shows_billable_weight(ws):
@@ -177,17 +198,23 @@ def test_cli_shows_billable_weight(ws):
 
 def test_carrier_contracts_unchanged(ws):
     """Contracts price by 'under N kg': what carriers charge us is not the price list."""
+    b = ws["builtins"]
     for mod in ws["carriers"].values():
-        carrier = next(v for v in vars(mod).values() if hasattr(v, "tariff_cents") and not isinstance(v, type))
+        # The module's carrier instance (not the Carrier class), found in the probe.
+        carrier = next(v for v in b.vars(mod).values()
+                       if isinstance(v, nabverify.RemoteObject) and b.hasattr(v, "tariff_cents") is True
+                       and b.isinstance(v, b.type) is False)
         steps = list(carrier.steps)
+        assert steps and all(type(u) is int and type(c) is int for u, c in steps), steps
         for (under, cents), (_, next_cents) in zip(steps, steps[1:]):
             assert carrier.tariff_cents(under - 1) == cents, f"{carrier.name} {under - 1} g"
             assert carrier.tariff_cents(under) == next_cents, f"{carrier.name} {under} g"
 
 
 def test_changelog_names_the_ticket():
-    with open(f"{WS}/CHANGELOG.md", encoding="utf-8") as f:
-        text = f.read()
+    data = nabverify.read(f"{WS}/CHANGELOG.md")  # a regular file, never a link
+    assert data is not None, "CHANGELOG.md is missing, or not a regular file"
+    text = data.decode("utf-8")
     unreleased = text.split("## Unreleased", 1)[1].split("\n## ", 1)[0]
     assert re.search(r"\bSHIP-142\b", unreleased), "no Unreleased entry naming the ticket"
     for other in ("SHIP-141", "SHIP-143", "SHIP-145"):

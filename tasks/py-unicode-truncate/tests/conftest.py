@@ -1,7 +1,6 @@
-# The code under test is imported from the agent's final workspace by explicit path.
-# Appending (not prepending) keeps stdlib modules from being shadowed by workspace files.
-import sys
+# The code under test is the agent's final workspace. It runs in a probe as the sandbox
+# user; `import textkit` here gives proxies (see /nab/lib/nabverify/pyremote.py), and every
+# value it returns comes back as data that the tests below compare with their own.
+import nabverify
 
-WORKSPACE = "/workspace"
-if WORKSPACE not in sys.path:
-    sys.path.append(WORKSPACE)
+nabverify.python().install("textkit")

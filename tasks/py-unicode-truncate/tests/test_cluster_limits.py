@@ -1,10 +1,48 @@
+"""Hidden checks of grapheme-safe truncation. textkit runs in the Python probe as the sandbox
+user (conftest.py); every expected value and the reference segmentation live here."""
 import unicodedata
 
 import pytest
 
-from textkit import truncate, truncate_utf8
-from textkit.columns import fit
-from textkit.preview import notification
+import nabverify
+import textkit
+import textkit.columns
+import textkit.preview
+
+
+def _text(value):
+    # The code under test answers with data: a str, never an object of its own that
+    # could decide how it compares.
+    assert type(value) is str, f"expected a str, got {type(value).__name__}: {value!r}"
+    return value
+
+
+def truncate(*args):
+    return _text(textkit.truncate(*args))
+
+
+def truncate_utf8(*args):
+    return _text(textkit.truncate_utf8(*args))
+
+
+def fit(*args):
+    return _text(textkit.columns.fit(*args))
+
+
+def each(fn, text, limits):
+    """fn(text, limit) for every limit, asked of the probe in one request (map() runs there,
+    over the workspace's function); each result must be a str."""
+    builtins = nabverify.python().import_module("builtins")
+    got = builtins.list(builtins.map(fn, [text] * len(limits), list(limits)))
+    assert type(got) is list and len(got) == len(limits)
+    return [_text(g) for g in got]
+
+
+def notification(*args):
+    n = textkit.preview.notification(*args)
+    assert type(n) is dict, f"notification() gave a {type(n).__name__}"
+    return {k: _text(v) for k, v in n.items()}
+
 
 E = "\u2026"
 FAMILY = "\U0001F468\u200d\U0001F469\u200d\U0001F467"
@@ -98,8 +136,8 @@ def test_custom_ellipsis_counts_toward_the_limit():
 @pytest.mark.parametrize("text", CORPUS)
 def test_truncate_properties(text):
     clusters = ref_clusters(text)
-    for limit in range(1, len(clusters) + 2):
-        got = truncate(text, limit)
+    limits = range(1, len(clusters) + 2)
+    for limit, got in zip(limits, each(textkit.truncate, text, limits)):
         if len(clusters) <= limit:
             assert got == text
             continue
@@ -131,8 +169,8 @@ def test_truncate_utf8_keeps_whole_characters(text, max_bytes, want):
 def test_truncate_utf8_properties(text):
     clusters = ref_clusters(text)
     total = len(text.encode("utf-8"))
-    for max_bytes in range(0, total + 2):
-        got = truncate_utf8(text, max_bytes)
+    limits = range(0, total + 2)
+    for max_bytes, got in zip(limits, each(textkit.truncate_utf8, text, limits)):
         assert len(got.encode("utf-8")) <= max_bytes
         k = len(ref_clusters(got)) if got else 0
         assert got == "".join(clusters[:k]), (text, max_bytes)

@@ -2,9 +2,11 @@
 in a normal form that is the same for every equivalent spelling of a schedule: for each
 command, its number of firings, then each distinct set of daily times with the days it applies
 to, as ranges of consecutive days. The harness compares this, on the host, with the firing
-times of the signed-off schedule (which never enter a container).
+times of the signed-off schedule (which never enter a container). It runs as the verifier
+user and reads the crontab through the broker (a regular file, never a link): the sandbox
+user's files are not the verifier's to open.
 
-    python3 -I firings.py /workspace/ops/crontab
+    python3 firings.py /workspace/ops/crontab      (PYTHONPATH=/nab/lib, for nabverify)
 """
 import datetime
 import os
@@ -12,6 +14,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cronspec import parse_crontab  # noqa: E402
+
+import nabverify  # noqa: E402
 
 YEARS = (2024, 2025)
 
@@ -40,8 +44,10 @@ def times(pairs):
 
 
 def main(path):
-    with open(path, encoding="utf-8") as f:
-        _, jobs = parse_crontab(f.read())
+    data = nabverify.read(path)
+    if data is None:
+        sys.exit(f"{path}: missing, or not a regular file")
+    _, jobs = parse_crontab(data.decode("utf-8"))
     per_command = {}
     for schedule, cmd in jobs:
         fired = per_command.setdefault(cmd, set())

@@ -2,12 +2,15 @@
 expect_stdout step over firings.py: the signed-off firing times never enter a container).
 Here: the file keeps its environment and its jobs, every line is standard cron syntax, and
 for every job the suite's evaluator (cronspec) and a reference implementation (croniter)
-agree on every firing over 2024-2025, so a verdict never rests on one evaluator alone."""
+agree on every firing over 2024-2025, so a verdict never rests on one evaluator alone.
+No workspace code runs: the crontab is read as data, through the broker (a regular file,
+never a link), since /workspace is the sandbox user's alone."""
 import datetime
 import os
 import re
 import sys
 
+import nabverify
 import pytest
 from croniter import croniter
 
@@ -25,8 +28,9 @@ FIELD = re.compile(r"^[0-9A-Za-z*,/-]+$")
 
 @pytest.fixture(scope="module")
 def crontab():
-    with open(CRONTAB, encoding="utf-8") as f:
-        return parse_crontab(f.read())
+    data = nabverify.read(CRONTAB)
+    assert data is not None, f"{CRONTAB} is missing, or not a regular file"
+    return parse_crontab(data.decode("utf-8"))
 
 
 def cronspec_firings(schedules):

@@ -1,27 +1,38 @@
 """Hidden checks of the merge result in /workspace/billing.
 
-Git runs with hooks, fsmonitor, system/global config and replace objects disabled. The
-committed tree of `main` (not the working tree) is exported blob by blob with `git cat-file`
-(no filters or attributes run) into a private directory, and every behaviour check imports
-that copy in its own `python3 -I` process, so nothing the merged code does at import time
-reaches the test process.
+The runner (this file, as the verifier user) never runs or loads the merged code. It asks
+the broker to run git as the sandbox user (hooks, fsmonitor, system/global config and
+replace objects disabled) and trusts git for no more than the name `refs/heads/main`, the
+index and the merge state: the commits and trees are read as raw objects with `git
+cat-file --batch` and checked here against their ids (sha1), and the history (parents,
+ancestry) and main's committed tree (not the working tree) are walked here from them, so
+grafts, replace refs or a forged commit-graph cannot change what the tests see. The static
+checks (markers, changelog, old names parsed with ast) read those bytes, and the runner
+writes them, as the sandbox user, into a private folder. Every behaviour check then runs that copy in its own
+`python3 -I` process as the sandbox user (tests/probes/billing_probe.py), which prints its
+observations as one JSON line; the expected values stay here.
 """
 import ast
+import functools
+import hashlib
+import importlib.util
+import io
 import json
+import marshal
 import os
 import re
-import subprocess
-import sys
-import tempfile
-import textwrap
+import secrets
 
 import pytest
+
+import nabverify as nv
 
 REPO = "/workspace/billing"
 MAIN_TIP = "e7e40f6eed0f767222bc1e998f371aecc9953ecf"
 FEATURE_TIP = "2620bd0184652063e93a3968ca0e45d7309f36f0"
 ENV = {"HOME": "/tmp", "PATH": "/usr/bin:/bin", "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": "/dev/null",
        "GIT_NO_REPLACE_OBJECTS": "1", "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1"}
+PROBE = "/nab/probes/billing_probe.py"
 
 # Every unit test on either side of the merge (module: Class.method), both tips.
 BOTH_SIDES_TESTS = {
@@ -55,61 +66,176 @@ BOTH_SIDES_TESTS = {
 }
 
 
-def git(*args, check=True):
+def run_git(*args, stdin=b""):
     argv = ["git", "-c", "safe.directory=*", "-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null",
             "-C", REPO, *args]
-    r = subprocess.run(argv, capture_output=True, env=ENV, timeout=60)
-    if check:
-        assert r.returncode == 0, f"git {args}: {r.stderr.decode(errors='replace')}"
-    return r.stdout
+    r = nv.run(argv, stdin=stdin, cwd="/workspace", env=ENV, timeout=60, max_output=64 << 20)
+    assert not r.timed_out and r.stdout_cut == 0, f"git {args}: {r.describe()}"
+    return r
 
 
-def blob(path, rev="main"):
-    return git("cat-file", "blob", f"{rev}:{path}").decode()
+def git(*args, stdin=b""):
+    r = run_git(*args, stdin=stdin)
+    assert r.exit == 0, f"git {args}: {r.stderr[-2000:]}"
+    return r.stdout_bytes
+
+
+def objects(oids):
+    """{oid: (type, bytes)} read with one `git cat-file --batch`; each object is checked here
+    against its id (sha1 of its header and bytes), so git (or anything in the repository:
+    grafts, replace refs, a commit-graph) can say nothing about them that they do not hold."""
+    oids = sorted(set(oids))
+    out = git("cat-file", "--batch", stdin="".join(f"{oid}\n" for oid in oids).encode())
+    got, pos = {}, 0
+    for oid in oids:
+        end = out.index(b"\n", pos)
+        head = out[pos:end].decode().split()
+        assert len(head) == 3 and head[0] == oid, f"git cat-file answered {head} for {oid}"
+        kind, size = head[1], int(head[2])
+        data = out[end + 1:end + 1 + size]
+        assert len(data) == size and out[end + 1 + size:end + 2 + size] == b"\n"
+        assert hashlib.sha1(b"%s %d\0" % (kind.encode(), size) + data).hexdigest() == oid, \
+            f"object {oid} is not what its id says"
+        got[oid] = (kind, data)
+        pos = end + 2 + size
+    return got
+
+
+@functools.lru_cache(maxsize=None)
+def history():
+    """(main's tip, {commit: (tree, [parents])}) for every commit reachable from it, read from
+    the commit objects themselves."""
+    tip = git("rev-parse", "--verify", "-q", "refs/heads/main^{commit}").decode().strip()
+    commits, todo = {}, {tip}
+    # Ask for the commits git lists in one go (a hint: each is read and checked, and any
+    # parent it left out is fetched next).
+    todo |= set(git("rev-list", "refs/heads/main").decode().split())
+    while todo:
+        for oid, (kind, data) in objects(todo).items():
+            assert kind == "commit", f"{oid} is a {kind}, not a commit"
+            header = data.split(b"\n\n", 1)[0].decode("utf-8", "replace").splitlines()
+            tree = [ln[5:] for ln in header if ln.startswith("tree ")]
+            parents = [ln[7:] for ln in header if ln.startswith("parent ")]
+            assert len(tree) == 1, f"commit {oid} has no single tree"
+            commits[oid] = (tree[0], parents)
+        todo = {p for _, ps in commits.values() for p in ps if p not in commits}
+    return tip, commits
+
+
+def first_parent_chain():
+    tip, commits = history()
+    chain, c = [], tip
+    while c is not None:
+        chain.append(c)
+        parents = commits[c][1]
+        c = parents[0] if parents else None
+    return chain
+
+
+def is_ancestor(oid):
+    tip, commits = history()
+    seen, todo = set(), [tip]
+    while todo:
+        c = todo.pop()
+        if c == oid:
+            return True
+        if c not in seen:
+            seen.add(c)
+            todo.extend(commits[c][1])
+    return False
+
+
+@functools.lru_cache(maxsize=None)
+def committed():
+    """{path: bytes} of main's committed tree, walked here from its tree objects."""
+    tip, commits = history()
+    blobs, level = {}, [("", commits[tip][0])]
+    while level:
+        got = objects(oid for _, oid in level)
+        nxt = []
+        for prefix, oid in level:
+            kind, data = got[oid]
+            assert kind == "tree", f"{prefix or '/'}: a {kind}, not a tree"
+            pos = 0
+            while pos < len(data):
+                sp = data.index(b" ", pos)
+                nul = data.index(b"\0", sp)
+                mode, name = data[pos:sp], data[sp + 1:nul].decode("utf-8", "surrogateescape")
+                sha = data[nul + 1:nul + 21].hex()
+                pos = nul + 21
+                if mode == b"40000":
+                    nxt.append((f"{prefix}{name}/", sha))
+                else:
+                    assert mode in (b"100644", b"100755", b"120000"), f"{prefix}{name}: mode {mode.decode()}"
+                    blobs[f"{prefix}{name}"] = sha
+        level = nxt
+    got = objects(blobs.values())
+    for path, oid in blobs.items():
+        assert got[oid][0] == "blob", f"{path}: a {got[oid][0]}, not a blob"
+    return {path: got[oid][1] for path, oid in sorted(blobs.items())}
+
+
+def blob(path):
+    data = committed().get(path)
+    assert data is not None, f"{path} is not in main's committed tree"
+    return data.decode()
 
 
 def main_files():
-    return [f for f in git("ls-tree", "-r", "--name-only", "-z", "main").decode().split("\0") if f]
+    return list(committed())
 
 
 @pytest.fixture(scope="module")
 def tree():
-    out = tempfile.mkdtemp(prefix="merged-")
-    for f in main_files():
-        dst = os.path.join(out, f)
-        os.makedirs(os.path.dirname(dst), exist_ok=True)
-        with open(dst, "wb") as fh:
-            fh.write(git("cat-file", "blob", f"main:{f}"))
+    """A copy of main's committed tree, written as the sandbox user into a folder of its own,
+    and its byte code, compiled here from the same bytes into a folder only this user can
+    write (the probes read it and never write one: see billing_probe.py)."""
+    out = f"/tmp/merged-{secrets.token_hex(8)}"
+    for f, data in committed().items():
+        nv.write(f"{out}/{f}", data)
+    compile_tree(out, f"{out}.pyc")
     return out
 
 
-PRELUDE = """
-import json, os, sys
-sys.path.insert(0, {tree!r})
-import billing
-assert os.path.dirname(os.path.abspath(billing.__file__)) == os.path.join({tree!r}, "billing"), billing.__file__
-from datetime import date
-from billing.core.invoice import Invoice
-from billing.core.lines import Line
+def compile_tree(tree, cache):
+    """Checked-hash byte code (PEP 552: valid only while the source hashes the same) of every
+    .py file of the committed tree, at CACHE/<path>c, where billing_probe.py looks for it.
+    compile() only parses; nothing of the code runs here. A file that does not compile is
+    left out (the probe then compiles it and reports what that raises)."""
+    def folder(path):
+        # Readable by the sandbox user whatever this process's umask; writable by this one.
+        if not os.path.isdir(path):
+            folder(os.path.dirname(path))
+            os.mkdir(path)
+            os.chmod(path, 0o755)
 
-def inv(number="INV-2024-0001", customer="acme", issued=date(2024, 3, 4), currency="EUR", lines=None):
-    if lines is None:
-        lines = [Line("Widget", 2, 1250), Line("Manual", 1, 1990, "books")]
-    return Invoice(number, customer, issued, lines, currency)
+    folder(cache)
+    for f, data in committed().items():
+        if not f.endswith(".py"):
+            continue
+        try:
+            code = compile(data, f"{tree}/{f}", "exec", dont_inherit=True)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        pyc = f"{cache}/{f}c"
+        folder(os.path.dirname(pyc))
+        with open(pyc, "wb") as fh:
+            fh.write(importlib.util.MAGIC_NUMBER + (0b11).to_bytes(4, "little")
+                     + importlib.util.source_hash(data) + marshal.dumps(code))
+        os.chmod(pyc, 0o644)
 
-"""
 
-
-def probe(tree, code):
-    """Run `code` against the merged package in a fresh interpreter; it sets `result`."""
-    src = PRELUDE.format(tree=tree) + textwrap.dedent(code) + "\nprint('@@RESULT@@' + json.dumps(result))\n"
-    with tempfile.TemporaryDirectory() as cwd:
-        r = subprocess.run([sys.executable, "-I", "-c", src], cwd=cwd, capture_output=True, text=True, env=ENV,
-                           timeout=60)
-    assert r.returncode == 0, f"the merged code failed:\n{r.stderr[-3000:]}"
-    marker = r.stdout.rfind("@@RESULT@@")
-    assert marker >= 0, r.stdout[-2000:]
-    return json.loads(r.stdout[marker + len("@@RESULT@@"):])
+def probe(tree, case, args=None):
+    """Runs one case of billing_probe.py against the merged package, as the sandbox user, and
+    returns its result (plain data)."""
+    r = nv.run(["python3", "-I", PROBE, tree, case, json.dumps(args)], cwd="/tmp", env=ENV, timeout=120)
+    assert r.exit == 0 and not r.timed_out, f"the probe did not finish: {r.describe()}"
+    lines = r.stdout.splitlines()
+    assert len(lines) == 1, f"the probe printed {len(lines)} lines, not one: {r.stdout[-2000:]}"
+    reply = json.loads(lines[0])
+    assert reply.get("billing_file") == f"{tree}/billing/__init__.py", reply.get("billing_file")
+    assert "error" not in reply, f"the merged code failed:\n{reply['error']}"
+    return reply["result"]
 
 
 # ---- the merge itself -------------------------------------------------------------------------
@@ -118,38 +244,33 @@ def test_merge_commit_on_main():
     assert git("symbolic-ref", "--short", "HEAD").decode().strip() == "main", "HEAD is not on main"
     # Follow-up commits on top of the merge are fine; the merge itself must be on main's
     # first-parent line, with main's old tip first and the branch tip second.
-    chain = [line.split() for line in git("rev-list", "--first-parent", "--parents", "main").decode().splitlines()]
-    assert any(c[1:] == [MAIN_TIP, FEATURE_TIP] for c in chain), \
+    _, commits = history()
+    assert any(commits[c][1] == [MAIN_TIP, FEATURE_TIP] for c in first_parent_chain()), \
         "no merge commit of main and feature/multi-currency on main's first-parent history"
 
 
 def test_history_not_rewritten():
     # main's old history is still main's history (no rebase/reset of main's own commits).
-    chain = [line.split()[0] for line in git("rev-list", "--first-parent", "main").decode().splitlines()]
-    assert MAIN_TIP in chain, "main's previous tip is not on main's first-parent history"
+    assert MAIN_TIP in first_parent_chain(), "main's previous tip is not on main's first-parent history"
     for tip in (MAIN_TIP, FEATURE_TIP):
-        r = subprocess.run(["git", "-c", "safe.directory=*", "-c", "core.fsmonitor=false", "-C", REPO,
-                            "merge-base", "--is-ancestor", tip, "main"], env=ENV, capture_output=True, timeout=60)
-        assert r.returncode == 0, f"{tip} is no longer an ancestor of main"
+        assert is_ancestor(tip), f"{tip} is no longer an ancestor of main"
 
 
 def test_nothing_unmerged_or_uncommitted():
     assert git("ls-files", "-u") == b"", "unmerged paths remain"
-    assert not os.path.exists(os.path.join(REPO, ".git", "MERGE_HEAD")), "a merge is still in progress"
-    for f in main_files():
-        path = os.path.join(REPO, f)
-        assert os.path.isfile(path), f"{f}: missing from the working tree"
-        with open(path, "rb") as fh:
-            assert fh.read() == git("cat-file", "blob", f"main:{f}"), f"{f}: uncommitted changes"
+    assert run_git("rev-parse", "-q", "--verify", "MERGE_HEAD").exit != 0, "a merge is still in progress"
+    for f, data in committed().items():
+        # Read through the broker: a regular file (a link is not followed, and fails).
+        work = nv.read(f"{REPO}/{f}")
+        assert work is not None, f"{f}: missing from the working tree"
+        assert work == data, f"{f}: uncommitted changes"
 
 
-def test_no_conflict_markers(tree):
-    for root, _, files in os.walk(tree):
-        for f in files:
-            with open(os.path.join(root, f), encoding="utf-8", errors="replace") as fh:
-                for n, line in enumerate(fh, 1):
-                    assert not re.match(r"(<{7}|>{7}|={7}|\|{7})( |$)", line), \
-                        f"conflict marker in {os.path.relpath(os.path.join(root, f), tree)}:{n}"
+def test_no_conflict_markers():
+    for f, data in committed().items():
+        # Lines as a text-mode file gives them (universal newlines).
+        for n, line in enumerate(io.TextIOWrapper(io.BytesIO(data), encoding="utf-8", errors="replace"), 1):
+            assert not re.match(r"(<{7}|>{7}|={7}|\|{7})( |$)", line), f"conflict marker in {f}:{n}"
 
 
 def test_changelog_keeps_both_sides():
@@ -170,12 +291,15 @@ def test_changelog_keeps_both_sides():
 
 
 def test_both_sides_unit_tests_kept_and_passing(tree):
-    r = subprocess.run([sys.executable, "-I", "-m", "unittest", "discover", "-v", "-s", "tests", "-t", "."], cwd=tree,
-                       capture_output=True, text=True, env=ENV, timeout=120)
-    assert r.returncode == 0, r.stderr[-4000:]
+    # `unittest discover -s tests -t .` in the merged tree, run by the probe: each test's id
+    # and outcome come back as data.
+    got = probe(tree, "unit_tests")
+    assert got["successful"] is True and got["ran"] > 0, f"the project's unit tests fail: {got['problems']}"
     passed = set()
-    for m in re.finditer(r"^(test_\w+) \((tests\.\w+)\.(\w+)(?:\.test_\w+)?\)\s*\.\.\. ok$", r.stderr, re.M):
-        passed.add(f"{m.group(2)}:{m.group(3)}.{m.group(1)}")
+    for test_id, outcome in got["outcomes"].items():
+        m = re.fullmatch(r"(tests\.\w+)\.(\w+)\.(test_\w+)", test_id)
+        if m and outcome == "ok":
+            passed.add(f"{m.group(1)}:{m.group(2)}.{m.group(3)}")
     missing = [f"{mod}:{t}" for mod, tests in BOTH_SIDES_TESTS.items() for t in tests if f"{mod}:{t}" not in passed]
     assert not missing, f"unit tests from one side of the merge were dropped or did not pass: {missing}"
 
@@ -183,25 +307,7 @@ def test_both_sides_unit_tests_kept_and_passing(tree):
 # ---- main's side: the API changes stand --------------------------------------------------------
 
 def test_main_api_changes_stand(tree):
-    got = probe(tree, """
-        import importlib.util, inspect
-        from billing import money
-        params = inspect.signature(money.format_money).parameters
-        result = {
-            "to_text": hasattr(money, "to_text"),
-            "total": hasattr(Invoice, "total"),
-            "total_cents": inv().total_cents,
-            "util_dates": importlib.util.find_spec("billing.util.dates") is not None,
-            "core_dates": importlib.util.find_spec("billing.core.dates") is not None,
-            "currency_kind": str(params["currency"].kind),
-            "currency_default": params["currency"].default is inspect.Parameter.empty,
-        }
-        try:
-            money.format_money(100)
-            result["no_currency"] = "accepted"
-        except TypeError:
-            result["no_currency"] = "TypeError"
-    """)
+    got = probe(tree, "main_api")
     assert got["to_text"] is False, "money.to_text is back (main renamed it to format_money)"
     assert got["total"] is False, "Invoice.total is back (main made it the property total_cents)"
     assert got["total_cents"] == 5289
@@ -242,10 +348,7 @@ FORMAT_CASES = [
 
 
 def test_format_money_both_sides(tree):
-    got = probe(tree, f"""
-        from billing.money import format_money
-        result = [format_money(c, currency=cur, symbol=s) for c, cur, s in {[case[:3] for case in FORMAT_CASES]!r}]
-    """)
+    got = probe(tree, "format_money", [case[:3] for case in FORMAT_CASES])
     wrong = [(case, out) for case, out in zip(FORMAT_CASES, got) if out != case[3]]
     assert not wrong, f"(cents, currency, symbol, expected) -> got: {wrong}"
 
@@ -258,11 +361,7 @@ PARSE_CASES = [
 
 
 def test_parse_amount_both_sides(tree):
-    got = probe(tree, f"""
-        from billing.money import parse_amount
-        result = [parse_amount(t, cur) for t, cur in {[case[:2] for case in PARSE_CASES]!r}]
-        result.append(parse_amount("-3.25"))
-    """)
+    got = probe(tree, "parse_amount", [case[:2] for case in PARSE_CASES])
     wrong = [(case, out) for case, out in zip(PARSE_CASES, got) if out != case[2]]
     assert not wrong, f"(text, currency, expected) -> got: {wrong}"
     assert got[-1] == -325, "parse_amount without a currency still means EUR"
@@ -271,12 +370,7 @@ def test_parse_amount_both_sides(tree):
 # ---- the branch's features, on main's API ----------------------------------------------------
 
 def test_text_invoice_in_other_currency_and_credit(tree):
-    got = probe(tree, """
-        from billing.core.credit import credit_note
-        from billing.render.text import render_text
-        jpy = inv(currency="JPY", lines=[Line("Server", 1, 1200000), Line("Goodwill credit", 1, -700)])
-        result = [render_text(jpy).splitlines(), render_text(credit_note(inv(), "CR-2024-0001")).splitlines()]
-    """)
+    got = probe(tree, "text_invoice")
     jpy, credit = got
     assert jpy[0] == "Invoice INV-2024-0001 (JPY)"
     assert jpy[4].split() == ["Server", "1", "1,200,000", "1,200,000"], jpy
@@ -287,17 +381,7 @@ def test_text_invoice_in_other_currency_and_credit(tree):
 
 
 def test_html_markdown_json_reminders(tree):
-    got = probe(tree, """
-        from datetime import date
-        from billing.core.credit import credit_note
-        from billing.io.json_export import invoice_dict
-        from billing.payments.reminders import reminder_text
-        from billing.render.html import render_html
-        from billing.render.markdown import render_markdown
-        kwd = inv(currency="KWD", lines=[Line("Licence", 1, 1234567)])
-        result = [render_html(credit_note(kwd, "CR-1")), render_markdown(inv(currency="JPY", lines=[Line("Tea", 3, 1500)])),
-                  invoice_dict(credit_note(inv(), "CR-2")), reminder_text(kwd, [], date(2024, 4, 1))]
-    """)
+    got = probe(tree, "html_markdown_json_reminders")
     html, md, doc, reminder = got
     assert "<td>-KD 1,234.567</td>" in html and "<td>-KD 1,530.863</td>" in html, html
     assert "| **Total** | | | **5,580** |" in md, md
@@ -306,13 +390,7 @@ def test_html_markdown_json_reminders(tree):
 
 
 def test_csv_export_currency_column(tree):
-    got = probe(tree, """
-        from billing.core.credit import credit_note
-        from billing.io.csv_export import export_lines, export_totals
-        big = inv(currency="JPY", lines=[Line("Server", 1, 1200000)])
-        result = [export_lines([inv(), credit_note(big, "CR-2024-0002")]).splitlines(),
-                  export_totals([inv(), credit_note(big, "CR-2024-0002")]).splitlines()]
-    """)
+    got = probe(tree, "csv_export")
     lines, totals = got
     assert lines[0] == "number,customer,issued,currency,description,quantity,unit,net,tax"
     assert lines[1] == "INV-2024-0001,acme,2024-03-04,EUR,Widget,2,12.50,25.00,6.00"
@@ -322,16 +400,7 @@ def test_csv_export_currency_column(tree):
 
 
 def test_customer_statement(tree):
-    got = probe(tree, """
-        from datetime import date
-        from billing.payments.ledger import Payment
-        from billing.render.statement import balance_line, statement
-        invs = [inv(), inv("INV-2024-0002", currency="JPY", lines=[Line("Tea", 10, 1200)])]
-        pays = [Payment("acme", date(2024, 3, 9), 6000, invoice="INV-2024-0001"),
-                Payment("acme", date(2024, 3, 10), 14880, currency="JPY")]
-        result = [statement("acme", invs, pays, as_of=date(2024, 3, 31)).splitlines(),
-                  balance_line(-123456, "KWD"), balance_line(150000, "JPY")]
-    """)
+    got = probe(tree, "statement")
     rows, credit, due = got
     assert rows[0] == "Statement for acme as of 2024-03-31"
     assert rows[1].split() == ["2024-03-04", "INV-2024-0001", "52.89", "EUR"], rows
@@ -344,17 +413,7 @@ def test_customer_statement(tree):
 
 
 def test_reports_per_currency(tree):
-    got = probe(tree, """
-        from datetime import date
-        from billing.core.credit import credit_note
-        from billing.reports.aging import aging_by_currency, aging_tables
-        from billing.reports.by_currency import currency_table, largest_by_currency, totals_by_currency
-        invs = [inv(), inv("INV-2024-0002", currency="JPY", lines=[Line("Tea", 10, 1200)]),
-                inv("INV-2024-0003", issued=date(2024, 1, 5), lines=[Line("Rack", 1, 250000)]),
-                credit_note(inv("INV-2024-0004", currency="JPY", lines=[Line("Tea", 100, 1200)]), "CR-2024-0001")]
-        result = [totals_by_currency(invs), largest_by_currency(invs), currency_table(invs).splitlines(),
-                  aging_by_currency(invs, date(2024, 3, 20)), aging_tables(invs, date(2024, 3, 20)).splitlines()]
-    """)
+    got = probe(tree, "reports_per_currency")
     totals, largest, table, aging, tables = got
     assert totals == {"EUR": 315289, "JPY": -133920}
     assert largest == {"EUR": "INV-2024-0003", "JPY": "INV-2024-0002"}
@@ -365,15 +424,7 @@ def test_reports_per_currency(tree):
 
 
 def test_report_tables_take_currency(tree):
-    got = probe(tree, """
-        from datetime import date
-        from billing.reports.aging import aging_table
-        from billing.reports.summary import summary_table
-        from billing.reports.vat import vat_table
-        jpy = [inv(currency="JPY", lines=[Line("Tea", 1000, 1500)])]
-        result = [summary_table(jpy, currency="JPY"), vat_table(jpy, currency="JPY"),
-                  aging_table(jpy, date(2024, 3, 20), currency="JPY").splitlines()[1]]
-    """)
+    got = probe(tree, "report_tables")
     summary, vat, aging = got
     assert summary.split() == ["2024-03", "1,860,000"]
     assert vat.split() == ["standard", "24.0%", "1,500,000", "360,000"]
@@ -381,16 +432,7 @@ def test_report_tables_take_currency(tree):
 
 
 def test_conversion_on_main_rules(tree):
-    got = probe(tree, """
-        from billing.fx import convert
-        from billing.fx.convert import convert_invoice_total
-        from billing.fx.quote import footer, quote
-        from billing.core.credit import credit_note
-        result = [convert(1000, "EUR", "JPY"), convert(100, "EUR", "KWD"), convert(-100, "EUR", "KWD"),
-                  convert(100, "EUR", "JPY"), convert(-100, "EUR", "JPY"),
-                  quote(-1000, "EUR", "JPY"), quote(12345678, "EUR", "USD"),
-                  convert_invoice_total(inv(), "JPY"), footer(credit_note(inv(), "CR-1"), "KWD")]
-    """)
+    got = probe(tree, "conversion")
     assert got[0] == 1625
     # main: "Use money.round_half_up for every computed amount" (halves away from zero)
     assert got[1:5] == [333, -333, 163, -163], f"conversion does not round halves up: {got[1:5]}"
@@ -402,26 +444,23 @@ def test_conversion_on_main_rules(tree):
 
 def test_command_line(tree):
     def cli(*args):
-        r = subprocess.run([sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {tree!r}); "
-                            "from billing.cli import main; sys.exit(main(sys.argv[1:]))", *args],
-                           cwd=tempfile.gettempdir(), capture_output=True, text=True, env=ENV, timeout=60)
-        assert r.returncode == 0, f"billing {' '.join(args)}:\n{r.stderr[-2000:]}"
+        # A black-box run of `billing.cli.main(args)` on the merged tree, as the sandbox user.
+        r = nv.run(["python3", "-I", PROBE, tree, "--cli", *args], cwd="/tmp", env=ENV, timeout=60)
+        assert r.exit == 0 and not r.timed_out, f"billing {' '.join(args)}: {r.describe()}"
         return r.stdout
     assert cli("convert", "1,000", "EUR", "JPY") == "1,000.00 EUR = 162,500 JPY\n"
     assert cli("convert", "-2.5", "KWD", "EUR") == "-2.500 KWD = -7.52 EUR\n"
     assert cli("convert", "1", "EUR", "KWD") == "1.00 EUR = 0.333 KWD\n"
     assert cli("format", "-1234.5") == "-1,234.50\n"
-    with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, "in.csv")
-        with open(path, "w") as fh:
-            fh.write("number,customer,issued,description,quantity,unit,category,currency\n"
-                     "C-1,acme,2024-03-01,Rack,2,1250.00,,\n"
-                     "C-1,acme,2024-03-01,Goodwill credit,1,-0.50,,\n"
-                     "C-2,acme,2024-04-02,Refund,-1,100.00,,\n")
-        text = cli("render", path, "C-1").splitlines()
-        assert text[0] == "Invoice C-1 (EUR)"
-        assert text[4].split() == ["Rack", "2", "1,250.00", "2,500.00"], text
-        assert text[5].split()[-2:] == ["-0.50", "-0.50"], text
-        assert text[-1] == "Total: 3,099.38 EUR", text
-        assert [r.split() for r in cli("summary", path).splitlines()] == \
-            [["2024-03", "3,099.38"], ["2024-04", "-124.00"]]
+    path = f"/tmp/cli-{secrets.token_hex(8)}/in.csv"
+    nv.write(path, "number,customer,issued,description,quantity,unit,category,currency\n"
+                   "C-1,acme,2024-03-01,Rack,2,1250.00,,\n"
+                   "C-1,acme,2024-03-01,Goodwill credit,1,-0.50,,\n"
+                   "C-2,acme,2024-04-02,Refund,-1,100.00,,\n")
+    text = cli("render", path, "C-1").splitlines()
+    assert text[0] == "Invoice C-1 (EUR)"
+    assert text[4].split() == ["Rack", "2", "1,250.00", "2,500.00"], text
+    assert text[5].split()[-2:] == ["-0.50", "-0.50"], text
+    assert text[-1] == "Total: 3,099.38 EUR", text
+    assert [r.split() for r in cli("summary", path).splitlines()] == \
+        [["2024-03", "3,099.38"], ["2024-04", "-124.00"]]

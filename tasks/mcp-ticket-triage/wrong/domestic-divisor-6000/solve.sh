@@ -2,7 +2,9 @@
 # Wrong: SHIP-145 (undecided) done as well: divisor 6000 for DOMESTIC
 set -euo pipefail
 cd /workspace
-bash /nab/solution/solve.sh
+# The oracle first (oracle.sh beside this file is a copy of solution/solve.sh: nab mounts a
+# wrong's own folder at /nab/solution; sync-oracle-copies.sh refreshes the copies).
+bash /nab/solution/oracle.sh
 python3 - <<'PY'
 p = "shipping/billable.py"; t = open(p).read()
 t = t.replace("def volumetric_weight_g(parcel):", "def volumetric_weight_g(parcel, zone=None):")

@@ -5,7 +5,9 @@
 set -euo pipefail
 cp -a /workspace /tmp/original
 cd /workspace
-bash /nab/solution/solve.sh
+# The oracle first (oracle.sh beside this file is a copy of solution/solve.sh: nab mounts a
+# wrong's own folder at /nab/solution; sync-oracle-copies.sh refreshes the copies).
+bash /nab/solution/oracle.sh
 python3 - <<'PY'
 import glob, py_compile
 for src in glob.glob("shipping/**/*.py", recursive=True):
