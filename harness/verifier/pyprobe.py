@@ -12,8 +12,9 @@ on standard output, `{"id": N, "ok": value}`, `{"id": N, "exc": {...}}` (the cod
 test raised) or `{"id": N, "error": "..."}` (the request itself was wrong). The workspace's
 own prints go to standard error, never into the protocol.
 
-Byte code: compiled files go to a cache folder of the probe's own, so no `__pycache__`
-from the workspace is ever read, and a `.pyc` without its source is never imported.
+Byte code: the workspace's modules are compiled from their sources on every import, so no
+`__pycache__` of the workspace is ever read (nor written), and a `.pyc` without its source
+is never imported (see `source_only_imports`).
 """
 
 import argparse
@@ -26,7 +27,6 @@ import json
 import operator
 import os
 import sys
-import tempfile
 import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -237,17 +237,32 @@ def answer(objects, req):
     return reply
 
 
-def refuse_sourceless_byte_code(cache):
-    """Only sources and extension modules are imported, and byte code goes to `cache`."""
-    sys.pycache_prefix = cache
-    details = [
-        (machinery.ExtensionFileLoader, machinery.EXTENSION_SUFFIXES),
-        (machinery.SourceFileLoader, machinery.SOURCE_SUFFIXES),
-    ]
-    sys.path_hooks[:] = [
-        machinery.FileFinder.path_hook(*details) if "FileFinder" in getattr(h, "__qualname__", "") else h
-        for h in sys.path_hooks
-    ]
+class SourceOnly(machinery.SourceFileLoader):
+    """Compiles the source every time: never reads byte code, never writes any."""
+
+    def get_code(self, fullname):
+        path = self.get_filename(fullname)
+        return self.source_to_code(self.get_data(path), path)
+
+
+def source_only_imports():
+    """Modules outside the interpreter's own folders (the workspace's) are imported from
+    their sources alone: no `__pycache__` of the workspace is read, and a `.pyc` without its
+    source is never imported. The interpreter's own modules keep their byte code (on the
+    read-only root file system), so starting a probe costs no recompiling."""
+    system = tuple(os.path.realpath(p) + os.sep for p in sys.path if p)
+
+    def hook(path):
+        if (os.path.realpath(path) + os.sep).startswith(system):
+            raise ImportError("an interpreter path: the usual finder takes it")
+        return machinery.FileFinder(
+            path,
+            (machinery.ExtensionFileLoader, machinery.EXTENSION_SUFFIXES),
+            (SourceOnly, machinery.SOURCE_SUFFIXES),
+        )
+
+    sys.dont_write_bytecode = True
+    sys.path_hooks.insert(0, hook)
     sys.path_importer_cache.clear()
 
 
@@ -264,7 +279,7 @@ def main():
     os.dup2(null, 0)
     os.dup2(2, 1)
     sys.stdout = sys.stderr
-    refuse_sourceless_byte_code(tempfile.mkdtemp(prefix="nab-pycache-"))
+    source_only_imports()
     sys.path[:0] = opts.path
     os.chdir(opts.cwd)
     objects = Objects()
