@@ -115,5 +115,5 @@ pub use sweep::{
 pub use task::{
     AgentOptions, Budgets as TaskBudgets, Category, CommandStep, Compare, Difficulty, Environment,
     ExpectFile, ExpectStdout, GatewayOptions, Limits as TaskLimits, Origin, SuiteError, Task,
-    TaskIssue, TaskSpec, Timeouts as TaskTimeouts, VerifyStep, load_suite, load_task,
+    TaskIssue, TaskSpec, Timeouts as TaskTimeouts, VerifierMode, VerifyStep, load_suite, load_task,
 };

@@ -387,6 +387,23 @@ mod tests {
     }
 
     #[test]
+    fn every_case_of_the_builtin_corpus_materializes_into_a_suite_that_loads() {
+        // What `nab selftest` runs with no --case: a task the loader refuses (a folder git
+        // does not keep, a step it no longer accepts) stops the whole selftest.
+        let c = Corpus::builtin().unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let m = c.materialize(dir.path(), 4242).unwrap();
+        let tasks = crate::task::load_suite(&m.tasks_dir, &[])
+            .unwrap_or_else(|e| panic!("the selftest corpus does not load: {e}"));
+        let mut wanted: Vec<&str> = c.cases.iter().map(|x| x.task.as_str()).collect();
+        wanted.sort_unstable();
+        wanted.dedup();
+        let mut loaded: Vec<&str> = tasks.iter().map(|t| t.id()).collect();
+        loaded.sort_unstable();
+        assert_eq!(loaded, wanted);
+    }
+
+    #[test]
     fn a_case_that_expects_a_pass_must_be_a_control() {
         let yaml = "- {id: x, class: sandbox, attack: a, task: answer, agent: honest.sh, expect: [passed]}";
         let e = Corpus::parse(yaml).unwrap_err().to_string();

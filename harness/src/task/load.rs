@@ -442,6 +442,30 @@ fn check_spec(folder: &Path, file: &Path, spec: &TaskSpec, issues: &mut Vec<Task
                 "is 0; give at least 1 (or leave the requirement out)".into(),
             );
         }
+        // Required calls are checked in the record of what the task's MCP servers served.
+        let server = t
+            .tool
+            .strip_prefix("mcp__")
+            .and_then(|rest| rest.split_once("__"))
+            .map(|(server, _)| server);
+        if !t.tool.trim().is_empty() && !server.is_some_and(|s| spec.mcp_servers.contains_key(s)) {
+            bad(
+                &format!("required_tool_calls[{i}]"),
+                format!(
+                    "`{}` is not a tool of this task's MCP servers; a required call is checked in what the servers served, so name it `mcp__<server>__<tool>` with a server of `mcp_servers:` ({})",
+                    t.tool,
+                    if spec.mcp_servers.is_empty() {
+                        "this task has none".to_owned()
+                    } else {
+                        spec.mcp_servers
+                            .keys()
+                            .cloned()
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    }
+                ),
+            );
+        }
     }
     check_mcp_servers(spec, folder, &mut bad);
     for (i, p) in spec.replay_normalize.iter().enumerate() {

@@ -291,6 +291,54 @@ fn the_shipped_tasks_pass_every_static_check() {
     }
 }
 
+/// Every shipped task's verdict is out of the code under test's reach (issue 34): none runs
+/// its tests beside the code (`verifier: shared`), and the loader has checked that each has
+/// a step whose word counts and no report written by the sandbox user.
+#[test]
+fn every_shipped_task_runs_its_tests_across_the_verifier_boundary() {
+    let tasks = load_suite(&repo_tasks(), &[]).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(tasks.len(), 28);
+    let shared: Vec<&str> = tasks
+        .iter()
+        .filter(|t| t.spec.verifier == nab_harness::VerifierMode::Shared)
+        .map(|t| t.id())
+        .collect();
+    assert!(
+        shared.is_empty(),
+        "tasks still `verifier: shared`: {shared:?}"
+    );
+}
+
+/// A task whose only commands run as the sandbox user (their exit status is the code's own
+/// word), or whose JUnit report that user writes, is refused with the field and the fix.
+#[test]
+fn a_verdict_the_code_under_test_could_decide_is_refused() {
+    let only_sandbox = GOOD.replace(
+        "  - argv: [\"true\"]\n    timeout_s: 10\n",
+        "  - argv: [\"true\"]\n    timeout_s: 10\n    user: sandbox\n",
+    );
+    let e = errors_for("sandbox-only", &only_sandbox, |_| {});
+    assert!(
+        e.contains("verify") && e.contains("only `user: sandbox` commands"),
+        "{e}"
+    );
+    let sandbox_report = GOOD.replace(
+        "  - argv: [\"true\"]\n    timeout_s: 10\n",
+        "  - argv: [\"true\"]\n    timeout_s: 10\n    user: sandbox\n    junit: /nab/verify/j.xml\n  - argv: [\"true\"]\n    timeout_s: 10\n",
+    );
+    let e = errors_for("sandbox-report", &sandbox_report, |_| {});
+    assert!(
+        e.contains("verify[0].user") && e.contains("within reach of the code under test"),
+        "{e}"
+    );
+    // The same steps in a task that says its tests run beside the code: allowed (and each
+    // trial's record says the verdict was within reach).
+    let dir = tempfile::tempdir().unwrap();
+    let shared = format!("{only_sandbox}verifier: shared\n");
+    task_with_yaml(dir.path(), "shared-ok", &shared.replace("ID", "shared-ok"));
+    load_suite(dir.path(), &[]).unwrap_or_else(|e| panic!("{e}"));
+}
+
 /// `expect_file` / `expect_stdout` (host-side checks, issue 11 §2): each mistake is named
 /// with file, line (for shape errors) and field; the expected file must be a regular file
 /// under `expected/`, the only task folder that never enters a container.
@@ -467,7 +515,7 @@ fn host_checks_are_checked_with_file_line_and_field() {
 fn bad_mcp_servers_and_required_calls_say_what_and_where() {
     let dir = tempfile::tempdir().unwrap();
     let yaml = format!(
-        "{}mcp_servers:\n  bad__name: {{argv: []}}\n  ok: {{argv: [python3, /nab/mcp/s.py], env: [NOEQUALS]}}\nagent: {{mcp_config: mcp.json}}\nrequired_tool_calls:\n  - {{tool: mcp__ok__get, at_least: 0}}\n",
+        "{}mcp_servers:\n  bad__name: {{argv: []}}\n  ok: {{argv: [python3, /nab/mcp/s.py], env: [NOEQUALS]}}\nagent: {{mcp_config: mcp.json}}\nrequired_tool_calls:\n  - {{tool: mcp__ok__get, at_least: 0}}\n  - mcp__other__get\n  - Bash\n",
         GOOD.replace("ID", "m")
     );
     task_with_yaml(dir.path(), "m", &yaml);
@@ -479,6 +527,10 @@ fn bad_mcp_servers_and_required_calls_say_what_and_where() {
         "field `mcp_servers.bad__name.argv`: is empty",
         "field `mcp_servers.ok.env[0]`: `NOEQUALS` must be NAME=value",
         "field `required_tool_calls[0].at_least`: is 0",
+        // A requirement is judged from the servers' own record: a tool no server of the
+        // task serves could never be met (or would be met by the agent's word alone).
+        "field `required_tool_calls[1]`: `mcp__other__get` is not a tool of this task's MCP servers",
+        "field `required_tool_calls[2]`: `Bash` is not a tool of this task's MCP servers",
     ] {
         assert!(msg.contains(want), "missing `{want}` in:\n{msg}");
     }
