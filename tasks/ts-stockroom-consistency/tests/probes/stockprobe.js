@@ -15,8 +15,12 @@ process.on('unhandledRejection', (err) => {
 
 const clone = (r) => (r === undefined ? undefined : JSON.parse(JSON.stringify(r)));
 const turn = () => new Promise((resolve) => setImmediate(resolve));
+const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Lets pending work run: turns of the event loop, then a short pause for timers. */
 async function settle(turns = 30) {
   for (let i = 0; i < turns; i++) await turn();
+  await pause(15);
+  for (let i = 0; i < 5; i++) await turn();
 }
 
 class ProbeStore {
@@ -141,8 +145,11 @@ function shape(v) {
   return v;
 }
 
+/** Waits until the call settled: some turns of the event loop, then up to 250 ms more. */
 async function waitFor(t, turns = 60) {
   for (let i = 0; i < turns && t.state === 'pending'; i++) await turn();
+  const end = Date.now() + 250;
+  while (t.state === 'pending' && Date.now() < end) await pause(2);
   return t;
 }
 
