@@ -77,7 +77,7 @@ def test_tags_in_either_order():
     check(conf(tenants), recs)
 
 
-@pytest.mark.parametrize("job", ["tally", ""])
+@pytest.mark.parametrize("job", ["tally", ""], ids=["with-job", "no-job"])
 def test_histogram_buckets_of_every_label_count(job):
     names = ["az", "cluster", "dc", "env", "host"]
     tenants = {"t%d" % n: {"labels": {k: "v%d" % n for k in names[:n]}} for n in range(0, 6)}
