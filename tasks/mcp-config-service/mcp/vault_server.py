@@ -104,7 +104,7 @@ def login(role):
 
 @tool("describe_secret",
       "A secret's metadata: where it moved to if it was moved (a moved secret keeps no "
-      "versions), its highest version number and how many versions it has.",
+      "versions), its current version (the one written last) and how many versions it has.",
       {"token": {"type": "string"}, "name": {"type": "string", "description": "e.g. orders/redis-url"}},
       required=["token", "name"])
 def describe_secret(token, name):
@@ -115,7 +115,7 @@ def describe_secret(token, name):
     if "moved_to" in s:
         out["moved_to"] = s["moved_to"]
     else:
-        out["latest_version"] = max(v["version"] for v in s["versions"])
+        out["current_version"] = max(v["version"] for v in s["versions"])
         out["version_count"] = len(s["versions"])
     return out
 

@@ -110,7 +110,7 @@ def pin(ref):
         while True:
             ok, meta = vcall("describe_secret", name=name)
             if "moved_to" not in meta:
-                return f"{name}@{meta['latest_version']}"
+                return f"{name}@{meta['current_version']}"
             name = meta["moved_to"]
     page, enabled = 1, []
     while page:
