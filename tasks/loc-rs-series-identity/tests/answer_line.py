@@ -5,23 +5,17 @@ the host, with expected/ANSWER (which never enters a container). It runs as the 
 user and reads the file through the broker (a regular file, never a link), before any code
 of the workspace runs, so it reads the answer as the agent left it.
 
-Accepted: `Labels::fingerprint`, whose own code breaks its contract (equal label sets, equal
-fingerprints: it counts the empty labels that comparisons ignore), and `Labels::hash` (the
-`Hash` impl, whose contract with `Eq` is what the store's look-ups break on; it only passes
-the fingerprint on, but a reader may well name the impl whose contract is violated), with
-`::` or `.` before the method and the `Hash for Labels` / `<Labels as Hash>` spellings."""
+Accepted: `Labels::fingerprint` (`::` or `.` before the method), the one function whose
+own code breaks its contract (equal label sets, equal fingerprints: it counts the empty
+labels that comparisons ignore). `SeriesKey::fingerprint` and `Db::shard_of` only pass its
+value on; the `Hash` impl and `Eq` of `Labels` agree with each other."""
 import re
 import sys
 
 import nabverify
 
 CANONICAL = "src/model/labels.rs::Labels::fingerprint"
-ACCEPTED = re.compile(
-    r"^src/model/labels\.rs::"
-    r"(?:Labels(?:::|\.)(?:fingerprint|hash)"
-    r"|(?:impl\s+)?Hash\s+for\s+Labels(?:::|\.)hash"
-    r"|<Labels\s+as\s+(?:std::hash::)?Hash>::hash)$"
-)
+ACCEPTED = re.compile(r"^src/model/labels\.rs::Labels(?:::|\.)fingerprint$")
 
 text = nabverify.read_text("/workspace/ANSWER.txt")
 if text is None:

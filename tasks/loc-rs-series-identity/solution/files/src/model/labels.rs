@@ -121,7 +121,10 @@ impl Eq for Labels {}
 
 impl Hash for Labels {
     fn hash<H: Hasher>(&self, state: &mut H) {
-        state.write_u64(self.fingerprint());
+        for (k, v) in self.iter() {
+            k.hash(state);
+            v.hash(state);
+        }
     }
 }
 
