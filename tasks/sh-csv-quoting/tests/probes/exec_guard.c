@@ -7,7 +7,8 @@
  * of the run and cannot be lifted. Under it a process may execute only the allowed programs
  * (NAB_GUARD_ALLOW, real paths) and their ELF interpreter, and may open for writing nothing
  * under /proc (so no process can write into its own or another's memory through
- * /proc/PID/mem). No Landlock in the kernel: the run is refused (fails closed).
+ * /proc/PID/mem). No Landlock in the kernel: the run is refused (fails closed). A process
+ * that cannot open its own memory for writing is sealed already and adds no seal.
  * The guard's own, inside each process (it is what logs a refusal):
  *  - every exec family call and posix_spawn is planned before anything runs: an allowed
  *    program is run by its real path (a link swapped after the check changes nothing); a
@@ -107,6 +108,17 @@ static int elf_interp(const char *path, char *buf, size_t cap) {
     return rc;
 }
 
+/* 1 when this process is sealed already (inherited from the run's first process): it may
+ * not open its own memory for writing. Asked of the kernel, so nothing can fake it. */
+static int sealed(void) {
+    int fd = open("/proc/self/mem", O_WRONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        close(fd);
+        return 0;
+    }
+    return errno == EACCES;
+}
+
 /* Seals this process and its descendants: execute only the allowed programs and their ELF
  * interpreters, write nothing under /proc. 0 when sealed. */
 static int landlock_seal(void) {
@@ -147,11 +159,8 @@ static int landlock_seal(void) {
     closedir(root);
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) { close(ruleset); return -1; }
     long rc = syscall(SYS_landlock_restrict_self, ruleset, 0);
-    int err = errno;
     close(ruleset);
-    /* E2BIG: the process is already under 16 layers of seals (each guarded process adds its
-     * own, the same as its parent's); it stays under them. */
-    return rc == 0 || err == E2BIG ? 0 : -1;
+    return rc == 0 && sealed() ? 0 : -1;
 }
 
 __attribute__((constructor)) static void guard_init(void) {
@@ -169,7 +178,7 @@ __attribute__((constructor)) static void guard_init(void) {
     size_t n = strlen(a) + 3;
     allow_list = malloc(n);
     if (allow_list) snprintf(allow_list, n, ":%s:", a);
-    if (!allow_list || landlock_seal() != 0) {
+    if (!allow_list || (!sealed() && landlock_seal() != 0)) {
         refuse_log("this run: the kernel's seal (Landlock) could not be set");
         _exit(126);
     }
