@@ -1,17 +1,33 @@
 """Hidden static checks of the v3 migration, read from the sources with Python's ast (no
 workspace code runs here: the sources are read through the broker, before any test runs, by
-conftest.snapshot): "callers must use the v3 API directly", so
+conftest.snapshot). Each check is a rule the instruction states, and nothing else:
 
-- fleet/ holds exactly the files it shipped with (no compat module, no extension module or
-  bytecode standing in for a plugin), and its package __init__ files are unchanged (no
-  monkeypatching of the core from the plugins' package);
-- every plugin imports only from fleet.core, and only v3 names;
-- a plugin's top level is its docstring, its imports, NAME and run() (plus the local
-  value-first clamp helper, unchanged, in the plugins that always had one): no wrapper,
-  shim, alias assignment or lambda;
-- inside run(), a core function is only ever called, never bound to another name or passed
-  on; each plugin calls exactly the v3 functions its v2 code called, with their v3
-  arity (convert to metres: a third argument "m").
+- "add no files under fleet/", "no helper module": fleet/ holds exactly the files it shipped
+  with (no compat module, no extension module or bytecode standing in for a plugin);
+- "leave fleet/core and the package __init__.py files as they are" (no patching of the core
+  from the plugins' package);
+- "a plugin imports nothing but fleet.core (in any import form)": `import fleet.core.geo`,
+  `import fleet.core.geo as g`, `from fleet.core import geo`, `from fleet import core`,
+  `from fleet.core.geo import haversine_km [as h]`, `import fleet[.core]`; only v3 names;
+- "call the v3 functions of fleet.core directly, from run() itself", "no aliases, wrappers
+  or shims, no patching of the core": a core function (however it is reached: `geo.f`,
+  `fleet.core.geo.f`, an imported name) is only ever called, never bound to another name or
+  passed on, and only in run() itself (not at top level, nor in another function or a
+  lambda); a core module is only used to reach what it holds; nothing is assigned to or
+  deleted from anything reached through the core, and no name an import of the core bound
+  is bound again (a shim under the core's name);
+- "looks nothing up and runs nothing dynamically": none of the names the instruction lists,
+  no dunder attribute, no dunder name but __name__, __doc__, __file__ and __all__;
+- "leave the plugins' own local helpers as they are": the local value-first clamp helper,
+  unchanged, in the plugins that always had one;
+- "every plugin computes exactly what it computed on v2 for any trip": each plugin calls
+  exactly the v3 functions its v2 code called, each call binds to the v3 signature, and
+  convert converts to metres ("m"), as to_meters did.
+
+Anything else (helper functions that do not touch the core, constants, other builtins,
+keyword arguments, a __main__ block) is the plugin's own business. Patching the core by a
+route these checks cannot see is caught by behaviour: run_plugins.py reports whether the
+core's modules still hold what they held before any plugin was imported.
 """
 import ast
 import hashlib
@@ -27,16 +43,19 @@ with open(HERE / "plugin_api.json", encoding="utf-8") as f:
     API = json.load(f)
 
 V3 = {"geo": {"haversine_km"}, "units": {"convert"}, "mathx": {"clamp"}, "timeutil": {"parse_timestamp"}}
-ARITY = {"haversine_km": 2, "convert": 3, "clamp": 3, "parse_timestamp": 1}
+SIGNATURE = {"haversine_km": ("a", "b"), "convert": ("value", "from_unit", "to_unit"),
+             "clamp": ("lo", "hi", "value"), "parse_timestamp": ("text",)}
 # fleet/plugins/__init__.py as shipped (the registry all_plugins()).
 PLUGINS_INIT_SHA256 = "bbdd73f0fd7de6e62b0a3238881df1733c00bc80774fadd20360ee81c178a2da"
-BANNED_NAMES = {"getattr", "setattr", "delattr", "__import__", "eval", "exec", "compile", "globals",
-                "locals", "vars", "importlib", "sys", "__builtins__", "__dict__", "functools", "partial"}
+# The dynamic look-ups and code the instruction names.
+DYNAMIC = {"getattr", "setattr", "delattr", "globals", "locals", "vars", "exec", "eval", "compile",
+           "__import__"}
+REMOVED = {"distance", "to_meters", "parse_iso"}
+DUNDER_NAMES_ALLOWED = {"__name__", "__doc__", "__file__", "__all__"}
 LOCAL_CLAMP = '''def clamp(value, lo, hi):
     """Local helper (value first), kept from the v1 days: not the core one."""
     return lo if value < lo else hi if value > hi else value
 '''
-ALLOWED_BUILTINS = {"round", "max", "min", "int", "float", "abs"}
 
 
 def source(rel):
@@ -83,128 +102,206 @@ def sha_text(text):
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+def dunder(name):
+    return len(name) > 4 and name.startswith("__") and name.endswith("__")
+
+
 class Plugin:
-    """A migrated plugin's source, resolved: which local names are core modules and which
-    are core functions."""
+    """A migrated plugin's source and what its names are bound to by imports of the core:
+    ("pkg", "fleet" | "fleet.core"), ("module", m) or ("func", f)."""
 
     def __init__(self, key):
         self.key = key
         self.src = source(f"fleet/plugins/{key}.py")
         self.tree = ast.parse(self.src)
-        self.modules, self.funcs, self.problems = {}, {}, []
+        self.core_names, self.problems = {}, []
 
-    def fail(self, what):
-        self.problems.append(what)
+    def fail(self, node, what):
+        self.problems.append(f"line {getattr(node, 'lineno', '?')}: {what}")
+
+    def resolve(self, node):
+        """What an expression reaches in the core, or None."""
+        if isinstance(node, ast.Name):
+            return self.core_names.get(node.id)
+        if isinstance(node, ast.Attribute):
+            base = self.resolve(node.value)
+            if base is None:
+                return None
+            kind, what = base
+            if kind == "pkg" and what == "fleet":
+                return ("pkg", "fleet.core") if node.attr == "core" else ("elsewhere", f"fleet.{node.attr}")
+            if kind == "pkg":
+                return ("module", node.attr) if node.attr in V3 else ("elsewhere", f"fleet.core.{node.attr}")
+            if kind == "module" and node.attr in V3[what]:
+                return ("func", node.attr)
+            return ("data", f"{what}.{node.attr}")
+        return None
+
+
+def collect_imports(p):
+    """Binds the names the plugin's imports give, anywhere in it; fails any other import."""
+    for node in ast.walk(p.tree):
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                parts = a.name.split(".")
+                if parts[0] != "fleet" or len(parts) > 3 or (len(parts) > 1 and parts[1] != "core") \
+                        or (len(parts) == 3 and parts[2] not in V3):
+                    p.fail(node, f"import {a.name} (a plugin imports nothing but fleet.core)")
+                elif a.asname:
+                    target = {1: ("pkg", "fleet"), 2: ("pkg", "fleet.core")}.get(len(parts), ("module", parts[-1]))
+                    p.core_names[a.asname] = target
+                else:
+                    p.core_names[parts[0]] = ("pkg", "fleet")
+        elif isinstance(node, ast.ImportFrom):
+            mod = node.module or ""
+            if node.level:
+                p.fail(node, "a relative import (a plugin imports nothing but fleet.core)")
+                continue
+            if mod == "fleet":
+                allowed = {"core": ("pkg", "fleet.core")}
+            elif mod == "fleet.core":
+                allowed = {m: ("module", m) for m in V3}
+            elif mod.startswith("fleet.core.") and mod[11:] in V3:
+                # Its functions, and what else it holds (a constant), by name.
+                allowed = {a.name: ("func", a.name) if a.name in V3[mod[11:]] else ("data", f"{mod[11:]}.{a.name}")
+                           for a in node.names if a.name != "*" and a.name not in REMOVED}
+                allowed.update({f: ("func", f) for f in V3[mod[11:]]})
+            else:
+                p.fail(node, f"imports from {mod} (a plugin imports nothing but fleet.core)")
+                continue
+            for a in node.names:
+                if a.name == "*":
+                    p.core_names.update({name: t for name, t in allowed.items() if t[0] == "func"})
+                elif a.name in REMOVED:
+                    p.fail(node, f"imports {a.name} from {mod} (a removed v2 name)")
+                elif a.name not in allowed:
+                    p.fail(node, f"imports {a.name} from {mod} (not a v3 name of fleet.core)")
+                else:
+                    p.core_names[a.asname or a.name] = allowed[a.name]
+
+
+def bound_names(tree):
+    """(name, node) for every binding other than an import."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            yield node.id, node
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            yield node.name, node
+        elif isinstance(node, ast.arg):
+            yield node.arg, node
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            yield node.name, node
+        elif isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:
+            yield node.name, node
+        elif isinstance(node, ast.MatchMapping) and node.rest:
+            yield node.rest, node
+
+
+def convert_target(p, node):
+    """The to_unit argument of a convert call, when it is plainly "m"."""
+    if isinstance(node, ast.Constant):
+        return node.value
+    if isinstance(node, ast.Name):
+        values = [n for name, n in bound_names(p.tree) if name == node.id]
+        assigns = [n for n in p.tree.body if isinstance(n, ast.Assign) and len(n.targets) == 1
+                   and isinstance(n.targets[0], ast.Name) and n.targets[0].id == node.id]
+        if len(values) == 1 and len(assigns) == 1 and isinstance(assigns[0].value, ast.Constant):
+            return assigns[0].value.value
+    return None
 
 
 def check(key):
     p = Plugin(key)
     spec = API[key]
-    body = list(p.tree.body)
-    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
-        body = body[1:]
-    run, local = None, None
-    for node in body:
-        if isinstance(node, ast.ImportFrom):
-            if node.level or not node.module:
-                p.fail(f"line {node.lineno}: relative import")
-            elif node.module == "fleet.core":
-                for a in node.names:
-                    if a.name not in V3:
-                        p.fail(f"line {node.lineno}: imports {a.name} from fleet.core")
-                    p.modules[a.asname or a.name] = a.name
-            elif node.module.startswith("fleet.core.") and node.module[11:] in V3:
-                for a in node.names:
-                    if a.name not in V3[node.module[11:]]:
-                        p.fail(f"line {node.lineno}: imports {a.name} from {node.module} (not a v3 name)")
-                    p.funcs[a.asname or a.name] = a.name
-            else:
-                p.fail(f"line {node.lineno}: imports from {node.module} (only fleet.core may be imported)")
-        elif isinstance(node, ast.Import):
-            for a in node.names:
-                if a.name.startswith("fleet.core.") and a.name[11:] in V3 and a.asname:
-                    p.modules[a.asname] = a.name[11:]
-                else:
-                    p.fail(f"line {node.lineno}: import {a.name} (only fleet.core modules, as a name)")
-        elif (isinstance(node, ast.Assign) and len(node.targets) == 1
-              and isinstance(node.targets[0], ast.Name) and node.targets[0].id == "NAME"
-              and isinstance(node.value, ast.Constant) and node.value.value == key.split("/")[1]):
-            pass
-        elif isinstance(node, ast.FunctionDef) and node.name == "run" and run is None:
-            run = node
-        elif (isinstance(node, ast.FunctionDef) and node.name == "clamp" and spec["local_clamp"]
-              and local is None):
-            local = node
-            if ast.dump(node) != ast.dump(ast.parse(LOCAL_CLAMP).body[0]):
-                p.fail("the local clamp helper was changed")
-        else:
-            p.fail(f"line {getattr(node, 'lineno', '?')}: {type(node).__name__} at top level "
-                   "(a plugin holds its imports, NAME and run() only: no wrappers, shims or aliases)")
-    if run is None:
-        p.fail("no run(trip)")
+    collect_imports(p)
+    top = {}
+    for node in p.tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            top.setdefault(node.name, []).append(node)
+    runs = [n for n in top.get("run", []) if isinstance(n, ast.FunctionDef)]
+    if len(top.get("run", [])) != 1 or len(runs) != 1:
+        p.fail(p.tree, "no single run() defined at top level")
         return p
-    if spec["local_clamp"] and local is None:
-        p.fail("the local clamp helper is gone")
-    if spec["local_clamp"] and "clamp" in p.funcs:
-        p.fail("the local clamp helper is shadowed by an import")
-    args = run.args
-    if [a.arg for a in args.args] != ["trip"] or args.vararg or args.kwarg or args.kwonlyargs or args.defaults:
-        p.fail("run() must take exactly (trip)")
+    run = runs[0]
+    local = top.get("clamp", [])
+    if spec["local_clamp"]:
+        if len(local) != 1 or ast.dump(local[0]) != ast.dump(ast.parse(LOCAL_CLAMP).body[0]):
+            p.fail(local[0] if local else p.tree, "the local clamp helper is gone or was changed")
+    # A name an import of the core bound, bound again: a shim under the core's name (the
+    # local clamp helper of the plugins that have one is the one binding of its name).
+    for name, node in bound_names(p.tree):
+        if name in p.core_names:
+            p.fail(node, f"binds {name} again, which an import of fleet.core bound")
+    # Where everything that reaches the core is, and how it is used.
+    in_run = {id(n) for n in ast.walk(run)}
+    nested = {id(n) for f in ast.walk(run) if f is not run
+              and isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef))
+              for n in ast.walk(f)}
+    parent = {}
+    for node in ast.walk(p.tree):
+        for child in ast.iter_child_nodes(node):
+            parent[id(child)] = node
     called = set()
-    func_nodes = set()
-    for node in ast.walk(run):
-        if isinstance(node, ast.Call):
-            func_nodes.add(id(node.func))
-    for node in ast.walk(run):
-        if node is not run and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda,
-                                                  ast.ClassDef, ast.Import, ast.ImportFrom,
-                                                  ast.Global, ast.Nonlocal)):
-            p.fail(f"line {node.lineno}: {type(node).__name__} inside run()")
-        if isinstance(node, ast.Name) and node.id in BANNED_NAMES:
-            p.fail(f"line {node.lineno}: uses {node.id}")
-        if isinstance(node, ast.Attribute) and node.attr.startswith("__"):
-            p.fail(f"line {node.lineno}: uses {node.attr}")
-        core = None
-        if isinstance(node, ast.Name) and node.id in p.funcs:
-            core = p.funcs[node.id]
-        elif isinstance(node, ast.Name) and node.id in p.modules:
-            if not any(isinstance(parent, ast.Attribute) and parent.value is node
-                       for parent in ast.walk(run)):
-                p.fail(f"line {node.lineno}: the module {node.id} used other than as module.function")
+    for node in ast.walk(p.tree):
+        if isinstance(node, ast.Name) and (node.id in DYNAMIC or (dunder(node.id) and node.id not in DUNDER_NAMES_ALLOWED)):
+            p.fail(node, f"uses {node.id} (no dynamic look-up or code)")
+        if isinstance(node, ast.Attribute) and dunder(node.attr):
+            p.fail(node, f"uses .{node.attr} (no dunder attribute)")
+        if isinstance(node, ast.Subscript) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            base = node.value
+            while isinstance(base, (ast.Subscript, ast.Attribute)) and p.resolve(base) is None:
+                base = base.value
+            if p.resolve(base) is not None:
+                p.fail(node, f"assigns to or deletes {ast.unparse(node)} (no patching of the core)")
+        if not isinstance(node, (ast.Name, ast.Attribute)):
             continue
-        elif (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
-              and node.value.id in p.modules):
-            if node.attr not in V3[p.modules[node.value.id]]:
-                p.fail(f"line {node.lineno}: {node.value.id}.{node.attr} is not a v3 function")
-                continue
-            core = node.attr
-        if core is None:
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            base = node.value
+            while isinstance(base, (ast.Subscript, ast.Attribute)) and p.resolve(base) is None:
+                base = base.value
+            if p.resolve(base) is not None and p.resolve(node) is None:
+                p.fail(node, f"assigns to or deletes {ast.unparse(node)} (no patching of the core)")
+        r = p.resolve(node)
+        if r is None:
             continue
-        if id(node) not in func_nodes:
-            p.fail(f"line {node.lineno}: {core} used other than by calling it (an alias or a wrapper)")
-            continue
-        called.add(core)
-    for node in ast.walk(run):
-        if not isinstance(node, ast.Call) or id(node.func) not in func_nodes:
-            continue
-        f = node.func
-        name = None
-        if isinstance(f, ast.Name):
-            name = p.funcs.get(f.id)
-            if name is None and f.id not in ALLOWED_BUILTINS and not (f.id == "clamp" and local is not None):
-                p.fail(f"line {node.lineno}: calls {f.id}()")
-        elif isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id in p.modules:
-            name = f.attr
-        if name is None:
-            continue
-        if node.keywords or any(isinstance(a, ast.Starred) for a in node.args) or len(node.args) != ARITY.get(name, -1):
-            p.fail(f"line {node.lineno}: {name} called with {len(node.args)} positional arguments "
-                   f"(v3 takes {ARITY.get(name)})")
-        elif name == "convert" and not (isinstance(node.args[2], ast.Constant) and node.args[2].value == "m"):
-            p.fail(f"line {node.lineno}: convert must convert to metres (\"m\"), like to_meters did")
+        up = parent.get(id(node))
+        if isinstance(up, ast.Attribute) and up.value is node and r[0] in ("pkg", "module", "data"):
+            continue  # reaching further in: the outer node is judged
+        kind, what = r
+        if isinstance(node.ctx, (ast.Store, ast.Del)):
+            p.fail(node, f"assigns to or deletes {ast.unparse(node)} (no patching of the core)")
+        elif kind == "elsewhere":
+            p.fail(node, f"reaches {what} (a plugin uses nothing but fleet.core)")
+        elif kind in ("pkg", "module"):
+            p.fail(node, f"uses the module {ast.unparse(node)} other than to reach what it holds")
+        elif kind == "func":
+            if not (isinstance(up, ast.Call) and up.func is node):
+                p.fail(node, f"{what} used other than by calling it (an alias or a wrapper)")
+            elif id(node) not in in_run or id(node) in nested:
+                p.fail(node, f"{what} called outside run() itself (a wrapper, or a call run() does not make)")
+            else:
+                called.add(what)
+                check_call(p, up, what)
+        # ("data", ...): reading what a core module holds (geo.EARTH_RADIUS_KM) is allowed.
     if called != set(spec["calls"]):
-        p.fail(f"calls the core's {sorted(called)}; its v2 code called the v3 equivalents of {spec['calls']}")
+        p.fail(run, f"calls the core's {sorted(called)}; its v2 code called the v3 equivalents of {spec['calls']}")
     return p
+
+
+def check_call(p, call, name):
+    """The call binds to the v3 signature; convert converts to metres."""
+    if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+        return  # not bindable here; run_plugins.py's results judge it
+    params = SIGNATURE[name]
+    bound = dict(zip(params, call.args))
+    ok = len(call.args) <= len(params)
+    for k in call.keywords:
+        ok = ok and k.arg in params and k.arg not in bound
+        bound[k.arg] = k.value
+    if not ok or set(bound) != set(params):
+        p.fail(call, f"{name} called with arguments that do not fit v3's {name}({', '.join(params)})")
+    elif name == "convert" and convert_target(p, bound["to_unit"]) != "m":
+        p.fail(call, 'convert must convert to metres ("m"), like to_meters did')
 
 
 @pytest.mark.parametrize("group", ["routing", "pricing", "safety", "reporting", "telemetry"])

@@ -73,11 +73,24 @@ for r in recs:
     if size(ds) != before:
         cause, restore = r, before
 assert size(ds) == size_at_error, (ds, size(ds))
+# The remediation: the datasource's own pool_size would do (the scripted trajectory writes
+# that); the oracle gives the size to the profile it uses now (every later rollout replayed),
+# which no other pool uses, so that validation exercises the other right form too.
+for r in recs[recs.index(first) + 1:]:
+    if msg(r[2]) == "config reloaded":
+        for change in kv(r[2])["changes"].strip("'").split(","):
+            key, _, val = change.strip().partition(" ")
+            parts = key.split(".")
+            if parts[0] == "datasources":
+                ds_conf.setdefault(parts[1], {})[parts[2]] = val.split("->")[1]
+now = ds_conf[ds]["profile"]
+assert "pool_size" not in ds_conf[ds] and not any(
+    c.get("profile") == now for d, c in ds_conf.items() if d != ds), now
 print(f"first_error: {first[0]}:{first[1]}")
 print(f"request_id: {kv(first[2])['req']}")
 print(f"failed_requests: {len(failed)}")
 print(f"root_cause: {cause[0]}:{cause[1]}")
 print(f"rollout: {kv(cause[2])['rollout']}")
-print(f"remediation: datasources.{ds}.pool_size={restore}")
+print(f"remediation: profiles.{now}.pool_size={restore}")
 PY
 cat /workspace/ANSWER.txt

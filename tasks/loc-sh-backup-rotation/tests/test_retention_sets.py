@@ -95,7 +95,10 @@ def test_other_sets_and_stray_files(store):
     d, conf = store
     web = make(d, "web", stamps(9))
     static = make(d, "web-static-assets", stamps(4))
-    strays = ["web-notes.tar.gz", "web-latest.tar.gz", "web-20240601-031500.tar.gz.sha256"]
+    # Not archives of any set (the name is not <set>-<YYYYmmdd>-<HHMMSS>.tar.gz), though
+    # "web" followed by two dash-separated parts: one sorts before web's archives, one after.
+    strays = ["web-notes.tar.gz", "web-latest.tar.gz", "web-20240601-031500.tar.gz.sha256",
+              "web-2024-06.tar.gz", "web-old-copy.tar.gz"]
     for s in strays:
         nv.write(f"{d}/{s}", "keep me")
     r = tool("backup-prune", conf, "web")

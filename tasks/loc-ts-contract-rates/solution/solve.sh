@@ -7,9 +7,13 @@
 # the cache was asked, so the fix moves that choice into bookFor(ctx), has the provider choose
 # the book first, and keys the card by the book as well (one look-up per distinct card, as
 # before).
+# Two names are right (tests/answer_line.py): rateCardKey, whose key leaves the book out, and
+# RateCardProvider.cardFor, which asks the cache with it before the book is chosen. The oracle
+# names the method and the scripted trajectory the key function, so that validation and the
+# scripted run between them exercise both.
 set -euo pipefail
 cd /workspace
-printf 'src/rating/cardKey.ts::rateCardKey\n' > ANSWER.txt
+printf 'src/rating/provider.ts::RateCardProvider.cardFor\n' > ANSWER.txt
 python3 - <<'PY'
 def patch(path, old, new):
     s = open(path).read()

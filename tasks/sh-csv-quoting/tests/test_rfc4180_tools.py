@@ -24,8 +24,10 @@ LOGS = "/tmp/csv-guard-logs"
 
 # The tools are bash: they may run bash and the standard text tools, nothing else. They run
 # with a PATH of one folder that links only these, and under an exec guard (exec_guard.c,
-# LD_PRELOAD) that refuses any other program however it is named (an absolute path, env,
-# awk's system(), a script's "#!" line). A refusal fails the test that caused it.
+# LD_PRELOAD, and a Landlock seal it sets on the run) that refuses any other program however
+# it is named (an absolute path, env, awk's system(), a script's "#!" line) and any code of
+# the tools' own loaded into a process (bash's enable -f, gawk's @load, the loader's
+# variables). A refusal fails the test that caused it.
 ALLOWED = """
 bash sh dash awk gawk mawk sed grep egrep fgrep
 cat cut tr sort uniq head tail wc paste join comm tee printf echo dirname basename
@@ -248,6 +250,40 @@ def test_guard_refuses_unreadable_and_unresolvable_programs(exports):
     refused = r.refused.splitlines()
     assert any(line.startswith("refused /tmp/.guard-probe.") for line in refused), r.refused
     assert any(line.startswith("refused /proc/self/fd/3") for line in refused), r.refused
+
+
+FOREIGN_CODE = r"""
+#include <unistd.h>
+__attribute__((constructor)) static void ran(void) { write(1, "ran foreign code\n", 17); }
+"""
+
+
+def test_guard_refuses_foreign_code(exports):
+    # The sandbox itself: no code of the tools' own is loaded into a process: not by bash's
+    # `enable -f` (by path, through /proc/self/fd, through BASH_LOADABLES_PATH), gawk's
+    # @load, or the loader's variables (LD_AUDIT, LD_LIBRARY_PATH, GCONV_PATH), which the
+    # guard drops; and no process may write into its memory through /proc/PID/mem.
+    src, so = f"{exports}/foreign.c", f"{exports}/foreign.so"
+    nv.write(src, FOREIGN_CODE.encode())
+    built = nv.run(["gcc", "-shared", "-fPIC", "-o", so, src], cwd="/tmp", timeout=60)
+    assert built.ok, built.describe()
+    f = f"{exports}/probe"
+    nv.write(f, "\n".join([
+        'so="$1"',
+        'enable -f "$so" foreign',
+        'exec 3<"$so"; enable -f /proc/self/fd/3 foreign',
+        'BASH_LOADABLES_PATH=$(dirname "$so") enable -f foreign.so foreign',
+        'gawk "@load \\"${so%.so}\\"; BEGIN { }"',
+        'LD_AUDIT="$so" LD_LIBRARY_PATH=$(dirname "$so") GCONV_PATH=$(dirname "$so") env | grep -E "^(LD_AUDIT|LD_LIBRARY_PATH|GCONV_PATH)="',
+        '( exec 4>/proc/$$/mem ) 2>/dev/null && echo "opened memory"',
+        'echo done',
+        "",
+    ]))
+    r = guarded(["bash", f, so])
+    assert r.stdout == "done\n", r.stdout
+    refused = r.refused.splitlines()
+    assert refused.count(f"refused {so}") >= 3, r.refused
+    assert "refused /proc/self/fd/3" in refused, r.refused
 
 
 def test_every_tool_runs_with_bash_and_text_tools_only(exports):

@@ -11,6 +11,7 @@ Byte code: the workspace's modules are imported from their sources only, compile
 memory: no byte code is read from the workspace (a planted `__pycache__`, or a stray .pyc,
 cannot stand in for a plugin's source) and none is written. The interpreter's own modules
 (the paths on sys.path before /workspace is added) keep their usual byte code."""
+import copy
 import importlib
 import importlib.machinery as machinery
 import json
@@ -59,6 +60,44 @@ def source_only_imports():
     sys.path_importer_cache.clear()
 
 
+CORE = ("fleet.core", "fleet.core.geo", "fleet.core.mathx", "fleet.core.timeutil", "fleet.core.units")
+
+
+def core_state():
+    """What the core's modules hold: each module object and, for each of its names, the
+    object, and for a function its code and defaults; data as a deep copy."""
+    state = {}
+    for name in CORE:
+        mod = sys.modules.get(name)
+        state[name] = ("module", mod)
+        for attr, value in sorted(vars(mod).items() if mod is not None else []):
+            if attr.startswith("__") and attr not in ("__dict__",):
+                continue
+            if callable(value):
+                state[f"{name}.{attr}"] = ("object", value, getattr(value, "__code__", None),
+                                           getattr(value, "__defaults__", None), getattr(value, "__kwdefaults__", None))
+            else:
+                try:
+                    state[f"{name}.{attr}"] = ("data", value, copy.deepcopy(value))
+                except Exception:  # noqa: BLE001 - a value that cannot be copied is compared by identity
+                    state[f"{name}.{attr}"] = ("data", value, None)
+    return state
+
+
+def changed(before, after):
+    out = []
+    for key in sorted(set(before) | set(after)):
+        a, b = before.get(key), after.get(key)
+        if a is None or b is None or len(a) != len(b):
+            out.append(key)
+        elif a[0] == "data":
+            if a[1] is not b[1] or (a[2] is not None and a[2] != b[2]):
+                out.append(key)
+        elif any(x is not y for x, y in zip(a[1:], b[1:])):
+            out.append(key)
+    return out
+
+
 def main():
     # The lines go to the original standard output, kept on a descriptor of its own; the
     # plugins' own prints (and anything else they write to fd 1) go to standard error.
@@ -69,6 +108,15 @@ def main():
     with open(os.path.join(HERE, "trips.json"), encoding="utf-8") as f:
         data = json.load(f)
     sys.path.insert(0, WS)
+    # The core as v3 ships it, before any plugin is imported (fleet/__init__.py and the core
+    # are the shipped files: the static checks require it).
+    try:
+        for name in CORE:
+            importlib.import_module(name)
+        before = core_state()
+    except Exception as e:  # noqa: BLE001
+        before = None
+        core_error = type(e).__name__
     for key in data["plugins"]:
         try:
             mod = importlib.import_module("fleet.plugins." + key.replace("/", "."))
@@ -81,6 +129,13 @@ def main():
         except Exception as e:  # noqa: BLE001 - any failure is this plugin's wrong result
             text = f"{key}\terror: {type(e).__name__}"
         out.write(text + "\n")
+    # Whether importing and running every plugin left the core as it was: a plugin that
+    # patches the core (however it reaches it) is not calling the v3 API.
+    if before is None:
+        out.write(f"core\terror: {core_error}\n")
+    else:
+        diff = changed(before, core_state())
+        out.write("core\t" + ("unchanged" if not diff else "changed: " + ", ".join(diff)) + "\n")
     out.flush()
 
 

@@ -3,7 +3,7 @@
 #  - every non-comment line is KEY=VALUE with KEY in [A-Z0-9_]
 #  - no key appears twice
 #  - the configsvc header names the service/environment and a version
-#  - secrets are references (${secret:NAME}), never literal values
+#  - secrets are pinned references (${secret:NAME@VERSION}), never literal values
 set -uo pipefail
 status=0
 for f in "$@"; do
@@ -14,9 +14,11 @@ for f in "$@"; do
   [ -z "$bad" ] || { echo "$f: malformed lines:"; echo "$bad"; status=1; }
   dups=$(grep -Eo '^[A-Z0-9_]+=' "$f" | sort | uniq -d)
   [ -z "$dups" ] || { echo "$f: duplicate keys: $dups"; status=1; }
-  if grep -E '^[A-Z0-9_]*(KEY|SECRET|PASSWORD|_URL)=' "$f" | grep -Ev '=\$\{secret:[a-z0-9-]+\}$' | grep -Eq '://[^/]*@|KEY=|SECRET=|PASSWORD='; then
+  if grep -E '^[A-Z0-9_]*(KEY|SECRET|PASSWORD|_URL)=' "$f" | grep -Ev '=\$\{secret:[a-z0-9/-]+@[0-9]+\}$' | grep -Eq '://[^/]*@|KEY=|SECRET=|PASSWORD='; then
     echo "$f: a secret is written as a literal value"; status=1
   fi
+  unpinned=$(grep -E '\$\{secret:' "$f" | grep -Ev '=\$\{secret:[a-z0-9/-]+@[0-9]+\}$')
+  [ -z "$unpinned" ] || { echo "$f: secret references without a version:"; echo "$unpinned"; status=1; }
 done
 [ $status -eq 0 ] && echo "ok: $*"
 exit $status

@@ -1,0 +1,3 @@
+module tally
+
+go 1.19

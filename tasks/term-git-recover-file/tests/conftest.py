@@ -1,1 +1,0 @@
-# Present so pytest roots here; the workspace's own conftest/pytest.ini files are never read.

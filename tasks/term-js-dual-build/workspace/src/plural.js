@@ -1,0 +1,3 @@
+export default function plural(count, one, many = `${one}s`) {
+  return `${count} ${Math.abs(count) === 1 ? one : many}`;
+}

@@ -1,0 +1,1 @@
+export const VERSION = '__TINYFMT_VERSION__';
