@@ -72,6 +72,8 @@ def test_basic_sections(kvx):
     kvx.expect_value(doc, "", "a", "1")
     kvx.expect_value(doc, "srv", "port", "8080")
     kvx.expect_value(doc, "other", "port", "9")
+    # a ']' inside a section name is part of it when the line ends with ']'.
+    kvx.expect_value("[a]b]\nk = 1\n", "a]b", "k", "1")
     kvx.run()
 
 

@@ -1,10 +1,11 @@
 """Prints when each job of a crontab fires over 2024 and 2025 (a leap year and a common one),
 in a normal form that is the same for every equivalent spelling of a schedule: for each
-command, its number of firings, then each distinct set of daily times with the days it applies
-to, as ranges of consecutive days. The harness compares this, on the host, with the firing
-times of the signed-off schedule (which never enter a container). It runs as the verifier
-user and reads the crontab through the broker (a regular file, never a link): the sandbox
-user's files are not the verifier's to open.
+command, its number of firings (and, when lines of one job overlap, how many extra runs cron
+starts in minutes it already runs the job: each line starts its own), then each distinct set
+of daily times with the days it applies to, as ranges of consecutive days. The harness
+compares this, on the host, with the firing times of the signed-off schedule (which never
+enter a container). It runs as the verifier user and reads the crontab through the broker
+(a regular file, never a link): the sandbox user's files are not the verifier's to open.
 
     python3 firings.py /workspace/ops/crontab      (PYTHONPATH=/nab/lib, for nabverify)
 """
@@ -48,15 +49,20 @@ def main(path):
     if data is None:
         sys.exit(f"{path}: missing, or not a regular file")
     _, jobs = parse_crontab(data.decode("utf-8"))
-    per_command = {}
+    per_command, runs = {}, {}
     for schedule, cmd in jobs:
         fired = per_command.setdefault(cmd, set())
         for y in YEARS:
-            fired |= schedule.firings(y)
+            once = schedule.firings(y)
+            fired |= once
+            runs[cmd] = runs.get(cmd, 0) + len(once)
     for cmd in sorted(per_command):
         fired = per_command[cmd]
         print(f"job {cmd}")
         print(f"  firings {len(fired)}")
+        if runs[cmd] != len(fired):
+            # Two lines of one job that match the same minute start it twice at once.
+            print(f"  started twice or more in one minute: {runs[cmd] - len(fired)} extra runs")
         per_day = {}
         for day, h, m in fired:
             per_day.setdefault(day, set()).add((h, m))

@@ -151,7 +151,9 @@ def test_outputs_only_under_build(proj):
 
 
 @pytest.mark.parametrize("target", ["build/bin/calc", "build/bin/calc-ops", "build/lib/libcalc.a",
-                                    "build/obj/lib/eval.o", "build/include/calc/ops.h"])
+                                    "build/obj/lib/eval.o", "build/include/calc/ops.h",
+                                    # objects outside lib/ that include the generated header
+                                    "build/obj/src/calc.o", "build/obj/tests/t_eval.o"])
 def test_single_target_from_clean_tree(proj, target):
     make(proj, "-j8", target)
     assert is_file(proj, target)
