@@ -17,7 +17,7 @@
 
 use crate::sandbox::{AttachedProcess, ContainerId, SandboxBackend};
 use crate::task::McpServer;
-use nab_protocol::{MCP_CALL_VERSION, MCP_CALLS_FILE, MCP_LOG_FILE, McpCall};
+use nab_protocol::{MAX_RESULT_TEXT, MCP_CALL_VERSION, MCP_CALLS_FILE, MCP_LOG_FILE, McpCall};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -321,6 +321,7 @@ impl Serve {
             return;
         };
         let is_error = result.get("isError").and_then(Value::as_bool) == Some(true);
+        let (text, cut) = result_text(result);
         self.logs.call(&McpCall {
             v: MCP_CALL_VERSION,
             name: McpCall::agent_name(&self.name, &tool),
@@ -328,8 +329,37 @@ impl Serve {
             tool,
             arguments,
             is_error,
+            result_text: Some(text),
+            result_cut: cut,
         });
     }
+}
+
+/// A result's `text` content parts joined by newlines, cut at [`MAX_RESULT_TEXT`] bytes (on
+/// a character boundary), and whether it was cut.
+fn result_text(result: &Value) -> (String, bool) {
+    let mut text = String::new();
+    let parts = result.get("content").and_then(Value::as_array);
+    for part in parts.into_iter().flatten() {
+        if let Some(t) = part.get("text").and_then(Value::as_str) {
+            if !text.is_empty() {
+                text.push('\n');
+            }
+            text.push_str(t);
+            if text.len() > MAX_RESULT_TEXT {
+                break;
+            }
+        }
+    }
+    if text.len() <= MAX_RESULT_TEXT {
+        return (text, false);
+    }
+    let mut end = MAX_RESULT_TEXT;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    text.truncate(end);
+    (text, true)
 }
 
 /// Requests one connection has sent and its server has not answered yet.
@@ -491,6 +521,17 @@ mod tests {
                 b"next".to_vec()
             ]
         );
+    }
+
+    #[test]
+    fn a_results_text_is_its_text_parts_cut_on_a_character_boundary() {
+        let r = json!({"content": [{"type": "text", "text": "a"}, {"type": "image", "data": "x"},
+                                   {"type": "text", "text": "b"}], "isError": false});
+        assert_eq!(result_text(&r), ("a\nb".into(), false));
+        assert_eq!(result_text(&json!({})), (String::new(), false));
+        let long = "é".repeat(MAX_RESULT_TEXT);
+        let (text, cut) = result_text(&json!({"content": [{"type": "text", "text": long}]}));
+        assert!(cut && text.len() <= MAX_RESULT_TEXT && text.len() >= MAX_RESULT_TEXT - 1);
     }
 
     #[test]
