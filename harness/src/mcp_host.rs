@@ -406,7 +406,26 @@ impl LineTap {
     }
 }
 
-/// `mcp_calls.jsonl` and `mcp.log` in the trial folder, each capped at [`LOG_CAP`].
+/// The last line of a full `mcp_calls.jsonl` (past [`LOG_CAP`]): a call of no server's, so
+/// that a hidden test replaying the record knows that later calls went unnoted.
+pub const RECORD_FULL_TOOL: &str = "record_full";
+
+fn full_marker() -> String {
+    let marker = McpCall {
+        v: MCP_CALL_VERSION,
+        server: "nab".into(),
+        tool: RECORD_FULL_TOOL.into(),
+        name: McpCall::agent_name("nab", RECORD_FULL_TOOL),
+        arguments: Value::Null,
+        is_error: true,
+        result_text: Some("the record is full: later calls were not noted".into()),
+        result_cut: false,
+    };
+    serde_json::to_string(&marker).unwrap_or_default() + "\n"
+}
+
+/// `mcp_calls.jsonl` and `mcp.log` in the trial folder, each capped at [`LOG_CAP`] (plus
+/// one marker line).
 struct Logs {
     inner: Mutex<LogFiles>,
 }
@@ -466,7 +485,7 @@ impl Logs {
         let mut line = serde_json::to_string(call).unwrap_or_default();
         line.push('\n');
         let mut f = self.lock();
-        if f.calls.write(line.as_bytes(), b"") {
+        if f.calls.write(line.as_bytes(), full_marker().as_bytes()) {
             f.stats.calls_noted += 1;
         } else if f.calls.full {
             let _ = f.log.write(
@@ -532,6 +551,31 @@ mod tests {
         let long = "é".repeat(MAX_RESULT_TEXT);
         let (text, cut) = result_text(&json!({"content": [{"type": "text", "text": long}]}));
         assert!(cut && text.len() <= MAX_RESULT_TEXT && text.len() >= MAX_RESULT_TEXT - 1);
+    }
+
+    #[test]
+    fn a_full_record_ends_with_a_line_that_says_so() {
+        let dir = tempfile::tempdir().unwrap();
+        let logs = Logs::open(dir.path()).unwrap();
+        let call = McpCall {
+            v: MCP_CALL_VERSION,
+            server: "s".into(),
+            tool: "t".into(),
+            name: McpCall::agent_name("s", "t"),
+            arguments: json!({"pad": "x".repeat(60_000)}),
+            is_error: false,
+            result_text: Some(String::new()),
+            result_cut: false,
+        };
+        for _ in 0..80 {
+            logs.call(&call);
+        }
+        let read = nab_protocol::read_jsonl::<McpCall>(&dir.path().join(MCP_CALLS_FILE)).unwrap();
+        let last = read.records.last().unwrap();
+        assert_eq!(last.name, "mcp__nab__record_full");
+        assert_eq!(read.records.len(), logs.stats().calls_noted + 1);
+        let len = std::fs::metadata(dir.path().join(MCP_CALLS_FILE)).unwrap().len();
+        assert!(len <= crate::verify::stage::MCP_RECORD_CAP as u64, "{len}");
     }
 
     #[test]
