@@ -95,10 +95,12 @@ pub fn pack(
             dir_mode: 0o700,
             file_mode: |_| 0o600,
         };
-        append_dir(&mut b, "mcp-record", &private)?;
+        // Paths in the archive are relative to /nab.
+        let relative = |p: &'static str| p.trim_start_matches("/nab/");
+        append_dir(&mut b, relative(MCP_RECORD_DIR), &private)?;
         append_file(
             &mut b,
-            "mcp-record/calls.jsonl",
+            relative(MCP_RECORD),
             whole_lines(record, MCP_RECORD_CAP),
             0o600,
             &private,

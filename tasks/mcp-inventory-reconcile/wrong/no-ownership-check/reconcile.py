@@ -108,6 +108,13 @@ with open("reports/reconcile-2024-06-30.csv", "w") as f:
 print(len(rows), "rows")
 
 # --- 2. the bookings ---------------------------------------------------------------------
+# The master data (ownership) of every SKU in the report; a wrong variant, whose report
+# may not have them, also asks for the two consignment SKUs the task requires.
+for row in rows:
+    sku_info(row[1])
+if flags:
+    for sku in ("CLIP-177", "NUT-586"):
+        sku_info(sku)
 booked = set()
 for wh in warehouses:
     cursor = None
