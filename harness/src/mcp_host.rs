@@ -574,7 +574,9 @@ mod tests {
         let last = read.records.last().unwrap();
         assert_eq!(last.name, "mcp__nab__record_full");
         assert_eq!(read.records.len(), logs.stats().calls_noted + 1);
-        let len = std::fs::metadata(dir.path().join(MCP_CALLS_FILE)).unwrap().len();
+        let len = std::fs::metadata(dir.path().join(MCP_CALLS_FILE))
+            .unwrap()
+            .len();
         assert!(len <= crate::verify::stage::MCP_RECORD_CAP as u64, "{len}");
     }
 

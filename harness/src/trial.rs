@@ -937,8 +937,8 @@ async fn verify_phase(
     let planted = canary.files();
     // The MCP servers' record, written by the host from what they answered (see
     // `mcp_host`), for the hidden tests to replay.
-    let record = (!task.spec.mcp_servers.is_empty())
-        .then(|| dir.join(nab_protocol::MCP_CALLS_FILE));
+    let record =
+        (!task.spec.mcp_servers.is_empty()).then(|| dir.join(nab_protocol::MCP_CALLS_FILE));
     let nab_tree = tokio::task::spawn_blocking(move || {
         let record = match record {
             Some(path) => Some(read_capped(&path, verify::stage::MCP_RECORD_CAP)?),
@@ -947,8 +947,8 @@ async fn verify_phase(
         verify::stage::pack(&tests_dir, &planted, shared, record.as_deref())
     })
     .await
-            .map_err(|e| files_err(&task.tests_dir())(std::io::Error::other(e)))?
-            .map_err(files_err(&task.tests_dir()))?;
+    .map_err(|e| files_err(&task.tests_dir())(std::io::Error::other(e)))?
+    .map_err(files_err(&task.tests_dir()))?;
     let verify_spec = ContainerSpec {
         image: image.to_owned(),
         labels: scope.labels("verify"),

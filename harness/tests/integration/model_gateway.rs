@@ -735,9 +735,8 @@ exit 0
     );
     let recs = records(&out);
     assert_eq!(recs.len(), 1, "{}", show(&o));
-    let verify_log =
-        std::fs::read_to_string(out.join("trials").join(task).join("0/verify.log"))
-            .unwrap_or_default();
+    let verify_log = std::fs::read_to_string(out.join("trials").join(task).join("0/verify.log"))
+        .unwrap_or_default();
     assert_eq!(
         recs[0].status,
         TrialStatus::Passed,
