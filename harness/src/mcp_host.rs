@@ -17,7 +17,7 @@
 
 use crate::sandbox::{AttachedProcess, ContainerId, SandboxBackend};
 use crate::task::McpServer;
-use nab_protocol::{MCP_CALL_VERSION, MCP_CALLS_FILE, MCP_LOG_FILE, McpCall};
+use nab_protocol::{MAX_RESULT_TEXT, MCP_CALL_VERSION, MCP_CALLS_FILE, MCP_LOG_FILE, McpCall};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -321,6 +321,7 @@ impl Serve {
             return;
         };
         let is_error = result.get("isError").and_then(Value::as_bool) == Some(true);
+        let (text, cut) = result_text(result);
         self.logs.call(&McpCall {
             v: MCP_CALL_VERSION,
             name: McpCall::agent_name(&self.name, &tool),
@@ -328,8 +329,37 @@ impl Serve {
             tool,
             arguments,
             is_error,
+            result_text: Some(text),
+            result_cut: cut,
         });
     }
+}
+
+/// A result's `text` content parts joined by newlines, cut at [`MAX_RESULT_TEXT`] bytes (on
+/// a character boundary), and whether it was cut.
+fn result_text(result: &Value) -> (String, bool) {
+    let mut text = String::new();
+    let parts = result.get("content").and_then(Value::as_array);
+    for part in parts.into_iter().flatten() {
+        if let Some(t) = part.get("text").and_then(Value::as_str) {
+            if !text.is_empty() {
+                text.push('\n');
+            }
+            text.push_str(t);
+            if text.len() > MAX_RESULT_TEXT {
+                break;
+            }
+        }
+    }
+    if text.len() <= MAX_RESULT_TEXT {
+        return (text, false);
+    }
+    let mut end = MAX_RESULT_TEXT;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    text.truncate(end);
+    (text, true)
 }
 
 /// Requests one connection has sent and its server has not answered yet.
@@ -376,7 +406,26 @@ impl LineTap {
     }
 }
 
-/// `mcp_calls.jsonl` and `mcp.log` in the trial folder, each capped at [`LOG_CAP`].
+/// The last line of a full `mcp_calls.jsonl` (past [`LOG_CAP`]): a call of no server's, so
+/// that a hidden test replaying the record knows that later calls went unnoted.
+pub const RECORD_FULL_TOOL: &str = "record_full";
+
+fn full_marker() -> String {
+    let marker = McpCall {
+        v: MCP_CALL_VERSION,
+        server: "nab".into(),
+        tool: RECORD_FULL_TOOL.into(),
+        name: McpCall::agent_name("nab", RECORD_FULL_TOOL),
+        arguments: Value::Null,
+        is_error: true,
+        result_text: Some("the record is full: later calls were not noted".into()),
+        result_cut: false,
+    };
+    serde_json::to_string(&marker).unwrap_or_default() + "\n"
+}
+
+/// `mcp_calls.jsonl` and `mcp.log` in the trial folder, each capped at [`LOG_CAP`] (plus
+/// one marker line).
 struct Logs {
     inner: Mutex<LogFiles>,
 }
@@ -436,7 +485,7 @@ impl Logs {
         let mut line = serde_json::to_string(call).unwrap_or_default();
         line.push('\n');
         let mut f = self.lock();
-        if f.calls.write(line.as_bytes(), b"") {
+        if f.calls.write(line.as_bytes(), full_marker().as_bytes()) {
             f.stats.calls_noted += 1;
         } else if f.calls.full {
             let _ = f.log.write(
@@ -491,6 +540,44 @@ mod tests {
                 b"next".to_vec()
             ]
         );
+    }
+
+    #[test]
+    fn a_results_text_is_its_text_parts_cut_on_a_character_boundary() {
+        let r = json!({"content": [{"type": "text", "text": "a"}, {"type": "image", "data": "x"},
+                                   {"type": "text", "text": "b"}], "isError": false});
+        assert_eq!(result_text(&r), ("a\nb".into(), false));
+        assert_eq!(result_text(&json!({})), (String::new(), false));
+        let long = "é".repeat(MAX_RESULT_TEXT);
+        let (text, cut) = result_text(&json!({"content": [{"type": "text", "text": long}]}));
+        assert!(cut && text.len() <= MAX_RESULT_TEXT && text.len() >= MAX_RESULT_TEXT - 1);
+    }
+
+    #[test]
+    fn a_full_record_ends_with_a_line_that_says_so() {
+        let dir = tempfile::tempdir().unwrap();
+        let logs = Logs::open(dir.path()).unwrap();
+        let call = McpCall {
+            v: MCP_CALL_VERSION,
+            server: "s".into(),
+            tool: "t".into(),
+            name: McpCall::agent_name("s", "t"),
+            arguments: json!({"pad": "x".repeat(60_000)}),
+            is_error: false,
+            result_text: Some(String::new()),
+            result_cut: false,
+        };
+        for _ in 0..80 {
+            logs.call(&call);
+        }
+        let read = nab_protocol::read_jsonl::<McpCall>(&dir.path().join(MCP_CALLS_FILE)).unwrap();
+        let last = read.records.last().unwrap();
+        assert_eq!(last.name, "mcp__nab__record_full");
+        assert_eq!(read.records.len(), logs.stats().calls_noted + 1);
+        let len = std::fs::metadata(dir.path().join(MCP_CALLS_FILE))
+            .unwrap()
+            .len();
+        assert!(len <= crate::verify::stage::MCP_RECORD_CAP as u64, "{len}");
     }
 
     #[test]

@@ -108,6 +108,8 @@ mod tests {
             name: name.into(),
             arguments: args,
             is_error,
+            result_text: None,
+            result_cut: false,
         }
     }
 

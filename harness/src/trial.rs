@@ -269,6 +269,20 @@ fn files_err(dir: &Path) -> impl FnOnce(std::io::Error) -> TrialError + '_ {
 }
 
 /// Adds harness notes to the trial's agent.log.
+/// At most `cap + 1` bytes of `path` (enough to tell that it is longer than `cap`); a
+/// missing file reads as empty (the MCP host could not open it).
+fn read_capped(path: &Path, cap: usize) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let file = match std::fs::File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(e),
+    };
+    let mut bytes = Vec::new();
+    file.take(cap as u64 + 1).read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
 fn append_log(dir: &Path, notes: &str) -> Result<(), TrialError> {
     use std::io::Write;
     std::fs::OpenOptions::new()
@@ -921,11 +935,20 @@ async fn verify_phase(
     let canary = crate::canary::Canary::random(!shared);
     let tests_dir = task.tests_dir();
     let planted = canary.files();
-    let nab_tree =
-        tokio::task::spawn_blocking(move || verify::stage::pack(&tests_dir, &planted, shared))
-            .await
-            .map_err(|e| files_err(&task.tests_dir())(std::io::Error::other(e)))?
-            .map_err(files_err(&task.tests_dir()))?;
+    // The MCP servers' record, written by the host from what they answered (see
+    // `mcp_host`), for the hidden tests to replay.
+    let record =
+        (!task.spec.mcp_servers.is_empty()).then(|| dir.join(nab_protocol::MCP_CALLS_FILE));
+    let nab_tree = tokio::task::spawn_blocking(move || {
+        let record = match record {
+            Some(path) => Some(read_capped(&path, verify::stage::MCP_RECORD_CAP)?),
+            None => None,
+        };
+        verify::stage::pack(&tests_dir, &planted, shared, record.as_deref())
+    })
+    .await
+    .map_err(|e| files_err(&task.tests_dir())(std::io::Error::other(e)))?
+    .map_err(files_err(&task.tests_dir()))?;
     let verify_spec = ContainerSpec {
         image: image.to_owned(),
         labels: scope.labels("verify"),

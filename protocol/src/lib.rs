@@ -42,7 +42,7 @@ mod versioned;
 pub use events::{CompactionTier, Event, EventKind, ExitReason, ToolStatus};
 pub use files::{JsonlAppender, WriteError, write_atomic, write_json_atomic, write_jsonl_atomic};
 pub use logging::init as init_logging;
-pub use mcp::{MCP_CALL_VERSION, McpCall};
+pub use mcp::{MAX_RESULT_TEXT, MCP_CALL_VERSION, McpCall};
 // The run folder: every file name, the typed run.json and pairwise verdict, the loader.
 pub use run::{
     AGENT_LOG_FILE, BadWinner, COMPARE_FILE, DEFAULT_TASKS_DIR, DIFF_FILE, EVENTS_FILE,

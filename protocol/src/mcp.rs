@@ -32,7 +32,19 @@ pub struct McpCall {
     /// The server's result said `isError: true` (the tool ran and reported a failure).
     #[serde(default)]
     pub is_error: bool,
+    /// The result's text content (its `text` parts, joined by newlines), at most
+    /// [`MAX_RESULT_TEXT`] bytes: what the server answered, for hidden tests that replay the
+    /// record (a write's id, a replayed idempotency key, the error a call got). Absent in
+    /// lines written before it was noted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result_text: Option<String>,
+    /// `result_text` was cut at [`MAX_RESULT_TEXT`] bytes.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub result_cut: bool,
 }
+
+/// The most bytes of a result's text noted in [`McpCall::result_text`].
+pub const MAX_RESULT_TEXT: usize = 16 * 1024;
 
 impl McpCall {
     /// The name an agent uses for `server`'s `tool`.
@@ -54,11 +66,13 @@ mod tests {
             name: McpCall::agent_name("tracker", "get_ticket"),
             arguments: serde_json::json!({"id": "T-1"}),
             is_error: false,
+            result_text: Some("{}".into()),
+            result_cut: false,
         };
         let line = serde_json::to_string(&c).unwrap();
         assert_eq!(serde_json::from_str::<McpCall>(&line).unwrap(), c);
         let old = r#"{"server":"s","tool":"t","name":"mcp__s__t","arguments":null}"#;
         let read: McpCall = serde_json::from_str(old).unwrap();
-        assert_eq!((read.v, read.is_error), (1, false));
+        assert_eq!((read.v, read.is_error, read.result_text), (1, false, None));
     }
 }

@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
-"""Generates the ledger (workspace), the physical counts (fixtures, served over MCP) and the
-expected reconciliation (printed, pasted into expected/rows.csv). Deterministic: python3 generate.py"""
+"""Generates the ledger (workspace), the physical counts and SKU master data (mcp/data/inventory.json,
+served by the inventory server), the stock ledger service's postings (mcp/data/stockledger.json)
+and the expected results: the reconciliation rows (printed, pasted into expected/rows.csv) and
+the bookings (tests/expected_bookings.json, hidden). Deterministic: python3 generate.py"""
 import json
 import os
 import random
@@ -77,6 +79,11 @@ for wh in WAREHOUSES:
         if e != c:
             rows.append(f"{wh},{s},{e},{c},{c - e}")
 
+# Consignment stock (the supplier's): two SKUs with discrepancies, two without.
+CONSIGNMENT = {"NUT-586", "CLIP-177", "BRKT-263", "PIN-540"}
+for s in skus:
+    sku_info[s]["ownership"] = "consignment" if s in CONSIGNMENT else "own"
+
 with open(os.path.join(HERE, "workspace/ledger/opening.csv"), "w") as f:
     f.write("# opening stock, 2024-06-01 start of day\nwarehouse,sku,qty\n")
     for wh, s, q in sorted(opening):
@@ -85,7 +92,7 @@ with open(os.path.join(HERE, "workspace/ledger/movements.csv"), "w") as f:
     f.write("date,warehouse,sku,qty_change,reference\n")
     for m in movements:
         f.write(",".join(map(str, m)) + "\n")
-with open(os.path.join(HERE, "fixtures/data/inventory.json"), "w") as f:
+with open(os.path.join(HERE, "mcp/data/inventory.json"), "w") as f:
     json.dump({"warehouses": [
         {"code": "BER-1", "name": "Berlin Mitte", "status": "active", "last_count": "2024-06-30"},
         {"code": "HAM-2", "name": "Hamburg Hafen", "status": "active", "last_count": "2024-06-30"},
@@ -93,3 +100,63 @@ with open(os.path.join(HERE, "fixtures/data/inventory.json"), "w") as f:
         "counts": counts, "skus": sku_info}, f, indent=1, sort_keys=True)
 print(json.dumps(rows, indent=1))
 print(len(rows), "discrepancies;", sum(len(c) for c in counts.values()), "count lines;", len(case_size), "case SKUs")
+
+# --- the stock ledger service (second MCP server) ---------------------------------------------
+COUNT = "2024-06-30"
+rng2 = random.Random(20240531)
+postings = []
+
+
+def posting(kind, wh, s, count_date, key, by, at, **fields):
+    p = {"posting_id": f"P-{10001 + len(postings)}", "type": kind, "warehouse": wh, "sku": s,
+         "count_date": count_date, "idempotency_key": key, "created_by": by, "created_at": at}
+    p.update(fields)
+    postings.append(p)
+
+
+# May's count: history. Some of June's rows have a May posting too (not a June booking).
+may_forced = {("BER-1", "BOLT-652"): ("adjustment", 3), ("HAM-2", "PIN-270"): ("adjustment", -2),
+              ("HAM-2", "PIN-669"): ("recount", None), ("BER-1", "BOLT-725"): ("adjustment", 5)}
+for wh in WAREHOUSES:
+    stocked = sorted(s for (w, s) in expected if w == wh)
+    picks = sorted(set(rng2.sample(stocked, 7)) | {s for (w, s) in may_forced if w == wh})
+    for s in picks:
+        kind, q = may_forced.get((wh, s), (rng2.choice(["adjustment", "adjustment", "recount"]), None))
+        key = f"may-{wh}-{s}".lower()
+        at = f"2024-06-0{rng2.randint(1, 4)}T0{rng2.randint(6, 9)}:{rng2.randint(10, 59)}:00Z"
+        if kind == "adjustment":
+            q = q if q is not None else rng2.choice([-1, 1]) * rng2.randint(1, 9)
+            posting(kind, wh, s, "2024-05-31", key, "stock-team", at, qty=q)
+        else:
+            posting(kind, wh, s, "2024-05-31", key, "stock-team", at,
+                    expected=rng2.randint(20, 300), counted=rng2.randint(0, 300))
+# June's interrupted run: booked two rows under keys of its own, then stopped.
+byrow = {(r.split(",")[0], r.split(",")[1]): [int(x) for x in r.split(",")[2:]] for r in rows}
+e, c, d = byrow[("BER-1", "BRKT-475")]
+posting("adjustment", "BER-1", "BRKT-475", COUNT, "recon/BER-1/BRKT-475/20240630", "recon-job",
+        "2024-07-01T06:12:44Z", qty=d)
+e, c, d = byrow[("HAM-2", "BOLT-840")]
+posting("recount", "HAM-2", "BOLT-840", COUNT, "recon/HAM-2/BOLT-840/20240630", "recon-job",
+        "2024-07-01T06:12:51Z", expected=e, counted=c)
+with open(os.path.join(HERE, "mcp/data/stockledger.json"), "w") as f:
+    json.dump({"warehouses": [{"code": "BER-1", "status": "active"}, {"code": "HAM-2", "status": "active"},
+                              {"code": "MUC-3", "status": "closed"}],
+               "skus": skus, "postings": postings}, f, indent=1, sort_keys=True)
+
+# The bookings for COUNT once the job is done: one per row, none for consignment stock.
+bookings = []
+for (wh, s), (e, c, d) in sorted(byrow.items()):
+    if s in CONSIGNMENT:
+        continue
+    if e > 0 and abs(d) * 100 <= 5 * e:
+        bookings.append({"type": "adjustment", "warehouse": wh, "sku": s, "qty": d})
+    else:
+        bookings.append({"type": "recount", "warehouse": wh, "sku": s, "expected": e, "counted": c})
+already = [{k: p[k] for k in ("posting_id", "type", "warehouse", "sku", "count_date", "idempotency_key",
+                                "qty", "expected", "counted") if k in p}
+           for p in postings if p["count_date"] == COUNT]
+with open(os.path.join(HERE, "tests/expected_bookings.json"), "w") as f:
+    json.dump({"count_date": COUNT, "bookings": bookings, "already_booked": already,
+               "consignment": sorted(CONSIGNMENT)}, f, indent=1, sort_keys=True)
+print(len(bookings), "bookings:", sum(b["type"] == "adjustment" for b in bookings), "adjustments;",
+      len(postings), "postings in the ledger service")

@@ -7,6 +7,13 @@
 //! | `/nab/tests`  | verifier, 0700      | the task's hidden tests and this trial's canaries      |
 //! | `/nab/probes` | root, world-readable| the task's `tests/probes/`: code the sandbox user runs |
 //! | `/nab/lib`    | root, world-readable| the broker, the Python probe, the runner's `nabverify` |
+//! | `/nab/mcp-record` | verifier, 0700  | a task with `mcp_servers`: `calls.jsonl`, the calls its servers served |
+//!
+//! The MCP record is the MCP host's `mcp_calls.jsonl` of the trial (one
+//! `nab_protocol::McpCall` a line, in the order the servers' answers passed), written on the
+//! host from what the servers answered: the agent shapes it only by making real calls, and
+//! nothing of the sandbox user's can read or change it here. Hidden tests replay it to check
+//! what an agent wrote through a server's tools.
 //!
 //! `/nab/verify` (the runner's scratch and reports, verifier 0700) and `/nab/rpc` (the
 //! broker's socket) are tmpfs mounts of their own.
@@ -26,6 +33,14 @@ pub const SCRATCH: &str = "/nab/verify";
 pub const RPC: &str = "/nab/rpc";
 /// The broker's socket, where `nabverify` connects.
 pub const BROKER_SOCKET: &str = "/nab/rpc/broker.sock";
+/// The folder of the MCP servers' record, readable by the verifier user alone.
+pub const MCP_RECORD_DIR: &str = "/nab/mcp-record";
+/// The record of the calls a task's MCP servers served (`mcp_calls.jsonl` of the trial).
+pub const MCP_RECORD: &str = "/nab/mcp-record/calls.jsonl";
+/// The most bytes of the record staged: the MCP host's cap on the file (whole lines) and
+/// room for the line that says it is full (`mcp__nab__record_full`).
+pub const MCP_RECORD_CAP: usize = crate::mcp_host::LOG_CAP as usize + 4096;
+
 /// The folder of a task's `tests/` that the sandbox user may read (at [`PROBES`]).
 pub const PROBES_DIR: &str = "probes";
 
@@ -35,8 +50,15 @@ static VERIFIER_LIB: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/verifier")
 /// The archive to extract at `/nab`: the hidden tests from `tests` plus `planted` (file
 /// name, contents) in `tests/`, the probes, and the library. With `tests_shared` (a task
 /// whose tests run beside the code under test, `verifier: shared`), every user may read
-/// the tests.
-pub fn pack(tests: &Path, planted: &[(String, String)], tests_shared: bool) -> io::Result<Vec<u8>> {
+/// the tests. With `mcp_record` (a task with `mcp_servers`), the servers' record goes to
+/// [`MCP_RECORD`], the verifier's alone whatever `tests_shared` says, cut after the last
+/// whole line within [`MCP_RECORD_CAP`] bytes.
+pub fn pack(
+    tests: &Path,
+    planted: &[(String, String)],
+    tests_shared: bool,
+    mcp_record: Option<&[u8]>,
+) -> io::Result<Vec<u8>> {
     let mut b = tar::Builder::new(Vec::new());
     b.follow_symlinks(false);
     let public = Owner {
@@ -67,6 +89,23 @@ pub fn pack(tests: &Path, planted: &[(String, String)], tests_shared: bool) -> i
             &verifier,
         )?;
     }
+    if let Some(record) = mcp_record {
+        let private = Owner {
+            uid: VERIFIER_UID,
+            dir_mode: 0o700,
+            file_mode: |_| 0o600,
+        };
+        // Paths in the archive are relative to /nab.
+        let relative = |p: &'static str| p.trim_start_matches("/nab/");
+        append_dir(&mut b, relative(MCP_RECORD_DIR), &private)?;
+        append_file(
+            &mut b,
+            relative(MCP_RECORD),
+            whole_lines(record, MCP_RECORD_CAP),
+            0o600,
+            &private,
+        )?;
+    }
     append_dir(&mut b, "probes", &public)?;
     let probes = tests.join(PROBES_DIR);
     if probes.is_dir() {
@@ -75,6 +114,17 @@ pub fn pack(tests: &Path, planted: &[(String, String)], tests_shared: bool) -> i
     append_dir(&mut b, "lib", &public)?;
     append_embedded(&mut b, &VERIFIER_LIB, &public)?;
     b.into_inner()
+}
+
+/// `bytes` up to `cap`, cut after the last newline when longer.
+fn whole_lines(bytes: &[u8], cap: usize) -> &[u8] {
+    if bytes.len() <= cap {
+        return bytes;
+    }
+    let head = &bytes[..cap];
+    head.iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(&head[..0], |i| &head[..=i])
 }
 
 /// Who owns a part of the tree, and the permissions its folders and files get.
@@ -206,14 +256,14 @@ mod tests {
             std::fs::Permissions::from_mode(0o755),
         )
         .unwrap();
-        let shared = pack(dir.path(), &[], true).unwrap();
+        let shared = pack(dir.path(), &[], true, None).unwrap();
         assert!(
             entries(&shared)
                 .iter()
                 .any(|(n, uid, mode)| n == "tests/test_a.py" && *uid == 0 && *mode == 0o644),
             "a shared task's tests are readable by everyone"
         );
-        let tar = pack(dir.path(), &[("test_c.py".into(), "y".into())], false).unwrap();
+        let tar = pack(dir.path(), &[("test_c.py".into(), "y".into())], false, None).unwrap();
         let all = entries(&tar);
         let find = |p: &str| {
             all.iter()
@@ -234,5 +284,32 @@ mod tests {
         assert_eq!(find("lib/broker.py").2, 0o644);
         assert_eq!(find("lib/nabverify/__init__.py").1, 0);
         assert!(!all.iter().any(|(n, ..)| n.ends_with(".pyc")));
+        assert!(
+            !all.iter().any(|(n, ..)| n.starts_with("mcp-record")),
+            "no record without MCP servers"
+        );
+    }
+
+    #[test]
+    fn the_mcp_record_is_the_verifiers_alone_even_for_shared_tests_and_cut_at_a_line() {
+        let dir = tempfile::tempdir().unwrap();
+        for shared in [false, true] {
+            let tar = pack(dir.path(), &[], shared, Some(b"{\"a\":1}\n")).unwrap();
+            let all = entries(&tar);
+            let find = |p: &str| {
+                all.iter()
+                    .find(|(n, ..)| n.trim_end_matches('/') == p)
+                    .unwrap_or_else(|| panic!("{p} not in {all:?}"))
+                    .clone()
+            };
+            assert_eq!(find("mcp-record"), ("mcp-record".into(), 2000, 0o700));
+            assert_eq!(
+                find("mcp-record/calls.jsonl"),
+                ("mcp-record/calls.jsonl".into(), 2000, 0o600)
+            );
+        }
+        assert_eq!(whole_lines(b"ab\ncd\nef", 7), b"ab\ncd\n");
+        assert_eq!(whole_lines(b"abcdef", 3), b"");
+        assert_eq!(whole_lines(b"ab\n", 3), b"ab\n");
     }
 }

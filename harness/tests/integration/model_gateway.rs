@@ -656,3 +656,93 @@ PY
         "{log}"
     );
 }
+
+/// The servers' record goes into the verifier at /nab/mcp-record/calls.jsonl, the
+/// verifier user's alone: a hidden test replays it (here: the one ticket the agent read,
+/// and the call that failed, with what the server answered), and the sandbox user can
+/// neither read, list nor change it.
+#[tokio::test(flavor = "multi_thread")]
+async fn hidden_tests_read_the_mcp_servers_record_which_the_sandbox_user_cannot() {
+    common::base_image().await;
+    let root = tempfile::tempdir().unwrap();
+    let suite = root.path().join("suite");
+    let task = "mcp-ticket-triage";
+    let dir = suite.join(task);
+    copy_dir(&repo_tasks().join(task), &dir);
+    std::fs::remove_dir_all(dir.join("tests")).unwrap();
+    // Only the record is checked; the agent makes two real calls and changes nothing.
+    let yaml = std::fs::read_to_string(dir.join("task.yaml")).unwrap();
+    let yaml = yaml
+        .split("required_tool_calls:")
+        .next()
+        .unwrap()
+        .to_owned();
+    write(&dir.join("task.yaml"), &yaml);
+    write(
+        &dir.join("tests/conftest.py"),
+        "# Roots pytest here; nothing from the workspace is configuration.\n",
+    );
+    write(
+        &dir.join("tests/test_record.py"),
+        r#"import json, os, stat
+import nabverify as nv
+
+RECORD = "/nab/mcp-record/calls.jsonl"
+
+def test_the_record_lists_what_the_server_served():
+    with open(RECORD, encoding="utf-8") as f:
+        calls = [json.loads(l) for l in f if l.strip()]
+    got = [(c["name"], c["arguments"], c["is_error"]) for c in calls]
+    assert got == [
+        ("mcp__tracker__get_ticket", {"id": "SHIP-142"}, False),
+        ("mcp__tracker__get_ticket", {"id": "NOPE-1"}, True),
+    ], got
+    assert '"SHIP-142"' in calls[0]["result_text"], calls[0]
+    assert calls[1]["result_text"].startswith("no ticket with id"), calls[1]
+
+def test_the_record_is_the_verifiers_alone():
+    for path, mode in ((RECORD, 0o600), (os.path.dirname(RECORD), 0o700)):
+        st = os.lstat(path)
+        assert (st.st_uid, stat.S_IMODE(st.st_mode)) == (2000, mode), (path, st)
+    r = nv.run(["cat", RECORD])
+    assert not r.ok and "Permission denied" in r.stderr, (r.stdout, r.stderr)
+    r = nv.run(["ls", "/nab/mcp-record"])
+    assert not r.ok and "Permission denied" in r.stderr, (r.stdout, r.stderr)
+    r = nv.run(["sh", "-c", "echo x >> " + RECORD])
+    assert not r.ok
+    assert nv.read(RECORD) is None
+"#,
+    );
+    let agent = root.path().join("agent.sh");
+    write_exec(
+        &agent,
+        r#"#!/bin/sh
+python3 /nab/mcp-sockets/mcp_call.py tracker get_ticket '{"id": "SHIP-142"}' > /dev/null
+python3 /nab/mcp-sockets/mcp_call.py tracker get_ticket '{"id": "NOPE-1"}' > /dev/null
+exit 0
+"#,
+    );
+    let suite_arg = suite.to_string_lossy().into_owned();
+    let run_id = common::unique("mcprec");
+    let _sweep = common::SweepOnDrop(run_id.clone());
+    let out = root.path().join("out");
+    let agent_arg = format!("command:{}", agent.display());
+    let o = nab_run(
+        &run_id,
+        &out,
+        &["--tasks", &suite_arg, "--agent", &agent_arg, task],
+        &[],
+    );
+    let recs = records(&out);
+    assert_eq!(recs.len(), 1, "{}", show(&o));
+    let verify_log = std::fs::read_to_string(out.join("trials").join(task).join("0/verify.log"))
+        .unwrap_or_default();
+    assert_eq!(
+        recs[0].status,
+        TrialStatus::Passed,
+        "{:?}\n{}\n{verify_log}",
+        recs[0],
+        show(&o)
+    );
+    assert_eq!(recs[0].tests_passed, Some(2), "{:?}", recs[0]);
+}
