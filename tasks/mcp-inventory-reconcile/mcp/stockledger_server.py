@@ -225,7 +225,7 @@ def _write(kind, request):
             return {"status": "replayed", "posting": p}
         st["recorded"] += 1
         p = {"posting_id": f"P-{10001 + len(st['postings'])}", "type": kind, **request,
-             "created_by": "api", "created_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(now))}
+             "created_by": "api", "created_at": booked_at(len(st["postings"]))}
         st["postings"].append(p)
         led.save()
         if st["recorded"] == TIMEOUT_AT:
@@ -234,6 +234,15 @@ def _write(kind, request):
                  "Send the same request again with the same idempotency_key: a write already recorded "
                  "under a key is never recorded twice.")
         return {"status": "recorded", "posting": p}
+
+
+def booked_at(n):
+    """The ledger's booking time of its n-th posting: a clock of its own (a minute a posting from
+    the morning after the count), so that the same calls are answered the same on every run."""
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(BOOKING_CLOCK_START + 60 * n))
+
+
+BOOKING_CLOCK_START = 1719824400  # 2024-07-01T09:00:00Z
 
 
 @tool("list_postings",
