@@ -50,6 +50,17 @@ pub enum Compaction {
     NotJudged,
 }
 
+impl Compaction {
+    /// What the trial record says of it, apart from the answers' verdict.
+    pub fn check(&self) -> nab_protocol::CompactionCheck {
+        match self {
+            Compaction::Judged(None) => nab_protocol::CompactionCheck::Met,
+            Compaction::Judged(Some(_)) => nab_protocol::CompactionCheck::Missed,
+            Compaction::NotJudged => nab_protocol::CompactionCheck::NotJudged,
+        }
+    }
+}
+
 /// Checks both kinds of requirement.
 pub fn check(task: &Task, served: &[McpCall], compaction: Compaction) -> Unmet {
     let mut unmet = Unmet::default();

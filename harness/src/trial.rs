@@ -58,6 +58,11 @@ pub struct TrialOutcome {
     pub failure: Option<FailureReason>,
     pub tests_passed: Option<u32>,
     pub tests_total: Option<u32>,
+    /// The hidden tests' own verdict (every verify step passed), apart from the
+    /// requirements and rule-breaking in `failure`; `None` when the verifier did not run.
+    pub verifier_passed: Option<bool>,
+    /// For a task that requires a compaction: whether the trial met that requirement.
+    pub compaction: Option<nab_protocol::CompactionCheck>,
     pub exit_reason: SandboxExit,
     pub agent_exit_code: Option<i64>,
     /// Wall seconds of the agent phase.
@@ -353,6 +358,7 @@ struct AgentRun<'a> {
 struct Collected {
     failure: Option<FailureReason>,
     violations: Vec<String>,
+    compaction: Option<nab_protocol::CompactionCheck>,
     tamper_flags: Vec<String>,
     picks: Picks,
     metrics: Option<ModelMetrics>,
@@ -373,6 +379,7 @@ struct Verified {
 
 impl Collected {
     fn outcome(self, verified: Option<Verified>) -> TrialOutcome {
+        let verifier_passed = verified.as_ref().map(|v| v.failure.is_none());
         let (v_failure, tests_passed, tests_total, verify_s) = match verified {
             Some(v) => (v.failure, v.tests_passed, v.tests_total, v.verify_s),
             None => (None, None, None, 0.0),
@@ -382,6 +389,8 @@ impl Collected {
             failure: self.failure.or(v_failure),
             tests_passed,
             tests_total,
+            verifier_passed,
+            compaction: self.compaction,
             exit_reason: self.exit_reason,
             agent_exit_code: self.agent_exit_code,
             agent_s: self.agent_s,
@@ -730,6 +739,12 @@ async fn collect(
             Compaction::NotJudged
         }
     };
+    let compaction_check = task
+        .spec
+        .agent
+        .as_ref()
+        .is_some_and(|a| a.requires_compaction.is_some())
+        .then(|| compaction.check());
     let unmet = crate::requirements::check(task, &served, compaction);
     if let Some(f) = unmet.failure {
         failure.get_or_insert(f);
@@ -737,6 +752,7 @@ async fn collect(
     Ok(Collected {
         failure,
         violations: unmet.violations,
+        compaction: compaction_check,
         tamper_flags,
         picks,
         metrics,

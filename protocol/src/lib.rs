@@ -62,8 +62,8 @@ pub use transcript::{
     answered_summary_requests, parse_without_request, read_without_requests,
 };
 pub use trial::{
-    DimensionScore, ErrorKind, FailureReason, JudgeRecord, SandboxExit, TrialRecord, TrialStatus,
-    VetoVerdict,
+    CompactionCheck, DimensionScore, ErrorKind, FailureReason, JudgeRecord, SandboxExit,
+    TrialRecord, TrialStatus, VetoVerdict,
 };
 pub use upstream::{
     HttpVerdict, cap as cap_text, classify_status, error_message as upstream_error_message,

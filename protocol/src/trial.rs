@@ -113,6 +113,35 @@ pub enum ErrorKind {
     Other,
 }
 
+/// How a trial fared against its task's `agent.requires_compaction`, a requirement on
+/// nab-agent's context management (not on the answers).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CompactionCheck {
+    /// The agent's events and the gateway's transcript show the compaction.
+    Met,
+    /// They do not: the trial fails with `missing_compaction`, whatever `verifier_passed`.
+    Missed,
+    /// Not judged: an agent other than nab-agent whose events claim no compaction, scored
+    /// on its answers alone.
+    NotJudged,
+    /// A value written by a newer nab that this build does not know.
+    #[serde(other)]
+    Other,
+}
+
+impl CompactionCheck {
+    /// The name written in results (`met`, `missed`, `not_judged`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CompactionCheck::Met => "met",
+            CompactionCheck::Missed => "missed",
+            CompactionCheck::NotJudged => "not_judged",
+            CompactionCheck::Other => "other",
+        }
+    }
+}
+
 /// One trial of one task: identity, verdict, timings, metrics and judge verdicts.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TrialRecord {
@@ -146,6 +175,17 @@ pub struct TrialRecord {
     /// Tests the verifier's reports list, when it wrote any.
     #[serde(default)]
     pub tests_total: Option<u32>,
+    /// What the hidden tests alone said of the agent's work (every verify step passed),
+    /// before the requirements on how the agent worked (a compaction, MCP tool calls) and
+    /// its rule-breaking are applied: a trial can fail with `missing_compaction` and still
+    /// have `verifier_passed: true`. Absent when the verifier did not run and in records
+    /// written before this field existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verifier_passed: Option<bool>,
+    /// For a task with `agent.requires_compaction`: whether the trial met that requirement,
+    /// reported apart from `verifier_passed`. Absent for other tasks.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compaction: Option<CompactionCheck>,
     /// Absent when the agent never started (an infrastructure error before it).
     #[serde(default)]
     pub exit_reason: Option<SandboxExit>,
@@ -280,6 +320,8 @@ impl TrialRecord {
             reward: 0.0,
             tests_passed: None,
             tests_total: None,
+            verifier_passed: None,
+            compaction: None,
             exit_reason: None,
             agent_exit_code: None,
             agent_s: 0.0,

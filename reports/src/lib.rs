@@ -17,6 +17,7 @@
 //! (the synthetic-run fixtures only with the `test-support` feature).
 
 mod cli;
+mod compaction;
 mod compare;
 mod error;
 mod finish;

@@ -46,6 +46,10 @@ pub struct RunSummary {
     /// Tasks whose verdicts flip across trials of this agent, most flaky first.
     #[serde(default)]
     pub flaky_tasks: Vec<FlakyTask>,
+    /// Tasks that require a compaction of nab-agent: their answers and the requirement,
+    /// counted apart (see [`crate::compaction`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub compaction: Vec<crate::compaction::CompactionRow>,
     /// The paired MDE against a rerun of the same design (see [`crate::mde`]).
     pub mde: crate::mde::Mde,
     /// Share of trials that ended in an infrastructure error (`status: error`), shown next
@@ -355,6 +359,7 @@ impl RunSummary {
             categories,
             flip_rate: stats::flip_rate(&scored_counts),
             flaky_tasks: flaky_tasks(run),
+            compaction: crate::compaction::compaction_rows(run),
             quarantined: run.quarantined.clone(),
             mde: crate::mde::Mde::for_run(&counts),
             error_rate: (!run.records.is_empty())

@@ -56,6 +56,8 @@ pub fn trials_frame(run: &Run) -> PolarsResult<DataFrame> {
         col!("reward", |t| t.reward),
         col!("tests_passed", |t| t.tests_passed),
         col!("tests_total", |t| t.tests_total),
+        col!("verifier_passed", |t| t.verifier_passed),
+        col!("compaction", |t| t.compaction.map(|c| c.as_str())),
         col!("exit_reason", |t| t.exit_reason.map(exit_str)),
         col!("agent_exit_code", |t| t.agent_exit_code),
         col!("agent_exit_reason", |t| t.agent_exit_reason.as_deref()),

@@ -470,6 +470,8 @@ pub(crate) async fn execute(
                 rec.verdict_reachable = task.spec.verifier == crate::task::VerifierMode::Shared;
                 rec.tests_passed = o.tests_passed;
                 rec.tests_total = o.tests_total;
+                rec.verifier_passed = o.verifier_passed;
+                rec.compaction = o.compaction;
                 rec.exit_reason = Some(o.exit_reason);
                 rec.agent_exit_code = o.agent_exit_code;
                 rec.agent_s = o.agent_s;

@@ -8,8 +8,8 @@
 use crate::common;
 
 use common::{unique, write, write_exec};
+use nab_protocol::{CompactionCheck, FailureReason, TrialRecord, TrialStatus};
 use nab_protocol::{CompactionTier, Event, EventKind};
-use nab_protocol::{FailureReason, TrialRecord, TrialStatus};
 use std::path::Path;
 use std::process::{Command, Output};
 
@@ -96,7 +96,8 @@ fn agent_task(root: &Path, id: &str, window: u64) {
 }
 
 /// A command agent: one model call (a summary request when the instruction says so), then
-/// events claiming a `summarize` compaction, and done.txt.
+/// events claiming a `summarize` compaction (none when it says "claim nothing"), and
+/// done.txt.
 const CLAIMER: &str = concat!(
     "#!/usr/bin/env python3\n",
     crate::gateway_post_py!(),
@@ -113,6 +114,8 @@ events = [
      "tokens_after": 2000, "messages_before": 30, "messages_after": 5, "succeeded": True},
     {"v": 1, "ts": ts, "kind": "finish", "exit_reason": "final_answer", "steps": 2},
 ]
+if "claim nothing" in instruction:
+    events = events[1:]
 with open("/nab/out/events.jsonl", "w") as f:
     f.write("".join(json.dumps(e) + "\n" for e in events))
 with open("/workspace/done.txt", "w") as f:
@@ -211,8 +214,11 @@ fn assert_missing_compaction(r: &TrialRecord) {
         "{:?}",
         r.violations
     );
-    // The tests themselves passed: the compaction alone failed it.
+    // The tests themselves passed: the compaction alone failed it, and the record says so
+    // apart from the answers.
     assert_eq!(r.tests_passed, r.tests_total, "{r:?}");
+    assert_eq!(r.verifier_passed, Some(true), "{r:?}");
+    assert_eq!(r.compaction, Some(CompactionCheck::Missed), "{r:?}");
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -241,6 +247,8 @@ async fn a_required_compaction_passes_when_the_gateway_saw_it_and_fails_when_it_
     let small = record(&recs, "lc-compacts");
     assert_eq!(small.status, TrialStatus::Passed, "{small:?}\n{}", show(&o));
     assert!(small.violations.is_empty(), "{:?}", small.violations);
+    assert_eq!(small.compaction, Some(CompactionCheck::Met), "{small:?}");
+    assert_eq!(small.verifier_passed, Some(true), "{small:?}");
     assert!(summarize_events(&out, "lc-compacts") >= 1);
     let large = record(&recs, "lc-never-compacts");
     assert_missing_compaction(large);
@@ -255,6 +263,7 @@ async fn a_required_compaction_passes_when_the_gateway_saw_it_and_fails_when_it_
         "lc-asked-summary",
         "Write done.txt; ask for a summary first.\n",
     );
+    claimer_task(&suite, "lc-no-claim", "Write done.txt; claim nothing.\n");
     let claimer = root.path().join("claimer.py");
     write_exec(&claimer, CLAIMER);
     let run_id = unique("compaction-claim");
@@ -265,7 +274,7 @@ async fn a_required_compaction_passes_when_the_gateway_saw_it_and_fails_when_it_
     let recs = nab_protocol::read_jsonl::<TrialRecord>(&out.join(nab_protocol::RESULTS_FILE))
         .unwrap()
         .records;
-    assert_eq!(recs.len(), 2, "{}", show(&o));
+    assert_eq!(recs.len(), 3, "{}", show(&o));
     let forged = record(&recs, "lc-forged-summary");
     assert_missing_compaction(forged);
     assert!(
@@ -276,4 +285,17 @@ async fn a_required_compaction_passes_when_the_gateway_saw_it_and_fails_when_it_
     let asked = record(&recs, "lc-asked-summary");
     assert_eq!(asked.status, TrialStatus::Passed, "{asked:?}\n{}", show(&o));
     assert_eq!(asked.llm_calls, Some(1), "{asked:?}");
+    assert_eq!(asked.compaction, Some(CompactionCheck::Met), "{asked:?}");
+    // An agent that claims no compaction is scored on its answers alone, and its record and
+    // log say the requirement was not judged.
+    let plain = record(&recs, "lc-no-claim");
+    assert_eq!(plain.status, TrialStatus::Passed, "{plain:?}\n{}", show(&o));
+    assert_eq!(
+        plain.compaction,
+        Some(CompactionCheck::NotJudged),
+        "{plain:?}"
+    );
+    assert_eq!(plain.verifier_passed, Some(true), "{plain:?}");
+    let log = std::fs::read_to_string(out.join("trials/lc-no-claim/0/agent.log")).unwrap();
+    assert!(log.contains("it is not judged for this agent"), "{log}");
 }

@@ -112,6 +112,14 @@ fn metrics(r: &TrialRecord) -> Vec<(String, String)> {
                 _ => "—".into(),
             },
         ),
+        (
+            "hidden tests' verdict".into(),
+            match r.verifier_passed {
+                Some(true) => "passed".into(),
+                Some(false) => "failed".into(),
+                None => "—".into(),
+            },
+        ),
         ("steps".into(), opt(r.steps)),
         ("model calls".into(), opt(r.llm_calls)),
         ("input tokens".into(), opt(r.input_tokens)),
@@ -140,6 +148,16 @@ fn metrics(r: &TrialRecord) -> Vec<(String, String)> {
         ),
         ("attempts".into(), r.attempts.to_string()),
     ];
+    if let Some(c) = r.compaction {
+        // A requirement on nab-agent's context management, apart from the answers.
+        m.push((
+            "compaction required (nab-agent only)".into(),
+            match c {
+                nab_protocol::CompactionCheck::NotJudged => "not judged for this agent".into(),
+                c => c.as_str().to_owned(),
+            },
+        ));
+    }
     if let Some(w) = r.cache_write_tokens {
         m.push(("cache-write tokens".into(), w.to_string()));
     }

@@ -277,3 +277,68 @@ fn cost_shows_in_summary_json_and_report_html_per_task_and_in_total() {
     let r2 = row("task-02");
     assert!(r2.contains("data-col=\"mean_cost\">—<"), "{r2}");
 }
+
+#[test]
+fn the_compaction_requirement_is_reported_apart_from_the_answers() {
+    let tmp = tempfile::tempdir().unwrap();
+    let spec = common::spec("r-compaction", 2, 2, true);
+    let mut recs = synth_records(&spec);
+    for r in recs.iter_mut() {
+        r.error = None;
+        r.error_kind = None;
+    }
+    // Task 0 requires a compaction: trial 0 answered right but never compacted, trial 1
+    // compacted and answered right. Task 1 requires none.
+    let (a, b) = recs.split_at_mut(1);
+    let missed = &mut a[0];
+    missed.status = nab_protocol::TrialStatus::Failed;
+    missed.reward = 0.0;
+    missed.failure_reason = Some(nab_protocol::FailureReason::MissingCompaction);
+    missed.verifier_passed = Some(true);
+    missed.compaction = Some(nab_protocol::CompactionCheck::Missed);
+    let met = &mut b[0];
+    assert_eq!(met.task_id, missed.task_id);
+    met.status = nab_protocol::TrialStatus::Passed;
+    met.reward = 1.0;
+    met.failure_reason = None;
+    met.verifier_passed = Some(true);
+    met.compaction = Some(nab_protocol::CompactionCheck::Met);
+    let task = missed.task_id.clone();
+    let dir = common::write(tmp.path(), "run", &spec, &recs);
+    let out = write_run_outputs(&dir).unwrap();
+
+    let row = &out.summary.compaction;
+    assert_eq!(row.len(), 1, "{row:?}");
+    assert_eq!(row[0].task_id, task);
+    assert_eq!(
+        (
+            row[0].trials,
+            row[0].answers_passed,
+            row[0].met,
+            row[0].missed
+        ),
+        (2, 2, 1, 1)
+    );
+    let html = std::fs::read_to_string(&out.report_html).unwrap();
+    assert!(
+        html.contains(&format!(
+            "<tr data-compaction=\"{task}\"><td><code>{task}</code></td><td class=\"n\">2 / 2</td><td class=\"n\">1</td><td class=\"n\">1</td><td class=\"n\">0</td></tr>"
+        )),
+        "the table on the page"
+    );
+    let df = ParquetReader::new(std::fs::File::open(&out.parquet).unwrap())
+        .finish()
+        .unwrap();
+    let checks = df.column("compaction").unwrap().str().unwrap().clone();
+    assert_eq!(
+        (checks.get(0), checks.get(1)),
+        (Some("missed"), Some("met"))
+    );
+    let answers = df
+        .column("verifier_passed")
+        .unwrap()
+        .bool()
+        .unwrap()
+        .clone();
+    assert_eq!((answers.get(0), answers.get(1)), (Some(true), Some(true)));
+}
