@@ -6,15 +6,19 @@ generate.py), which never enters a container. It runs as the verifier user, whic
 read the workspace: ANSWER.txt is read through the broker, as the sandbox user, and only as
 a regular file (not a link).
 
+The rollout is printed as the change id: a change is logged with its id and the revision it
+was fetched as, and either names it (REVISIONS, below: every change of both files).
+
 The remediation is printed as what it does, not as it is spelled: the instruction asks for
 a setting that gives the failing pool back its connections and changes nothing else, and
-more than one key does that (the datasource's own `pool_size`, or the `pool_size` of a
-profile in its chain that no other pool uses, below the one that sets it). The setting is
+more than one key does that (the database's own `max_active`, or the `max_active` of a
+preset in its chain that no other database uses, below the one that sets it). The setting is
 applied to the configuration as the logs leave it (CONFIG, below: the start-up records with
-every config rollout of both files replayed), each datasource's effective settings are
-resolved (its own value, else its profile's, else along `extends`), and what changed is
-printed, e.g. `remediation: <datasource>.pool_size <old>-><new>`. CONFIG is the service's
-state, which the agent reads in the same logs: it names no answer."""
+every served change of both files replayed), each database's effective settings are
+resolved (its own value, else its preset's, else along `base`), and what changed is
+printed, e.g. `remediation: <database>.max_active <old>-><new>`. CONFIG and REVISIONS are
+the service's state and history, which the agent reads in the same logs: they name no
+answer."""
 import copy
 import io
 import re
@@ -25,49 +29,55 @@ import nabverify as nv
 KEYS = ["first_error", "request_id", "failed_requests", "root_cause", "rollout", "remediation"]
 LOCATIONS = {"first_error", "root_cause"}
 
-# The configuration now (generate.py: the `pool profile` and `initializing datasource`
-# records, then every `config reloaded` change, in order, over both files).
+# The configuration now (generate.py: the `preset loaded` and `binding database` records,
+# then the edits of every served revision, in the order served, over both files).
 CONFIG = {
-    "profiles": {
-        "default": {"pool_size": "36", "min_idle": "10", "max_lifetime_ms": "1800000"},
-        "slim": {"extends": "default", "min_idle": "3"},
-        "burst": {"extends": "default", "pool_size": "80", "min_idle": "20"},
-        "sidecar": {"extends": "slim", "pool_size": "4", "max_lifetime_ms": "600000"},
-        "sidecar-v2": {"extends": "sidecar", "min_idle": "1"},
+    "presets": {
+        "default": {"max_active": "36", "min_idle": "10", "ttl_ms": "1800000"},
+        "slim": {"base": "default", "min_idle": "3"},
+        "burst": {"base": "default", "max_active": "80", "min_idle": "16"},
+        "sidecar": {"base": "slim", "max_active": "4", "ttl_ms": "600000"},
+        "sidecar-v2": {"base": "sidecar", "min_idle": "1"},
     },
-    "datasources": {
-        "ledger": {"profile": "sidecar-v2"},
-        "reporting": {"profile": "default", "pool_size": "4"},
-        "audit": {"profile": "burst"},
+    "db": {
+        "ledger": {"preset": "sidecar-v2"},
+        "reporting": {"preset": "default", "max_active": "4"},
+        "audit": {"preset": "burst"},
     },
 }
-POOL_SETTINGS = ("pool_size", "min_idle", "max_lifetime_ms")
+POOL_SETTINGS = ("max_active", "min_idle", "ttl_ms")
+# Every change the logs fetch: {revision: change id}.
+REVISIONS = {
+    "9bea587": "CHG-7712", "3cca295": "CHG-7744", "91121e1": "CHG-7776", "d56b221": "CHG-7779",
+    "45e40e2": "CHG-7780", "f0af6af": "CHG-7781", "db9695c": "CHG-7783", "dea23ff": "CHG-7785",
+    "3d17b1b": "CHG-7790", "eeaa95e": "CHG-7802",
+}
 
 
 def effective(config):
-    """{datasource: {setting: value}}: its profile, and each pool setting resolved."""
+    """{database: {setting: value}}: its preset, and each pool setting resolved."""
     out = {}
-    for ds in CONFIG["datasources"]:
-        own = config["datasources"][ds]
-        eff = {"profile": own.get("profile")}
+    for ds in CONFIG["db"]:
+        own = config["db"][ds]
+        eff = {"preset": own.get("preset")}
         for setting in POOL_SETTINGS:
-            value, profile, seen = own.get(setting), own.get("profile"), set()
-            while value is None and profile is not None and profile not in seen:
-                seen.add(profile)
-                p = config["profiles"].get(profile, {})
-                value, profile = p.get(setting), p.get("extends")
+            value, preset, seen = own.get(setting), own.get("preset"), set()
+            while value is None and preset is not None and preset not in seen:
+                seen.add(preset)
+                p = config["presets"].get(preset, {})
+                value, preset = p.get(setting), p.get("base")
             eff[setting] = value
         out[ds] = eff
     return out
 
 
 def remediation_effect(value):
-    m = re.fullmatch(r"(datasources|profiles)\.([A-Za-z0-9_-]+)\.([a-z_]+)=(\S+)", value)
+    m = re.fullmatch(r"(db|presets)\.([A-Za-z0-9_-]+)\.([a-z_]+)=(\S+)", value)
     if not m:
         return f"not one setting: {value}"
     section, name, setting, new = m.groups()
     new = str(int(new)) if re.fullmatch(r"[0-9]+", new) else new
-    allowed = POOL_SETTINGS + (("profile",) if section == "datasources" else ("extends",))
+    allowed = POOL_SETTINGS + (("preset",) if section == "db" else ("base",))
     if setting not in allowed:
         return f"not a setting of the configuration: {value}"
     before = effective(CONFIG)
@@ -95,6 +105,8 @@ for key in KEYS:
         value = "(missing)"
     elif key in LOCATIONS:
         value = value.removeprefix("logs/")
+    elif key == "rollout":
+        value = REVISIONS.get(value, value)
     elif key == "remediation":
         value = remediation_effect(re.sub(r"\s*=\s*", "=", value))
     sys.stdout.write(f"{key}: {value}\n")
