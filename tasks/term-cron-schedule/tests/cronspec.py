@@ -1,6 +1,10 @@
-"""A small Vixie-cron expression evaluator: enough of crontab(5) to compute exactly when a
-job fires. Day-of-month and day-of-week combine the Vixie way: when both fields are
-restricted (neither starts with '*'), a day matches if EITHER matches."""
+"""A small Vixie-cron crontab evaluator: enough of crontab(5) to compute exactly when a job
+fires and which command it runs. Day-of-month and day-of-week combine the Vixie way: when
+both fields are restricted (neither starts with '*'), a day matches if EITHER matches. In
+the command, an unescaped '%' ends the command (the rest is its standard input) and '\\%'
+is a literal '%'. batch01's day guard (ops/JOBS.md: `bin/today-is COND... &&` in front of
+the job's command) is read as a further condition on the day: the job's identity is its
+command without the guard."""
 import datetime
 
 MONTHS = {m: i + 1 for i, m in enumerate("jan feb mar apr may jun jul aug sep oct nov dec".split())}
@@ -9,6 +13,12 @@ FIELDS = [("minute", 0, 59, {}), ("hour", 0, 23, {}), ("day of month", 1, 31, {}
           ("month", 1, 12, MONTHS), ("day of week", 0, 7, DAYS)]
 MACROS = {"@yearly": "0 0 1 1 *", "@annually": "0 0 1 1 *", "@monthly": "0 0 1 * *",
           "@weekly": "0 0 * * 0", "@daily": "0 0 * * *", "@midnight": "0 0 * * *", "@hourly": "0 * * * *"}
+# The guard's spellings that run it (PATH has /opt/batch/bin; `bin/today-is` only once the
+# command is in /opt/batch) and the conditions it knows (ops/bin/today-is).
+GUARD_ANYWHERE = ("today-is", "/opt/batch/bin/today-is")
+GUARD_AFTER_CD = ("bin/today-is", "./bin/today-is")
+CD = "cd /opt/batch"
+GUARD_CONDITIONS = set(DAYS) | {"weekday", "weekend", "last-day"}
 
 
 class CronError(ValueError):
@@ -26,6 +36,8 @@ def parse_field(text, lo, hi, names, what):
     out = set()
     for part in text.split(","):
         rng, _, step = part.partition("/")
+        if step and not step.isdigit():
+            raise CronError(f"{what}: bad step in {part!r}")
         step = int(step) if step else 1
         if not step or step < 1:
             raise CronError(f"{what}: bad step in {part!r}")
@@ -44,11 +56,25 @@ def parse_field(text, lo, hi, names, what):
     return out
 
 
+def guard_holds(cond, d):
+    """Whether ops/bin/today-is COND exits 0 on date d."""
+    if cond in DAYS:
+        return d.isoweekday() % 7 == DAYS[cond]
+    if cond == "weekday":
+        return d.isoweekday() <= 5
+    if cond == "weekend":
+        return d.isoweekday() >= 6
+    if cond == "last-day":
+        return (d + datetime.timedelta(days=1)).day == 1
+    raise CronError(f"today-is: unknown condition {cond!r}")
+
+
 class Schedule:
-    def __init__(self, fields):
+    def __init__(self, fields, guards=()):
         if len(fields) != 5:
             raise CronError(f"need 5 fields, got {fields!r}")
         self.fields = list(fields)
+        self.guards = list(guards)
         self.sets = [parse_field(f, lo, hi, names, what) for f, (what, lo, hi, names) in zip(fields, FIELDS)]
         if 7 in self.sets[4]:
             self.sets[4] = (self.sets[4] - {7}) | {0}
@@ -59,6 +85,8 @@ class Schedule:
         dom = d.day in self.sets[2]
         dow = (d.isoweekday() % 7) in self.sets[4]
         if d.month not in self.sets[3]:
+            return False
+        if not all(guard_holds(c, d) for c in self.guards):
             return False
         if self.dom_star or self.dow_star:
             return dom and dow
@@ -76,8 +104,47 @@ class Schedule:
         return out
 
 
+def command_text(text):
+    """What cron runs: the text up to the first unescaped '%', with '\\%' as '%'."""
+    out, i = [], 0
+    while i < len(text):
+        c = text[i]
+        if c == "\\" and text[i + 1:i + 2] == "%":
+            out.append("%")
+            i += 2
+            continue
+        if c == "%":
+            break
+        out.append(c)
+        i += 1
+    return " ".join("".join(out).split())
+
+
+def split_guard(cmd):
+    """(the job's command without the day guard, the guard's conditions)."""
+    segs = [" ".join(s.split()) for s in cmd.split("&&")]
+    rest, conds, in_dir = [], [], False
+    for i, seg in enumerate(segs):
+        words = seg.split()
+        prog = words[0] if words else ""
+        last = i == len(segs) - 1
+        if not last and (prog in GUARD_ANYWHERE or (in_dir and prog in GUARD_AFTER_CD)):
+            if len(words) < 2:
+                raise CronError("today-is needs a condition")
+            for w in words[1:]:
+                if w not in GUARD_CONDITIONS:
+                    raise CronError(f"today-is: unknown condition {w!r}")
+            conds.extend(words[1:])
+            continue
+        if seg == CD:
+            in_dir = True
+        rest.append(seg)
+    return " && ".join(rest), conds
+
+
 def parse_crontab(text):
-    """Returns (env, jobs): env maps names to values; jobs is a list of (Schedule, command)."""
+    """Returns (env, jobs): env maps names to values; jobs is a list of (Schedule, command),
+    the command as cron runs it, less the day guard (whose conditions are the Schedule's)."""
     env, jobs = {}, []
     for n, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
@@ -99,7 +166,8 @@ def parse_crontab(text):
                 if len(parts) < 6:
                     raise CronError("a job needs 5 time fields and a command")
                 fields, cmd = parts[:5], parts[5]
-            jobs.append((Schedule(fields), " ".join(cmd.split())))
+            job, conds = split_guard(command_text(cmd))
+            jobs.append((Schedule(fields, conds), job))
         except CronError as e:
             raise CronError(f"line {n}: {e}") from None
     return env, jobs

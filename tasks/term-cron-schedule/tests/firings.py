@@ -1,6 +1,7 @@
 """Prints when each job of a crontab fires over 2024 and 2025 (a leap year and a common one),
 in a normal form that is the same for every equivalent spelling of a schedule: for each
-command, its number of firings (and, when lines of one job overlap, how many extra runs cron
+command (as cron runs it, with the day guard of ops/JOBS.md read as a condition on the
+day: cronspec.parse_crontab), its number of firings (and, when lines of one job overlap, how many extra runs cron
 starts in minutes it already runs the job: each line starts its own), then each distinct set
 of daily times with the days it applies to, as ranges of consecutive days. The harness
 compares this, on the host, with the firing times of the signed-off schedule (which never

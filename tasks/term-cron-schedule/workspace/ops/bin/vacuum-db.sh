@@ -1,0 +1,4 @@
+#!/bin/bash
+# Weekly VACUUM ANALYZE of the billing database.
+set -euo pipefail
+psql -q -d billing -c 'VACUUM ANALYZE;'
