@@ -94,15 +94,13 @@ OLD_CORE["timeutil.py"] += '\n\ndef parse_iso(text):\n    return parse_timestamp
 
 # The plugins' own module (shipped with v2 and unchanged by the v3 upgrade): short names for
 # the core functions the plugins use most. Importing it still works under v3.
-TOOLKIT = '''"""Short names for the fleet.core functions the trip plugins use most, so that a plugin
-needs a single import line. Kept by the plugin owners; not part of fleet.core."""
+TOOLKIT = '''"""Short forms of what the trip plugins use most from the core library, so that a plugin
+needs one import line. Kept by the plugin owners."""
 from fleet.core.geo import haversine_km as great_circle
 from fleet.core.mathx import clamp as bounded
 from fleet.core.mathx import lerp as blend
 from fleet.core.mathx import wrap as cyclic
 from fleet.core.units import convert as convert_length
-
-__all__ = ["great_circle", "bounded", "blend", "cyclic", "convert_length"]
 '''
 TOOLKIT_NAMES = {"clamp": "bounded", "wrap": "cyclic"}
 

@@ -54,7 +54,7 @@ SIGNATURE = {"haversine_km": ("a", "b"), "convert": ("value", "from_unit", "to_u
 # fleet.core"); it may stay as shipped ("leave the plugins' own local helpers as they are")
 # or be deleted (nothing uses it any more), but not changed (a compatibility wrapper).
 TOOLKIT = "fleet/plugins/toolkit.py"
-TOOLKIT_SHA256 = "e1938d6bf662617dee7c3d13b93a51676530b8df31260625bd708702e7554e5c"
+TOOLKIT_SHA256 = "6d3ea1dc6ae9007e6beaef6e3ff35d8ed0df2b00bba5c60b7424d97c3fc7dc1c"
 # fleet/plugins/__init__.py as shipped (the registry all_plugins()).
 PLUGINS_INIT_SHA256 = "bbdd73f0fd7de6e62b0a3238881df1733c00bc80774fadd20360ee81c178a2da"
 # The dynamic look-ups and code the instruction names.
