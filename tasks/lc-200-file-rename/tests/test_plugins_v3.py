@@ -16,7 +16,7 @@ from conftest import WS, snapshot
 CORE_SHA256 = {
     "__init__.py": "0c3a6a0a8a111f6f1e6fb65270515828a307bf91e161b12f1f171972483e7739",
     "geo.py": "52baee1952638ffdc444a0cc1fff0ecab9dc1d89e14176ceaab771df51d619c9",
-    "mathx.py": "211272988e9cfc0014d270a1a62b0cef819fc6434cceccdda03ab56219af64e5",
+    "mathx.py": "3fb4c59a5a530d70b1865ccd26f41c77761688274960e9abd7608b0dee207792",
     "timeutil.py": "088d8da290e47e223843ca4c35d895123cf8c9b2b09a496d0224355be71f15bb",
     "units.py": "2aa785cbfe62534e0c33360d1f1adefa4b5cee85f5cc2a61ce80bc11b93164f6",
 }

@@ -1,15 +1,50 @@
-"""Plugin pricing_116: nested metric for a trip (pricing)."""
-from fleet.core.geo import distance
-from fleet.core.mathx import clamp
-from fleet.core.timeutil import parse_iso
+"""Plugin pricing_116: combo metric for a trip (pricing).
+
+Compares the odometer length with the straight-line length of a trip, and sorts the trip into one of five levels by how far it went.
+Owner: the platform team (L. Santos). Shown on: depot map, quarterly review.
+
+The numbers are rounded only at the end, so that the dashboards and the invoices agree. The caller checks REQUIRED before it calls run(); _missing() is what it uses for the log. The customer tuning numbers come from the contract database; a missing one is an upstream error. Trips recorded before the odometer units were added are converted upstream, not here.
+
+History:
+  2020-10  checked against last quarter's numbers: no change
+  2021-06  output keys documented for the dashboards team
+  2021-10  moved into the pricing group when the plugins were split into packages
+  2021-12  feet added to the odometer units the vans may report
+  2022-04  kept out of the nightly recomputation at L. Santos's request
+  2022-08  the customer tuning numbers (bias, cap) became part of every trip
+
+Output keys: ratio, level.
+"""
+from fleet.core import geo, mathx, units
 
 
 NAME = "pricing_116"
+LABELS = ((0, "none"), (22, "peak"), (49, "moderate"), (56, "low"))
+REQUIRED = ('bias', 'start', 'when')
+
+
+def _label(number):
+    """The dashboard band of a result number (the highest floor it reaches)."""
+    found = LABELS[0][1]
+    for floor, word in LABELS:
+        if number >= floor:
+            found = word
+    return found
+
+
+def _missing(trip):
+    """The required trip fields this trip lacks (the caller logs them)."""
+    return [field for field in REQUIRED if field not in trip]
+
+
+def describe(result):
+    """One log line for a result of run()."""
+    return NAME + ": " + ", ".join(f"{key}={result[key]} ({_label(result[key])})" for key in sorted(result) if not isinstance(result[key], str))
 
 
 def run(trip):
-    """Computes the nested metric of one trip (see fleet.plugins.TRIP_FIELDS)."""
-    d_km = distance(trip["start"], trip["end"])
-    t = parse_iso(trip["when"])
-    value = clamp(max(d_km, trip["bias"]) * (2 + t.minute / 60), min(1, 3), trip["cap"] + 1)
-    return {"value": round(value, 3)}
+    """Computes the combo metric of one trip (see fleet.plugins.TRIP_FIELDS)."""
+    d_km = geo.distance(trip["start"], trip["end"])
+    metres = units.to_meters(trip["raw_len"], trip["unit"])
+    level = mathx.clamp(int(d_km // 3), 1, 5)
+    return {"ratio": round(metres / 1000 / max(d_km, 0.001), 4), "level": level}

@@ -1,13 +1,49 @@
-"""Plugin telemetry_064: score metric for a trip (telemetry)."""
-import fleet.core.mathx as mx
-from fleet.core.geo import distance as distance_fn
+"""Plugin telemetry_064: heading metric for a trip (telemetry).
+
+Turns the straight-line length of a trip into a phase on a dial, for the round-robin dispatch display, and how far the needle swings.
+Owner: the billing team (P. Havel). Shown on: driver week, late arrivals.
+
+Results of this plugin are compared every night with the previous night's run for the same trips. The bands in LABELS are for display only and do not change any number this module returns. If this metric ever needs a new trip field, add it to TRIP_FIELDS in the package first. Trips recorded before the odometer units were added are converted upstream, not here.
+
+History:
+  2021-10  output keys documented for the dashboards team
+  2022-05  the customer tuning numbers (bias, cap) became part of every trip
+  2022-09  results are cached by the caller; this module holds no state
+  2023-03  the label bands below were agreed with billing
+
+Output keys: phase, swing.
+"""
+from fleet.core.geo import distance
+from fleet.core.mathx import lerp, wrap
 
 
 NAME = "telemetry_064"
+LABELS = ((0, "extreme"), (15, "peak"), (18, "none"), (39, "busy"))
+REQUIRED = ('bias', 'end', 'when')
+
+
+def _label(number):
+    """The dashboard band of a result number (the highest floor it reaches)."""
+    found = LABELS[0][1]
+    for floor, word in LABELS:
+        if number >= floor:
+            found = word
+    return found
+
+
+def _missing(trip):
+    """The required trip fields this trip lacks (the caller logs them)."""
+    return [field for field in REQUIRED if field not in trip]
+
+
+def describe(result):
+    """One log line for a result of run()."""
+    return NAME + ": " + ", ".join(f"{key}={result[key]} ({_label(result[key])})" for key in sorted(result) if not isinstance(result[key], str))
 
 
 def run(trip):
-    """Computes the score metric of one trip (see fleet.plugins.TRIP_FIELDS)."""
-    d_km = distance_fn(trip["start"], trip["end"])
-    score = mx.clamp(d_km * 6 + trip["bias"], 4, trip["cap"])
-    return {"score": round(score, 3)}
+    """Computes the heading metric of one trip (see fleet.plugins.TRIP_FIELDS)."""
+    d_km = distance(trip["start"], trip["end"])
+    phase = wrap(d_km * 3 + trip["bias"], -180, 180)
+    swing = lerp(0, trip["cap"], abs(phase) / 180)
+    return {"phase": round(phase, 3), "swing": round(swing, 3)}
