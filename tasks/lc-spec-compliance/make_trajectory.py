@@ -134,7 +134,12 @@ turns = [
          call("execute_command", command="sed -n '/^### D.17/,/^### D.18/p;/^### G.4/,/^### G.5/p;/^### G.9/,/^### G.10/p' docs/kvx-spec.md")),
     turn("D.17 holds back, on the folded form: `kvx.` (the format itself), `sys_` (host-injected values), `_` (keys private to one installation). G.4 and G.9 match what the code does. Now the corrigenda that apply to KVX-C, by their 'Applies to' line:",
          call("execute_command", command=CORE_Q)),
-    turn("Corrigenda for KVX-C name rules by number: C-7 turns R-21 around (the LAST occurrence is used, earlier ones ignored; R-28 keeps the first position); C-12 withdraws R-14 (an empty bare value is \"\", also `key =` followed only by whitespace or an inline comment); C-18 lifts D.17's holding-back for installation-private keys, which is `_`, so only `kvx.` and `sys_` stay; C-23 (128-character keys) is withdrawn by 0.4, so R-19's 64 stands; C-31 adds `\\r` (CR) to R-15. The rest apply to the profiles. Now the parser, in parts.",
+    turn("Corrigenda for KVX-C name rules by number: C-7 turns R-21 around (the LAST occurrence is used, earlier ones ignored; R-28 keeps the first position); C-12 withdraws R-14 (an empty bare value is \"\", also `key =` followed only by whitespace or an inline comment); C-18 lifts D.17's holding-back for installation-private keys, which is `_`, so only `kvx.` and `sys_` stay; C-23 (128-character keys) is withdrawn by 0.4, so R-19's 64 stands; C-31 adds `\\r` (CR) to R-15. The rest apply to the profiles (C-4 folds section names and C-9 holds back `env.` for KVX-S and KVX-V only; C-14 and C-29 bind writers). "
+         "Notes to keep, since the window is small: (1) fold = capitals to small forms and '-' to '_' (R-2), keys kept folded and "
+         "compared folded (R-10, R-27), section names exact (R-23); (2) held back on the folded form: `kvx.`, `sys_` (D.17 less `_`, C-18); "
+         "(3) escapes \\\" \\\\ \\n \\t \\r, anything else an error (R-15, C-31, R-16); (4) last occurrence wins, at the first "
+         "position (C-7, R-28); (5) empty bare values are \"\" (C-12); (6) keys up to 64 characters (R-19; C-23 withdrawn by 0.4). "
+         "Now the parser, in parts.",
          call("read_file", path="src/kvx.c", offset=1, limit=80)),
     turn("find() compares keys with strcmp; parse_quoted keeps unknown escapes (default: copies the backslash). Next part.",
          call("read_file", path="src/kvx.c", offset=81, limit=80)),
@@ -211,8 +216,9 @@ s_checked = summary(FINAL, "Read the binding parts of the spec. Edited src/kvx.c
                     "values: 0 failed.",
                     "Build with make (warnings, sanitizers), run kvxdump on a sample and on examples/server.kvx, clean, "
                     "report.")
-# The run summarizes where the window fills; the summaries are in the order the states
-# would need them, with spares, should the agent's thresholds change.
-doc = {"turns": turns, "summaries": [s_checked, s_checked, s_spec, s_code, s_edit]}
+# The run summarizes twice: before the first edit (step 12, after the spec and the code are
+# read) and before the final answer (step 19, after the build); the rest are spares in the
+# order the other states would need them, should the agent's thresholds change.
+doc = {"turns": turns, "summaries": [s_code, s_checked, s_edit, s_checked, s_spec]}
 with open("trajectory.yaml", "w") as f:
     yaml.safe_dump(doc, f, sort_keys=False, width=120, allow_unicode=True)
