@@ -1,11 +1,20 @@
 #!/usr/bin/env python3
-"""Writes workspace/docs/kvx-spec.md deterministically: hand-written normative sections
-with numbered rules (R-1 ...), a generated registry appendix (realistic bulk) that holds one
-normative subsection (D.6, reserved key prefixes) among its tables, and errata that refer
-to rules by number or by description only. The facts a conforming parser needs chain:
-R-10/R-11 fold keys by the definition in section 1.1 (R-2: lower case and '-' -> '_');
-R-11 sends the reader to D.6; E-5 withdraws the D.6 prefix it describes ("for local use")
-without naming it; E-2 and E-3 name only the rules they change. Run: python3 generate_spec.py"""
+"""Writes workspace/docs/kvx-spec.md deterministically (about 366 KB, 110k o200k tokens):
+hand-written core sections with numbered rules (R-1 ...), then generated bulk that a reader
+of the core does not need (130 examples, a 41-area registry, four profiles with their own
+rules) and a corrigenda register for all five documents of the volume. The facts a
+conforming parser needs are spread from the first lines to the last and share no
+distinctive word with the instruction; they chain:
+section 0.2: a reader is bound by sections 1-8, the annex subsections of 0.3 and the
+  corrigenda whose "Applies to" names this document's code (KVX-C, 0.1);
+section 0.4: corrigendum C-23 is withdrawn (by number only; C-23 is near the end);
+R-10/R-11 fold keys by the definition in section 1.1 (R-2: capitals to small forms, '-' ->
+  '_'); R-11 sends the reader to D.17 (binding through 0.3, titled neither "normative" nor
+  "reserved") in the middle of the registry;
+Annex Q: C-7 and C-12 name only the rules they change (R-21, R-14); C-18 lifts the D.17
+  prefix it describes ("keys private to one installation") without naming it; C-31 adds
+  `\r` to R-15's table; C-4, C-9, C-14, C-25, C-29 are the profiles' and do not apply.
+Run: python3 generate_spec.py"""
 import os
 import random
 
