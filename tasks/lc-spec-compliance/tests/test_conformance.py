@@ -132,8 +132,9 @@ def test_key_folding(kvx):
 
 
 def test_reserved_prefixes(kvx):
-    """R-11 -> Appendix D.6 (kvx., sys_, _) on the folded form; erratum E-5 withdraws the
-    prefix reserved for local use (_)."""
+    """R-11 -> D.17 (kvx., sys_, _; binding by section 0.3) on the folded form; corrigendum
+    C-18 lifts the prefix for installation-private keys (_). C-9 (env.) is for the KVX-V
+    profile only."""
     kvx.expect_error("a = 1\nkvx.version = 2\n", 2)
     kvx.expect_error("# host\n\nsys_path = /opt\n", 3)
     kvx.expect_error("[s]\nSYS-Path = /opt\n", 2)
@@ -147,11 +148,17 @@ def test_reserved_prefixes(kvx):
     kvx.expect_value(many, "", "kvx_mode", "4")
     kvx.expect_value(many, "", "sys.path", "1")
     kvx.expect_value("[sys_]\nx = 1\n", "sys_", "x", "1")
+    kvx.expect_value("env.home = /root\n[Env]\nENV.Path = /bin\n", "", "env.home", "/root")
+    kvx.expect_value("env.home = /root\n[Env]\nENV.Path = /bin\n", "Env", "env.path", "/bin")
     kvx.run()
 
 
 def test_escapes(kvx):
     kvx.expect_value("v = \"a\\tb\\nc\\\\d\\\"e\"\n", "", "v", "a\tb\nc\\d\"e")
+    # R-15 as corrected by C-31: \r is a carriage return.
+    kvx.expect_value("v = \"line\\r\\n\"\n", "", "v", "line\r\n")
+    kvx.expect_value("[s]\ncr = \"\\r\" # CR\n", "s", "cr", "\r")
+    kvx.expect_error("a = 1\nb = \"ok\\r\"\nc = \"\\e\"\n", 3)
     kvx.expect_value("v = \"  padded  \"\n", "", "v", "  padded  ")
     kvx.expect_error("a = 1\nv = \"bad \\q escape\"\n", 2)
     kvx.expect_error("x = \"\\x41\"\n", 1)
@@ -163,6 +170,9 @@ def test_escapes(kvx):
 def test_key_rules(kvx):
     kvx.expect_value("k" * 64 + " = ok\n", "", "k" * 64, "ok")
     kvx.expect_error("k" * 65 + " = no\n", 1)
+    # C-23 (128) is withdrawn by section 0.4: R-19's 64 stands.
+    kvx.expect_error("a = 1\n" + "k" * 100 + " = no\n", 2)
+    kvx.expect_error("[s]\n" + "Key-" * 32 + " = no\n", 2)
     kvx.expect_error("# x\nbad key = 1\n", 2)
     kvx.expect_error("= 1\n", 1)
     kvx.expect_error("[ ]\n", 1)

@@ -202,7 +202,7 @@ static int parse_line(const char *start, const char *end, int line, char **secti
     }
     for (char *c = key; *c; c++) /* keys are stored folded */
         *c = fold_char(*c);
-    /* R-11 and Appendix D.6. */
+    /* R-11 and D.17. */
     static const char *const reserved[] = {"kvx.", "sys_", "_"};
     for (size_t i = 0; i < sizeof reserved / sizeof reserved[0]; i++) {
         if (strncmp(key, reserved[i], strlen(reserved[i])) == 0) {

@@ -109,7 +109,7 @@ static int add(struct kvx_doc *doc, const char *section, char *key, char *value,
 {
     struct kvx_entry *old = find(doc, section, key);
     if (old) {
-        /* R-21 as corrected by erratum E-2: the last occurrence wins; the entry keeps the
+        /* R-21 as corrected by corrigendum C-7: the last occurrence wins; the entry keeps the
          * position of the first occurrence (R-28). */
         free(key);
         free(old->value);
@@ -204,7 +204,7 @@ static int parse_line(const char *start, const char *end, int line, char **secti
     }
     for (char *c = key; *c; c++) /* keys are stored folded */
         *c = fold_char(*c);
-    /* R-11 and Appendix D.6. */
+    /* R-11 and D.17. */
     static const char *const reserved[] = {"kvx.", "sys_", "_"};
     for (size_t i = 0; i < sizeof reserved / sizeof reserved[0]; i++) {
         if (strncmp(key, reserved[i], strlen(reserved[i])) == 0) {

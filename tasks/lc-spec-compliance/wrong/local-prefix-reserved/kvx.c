@@ -84,6 +84,7 @@ static char *parse_quoted(const char **p, const char *end, int line, struct kvx_
             case 't': out[n++] = '\t'; break;
             case '"': out[n++] = '"'; break;
             case '\\': out[n++] = '\\'; break;
+            case 'r': out[n++] = '\r'; break; /* added to R-15 by corrigendum C-31 */
             default: /* any other escape makes the document invalid */
                 free(out);
                 fail(err, line, "unknown escape sequence '\\%c' in quoted value", *s);
@@ -109,7 +110,7 @@ static int add(struct kvx_doc *doc, const char *section, char *key, char *value,
 {
     struct kvx_entry *old = find(doc, section, key);
     if (old) {
-        /* R-21 as corrected by erratum E-2: the last occurrence wins; the entry keeps the
+        /* R-21 as corrected by corrigendum C-7: the last occurrence wins; the entry keeps the
          * position of the first occurrence (R-28). */
         free(key);
         free(old->value);
@@ -192,7 +193,7 @@ static int parse_line(const char *start, const char *end, int line, char **secti
             }
         }
         trim(&vs, &ve);
-        value = dup_range(vs, ve); /* erratum E-3 withdraws R-14: an empty bare value is "" */
+        value = dup_range(vs, ve); /* corrigendum C-12 withdraws R-14: an empty bare value is "" */
     }
     char *key = dup_range(ks, ke);
     if (!key || !value) {
@@ -202,7 +203,7 @@ static int parse_line(const char *start, const char *end, int line, char **secti
     }
     for (char *c = key; *c; c++) /* keys are stored folded */
         *c = fold_char(*c);
-    /* R-11 and Appendix D.6. */
+    /* R-11 and D.17. */
     static const char *const reserved[] = {"kvx.", "sys_", "_"};
     for (size_t i = 0; i < sizeof reserved / sizeof reserved[0]; i++) {
         if (strncmp(key, reserved[i], strlen(reserved[i])) == 0) {

@@ -109,7 +109,7 @@ static int add(struct kvx_doc *doc, const char *section, char *key, char *value,
 {
     struct kvx_entry *old = find(doc, section, key);
     if (old) {
-        /* R-21 as corrected by erratum E-2: the last occurrence wins; the entry keeps the
+        /* R-21 as corrected by corrigendum C-7: the last occurrence wins; the entry keeps the
          * position of the first occurrence (R-28). */
         free(key);
         free(old->value);
@@ -192,7 +192,7 @@ static int parse_line(const char *start, const char *end, int line, char **secti
             }
         }
         trim(&vs, &ve);
-        value = dup_range(vs, ve); /* erratum E-3 withdraws R-14: an empty bare value is "" */
+        value = dup_range(vs, ve); /* corrigendum C-12 withdraws R-14: an empty bare value is "" */
     }
     char *key = dup_range(ks, ke);
     if (!key || !value) {
