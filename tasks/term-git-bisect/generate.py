@@ -1,17 +1,27 @@
 """Builds workspace/textkit.bundle deterministically (fixed dates and identities, so fixed
-hashes; expected/FIRST_BAD_COMMIT pins the first bad commit). Run by generate.sh.
+hashes; expected/REGRESSION_COMMIT pins the answer). Run by generate.sh.
 
-The history, v1.0..main (about sixty commits, most of them touching bin/colsum):
-- commit X adds `is_number()` for a new --strict option; its pattern has no sign, which is
-  harmless while only --strict uses it (sales.csv is never run with --strict);
-- later commits move that helper, widen it (a leading "+") and touch the lines around it;
-- commit Y (the first bad one) makes the plain sum skip cells that fail `is_number()`, so
-  negative amounts (refunds) drop out of the total. Neither diff shows the bug alone;
-- three stretches where colsum does not run at all (a mistyped include path, an awk syntax
-  error, an unbound variable under `set -u`), two before Y and one after, each fixed a few
-  commits later: a bisect must skip them;
-- decoys: a "negative zero" commit, a "fix total" commit after Y, the smoke test (which
-  passes whatever the total is).
+bin/colsum is rendered from a set of features (render()), one commit switching one on, so
+every diff is the change its subject names. The history, v1.0..main:
+
+- main: trim, then A "skip blank and non-numeric cells": its is_number() allows no sign, so
+  refunds (negative amounts) drop out of every total (the old bug);
+- the branch import-formats forks from main right after A (so every commit on it drops
+  refunds too), adds thousands separators and comment lines (with a stretch where colsum
+  does not run), then S "split cells with index()": a quoted cell ends at the first quote
+  followed by the delimiter, which is wrong when a doubled quote ("") sits before a
+  delimiter inside the cell (`"monitor 27"", matte"`): the cells after it shift and the
+  amount is skipped. Then a rename of the splitter's variables (blame moves off S);
+- main: B "is_number() accepts a sign" fixes the old bug, then -p and -v;
+- M merges import-formats into main (conflicts resolved by hand, keeping B);
+- main after M: -q QUOTE rewrites the splitter's quote literal (blame moves again, and a
+  plain revert of S conflicts), then P moves the splitter into lib/csv.awk (blame and
+  `git log -L` on main's splitter stop there), COLSUM_DIGITS (a stretch that does not run),
+  --help, a decoy "fix the total" commit, docs.
+
+So on main (first parent) the report's file is right, wrong (A), right (B), wrong (M); on
+the branch it is wrong everywhere (A) unless refunds are left out of the reproduction or B
+is applied. The answer is S: the commit whose own change introduced the defect main has.
 """
 import os
 import subprocess
@@ -20,20 +30,205 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "workspace", "textkit.bundle")
-AUTHORS = [("Ines Duarte", "ines@textkit.example"), ("Tom Berg", "tom@textkit.example"),
-           ("Ravi Nair", "ravi@textkit.example"), ("Mei Chen", "mei@textkit.example")]
+PEOPLE = {"ines": ("Ines Duarte", "ines@textkit.example"), "tom": ("Tom Berg", "tom@textkit.example"),
+          "ravi": ("Ravi Nair", "ravi@textkit.example"), "mei": ("Mei Chen", "mei@textkit.example")}
+BASE = 1717228800  # 2024-06-01 00:00 UTC
 
 
-def git(*args, env=None):
-    return subprocess.run(["git", *args], check=True, capture_output=True, text=True,
-                          env=env).stdout
+def git(root, *args, check=True):
+    env = dict(os.environ, GIT_CONFIG_NOSYSTEM="1", GIT_CONFIG_GLOBAL="/dev/null")
+    r = subprocess.run(["git", "-C", root, *args], capture_output=True, text=True, env=env)
+    if check and r.returncode != 0:
+        sys.exit(f"generate: git {' '.join(args)}: {r.stderr}")
+    return r.stdout
+
+
+def render(f):
+    """bin/colsum for the feature set f."""
+    q = "q" if f.get("quote") else '"\\""'
+    opts = "[-d DELIM]"
+    if f.get("digits"):
+        opts += " [-p DIGITS]"
+    if f.get("quote"):
+        opts += " [-q QUOTE]"
+    if f.get("verbose"):
+        opts += " [-v]"
+    out = ["#!/bin/bash"]
+    if f.get("hdr", 1) == 1:
+        out.append(f"# colsum {opts} FILE COLUMN: sum of a named numeric column of a CSV file with a header row.")
+    else:
+        out.append(f"# colsum {opts} FILE COLUMN")
+        out.append("#   Sum of the named numeric column of a CSV file whose first row names the columns.")
+    out.append('#   Cells may be quoted ("a, b"); a quote inside a quoted cell is written twice ("").')
+    out.append("#   -d DELIM   field delimiter (default: a comma)")
+    if f.get("digits"):
+        if f.get("envdigits"):
+            out.append("#   -p DIGITS  digits after the decimal point (default: 2, or $COLSUM_DIGITS)")
+        else:
+            out.append("#   -p DIGITS  digits after the decimal point (default: 2)")
+    if f.get("quote"):
+        out.append('#   -q QUOTE   quote character (default: ")')
+    if f.get("verbose"):
+        out.append("#   -v         report the number of cells summed and skipped on stderr")
+    if f.get("trim"):
+        out.append("#   Blanks around cells and the CR of Windows line ends are ignored.")
+    if f.get("skip"):
+        out.append("#   Cells that are blank or not numbers are skipped.")
+    if f.get("thousands"):
+        out.append("#   Amounts may have thousands separators (\"1,204.50\", quoted when the delimiter is a comma).")
+    if f.get("comments"):
+        out.append("#   Lines starting with # are comments.")
+    out.append("set -euo pipefail")
+    if f.get("help"):
+        out += ['if [ "${1:-}" = --help ]; then',
+                "  sed -n '2,/^set -euo/p' \"$0\" | sed '$d; s/^# \\{0,1\\}//'",
+                "  exit 0", "fi"]
+    out.append(f'usage() {{ echo "usage: colsum {opts} FILE COLUMN" >&2; exit 2; }}')
+    defaults = "delim=,"
+    if f.get("quote"):
+        defaults += " quote='\"'"
+    if f.get("verbose"):
+        defaults += " verbose=0"
+    env = f.get("envdigits")
+    if f.get("digits"):
+        if env == "broken":
+            out.append(defaults)
+            out.append("digits=${COLSUM_DIGITS:-$default_digits}")
+        elif env == "ok":
+            out.append(defaults + " default_digits=2")
+            out.append("digits=${COLSUM_DIGITS:-$default_digits}")
+        else:
+            out.append(defaults + " digits=2")
+    else:
+        out.append(defaults)
+    letters = "d:" + ("p:" if f.get("digits") else "") + ("q:" if f.get("quote") else "") + ("v" if f.get("verbose") else "")
+    out.append(f"while getopts '{letters}' opt; do")
+    out.append("  case $opt in")
+    out.append("    d) delim=$OPTARG ;;")
+    if f.get("digits"):
+        out.append("    p) digits=$OPTARG ;;")
+    if f.get("quote"):
+        out.append("    q) quote=$OPTARG ;;")
+    if f.get("verbose"):
+        out.append("    v) verbose=1 ;;")
+    out += ["    *) usage ;;", "  esac", "done", "shift $((OPTIND - 1))", "[ $# -eq 2 ] || usage",
+            "file=$1", "col=$2",
+            '[ -r "$file" ] || { echo "colsum: cannot read $file" >&2; exit 2; }']
+    if f.get("digits") and f.get("checkdigits"):
+        out += ["case $digits in",
+                "  ''|*[!0-9]*) echo \"colsum: -p wants a number of digits, not '$digits'\" >&2; exit 2 ;;",
+                "esac"]
+    awkv = '-v col="$col"'
+    if f.get("digits"):
+        awkv += ' -v digits="$digits"'
+    if f.get("quote"):
+        awkv += ' -v q="$quote"'
+    if f.get("verbose"):
+        awkv += ' -v verbose="$verbose"'
+    if f.get("lib"):
+        out.append(f"awk -F\"$delim\" {awkv} -f \"$(dirname \"$0\")/../lib/csv.awk\" -e '")
+    else:
+        out.append(f"awk -F\"$delim\" {awkv} '")
+    # The cell splitter.
+    split_at = len(out)
+    if f.get("splitter", "loop") == "loop":
+        out += ["# cell(line, n): the n-th cell of a line, unquoted.",
+                "function cell(line, want,    n, i, c, inq, v) {",
+                '  n = 1; v = ""; inq = 0',
+                "  for (i = 1; i <= length(line); i++) {",
+                "    c = substr(line, i, 1)",
+                f"    if (inq && c == {q} && substr(line, i + 1, 1) == {q}) {{ v = v c; i++ }}",
+                f"    else if (c == {q}) inq = !inq",
+                '    else if (c == FS && !inq) { if (n == want) return v; n++; v = "" }',
+                "    else v = v c",
+                "  }",
+                '  return n == want ? v : ""',
+                "}"]
+    else:
+        rest, end = ("rest", "end") if f.get("names", 1) == 1 else ("tail", "stop")
+        out += ["# cell(line, n): the n-th cell of a line, unquoted.",
+                f"function cell(line, want,    n, {rest}, {end}, v) {{",
+                f"  {rest} = line",
+                "  for (n = 1; ; n++) {",
+                f"    if (substr({rest}, 1, 1) == {q}) {{",
+                f"      {end} = index({rest}, {q} FS)",
+                f"      v = {end} ? substr({rest}, 2, {end} - 2) : substr({rest}, 2, length({rest}) - 2)",
+                f"      gsub({q} {q}, {q}, v)",
+                f'      {rest} = {end} ? substr({rest}, {end} + 2) : ""',
+                "    } else {",
+                f"      {end} = index({rest}, FS)",
+                f"      v = {end} ? substr({rest}, 1, {end} - 1) : {rest}",
+                f'      {rest} = {end} ? substr({rest}, {end} + 1) : ""',
+                "    }",
+                "    if (n == want) return v",
+                f'    if (!{end}) return ""',
+                "  }",
+                "}"]
+    splitter = out[split_at:]
+    if f.get("lib"):
+        del out[split_at:]
+    if f.get("skip"):
+        sign = "[-+]?" if f.get("sign") else ""
+        out.append(f"function is_number(v) {{ return v ~ /^{sign}[0-9]+([.][0-9]+)?$/ }}")
+    if f.get("trim"):
+        out.append('function trim(v) { sub(/^[ \\t]+/, "", v); sub(/[ \\t]+$/, "", v); return v }')
+        out.append('{ sub(/\\r$/, "") }')
+    out.append("NR == 1 {")
+    out.append("  for (i = 1; i <= NF; i++) if ($i == col) idx = i")
+    if f.get("namefile"):
+        out.append('  if (!idx) { printf "colsum: %s: no column \\"%s\\"\\n", FILENAME, col > "/dev/stderr"; exit 2 }')
+    else:
+        out.append('  if (!idx) { print "colsum: no column " col > "/dev/stderr"; exit 2 }')
+    out.append("  next")
+    out.append("}")
+    if f.get("comments") == "broken":
+        out.append("/^#/ next }")
+    elif f.get("comments"):
+        out.append("/^#/ { next }")
+    out.append("{")
+    out.append("  v = trim(cell($0, idx))" if f.get("trim") else "  v = cell($0, idx)")
+    if f.get("thousands"):
+        out.append("  if (v ~ /^[-+]?[0-9][0-9,]*([.][0-9]+)?$/) gsub(/,/, \"\", v)")
+    if f.get("skip"):
+        out.append("  if (!is_number(v)) { skipped++; next }" if f.get("verbose") or f.get("counted")
+                   else "  if (!is_number(v)) next")
+    out.append("  total += v")
+    if f.get("verbose"):
+        out.append("  cells++")
+    out.append("}")
+    total = "total + 0" if f.get("plus0") else "total"
+    fmt = '"%." digits "f\\n"' if f.get("digits") else '"%.2f\\n"'
+    out.append("END {")
+    if f.get("verbose"):
+        out.append('  if (verbose) printf "colsum: %d cells, %d skipped\\n", cells, skipped > "/dev/stderr"')
+    out.append(f"  if (idx) printf {fmt}, {total}")
+    out.append("}' \"$file\"")
+    lib = None
+    if f.get("lib"):
+        lib = "\n".join(["# CSV helpers for textkit's awk programs (awk -f lib/csv.awk).", *splitter]) + "\n"
+    return "\n".join(out) + "\n", lib
+
+
+SALES = '''date,region,item,amount
+2024-04-01,north,lamp,120.50
+2024-04-01,south,"desk, oak",480.00
+2024-04-02,north,chair,95.25
+2024-04-03,east,lamp,120.50
+2024-04-04,south,refund desk,-150.00
+2024-04-05,west,"shelf ""Billy""",210.00
+2024-04-06,east,chair,95.25
+2024-04-07,north,"desk, oak",480.00
+2024-04-08,west,lamp,120.50
+2024-04-09,south,refund lamp,-120.50
+2024-04-10,east,shelf,210.00
+'''
 
 
 class Repo:
     def __init__(self, root):
         self.root = root
-        self.n = 0
-        self.subjects = []
+        self.t = 0
+        self.commits = {}  # label -> hash
 
     def path(self, rel):
         return os.path.join(self.root, rel)
@@ -41,345 +236,226 @@ class Repo:
     def write(self, rel, text, mode=0o644):
         p = self.path(rel)
         os.makedirs(os.path.dirname(p), exist_ok=True)
-        with open(p, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
+        with open(p, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
         os.chmod(p, mode)
 
     def read(self, rel):
-        with open(self.path(rel), encoding="utf-8") as f:
-            return f.read()
+        with open(self.path(rel), encoding="utf-8") as fh:
+            return fh.read()
 
     def append(self, rel, text):
-        old = self.read(rel) if os.path.exists(self.path(rel)) else ""
-        self.write(rel, old + text)
+        self.write(rel, (self.read(rel) if os.path.exists(self.path(rel)) else "") + text)
 
-    def edit(self, rel, old, new, count=1):
-        text = self.read(rel)
-        if text.count(old) != count:
-            sys.exit(f"generate: {rel}: expected {count} of {old!r}, found {text.count(old)}")
-        mode = os.stat(self.path(rel)).st_mode & 0o777
-        self.write(rel, text.replace(old, new), mode)
+    def colsum(self, feats):
+        text, lib = render(feats)
+        self.write("bin/colsum", text, 0o755)
+        if lib:
+            self.write("lib/csv.awk", lib)
 
-    def commit(self, subject):
-        self.n += 1
-        name, email = AUTHORS[self.n % len(AUTHORS)]
-        # One commit every 5 hours 20 minutes from 2024-06-01 08:00 UTC.
-        stamp = 1717228800 + self.n * 19200
-        env = dict(os.environ, GIT_AUTHOR_NAME=name, GIT_AUTHOR_EMAIL=email,
-                   GIT_COMMITTER_NAME=name, GIT_COMMITTER_EMAIL=email,
-                   GIT_AUTHOR_DATE=f"@{stamp} +0000", GIT_COMMITTER_DATE=f"@{stamp} +0000",
-                   GIT_CONFIG_NOSYSTEM="1", GIT_CONFIG_GLOBAL="/dev/null")
-        git("-C", self.root, "add", "-A", env=env)
-        git("-C", self.root, "commit", "-q", "--no-verify", "-m", subject, env=env)
-        self.subjects.append(subject)
+    def env(self, who):
+        self.t += 1
+        name, email = PEOPLE[who]
+        stamp = BASE + self.t * 15300  # one commit every 4 h 15 min
+        return dict(os.environ, GIT_AUTHOR_NAME=name, GIT_AUTHOR_EMAIL=email,
+                    GIT_COMMITTER_NAME=name, GIT_COMMITTER_EMAIL=email,
+                    GIT_AUTHOR_DATE=f"@{stamp} +0000", GIT_COMMITTER_DATE=f"@{stamp} +0000",
+                    GIT_CONFIG_NOSYSTEM="1", GIT_CONFIG_GLOBAL="/dev/null")
 
+    def commit(self, who, subject, label=None):
+        env = self.env(who)
+        subprocess.run(["git", "-C", self.root, "add", "-A"], check=True, env=env)
+        subprocess.run(["git", "-C", self.root, "commit", "-q", "--no-verify", "-m", subject], check=True, env=env)
+        if label:
+            self.commits[label] = git(self.root, "rev-parse", "HEAD").strip()
 
-COLSUM_V1 = r"""#!/bin/bash
-# colsum FILE COLUMN: sum of a named numeric column of a CSV file with a header row.
-set -euo pipefail
-file=${1:?usage: colsum FILE COLUMN}
-col=${2:?usage: colsum FILE COLUMN}
-awk -F, -v col="$col" '
-NR == 1 {
-  for (i = 1; i <= NF; i++) if ($i == col) c = i
-  if (!c) { print "colsum: no column " col > "/dev/stderr"; exit 2 }
-  next
-}
-{ s += $c }
-END { if (c) printf "%.2f\n", s }' "$file"
-"""
+    def checkout(self, *args):
+        git(self.root, "checkout", "-q", *args)
 
-SALES = """date,region,item,amount
-2024-04-01,north,lamp,120.50
-2024-04-01,south,desk,480.00
-2024-04-02,north,chair,95.25
-2024-04-03,east,lamp,120.50
-2024-04-04,south,refund desk,-150.00
-2024-04-05,west,shelf,210.00
-2024-04-06,east,chair,95.25
-2024-04-07,north,desk,480.00
-2024-04-08,west,lamp,120.50
-2024-04-09,south,refund lamp,-120.50
-2024-04-10,east,shelf,210.00
-"""
-
-C = "bin/colsum"
+    def merge(self, who, branch, subject, resolve):
+        env = self.env(who)
+        subprocess.run(["git", "-C", self.root, "merge", "-q", "--no-ff", "--no-commit", branch],
+                       env=env, capture_output=True)
+        resolve()
+        subprocess.run(["git", "-C", self.root, "add", "-A"], check=True, env=env)
+        subprocess.run(["git", "-C", self.root, "commit", "-q", "--no-verify", "-m", subject], check=True, env=env)
+        self.commits["M"] = git(self.root, "rev-parse", "HEAD").strip()
 
 
 def build(r):
+    f = {"hdr": 1}
     r.write("README.md", "# textkit\n\nSmall text and CSV utilities.\n\n"
-            "- `bin/colsum FILE COLUMN` — sum of a named numeric column of a CSV file (with a header row).\n"
-            "- `bin/wordcount FILE` — the ten most frequent words.\n")
-    r.write(C, COLSUM_V1, 0o755)
-    r.write("bin/wordcount", "#!/bin/bash\n# wordcount FILE: the ten most frequent words, lower-cased.\n"
-            "set -euo pipefail\n"
-            "tr -cs 'A-Za-z' '\\n' < \"${1:?usage: wordcount FILE}\" | tr 'A-Z' 'a-z' | grep -v '^$' "
-            "| sort | uniq -c | sort -k1,1nr -k2 | head -10\n", 0o755)
+            "- `bin/colsum FILE COLUMN`: sum of a named numeric column of a CSV file (with a header row).\n")
+    r.colsum(f)
     r.write("data/sales.csv", SALES)
     r.write("tests/run.sh", "#!/bin/bash\n# Smoke tests: run from the repository root.\nset -euo pipefail\n"
             "out=$(bin/colsum data/sales.csv amount)\n"
-            "[ -n \"$out\" ] || { echo \"colsum printed nothing\"; exit 1; }\n"
-            "bin/wordcount README.md > /dev/null\necho \"ok\"\n", 0o755)
-    r.write("CHANGES.md", "# Changes\n\n## 1.0\n\n- colsum and wordcount.\n\n## unreleased\n\n")
-    r.commit("textkit 1.0")
-    git("-C", r.root, "tag", "v1.0")
+            "[ -n \"$out\" ] || { echo \"colsum printed nothing\"; exit 1; }\n", 0o755)
+    r.write("CHANGES.md", "# Changes\n\n## 1.0\n\n- colsum: quoted cells, -d DELIM.\n\n## unreleased\n\n")
+    r.commit("ines", "textkit 1.0", "v1.0")
+    git(r.root, "tag", "v1.0")
 
-    # --- after 1.0 ------------------------------------------------------------------------
-    r.edit(C, "# colsum FILE COLUMN: sum of a named numeric column of a CSV file with a header row.\n",
-           "# colsum FILE COLUMN\n#   Sum of the named numeric column of a CSV file whose first row names the columns.\n")
-    r.commit("colsum: reword the header comment")
+    f["hdr"] = 2
+    r.colsum(f)
+    r.commit("tom", "colsum: reword the header comment")
 
     r.write("data/inventory.csv", "sku,item,qty\nL-1,lamp,12\nD-2,desk,3\nC-3,chair,40\nS-4,shelf,7\n")
-    r.commit("data: sample inventory file")
+    r.commit("mei", "data: sample inventory file")
 
-    r.edit(C, "col=${2:?usage: colsum FILE COLUMN}\n",
-           "col=${2:?usage: colsum FILE COLUMN}\n"
-           "[ -r \"$file\" ] || { echo \"colsum: cannot read $file\" >&2; exit 2; }\n")
-    r.commit("colsum: say so when FILE cannot be read")
+    f["trim"] = True
+    r.colsum(f)
+    r.commit("tom", "colsum: ignore blanks around cells and the CR of Windows line ends")
 
-    r.append("README.md", "\nExamples:\n\n    bin/colsum data/sales.csv amount\n    bin/wordcount README.md\n")
-    r.commit("README: examples")
+    r.append("README.md", "\nExamples:\n\n    bin/colsum data/sales.csv amount\n    bin/colsum -d ';' FILE COLUMN\n")
+    r.commit("ines", "README: examples")
 
-    r.edit(C, "  for (i = 1; i <= NF; i++) if ($i == col) c = i\n  if (!c) {",
-           "  for (i = 1; i <= NF; i++) if ($i == col) idx = i\n  if (!idx) {")
-    r.edit(C, "{ s += $c }\nEND { if (c) printf \"%.2f\\n\", s }",
-           "{ total += $idx }\nEND { if (idx) printf \"%.2f\\n\", total }")
-    r.commit("colsum: clearer awk variable names")
+    # A: the old bug. is_number() allows no sign, so refunds are skipped.
+    f["skip"] = True
+    r.colsum(f)
+    r.commit("mei", "colsum: skip blank and non-numeric cells instead of counting them as zero", "A")
 
     r.append("tests/run.sh", "bin/colsum data/inventory.csv qty > /dev/null\n")
-    r.commit("tests: run colsum on the inventory sample")
+    r.commit("tom", "tests: run colsum on the inventory sample")
 
-    r.edit(C, "# colsum FILE COLUMN\n", "# colsum [-d DELIM] FILE COLUMN\n")
-    r.edit(C, "#   Sum of the named numeric column of a CSV file whose first row names the columns.\n",
-           "#   Sum of the named numeric column of a CSV file whose first row names the columns.\n"
-           "#   -d DELIM   field delimiter (default: a comma)\n")
-    r.edit(C, "file=${1:?usage: colsum FILE COLUMN}\ncol=${2:?usage: colsum FILE COLUMN}\n",
-           "usage() { echo \"usage: colsum [-d DELIM] FILE COLUMN\" >&2; exit 2; }\n"
-           "delim=,\n"
-           "while getopts 'd:' opt; do\n"
-           "  case $opt in\n"
-           "    d) delim=$OPTARG ;;\n"
-           "    *) usage ;;\n"
-           "  esac\n"
-           "done\n"
-           "shift $((OPTIND - 1))\n"
-           "[ $# -eq 2 ] || usage\n"
-           "file=$1\ncol=$2\n")
-    r.edit(C, "awk -F, -v col=\"$col\" '", "awk -F\"$delim\" -v col=\"$col\" '")
-    r.commit("colsum: -d DELIM for files that are not comma separated")
+    git(r.root, "branch", "import-formats")
+    side = dict(f)
 
-    r.edit("bin/wordcount", "lower-cased.", "lower-cased, most frequent first.")
-    r.commit("wordcount: say the order in the header comment")
+    def on_side(fn):
+        r.checkout("import-formats")
+        fn()
+        r.checkout("main")
 
-    r.edit(C, "{ total += $idx }\n",
-           "{\n  v = $idx\n  sub(/^[ \\t]+/, \"\", v)\n  sub(/[ \\t]+$/, \"\", v)\n  total += v\n}\n")
-    r.commit("colsum: trim blanks around cells")
+    # Interleaved in time: main and the branch take turns.
+    r.append("CHANGES.md", "- colsum: blanks and CRs around cells are ignored; blank cells are skipped.\n")
+    r.commit("ines", "CHANGES: colsum cleanups")
 
-    r.edit(C, "  sub(/[ \\t]+$/, \"\", v)\n", "  sub(/[ \\t\\r]+$/, \"\", v)\n")
-    r.commit("colsum: ignore the CR of files saved on Windows")
+    def s1():
+        side["thousands"] = True
+        r.colsum(side)
+        r.commit("ravi", "colsum: thousands separators in amounts")
+    on_side(s1)
 
-    r.append("CHANGES.md", "- colsum: -d DELIM; blanks and CRs around cells are ignored.\n")
-    r.commit("CHANGES: colsum options")
+    f["digits"] = True
+    r.colsum(f)
+    r.commit("tom", "colsum: -p DIGITS sets the digits after the point")
 
-    # Not runnable (1/3): the include path is mistyped; fixed three commits later.
-    r.write("lib/common.sh", "# Shared helpers for textkit scripts. Sourced, never run.\n"
-            "die() { echo \"$(basename \"$0\"): $*\" >&2; exit 2; }\n")
-    r.edit(C, "set -euo pipefail\n", "set -euo pipefail\n. \"$(dirname \"$0\")/../lib/comon.sh\"\n")
-    r.edit(C, "[ -r \"$file\" ] || { echo \"colsum: cannot read $file\" >&2; exit 2; }\n",
-           "[ -r \"$file\" ] || die \"cannot read $file\"\n")
-    r.commit("colsum: share the error helper in lib/common.sh")
+    def s2():
+        r.write("data/bank.csv", "booked,text,amount\n2024-05-02,\"rent, May\",\"1,250.00\"\n"
+                "2024-05-03,coffee,3.80\n2024-05-07,\"transfer \"\"savings\"\"\",\"2,000.00\"\n")
+        r.commit("ravi", "data: a bank export with thousands separators")
+        r.append("tests/run.sh", "[ \"$(bin/colsum data/bank.csv amount)\" = 3253.80 ]\n")
+        r.commit("ravi", "tests: the bank export")
+    on_side(s2)
 
-    r.edit(C, "usage() { echo \"usage: colsum [-d DELIM] FILE COLUMN\" >&2; exit 2; }\n",
-           "usage() { echo \"usage: colsum [-d DELIM] FILE COLUMN (see the header of $0)\" >&2; exit 2; }\n")
-    r.commit("colsum: point the usage message at the header comment")
+    # B: fixes the old bug.
+    f["sign"] = True
+    r.colsum(f)
+    r.commit("mei", "colsum: a leading sign is part of a number (refunds were skipped)", "B")
 
-    r.append("README.md", "\nShared shell helpers live in `lib/`.\n")
-    r.commit("README: mention lib/")
+    def s3():
+        side["comments"] = "broken"
+        r.colsum(side)
+        r.commit("ravi", "colsum: lines starting with # are comments")
+        r.append("README.md", "\nIn CSV files, lines starting with `#` are comments.\n")
+        r.commit("ravi", "README: comment lines")
+    on_side(s3)
 
-    r.edit(C, "lib/comon.sh", "lib/common.sh")
-    r.commit("colsum: fix the path of lib/common.sh")
+    f["verbose"] = True
+    r.colsum(f)
+    r.commit("tom", "colsum: -v reports how many cells were summed and skipped")
 
-    r.edit(C, "  next\n}\n{\n", "  next\n}\n/^#/ { next }\n{\n")
-    r.edit(C, "#   -d DELIM   field delimiter (default: a comma)\n",
-           "#   -d DELIM   field delimiter (default: a comma)\n#   Lines starting with # are comments.\n")
-    r.commit("colsum: skip comment lines")
-
-    r.write("data/words-0.txt", "the quick brown fox jumps over the lazy dog\nthe dog sleeps\n")
-    r.commit("data: sample text for wordcount")
-
-    # X: is_number() arrives for --strict only. Its pattern has no sign.
-    r.edit(C, "# colsum [-d DELIM] FILE COLUMN\n", "# colsum [-d DELIM] [-s] FILE COLUMN\n")
-    r.edit(C, "#   Lines starting with # are comments.\n",
-           "#   -s         strict: fail on a cell that is not a number (exit status 3)\n"
-           "#   Lines starting with # are comments.\n")
-    r.edit(C, "usage: colsum [-d DELIM] FILE COLUMN", "usage: colsum [-d DELIM] [-s] FILE COLUMN")
-    r.edit(C, "delim=,\nwhile getopts 'd:' opt; do\n", "delim=, strict=0\nwhile getopts 'd:s' opt; do\n")
-    r.edit(C, "    d) delim=$OPTARG ;;\n", "    d) delim=$OPTARG ;;\n    s) strict=1 ;;\n")
-    r.edit(C, "awk -F\"$delim\" -v col=\"$col\" '\n",
-           "awk -F\"$delim\" -v col=\"$col\" -v strict=\"$strict\" '\n"
-           "function is_number(v) { return v ~ /^[0-9]+([.][0-9]+)?$/ }\n")
-    r.edit(C, "  total += v\n}\n",
-           "  if (strict && !is_number(v)) {\n"
-           "    printf \"colsum: line %d: not a number: %s\\n\", NR, v > \"/dev/stderr\"\n"
-           "    failed = 1\n    exit 3\n  }\n"
-           "  total += v\n}\n")
-    r.edit(C, "END { if (idx) printf", "END { if (failed) exit 3; if (idx) printf")
-    r.commit("colsum: -s (strict) fails on cells that are not numbers")
-
-    r.append("tests/run.sh", "bin/colsum -s data/inventory.csv qty > /dev/null\n")
-    r.commit("tests: strict mode on the inventory sample")
-
-    # Not runnable (2/3): an awk syntax error, fixed only nine commits later (it spans the
-    # middle of v1.0..main, where a bisect starts).
-    r.edit(C, "# colsum [-d DELIM] [-s] FILE COLUMN\n", "# colsum [-d DELIM] [-p DIGITS] [-s] FILE COLUMN\n")
-    r.edit(C, "delim=, strict=0\nwhile getopts 'd:s' opt; do\n",
-           "delim=, strict=0 digits=2\nwhile getopts 'd:p:s' opt; do\n")
-    r.edit(C, "    s) strict=1 ;;\n", "    s) strict=1 ;;\n    p) digits=$OPTARG ;;\n")
-    r.edit(C, "-v strict=\"$strict\" '\n", "-v strict=\"$strict\" -v digits=\"$digits\" '\n")
-    r.edit(C, "END { if (failed) exit 3; if (idx) printf \"%.2f\\n\", total }",
-           "END { if (failed) exit 3; if (idx) printf \"%.\" digits \"f\\n\", total")
-    r.commit("colsum: -p DIGITS sets the digits after the point")
-
-    r.append("CHANGES.md", "- colsum: -s (strict) and -p DIGITS.\n")
-    r.commit("CHANGES: strict mode and precision")
-
-    r.edit(C, "#   -s         strict:", "#   -p DIGITS  digits after the decimal point (default: 2)\n#   -s         strict:")
-    r.edit(C, "usage: colsum [-d DELIM] [-s] FILE COLUMN", "usage: colsum [-d DELIM] [-p DIGITS] [-s] FILE COLUMN")
-    r.commit("colsum: document -p")
-
-    r.edit("bin/wordcount", "grep -v '^$'", "grep -v '^$' || true)")
-    r.edit("bin/wordcount", "tr -cs 'A-Za-z'", "(tr -cs 'A-Za-z'")
-    r.commit("wordcount: an empty file is not an error")
-
-    # Moves the helpers to the top of the awk program: blame on the pattern now points here.
-    r.edit(C, "function is_number(v) { return v ~ /^[0-9]+([.][0-9]+)?$/ }\n",
-           "# Helpers first.\n"
-           "function is_number(v) { return v ~ /^[0-9]+([.][0-9]+)?$/ }\n"
-           "function trim(v) { sub(/^[ \\t]+/, \"\", v); sub(/[ \\t\\r]+$/, \"\", v); return v }\n")
-    r.edit(C, "  v = $idx\n  sub(/^[ \\t]+/, \"\", v)\n  sub(/[ \\t\\r]+$/, \"\", v)\n",
-           "  v = trim($idx)\n")
-    r.commit("colsum: helpers at the top of the awk program")
-
-    r.append("CHANGES.md", "- wordcount: empty input prints nothing.\n")
-    r.commit("CHANGES: wordcount")
-
-    r.edit(C, "END { if (failed) exit 3; if (idx) printf",
-           "END {\n  if (failed) exit 3\n  if (total == 0) total = 0    # never print -0.00\n  if (idx) printf")
-    r.commit("colsum: do not print a negative zero")
-
-    r.write("data/words-1.txt", "a lamp a desk a chair\nthe shelf\n")
-    r.commit("data: more sample text")
-
-    r.append("README.md", "\n`bin/colsum -p 0` prints whole numbers.\n")
-    r.commit("README: colsum -p")
-
-    r.edit(C, "printf \"%.\" digits \"f\\n\", total", "printf \"%.\" digits \"f\\n\", total }")
-    r.commit("colsum: close the END block again")
-
-    r.edit(C, "delim=, strict=0 digits=2\n", "delim=, strict=0 digits=2 verbose=0\n")
-    r.edit(C, "while getopts 'd:p:s' opt; do\n", "while getopts 'd:p:sv' opt; do\n")
-    r.edit(C, "    p) digits=$OPTARG ;;\n", "    p) digits=$OPTARG ;;\n    v) verbose=1 ;;\n")
-    r.edit(C, "-v digits=\"$digits\" '\n", "-v digits=\"$digits\" -v verbose=\"$verbose\" '\n")
-    r.edit(C, "  total += v\n}\n", "  total += v\n  cells++\n}\n")
-    r.edit(C, "  if (idx) printf", "  if (verbose) printf \"colsum: %d cells\\n\", cells > \"/dev/stderr\"\n  if (idx) printf")
-    r.edit(C, "#   Lines starting with # are comments.\n",
-           "#   -v         report the number of cells summed on stderr\n#   Lines starting with # are comments.\n")
-    r.commit("colsum: -v reports how many cells were summed")
-
-    r.append("README.md", "\n`bin/colsum -v` reports on stderr how many cells it summed.\n")
-    r.commit("README: colsum -v")
-
-    r.edit(C, "function is_number(v) { return v ~ /^[0-9]+([.][0-9]+)?$/ }\n",
-           "function is_number(v) { return v ~ /^[+]?[0-9]+([.][0-9]+)?$/ }\n")
-    r.commit("colsum: strict mode accepts a leading plus sign")
-
-    r.append("tests/run.sh", "bin/colsum -p 0 data/sales.csv amount > /dev/null\n")
-    r.commit("tests: precision 0")
-
-    r.edit(C, "  if (!idx) { print \"colsum: no column \" col > \"/dev/stderr\"; exit 2 }\n",
-           "  if (!idx) { printf \"colsum: %s: no column \\\"%s\\\"\\n\", FILENAME, col > \"/dev/stderr\"; exit 2 }\n")
-    r.commit("colsum: name the file when a column is missing")
-
-    r.append("CHANGES.md", "- colsum: -v; clearer error for a missing column.\n")
-    r.commit("CHANGES: colsum -v")
-
-    # Y: the first bad commit. The plain sum now skips cells that fail is_number(), which
-    # was written (commit X) for strict mode and does not allow a minus sign.
-    r.edit(C, "#   -v         report the number of cells summed on stderr\n",
-           "#   -v         report the number of cells summed and skipped on stderr\n"
-           "#   Cells that are blank or not numbers are skipped (with -s they are an error).\n")
-    r.edit(C, "  total += v\n  cells++\n}\n",
-           "  if (!is_number(v)) { skipped++; next }\n  total += v\n  cells++\n}\n")
-    r.edit(C, "printf \"colsum: %d cells\\n\", cells > \"/dev/stderr\"",
-           "printf \"colsum: %d cells, %d skipped\\n\", cells, skipped > \"/dev/stderr\"")
-    r.commit("colsum: skip blank and non-numeric cells instead of counting them as zero")
-
-    r.write("data/words-2.txt", "north south east west\nnorth again\n")
-    r.commit("data: compass words")
+    def s4():
+        side["comments"] = True
+        r.colsum(side)
+        r.commit("ravi", "colsum: fix the syntax of the comment rule")
+        # S: the regression main has today.
+        side["splitter"] = "index"
+        r.colsum(side)
+        r.commit("ravi", "colsum: split cells with index() instead of a loop over characters", "S")
+    on_side(s4)
 
     r.append("tests/run.sh", "bin/colsum -v data/sales.csv amount 2> /dev/null > /dev/null\n")
-    r.commit("tests: verbose mode")
+    r.commit("ines", "tests: verbose mode")
 
-    # Not runnable (3/3): an unbound variable under set -u; fixed two commits later.
-    r.edit(C, "delim=, strict=0 digits=2 verbose=0\n",
-           "delim=, strict=0 verbose=0\ndigits=${COLSUM_DIGITS:-$default_digits}\n")
-    r.edit(C, "#   Lines starting with # are comments.\n",
-           "#   Lines starting with # are comments. COLSUM_DIGITS sets the default of -p.\n")
-    r.commit("colsum: COLSUM_DIGITS sets the default precision")
+    def s5():
+        r.write("data/wide.csv", "id," + ",".join(f"c{i}" for i in range(1, 41)) + ",amount\n"
+                + "".join(f"{n}," + ",".join(f"\"v{n}-{i}, x\"" for i in range(1, 41)) + f",{n}.25\n"
+                          for n in range(1, 6)))
+        r.append("tests/run.sh", "[ \"$(bin/colsum data/wide.csv amount)\" = 16.25 ]\n")
+        r.commit("ravi", "tests: a wide file with quoted cells")
+        side["names"] = 2
+        r.colsum(side)
+        r.commit("ravi", "colsum: clearer names in the cell splitter")
+        r.append("CHANGES.md", "- colsum: thousands separators; comment lines; a faster cell splitter.\n")
+        r.commit("ravi", "CHANGES: import formats")
+    on_side(s5)
 
-    r.append("CHANGES.md", "- colsum: COLSUM_DIGITS.\n")
-    r.commit("CHANGES: COLSUM_DIGITS")
+    r.append("README.md", "\n`bin/colsum -p 0` prints whole numbers; `-v` reports on stderr.\n")
+    r.commit("mei", "README: colsum -p and -v")
 
-    r.edit(C, "delim=, strict=0 verbose=0\n", "delim=, strict=0 verbose=0 default_digits=2\n")
-    r.commit("colsum: define default_digits before using it")
+    merged = dict(f)
+    merged.update(thousands=True, comments=True, splitter="index", names=2)
 
-    r.edit("bin/wordcount", "| head -10", "| head -\"${WORDCOUNT_TOP:-10}\"")
-    r.commit("wordcount: WORDCOUNT_TOP")
+    def resolve():
+        r.colsum(merged)
+        # Both sides appended to CHANGES.md, README.md and tests/run.sh: keep both.
+        for rel in ("CHANGES.md", "README.md", "tests/run.sh"):
+            text = r.read(rel)
+            if "<<<<<<<" in text:
+                keep = []
+                for line in text.splitlines(keepends=True):
+                    if not line.startswith(("<<<<<<<", "=======", ">>>>>>>")):
+                        keep.append(line)
+                r.write(rel, "".join(keep), 0o755 if rel.endswith(".sh") else 0o644)
+    r.merge("tom", "import-formats", "Merge branch 'import-formats'", resolve)
+    f = merged
 
-    r.edit(C, "  if (idx) printf \"%.\" digits \"f\\n\", total }", "  if (idx) printf \"%.\" digits \"f\\n\", total + 0\n}")
-    r.commit("colsum: fix the total of files without a trailing newline")
+    f["quote"] = True
+    r.colsum(f)
+    r.commit("mei", "colsum: -q QUOTE for files quoted with another character", "F")
 
-    r.append("CHANGES.md", "- wordcount: WORDCOUNT_TOP.\n")
-    r.commit("CHANGES: wordcount top")
+    r.append("CHANGES.md", "- colsum: -p DIGITS, -v, -q QUOTE.\n")
+    r.commit("ines", "CHANGES: -p, -v and -q")
 
-    r.edit(C, "usage() { echo", "if [ \"${1:-}\" = --help ]; then\n  sed -n '2,/^set -euo/p' \"$0\" | sed '$d; s/^# \\{0,1\\}//'\n  exit 0\nfi\nusage() { echo")
-    r.commit("colsum: --help prints the header comment")
+    f["lib"] = True
+    r.colsum(f)
+    r.commit("mei", "colsum: move the cell splitter to lib/csv.awk", "P")
 
-    r.write("data/words-0.txt", r.read("data/words-0.txt") + "a fox is quick\n")
-    r.commit("data: one more line of sample text")
+    f["envdigits"] = "broken"
+    r.colsum(f)
+    r.commit("tom", "colsum: COLSUM_DIGITS sets the default of -p")
 
-    r.edit(C, "# Helpers first.\n", "# Helpers first: is_number (strict mode, skipping) and trim (blanks, CR).\n")
-    r.commit("colsum: comment the awk helpers")
+    r.append("README.md", "\n`COLSUM_DIGITS=0 bin/colsum ...` makes whole numbers the default.\n")
+    r.commit("mei", "README: COLSUM_DIGITS")
+
+    f["envdigits"] = "ok"
+    r.colsum(f)
+    r.commit("tom", "colsum: define default_digits before using it")
+
+    f["plus0"] = True
+    r.colsum(f)
+    r.commit("ravi", "colsum: fix the total of files without a trailing newline")
+
+    f["help"] = True
+    r.colsum(f)
+    r.commit("ines", "colsum: --help prints the header comment")
 
     r.append("tests/run.sh", "bin/colsum --help > /dev/null\n")
-    r.commit("tests: --help")
+    r.commit("mei", "tests: --help")
 
-    r.edit(C, "[ -r \"$file\" ] || die \"cannot read $file\"\n",
-           "[ -r \"$file\" ] || die \"cannot read $file\"\n"
-           "case $digits in\n  ''|*[!0-9]*) die \"-p wants a number of digits, not '$digits'\" ;;\nesac\n")
-    r.commit("colsum: reject -p values that are not numbers")
+    f["checkdigits"] = True
+    r.colsum(f)
+    r.commit("tom", "colsum: reject -p values that are not numbers")
+
+    f["namefile"] = True
+    r.colsum(f)
+    r.commit("ravi", "colsum: name the file when a column is missing")
+
+    r.append("CHANGES.md", "- colsum: COLSUM_DIGITS, --help; -p is checked.\n")
+    r.commit("ines", "CHANGES: COLSUM_DIGITS and --help")
 
     r.append("README.md", "\nRun `tests/run.sh` from the repository root before sending a change.\n")
-    r.commit("README: how to run the smoke tests")
-
-    r.edit(C, "    printf \"colsum: line %d: not a number: %s\\n\", NR, v > \"/dev/stderr\"\n",
-           "    printf \"colsum: %s line %d: not a number: \\\"%s\\\"\\n\", FILENAME, NR, v > \"/dev/stderr\"\n")
-    r.commit("colsum: strict errors name the file and quote the cell")
-
-    r.edit("bin/wordcount", "# wordcount FILE:", "# wordcount FILE (WORDCOUNT_TOP=N for another count):")
-    r.commit("wordcount: document WORDCOUNT_TOP")
-
-    r.edit(C, "-v verbose=\"$verbose\" '\n", "-v verbose=\"$verbose\" -- '\n")
-    r.commit("colsum: end awk's options before the program")
-
-    r.append("CHANGES.md", "- colsum: --help; -p is checked.\n")
-    r.commit("CHANGES: colsum --help")
-
-    r.edit(C, "  if (verbose) printf", "  # The summary goes to stderr so the total stays alone on stdout.\n  if (verbose) printf")
-    r.commit("colsum: comment why -v writes to stderr")
-
-    r.write("data/words-1.txt", r.read("data/words-1.txt") + "the lamp again\n")
-    r.commit("data: sample text for the top-N example")
+    r.commit("mei", "README: how to run the smoke tests", "main")
 
 
 def main():
@@ -387,12 +463,17 @@ def main():
         root = os.path.join(tmp, "textkit")
         env = dict(os.environ, GIT_CONFIG_NOSYSTEM="1", GIT_CONFIG_GLOBAL="/dev/null")
         subprocess.run(["git", "init", "-q", "-b", "main", root], check=True, env=env)
-        build(Repo(root))
+        r = Repo(root)
+        build(r)
+        git(root, "branch", "-D", "import-formats")
         if os.path.exists(OUT):
             os.unlink(OUT)
         subprocess.run(["git", "-C", root, "-c", "pack.threads=1", "bundle", "create", "-q", OUT, "--all"],
                        check=True, env=env)
-        sys.stdout.write(git("-C", root, "log", "--format=%H %s", "--reverse", env=env))
+        for label in ("v1.0", "A", "B", "S", "M", "F", "P", "main"):
+            sys.stdout.write(f"{label:5} {r.commits[label]}\n")
+        with open(os.path.join(HERE, "expected", "REGRESSION_COMMIT"), "w") as fh:
+            fh.write(r.commits["S"] + "\n")
 
 
 if __name__ == "__main__":
