@@ -1,9 +1,8 @@
 #!/bin/bash
-# Wrong (the grep-only answer): removes every option named on a line that schedules its
-# removal "in 3.0". It misses --gzip (2.1.0 says "the next major release"), misses that
-# --flush-ms goes in 3.0 after all (2.8.2 names only "the option deprecated in 2.3.0"),
-# and removes --retry and --json, whose postponement (2.8.0) and withdrawal (2.9.0) name
-# the release of their deprecation, not the option.
+# Wrong (reading only entries that name an option next to its notice): keeps --gzip (DEP-17
+# names it "the boolean compression switch added in 0.3.0") and --flush-ms (its change to
+# standard notice is item 3 of a release meeting), and removes --json and --retry, whose
+# withdrawal (2.9.0, "DEP-24") and extension (2.8.0, "the alias kept by #2311") name no option.
 set -euo pipefail
 cd /workspace
 python3 /nab/solution/release.py --batch --no-verify-tls --ca-file --json --retry --silent
