@@ -1,8 +1,9 @@
 #!/bin/bash
-# Wrong (reading only entries that name an option next to its notice): keeps --gzip (DEP-17
-# names it "the boolean compression switch added in 0.3.0") and --flush-ms (its change to
-# standard notice is item 3 of a release meeting), and removes --json and --retry, whose
-# withdrawal (2.9.0, "DEP-24") and extension (2.8.0, "the alias kept by #2311") name no option.
+# Wrong (the grep-only answer of this task's earlier material, kept as a wrong): keeps --gzip
+# and --flush-ms and removes --json and --retry. It misses DEP-17 (2.1.0: "the boolean
+# compression switch added in 0.3.0"), DEP-21's change to standard notice (item 3 of the release
+# meeting that 2.8.2 carries out), DEP-24's withdrawal (2.9.0) and 2.8.0's extension of "the
+# alias kept by #2311".
 set -euo pipefail
 cd /workspace
 python3 /nab/solution/release.py --batch --no-verify-tls --ca-file --json --retry --silent
