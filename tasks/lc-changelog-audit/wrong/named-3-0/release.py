@@ -5,7 +5,7 @@ import sys
 
 HERE = sys.path[0]
 REPLACEMENT = {"--gzip": ("2.1", "`--compress gzip`"), "--batch": ("2.2", "`--batch-size`"),
-               "--no-verify-tls": ("2.2", "a trusted CA via `--tls-ca`"), "--ca-file": ("2.4", "`--tls-ca`"),
+               "--no-verify-tls": ("1.8", "a trusted CA via `--tls-ca`"), "--ca-file": ("2.4", "`--tls-ca`"),
                "--silent": ("2.7", "`--quiet`"), "--flush-ms": ("2.3", "`--flush-interval-ms`"),
                "--json": ("2.5", "`--format json`"), "--retry": ("2.6", "`--retries`")}
 removed = sys.argv[1:]

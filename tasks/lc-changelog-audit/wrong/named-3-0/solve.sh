@@ -1,9 +1,9 @@
 #!/bin/bash
-# Wrong (the grep-only answer): removes every option named on a line that schedules its
-# removal "in 3.0". It misses --gzip (2.1.0 says "the next major release"), misses that
-# --flush-ms goes in 3.0 after all (2.8.2 names only "the option deprecated in 2.3.0"),
-# and removes --retry and --json, whose postponement (2.8.0) and withdrawal (2.9.0) name
-# the release of their deprecation, not the option.
+# Wrong (the grep-only answer of this task's earlier material, kept as a wrong): keeps --gzip
+# and --flush-ms and removes --json and --retry. It misses DEP-17 (2.1.0: "the boolean
+# compression switch added in 0.3.0"), DEP-21's change to standard notice (item 3 of the release
+# meeting that 2.8.2 carries out), DEP-24's withdrawal (2.9.0) and 2.8.0's extension of "the
+# alias kept by #2311".
 set -euo pipefail
 cd /workspace
 python3 /nab/solution/release.py --batch --no-verify-tls --ca-file --json --retry --silent

@@ -5,8 +5,8 @@ import java.util.Set;
 
 /**
  * Command-line options. Deprecated spellings are accepted with a warning on stderr and
- * mapped to their replacement; CHANGELOG.md records when each was deprecated and when it
- * is (or was) scheduled for removal.
+ * mapped to their replacement; CHANGELOG.md and docs/deprecations.md record when each was
+ * deprecated and until when it keeps working.
  */
 public final class Options {
     private static final Set<String> FORMATS = Set.of("text", "json");
