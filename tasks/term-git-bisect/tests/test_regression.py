@@ -56,7 +56,8 @@ JUNE = '''date,region,item,amount
 2024-06-08,south,chair,95.25
 '''
 
-# Doubled quotes before a delimiter inside quoted cells, in every column and position.
+# Doubled quotes before a delimiter inside quoted cells, in every column and position, and runs
+# of two and three doubled quotes before one (a look-back of one or two quotes is not enough).
 QUOTED = '''id,label,note,amount
 1,"a"", b",x,10.00
 2,plain,"c"",d"",e",20.50
@@ -66,6 +67,9 @@ QUOTED = '''id,label,note,amount
 6,"r"",s","t"",",-1.50
 7,"u""","v",-3.75
 8,w,"x""""",4.00
+9,"y"""",z",v,8.00
+10,""""",z",w,0.25
+11,n,"m"""""",o",-0.75
 '''
 
 LAST_COLUMN = '''amount,label
@@ -85,6 +89,7 @@ APOSTROPHE = """item,amount
 'it''s, fine',4.00
 'x',5.50
 '27'', matte',-1.25
+'p'''',q',0.50
 plain,2.00
 """
 
