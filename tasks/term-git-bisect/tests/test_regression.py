@@ -85,6 +85,12 @@ f;"g"";";-2
 h;i;2,000.00
 '''
 
+PIPE = '''item|note|amount
+"a""|b"|x|1.25
+c|"d""|"|2.50
+"e|f"|"g"""|"1,000.00"
+'''
+
 APOSTROPHE = """item,amount
 'it''s, fine',4.00
 'x',5.50
@@ -97,7 +103,7 @@ MESSY = ("date,item,amount\r\n# a comment line,,999\r\n2024-01-01,\"a, b\",  12.
          "2024-01-02,\"c\"\", d\",-2.50\r\n2024-01-03,e,\r\n2024-01-04,f,n/a\r\n"
          "2024-01-05,\"g\"\",h\",\"1,234.56\"\r\n")
 
-FILES = {"june.csv": JUNE, "quoted.csv": QUOTED, "last.csv": LAST_COLUMN, "semi.csv": SEMICOLON,
+FILES = {"june.csv": JUNE, "quoted.csv": QUOTED, "last.csv": LAST_COLUMN, "semi.csv": SEMICOLON, "pipe.csv": PIPE,
          "apos.csv": APOSTROPHE, "messy.csv": MESSY}
 
 
@@ -213,6 +219,10 @@ def test_doubled_quotes_before_a_delimiter_in_the_last_cell(tree):
 
 def test_another_delimiter(tree):
     expect_total(tree, "semi.csv", ["-d", ";"], delim=";")
+
+
+def test_a_delimiter_that_is_special_in_a_regular_expression(tree):
+    expect_total(tree, "pipe.csv", ["-d", "|"], delim="|")
 
 
 def test_another_quote_character(tree):
