@@ -13,9 +13,12 @@ FIELDS = [("minute", 0, 59, {}), ("hour", 0, 23, {}), ("day of month", 1, 31, {}
           ("month", 1, 12, MONTHS), ("day of week", 0, 7, DAYS)]
 MACROS = {"@yearly": "0 0 1 1 *", "@annually": "0 0 1 1 *", "@monthly": "0 0 1 * *",
           "@weekly": "0 0 * * 0", "@daily": "0 0 * * *", "@midnight": "0 0 * * *", "@hourly": "0 * * * *"}
-# The guard's spellings that run it (PATH has /opt/batch/bin; `bin/today-is` only once the
-# command is in /opt/batch) and the conditions it knows (ops/bin/today-is).
-GUARD_ANYWHERE = ("today-is", "/opt/batch/bin/today-is")
+# The guard's spellings that run it (`today-is` only where PATH has /opt/batch/bin: cron gives
+# each line the environment set by the lines above it; `bin/today-is` only once the command is
+# in /opt/batch) and the conditions it knows (ops/bin/today-is).
+GUARD_ANYWHERE = ("/opt/batch/bin/today-is",)
+GUARD_ON_PATH = ("today-is",)
+BATCH_BIN = "/opt/batch/bin"
 GUARD_AFTER_CD = ("bin/today-is", "./bin/today-is")
 CD = "cd /opt/batch"
 GUARD_CONDITIONS = set(DAYS) | {"weekday", "weekend", "last-day"}
@@ -120,15 +123,17 @@ def command_text(text):
     return " ".join("".join(out).split())
 
 
-def split_guard(cmd):
-    """(the job's command without the day guard, the guard's conditions)."""
+def split_guard(cmd, on_path=True):
+    """(the job's command without the day guard, the guard's conditions). on_path: whether the
+    line's PATH has /opt/batch/bin, so that a bare `today-is` runs the guard."""
     segs = [" ".join(s.split()) for s in cmd.split("&&")]
     rest, conds, in_dir = [], [], False
     for i, seg in enumerate(segs):
         words = seg.split()
         prog = words[0] if words else ""
         last = i == len(segs) - 1
-        if not last and (prog in GUARD_ANYWHERE or (in_dir and prog in GUARD_AFTER_CD)):
+        if not last and (prog in GUARD_ANYWHERE or (on_path and prog in GUARD_ON_PATH)
+                         or (in_dir and prog in GUARD_AFTER_CD)):
             if len(words) < 2:
                 raise CronError("today-is needs a condition")
             for w in words[1:]:
@@ -144,7 +149,8 @@ def split_guard(cmd):
 
 def parse_crontab(text):
     """Returns (env, jobs): env maps names to values; jobs is a list of (Schedule, command),
-    the command as cron runs it, less the day guard (whose conditions are the Schedule's)."""
+    the command as cron runs it, less the day guard (whose conditions are the Schedule's). As
+    in cron, a job line has the environment of the lines above it (PATH, for the guard)."""
     env, jobs = {}, []
     for n, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
@@ -166,7 +172,8 @@ def parse_crontab(text):
                 if len(parts) < 6:
                     raise CronError("a job needs 5 time fields and a command")
                 fields, cmd = parts[:5], parts[5]
-            job, conds = split_guard(command_text(cmd))
+            path = env.get("PATH", "").strip("'\"").split(":")
+            job, conds = split_guard(command_text(cmd), BATCH_BIN in path or BATCH_BIN + "/" in path)
             jobs.append((Schedule(fields, conds), job))
         except CronError as e:
             raise CronError(f"line {n}: {e}") from None

@@ -56,7 +56,8 @@ JUNE = '''date,region,item,amount
 2024-06-08,south,chair,95.25
 '''
 
-# Doubled quotes before a delimiter inside quoted cells, in every column and position.
+# Doubled quotes before a delimiter inside quoted cells, in every column and position, and runs
+# of two and three doubled quotes before one (a look-back of one or two quotes is not enough).
 QUOTED = '''id,label,note,amount
 1,"a"", b",x,10.00
 2,plain,"c"",d"",e",20.50
@@ -66,6 +67,9 @@ QUOTED = '''id,label,note,amount
 6,"r"",s","t"",",-1.50
 7,"u""","v",-3.75
 8,w,"x""""",4.00
+9,"y"""",z",v,8.00
+10,""""",z",w,0.25
+11,n,"m"""""",o",-0.75
 '''
 
 LAST_COLUMN = '''amount,label
@@ -81,10 +85,17 @@ f;"g"";";-2
 h;i;2,000.00
 '''
 
+PIPE = '''item|note|amount
+"a""|b"|x|1.25
+c|"d""|"|2.50
+"e|f"|"g"""|"1,000.00"
+'''
+
 APOSTROPHE = """item,amount
 'it''s, fine',4.00
 'x',5.50
 '27'', matte',-1.25
+'p'''',q',0.50
 plain,2.00
 """
 
@@ -92,7 +103,7 @@ MESSY = ("date,item,amount\r\n# a comment line,,999\r\n2024-01-01,\"a, b\",  12.
          "2024-01-02,\"c\"\", d\",-2.50\r\n2024-01-03,e,\r\n2024-01-04,f,n/a\r\n"
          "2024-01-05,\"g\"\",h\",\"1,234.56\"\r\n")
 
-FILES = {"june.csv": JUNE, "quoted.csv": QUOTED, "last.csv": LAST_COLUMN, "semi.csv": SEMICOLON,
+FILES = {"june.csv": JUNE, "quoted.csv": QUOTED, "last.csv": LAST_COLUMN, "semi.csv": SEMICOLON, "pipe.csv": PIPE,
          "apos.csv": APOSTROPHE, "messy.csv": MESSY}
 
 
@@ -208,6 +219,10 @@ def test_doubled_quotes_before_a_delimiter_in_the_last_cell(tree):
 
 def test_another_delimiter(tree):
     expect_total(tree, "semi.csv", ["-d", ";"], delim=";")
+
+
+def test_a_delimiter_that_is_special_in_a_regular_expression(tree):
+    expect_total(tree, "pipe.csv", ["-d", "|"], delim="|")
 
 
 def test_another_quote_character(tree):
