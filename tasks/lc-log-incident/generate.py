@@ -6,7 +6,9 @@ What the material hides, hop by hop (none of it greppable from the instruction's
 - the first ERROR names no request: its request is the one whose access record ("request
   done", one per request, written on the worker thread when the request completes) comes
   next on the same thread; other threads' records come in between;
-- 503s come from two errors (the pool's and an open circuit), so status=503 over-counts;
+- 503s come from two errors (the pool's and an open circuit) and from load shedding (no
+  error at all; one between the first error and its request), so status=503 over-counts
+  and the first 503 after the first error is another request's;
 - the pool is a number (HikariPool-N): its database is found by the start-up thread that
   started it (two init threads, three databases, interleaved);
 - the configuration's history is in two parts: a change is fetched (its id, a revision, and
@@ -271,6 +273,41 @@ traffic(d2, 4000, 1.2, facts)
 traffic(d2, 7000, 0.6, facts, p_err=0.012)
 traffic(d2, 3000, 0.55, facts, p_err=0.02)
 
+# Load shedding: 503s that no ERROR precedes (a WARN, then the access record, on a worker
+# thread with no error pending), from the first error on. One comes between the first error
+# and its request's access record, so the first status=503 after it is another request's.
+# Their own generator and the stamp of the record before them: the records above stay as
+# they were, and the first error and the changes keep their lines.
+shed_rng = random.Random(503)
+
+
+def shed(lines, at):
+    busy = set()
+    for l in lines[:at]:
+        t = l.split(" thread=", 1)[1].split(" ", 1)[0]
+        if " level=ERROR " in l:
+            busy.add(t)
+        elif 'msg="request done"' in l:
+            busy.discard(t)
+    t = shed_rng.choice([x for x in THREADS if x not in busy])
+    rid = "r-%08x" % shed_rng.getrandbits(32)
+    stamp = lines[at - 1].split(" ", 1)[0]
+    lines[at:at] = [
+        f"{stamp} level=WARN svc=payments thread={t} req={rid} route=/v1/charge "
+        f"msg=\"shedding load: {shed_rng.randint(130, 190)} requests in flight\"",
+        f"{stamp} level=INFO svc=payments thread={t} req={rid} route=/v1/charge status=503 "
+        f"dur_ms={shed_rng.randint(0, 2)} msg=\"request done\""]
+
+
+first_err = facts["errors"][0][1]  # 1-based; its access record comes 3 records later (gap=2)
+assert f" req={facts['errors'][0][2]} " in d1.lines[first_err + 2]
+d1_at = [first_err + 2] + shed_rng.sample(range(first_err + 3, len(d1.lines)), 5)
+d2_at = shed_rng.sample(range(1, len(d2.lines)), 18)
+for at in sorted(d1_at, reverse=True):
+    shed(d1.lines, at)
+for at in sorted(d2_at, reverse=True):
+    shed(d2.lines, at)
+
 with gzip.GzipFile(os.path.join(HERE, "workspace/logs/payments.log.1.gz"), "wb", mtime=0) as f:
     f.write(("\n".join(d1.lines) + "\n").encode())
 with open(os.path.join(HERE, "workspace/logs/payments.log"), "w") as f:
@@ -280,6 +317,8 @@ first_any = next(i for i, l in enumerate(d1.lines, 1) if " level=ERROR " in l)
 assert errs[0][0] == "payments.log.1.gz" and errs[0][1] == first_any, "the first ERROR must be the pool's"
 nxt = next(l for l in d1.lines[first_any:] if " req=" in l)
 assert f" req={errs[0][2]} " not in nxt, "the next request record must be another request's"
+first503 = next(l for l in d1.lines[first_any:] if " status=503 " in l)
+assert f" req={errs[0][2]} " not in first503, "the next 503 must be another request's"
 cur = [e for e in errs if e[0] == "payments.log"]
 old = [e for e in errs if e[0] != "payments.log"]
 all503 = {r for *_, r in errs} | set(facts["circuit"])

@@ -76,6 +76,13 @@ WRONGS = {
         [("cause = None\nfor r in recs[:first_i]:\n    m = served(r[2]) if \" thread=cfg-sync \" in r[2] else None\n",
           "cause = None\nfetched = lambda l: re.fullmatch(r\"fetched.*\", msg(l)) and re.search(r\" rev=([0-9a-f]+)\", l)\nfor r in recs[:first_i]:\n    m = fetched(r[2]) if \" thread=cfg-sync \" in r[2] else None\n"),
          ("now = db_conf[db][\"preset\"]\nassert", "now = db_conf[db][\"preset\"]\nassert True or")] + DB_FORM),
+    "first-cut": (
+        "blames the first served change that lowered the ledger pool's limit (CHG-7744: default 40->36, still far above the 4 the errors show), and restores the 40 it had before that.",
+        [("    if size(db) != before:\n        cause,", "    if size(db) != before and cause is None:\n        cause,")] + DB_FORM),
+    "first-503-request": (
+        "takes the request of the first access record with status=503 after the first error (a load-shedding 503 of another thread comes first), not the next access record on the error's own thread.",
+        [("print(f\"request_id: {request_of(first_i)}\")",
+          "print(f\"request_id: {next(kv(l)['req'] for _, _, l in recs[first_i + 1:] if kv(l).get('status') == '503')}\")")] + DB_FORM),
     "fetch-record": (
         "every other fact right (the withdrawn change left out), but root_cause is the record where the cause was fetched, before it took effect, not the record at which it was served.",
         [("print(f\"root_cause: {cause[0]}:{cause[1]}\")",
