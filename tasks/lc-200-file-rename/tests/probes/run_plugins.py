@@ -132,7 +132,7 @@ def arg_key(value):
     if isinstance(value, bool) or value is None or isinstance(value, str):
         return value
     if isinstance(value, (int, float)):
-        return repr(float(value))
+        return repr(round(float(value), 6))  # 12 and 12.0 alike, and a last-bit difference too
     if isinstance(value, (list, tuple)):
         return [arg_key(v) for v in value]
     return repr(value)
