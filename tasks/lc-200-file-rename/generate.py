@@ -17,6 +17,7 @@ import json
 import os
 import random
 import shutil
+import subprocess
 import sys
 import tempfile
 
@@ -492,7 +493,30 @@ if __name__ == "__main__":
     with open(os.path.join(HERE, "expected/plugin_results.txt"), "w") as f:
         for k in keys:
             f.write(run_plugins.line(k, expected[k]) + "\n")
-        f.write("core\tunchanged\n")
+        f.write("registry\t200\ncore\tunchanged\n")
+    # The marked run (run_plugins.py --marked): the v2 plugins on a v2 core whose functions add
+    # an argument-dependent amount to their results; the oracle's v3 plugins on the v3 core
+    # marked the same way must agree, and every plugin's marked results must differ from its
+    # unmarked ones (so a plugin that computes without the core shows).
+    marked = {}
+    for label, core, texts in (("v2", OLD_CORE, v2), ("v3", NEW_CORE, v3)):
+        tmp = tempfile.mkdtemp()
+        write_tree(tmp, core, texts)
+        for mark in (False, True):
+            run = subprocess.run([sys.executable, "-I", "-c", "import sys; sys.path.insert(0, sys.argv[1]); import run_plugins; "
+                                  "run_plugins.main(ws=sys.argv[2], mark=sys.argv[3] == '1')",
+                                  os.path.join(HERE, "tests", "probes"), tmp, "1" if mark else "0"],
+                                 capture_output=True, text=True, check=True)
+            marked[label, mark] = run.stdout
+        shutil.rmtree(tmp)
+    with open(os.path.join(HERE, "expected/plugin_results.txt")) as f:
+        assert marked["v2", False] == marked["v3", False] == f.read(), "run_plugins.py disagrees with the v2 results"
+    assert marked["v2", True] == marked["v3", True], "the oracle's v3 plugins compute something else on the marked core"
+    same = [a.split("\t")[0] for a, b in zip(marked["v2", False].splitlines(), marked["v2", True].splitlines())
+            if a == b and not a.startswith(("core\t", "registry\t"))]
+    assert not same, f"plugins whose results do not show the marked core: {same}"
+    with open(os.path.join(HERE, "expected/plugin_results_marked.txt"), "w") as f:
+        f.write(marked["v2", True])
     # What each plugin's migrated source must call (the v3 names of the core functions its
     # v2 source reached, however it reached them) and whether it keeps a local clamp helper:
     # the hidden static check (tests/test_api_static.py) parses every migrated plugin

@@ -18,8 +18,9 @@ conftest.snapshot). Each check is a rule the instruction states, and nothing els
   lambda); a core module is only used to reach what it holds; nothing is assigned to or
   deleted from anything reached through the core, and no name an import of the core bound
   is bound again (a shim under the core's name);
-- "looks nothing up and runs nothing dynamically": none of the names the instruction lists,
-  no dunder attribute, no dunder name but __name__, __doc__, __file__ and __all__;
+- "opens no file, looks nothing up and runs nothing dynamically": none of the names the
+  instruction lists (open, help and breakpoint among them), none of the frame attributes it
+  lists, no dunder attribute, no dunder name but __name__, __doc__, __file__ and __all__;
 - "leave the plugins' own local helpers as they are": the local value-first clamp helper,
   unchanged, in the plugins that always had one;
 - "every plugin computes exactly what it computed on v2 for any trip": each plugin calls
@@ -59,7 +60,9 @@ TOOLKIT_SHA256 = "6d3ea1dc6ae9007e6beaef6e3ff35d8ed0df2b00bba5c60b7424d97c3fc7dc
 PLUGINS_INIT_SHA256 = "bbdd73f0fd7de6e62b0a3238881df1733c00bc80774fadd20360ee81c178a2da"
 # The dynamic look-ups and code the instruction names.
 DYNAMIC = {"getattr", "setattr", "delattr", "globals", "locals", "vars", "exec", "eval", "compile",
-           "__import__"}
+           "__import__", "open", "help", "breakpoint"}
+# The frame attributes the instruction names (a frame reaches any module's globals).
+FRAMES = {"gi_frame", "cr_frame", "ag_frame", "tb_frame", "f_back", "f_globals", "f_locals", "f_builtins"}
 REMOVED = {"distance", "to_meters", "parse_iso"}
 DUNDER_NAMES_ALLOWED = {"__name__", "__doc__", "__file__", "__all__"}
 LOCAL_CLAMP = '''def clamp(value, lo, hi):
@@ -263,6 +266,8 @@ def check(key):
             p.fail(node, f"uses {node.id} (no dynamic look-up or code)")
         if isinstance(node, ast.Attribute) and dunder(node.attr):
             p.fail(node, f"uses .{node.attr} (no dunder attribute)")
+        if isinstance(node, ast.Attribute) and node.attr in FRAMES:
+            p.fail(node, f"uses .{node.attr} (no frame)")
         if isinstance(node, ast.Subscript) and isinstance(node.ctx, (ast.Store, ast.Del)):
             base = node.value
             while isinstance(base, (ast.Subscript, ast.Attribute)) and p.resolve(base) is None:

@@ -1,17 +1,16 @@
-"""Hidden checks of the v3 migration: the registry loads all 200 plugins from /workspace (in
-the Python probe, as the sandbox user); the v3 core is untouched; no plugin mentions a
-removed v2 name in its code (both read from the sources, as conftest.snapshot read them). That every
-plugin gives the same results as on the v2 core is checked on the host (run_plugins.py's
-output, run as the sandbox user, against expected/plugin_results.txt, which never enters a
+"""Hidden checks of the v3 migration: the v3 core is untouched; no plugin mentions a removed
+v2 name in its code (both read from the sources, as conftest.snapshot read them). No
+workspace code runs in this step. That every plugin gives the same results as on the v2 core,
+on the plain and on the marked core, and that the registry loads all 200 plugins, is checked
+on the host (run_plugins.py's output, run as the sandbox user, against
+expected/plugin_results.txt and expected/plugin_results_marked.txt, which never enter a
 container)."""
 import hashlib
 import io
 import re
 import tokenize
 
-import nabverify
-
-from conftest import WS, snapshot
+from conftest import snapshot
 
 CORE_SHA256 = {
     "__init__.py": "0c3a6a0a8a111f6f1e6fb65270515828a307bf91e161b12f1f171972483e7739",
@@ -21,18 +20,6 @@ CORE_SHA256 = {
     "units.py": "2aa785cbfe62534e0c33360d1f1adefa4b5cee85f5cc2a61ce80bc11b93164f6",
 }
 REMOVED = re.compile(r"\b(distance|to_meters|parse_iso)\b")
-
-
-def test_all_plugins_registry():
-    probe = nabverify.python(paths=[WS])
-    importlib = probe.import_module("importlib")
-    builtins = probe.import_module("builtins")
-    fleet = importlib.import_module("fleet")
-    assert builtins.getattr(fleet, "__file__") == f"{WS}/fleet/__init__.py"
-    registry = importlib.import_module("fleet.plugins").all_plugins()
-    # A dict of the plugins' modules: its length is counted here.
-    assert type(registry) is dict
-    assert len(registry) == 200
 
 
 def test_core_untouched():

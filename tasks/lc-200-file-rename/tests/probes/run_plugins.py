@@ -3,20 +3,34 @@ plugin: its key, a tab, and its results as canonical JSON (or the error it raise
 harness compares this output, on the host, with what the original plugins computed on the
 v2 core (expected/plugin_results.txt, which never enters a container).
 
+With --marked, every v3 function of the core is first replaced by one that adds to its true
+result a small amount that depends on the arguments it is given (by parameter name, so on
+their values, not their order): the results then equal what the v2 plugins computed on a v2
+core marked the same way (expected/plugin_results_marked.txt) only if each plugin's results
+come from the core's functions, called with the arguments its v2 code gave them. A plugin
+that computes its results itself (a v2 core copied into it) and calls the core only for
+show gives the unmarked numbers.
+
 It runs the workspace's code, so it runs as the sandbox user (a `user: sandbox`
 expect_stdout step, from /nab/probes): what it prints is an observation of that code, and
 the comparison is made on the host. It holds no expected values.
 
 Byte code: the workspace's modules are imported from their sources only, compiled in
 memory: no byte code is read from the workspace (a planted `__pycache__`, or a stray .pyc,
-cannot stand in for a plugin's source) and none is written. The interpreter's own modules
+cannot stand in for a plugin's source) and none is written. From the workspace's top folder only
+the package fleet is imported (FleetOnly): a file left next to it never stands in for a module
+of the interpreter's that something imports later. The interpreter's own modules
 (the paths on sys.path before /workspace is added) keep their usual byte code."""
 import copy
+import datetime
+import functools
 import importlib
+import inspect
 import importlib.machinery as machinery
 import json
 import os
 import sys
+import zlib
 
 WS = "/workspace"
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -46,14 +60,24 @@ class SourceOnly(machinery.SourceFileLoader):
         return self.source_to_code(self.get_data(path), path)
 
 
-def source_only_imports():
+class FleetOnly(machinery.FileFinder):
+    """The workspace's top folder gives the package fleet and nothing else: a lazy import of
+    another module (one of the interpreter's, by a plugin or by the interpreter itself) is
+    never served by a file the agent left next to fleet/."""
+
+    def find_spec(self, fullname, target=None):
+        return super().find_spec(fullname, target) if fullname == "fleet" else None
+
+
+def source_only_imports(ws):
     system = tuple(os.path.realpath(p) + os.sep for p in sys.path if p)
+    top = os.path.realpath(ws)
 
     def hook(path):
         if (os.path.realpath(path) + os.sep).startswith(system):
             raise ImportError("an interpreter path: the usual finder takes it")
-        return machinery.FileFinder(path, (machinery.ExtensionFileLoader, machinery.EXTENSION_SUFFIXES),
-                                    (SourceOnly, machinery.SOURCE_SUFFIXES))
+        kind = FleetOnly if os.path.realpath(path) == top else machinery.FileFinder
+        return kind(path, (SourceOnly, machinery.SOURCE_SUFFIXES))
 
     sys.dont_write_bytecode = True
     sys.path_hooks.insert(0, hook)
@@ -98,21 +122,61 @@ def changed(before, after):
     return out
 
 
-def main():
+# The v3 functions the marked run replaces (the v2 core's other functions call these, so a v2
+# core is marked by the same replacement).
+MARKED = {"fleet.core.geo": ("haversine_km",), "fleet.core.units": ("convert",),
+          "fleet.core.timeutil": ("parse_timestamp",), "fleet.core.mathx": ("clamp", "wrap", "lerp")}
+
+
+def arg_key(value):
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return value
+    if isinstance(value, (int, float)):
+        return repr(round(float(value), 6))  # 12 and 12.0 alike, and a last-bit difference too
+    if isinstance(value, (list, tuple)):
+        return [arg_key(v) for v in value]
+    return repr(value)
+
+
+def marked(name, fn):
+    sig = inspect.signature(fn)
+
+    @functools.wraps(fn)
+    def call(*args, **kwargs):
+        result = fn(*args, **kwargs)
+        bound = sig.bind(*args, **kwargs)
+        key = json.dumps([name, {k: arg_key(v) for k, v in bound.arguments.items()}], sort_keys=True)
+        k = zlib.crc32(key.encode("utf-8")) % 7 + 1
+        if isinstance(result, datetime.datetime):
+            return result + datetime.timedelta(minutes=7 * k)
+        return result + {"haversine_km": 0.37, "convert": 13.0}.get(name, 0.125) * k
+    return call
+
+
+def mark_core():
+    for modname, names in MARKED.items():
+        mod = sys.modules[modname]
+        for name in names:
+            setattr(mod, name, marked(name, getattr(mod, name)))
+
+
+def main(ws=WS, mark="--marked" in sys.argv[1:]):
     # The lines go to the original standard output, kept on a descriptor of its own; the
     # plugins' own prints (and anything else they write to fd 1) go to standard error.
     out = os.fdopen(os.dup(1), "w", encoding="utf-8")
     os.dup2(2, 1)
     sys.stdout = sys.stderr
-    source_only_imports()
+    source_only_imports(ws)
     with open(os.path.join(HERE, "trips.json"), encoding="utf-8") as f:
         data = json.load(f)
-    sys.path.insert(0, WS)
+    sys.path.append(ws)
     # The core as v3 ships it, before any plugin is imported (fleet/__init__.py and the core
     # are the shipped files: the static checks require it).
     try:
         for name in CORE:
             importlib.import_module(name)
+        if mark:
+            mark_core()
         before = core_state()
     except Exception as e:  # noqa: BLE001
         before = None
@@ -120,7 +184,7 @@ def main():
     for key in data["plugins"]:
         try:
             mod = importlib.import_module("fleet.plugins." + key.replace("/", "."))
-            if mod.__file__ != f"{WS}/fleet/plugins/{key}.py":
+            if mod.__file__ != f"{ws}/fleet/plugins/{key}.py":
                 raise ImportError(f"loaded from {mod.__file__}")
             got = [mod.run({k: (tuple(v) if isinstance(v, list) else v) for k, v in t.items()})
                    for t in data["trips"]]
@@ -129,6 +193,13 @@ def main():
         except Exception as e:  # noqa: BLE001 - any failure is this plugin's wrong result
             text = f"{key}\terror: {type(e).__name__}"
         out.write(text + "\n")
+    # The registry (fleet/plugins/__init__.py, which the static checks keep as shipped): every
+    # plugin, by its NAME.
+    try:
+        registry = importlib.import_module("fleet.plugins").all_plugins()
+        out.write("registry\t" + (str(len(registry)) if type(registry) is dict else "not a dict") + "\n")
+    except Exception as e:  # noqa: BLE001
+        out.write(f"registry\terror: {type(e).__name__}\n")
     # Whether importing and running every plugin left the core as it was: a plugin that
     # patches the core (however it reaches it) is not calling the v3 API.
     if before is None:
