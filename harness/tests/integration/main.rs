@@ -25,6 +25,7 @@ mod sandbox_lockdown;
 mod selftest;
 mod shards;
 mod suite_errors;
+mod suite_shape;
 mod sweep;
 mod task_images;
 mod trial_isolation;
