@@ -8,6 +8,7 @@ mod common;
 
 mod browser;
 mod compare;
+mod docs_links;
 mod gate;
 mod gate_simulation;
 mod leaderboard;
