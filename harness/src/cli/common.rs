@@ -43,7 +43,7 @@ pub struct EngineOpts {
     /// socket: what nab uses without --engine). Options after `#`: slots=N (trials at once
     /// on it; default -j) and tls=DIR (ca.pem, cert.pem, key.pem for this engine). The
     /// engines must see this machine's paths (bind mounts, the gateway socket): engines on
-    /// this host, or hosts sharing the paths. See the README, "A pool of Docker engines".
+    /// this host, or hosts sharing the paths. See docs/src/guide/scale-out.md, "A pool of Docker engines".
     #[arg(long = "engine", value_name = "URL")]
     pub engines: Vec<nab_harness::EngineSpec>,
 }

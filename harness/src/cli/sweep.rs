@@ -20,7 +20,7 @@ pub struct Args {
     /// The sweep file (YAML). Keys: agents (list, as --agent takes them), models (list, as
     /// --model takes them), tasks {dir, ids (optional)}, trials (default 1), jobs (default
     /// 1), attempts (default 3), providers {<model spec or its start>: {concurrency, rpm,
-    /// max_retries, api_key_env}}. Example: ci/sweep.example.yaml; the README has the rest.
+    /// max_retries, api_key_env}}. Example: ci/sweep.example.yaml; docs/src/guide/sweeps-and-leaderboards.md has the rest.
     file: PathBuf,
     /// The sweep folder (default runs/sweep-<time>): sweep.json and one run folder per
     /// (agent, model) pair.

@@ -21,7 +21,7 @@ pub enum SignificanceTest {
 
 /// Defaults: the rules that hold their false-alarm rate (the paired sign-flip test, the
 /// per-task exact test, the error-rate rules, the growth intervals) and the safety limits
-/// are on; the plain point-drop rule is off (see the README for its false-alarm rate).
+/// are on; the plain point-drop rule is off (see reports/README.md for its false-alarm rate).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct GateConfig {
@@ -39,7 +39,7 @@ pub struct GateConfig {
     pub seed: u64,
     /// Largest allowed drop of the paired point estimate, as a fraction (0.05 = 5 points);
     /// `null` (the default) disables the rule. It ignores uncertainty, so it false-fails
-    /// identical agents often (see the README).
+    /// identical agents often (see reports/README.md).
     pub max_pass_rate_drop: Option<f64>,
     /// Fail when a task's own trials show a significant drop (one-sided Fisher exact test
     /// per task, Tarone-corrected over the tasks at family-wise level α/2, the one side of
