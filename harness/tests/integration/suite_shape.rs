@@ -2,7 +2,8 @@
 //! category, language and difficulty counts the README gives are the task.yaml files' own;
 //! no language has a single task or more than a third of the suite; and every long-context
 //! task requires a compaction, says in its instruction that the requirement is nab-agent's
-//! only, and hands the agent 100k+ tokens of material.
+//! only, and hands the agent 100k+ tokens of material; and tests.lock pins every task's
+//! current test set.
 
 use crate::common::repo_tasks;
 use nab_harness::{Category, Task, load_suite};
@@ -121,4 +122,23 @@ fn long_context_tasks_require_a_compaction_say_whose_and_give_100k_tokens() {
             "{id}: {tokens} tokens of material, fewer than {MIN_LONG_CONTEXT_TOKENS}"
         );
     }
+}
+
+#[test]
+fn every_task_pins_its_current_test_set_in_tests_lock() {
+    // A stale entry leaves the task's test set unpinned (a verdict could then rest on fewer
+    // tests than the oracle ran); `nab validate` re-pins it.
+    let lock = nab_harness::TestLock::read(&repo_tasks()).unwrap();
+    let stale: Vec<String> = suite()
+        .iter()
+        .filter(|t| {
+            let now = nab_harness::tests_hash(&t.dir).unwrap();
+            lock.tasks.get(&t.spec.id).map(|e| &e.tests_hash) != Some(&now)
+        })
+        .map(|t| t.spec.id.clone())
+        .collect();
+    assert!(
+        stale.is_empty(),
+        "tests.lock has no current entry for {stale:?}: run `nab validate --tasks tasks <id>`"
+    );
 }
