@@ -3,11 +3,14 @@
 mod clean;
 mod common;
 mod compare;
+mod completions;
+mod docs;
 mod gate;
 mod image;
 mod import;
 mod judge;
 mod leaderboard;
+mod man;
 mod merge;
 mod report;
 mod review;
@@ -84,6 +87,24 @@ enum Command {
     Sweep(sweep::Args),
     /// Run the built-in hostile agents against the harness; exit 1 if any attack fooled it.
     Selftest(selftest::Args),
+    /// Print nab's shell completion script (bash, zsh, fish, elvish or powershell).
+    ///
+    /// Install it where the shell looks for it; a new shell then completes nab's commands,
+    /// flags and their possible values. bash: `nab completions bash >
+    /// ~/.local/share/bash-completion/completions/nab`. zsh: `nab completions zsh >
+    /// ~/.zfunc/_nab`, with `fpath+=~/.zfunc` before `compinit` in ~/.zshrc. fish: `nab
+    /// completions fish > ~/.config/fish/completions/nab.fish`.
+    Completions(completions::Args),
+    /// Write nab's man pages: the top page to stdout, or one page per command with --out.
+    ///
+    /// `nab man --out DIR` writes nab.1, nab-run.1, nab-image-build.1, … (every command and
+    /// subcommand). Read one with `man -l DIR/nab-run.1`, or write them into a man1 folder on
+    /// the manual path (`nab man --out ~/.local/share/man/man1`) and read `man nab-run`.
+    /// `nab man | man -l -` shows the top page without writing a file.
+    Man(man::Args),
+    /// Generate the book's pages that come from these definitions (docs/src/reference/cli.md).
+    #[command(hide = true)]
+    Docs(docs::Args),
 }
 
 impl Cli {
@@ -103,6 +124,9 @@ impl Cli {
             Command::Leaderboard(a) => leaderboard::run(a),
             Command::Selftest(a) => selftest::run(a).await,
             Command::Sweep(a) => sweep::run(a).await,
+            Command::Completions(a) => completions::run(a),
+            Command::Man(a) => man::run(a),
+            Command::Docs(a) => docs::run(a),
         }
     }
 }
