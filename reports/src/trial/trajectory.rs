@@ -7,7 +7,7 @@
 
 use super::MAX_TURNS;
 use super::text::Text;
-use nab_protocol::TranscriptLine;
+use nab_protocol::{Event, EventKind, TranscriptLine};
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -46,7 +46,8 @@ pub struct ToolCallView {
     pub duration_ms: Option<u64>,
 }
 
-/// One line of events.jsonl for the timeline (kept loose: an unknown kind still shows).
+/// One line of events.jsonl for the timeline, from the protocol's typed [`Event`]. A kind
+/// this build does not know ([`EventKind::Unknown`], a newer agent's) is shown as such.
 #[derive(Debug, Clone, Serialize)]
 pub struct EventRow {
     pub ts: String,
@@ -57,57 +58,99 @@ pub struct EventRow {
 }
 
 impl EventRow {
-    pub fn from_value(v: &Value) -> EventRow {
-        let s = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_owned);
-        let kind = s("kind").unwrap_or_else(|| "?".into());
-        let detail = match kind.as_str() {
-            "tool_call" => format!(
-                "{} {}",
-                s("name").unwrap_or_default(),
-                s("args_summary").unwrap_or_default()
-            ),
-            "policy_block" => format!(
-                "{} — {}",
-                s("command").unwrap_or_default(),
-                s("reason").unwrap_or_default()
-            ),
-            "finish" => format!(
-                "{}{}",
-                s("exit_reason").unwrap_or_default(),
-                s("message").map(|m| format!(": {m}")).unwrap_or_default()
-            ),
-            "model_call" => format!(
-                "{} ms{}",
-                v.get("latency_ms").and_then(Value::as_u64).unwrap_or(0),
-                s("finish_reason")
-                    .map(|f| format!(", {f}"))
-                    .unwrap_or_default()
-            ),
-            _ => {
-                let mut o = v.clone();
-                if let Some(m) = o.as_object_mut() {
-                    for k in ["v", "ts", "kind", "step"] {
-                        m.remove(k);
-                    }
-                }
-                o.to_string()
+    pub fn from_event(e: &Event) -> EventRow {
+        let mut status = None;
+        let (step, detail) = match &e.kind {
+            EventKind::ToolCall {
+                step,
+                name,
+                args_summary,
+                status: s,
+                ..
+            } => {
+                status = Some(s.as_str().to_owned());
+                (Some(*step), format!("{name} {args_summary}"))
             }
+            EventKind::PolicyBlock {
+                step,
+                command,
+                reason,
+                ..
+            } => (Some(*step), format!("{command} — {reason}")),
+            EventKind::Finish {
+                exit_reason,
+                message,
+                ..
+            } => (
+                None,
+                format!(
+                    "{exit_reason}{}",
+                    message
+                        .as_ref()
+                        .map(|m| format!(": {m}"))
+                        .unwrap_or_default()
+                ),
+            ),
+            EventKind::ModelCall {
+                step,
+                latency_ms,
+                finish_reason,
+                ..
+            } => (
+                Some(*step),
+                format!(
+                    "{latency_ms} ms{}",
+                    finish_reason
+                        .as_ref()
+                        .map(|f| format!(", {f}"))
+                        .unwrap_or_default()
+                ),
+            ),
+            EventKind::Diagnostics { step, .. } | EventKind::Compaction { step, .. } => {
+                (Some(*step), fields_json(&e.kind))
+            }
+            EventKind::Start { .. } | EventKind::Mcp { .. } => (None, fields_json(&e.kind)),
+            EventKind::Unknown => (
+                None,
+                "an event kind this report does not know (written by a newer agent?)".to_owned(),
+            ),
         };
         EventRow {
-            ts: s("ts").unwrap_or_default(),
-            step: v.get("step").and_then(Value::as_u64),
-            status: s("status"),
+            ts: e.ts.clone(),
+            kind: e.kind.name().to_owned(),
+            step: step.map(u64::from),
+            status,
             detail: detail.chars().take(400).collect(),
-            kind,
         }
     }
 }
 
-/// Reads events.jsonl as loose JSON values; absent or unreadable → empty.
-pub fn load_events(path: &Path) -> Vec<Value> {
-    nab_protocol::read_jsonl::<Value>(path)
-        .map(|r| r.records)
-        .unwrap_or_default()
+/// The kind's own fields as compact JSON, without its `kind` tag and `step` (shown in
+/// their own columns).
+fn fields_json(kind: &EventKind) -> String {
+    let mut v = serde_json::to_value(kind).unwrap_or(Value::Null);
+    if let Some(m) = v.as_object_mut() {
+        for k in ["kind", "step"] {
+            m.remove(k);
+        }
+    }
+    v.to_string()
+}
+
+/// Reads events.jsonl through the protocol's [`Event`]; absent → empty. A line that does
+/// not parse (a torn write, a version this build does not read) is skipped with a warning;
+/// a kind this build does not know still reads, as [`EventKind::Unknown`].
+pub fn load_events(path: &Path) -> Vec<Event> {
+    let read =
+        nab_protocol::read_jsonl_lenient(path, nab_protocol::READ_LINE_LIMIT, Event::parse_line);
+    if let Some(first) = read.skipped.first() {
+        tracing::warn!(
+            "skipped {} line(s) of {}; the first: {first}",
+            read.skipped.len(),
+            path.display()
+        );
+    }
+    read.records
 }
 
 /// The text of a chat message's `content` (a string or an array of text parts).
@@ -179,7 +222,7 @@ fn load_pruned(path: &Path) -> Vec<TranscriptLine> {
 }
 
 impl Trajectory {
-    pub fn load(transcript: &Path, events: &[Value]) -> Trajectory {
+    pub fn load(transcript: &Path, events: &[Event]) -> Trajectory {
         let lines = load_pruned(transcript);
         if !lines.is_empty() {
             return Trajectory::from_transcript(lines, events);
@@ -190,20 +233,21 @@ impl Trajectory {
         }
     }
 
-    pub fn from_transcript(mut lines: Vec<TranscriptLine>, events: &[Value]) -> Trajectory {
+    pub fn from_transcript(mut lines: Vec<TranscriptLine>, events: &[Event]) -> Trajectory {
         lines.sort_by_key(|l| l.seq);
         // Status and duration of each tool call, by id, from the agent's events.
         let mut call_events: HashMap<&str, (Option<String>, Option<u64>)> = HashMap::new();
         for e in events {
-            if e.get("kind").and_then(Value::as_str) == Some("tool_call")
-                && let Some(id) = e.get("tool_call_id").and_then(Value::as_str)
+            if let EventKind::ToolCall {
+                tool_call_id,
+                status,
+                duration_ms,
+                ..
+            } = &e.kind
             {
                 call_events.insert(
-                    id,
-                    (
-                        e.get("status").and_then(Value::as_str).map(str::to_owned),
-                        e.get("duration_ms").and_then(Value::as_u64),
-                    ),
+                    tool_call_id.as_str(),
+                    (Some(status.as_str().to_owned()), Some(*duration_ms)),
                 );
             }
         }
