@@ -10,7 +10,8 @@
 //! - `jsonl` ([`read_jsonl`] and its kin, re-exported here), `files`: the one JSON Lines
 //!   reader and the one atomic writer/appender.
 //! - [`to_sorted_string`]: JSON with sorted keys (the gateway's request hash, the agent's stagnation check).
-//! - `events`: what `nab-agent` writes to `events.jsonl` (read by the harness).
+//! - `events`: what `nab-agent` writes to `events.jsonl` (read by the harness, the judges
+//!   and the report, each matching every kind; a newer kind reads as `Unknown`).
 //! - `trial`: one line of `results.jsonl` (written by the harness, read by reports).
 //! - `mcp`: one line of `mcp_calls.jsonl`, a tool call a task's MCP server answered.
 //! - `sweep`: `sweep.json`, a sweep folder's index of its runs (written by the harness,
