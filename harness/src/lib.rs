@@ -108,9 +108,9 @@ pub use selftest::outcome::table as selftest_table;
 pub use selftest::{Options as SelftestOptions, run as run_selftest};
 pub use shard::{ShardSpec, Share};
 pub use sweep::{
-    IndexProvider, IndexRun, Plan as SweepPlan, PlannedRun, Pool as SweepPool, ProviderLimits,
-    Sweep, SweepConfig, SweepFile, SweepFileError, SweepIndex, SweepIssue, SweepReport,
-    SweepRunReport, Unit as SweepUnit, run_sweep,
+    Plan as SweepPlan, PlannedRun, Pool as SweepPool, ProviderLimits, Sweep, SweepConfig,
+    SweepFile, SweepFileError, SweepIssue, SweepReport, SweepResume, SweepRunReport,
+    Unit as SweepUnit, run_sweep,
 };
 pub use task::{
     AgentOptions, Budgets as TaskBudgets, Category, CommandStep, Compare, Difficulty, Environment,

@@ -136,7 +136,13 @@ impl ModelMetrics {
                     EventKind::Finish {
                         exit_reason, steps, ..
                     } => finish = Some((*exit_reason, u64::from(*steps))),
-                    _ => {}
+                    // Counted elsewhere (compactions from the trial's own check) or not
+                    // counted; a kind added to the protocol must be placed here.
+                    EventKind::Start { .. }
+                    | EventKind::Diagnostics { .. }
+                    | EventKind::Compaction { .. }
+                    | EventKind::Mcp { .. }
+                    | EventKind::Unknown => {}
                 }
             }
             m.steps = Some(finish.map_or(max_step, |(_, s)| s));

@@ -6,7 +6,7 @@
 //! events at all; then the transcript is all there is).
 
 use nab_protocol::TranscriptLine;
-use nab_protocol::{Event, EventKind, ToolStatus};
+use nab_protocol::{Event, EventKind};
 use serde::Serialize;
 
 /// Tool calls kept at the start and at the end when a trajectory is long; the middle is
@@ -49,7 +49,7 @@ impl TrajectorySummary {
                     step: *step,
                     name: name.clone(),
                     args: cap(args_summary, MAX_ARGS_CHARS),
-                    status: status_str(*status).to_owned(),
+                    status: status.as_str().to_owned(),
                 }),
                 EventKind::PolicyBlock {
                     step,
@@ -69,7 +69,13 @@ impl TrajectorySummary {
                     s.steps = Some(*steps);
                     finish_message = message.clone();
                 }
-                _ => {}
+                // Not shown to a judge; a kind added to the protocol must be placed here.
+                EventKind::Start { .. }
+                | EventKind::ModelCall { .. }
+                | EventKind::Diagnostics { .. }
+                | EventKind::Compaction { .. }
+                | EventKind::Mcp { .. }
+                | EventKind::Unknown => {}
             }
         }
         s.final_answer = final_answer_from_transcript(transcript)
@@ -118,15 +124,6 @@ impl TrajectorySummary {
     }
 }
 
-fn status_str(s: ToolStatus) -> &'static str {
-    match s {
-        ToolStatus::Ok => "ok",
-        ToolStatus::Error => "error",
-        ToolStatus::Timeout => "timeout",
-        ToolStatus::Blocked => "blocked",
-    }
-}
-
 /// The content of the last assistant message that made no tool calls.
 fn final_answer_from_transcript(lines: &[TranscriptLine]) -> Option<String> {
     lines.iter().rev().find_map(|l| {
@@ -163,7 +160,7 @@ pub(crate) fn cap(s: &str, max: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use nab_protocol::ExitReason;
+    use nab_protocol::{ExitReason, ToolStatus};
 
     fn ev(kind: EventKind) -> Event {
         Event {

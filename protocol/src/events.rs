@@ -41,9 +41,13 @@ impl Event {
 }
 
 /// What an event says happened, tagged by `kind` on the line.
+///
+/// Deliberately exhaustive (no `#[non_exhaustive]`): every reader matches on all kinds, so
+/// a kind added here does not compile until each consumer decides what to do with it. A
+/// kind this build does not know (a newer agent's) reads as [`EventKind::Unknown`] rather
+/// than failing the line.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
-#[non_exhaustive]
 pub enum EventKind {
     /// The agent started, with the settings it runs under.
     Start {
@@ -147,6 +151,28 @@ pub enum EventKind {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         message: Option<String>,
     },
+    /// A kind this build does not know (written by a newer agent); its fields are dropped.
+    /// Readers show it as unknown; no writer emits it.
+    #[serde(other)]
+    Unknown,
+}
+
+impl EventKind {
+    /// The kind's `kind` tag as it is written in `events.jsonl` (`"unknown"` for a kind
+    /// this build does not know).
+    pub fn name(&self) -> &'static str {
+        match self {
+            EventKind::Start { .. } => "start",
+            EventKind::ModelCall { .. } => "model_call",
+            EventKind::ToolCall { .. } => "tool_call",
+            EventKind::PolicyBlock { .. } => "policy_block",
+            EventKind::Diagnostics { .. } => "diagnostics",
+            EventKind::Compaction { .. } => "compaction",
+            EventKind::Mcp { .. } => "mcp",
+            EventKind::Finish { .. } => "finish",
+            EventKind::Unknown => "unknown",
+        }
+    }
 }
 
 /// How a tool call ended.
@@ -161,6 +187,18 @@ pub enum ToolStatus {
     Timeout,
     /// A guard (path or command policy) refused it.
     Blocked,
+}
+
+impl ToolStatus {
+    /// The status as it is written in `events.jsonl`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ToolStatus::Ok => "ok",
+            ToolStatus::Error => "error",
+            ToolStatus::Timeout => "timeout",
+            ToolStatus::Blocked => "blocked",
+        }
+    }
 }
 
 /// A context-management action, cheapest first (the order compares them: `Offload <
@@ -250,6 +288,98 @@ mod tests {
         assert!(line.contains(r#""kind":"tool_call""#), "{line}");
         assert!(line.contains(r#""status":"timeout""#), "{line}");
         assert_eq!(Event::parse_line(&line).unwrap(), e);
+    }
+
+    #[test]
+    fn a_newer_kind_reads_as_unknown_and_a_known_kind_with_bad_fields_is_refused() {
+        let e = Event::parse_line(
+            r#"{"v":1,"ts":"2026-12-01T00:00:00.000Z","kind":"thought","step":3,"text":"hm"}"#,
+        )
+        .unwrap();
+        assert_eq!(e.kind, EventKind::Unknown);
+        assert_eq!(e.ts, "2026-12-01T00:00:00.000Z");
+        let err = Event::parse_line(r#"{"v":1,"ts":"x","kind":"finish","steps":"many"}"#)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("invalid event schema"), "{err}");
+    }
+
+    #[test]
+    fn each_kind_name_is_its_serde_tag() {
+        let kinds = [
+            EventKind::Start {
+                model: "m".into(),
+                workspace: "/w".into(),
+                max_steps: 1,
+                context_window: None,
+                token_budget: None,
+            },
+            EventKind::ModelCall {
+                step: 1,
+                usage: Usage::default(),
+                latency_ms: 1,
+                finish_reason: None,
+            },
+            EventKind::ToolCall {
+                step: 1,
+                tool_call_id: "c".into(),
+                name: "n".into(),
+                args_summary: String::new(),
+                status: ToolStatus::Ok,
+                duration_ms: 1,
+            },
+            EventKind::PolicyBlock {
+                step: 1,
+                command: "c".into(),
+                rule: "r".into(),
+                reason: "r".into(),
+            },
+            EventKind::Diagnostics {
+                step: 1,
+                path: "p".into(),
+                count: 1,
+            },
+            EventKind::Compaction {
+                step: 1,
+                tier: CompactionTier::Clear,
+                tokens_before: 2,
+                tokens_after: 1,
+                messages_before: 2,
+                messages_after: 1,
+                succeeded: true,
+                detail: None,
+            },
+            EventKind::Mcp {
+                server: "s".into(),
+                action: "start".into(),
+                detail: None,
+            },
+            EventKind::Finish {
+                exit_reason: ExitReason::FinalAnswer,
+                steps: 1,
+                message: None,
+            },
+            EventKind::Unknown,
+        ];
+        for k in kinds {
+            let v = serde_json::to_value(&k).unwrap();
+            assert_eq!(v["kind"], k.name(), "{v}");
+        }
+    }
+
+    #[test]
+    fn tool_status_as_str_is_its_serde_name() {
+        for s in [
+            ToolStatus::Ok,
+            ToolStatus::Error,
+            ToolStatus::Timeout,
+            ToolStatus::Blocked,
+        ] {
+            assert_eq!(
+                serde_json::to_string(&s).unwrap(),
+                format!("\"{}\"", s.as_str())
+            );
+        }
     }
 
     #[test]

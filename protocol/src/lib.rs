@@ -10,9 +10,12 @@
 //! - `jsonl` ([`read_jsonl`] and its kin, re-exported here), `files`: the one JSON Lines
 //!   reader and the one atomic writer/appender.
 //! - [`to_sorted_string`]: JSON with sorted keys (the gateway's request hash, the agent's stagnation check).
-//! - `events`: what `nab-agent` writes to `events.jsonl` (read by the harness).
+//! - `events`: what `nab-agent` writes to `events.jsonl` (read by the harness, the judges
+//!   and the report, each matching every kind; a newer kind reads as `Unknown`).
 //! - `trial`: one line of `results.jsonl` (written by the harness, read by reports).
 //! - `mcp`: one line of `mcp_calls.jsonl`, a tool call a task's MCP server answered.
+//! - `sweep`: `sweep.json`, a sweep folder's index of its runs (written by the harness,
+//!   read by the harness and reports).
 //! - `transcript`: one line of the gateway's `transcript.jsonl`.
 //! - `scripted`: the assistant turns a scripted model plays (`trajectory.yaml`).
 //! - [`Usage`]: token usage as providers report it; [`Role`]: who wrote a chat message.
@@ -33,6 +36,7 @@ mod mcp;
 mod role;
 mod run;
 mod scripted;
+mod sweep;
 mod transcript;
 mod trial;
 mod upstream;
@@ -56,6 +60,10 @@ pub use run::{
 pub use scripted::{
     ChunkOptions, SUMMARY_REQUEST_MARKER, ScriptedToolCall, ScriptedTurn, Trajectory,
     is_summary_request,
+};
+pub use sweep::{
+    IndexProvider, IndexRun, MAX_SWEEP_INDEX_BYTES, SWEEP_INDEX_FILE, SWEEP_INDEX_VERSION,
+    SweepIndex, SweepIndexError,
 };
 pub use transcript::{
     OMITTED_KEY, Omitted, READ_LINE_LIMIT, TRANSCRIPT_VERSION, TranscriptLine,

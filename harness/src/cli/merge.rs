@@ -3,9 +3,9 @@
 //! into one sweep folder (each run merged as a run is). See `nab_harness::merge` for the
 //! checks.
 
-use nab_harness::SweepIndex;
 use nab_harness::{MergeBudget as Budget, MergeLimits as Limits};
 use nab_harness::{SweepShards, check_out_is_replaceable, is_sweep};
+use nab_protocol::SweepIndex;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 

@@ -8,8 +8,9 @@ use nab_harness::{CostLimit, new_run_id, summary_table};
 use nab_harness::{
     EXIT_BAD_INPUT as BAD_INPUT, EXIT_INTERRUPTED as INTERRUPTED, exit_status as exit,
 };
-use nab_harness::{IndexProvider, IndexRun, Sweep, SweepConfig, SweepIndex, SweepPlan as Plan};
+use nab_harness::{Sweep, SweepConfig, SweepPlan as Plan, SweepResume};
 use nab_protocol::TrialStatus;
+use nab_protocol::{IndexProvider, IndexRun, SweepIndex};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;

@@ -7,7 +7,7 @@
 //! check of [`super::join`] applies, per run), into `<out>/<run folder>`, and the merged
 //! `sweep.json` lists the runs so `nab leaderboard <out>` reads the whole sweep.
 
-use crate::sweep::{IndexProvider, SweepIndex};
+use nab_protocol::{IndexProvider, SweepIndex};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 

@@ -456,7 +456,8 @@ fn oversized_shard_files_are_refused_before_they_are_read_whole() {
 
 /// A sweep shard folder: `sweep.json` (shard k of n) and two run folders holding `pairs`.
 fn sweep_shard(root: &Path, k: u32, n: u32, pairs: &[(&str, u32)]) -> PathBuf {
-    use crate::sweep::{IndexProvider, IndexRun, SweepIndex};
+    use crate::sweep::SweepResume;
+    use nab_protocol::{IndexProvider, IndexRun, SweepIndex};
     let dir = root.join(format!("sweep-{k}"));
     let runs: Vec<IndexRun> = ["01-oracle", "02-null"]
         .iter()
@@ -490,7 +491,7 @@ fn sweep_shard(root: &Path, k: u32, n: u32, pairs: &[(&str, u32)]) -> PathBuf {
 #[test]
 fn sweep_shards_are_checked_as_one_sweep_and_their_index_merges() {
     use super::sweep::{SweepShards, check_out_is_replaceable, is_sweep};
-    use crate::sweep::SweepIndex;
+    use nab_protocol::SweepIndex;
     let root = tempfile::tempdir().unwrap();
     let a = sweep_shard(root.path(), 1, 2, &[("t-a", 0), ("t-b", 1), ("t-c", 0)]);
     let b = sweep_shard(root.path(), 2, 2, &[("t-a", 1), ("t-b", 0), ("t-c", 1)]);

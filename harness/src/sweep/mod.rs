@@ -5,7 +5,7 @@
 //! - [`plan`]: the runs, their provider pools, and the interleaved order of the trials.
 //! - [`schedule`]: the dispatcher (global `jobs`, each pool's `concurrency`).
 //! - [`execute`]: the run folders, their results files and `--resume`.
-//! - [`index`]: `sweep.json`, the sweep folder's list of runs and the sweep file's hash.
+//! - [`index`]: starting and resuming `sweep.json` (its type is nab-protocol's `SweepIndex`).
 
 pub mod execute;
 pub mod file;
@@ -14,7 +14,7 @@ pub mod plan;
 pub mod schedule;
 
 pub use execute::{SweepConfig, SweepReport, SweepRunReport, run_sweep};
-pub use index::{IndexProvider, IndexRun, SweepIndex};
+pub use index::SweepResume;
 
 pub use file::{ProviderLimits, Sweep, SweepFile, SweepFileError, SweepIssue};
 pub use plan::{Plan, PlannedRun, Pool, Unit};

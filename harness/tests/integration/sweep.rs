@@ -9,7 +9,7 @@ use crate::common;
 
 use common::show;
 
-use nab_protocol::{ErrorKind, TrialRecord, TrialStatus};
+use nab_protocol::{ErrorKind, SweepIndex, TrialRecord, TrialStatus};
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -94,16 +94,16 @@ async fn mocked(answer: impl Respond + 'static, id: &str, runs: usize) -> Mocked
     }
 }
 
-fn sweep_json(out: &Path) -> Value {
-    serde_json::from_str(&std::fs::read_to_string(out.join("sweep.json")).unwrap()).unwrap()
+/// The sweep folder's `sweep.json`, read as the leaderboard reads it.
+fn sweep_json(out: &Path) -> SweepIndex {
+    SweepIndex::read(out).unwrap().expect("a sweep.json")
 }
 
 fn run_dirs(out: &Path) -> Vec<PathBuf> {
-    sweep_json(out)["runs"]
-        .as_array()
-        .unwrap()
+    sweep_json(out)
+        .runs
         .iter()
-        .map(|r| out.join(r["dir"].as_str().unwrap()))
+        .map(|r| out.join(&r.dir))
         .collect()
 }
 
@@ -168,9 +168,9 @@ async fn two_models_one_rate_limited_finish_balanced_and_the_other_is_not_held_b
 
     let index = sweep_json(&out);
     let runs = run_dirs(&out);
-    assert_eq!(runs.len(), 2, "{index}");
-    assert_eq!(index["runs"][0]["model"], "scripted:task");
-    assert_eq!(index["runs"][1]["model"], limited.as_str());
+    assert_eq!(runs.len(), 2, "{index:?}");
+    assert_eq!(index.runs[0].model.as_deref(), Some("scripted:task"));
+    assert_eq!(index.runs[1].model.as_deref(), Some(limited.as_str()));
     for run in &runs {
         let recs = records(run);
         assert_eq!(recs.len(), 6, "{}: {recs:?}", run.display());
@@ -196,24 +196,20 @@ async fn two_models_one_rate_limited_finish_balanced_and_the_other_is_not_held_b
         "{scripted:?}"
     );
     // The limited model was slowed down by its 429s, and retried past them ...
-    let providers = index["providers"].as_array().unwrap();
     let pool = |name: &str| {
-        providers
+        index
+            .providers
             .iter()
-            .find(|p| p["name"] == name)
-            .unwrap_or_else(|| panic!("{name} in {index}"))
+            .find(|p| p.name == name)
+            .unwrap_or_else(|| panic!("{name} in {index:?}"))
     };
     let slow = pool("openai[");
-    assert!(slow["slowed"].as_u64().unwrap() >= 6, "{slow}");
-    assert!(slow["waited_ms"].as_u64().unwrap() >= 1000, "{slow}");
+    assert!(slow.slowed >= 6, "{slow:?}");
+    assert!(slow.waited_ms >= 1000, "{slow:?}");
     assert!(transcripts(&runs[1]).iter().any(|l| l.retries > 0));
     // ... and the scripted model was never held back or retried.
     let fast = pool("scripted:task");
-    assert_eq!(
-        (fast["slowed"].as_u64(), fast["waited_ms"].as_u64()),
-        (Some(0), Some(0)),
-        "{fast}"
-    );
+    assert_eq!((fast.slowed, fast.waited_ms), (0, 0), "{fast:?}");
     let lines = transcripts(&runs[0]);
     assert!(!lines.is_empty());
     assert!(lines.iter().all(|l| l.retries == 0));
@@ -337,7 +333,7 @@ async fn a_stopped_sweep_resumes_and_refuses_a_changed_sweep_file() {
         let ids: BTreeSet<&str> = recs.iter().map(|r| r.run_id.as_str()).collect();
         assert_eq!(ids.len(), 1, "one run id per run folder: {ids:?}");
     }
-    assert!(sweep_json(&out)["finished_at"].is_string());
+    assert!(sweep_json(&out).finished_at.is_some());
 }
 
 #[test]
@@ -497,7 +493,7 @@ async fn a_max_cost_is_one_total_across_the_sweeps_models() {
         err.contains(&format!("term-log-report nab-agent {mock} Failed")),
         "the progress line names the model: {err}"
     );
-    assert!(sweep_json(&out)["finished_at"].is_null());
+    assert!(sweep_json(&out).finished_at.is_none());
 }
 
 /// `nab sweep --shard K/N` twice at once, then `nab merge` of the two sweep folders: every
@@ -548,8 +544,8 @@ async fn sweep_shards_run_concurrently_and_merge_into_the_whole_sweep() {
         let o = child.wait_with_output().unwrap();
         assert!(o.status.success(), "shard {k}: {}", show(&o));
         let index = sweep_json(&shard_out(k));
-        assert_eq!(index["shard"]["index"], k, "{index}");
-        assert_eq!(index["group"], group.as_str());
+        assert_eq!(index.shard.as_ref().map(|s| s.index), Some(k), "{index:?}");
+        assert_eq!(index.group.as_deref(), Some(group.as_str()));
         let runs = run_dirs(&shard_out(k));
         assert_eq!(runs.len(), 2);
         // Shard k holds the same pairs of each run.

@@ -1,6 +1,8 @@
 //! Which run folders a leaderboard reads. Each DIR is a run folder (it holds
-//! `results.jsonl`) or a sweep folder, expanded into its runs: those `sweep.json` lists, or,
-//! without a usable `sweep.json`, its subfolders that hold a `run.json` or `results.jsonl`.
+//! `results.jsonl`) or a sweep folder, expanded into its runs: those `sweep.json` lists (read
+//! as nab-protocol's [`SweepIndex`], each run by its `dir`), or, without a `sweep.json` (or
+//! with one that lists no runs), its subfolders that hold a `run.json` or `results.jsonl`.
+//! A `sweep.json` that is not one nab wrote is an error naming the file and what is wrong.
 //!
 //! A run folder may come from anywhere, so its files are checked before they are read: a
 //! `results.jsonl` or `run.json` must be a regular file of bounded size (a link to
@@ -8,15 +10,13 @@
 //! are never reached through a symbolic link.
 
 use crate::error::{ReportError, Result};
-use nab_protocol::{RESULTS_FILE, RUN_META_FILE};
+use nab_protocol::{RESULTS_FILE, RUN_META_FILE, SWEEP_INDEX_FILE, SweepIndex};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-/// The sweep's index, written by `nab sweep` beside its run folders.
-pub const SWEEP_FILE: &str = "sweep.json";
 /// The largest results.jsonl read (a 28-task × 5-trial run is well under 1 MiB).
 pub const MAX_RESULTS_BYTES: u64 = 256 << 20;
-/// The largest run.json or sweep.json read.
+/// The largest run.json read.
 pub const MAX_META_BYTES: u64 = 4 << 20;
 
 /// The run folders to rank, in the order given, and what was skipped on the way.
@@ -113,54 +113,23 @@ fn sweep_runs(dir: &Path, notes: &mut Vec<String>) -> Result<Vec<PathBuf>> {
         return Err(bad(
             dir,
             format!(
-                "neither a run folder (no {RESULTS_FILE}) nor a sweep folder with results (no {SWEEP_FILE} listing runs, no subfolder holding {RESULTS_FILE})"
+                "neither a run folder (no {RESULTS_FILE}) nor a sweep folder with results (no {SWEEP_INDEX_FILE} listing runs, no subfolder holding {RESULTS_FILE})"
             ),
         ));
     }
     Ok(runs)
 }
 
-/// The run folders `sweep.json` lists: its `runs` array, each entry a path or an object
-/// with a `dir` (or `path`, `run_dir`) field, relative to the sweep folder. `None` when
-/// there is no sweep.json or it lists no runs in that form (the subfolders are used).
+/// The run folders `sweep.json` lists, each its `dir` relative to the sweep folder. `None`
+/// when there is no sweep.json or it lists no runs (the subfolders are used).
 fn listed_in_sweep_json(dir: &Path) -> Result<Option<Vec<PathBuf>>> {
-    let path = dir.join(SWEEP_FILE);
-    let meta = match std::fs::metadata(&path) {
-        Ok(m) => m,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(source) => return Err(ReportError::Read { path, source }),
-    };
-    if !meta.is_file() || meta.len() > MAX_META_BYTES {
-        return Err(bad(
-            &path,
-            format!("not a regular file of at most {MAX_META_BYTES} bytes"),
-        ));
-    }
-    let text = std::fs::read_to_string(&path).map_err(|source| ReportError::Read {
-        path: path.clone(),
-        source,
+    let index = SweepIndex::read(dir).map_err(|e| match e {
+        nab_protocol::SweepIndexError::Read { path, message } => bad(&path, message),
+        other => bad(&SweepIndex::path(dir), other.to_string()),
     })?;
-    let value: serde_json::Value =
-        serde_json::from_str(&text).map_err(|e| bad(&path, format!("invalid JSON: {e}")))?;
-    let Some(entries) = value.get("runs").and_then(|r| r.as_array()) else {
-        return Ok(None);
-    };
-    let mut runs = Vec::new();
-    for (i, e) in entries.iter().enumerate() {
-        let rel = e.as_str().or_else(|| {
-            ["dir", "path", "run_dir"]
-                .iter()
-                .find_map(|k| e.get(k).and_then(|v| v.as_str()))
-        });
-        let Some(rel) = rel else {
-            return Err(bad(
-                &path,
-                format!("runs[{i}] names no folder (a path, or an object with \"dir\")"),
-            ));
-        };
-        runs.push(dir.join(rel));
-    }
-    Ok((!runs.is_empty()).then_some(runs))
+    Ok(index
+        .filter(|i| !i.runs.is_empty())
+        .map(|i| i.runs.iter().map(|r| dir.join(&r.dir)).collect()))
 }
 
 /// Subfolders (not links) that hold a run.json or a results.jsonl, in name order.
@@ -215,29 +184,62 @@ mod tests {
         assert_eq!(got.runs.len(), 2);
     }
 
+    fn index(dirs: &[&str]) -> SweepIndex {
+        SweepIndex {
+            v: nab_protocol::SWEEP_INDEX_VERSION,
+            sweep_file: "s.yaml".into(),
+            sweep_hash: "sha256:a".into(),
+            started_at: "2026-12-01T03:00:00.000Z".into(),
+            finished_at: None,
+            runs: dirs
+                .iter()
+                .map(|d| nab_protocol::IndexRun {
+                    dir: (*d).to_owned(),
+                    agent: "a".into(),
+                    model: None,
+                    provider: None,
+                })
+                .collect(),
+            providers: Vec::new(),
+            shard: None,
+            group: None,
+            merged_from: Vec::new(),
+        }
+    }
+
     #[test]
-    fn sweep_json_lists_the_runs_and_a_bad_entry_is_named() {
+    fn sweep_json_lists_the_runs_by_dir_and_a_bad_one_is_named() {
         let t = tempfile::tempdir().unwrap();
         let s = t.path();
         run(&s.join("runs/one"));
         run(&s.join("runs/two"));
         run(&s.join("stray"));
-        std::fs::write(
-            s.join(SWEEP_FILE),
-            r#"{"runs": ["runs/one", {"agent": "a", "dir": "runs/two"}]}"#,
-        )
-        .unwrap();
+        index(&["runs/one", "runs/two"]).write(s).unwrap();
         let got = expand(&[s.to_owned()]).unwrap();
         assert_eq!(got.runs, [s.join("runs/one"), s.join("runs/two")]);
-        std::fs::write(s.join(SWEEP_FILE), r#"{"runs": [{"agent": "a"}]}"#).unwrap();
-        let e = expand(&[s.to_owned()]).unwrap_err().to_string();
-        assert!(e.contains("sweep.json") && e.contains("runs[0]"), "{e}");
-        std::fs::write(s.join(SWEEP_FILE), "{\"runs\": [").unwrap();
+        // A run without its folder field: the file and the field are named, no key is
+        // guessed.
+        let mut v = serde_json::to_value(index(&["runs/one"])).unwrap();
+        let r = v["runs"][0].as_object_mut().unwrap();
+        r.remove("dir");
+        r.insert("path".into(), "runs/one".into());
+        std::fs::write(s.join(SWEEP_INDEX_FILE), v.to_string()).unwrap();
         let e = expand(&[s.to_owned()]).unwrap_err().to_string();
         assert!(
-            e.contains("sweep.json") && e.contains("invalid JSON"),
+            e.contains(&s.join(SWEEP_INDEX_FILE).display().to_string())
+                && e.contains("missing field `dir`"),
             "{e}"
         );
+        std::fs::write(s.join(SWEEP_INDEX_FILE), "{\"runs\": [").unwrap();
+        let e = expand(&[s.to_owned()]).unwrap_err().to_string();
+        assert!(
+            e.contains("sweep.json") && e.contains("not a sweep index"),
+            "{e}"
+        );
+        // A sweep.json that lists no runs yet: the subfolders are read.
+        index(&[]).write(s).unwrap();
+        let got = expand(&[s.to_owned()]).unwrap();
+        assert_eq!(got.runs, [s.join("stray")]);
     }
 
     #[test]

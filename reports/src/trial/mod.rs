@@ -87,7 +87,7 @@ impl TrialView {
             status: format!("{:?}", rec.status).to_lowercase(),
             instruction,
             trajectory,
-            events: events.iter().map(EventRow::from_value).collect(),
+            events: events.iter().map(EventRow::from_event).collect(),
             diff: text(TrialDir::diff).map(|d| DiffView::parse(&d)),
             verify_log: text(TrialDir::verify_log).map(|s| Text::tail(&s, MAX_LOG_CHARS)),
             agent_log: text(TrialDir::agent_log).map(|s| Text::tail(&s, MAX_LOG_CHARS)),
