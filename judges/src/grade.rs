@@ -11,12 +11,10 @@ use crate::parse::{Rejection, parse_single};
 use crate::prompt::{Candidate, Prompt, retry_message};
 use crate::rubric::Rubric;
 use crate::score::score;
+use crate::window::MAX_RETRIES;
 use nab_protocol::JudgeRecord;
 use nab_protocol::Usage;
 use std::collections::BTreeMap;
-
-/// A rejected answer is retried at most this many times.
-pub const MAX_RETRIES: u32 = 2;
 
 /// One answer the judge gave and, if it was rejected, why.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]

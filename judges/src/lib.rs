@@ -47,6 +47,7 @@ mod score;
 mod scripted;
 mod seeded;
 mod trajectory;
+mod window;
 
 mod hash;
 
@@ -60,8 +61,7 @@ pub use cli::review::{
 
 pub use answer_schema::pairwise_schema;
 pub use error::JudgeError;
-pub use fit::ContextWindow;
-pub use grade::{Grading, MAX_RETRIES, grade, grade_with_prompt};
+pub use grade::{Grading, grade, grade_with_prompt};
 pub use grader::TrialGrader;
 pub use material::trajectory_files;
 pub use model::{ChatMessage, JudgeModel, ModelError, ModelFactory, ModelReply, Role};
@@ -72,3 +72,4 @@ pub use review::{AgreementRow, ExportSummary, ReviewReport, Sample};
 pub use rubric::Rubric;
 #[cfg(any(test, feature = "test-support"))]
 pub use scripted::ScriptedJudge;
+pub use window::{ContextWindow, MAX_RETRIES};

@@ -2,7 +2,7 @@
 //! and token usage. The harness implements it with its gateway providers (`openai:`,
 //! `replay:`, `scripted:`…); this crate never speaks HTTP itself.
 
-use crate::fit::ContextWindow;
+use crate::window::ContextWindow;
 use async_trait::async_trait;
 use nab_protocol::Usage;
 use serde::{Deserialize, Serialize};

@@ -516,7 +516,7 @@ impl Comparison {
             "{:<22} {:>22} {:>22}",
             "tokens", b.usage.total_tokens, c.usage.total_tokens
         );
-        let usd = crate::leaderboard::markdown::usd;
+        let usd = crate::format::usd;
         let _ = writeln!(
             s,
             "{:<22} {:>22} {:>22}",
@@ -526,7 +526,7 @@ impl Comparison {
         );
         let per_solved = |r: &Option<stats::ratio::Ratio>| {
             r.as_ref()
-                .map(crate::leaderboard::markdown::ratio_usd)
+                .map(crate::format::ratio_usd)
                 .unwrap_or_else(|| "—".into())
         };
         let _ = writeln!(

@@ -2,6 +2,7 @@
 
 use crate::error::{ReportError, Result};
 use crate::html::render_report_at;
+use crate::output::write_file;
 use crate::run::Run;
 use crate::summary::RunSummary;
 use crate::table::write_parquet;
@@ -15,14 +16,6 @@ pub struct RunOutputs {
     pub summary_json: PathBuf,
     pub report_html: PathBuf,
     pub summary: RunSummary,
-}
-
-/// Writes beside and renames, so a reader never sees half a report.
-pub(crate) fn write_file(path: &Path, contents: &[u8]) -> Result<()> {
-    nab_protocol::write_atomic(path, contents).map_err(|e| ReportError::Write {
-        path: e.path,
-        source: e.source,
-    })
 }
 
 /// Loads `<run_dir>/results.jsonl` and writes `results.parquet`, `summary.json` and

@@ -23,11 +23,13 @@ mod error;
 mod finish;
 #[cfg(any(test, feature = "test-support"))]
 mod fixtures;
+pub mod format;
 mod gate;
 mod html;
 mod judge_summary;
 mod leaderboard;
 mod mde;
+mod output;
 mod pairwise;
 mod quarantine;
 mod run;
@@ -46,7 +48,6 @@ pub use cli::{CompareArgs, GateArgs, LeaderboardArgs, ReportArgs};
 pub use gate::{
     GateConfig, GateOutcome, RuleOutcome, RuleResult, SignificanceTest, evaluate as evaluate_gate,
 };
-pub use leaderboard::markdown::usd as format_usd;
 pub use leaderboard::row::Row as LeaderboardRow;
 pub use leaderboard::{
     Leaderboard, Options as LeaderboardOptions, build as build_leaderboard, write_leaderboard,

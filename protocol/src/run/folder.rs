@@ -1,58 +1,11 @@
 //! Loading a run folder: its `run.json` and its trial records. The one loader every
 //! reader of a run uses (the judges, the reports, the harness's commands).
 
-use super::layout::{LayoutError, RunPaths, TrialDir};
+use super::error::RunFolderError;
+use super::layout::{RunPaths, TrialDir};
 use super::meta::RunMeta;
-use crate::files::WriteError;
-use crate::jsonl::JsonlError;
 use crate::trial::TrialRecord;
-use std::path::{Path, PathBuf};
-
-/// Why a run folder could not be loaded or written.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum RunFolderError {
-    /// The folder has no `results.jsonl`.
-    #[error(
-        "{path} is not a run directory: it has no results.jsonl (run `nab run` first, or pass the folder that holds results.jsonl)"
-    )]
-    NotARun {
-        /// The folder given.
-        path: PathBuf,
-    },
-    /// `results.jsonl` could not be read.
-    #[error("cannot read the results of {path}: {source}")]
-    Results {
-        /// The run folder.
-        path: PathBuf,
-        /// What the reader found.
-        #[source]
-        source: JsonlError,
-    },
-    /// `run.json` is not JSON this build reads.
-    #[error("{path}: invalid run metadata: {message}")]
-    Meta {
-        /// The `run.json` file.
-        path: PathBuf,
-        /// What is wrong with it.
-        message: String,
-    },
-    /// A file of the run could not be read.
-    #[error("cannot read {path}: {source}")]
-    Read {
-        /// The file.
-        path: PathBuf,
-        /// What the file system said.
-        #[source]
-        source: std::io::Error,
-    },
-    /// A file of the run could not be written.
-    #[error(transparent)]
-    Write(#[from] WriteError),
-    /// A record names a trial folder outside the run.
-    #[error(transparent)]
-    Layout(#[from] LayoutError),
-}
+use std::path::Path;
 
 /// A run folder as it is on disk: every line of `results.jsonl` in file order (a trial
 /// retried by `--resume` appears twice; readers that score pick the last) and `run.json`.

@@ -1,7 +1,7 @@
 //! `run.json`: what a run was (agent, model, tasks folder). Written by the runner at the
 //! start of `nab run`; every field is optional on read so older or foreign runs still load.
 
-use super::folder::RunFolderError;
+use super::error::RunFolderError;
 use super::layout::RUN_META_FILE;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};

@@ -16,13 +16,15 @@
 //! ([`TrialRecord::trial_dir`](crate::trial::TrialRecord::trial_dir); `nab validate` names
 //! folders by agent). Readers always go through [`RunPaths::trial_of`], which checks it.
 
+mod error;
 mod folder;
 mod layout;
 mod meta;
 mod pairwise;
 mod suite;
 
-pub use folder::{RunFolder, RunFolderError};
+pub use error::RunFolderError;
+pub use folder::RunFolder;
 pub use layout::{
     AGENT_LOG_FILE, COMPARE_FILE, DIFF_FILE, EVENTS_FILE, INSTRUCTION_FILE, JUDGE_ATTEMPTS_FILE,
     LayoutError, MCP_CALLS_FILE, MCP_LOG_FILE, PAIRWISE_FILE, PARQUET_FILE, REPORT_FILE,

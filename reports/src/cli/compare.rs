@@ -3,8 +3,8 @@
 //! `--judge`), read and judged there.
 
 use crate::compare::Comparison;
-use crate::finish::write_file;
 use crate::html::render_compare;
+use crate::output::write_file;
 use crate::run::Run;
 use nab_protocol::PairwiseVerdict;
 use std::path::{Path, PathBuf};

@@ -1,7 +1,7 @@
 //! `nab gate --baseline DIR --candidate DIR [--config gate.yaml]`.
 
-use crate::finish::write_file;
 use crate::gate::{self, GateConfig, GateOutcome};
+use crate::output::write_file;
 use std::path::PathBuf;
 
 #[derive(Debug, Clone, clap::Args)]

@@ -63,7 +63,7 @@ pub fn run(args: &LeaderboardArgs) -> anyhow::Result<LeaderboardRun> {
 
 /// A few lines for the terminal: rank, interval, pass rate with its interval, the name.
 pub fn terminal(b: &leaderboard::Leaderboard) -> String {
-    use crate::leaderboard::markdown::pct;
+    use crate::format::pct;
     let mut s = String::new();
     if !b.mixed.is_empty() {
         s.push_str("MIXED SUITES, ranked anyway (--allow-mixed):\n");

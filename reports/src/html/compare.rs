@@ -4,7 +4,7 @@ use super::svg::{self, Bar};
 use super::{environment, render};
 use crate::compare::Comparison;
 use crate::error::Result;
-use crate::leaderboard::markdown::ratio_usd;
+use crate::format::ratio_usd;
 use minijinja::{Value, context};
 
 /// `1.23× [1.05, 1.44]`, or `—`.

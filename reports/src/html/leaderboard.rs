@@ -4,7 +4,7 @@ use super::svg::{self, Bar};
 use super::{environment, render};
 use crate::error::Result;
 use crate::leaderboard::Leaderboard;
-use crate::leaderboard::write::MAX_CATEGORIES;
+use crate::leaderboard::MAX_CATEGORIES;
 use minijinja::{Value, context};
 use serde::Serialize;
 
@@ -99,7 +99,7 @@ pub fn render_leaderboard(b: &Leaderboard) -> Result<String> {
             excluded => b.excluded_tasks.iter().take(200).collect::<Vec<_>>(),
             common => b.common_tasks.iter().take(MAX_COMMON).collect::<Vec<_>>(),
             more_common => b.common_tasks.len().saturating_sub(MAX_COMMON),
-            cost_per_solved => b.rows.iter().map(|r| r.cost_per_solved.as_ref().map(crate::leaderboard::markdown::ratio_usd).unwrap_or_else(|| "—".into())).collect::<Vec<_>>(),
+            cost_per_solved => b.rows.iter().map(|r| r.cost_per_solved.as_ref().map(crate::format::ratio_usd).unwrap_or_else(|| "—".into())).collect::<Vec<_>>(),
             more_excluded => b.excluded_tasks.len().saturating_sub(200),
             chart => Value::from_safe_string(svg::interval_bars("Pass rate on the common tasks (95% Wilson interval over tasks)", &bars)),
             generated_at => nab_protocol::now_rfc3339(),

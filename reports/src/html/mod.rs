@@ -94,15 +94,9 @@ pub(crate) fn environment() -> Result<Environment<'static>> {
     env.add_filter("short", |v: Value| {
         crate::leaderboard::display::short(v.as_str().unwrap_or(&v.to_string()))
     });
-    env.add_filter("usd", |v: Value| {
-        crate::leaderboard::markdown::usd(opt_f64(&v))
-    });
-    env.add_filter("secs", |v: Value| {
-        crate::leaderboard::markdown::seconds(opt_f64(&v))
-    });
-    env.add_filter("tok", |v: Value| {
-        crate::leaderboard::markdown::tokens(opt_f64(&v))
-    });
+    env.add_filter("usd", |v: Value| crate::format::usd(opt_f64(&v)));
+    env.add_filter("secs", |v: Value| crate::format::seconds(opt_f64(&v)));
+    env.add_filter("tok", |v: Value| crate::format::tokens(opt_f64(&v)));
     Ok(env)
 }
 

@@ -169,7 +169,7 @@ pub fn render_report_at(run: &Run, summary: &RunSummary, generated_at: &str) -> 
         context! {
             s => summary,
             mde_shown => summary.mde.shown(),
-            cost_per_solved => summary.cost_per_solved.as_ref().map(crate::leaderboard::markdown::ratio_usd),
+            cost_per_solved => summary.cost_per_solved.as_ref().map(crate::format::ratio_usd),
             meta => &run.meta,
             tasks_dir => run.meta.tasks_dir.as_ref().map(|p| p.display().to_string()),
             rows => rows,

@@ -6,6 +6,7 @@
 
 use super::Leaderboard;
 use super::display::short;
+use crate::format::{pct, ratio_usd, seconds, tokens, usd};
 use std::fmt::Write;
 
 /// How many excluded tasks are listed before "and N more".
@@ -39,54 +40,6 @@ pub fn cell(s: &str) -> String {
 /// A sentence (a note, a reason): escaped, cut only at 2,000 characters.
 fn cell_long(s: &str) -> String {
     escape(&s.chars().take(2_000).collect::<String>())
-}
-
-pub fn pct(v: Option<f64>) -> String {
-    v.map(|v| format!("{:.1}%", v * 100.0))
-        .unwrap_or_else(|| "—".into())
-}
-
-pub fn usd(v: Option<f64>) -> String {
-    match v {
-        None => "—".into(),
-        // Cents alone would show a typical per-task cost ($0.0125) as $0.01.
-        Some(v) if v.abs() < 1.0 => format!("${v:.4}"),
-        Some(v) => format!("${v:.2}"),
-    }
-}
-
-/// `$0.0321 [$0.0250, $0.0490]`: a ratio in dollars with its interval (an unbounded end is
-/// `∞`; nothing solved is `— (nothing solved)`).
-pub fn ratio_usd(r: &crate::stats::ratio::Ratio) -> String {
-    match r.value {
-        None => "— (nothing solved)".into(),
-        Some(v) => format!(
-            "{} [{}, {}]",
-            usd(Some(v)),
-            usd(r.low),
-            r.high.map(|h| usd(Some(h))).unwrap_or_else(|| "∞".into())
-        ),
-    }
-}
-
-pub fn tokens(v: Option<f64>) -> String {
-    v.map(|v| {
-        if v >= 10_000.0 {
-            format!("{:.1}k", v / 1000.0)
-        } else {
-            format!("{v:.0}")
-        }
-    })
-    .unwrap_or_else(|| "—".into())
-}
-
-pub fn seconds(v: Option<f64>) -> String {
-    match v {
-        None => "—".into(),
-        Some(s) if s >= 3600.0 => format!("{:.1} h", s / 3600.0),
-        Some(s) if s >= 60.0 => format!("{:.1} min", s / 60.0),
-        Some(s) => format!("{s:.1} s"),
-    }
 }
 
 pub fn render(b: &Leaderboard) -> String {
@@ -177,11 +130,7 @@ pub fn render(b: &Leaderboard) -> String {
     }
 
     if !b.categories.is_empty() {
-        let cats: Vec<&String> = b
-            .categories
-            .iter()
-            .take(super::write::MAX_CATEGORIES)
-            .collect();
+        let cats: Vec<&String> = b.categories.iter().take(super::MAX_CATEGORIES).collect();
         let _ = writeln!(s, "\n## Pass rate by category\n");
         let _ = write!(s, "| agent · model |");
         for c in &cats {

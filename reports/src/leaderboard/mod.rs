@@ -33,6 +33,10 @@ use std::path::PathBuf;
 
 pub use write::{LeaderboardOutputs, write_leaderboard};
 
+/// Category columns shown on the page and in the Markdown (all are in the JSON): a run
+/// folder decides its categories, and a thousand columns help nobody.
+pub const MAX_CATEGORIES: usize = 40;
+
 /// Version 2: every trial counts (errors as not passed), one task set for everything,
 /// sign-flip tests, simultaneous rank intervals.
 pub const LEADERBOARD_VERSION: u32 = 2;

@@ -3,15 +3,12 @@
 
 use super::Leaderboard;
 use crate::error::{ReportError, Result};
-use crate::finish::write_file;
+use crate::output::write_file;
 use std::path::{Path, PathBuf};
 
 pub const HTML_FILE: &str = "leaderboard.html";
 pub const MARKDOWN_FILE: &str = "leaderboard.md";
 pub const JSON_FILE: &str = "leaderboard.json";
-/// Category columns shown on the page and in the Markdown (all are in the JSON): a run
-/// folder decides its categories, and a thousand columns help nobody.
-pub const MAX_CATEGORIES: usize = 40;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct LeaderboardOutputs {

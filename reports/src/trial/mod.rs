@@ -170,7 +170,7 @@ fn metrics(r: &TrialRecord) -> Vec<(String, String)> {
         m.push(("waiting for the model".into(), format!("{model:.1} s")));
     }
     if let Some(c) = r.cost_usd {
-        m.push(("cost".into(), crate::leaderboard::markdown::usd(Some(c))));
+        m.push(("cost".into(), crate::format::usd(Some(c))));
     }
     if let Some(b) = r.budget_exceeded {
         m.push(("budget exceeded".into(), b.to_string()));

@@ -287,7 +287,7 @@ fn compare_shows_both_runs_costs_the_delta_and_the_per_task_costs() {
     assert!((cmp.paired.cost.unwrap().ratio - 2.5).abs() < 1e-9);
     assert!((cmp.paired.cost_delta_usd.unwrap() - (ct - bt)).abs() < 1e-9);
     let html = std::fs::read_to_string(&out).unwrap();
-    let usd = nab_reports::format_usd;
+    let usd = nab_reports::format::usd;
     assert!(
         html.contains(&format!("data-side=\"baseline-cost\">{}", usd(Some(bt)))),
         "baseline total"

@@ -250,7 +250,7 @@ fn cost_shows_in_summary_json_and_report_html_per_task_and_in_total() {
     assert!(
         html.contains(&format!(
             "data-summary=\"cost_usd\">{}</div>",
-            nab_reports::format_usd(Some(total))
+            nab_reports::format::usd(Some(total))
         )),
         "total on the page"
     );
