@@ -6,8 +6,8 @@ use std::sync::Arc;
 
 use anyhow::{Context, bail};
 use clap::{Args, Parser, Subcommand};
-use nab_agent::EventDisplay as Display;
 use nab_agent::EventSink;
+use nab_agent::display::Display;
 use nab_agent::{Agent, AgentConfig};
 use nab_agent::{ClientConfig, Endpoint, LlmClient};
 use nab_agent::{ClientSummarizer, ThreeTier};

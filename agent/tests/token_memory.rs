@@ -11,7 +11,8 @@
 use std::sync::atomic::Ordering;
 
 use nab_agent::Message;
-use nab_agent::{TOKEN_CHUNK_BYTES as CHUNK_BYTES, TokenCounter};
+use nab_agent::TokenCounter;
+use nab_agent::context::tokens::CHUNK_BYTES;
 
 mod counting_alloc;
 

@@ -13,10 +13,11 @@ use std::time::Duration;
 use bytes::Bytes;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use http_body_util::BodyExt;
+use nab_agent::client::stream::Patience;
+use nab_agent::read_sse_stream;
 use nab_agent::streaming_body;
 use nab_agent::{ChatRequest, NoopObserver};
 use nab_agent::{Message, Role, ToolCall};
-use nab_agent::{StreamPatience as Patience, read_sse_stream};
 use nab_protocol::{ChunkOptions, ScriptedToolCall, ScriptedTurn};
 
 /// About `bytes` of code-like history in tool results, as a long run accumulates.

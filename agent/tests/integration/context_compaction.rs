@@ -7,15 +7,12 @@
 //! turn. After every step the history must pass `check_history` and fit the window.
 
 use nab_agent::TokenCounter;
+use nab_agent::context::summarize::{ACK, CHUNK_CHARS, SECTIONS, summarize, system_prompt};
 use nab_agent::{CLEARED_MARKER, clear_old_tool_results};
 use nab_agent::{ContextManager, Summarizer, SummaryError, ThreeTier, check_history};
 use nab_agent::{Message, Role};
 use nab_agent::{OFFLOAD_MARKER, offloaded_path};
-use nab_agent::{
-    SUMMARY_ACK as ACK, SUMMARY_HEADER, SUMMARY_SECTIONS as SECTIONS, clear_threshold,
-    summary_threshold,
-};
-use nab_agent::{SUMMARY_CHUNK_CHARS, summarize_history, summary_system_prompt};
+use nab_agent::{SUMMARY_HEADER, clear_threshold, summary_threshold};
 use nab_protocol::{CompactionTier, EventKind};
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -61,7 +58,7 @@ impl Scripted {
     /// Tokens of the largest summary request (system prompt + prompt).
     fn largest_request(&self) -> usize {
         let counter = TokenCounter::default();
-        let system = summary_system_prompt();
+        let system = system_prompt();
         self.prompts
             .lock()
             .unwrap()
@@ -477,8 +474,7 @@ async fn the_cut_keeps_the_last_three_user_turns_and_chunks_the_rest() {
     let history: Vec<Arc<Message>> = transcript().into_iter().map(Arc::new).collect();
     let counter = TokenCounter::default();
     let s = Scripted::new(Script::Good);
-    let (rebuilt, report) =
-        summarize_history(&history, &counter, &*s, usize::MAX, SUMMARY_CHUNK_CHARS).await;
+    let (rebuilt, report) = summarize(&history, &counter, &*s, usize::MAX, CHUNK_CHARS).await;
     let rebuilt = rebuilt.unwrap_or_else(|| panic!("{report:?}"));
     check_history(&rebuilt).unwrap();
     let users: Vec<usize> = (0..history.len())
@@ -508,11 +504,7 @@ async fn the_cut_keeps_the_last_three_user_turns_and_chunks_the_rest() {
     assert_eq!(prompts.len(), report.chunks + 1);
     for p in &prompts[..report.chunks] {
         let body = &p[p.find("<history>").unwrap()..];
-        assert!(
-            body.chars().count() <= SUMMARY_CHUNK_CHARS + 30,
-            "{}",
-            body.len()
-        );
+        assert!(body.chars().count() <= CHUNK_CHARS + 30, "{}", body.len());
     }
     assert!(prompts.last().unwrap().starts_with("Merge these summaries"));
     assert!(!report.repaired);
@@ -523,7 +515,7 @@ async fn a_summary_missing_a_section_is_repaired_once() {
     let history = prefix_with_user_turns(6);
     let s = Scripted::new(Script::MissingThenRepaired);
     let (rebuilt, report) =
-        summarize_history(&history, &TokenCounter::default(), &*s, usize::MAX, 60_000).await;
+        summarize(&history, &TokenCounter::default(), &*s, usize::MAX, 60_000).await;
     assert!(
         rebuilt.is_some() && report.succeeded && report.repaired,
         "{report:?}"

@@ -209,7 +209,7 @@ fn check_turn(name: &str, f: &Value, turn: &AssistantTurn) {
     if !want.is_empty() && calls.is_empty() {
         // Tool calls written as text are taken up by the agent loop, not the client.
         let known = ToolRegistry::with_builtins().names();
-        let from_text = nab_agent::extract_text_calls(&turn.content, &known)
+        let from_text = nab_agent::text_calls::extract(&turn.content, &known)
             .unwrap_or_else(|| panic!("{name}: no tool calls in {:?}", turn.content));
         let got: Vec<(String, String)> = from_text
             .iter()

@@ -4,7 +4,7 @@
 //! and finishes. Afterwards no process of any fixture is alive.
 
 use crate::support;
-use nab_agent::read_proc_stat;
+use nab_agent::mcp::proctree::read_stat;
 
 use serde_json::json;
 use support::{
@@ -142,7 +142,7 @@ async fn the_agent_calls_mcp_tools_reads_an_offloaded_output_and_leaves_no_proce
     for pid in [fx_pid, junky_pid] {
         let mut gone = false;
         for _ in 0..40 {
-            if read_proc_stat(pid).is_none_or(|s| s.state == 'Z') {
+            if read_stat(pid).is_none_or(|s| s.state == 'Z') {
                 gone = true;
                 break;
             }

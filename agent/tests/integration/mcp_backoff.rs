@@ -4,9 +4,10 @@
 //! the clock jumps straight to each timer.
 
 use async_trait::async_trait;
-use nab_agent::{LinkError, McpEventSink as EventSink, RingBuffer, Timings};
-use nab_agent::{McpLauncher as Launcher, McpLink as Link};
-use nab_agent::{ServerShared, ServerStatus as Status, supervise_server as supervise};
+use nab_agent::mcp::EventSink;
+use nab_agent::mcp::link::{Launcher, Link};
+use nab_agent::mcp::supervisor::{Status, supervise};
+use nab_agent::{LinkError, RingBuffer, ServerShared, Timings};
 use nab_protocol::EventKind;
 use rmcp::model::{CallToolResult, JsonObject, Tool};
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -4,9 +4,10 @@
 //! by proving that no process any fixture started is still alive.
 
 use crate::support::fixture;
-use nab_agent::ServerStatus as Status;
-use nab_agent::{McpConfig, McpEventSink as EventSink, McpManager, Timings};
-use nab_agent::{ProcInfo, process_is_alive, process_tree, read_proc_cmdline, read_proc_stat};
+use nab_agent::mcp::EventSink;
+use nab_agent::mcp::proctree::{ProcInfo, is_alive, read_cmdline, read_stat, snapshot};
+use nab_agent::mcp::supervisor::Status;
+use nab_agent::{McpConfig, McpManager, Timings};
 use nab_protocol::EventKind;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -78,7 +79,7 @@ async fn assert_all_gone(pids: &[(i32, u64)]) {
 }
 
 fn alive(pid: i32, start: u64) -> bool {
-    process_is_alive(&ProcInfo {
+    is_alive(&ProcInfo {
         pid,
         ppid: 0,
         pgid: 0,
@@ -88,7 +89,7 @@ fn alive(pid: i32, start: u64) -> bool {
 }
 
 fn identity(pid: i32) -> (i32, u64) {
-    (pid, read_proc_stat(pid).map_or(0, |s| s.start_time))
+    (pid, read_stat(pid).map_or(0, |s| s.start_time))
 }
 
 /// Every process of every incarnation, with its descendants at this moment.
@@ -96,7 +97,7 @@ fn tree_of(manager: &McpManager) -> Vec<(i32, u64)> {
     manager
         .pids()
         .into_iter()
-        .flat_map(|p| process_tree(p, Some(p)))
+        .flat_map(|p| snapshot(p, Some(p)))
         .map(|m| (m.proc.pid, m.proc.start_time))
         .collect()
 }
@@ -402,10 +403,7 @@ async fn a_server_that_keeps_dying_is_given_up_and_the_model_is_told_why() {
     let gone: Vec<(i32, u64)> = m.pids().into_iter().map(|p| (p, 0)).collect();
     m.shutdown().await;
     for (p, _) in gone {
-        assert!(
-            read_proc_stat(p).is_none_or(|s| s.state == 'Z'),
-            "{p} survived"
-        );
+        assert!(read_stat(p).is_none_or(|s| s.state == 'Z'), "{p} survived");
     }
 }
 
@@ -427,7 +425,7 @@ async fn leftovers_of_an_earlier_run_are_ended_at_start_up_and_strangers_are_not
     // Let it start its helpers (server, TERM-ignoring python child, bash, sleep).
     let mut tree = Vec::new();
     for _ in 0..200 {
-        tree = process_tree(pid, Some(pid))
+        tree = snapshot(pid, Some(pid))
             .iter()
             .map(|m| (m.proc.pid, m.proc.start_time))
             .collect();
@@ -438,11 +436,11 @@ async fn leftovers_of_an_earlier_run_are_ended_at_start_up_and_strangers_are_not
     }
     assert!(tree.len() >= 4, "{tree:?}");
     let me = std::process::id() as i32;
-    let my_start = read_proc_stat(me).unwrap().start_time;
+    let my_start = read_stat(me).unwrap().start_time;
     let records = serde_json::json!([
-        {"server": "old", "pid": pid, "start_time": identity(pid).1, "cmdline": read_proc_cmdline(pid).unwrap()},
+        {"server": "old", "pid": pid, "start_time": identity(pid).1, "cmdline": read_cmdline(pid).unwrap()},
         // Same PID as this test process but another start time: a recycled PID, left alone.
-        {"server": "stranger", "pid": me, "start_time": my_start + 1, "cmdline": read_proc_cmdline(me).unwrap()}
+        {"server": "stranger", "pid": me, "start_time": my_start + 1, "cmdline": read_cmdline(me).unwrap()}
     ]);
     std::fs::write(state.join("mcp-servers.json"), records.to_string()).unwrap();
     let (sink, events) = sink();
