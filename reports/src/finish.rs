@@ -16,6 +16,8 @@ pub struct RunOutputs {
     pub summary_json: PathBuf,
     pub report_html: PathBuf,
     pub summary: RunSummary,
+    /// [`crate::run_end::tasks_table`] of the run's scored records.
+    pub tasks_table: String,
 }
 
 /// Loads `<run_dir>/results.jsonl` and writes `results.parquet`, `summary.json` and
@@ -54,5 +56,6 @@ pub fn write_outputs_at(run: &Run, out_dir: &Path, generated_at: &str) -> Result
         summary_json,
         report_html,
         summary,
+        tasks_table: crate::run_end::tasks_table(&run.records),
     })
 }

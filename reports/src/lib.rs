@@ -33,6 +33,7 @@ mod output;
 mod pairwise;
 mod quarantine;
 mod run;
+pub mod run_end;
 #[cfg(any(test, feature = "test-support"))]
 mod simulate;
 mod stats;
@@ -43,7 +44,7 @@ mod trial;
 pub use cli::compare::run as run_compare;
 pub use cli::gate::{evaluate as evaluate_gate_run, run as run_gate, write as write_gate_outputs};
 pub use cli::leaderboard::{run as run_leaderboard, terminal as leaderboard_terminal};
-pub use cli::report::{run as run_report, terminal as report_terminal};
+pub use cli::report::run as run_report;
 pub use cli::{CompareArgs, GateArgs, LeaderboardArgs, ReportArgs};
 pub use gate::{
     GateConfig, GateOutcome, RuleOutcome, RuleResult, SignificanceTest, evaluate as evaluate_gate,
@@ -52,6 +53,7 @@ pub use leaderboard::row::Row as LeaderboardRow;
 pub use leaderboard::{
     Leaderboard, Options as LeaderboardOptions, build as build_leaderboard, write_leaderboard,
 };
+pub use run_end::terminal as report_terminal;
 pub use stats::{Z95, pass_at_k, wilson};
 
 // Synthetic runs for tests and benchmarks (feature `test-support`), never for a real run.
