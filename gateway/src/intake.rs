@@ -67,6 +67,21 @@ pub async fn take(
     limits: &GatewayLimits,
     pool: &Arc<Semaphore>,
 ) -> Result<Intake, Rejected> {
+    let bytes = read_within_limits(body, limits).await?;
+    let len = bytes.len() as u64;
+    let estimate = parsed_size(&bytes, limits)?;
+    let permit = reserve_parsed(pool, estimate, len, limits).await?;
+    let request = parse_object(&bytes)?;
+    Ok(Intake {
+        request,
+        bytes: len,
+        permit,
+    })
+}
+
+/// The body, refused when it announces or has more than `max_request_bytes`, or does not
+/// arrive within the read timeout.
+async fn read_within_limits(body: Incoming, limits: &GatewayLimits) -> Result<BytesMut, Rejected> {
     let max = limits.max_request_bytes;
     let too_large = |n: u64, how: &str| {
         rejected(
@@ -85,31 +100,32 @@ pub async fn take(
         return Err(too_large(announced, "announces"));
     }
     let read = read_body(body, max, announced);
-    let bytes = match tokio::time::timeout(limits.read_timeout, read).await {
-        Err(_) => {
-            return Err(rejected(
-                StatusCode::REQUEST_TIMEOUT,
-                "request_timeout",
-                format!(
-                    "the request body did not arrive within {}s (task.yaml gateway.read_timeout_s)",
-                    limits.read_timeout.as_secs_f64()
-                ),
-                None,
-            ));
-        }
-        Ok(Err(ReadError::TooLarge(n))) => return Err(too_large(n, "has more than")),
-        Ok(Err(ReadError::Broken(e))) => {
-            return Err(rejected(
-                StatusCode::BAD_REQUEST,
-                "unreadable_body",
-                format!("cannot read the request body: {e}"),
-                None,
-            ));
-        }
-        Ok(Ok(bytes)) => bytes,
-    };
+    match tokio::time::timeout(limits.read_timeout, read).await {
+        Err(_) => Err(rejected(
+            StatusCode::REQUEST_TIMEOUT,
+            "request_timeout",
+            format!(
+                "the request body did not arrive within {}s (task.yaml gateway.read_timeout_s)",
+                limits.read_timeout.as_secs_f64()
+            ),
+            None,
+        )),
+        Ok(Err(ReadError::TooLarge(n))) => Err(too_large(n, "has more than")),
+        Ok(Err(ReadError::Broken(e))) => Err(rejected(
+            StatusCode::BAD_REQUEST,
+            "unreadable_body",
+            format!("cannot read the request body: {e}"),
+            None,
+        )),
+        Ok(Ok(bytes)) => Ok(bytes),
+    }
+}
+
+/// The memory the body would take once parsed, from a scan of its shape; refused when it
+/// nests too deep or would take more than `max_parsed_bytes`.
+fn parsed_size(bytes: &[u8], limits: &GatewayLimits) -> Result<u64, Rejected> {
     let len = bytes.len() as u64;
-    let shape = scan(&bytes);
+    let shape = scan(bytes);
     if shape.depth > MAX_DEPTH {
         return Err(rejected(
             StatusCode::BAD_REQUEST,
@@ -125,46 +141,51 @@ pub async fn take(
     if estimate > limits.max_parsed_bytes {
         return Err(too_complex(&shape, estimate, len, limits));
     }
+    Ok(estimate)
+}
+
+/// This request's share (`estimate` bytes) of the parsed-request pool, waited for at most
+/// the read timeout.
+async fn reserve_parsed(
+    pool: &Arc<Semaphore>,
+    estimate: u64,
+    len: u64,
+    limits: &GatewayLimits,
+) -> Result<OwnedSemaphorePermit, Rejected> {
     let acquire = pool.clone().acquire_many_owned(kib(estimate));
-    let permit = match tokio::time::timeout(limits.read_timeout, acquire).await {
-        Ok(Ok(p)) => p,
-        Ok(Err(_)) | Err(_) => {
-            return Err(rejected(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "gateway_busy",
-                format!(
-                    "the requests in flight hold the gateway's memory for parsed requests ({:.1} MiB) and none finished within {}s; send fewer at once",
-                    limits.max_parsed_bytes as f64 / MIB,
-                    limits.read_timeout.as_secs_f64()
-                ),
-                Some(len),
-            ));
-        }
-    };
-    let request: Value = match serde_json::from_slice(&bytes) {
-        Ok(v @ Value::Object(_)) => v,
-        Ok(_) => {
-            return Err(rejected(
-                StatusCode::BAD_REQUEST,
-                "invalid_json",
-                "the request body must be a JSON object".into(),
-                Some(len),
-            ));
-        }
-        Err(e) => {
-            return Err(rejected(
-                StatusCode::BAD_REQUEST,
-                "invalid_json",
-                format!("the request body is not JSON: {e}"),
-                Some(len),
-            ));
-        }
-    };
-    Ok(Intake {
-        request,
-        bytes: len,
-        permit,
-    })
+    match tokio::time::timeout(limits.read_timeout, acquire).await {
+        Ok(Ok(p)) => Ok(p),
+        Ok(Err(_)) | Err(_) => Err(rejected(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "gateway_busy",
+            format!(
+                "the requests in flight hold the gateway's memory for parsed requests ({:.1} MiB) and none finished within {}s; send fewer at once",
+                limits.max_parsed_bytes as f64 / MIB,
+                limits.read_timeout.as_secs_f64()
+            ),
+            Some(len),
+        )),
+    }
+}
+
+/// The body parsed; it must be a JSON object.
+fn parse_object(bytes: &[u8]) -> Result<Value, Rejected> {
+    let len = bytes.len() as u64;
+    match serde_json::from_slice(bytes) {
+        Ok(v @ Value::Object(_)) => Ok(v),
+        Ok(_) => Err(rejected(
+            StatusCode::BAD_REQUEST,
+            "invalid_json",
+            "the request body must be a JSON object".into(),
+            Some(len),
+        )),
+        Err(e) => Err(rejected(
+            StatusCode::BAD_REQUEST,
+            "invalid_json",
+            format!("the request body is not JSON: {e}"),
+            Some(len),
+        )),
+    }
 }
 
 enum ReadError {

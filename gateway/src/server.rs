@@ -397,35 +397,65 @@ impl Exchange {
     }
 }
 
+/// `POST /v1/chat/completions`: the request is taken in and admitted, forwarded to the
+/// provider, and its answer passed back; every exchange, refused or not, is recorded.
 async fn chat(state: Arc<State>, req: Request<Incoming>) -> Response<Body> {
     let started = Instant::now();
-    let Intake {
-        request,
-        bytes,
-        permit,
-    } = match intake::take(req.into_body(), &state.limits, &state.parsed).await {
+    let intake = match accept(&state, req, started).await {
+        Ok(i) => i,
+        Err(refusal) => return refusal,
+    };
+    match admit(&state, intake, started).await {
+        Ok(ex) => forward(&state, ex).await,
+        Err(refusal) => refusal,
+    }
+}
+
+/// Reads the request within the limits and checks it against the allowlist; a refusal is
+/// recorded and its answer returned.
+async fn accept(
+    state: &Arc<State>,
+    req: Request<Incoming>,
+    started: Instant,
+) -> Result<Intake, Response<Body>> {
+    let intake = match intake::take(req.into_body(), &state.limits, &state.parsed).await {
         Ok(i) => i,
         Err(r) => {
             let body = error_body("invalid_request_error", r.code, &r.message);
-            refused(&state, started, r.bytes, false, r.code, r.message);
-            return json_response(r.status, &body);
+            refused(state, started, r.bytes, false, r.code, r.message);
+            return Err(json_response(r.status, &body));
         }
     };
-    if let Err(e) = allowlist::check(&request) {
+    if let Err(e) = allowlist::check(&intake.request) {
         let body = e.error_body();
-        let stream = wants_stream(&request);
-        drop(request);
+        let stream = wants_stream(&intake.request);
+        let bytes = intake.bytes;
+        drop(intake.request);
         refused(
-            &state,
+            state,
             started,
             Some(bytes),
             stream,
             "not_allowed",
             e.message,
         );
-        return json_response(StatusCode::BAD_REQUEST, &body);
+        return Err(json_response(StatusCode::BAD_REQUEST, &body));
     }
-    let stream = wants_stream(&request);
+    Ok(intake)
+}
+
+/// Opens the exchange and asks the budget to admit it (reserving its tokens and a share
+/// of the model-time clock); a refusal is recorded and its answer returned.
+async fn admit(
+    state: &Arc<State>,
+    intake: Intake,
+    started: Instant,
+) -> Result<Exchange, Response<Body>> {
+    let Intake {
+        request,
+        bytes,
+        permit,
+    } = intake;
     let ask = TokenAsk {
         max_tokens: max_tokens(&request),
         prompt_estimate: bytes / 4,
@@ -433,7 +463,7 @@ async fn chat(state: Arc<State>, req: Request<Incoming>) -> Response<Body> {
     let mut ex = Exchange {
         seq: state.seq.fetch_add(1, Ordering::SeqCst),
         state: state.clone(),
-        stream,
+        stream: wants_stream(&request),
         request,
         started,
         replay_drift: None,
@@ -441,11 +471,11 @@ async fn chat(state: Arc<State>, req: Request<Incoming>) -> Response<Body> {
         _parsed: permit,
         _model: None,
     };
-
     match state.budget.admit(ask).await {
         Ok(r) => {
             ex.reservation = Some(r);
             ex._model = Some(state.clock.enter());
+            Ok(ex)
         }
         Err(refusal) => {
             let body = refusal.error_body();
@@ -459,15 +489,19 @@ async fn chat(state: Arc<State>, req: Request<Incoming>) -> Response<Body> {
                 Some((refusal.message(), "budget_exceeded")),
                 Some(refusal.kind.transcript_name().to_owned()),
             );
-            return json_response(StatusCode::TOO_MANY_REQUESTS, &body);
+            Err(json_response(StatusCode::TOO_MANY_REQUESTS, &body))
         }
     }
+}
 
+/// Sends the admitted request to the provider and answers the agent: the error, the JSON
+/// answer, or the stream passed through by [`pump`].
+async fn forward(state: &Arc<State>, mut ex: Exchange) -> Response<Body> {
     // Ask for usage in streams: the transcript's token counts must not depend on whether
     // the agent asked for them. The request is changed in place (a copy of a long history
     // is what the limits exist to avoid) and given back as the agent sent it before it is
     // recorded.
-    let asked_usage = stream.then(|| UsageAsk::add(&mut ex.request));
+    let asked_usage = ex.stream.then(|| UsageAsk::add(&mut ex.request));
     let opened = state.client.open(&ex.request).await;
     if opened.result.is_ok() {
         ex.replay_drift = state.client.provider().replay_drift(&ex.request);
@@ -504,24 +538,29 @@ async fn chat(state: Arc<State>, req: Request<Incoming>) -> Response<Body> {
             let chunks = state.client.with_idle_timeout(chunks);
             let (tx, rx) = mpsc::channel::<Bytes>(64);
             state.tracker.spawn(pump(ex, chunks, tx, status, retries));
-            let body = futures::stream::unfold(rx, |mut rx| async move {
-                rx.recv()
-                    .await
-                    .map(|b| (Ok::<_, Infallible>(Frame::data(b)), rx))
-            });
-            let mut resp = Response::new(BodyExt::boxed(StreamBody::new(body)));
-            let h = resp.headers_mut();
-            h.insert(
-                header::CONTENT_TYPE,
-                header::HeaderValue::from_static("text/event-stream"),
-            );
-            h.insert(
-                header::CACHE_CONTROL,
-                header::HeaderValue::from_static("no-cache"),
-            );
-            resp
+            event_stream_response(rx)
         }
     }
+}
+
+/// An SSE answer whose body is what `pump` sends down `rx`.
+fn event_stream_response(rx: mpsc::Receiver<Bytes>) -> Response<Body> {
+    let body = futures::stream::unfold(rx, |mut rx| async move {
+        rx.recv()
+            .await
+            .map(|b| (Ok::<_, Infallible>(Frame::data(b)), rx))
+    });
+    let mut resp = Response::new(BodyExt::boxed(StreamBody::new(body)));
+    let h = resp.headers_mut();
+    h.insert(
+        header::CONTENT_TYPE,
+        header::HeaderValue::from_static("text/event-stream"),
+    );
+    h.insert(
+        header::CACHE_CONTROL,
+        header::HeaderValue::from_static("no-cache"),
+    );
+    resp
 }
 
 /// Passes the provider's chunks to the agent as they come, reassembling them for the

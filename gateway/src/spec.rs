@@ -59,33 +59,12 @@ pub enum ScriptSource {
 
 impl ProviderSpec {
     pub fn parse(spec: &str) -> Result<ProviderSpec, SpecError> {
-        let invalid = |message: &str| SpecError::Invalid {
-            spec: spec.to_owned(),
-            message: message.to_owned(),
-        };
         let Some((kind, rest)) = spec.split_once(':') else {
             return Err(SpecError::UnknownKind {
                 spec: spec.to_owned(),
             });
         };
-        // `openai[stream=off,...]`: dialect options ride on the kind, so they can never
-        // clash with a model name or a URL.
-        let (kind, options) = match kind.split_once('[') {
-            Some((k, opts)) => {
-                let Some(opts) = opts.strip_suffix(']') else {
-                    return Err(invalid(
-                        "unclosed `[` in the options: write openai[key=value,...]:<model>[@<base_url>]",
-                    ));
-                };
-                (k, Some(opts))
-            }
-            None => (kind, None),
-        };
-        if options.is_some() && kind != "openai" && kind != "anthropic" {
-            return Err(invalid(&format!(
-                "only openai: and anthropic: take [options]; {kind}: has none"
-            )));
-        }
+        let (kind, options) = split_options(spec, kind)?;
         match kind {
             "openai" => {
                 let dialect = match options {
@@ -95,7 +74,7 @@ impl ProviderSpec {
                     })?,
                     None => Dialect::default(),
                 };
-                let (model, base_url) = model_at_url(kind, rest).map_err(|m| invalid(&m))?;
+                let (model, base_url) = model_at_url(kind, rest).map_err(|m| invalid(spec, &m))?;
                 Ok(ProviderSpec::OpenAi {
                     model: model.to_owned(),
                     base_url,
@@ -105,58 +84,26 @@ impl ProviderSpec {
             "anthropic" => {
                 let options = match options {
                     Some(o) => crate::providers::anthropic::cache::AnthropicOptions::parse(o)
-                        .map_err(|m| invalid(&m))?,
+                        .map_err(|m| invalid(spec, &m))?,
                     None => Default::default(),
                 };
-                let (model, base_url) = model_at_url(kind, rest).map_err(|m| invalid(&m))?;
+                let (model, base_url) = model_at_url(kind, rest).map_err(|m| invalid(spec, &m))?;
                 Ok(ProviderSpec::Anthropic {
                     model: model.to_owned(),
                     base_url,
                     options,
                 })
             }
-            "record" => {
-                let Some((dir, inner)) = rest.split_once(':') else {
-                    return Err(invalid(
-                        "expected record:<cassette-dir>:<inner spec>, e.g. record:cassettes/run1:openai:gpt-4o@http://127.0.0.1:8000/v1",
-                    ));
-                };
-                if dir.is_empty() {
-                    return Err(invalid("the cassette directory is empty"));
-                }
-                let inner = ProviderSpec::parse(inner)?;
-                if matches!(
-                    inner,
-                    ProviderSpec::Replay { .. } | ProviderSpec::Record { .. }
-                ) {
-                    return Err(invalid(
-                        "record: must wrap openai:, anthropic: or scripted:, not replay: or record:",
-                    ));
-                }
-                Ok(ProviderSpec::Record {
-                    dir: PathBuf::from(dir),
-                    inner: Box::new(inner),
-                })
-            }
+            "record" => parse_record(spec, rest),
             "replay" => {
                 if rest.is_empty() {
-                    return Err(invalid("expected replay:<cassette-dir>"));
+                    return Err(invalid(spec, "expected replay:<cassette-dir>"));
                 }
                 Ok(ProviderSpec::Replay {
                     dir: PathBuf::from(rest),
                 })
             }
-            "scripted" => match rest {
-                "" => Err(invalid(
-                    "expected scripted:<trajectory.yaml> or scripted:task",
-                )),
-                "task" => Ok(ProviderSpec::Scripted {
-                    source: ScriptSource::Task,
-                }),
-                file => Ok(ProviderSpec::Scripted {
-                    source: ScriptSource::File(PathBuf::from(file)),
-                }),
-            },
+            "scripted" => parse_scripted(spec, rest),
             _ => Err(SpecError::UnknownKind {
                 spec: spec.to_owned(),
             }),
@@ -164,8 +111,81 @@ impl ProviderSpec {
     }
 }
 
-/// `<model>[@<base_url>]` split. A model name may contain ':' (Ollama's `qwen2.5:7b`); the
-/// base URL starts at the first '@' followed by a scheme.
+fn invalid(spec: &str, message: &str) -> SpecError {
+    SpecError::Invalid {
+        spec: spec.to_owned(),
+        message: message.to_owned(),
+    }
+}
+
+/// The kind and its `[options]`: `openai[stream=off,...]`. Dialect options ride on the
+/// kind, so they can never clash with a model name or a URL; only `openai` and `anthropic`
+/// take them.
+fn split_options<'a>(spec: &str, kind: &'a str) -> Result<(&'a str, Option<&'a str>), SpecError> {
+    let (kind, options) = match kind.split_once('[') {
+        Some((k, opts)) => {
+            let Some(opts) = opts.strip_suffix(']') else {
+                return Err(invalid(
+                    spec,
+                    "unclosed `[` in the options: write openai[key=value,...]:<model>[@<base_url>]",
+                ));
+            };
+            (k, Some(opts))
+        }
+        None => (kind, None),
+    };
+    if options.is_some() && kind != "openai" && kind != "anthropic" {
+        return Err(invalid(
+            spec,
+            &format!("only openai: and anthropic: take [options]; {kind}: has none"),
+        ));
+    }
+    Ok((kind, options))
+}
+
+/// `record:<cassette-dir>:<inner spec>`, the inner spec a live or scripted provider.
+fn parse_record(spec: &str, rest: &str) -> Result<ProviderSpec, SpecError> {
+    let Some((dir, inner)) = rest.split_once(':') else {
+        return Err(invalid(
+            spec,
+            "expected record:<cassette-dir>:<inner spec>, e.g. record:cassettes/run1:openai:gpt-4o@http://127.0.0.1:8000/v1",
+        ));
+    };
+    if dir.is_empty() {
+        return Err(invalid(spec, "the cassette directory is empty"));
+    }
+    let inner = ProviderSpec::parse(inner)?;
+    if matches!(
+        inner,
+        ProviderSpec::Replay { .. } | ProviderSpec::Record { .. }
+    ) {
+        return Err(invalid(
+            spec,
+            "record: must wrap openai:, anthropic: or scripted:, not replay: or record:",
+        ));
+    }
+    Ok(ProviderSpec::Record {
+        dir: PathBuf::from(dir),
+        inner: Box::new(inner),
+    })
+}
+
+/// `scripted:<trajectory.yaml>` or `scripted:task`.
+fn parse_scripted(spec: &str, rest: &str) -> Result<ProviderSpec, SpecError> {
+    match rest {
+        "" => Err(invalid(
+            spec,
+            "expected scripted:<trajectory.yaml> or scripted:task",
+        )),
+        "task" => Ok(ProviderSpec::Scripted {
+            source: ScriptSource::Task,
+        }),
+        file => Ok(ProviderSpec::Scripted {
+            source: ScriptSource::File(PathBuf::from(file)),
+        }),
+    }
+}
+
 /// The API key from `--api-key-env`'s variable, else `default_var`; a missing one is an
 /// error naming the variable.
 fn required_key(
@@ -262,32 +282,7 @@ fn build_parsed(
             model,
             base_url,
             dialect,
-        } => {
-            let base_url = match base_url.clone().or_else(|| opts.var(BASE_URL_ENV)) {
-                Some(u) => u,
-                None => {
-                    return Err(SpecError::MissingBaseUrl {
-                        spec: spec.to_owned(),
-                        model: model.clone(),
-                        var: BASE_URL_ENV.into(),
-                    });
-                }
-            };
-            if !(base_url.starts_with("http://") || base_url.starts_with("https://")) {
-                return Err(SpecError::Invalid {
-                    spec: spec.to_owned(),
-                    message: format!("base URL {base_url:?} must start with http:// or https://"),
-                });
-            }
-            let key = required_key(spec, opts, DEFAULT_KEY_ENV)?;
-            let p = OpenAiProvider::new(model.clone(), base_url, Some(key))
-                .map_err(|source| http_client_error(spec, source))?
-                .with_dialect(*dialect);
-            Ok(Arc::new(match opts.max_answer_bytes {
-                Some(b) => p.with_max_answer_bytes(b),
-                None => p,
-            }))
-        }
+        } => build_openai(spec, model, base_url.as_deref(), *dialect, opts),
         ProviderSpec::Anthropic {
             model,
             base_url,
@@ -323,37 +318,82 @@ fn build_parsed(
             })?;
             Ok(Arc::new(p))
         }
-        ProviderSpec::Scripted { source } => {
-            let path = match source {
-                ScriptSource::File(p) => p.clone(),
-                ScriptSource::Task => opts.task_trajectory.clone().ok_or_else(|| SpecError::Invalid {
-                    spec: spec.to_owned(),
-                    message: "scripted:task needs the task's trajectory.yaml (the caller passes ProviderOptions::task_trajectory)".into(),
-                })?,
-            };
-            let text = std::fs::read_to_string(&path).map_err(|source| SpecError::Io {
-                spec: spec.to_owned(),
-                path: path.clone(),
-                source,
-            })?;
-            let trajectory = Trajectory::from_yaml(&text).map_err(|e| SpecError::File {
-                spec: spec.to_owned(),
-                path: path.clone(),
-                message: format!("not a trajectory: {e}"),
-            })?;
-            if trajectory.turns.is_empty() {
-                return Err(SpecError::File {
-                    spec: spec.to_owned(),
-                    path,
-                    message: "the trajectory has no turns".into(),
-                });
-            }
-            Ok(Arc::new(ScriptedProvider::new(
-                path.display().to_string(),
-                trajectory,
-            )))
-        }
+        ProviderSpec::Scripted { source } => build_scripted(spec, source, opts),
     }
+}
+
+/// `openai:`: the base URL from the spec or [`BASE_URL_ENV`], the key from the options'
+/// variable.
+fn build_openai(
+    spec: &str,
+    model: &str,
+    base_url: Option<&str>,
+    dialect: Dialect,
+    opts: &ProviderOptions,
+) -> Result<Arc<dyn Provider>, SpecError> {
+    let base_url = match base_url
+        .map(str::to_owned)
+        .or_else(|| opts.var(BASE_URL_ENV))
+    {
+        Some(u) => u,
+        None => {
+            return Err(SpecError::MissingBaseUrl {
+                spec: spec.to_owned(),
+                model: model.to_owned(),
+                var: BASE_URL_ENV.into(),
+            });
+        }
+    };
+    if !(base_url.starts_with("http://") || base_url.starts_with("https://")) {
+        return Err(invalid(
+            spec,
+            &format!("base URL {base_url:?} must start with http:// or https://"),
+        ));
+    }
+    let key = required_key(spec, opts, DEFAULT_KEY_ENV)?;
+    let p = OpenAiProvider::new(model.to_owned(), base_url, Some(key))
+        .map_err(|source| http_client_error(spec, source))?
+        .with_dialect(dialect);
+    Ok(Arc::new(match opts.max_answer_bytes {
+        Some(b) => p.with_max_answer_bytes(b),
+        None => p,
+    }))
+}
+
+/// `scripted:`: the trajectory file (or the task's), which must have turns.
+fn build_scripted(
+    spec: &str,
+    source: &ScriptSource,
+    opts: &ProviderOptions,
+) -> Result<Arc<dyn Provider>, SpecError> {
+    let path = match source {
+        ScriptSource::File(p) => p.clone(),
+        ScriptSource::Task => opts.task_trajectory.clone().ok_or_else(|| invalid(
+            spec,
+            "scripted:task needs the task's trajectory.yaml (the caller passes ProviderOptions::task_trajectory)",
+        ))?,
+    };
+    let text = std::fs::read_to_string(&path).map_err(|source| SpecError::Io {
+        spec: spec.to_owned(),
+        path: path.clone(),
+        source,
+    })?;
+    let trajectory = Trajectory::from_yaml(&text).map_err(|e| SpecError::File {
+        spec: spec.to_owned(),
+        path: path.clone(),
+        message: format!("not a trajectory: {e}"),
+    })?;
+    if trajectory.turns.is_empty() {
+        return Err(SpecError::File {
+            spec: spec.to_owned(),
+            path,
+            message: "the trajectory has no turns".into(),
+        });
+    }
+    Ok(Arc::new(ScriptedProvider::new(
+        path.display().to_string(),
+        trajectory,
+    )))
 }
 
 #[cfg(test)]

@@ -167,68 +167,82 @@ fn is_slug(s: &str) -> bool {
             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_' || b == b'-')
 }
 
+/// What an id may be, as the problems say.
+const SLUG_RULE: &str = "lower-case letters, digits, `_` or `-`, at most 64 characters";
+
+/// Every problem of `file`, in field order; empty when it is a valid rubric.
 fn validate(file: &RubricFile) -> Vec<String> {
     let mut p = Vec::new();
-    let slug = "lower-case letters, digits, `_` or `-`, at most 64 characters";
     if !is_slug(&file.id) {
         p.push(format!(
-            "field `id`: {:?} is not allowed; use {slug}",
+            "field `id`: {:?} is not allowed; use {SLUG_RULE}",
             file.id
         ));
     }
     if file.dimensions.is_empty() {
         p.push("field `dimensions`: at least one dimension is required".into());
     }
+    // Dimensions and vetoes share one id space.
     let mut seen = BTreeSet::new();
     for (i, d) in file.dimensions.iter().enumerate() {
-        let at = format!("field `dimensions[{i}]` ({})", d.id);
-        if !is_slug(&d.id) {
-            p.push(format!("{at}.id: {:?} is not allowed; use {slug}", d.id));
-        }
-        if !seen.insert(d.id.clone()) {
-            p.push(format!(
-                "{at}.id: `{}` is used twice; ids must be unique across dimensions and vetoes",
-                d.id
-            ));
-        }
-        if !(d.weight.is_finite() && d.weight > 0.0) {
-            p.push(format!(
-                "{at}.weight: {} is not allowed; use a positive number (weights are normalised)",
-                d.weight
-            ));
-        }
-        check_text(&mut p, &format!("{at}.description"), &d.description);
-        for level in d.anchors.keys() {
-            if !(1..=5).contains(level) {
-                p.push(format!(
-                    "{at}.anchors: level {level} is not allowed; levels are 1 to 5"
-                ));
-            }
-        }
-        for need in [1u8, 3, 5] {
-            if !d.anchors.contains_key(&need) {
-                p.push(format!(
-                    "{at}.anchors: level {need} is missing; anchors for 1, 3 and 5 are required"
-                ));
-            }
-        }
-        for (level, text) in &d.anchors {
-            check_text(&mut p, &format!("{at}.anchors.{level}"), text);
-        }
+        validate_dimension(&mut p, &mut seen, i, d);
     }
     for (i, v) in file.vetoes.iter().enumerate() {
         let at = format!("field `vetoes[{i}]` ({})", v.id);
-        if !is_slug(&v.id) {
-            p.push(format!("{at}.id: {:?} is not allowed; use {slug}", v.id));
-        }
-        if !seen.insert(v.id.clone()) {
-            p.push(format!(
-                "{at}.id: `{}` is used twice; ids must be unique across dimensions and vetoes",
-                v.id
-            ));
-        }
+        check_id(&mut p, &mut seen, &at, &v.id);
         check_text(&mut p, &format!("{at}.description"), &v.description);
     }
+    validate_gates(&mut p, file);
+    p
+}
+
+/// An id must be a slug, and unique across dimensions and vetoes (`seen`).
+fn check_id(p: &mut Vec<String>, seen: &mut BTreeSet<String>, at: &str, id: &str) {
+    if !is_slug(id) {
+        p.push(format!("{at}.id: {id:?} is not allowed; use {SLUG_RULE}"));
+    }
+    if !seen.insert(id.to_owned()) {
+        p.push(format!(
+            "{at}.id: `{id}` is used twice; ids must be unique across dimensions and vetoes"
+        ));
+    }
+}
+
+fn validate_dimension(
+    p: &mut Vec<String>,
+    seen: &mut BTreeSet<String>,
+    i: usize,
+    d: &DimensionFile,
+) {
+    let at = format!("field `dimensions[{i}]` ({})", d.id);
+    check_id(p, seen, &at, &d.id);
+    if !(d.weight.is_finite() && d.weight > 0.0) {
+        p.push(format!(
+            "{at}.weight: {} is not allowed; use a positive number (weights are normalised)",
+            d.weight
+        ));
+    }
+    check_text(p, &format!("{at}.description"), &d.description);
+    for level in d.anchors.keys() {
+        if !(1..=5).contains(level) {
+            p.push(format!(
+                "{at}.anchors: level {level} is not allowed; levels are 1 to 5"
+            ));
+        }
+    }
+    for need in [1u8, 3, 5] {
+        if !d.anchors.contains_key(&need) {
+            p.push(format!(
+                "{at}.anchors: level {need} is missing; anchors for 1, 3 and 5 are required"
+            ));
+        }
+    }
+    for (level, text) in &d.anchors {
+        check_text(p, &format!("{at}.anchors.{level}"), text);
+    }
+}
+
+fn validate_gates(p: &mut Vec<String>, file: &RubricFile) {
     if let Some(min) = file.gates.min_weighted_score
         && !(min.is_finite() && (1.0..=5.0).contains(&min))
     {
@@ -248,7 +262,6 @@ fn validate(file: &RubricFile) -> Vec<String> {
             p.push(format!("field `gates.min_dimension.{dim}`: {min} is not allowed; use an integer from 1 to 5"));
         }
     }
-    p
 }
 
 fn check_text(p: &mut Vec<String>, at: &str, text: &str) {

@@ -322,22 +322,59 @@ pub async fn summarize(
     let older_tokens = counter.count_history(older);
     let chunks = chunk_messages(older, chunk_chars);
     report.chunks = chunks.len();
-    let system = system_prompt();
+    let calls = SummaryCalls {
+        summarizer,
+        system: system_prompt(),
+    };
+    let Some(summary) = calls.draft(&chunks, &mut report).await else {
+        return (None, report);
+    };
+    let check = |s: &str| acceptable(s, counter, older_tokens);
+    let Some(summary) = calls.repair_if_needed(summary, check, &mut report).await else {
+        return (None, report);
+    };
 
-    let mut summary = if chunks.len() == 1 {
-        report.calls += 1;
-        let prompt = format!(
-            "Summarize this history of the agent's work:\n\n<history>\n{}</history>",
-            chunks[0]
-        );
-        match summarizer.complete(&system, &prompt).await {
-            Ok(s) => s,
-            Err(e) => {
-                report.detail = format!("the summary call failed: {e}");
-                return (None, report);
-            }
+    let rebuilt = rebuild(history, sys, cut, &summary);
+    if let Err(e) = check_history(&rebuilt) {
+        report.detail = format!("the rebuilt history would be invalid ({e}); compaction abandoned");
+        return (None, report);
+    }
+    report.succeeded = true;
+    report.detail = success_detail(older.len(), recent.len(), &report, cut);
+    (Some(rebuilt), report)
+}
+
+/// A summary is acceptable when its four sections are right and it is smaller than the
+/// `replaced` tokens of history.
+fn acceptable(summary: &str, counter: &TokenCounter, replaced: usize) -> Result<(), Unacceptable> {
+    validate_sections(summary)?;
+    let tokens = counter.count_text(summary);
+    if tokens >= replaced {
+        return Err(Unacceptable::NotSmaller { tokens, replaced });
+    }
+    Ok(())
+}
+
+/// The model calls of one summary, all with the summary system prompt. Each method counts
+/// its calls in the report and, when it gives up (`None`), says why in `report.detail`.
+struct SummaryCalls<'a> {
+    summarizer: &'a dyn Summarizer,
+    system: String,
+}
+
+impl SummaryCalls<'_> {
+    /// The first summary: of the single chunk, or of each chunk and then their merge.
+    async fn draft(&self, chunks: &[String], report: &mut SummaryReport) -> Option<String> {
+        if chunks.len() == 1 {
+            report.calls += 1;
+            let prompt = format!(
+                "Summarize this history of the agent's work:\n\n<history>\n{}</history>",
+                chunks[0]
+            );
+            return self
+                .ask(&prompt, report, |e| format!("the summary call failed: {e}"))
+                .await;
         }
-    } else {
         let mut parts = Vec::new();
         for (i, c) in chunks.iter().enumerate() {
             report.calls += 1;
@@ -346,13 +383,12 @@ pub async fn summarize(
                 i + 1,
                 chunks.len()
             );
-            match summarizer.complete(&system, &prompt).await {
-                Ok(s) => parts.push(s),
-                Err(e) => {
-                    report.detail = format!("summary call for chunk {} failed: {e}", i + 1);
-                    return (None, report);
-                }
-            }
+            let part = self
+                .ask(&prompt, report, |e| {
+                    format!("summary call for chunk {} failed: {e}", i + 1)
+                })
+                .await?;
+            parts.push(part);
         }
         report.calls += 1;
         let mut prompt = String::from(
@@ -362,57 +398,63 @@ pub async fn summarize(
         for (i, p) in parts.iter().enumerate() {
             prompt.push_str(&format!("\n<part n=\"{}\">\n{p}\n</part>\n", i + 1));
         }
-        match summarizer.complete(&system, &prompt).await {
-            Ok(s) => s,
-            Err(e) => {
-                report.detail = format!("the merge call failed: {e}");
-                return (None, report);
-            }
-        }
-    };
+        self.ask(&prompt, report, |e| format!("the merge call failed: {e}"))
+            .await
+    }
 
-    let check = |s: &str| -> Result<(), Unacceptable> {
-        validate_sections(s)?;
-        let tokens = counter.count_text(s);
-        if tokens >= older_tokens {
-            return Err(Unacceptable::NotSmaller {
-                tokens,
-                replaced: older_tokens,
-            });
-        }
-        Ok(())
-    };
-    if let Err(problem) = check(&summary) {
+    /// `summary` when `check` accepts it; else the model is asked once to repair it, and
+    /// the repair must pass `check` too.
+    async fn repair_if_needed(
+        &self,
+        summary: String,
+        check: impl Fn(&str) -> Result<(), Unacceptable>,
+        report: &mut SummaryReport,
+    ) -> Option<String> {
+        let Err(problem) = check(&summary) else {
+            return Some(summary);
+        };
         report.calls += 1;
         report.repaired = true;
         let prompt = format!(
             "This summary is not acceptable: {problem}. Rewrite it with exactly the four sections, in \
              order, each non-empty, shorter than before:\n\n<summary>\n{summary}\n</summary>"
         );
-        summary = match summarizer.complete(&system, &prompt).await {
-            Ok(s) => s,
-            Err(e) => {
-                report.detail = format!("the repair call failed: {e}; compaction abandoned");
-                return (None, report);
-            }
-        };
-        if let Err(problem) = check(&summary) {
+        let repaired = self
+            .ask(&prompt, report, |e| {
+                format!("the repair call failed: {e}; compaction abandoned")
+            })
+            .await?;
+        if let Err(problem) = check(&repaired) {
             report.detail = format!(
                 "the repaired summary is still not acceptable ({problem}); compaction abandoned"
             );
-            return (None, report);
+            return None;
         }
+        Some(repaired)
     }
 
-    let rebuilt = rebuild(history, sys, cut, &summary);
-    if let Err(e) = check_history(&rebuilt) {
-        report.detail = format!("the rebuilt history would be invalid ({e}); compaction abandoned");
-        return (None, report);
+    /// One call; on failure `report.detail` is what `failed` says of the error.
+    async fn ask(
+        &self,
+        prompt: &str,
+        report: &mut SummaryReport,
+        failed: impl FnOnce(SummaryError) -> String,
+    ) -> Option<String> {
+        match self.summarizer.complete(&self.system, prompt).await {
+            Ok(s) => Some(s),
+            Err(e) => {
+                report.detail = failed(e);
+                None
+            }
+        }
     }
-    report.succeeded = true;
-    report.detail = format!(
+}
+
+/// The report's detail of a compaction that succeeded.
+fn success_detail(older: usize, recent: usize, report: &SummaryReport, cut: Cut) -> String {
+    format!(
         "{} older messages summarized in {} chunk(s) with {} model call(s){}; kept {} recent messages ({})",
-        older.len(),
+        older,
         report.chunks,
         report.calls,
         if report.repaired {
@@ -420,13 +462,12 @@ pub async fn summarize(
         } else {
             ""
         },
-        recent.len(),
+        recent,
         match cut {
             Cut::User { turns, .. } => format!("last {turns} user turns"),
             Cut::Step { .. } => "recent steps of the current turn".into(),
         }
-    );
-    (Some(rebuilt), report)
+    )
 }
 
 /// system prompt → summary (user) → acknowledgement (assistant, when the recent part starts

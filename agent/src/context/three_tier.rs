@@ -214,8 +214,32 @@ impl ThreeTier {
         window: usize,
         state_dir: &Path,
     ) -> Result<Vec<EventKind>, ContextError> {
+        let mut events = self.offload_history(history, step, state_dir);
+        // Below every threshold, whatever the exact count: leave it for later.
+        if !tokens::tokenizer_loaded() && self.surely_below_thresholds(history, window) {
+            return Ok(events);
+        }
+        events.extend(self.clear_tier(history, step, window));
+        events.extend(self.summarize_tier(history, step, window).await);
+
+        let tokens = self.request_tokens(history);
+        self.last_request = Some(LastRequest::Counted(self.request_tokens_raw(history)));
+        if tokens > window {
+            return Err(ContextError::Overflow(format!(
+                "the request needs about {tokens} tokens but the window is {window} and compaction could not make room"
+            )));
+        }
+        Ok(events)
+    }
+
+    /// Tier 1: any tool result still over the limit (normally caught on entry).
+    fn offload_history(
+        &mut self,
+        history: &mut [Arc<Message>],
+        step: u32,
+        state_dir: &Path,
+    ) -> Vec<EventKind> {
         let mut events = Vec::new();
-        // Tier 1: any tool result still over the limit (normally caught on entry).
         for i in 0..history.len() {
             if history[i].role != Role::Tool
                 || !history[i].content.as_deref().is_some_and(Offloader::wants)
@@ -231,96 +255,104 @@ impl ThreeTier {
             history[i] = Arc::new(m);
             events.extend(e);
         }
+        events
+    }
 
-        // Below every threshold, whatever the exact count: leave it for later.
-        if !tokens::tokenizer_loaded() {
-            let tools_json = self.tools_json();
-            let bound = self.request_tokens_bound(history, tools_json.as_deref());
-            let lowest = clear_threshold(window)
-                .min(summary_threshold(window))
-                .min(window);
-            if bound < lowest {
-                self.last_request = Some(LastRequest::Uncounted(Uncounted {
-                    history: history.clone(),
-                    tools_json,
-                }));
-                return Ok(events);
-            }
+    /// Without a tokenizer: whether an upper bound of the request is below every threshold,
+    /// so no tier can act whatever the exact count. The request is then kept uncounted, to
+    /// be calibrated against later (see the module docs).
+    fn surely_below_thresholds(&mut self, history: &[Arc<Message>], window: usize) -> bool {
+        let tools_json = self.tools_json();
+        let bound = self.request_tokens_bound(history, tools_json.as_deref());
+        let lowest = clear_threshold(window)
+            .min(summary_threshold(window))
+            .min(window);
+        if bound >= lowest {
+            return false;
         }
+        self.last_request = Some(LastRequest::Uncounted(Uncounted {
+            history: history.to_vec(),
+            tools_json,
+        }));
+        true
+    }
 
-        // Tier 2.
+    /// Tier 2: at the clear threshold, old tool results are cleared.
+    fn clear_tier(
+        &mut self,
+        history: &mut [Arc<Message>],
+        step: u32,
+        window: usize,
+    ) -> Option<EventKind> {
         let tokens = self.request_tokens(history);
-        if tokens >= clear_threshold(window) {
-            let cleared = clear_old_tool_results(history, KEEP_RECENT_TOOL_RESULTS);
-            if cleared > 0 {
-                let after = self.request_tokens(history);
-                events.push(Self::event(
-                    step,
-                    CompactionTier::Clear,
-                    (tokens, history.len()),
-                    (after, history.len()),
-                    true,
-                    format!("{cleared} older tool results cleared; the {KEEP_RECENT_TOOL_RESULTS} most recent kept"),
-                ));
-            }
+        if tokens < clear_threshold(window) {
+            return None;
         }
+        let cleared = clear_old_tool_results(history, KEEP_RECENT_TOOL_RESULTS);
+        if cleared == 0 {
+            return None;
+        }
+        let after = self.request_tokens(history);
+        Some(Self::event(
+            step,
+            CompactionTier::Clear,
+            (tokens, history.len()),
+            (after, history.len()),
+            true,
+            format!(
+                "{cleared} older tool results cleared; the {KEEP_RECENT_TOOL_RESULTS} most recent kept"
+            ),
+        ))
+    }
 
-        // Tier 3.
+    /// Tier 3: at the summary threshold the older history is summarized, unless a summary
+    /// was abandoned recently and the history has not grown much since.
+    async fn summarize_tier(
+        &mut self,
+        history: &mut Vec<Arc<Message>>,
+        step: u32,
+        window: usize,
+    ) -> Option<EventKind> {
         let tokens = self.request_tokens(history);
         let threshold = summary_threshold(window);
         let retry = self
             .abandoned_at
             .is_none_or(|t| tokens > t + window / 20 || tokens > window);
-        if tokens >= threshold && retry {
-            // The recent turns may use at most a fifth of the threshold, so that after the
-            // summary the agent has room to work before the next compaction.
-            let keep_budget = threshold / 5;
-            let chunk_chars = CHUNK_CHARS.min(window.saturating_mul(2)).max(4_000);
-            let (rebuilt, report) = summarize(
-                history,
-                &self.counter,
-                &*self.summarizer,
-                keep_budget,
-                chunk_chars,
-            )
-            .await;
-            let before = (tokens, history.len());
-            match rebuilt {
-                Some(h) => {
-                    *history = h;
-                    self.abandoned_at = None;
-                    let after = (self.request_tokens(history), history.len());
-                    events.push(Self::event(
-                        step,
-                        CompactionTier::Summarize,
-                        before,
-                        after,
-                        true,
-                        report.detail,
-                    ));
-                }
-                None => {
-                    self.abandoned_at = Some(tokens);
-                    events.push(Self::event(
-                        step,
-                        CompactionTier::Summarize,
-                        before,
-                        before,
-                        false,
-                        report.detail,
-                    ));
-                }
+        if tokens < threshold || !retry {
+            return None;
+        }
+        // The recent turns may use at most a fifth of the threshold, so that after the
+        // summary the agent has room to work before the next compaction.
+        let keep_budget = threshold / 5;
+        let chunk_chars = CHUNK_CHARS.min(window.saturating_mul(2)).max(4_000);
+        let (rebuilt, report) = summarize(
+            history,
+            &self.counter,
+            &*self.summarizer,
+            keep_budget,
+            chunk_chars,
+        )
+        .await;
+        let before = (tokens, history.len());
+        let (after, ok) = match rebuilt {
+            Some(h) => {
+                *history = h;
+                self.abandoned_at = None;
+                ((self.request_tokens(history), history.len()), true)
             }
-        }
-
-        let tokens = self.request_tokens(history);
-        self.last_request = Some(LastRequest::Counted(self.request_tokens_raw(history)));
-        if tokens > window {
-            return Err(ContextError::Overflow(format!(
-                "the request needs about {tokens} tokens but the window is {window} and compaction could not make room"
-            )));
-        }
-        Ok(events)
+            None => {
+                self.abandoned_at = Some(tokens);
+                (before, false)
+            }
+        };
+        Some(Self::event(
+            step,
+            CompactionTier::Summarize,
+            before,
+            after,
+            ok,
+            report.detail,
+        ))
     }
 }
 

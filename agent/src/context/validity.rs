@@ -46,90 +46,125 @@ pub enum ValidityError {
     EmptyAssistant { index: usize },
 }
 
+/// Checks `history` against the rules in the module docs; the error names the first
+/// message that breaks one.
 pub fn check_history<M: Borrow<Message>>(history: &[M]) -> Result<(), ValidityError> {
     if history.is_empty() {
         return Err(ValidityError::Empty);
     }
-    let mut pending: Vec<String> = Vec::new();
-    let mut seen_ids: BTreeSet<String> = BTreeSet::new();
-    let mut started = false;
-    // The role of the previous user/assistant message, for alternation.
-    let mut last_turn: Option<Role> = None;
+    let mut walk = Walk::default();
     for (index, m) in history.iter().enumerate() {
         let m: &Message = m.borrow();
         match m.role {
             Role::System => {
-                if started {
+                if walk.started {
                     return Err(ValidityError::LateSystem { index });
                 }
             }
-            Role::Tool => {
-                let id = m
-                    .tool_call_id
-                    .clone()
-                    .ok_or(ValidityError::ToolWithoutId { index })?;
-                match pending.iter().position(|p| *p == id) {
-                    Some(at) => {
-                        pending.remove(at);
-                    }
-                    None => return Err(ValidityError::OrphanToolResult { index, id }),
-                }
-            }
+            Role::Tool => walk.tool_result(index, m)?,
             Role::User | Role::Assistant => {
-                if !pending.is_empty() {
-                    return Err(ValidityError::MissingToolResults {
-                        index,
-                        role: m.role,
-                        pending,
-                    });
-                }
-                if !started && m.role != Role::User {
-                    return Err(ValidityError::FirstNotUser {
-                        index,
-                        role: m.role,
-                    });
-                }
-                started = true;
                 // An assistant directly after tool results is a new step, not a repeat.
                 let previous_was_tool = index > 0 && history[index - 1].borrow().role == Role::Tool;
-                if last_turn == Some(m.role) && !(m.role == Role::Assistant && previous_was_tool) {
-                    return Err(ValidityError::NotAlternating {
-                        index,
-                        role: m.role,
-                    });
-                }
-                last_turn = Some(m.role);
-                if m.role == Role::Assistant {
-                    let has_text = m.content.as_deref().is_some_and(|c| !c.trim().is_empty());
-                    if !has_text && m.tool_calls.is_empty() {
-                        return Err(ValidityError::EmptyAssistant { index });
-                    }
-                    // Ids must be unique within a turn; scripted and some real providers reuse
-                    // `call_0` across turns, which providers accept.
-                    seen_ids.clear();
-                    for c in &m.tool_calls {
-                        if !seen_ids.insert(c.id.clone()) {
-                            return Err(ValidityError::DuplicateToolCallId {
-                                index,
-                                id: c.id.clone(),
-                            });
-                        }
-                        pending.push(c.id.clone());
-                    }
-                }
+                walk.turn(index, m, previous_was_tool)?;
             }
         }
     }
-    if !started {
+    if !walk.started {
         return Err(ValidityError::FirstNotUser {
             index: history.len(),
             role: Role::System,
         });
     }
-    if !pending.is_empty() {
-        return Err(ValidityError::UnansweredAtEnd { pending });
+    if !walk.pending.is_empty() {
+        return Err(ValidityError::UnansweredAtEnd {
+            pending: walk.pending,
+        });
     }
     Ok(())
+}
+
+/// What [`check_history`] knows after the messages seen so far.
+#[derive(Default)]
+struct Walk {
+    /// Tool call ids of the last assistant message that have no result yet.
+    pending: Vec<String>,
+    /// A user or assistant message was seen.
+    started: bool,
+    /// The role of the previous user/assistant message, for alternation.
+    last_turn: Option<Role>,
+}
+
+impl Walk {
+    /// A tool message must answer a pending call.
+    fn tool_result(&mut self, index: usize, m: &Message) -> Result<(), ValidityError> {
+        let id = m
+            .tool_call_id
+            .clone()
+            .ok_or(ValidityError::ToolWithoutId { index })?;
+        match self.pending.iter().position(|p| *p == id) {
+            Some(at) => {
+                self.pending.remove(at);
+                Ok(())
+            }
+            None => Err(ValidityError::OrphanToolResult { index, id }),
+        }
+    }
+
+    /// A user or assistant message: every call answered before it, the user first, the two
+    /// alternating; an assistant's calls become pending.
+    fn turn(
+        &mut self,
+        index: usize,
+        m: &Message,
+        previous_was_tool: bool,
+    ) -> Result<(), ValidityError> {
+        if !self.pending.is_empty() {
+            return Err(ValidityError::MissingToolResults {
+                index,
+                role: m.role,
+                pending: std::mem::take(&mut self.pending),
+            });
+        }
+        if !self.started && m.role != Role::User {
+            return Err(ValidityError::FirstNotUser {
+                index,
+                role: m.role,
+            });
+        }
+        self.started = true;
+        if self.last_turn == Some(m.role) && !(m.role == Role::Assistant && previous_was_tool) {
+            return Err(ValidityError::NotAlternating {
+                index,
+                role: m.role,
+            });
+        }
+        self.last_turn = Some(m.role);
+        if m.role == Role::Assistant {
+            self.assistant(index, m)?;
+        }
+        Ok(())
+    }
+
+    /// An assistant message says or calls something; its call ids are unique.
+    fn assistant(&mut self, index: usize, m: &Message) -> Result<(), ValidityError> {
+        let has_text = m.content.as_deref().is_some_and(|c| !c.trim().is_empty());
+        if !has_text && m.tool_calls.is_empty() {
+            return Err(ValidityError::EmptyAssistant { index });
+        }
+        // Ids must be unique within a turn; scripted and some real providers reuse
+        // `call_0` across turns, which providers accept.
+        let mut seen_ids = BTreeSet::new();
+        for c in &m.tool_calls {
+            if !seen_ids.insert(c.id.clone()) {
+                return Err(ValidityError::DuplicateToolCallId {
+                    index,
+                    id: c.id.clone(),
+                });
+            }
+            self.pending.push(c.id.clone());
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]

@@ -22,7 +22,7 @@ use std::process::Stdio;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
-use tokio::process::{ChildStdin, Command};
+use tokio::process::{ChildStdin, ChildStdout, Command};
 use tokio::sync::{Mutex, Notify, mpsc, watch};
 
 /// A JSON-RPC message (one line) may be this long; longer lines are dropped as junk.
@@ -151,23 +151,10 @@ impl StdioLauncher {
         }
     }
 
+    /// Starts the server process with its pipes read in tasks of their own (stdout through
+    /// [`read_stdout`], stderr to the ring buffer) and its exit awaited in another.
     async fn spawn(&self) -> Result<StdioLink, LinkError> {
-        let mut cmd = Command::new(&self.command);
-        cmd.args(&self.args)
-            .env_clear()
-            .envs(scrubbed_env())
-            .envs(&self.env)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            // Its own process group: the tree can be found (and signalled) as a whole.
-            .process_group(0)
-            // Last resort if the agent unwinds without shutting down: at least the direct child goes.
-            .kill_on_drop(true);
-        if let Some(cwd) = &self.cwd {
-            cmd.current_dir(cwd);
-        }
-        let mut child = cmd.spawn().map_err(|source| LinkError::Spawn {
+        let mut child = self.command().spawn().map_err(|source| LinkError::Spawn {
             command: self.command.clone(),
             source,
         })?;
@@ -175,18 +162,7 @@ impl StdioLauncher {
             .id()
             .map(|p| p as i32)
             .ok_or(LinkError::ExitedAtOnce)?;
-        let info = proctree::read_stat(pid);
-        if let Some(info) = info {
-            let rec = ServerRecord {
-                server: self.server.clone(),
-                pid,
-                start_time: info.start_time,
-                cmdline: proctree::read_cmdline(pid).unwrap_or_default(),
-            };
-            if let Err(e) = self.leftovers.record(rec) {
-                tracing::warn!("{e}");
-            }
-        }
+        let info = self.record_leftover(pid);
         let stdin = Arc::new(Mutex::new(child.stdin.take()));
         let stdout = child.stdout.take().ok_or(LinkError::NoPipe("stdout"))?;
         let stderr = child.stderr.take().ok_or(LinkError::NoPipe("stderr"))?;
@@ -201,62 +177,12 @@ impl StdioLauncher {
         });
 
         let (msg_tx, msg_rx) = mpsc::channel::<RxJsonRpcMessage<RoleClient>>(64);
-        let ring = self.ring.clone();
-        let stats = self.stats.clone();
-        tokio::spawn(async move {
-            let mut reader = BufReader::new(stdout);
-            let mut buf = Vec::new();
-            let mut discarding = false;
-            loop {
-                buf.clear();
-                // Bounded: a server streaming bytes without a newline cannot fill memory.
-                match (&mut reader)
-                    .take(MAX_LINE_BYTES)
-                    .read_until(b'\n', &mut buf)
-                    .await
-                {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {}
-                }
-                let complete = buf.last() == Some(&b'\n');
-                if discarding || !complete && buf.len() as u64 >= MAX_LINE_BYTES {
-                    if !discarding {
-                        stats.junk.fetch_add(1, Ordering::Relaxed);
-                        ring.push(
-                            "stdout",
-                            &format!("[a line over {MAX_LINE_BYTES} bytes was dropped]"),
-                        );
-                    }
-                    discarding = !complete;
-                    continue;
-                }
-                let line = String::from_utf8_lossy(&buf);
-                let line = line.trim();
-                if line.is_empty() {
-                    continue;
-                }
-                let kind = classify(line);
-                let counter = match kind {
-                    LineKind::Junk => &stats.junk,
-                    LineKind::Request => &stats.requests,
-                    LineKind::Notification => &stats.notifications,
-                    LineKind::Response => &stats.responses,
-                };
-                counter.fetch_add(1, Ordering::Relaxed);
-                if kind == LineKind::Junk {
-                    ring.push("stdout", line);
-                    continue;
-                }
-                match serde_json::from_str::<RxJsonRpcMessage<RoleClient>>(line) {
-                    Ok(msg) => {
-                        if msg_tx.send(msg).await.is_err() {
-                            break;
-                        }
-                    }
-                    Err(e) => ring.push("stdout (unreadable JSON-RPC)", &format!("{e}: {line}")),
-                }
-            }
-        });
+        tokio::spawn(read_stdout(
+            stdout,
+            self.ring.clone(),
+            self.stats.clone(),
+            msg_tx,
+        ));
         let ring = self.ring.clone();
         tokio::spawn(async move {
             let mut lines = BufReader::new(stderr).lines();
@@ -276,6 +202,105 @@ impl StdioLauncher {
             timings: self.timings.clone(),
             leftovers: self.leftovers.clone(),
         })
+    }
+
+    /// The server's command: scrubbed environment, piped stdio, a process group of its own.
+    fn command(&self) -> Command {
+        let mut cmd = Command::new(&self.command);
+        cmd.args(&self.args)
+            .env_clear()
+            .envs(scrubbed_env())
+            .envs(&self.env)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            // Its own process group: the tree can be found (and signalled) as a whole.
+            .process_group(0)
+            // Last resort if the agent unwinds without shutting down: at least the direct child goes.
+            .kill_on_drop(true);
+        if let Some(cwd) = &self.cwd {
+            cmd.current_dir(cwd);
+        }
+        cmd
+    }
+
+    /// Records the started process among the leftovers (to be found if the agent dies
+    /// before ending it); `None` when its /proc entry could not be read.
+    fn record_leftover(&self, pid: i32) -> Option<proctree::ProcInfo> {
+        let info = proctree::read_stat(pid)?;
+        let rec = ServerRecord {
+            server: self.server.clone(),
+            pid,
+            start_time: info.start_time,
+            cmdline: proctree::read_cmdline(pid).unwrap_or_default(),
+        };
+        if let Err(e) = self.leftovers.record(rec) {
+            tracing::warn!("{e}");
+        }
+        Some(info)
+    }
+}
+
+/// Reads the server's stdout line by line until it closes (or the transport is gone):
+/// JSON-RPC messages go to `msg_tx`, everything else to the ring buffer, each line counted
+/// by kind.
+async fn read_stdout(
+    stdout: ChildStdout,
+    ring: RingBuffer,
+    stats: Arc<LineStats>,
+    msg_tx: mpsc::Sender<RxJsonRpcMessage<RoleClient>>,
+) {
+    let mut reader = BufReader::new(stdout);
+    let mut buf = Vec::new();
+    let mut discarding = false;
+    loop {
+        buf.clear();
+        // Bounded: a server streaming bytes without a newline cannot fill memory.
+        match (&mut reader)
+            .take(MAX_LINE_BYTES)
+            .read_until(b'\n', &mut buf)
+            .await
+        {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {}
+        }
+        let complete = buf.last() == Some(&b'\n');
+        if discarding || !complete && buf.len() as u64 >= MAX_LINE_BYTES {
+            if !discarding {
+                stats.junk.fetch_add(1, Ordering::Relaxed);
+                ring.push(
+                    "stdout",
+                    &format!("[a line over {MAX_LINE_BYTES} bytes was dropped]"),
+                );
+            }
+            discarding = !complete;
+            continue;
+        }
+        let line = String::from_utf8_lossy(&buf);
+        let line = line.trim();
+        if line.is_empty() {
+            continue;
+        }
+        let kind = classify(line);
+        let counter = match kind {
+            LineKind::Junk => &stats.junk,
+            LineKind::Request => &stats.requests,
+            LineKind::Notification => &stats.notifications,
+            LineKind::Response => &stats.responses,
+        };
+        counter.fetch_add(1, Ordering::Relaxed);
+        if kind == LineKind::Junk {
+            ring.push("stdout", line);
+            continue;
+        }
+        match serde_json::from_str::<RxJsonRpcMessage<RoleClient>>(line) {
+            Ok(msg) => {
+                if msg_tx.send(msg).await.is_err() {
+                    break;
+                }
+            }
+            Err(e) => ring.push("stdout (unreadable JSON-RPC)", &format!("{e}: {line}")),
+        }
     }
 }
 

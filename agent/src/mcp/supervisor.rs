@@ -116,6 +116,19 @@ enum End {
     Stop,
 }
 
+/// How one start of a server ended.
+enum Served {
+    /// The agent stopped; the server was ended.
+    Stopped,
+    /// It failed to become ready, or died; `ready_at` is when it became ready, if it did.
+    Died {
+        why: String,
+        ready_at: Option<Instant>,
+    },
+}
+
+/// Runs one server for the agent's life: starts it, serves it while it lives, restarts it
+/// with backoff when it dies, and gives up (telling the model why) after too many failures.
 pub async fn supervise(
     launcher: Arc<dyn Launcher>,
     shared: Arc<ServerShared>,
@@ -146,63 +159,25 @@ pub async fn supervise(
             shared.set_status(Status::Stopped);
             return;
         };
-        let mut stable_since = None;
-        let why = match launched {
-            Ok(link) => {
-                lock(&shared.pids).extend(link.pids());
-                let listed =
-                    tokio::time::timeout(timings.handshake_timeout, link.list_tools()).await;
-                match listed {
-                    Ok(Ok(tools)) => {
-                        emit("ready", Some(format!("{} tools", tools.len())));
-                        shared.publish(Some(link.clone()), tools);
-                        shared.set_status(Status::Ready);
-                        stable_since = Some(Instant::now());
-                        let end = watch_link(&*link, &shared, &timings, &events, &mut stop).await;
-                        shared.publish(None, Vec::new());
-                        link.shutdown().await;
-                        match end {
-                            End::Stop => {
-                                shared.set_status(Status::Stopped);
-                                return;
-                            }
-                            End::Died(why) => why,
-                        }
-                    }
-                    Ok(Err(e)) => {
-                        link.shutdown().await;
-                        format!("tools/list failed: {e}")
-                    }
-                    Err(_) => {
-                        link.shutdown().await;
-                        "tools/list was not answered".into()
-                    }
+        let (why, ready_at) = match launched {
+            Ok(link) => match serve(link, &shared, &timings, &events, &mut stop, &emit).await {
+                Served::Stopped => {
+                    shared.set_status(Status::Stopped);
+                    return;
                 }
-            }
-            Err(e) => format!("failed to start: {e}"),
+                Served::Died { why, ready_at } => (why, ready_at),
+            },
+            Err(e) => (format!("failed to start: {e}"), None),
         };
         emit("death", Some(why.clone()));
         shared.set_status(Status::Down);
-        if stable_since.is_some_and(|t| t.elapsed() >= timings.stable_after) {
+        if ready_at.is_some_and(|t| t.elapsed() >= timings.stable_after) {
             failures = 0;
         }
         failures += 1;
         if failures as usize > timings.backoff.len() {
             let tail = launcher.ring().tail(timings.tail_lines);
-            let mut msg = format!(
-                "MCP server `{name}` stopped working and was given up after {} restarts; its tools \
-                 (mcp__{name}__*) are no longer available. Last failure: {why}.",
-                timings.backoff.len()
-            );
-            if tail.is_empty() {
-                msg.push_str(" It printed nothing on stderr or as junk on stdout.");
-            } else {
-                msg.push_str(&format!(
-                    "\nLast {} lines it printed:\n{}",
-                    tail.len(),
-                    tail.join("\n")
-                ));
-            }
+            let msg = give_up_message(&name, timings.backoff.len(), &why, &tail);
             emit("give_up", Some(msg.clone()));
             lock(&shared.notices).push(msg.clone());
             shared.set_status(Status::GaveUp(msg));
@@ -222,6 +197,66 @@ pub async fn supervise(
             _ = stop.wait_for(|s| *s) => { shared.set_status(Status::Stopped); return; }
         }
     }
+}
+
+/// Serves one started server: lists its tools, publishes them and watches it until it dies
+/// or the agent stops; the link is shut down either way.
+async fn serve(
+    link: Arc<dyn Link>,
+    shared: &Arc<ServerShared>,
+    timings: &Timings,
+    events: &EventSink,
+    stop: &mut watch::Receiver<bool>,
+    emit: &impl Fn(&str, Option<String>),
+) -> Served {
+    lock(&shared.pids).extend(link.pids());
+    let listed = tokio::time::timeout(timings.handshake_timeout, link.list_tools()).await;
+    let tools = match listed {
+        Ok(Ok(tools)) => tools,
+        Ok(Err(e)) => {
+            link.shutdown().await;
+            return Served::Died {
+                why: format!("tools/list failed: {e}"),
+                ready_at: None,
+            };
+        }
+        Err(_) => {
+            link.shutdown().await;
+            return Served::Died {
+                why: "tools/list was not answered".into(),
+                ready_at: None,
+            };
+        }
+    };
+    emit("ready", Some(format!("{} tools", tools.len())));
+    shared.publish(Some(link.clone()), tools);
+    shared.set_status(Status::Ready);
+    let ready_at = Some(Instant::now());
+    let end = watch_link(&*link, shared, timings, events, stop).await;
+    shared.publish(None, Vec::new());
+    link.shutdown().await;
+    match end {
+        End::Stop => Served::Stopped,
+        End::Died(why) => Served::Died { why, ready_at },
+    }
+}
+
+/// What the model is told when a server is given up: why, and the last lines it printed.
+fn give_up_message(name: &str, restarts: usize, why: &str, tail: &[String]) -> String {
+    let mut msg = format!(
+        "MCP server `{name}` stopped working and was given up after {restarts} restarts; its tools \
+         (mcp__{name}__*) are no longer available. Last failure: {why}."
+    );
+    if tail.is_empty() {
+        msg.push_str(" It printed nothing on stderr or as junk on stdout.");
+    } else {
+        msg.push_str(&format!(
+            "\nLast {} lines it printed:\n{}",
+            tail.len(),
+            tail.join("\n")
+        ));
+    }
+    msg
 }
 
 /// Watches a ready server until it dies or the agent stops: exit/close at once, pings while

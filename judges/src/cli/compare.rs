@@ -9,9 +9,10 @@ use super::pairs_file::{PairKey, PairsFile};
 use crate::material::TrialMaterial;
 use crate::model::{JudgeModel, ModelFactory};
 use crate::pairwise::{PairLine, PairwiseReport, compare_pair, read_verdicts};
+use crate::rubric::Rubric;
 use anyhow::Context;
-use nab_protocol::TrialStatus;
 use nab_protocol::{PairwiseVerdict, RunFolder, RunPaths};
+use nab_protocol::{TrialRecord, TrialStatus};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -124,101 +125,83 @@ pub async fn judge_pairs(
     let base = RunFolder::open(baseline)?;
     let cand = RunFolder::open(candidate)?;
     let tasks = nab_protocol::resolve_tasks_dir(&cand.meta, candidate, args.tasks.as_deref())?;
+    // Opened before any judge is asked: a file of another run pair stops the run here.
+    let file = match out {
+        Some(out) => Some(open_pairs_file(out, &base, &cand)?),
+        None => None,
+    };
+    let mut judging = Judging {
+        rubric: &rubric,
+        models: &models,
+        tasks: &tasks,
+        file,
+        pairs: Vec::new(),
+        resumed: 0,
+    };
+    let mut skipped: Vec<String> = Vec::new();
+    let mut shared = 0usize;
+    for (b, c) in shared_trials(&base, &cand) {
+        shared += 1;
+        if let Some(reason) = judging.judge_trial(&base, b, &cand, c).await? {
+            skipped.push(reason);
+        }
+    }
+    report_skipped(shared, &skipped)?;
+    let Judging {
+        file,
+        pairs,
+        resumed,
+        ..
+    } = judging;
+    if pairs.is_empty() {
+        anyhow::bail!(
+            "the runs share no (task, trial) pair that completed in both: nothing to compare"
+        );
+    }
+    let mut markdown = summary_preamble(&rubric, &models, file.as_ref(), &pairs, resumed);
+    let reports = per_judge_reports(&models, &pairs, &mut markdown);
+    Ok(CompareSummary {
+        reports,
+        pairs,
+        resumed,
+        markdown,
+    })
+}
+
+/// Opens the pairs file for the two runs' ids, warning when a torn last line was dropped.
+fn open_pairs_file(out: &Path, base: &RunFolder, cand: &RunFolder) -> anyhow::Result<PairsFile> {
     let run_ids = |f: &RunFolder| -> BTreeSet<String> {
         f.records.iter().map(|r| r.run_id.clone()).collect()
     };
-    // Opened before any judge is asked: a file of another run pair stops the run here.
-    let mut file = match out {
-        Some(out) => Some(PairsFile::open(out, &run_ids(&base), &run_ids(&cand))?),
-        None => None,
-    };
-    if let Some(f) = file.as_ref().filter(|f| f.dropped_torn_line) {
+    let file = PairsFile::open(out, &run_ids(base), &run_ids(cand))?;
+    if file.dropped_torn_line {
         eprintln!(
             "{}: dropped a torn last line (an interrupted write); that pair is judged again",
-            f.path().display()
+            file.path().display()
         );
     }
-    let mut pairs = Vec::new();
-    let mut resumed = 0usize;
-    let mut skipped: Vec<String> = Vec::new();
-    let mut shared = 0usize;
-    for c in cand
-        .records
+    Ok(file)
+}
+
+/// The (baseline, candidate) records of every (task, trial) both runs completed without an
+/// error, in the candidate's order.
+fn shared_trials<'a>(
+    base: &'a RunFolder,
+    cand: &'a RunFolder,
+) -> impl Iterator<Item = (&'a TrialRecord, &'a TrialRecord)> {
+    cand.records
         .iter()
         .filter(|r| r.status != TrialStatus::Error)
-    {
-        let Some(b) = base.records.iter().find(|b| {
-            b.task_id == c.task_id && b.trial == c.trial && b.status != TrialStatus::Error
-        }) else {
-            continue;
-        };
-        shared += 1;
-        let key = |model: &dyn JudgeModel| PairKey {
-            task_id: c.task_id.clone(),
-            trial: c.trial,
-            judge_model: model.id(),
-            rubric_hash: rubric.hash.clone(),
-        };
-        let earlier: Vec<Option<PairLine>> = models
-            .iter()
-            .map(|m| {
-                file.as_ref()
-                    .and_then(|f| f.judged(&key(m.as_ref())))
-                    .cloned()
-            })
-            .collect();
-        if earlier.iter().all(Option::is_some) {
-            resumed += earlier.len();
-            pairs.extend(earlier.into_iter().flatten());
-            continue;
-        }
-        let (bm, cm) = match (
-            TrialMaterial::load(&base, b, &tasks),
-            TrialMaterial::load(&cand, c, &tasks),
-        ) {
-            (Ok(bm), Ok(cm)) => (bm, cm),
-            (Err(e), _) | (_, Err(e)) => {
-                skipped.push(format!("{}/{}: {e}", c.task_id, c.trial));
-                continue;
-            }
-        };
-        for (model, earlier) in models.iter().zip(earlier) {
-            if let Some(line) = earlier {
-                resumed += 1;
-                pairs.push(line);
-                continue;
-            }
-            let started = std::time::Instant::now();
-            let judgement = compare_pair(
-                model.as_ref(),
-                &rubric,
-                &cm.instruction,
-                &bm.candidate(),
-                &cm.candidate(),
-            )
-            .await?;
-            // Progress for long runs with slow judges (stdout carries the report).
-            eprintln!(
-                "judged {}/{} with {}: {:?} in {:.0} s",
-                c.task_id,
-                c.trial,
-                judgement.judge_model,
-                judgement.outcome,
-                started.elapsed().as_secs_f64()
-            );
-            let line = PairLine {
-                task_id: c.task_id.clone(),
-                trial: c.trial,
-                baseline_run: b.run_id.clone(),
-                candidate_run: c.run_id.clone(),
-                judgement,
-            };
-            if let Some(f) = file.as_mut() {
-                f.append(&line)?;
-            }
-            pairs.push(line);
-        }
-    }
+        .filter_map(|c| {
+            let b = base.records.iter().find(|b| {
+                b.task_id == c.task_id && b.trial == c.trial && b.status != TrialStatus::Error
+            })?;
+            Some((b, c))
+        })
+}
+
+/// Fails when every shared pair was skipped, else names each skipped pair on stderr.
+fn report_skipped(shared: usize, skipped: &[String]) -> anyhow::Result<()> {
     if shared > 0 && skipped.len() == shared {
         // One cause (a missing suite, say) usually skips every pair: say it once.
         anyhow::bail!(
@@ -226,14 +209,124 @@ pub async fn judge_pairs(
             skipped[0]
         );
     }
-    for s in &skipped {
+    for s in skipped {
         eprintln!("skipping {s}");
     }
-    if pairs.is_empty() {
-        anyhow::bail!(
-            "the runs share no (task, trial) pair that completed in both: nothing to compare"
-        );
+    Ok(())
+}
+
+/// The judging of one comparison in progress: what every pair is judged with, and the
+/// pairs so far.
+struct Judging<'a> {
+    rubric: &'a Rubric,
+    models: &'a [Box<dyn JudgeModel>],
+    tasks: &'a Path,
+    file: Option<PairsFile>,
+    pairs: Vec<PairLine>,
+    /// Of `pairs`, how many were read back from the pairs file.
+    resumed: usize,
+}
+
+impl Judging<'_> {
+    /// Judges one shared (task, trial) with every judge, reading back the judges' earlier
+    /// lines from the pairs file. `Ok(Some(reason))` when a trial's material could not be
+    /// loaded and the pair is skipped.
+    async fn judge_trial(
+        &mut self,
+        base: &RunFolder,
+        b: &TrialRecord,
+        cand: &RunFolder,
+        c: &TrialRecord,
+    ) -> anyhow::Result<Option<String>> {
+        let earlier: Vec<Option<PairLine>> = self
+            .models
+            .iter()
+            .map(|m| {
+                let key = PairKey {
+                    task_id: c.task_id.clone(),
+                    trial: c.trial,
+                    judge_model: m.id(),
+                    rubric_hash: self.rubric.hash.clone(),
+                };
+                self.file.as_ref().and_then(|f| f.judged(&key)).cloned()
+            })
+            .collect();
+        // Every judge already judged this pair: its material need not even be loaded.
+        if earlier.iter().all(Option::is_some) {
+            self.resumed += earlier.len();
+            self.pairs.extend(earlier.into_iter().flatten());
+            return Ok(None);
+        }
+        let (bm, cm) = match (
+            TrialMaterial::load(base, b, self.tasks),
+            TrialMaterial::load(cand, c, self.tasks),
+        ) {
+            (Ok(bm), Ok(cm)) => (bm, cm),
+            (Err(e), _) | (_, Err(e)) => {
+                return Ok(Some(format!("{}/{}: {e}", c.task_id, c.trial)));
+            }
+        };
+        for (model, earlier) in self.models.iter().zip(earlier) {
+            if let Some(line) = earlier {
+                self.resumed += 1;
+                self.pairs.push(line);
+                continue;
+            }
+            let line = self.judge_one(model.as_ref(), b, c, &bm, &cm).await?;
+            if let Some(f) = self.file.as_mut() {
+                f.append(&line)?;
+            }
+            self.pairs.push(line);
+        }
+        Ok(None)
     }
+
+    /// Asks one judge about one pair (both orders), with a progress line on stderr.
+    async fn judge_one(
+        &self,
+        model: &dyn JudgeModel,
+        b: &TrialRecord,
+        c: &TrialRecord,
+        bm: &TrialMaterial,
+        cm: &TrialMaterial,
+    ) -> anyhow::Result<PairLine> {
+        let started = std::time::Instant::now();
+        let judgement = compare_pair(
+            model,
+            self.rubric,
+            &cm.instruction,
+            &bm.candidate(),
+            &cm.candidate(),
+        )
+        .await?;
+        // Progress for long runs with slow judges (stdout carries the report).
+        eprintln!(
+            "judged {}/{} with {}: {:?} in {:.0} s",
+            c.task_id,
+            c.trial,
+            judgement.judge_model,
+            judgement.outcome,
+            started.elapsed().as_secs_f64()
+        );
+        Ok(PairLine {
+            task_id: c.task_id.clone(),
+            trial: c.trial,
+            baseline_run: b.run_id.clone(),
+            candidate_run: c.run_id.clone(),
+            judgement,
+        })
+    }
+}
+
+/// The summary's heading, with a note on pairs read back from the pairs file and on pairs
+/// there of another judge or rubric.
+fn summary_preamble(
+    rubric: &Rubric,
+    models: &[Box<dyn JudgeModel>],
+    file: Option<&PairsFile>,
+    pairs: &[PairLine],
+    resumed: usize,
+) -> String {
     let mut markdown = format!(
         "Pairwise comparison (candidate vs baseline), rubric `{}`, {} pairs per judge\n\n",
         rubric.id,
@@ -245,7 +338,7 @@ pub async fn judge_pairs(
             pairs.len()
         ));
     }
-    if let Some(f) = &file {
+    if let Some(f) = file {
         let ids: BTreeSet<String> = models.iter().map(|m| m.id()).collect();
         let other = f
             .lines()
@@ -261,8 +354,17 @@ pub async fn judge_pairs(
             ));
         }
     }
+    markdown
+}
+
+/// One report per judge, in `--judge` order, each table appended to `markdown`.
+fn per_judge_reports(
+    models: &[Box<dyn JudgeModel>],
+    pairs: &[PairLine],
+    markdown: &mut String,
+) -> Vec<(String, PairwiseReport)> {
     let mut reports = Vec::new();
-    for model in &models {
+    for model in models {
         let id = model.id();
         let report = PairwiseReport::from_outcomes(
             pairs
@@ -273,10 +375,5 @@ pub async fn judge_pairs(
         markdown.push_str(&report.render_markdown(&id));
         reports.push((id, report));
     }
-    Ok(CompareSummary {
-        reports,
-        pairs,
-        resumed,
-        markdown,
-    })
+    reports
 }

@@ -38,13 +38,45 @@ pub struct ValidAnswer {
     pub vetoes: Vec<VetoVerdict>,
 }
 
+/// Parses a judge's answer to a single-trial prompt: every rubric dimension scored and
+/// every veto answered exactly once, each with evidence.
 pub fn parse_single(raw: &str, rubric: &Rubric) -> Result<ValidAnswer, Rejection> {
     let body = json_body(raw)?;
     let answer: RawAnswer = typed(body)?;
 
     let dims: Vec<&str> = rubric.dimensions.iter().map(|d| d.id.as_str()).collect();
+    check_scores(&answer.scores, &dims)?;
+    let ids: Vec<&str> = rubric.vetoes.iter().map(|v| v.id.as_str()).collect();
+    check_vetoes(&answer.vetoes, &ids)?;
+
+    let score_of = |id: &str| answer.scores.iter().find(|s| s.dimension == id);
+    let veto_of = |id: &str| answer.vetoes.iter().find(|v| v.id == id);
+    Ok(ValidAnswer {
+        scores: dims
+            .iter()
+            .filter_map(|d| score_of(d))
+            .map(|s| DimensionScore {
+                dimension: s.dimension.clone(),
+                score: s.score.0,
+                evidence: s.evidence.trim().to_owned(),
+            })
+            .collect(),
+        vetoes: ids
+            .iter()
+            .filter_map(|v| veto_of(v))
+            .map(|v| VetoVerdict {
+                id: v.id.clone(),
+                violated: v.violated.0,
+                evidence: v.evidence.trim().to_owned(),
+            })
+            .collect(),
+    })
+}
+
+/// Each of the rubric's dimensions `dims` scored exactly once, with evidence.
+fn check_scores(scores: &[RawScore], dims: &[&str]) -> Result<(), Rejection> {
     let mut seen = BTreeSet::new();
-    for s in &answer.scores {
+    for s in scores {
         check_visible(&s.dimension, "a dimension id")?;
         if !dims.contains(&s.dimension.as_str()) {
             return Err(Rejection::new(
@@ -77,10 +109,13 @@ pub fn parse_single(raw: &str, rubric: &Rubric) -> Result<ValidAnswer, Rejection
             ),
         ));
     }
+    Ok(())
+}
 
-    let ids: Vec<&str> = rubric.vetoes.iter().map(|v| v.id.as_str()).collect();
+/// Each of the rubric's vetoes `ids` answered exactly once, with evidence.
+fn check_vetoes(vetoes: &[RawVeto], ids: &[&str]) -> Result<(), Rejection> {
     let mut seen = BTreeSet::new();
-    for v in &answer.vetoes {
+    for v in vetoes {
         check_visible(&v.id, "a veto id")?;
         if !ids.contains(&v.id.as_str()) {
             let known = if ids.is_empty() {
@@ -114,27 +149,5 @@ pub fn parse_single(raw: &str, rubric: &Rubric) -> Result<ValidAnswer, Rejection
             ),
         ));
     }
-
-    let score_of = |id: &str| answer.scores.iter().find(|s| s.dimension == id);
-    let veto_of = |id: &str| answer.vetoes.iter().find(|v| v.id == id);
-    Ok(ValidAnswer {
-        scores: dims
-            .iter()
-            .filter_map(|d| score_of(d))
-            .map(|s| DimensionScore {
-                dimension: s.dimension.clone(),
-                score: s.score.0,
-                evidence: s.evidence.trim().to_owned(),
-            })
-            .collect(),
-        vetoes: ids
-            .iter()
-            .filter_map(|v| veto_of(v))
-            .map(|v| VetoVerdict {
-                id: v.id.clone(),
-                violated: v.violated.0,
-                evidence: v.evidence.trim().to_owned(),
-            })
-            .collect(),
-    })
+    Ok(())
 }

@@ -169,6 +169,8 @@ pub fn redact(text: &str, names: &[String]) -> String {
     out
 }
 
+/// Writes a blind review of a sample of the trials of `run` that have a scored verdict for
+/// `rubric`.
 pub fn export(
     run: &RunFolder,
     rubric: &Rubric,
@@ -176,6 +178,59 @@ pub fn export(
     out_dir: &Path,
     sample: Sample,
 ) -> Result<ExportSummary, JudgeError> {
+    let eligible = scored_trials(run, rubric)?;
+    let keys: Vec<(String, u32)> = eligible
+        .iter()
+        .map(|r| (r.task_id.clone(), r.trial))
+        .collect();
+    let picked = stratified_sample(&keys, sample.fraction, sample.seed);
+    let names = secret_names(&run.records);
+    let mut items = Vec::new();
+    let mut entries = Vec::new();
+    // Item numbers follow a seeded shuffle so their order reveals nothing either.
+    let mut order: Vec<usize> = (0..picked.len()).collect();
+    Seeded::new(sample.seed ^ 0x5eed_0f17).shuffle(&mut order);
+    for (n, &i) in order.iter().enumerate() {
+        let (task, trial) = &picked[i];
+        let record = eligible
+            .iter()
+            .find(|r| &r.task_id == task && r.trial == *trial)
+            .ok_or_else(|| JudgeError::Invalid("sampled trial vanished".into()))?;
+        let item = format!("item-{:03}", n + 1);
+        items.push(blind_item(run, record, &item, tasks_dir, &names)?);
+        entries.push(KeyEntry {
+            item,
+            task_id: task.clone(),
+            trial: *trial,
+        });
+    }
+
+    let run_dir = std::fs::canonicalize(run.dir()).unwrap_or_else(|_| run.dir().to_owned());
+    let key = ReviewKey {
+        run_dir,
+        rubric_id: rubric.id.clone(),
+        rubric_hash: rubric.hash.clone(),
+        fraction: sample.fraction,
+        seed: sample.seed,
+        items: entries,
+        pairwise: None,
+    };
+    let tasks = distinct_tasks(items.iter().map(|i| i.task.as_str()));
+    write_export(
+        out_dir,
+        &items,
+        &render_form(rubric, &items)?,
+        &key,
+        eligible.len(),
+        tasks,
+    )
+}
+
+/// The trials of `run` with a scored verdict for `rubric`; none is an error.
+fn scored_trials<'a>(
+    run: &'a RunFolder,
+    rubric: &Rubric,
+) -> Result<Vec<&'a TrialRecord>, JudgeError> {
     let eligible: Vec<&TrialRecord> = run
         .records
         .iter()
@@ -195,62 +250,30 @@ pub fn export(
             ),
         });
     }
-    let keys: Vec<(String, u32)> = eligible
-        .iter()
-        .map(|r| (r.task_id.clone(), r.trial))
-        .collect();
-    let picked = stratified_sample(&keys, sample.fraction, sample.seed);
-    let names = secret_names(&run.records);
-    let mut items = Vec::new();
-    let mut entries = Vec::new();
-    // Item numbers follow a seeded shuffle so their order reveals nothing either.
-    let mut order: Vec<usize> = (0..picked.len()).collect();
-    Seeded::new(sample.seed ^ 0x5eed_0f17).shuffle(&mut order);
-    for (n, &i) in order.iter().enumerate() {
-        let (task, trial) = &picked[i];
-        let record = eligible
-            .iter()
-            .find(|r| &r.task_id == task && r.trial == *trial)
-            .ok_or_else(|| JudgeError::Invalid("sampled trial vanished".into()))?;
-        let m = TrialMaterial::load(run, record, tasks_dir)?;
-        let item = format!("item-{:03}", n + 1);
-        items.push(BlindItem {
-            item: item.clone(),
-            task: task.clone(),
-            instruction: redact(&m.instruction, &names),
-            diff: redact(&m.diff, &names),
-            trajectory: redact(&m.trajectory.render(), &names),
-        });
-        entries.push(KeyEntry {
-            item,
-            task_id: task.clone(),
-            trial: *trial,
-        });
-    }
+    Ok(eligible)
+}
 
-    let run_dir = std::fs::canonicalize(run.dir()).unwrap_or_else(|_| run.dir().to_owned());
-    let key = ReviewKey {
-        run_dir,
-        rubric_id: rubric.id.clone(),
-        rubric_hash: rubric.hash.clone(),
-        fraction: sample.fraction,
-        seed: sample.seed,
-        items: entries,
-        pairwise: None,
-    };
-    let tasks = items
-        .iter()
-        .map(|i| i.task.as_str())
-        .collect::<std::collections::BTreeSet<_>>()
-        .len();
-    write_export(
-        out_dir,
-        &items,
-        &render_form(rubric, &items)?,
-        &key,
-        eligible.len(),
-        tasks,
-    )
+/// One trial's redacted material under its opaque item id.
+fn blind_item(
+    run: &RunFolder,
+    record: &TrialRecord,
+    item: &str,
+    tasks_dir: &Path,
+    names: &[String],
+) -> Result<BlindItem, JudgeError> {
+    let m = TrialMaterial::load(run, record, tasks_dir)?;
+    Ok(BlindItem {
+        item: item.to_owned(),
+        task: record.task_id.clone(),
+        instruction: redact(&m.instruction, names),
+        diff: redact(&m.diff, names),
+        trajectory: redact(&m.trajectory.render(), names),
+    })
+}
+
+/// How many distinct tasks the items cover.
+pub(crate) fn distinct_tasks<'a>(tasks: impl Iterator<Item = &'a str>) -> usize {
+    tasks.collect::<std::collections::BTreeSet<_>>().len()
 }
 
 fn render_form(rubric: &Rubric, items: &[BlindItem]) -> Result<String, JudgeError> {

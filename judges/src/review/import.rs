@@ -102,16 +102,50 @@ pub fn import(
     seed: u64,
 ) -> Result<ReviewReport, JudgeError> {
     let key_path = export_dir.join(KEY_FILE);
-    let key_text = std::fs::read_to_string(&key_path).map_err(|source| JudgeError::Io {
-        path: key_path.clone(),
+    let key = read_key(&key_path)?;
+    let run = RunFolder::open(&key.run_dir)?;
+    let humans = read_human_verdicts(verdicts, &key, &key_path)?;
+
+    let rows = match &key.pairwise {
+        Some(pk) => {
+            let winners = human_winners(verdicts, &humans)?;
+            super::pairwise::pairwise_rows(&key, pk, &winners, bootstrap_resamples, seed)?
+        }
+        None => {
+            let (dims, vetoes) = human_judge_pairs(&key, &run, &humans)?;
+            agreement_rows(&dims, &vetoes, bootstrap_resamples, seed)
+        }
+    };
+    let warnings = agreement_warnings(&rows, threshold);
+    for w in &warnings {
+        tracing::warn!("{w}");
+    }
+    Ok(ReviewReport {
+        items: humans.len(),
+        threshold,
+        rows,
+        warnings,
+    })
+}
+
+/// The review key an export wrote.
+fn read_key(key_path: &Path) -> Result<ReviewKey, JudgeError> {
+    let key_text = std::fs::read_to_string(key_path).map_err(|source| JudgeError::Io {
+        path: key_path.to_owned(),
         source,
     })?;
-    let key: ReviewKey = serde_json::from_str(&key_text).map_err(|e| JudgeError::RunDir {
-        path: key_path.clone(),
+    serde_json::from_str(&key_text).map_err(|e| JudgeError::RunDir {
+        path: key_path.to_owned(),
         message: format!("not a review key: {e}"),
-    })?;
-    let run = RunFolder::open(&key.run_dir)?;
+    })
+}
 
+/// Every line of `verdicts` with its line number, each of an item of `key`, none twice.
+fn read_human_verdicts(
+    verdicts: &Path,
+    key: &ReviewKey,
+    key_path: &Path,
+) -> Result<Vec<(usize, HumanVerdict)>, JudgeError> {
     // The reader treats a missing file as empty; a missing verdicts file is a mistake.
     std::fs::metadata(verdicts).map_err(|source| JudgeError::Io {
         path: verdicts.to_owned(),
@@ -128,7 +162,7 @@ pub fn import(
         if !key.items.iter().any(|k| k.item == v.item) {
             return Err(VerdictLineError::UnknownItem {
                 item: v.item,
-                key: key_path.clone(),
+                key: key_path.to_owned(),
             });
         }
         if !seen.insert(v.item.clone()) {
@@ -136,41 +170,42 @@ pub fn import(
         }
         Ok((n, v))
     };
-    let humans = nab_protocol::read_jsonl_with(verdicts, usize::MAX, parse)
+    Ok(nab_protocol::read_jsonl_with(verdicts, usize::MAX, parse)
         .map_err(|e| JudgeError::Invalid(e.to_string()))?
-        .records;
+        .records)
+}
 
-    if let Some(pk) = &key.pairwise {
-        let mut winners = Vec::new();
-        for (line, h) in &humans {
-            match h.winner {
-                Some(w) => winners.push((h.item.clone(), w)),
-                None => {
-                    return Err(JudgeError::Verdicts {
-                        path: verdicts.to_owned(),
-                        line: *line,
-                        message: "a pairwise review needs `winner`: \"A\", \"B\" or \"tie\"".into(),
-                    });
-                }
-            }
-        }
-        let rows = super::pairwise::pairwise_rows(&key, pk, &winners, bootstrap_resamples, seed)?;
-        let warnings = agreement_warnings(&rows, threshold);
-        for w in &warnings {
-            tracing::warn!("{w}");
-        }
-        return Ok(ReviewReport {
-            items: humans.len(),
-            threshold,
-            rows,
-            warnings,
-        });
-    }
+/// Each item's winner in a pairwise review; every line must name one.
+fn human_winners(
+    verdicts: &Path,
+    humans: &[(usize, HumanVerdict)],
+) -> Result<Vec<(String, Side)>, JudgeError> {
+    humans
+        .iter()
+        .map(|(line, h)| match h.winner {
+            Some(w) => Ok((h.item.clone(), w)),
+            None => Err(JudgeError::Verdicts {
+                path: verdicts.to_owned(),
+                line: *line,
+                message: "a pairwise review needs `winner`: \"A\", \"B\" or \"tie\"".into(),
+            }),
+        })
+        .collect()
+}
 
-    // judge → id → (human, judge) pairs
-    let mut dims: BTreeMap<(String, String), Vec<(u8, u8)>> = BTreeMap::new();
-    let mut vetoes: BTreeMap<(String, String), Vec<(bool, bool)>> = BTreeMap::new();
-    for (_, h) in &humans {
+/// (judge, dimension or veto id) → the (human, judge) answers on the same trials.
+type AnswerPairs<T> = BTreeMap<(String, String), Vec<(T, T)>>;
+
+/// The human's and every scoring judge's answers side by side, per dimension and per veto.
+/// A reviewed trial gone from results.jsonl is an error.
+fn human_judge_pairs(
+    key: &ReviewKey,
+    run: &RunFolder,
+    humans: &[(usize, HumanVerdict)],
+) -> Result<(AnswerPairs<u8>, AnswerPairs<bool>), JudgeError> {
+    let mut dims = BTreeMap::new();
+    let mut vetoes = BTreeMap::new();
+    for (_, h) in humans {
         let Some(entry) = key.items.iter().find(|k| k.item == h.item) else {
             continue;
         };
@@ -195,9 +230,19 @@ pub fn import(
             collect(h, j, &mut dims, &mut vetoes);
         }
     }
+    Ok((dims, vetoes))
+}
 
+/// One row per (judge, dimension) (quadratic-weighted kappa over scores 1–5), then one per
+/// (judge, veto) (Cohen's kappa).
+fn agreement_rows(
+    dims: &AnswerPairs<u8>,
+    vetoes: &AnswerPairs<bool>,
+    bootstrap_resamples: usize,
+    seed: u64,
+) -> Vec<AgreementRow> {
     let mut rows = Vec::new();
-    for ((judge, id), pairs) in &dims {
+    for ((judge, id), pairs) in dims {
         let stat = |s: &[(u8, u8)]| quadratic_weighted_kappa(s, 1, 5);
         rows.push(AgreementRow {
             judge: judge.clone(),
@@ -209,7 +254,7 @@ pub fn import(
             kappa_ci95: bootstrap_95(pairs, stat, bootstrap_resamples, seed),
         });
     }
-    for ((judge, id), pairs) in &vetoes {
+    for ((judge, id), pairs) in vetoes {
         let stat = |s: &[(bool, bool)]| cohen_kappa(s);
         rows.push(AgreementRow {
             judge: judge.clone(),
@@ -221,23 +266,14 @@ pub fn import(
             kappa_ci95: bootstrap_95(pairs, stat, bootstrap_resamples, seed),
         });
     }
-    let warnings = agreement_warnings(&rows, threshold);
-    for w in &warnings {
-        tracing::warn!("{w}");
-    }
-    Ok(ReviewReport {
-        items: humans.len(),
-        threshold,
-        rows,
-        warnings,
-    })
+    rows
 }
 
 fn collect(
     h: &HumanVerdict,
     j: &JudgeRecord,
-    dims: &mut BTreeMap<(String, String), Vec<(u8, u8)>>,
-    vetoes: &mut BTreeMap<(String, String), Vec<(bool, bool)>>,
+    dims: &mut AnswerPairs<u8>,
+    vetoes: &mut AnswerPairs<bool>,
 ) {
     for (dim, score) in &h.scores {
         if let Some(js) = j.scores.iter().find(|s| &s.dimension == dim) {

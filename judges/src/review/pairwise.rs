@@ -7,7 +7,9 @@
 
 use super::agreement::{AgreementRow, pairwise_agreement};
 use super::blind::write_export;
-use super::export::{ExportSummary, Sample, redact, render_html, secret_names, stratified_sample};
+use super::export::{
+    ExportSummary, Sample, distinct_tasks, redact, render_html, secret_names, stratified_sample,
+};
 use super::{KeyEntry, PairwiseKey, ReviewKey};
 use crate::error::JudgeError;
 use crate::material::TrialMaterial;
@@ -67,6 +69,8 @@ fn read_judged(path: &Path) -> Result<Vec<Judged>, JudgeError> {
         .collect()
 }
 
+/// Writes a blind review of a sample of the judged pairs of `pairwise_file`: each item
+/// shows both runs' work on one (task, trial), a seeded coin deciding which is A.
 pub fn export_pairwise(
     baseline: &RunFolder,
     candidate: &RunFolder,
@@ -76,20 +80,7 @@ pub fn export_pairwise(
     out_dir: &Path,
     sample: Sample,
 ) -> Result<ExportSummary, JudgeError> {
-    let pairs = read_judged(pairwise_file)?;
-    let mut keys: Vec<(String, u32)> = pairs
-        .iter()
-        .filter(|p| p.preference.is_some())
-        .map(|p| (p.task_id.clone(), p.trial))
-        .collect();
-    keys.sort();
-    keys.dedup();
-    if keys.is_empty() {
-        return Err(JudgeError::RunDir {
-            path: pairwise_file.to_owned(),
-            message: "no judged pair without an error; nothing to review".into(),
-        });
-    }
+    let keys = judged_trials(pairwise_file)?;
     let picked = stratified_sample(&keys, sample.fraction, sample.seed);
     let mut names = secret_names(&baseline.records);
     names.extend(secret_names(&candidate.records));
@@ -101,39 +92,14 @@ pub fn export_pairwise(
     let (mut items, mut entries, mut candidate_is_a) = (Vec::new(), Vec::new(), Vec::new());
     for (n, &i) in order.iter().enumerate() {
         let (task, trial) = &picked[i];
-        let find = |run: &RunFolder| {
-            run.records
-                .iter()
-                .find(|r| &r.task_id == task && r.trial == *trial)
-                .cloned()
-                .ok_or_else(|| JudgeError::RunDir {
-                    path: run.dir().to_owned(),
-                    message: format!("trial {task}/{trial} is not in results.jsonl"),
-                })
-        };
-        let bm = TrialMaterial::load(baseline, &find(baseline)?, tasks_dir)?;
-        let cm = TrialMaterial::load(candidate, &find(candidate)?, tasks_dir)?;
-        let side = |m: &TrialMaterial| Shown {
-            diff: redact(&m.diff, &names),
-            trajectory: redact(&m.trajectory.render(), &names),
-        };
+        let bm = load_trial(baseline, task, *trial, tasks_dir)?;
+        let cm = load_trial(candidate, task, *trial, tasks_dir)?;
         let item = format!("pair-{:03}", n + 1);
         let cand_first = rng.index(2) == 1;
-        let (a, b) = if cand_first {
-            (side(&cm), side(&bm))
-        } else {
-            (side(&bm), side(&cm))
-        };
         if cand_first {
             candidate_is_a.push(item.clone());
         }
-        items.push(BlindPair {
-            item: item.clone(),
-            task: task.clone(),
-            instruction: redact(&cm.instruction, &names),
-            a,
-            b,
-        });
+        items.push(blind_pair(&item, task, &bm, &cm, cand_first, &names));
         entries.push(KeyEntry {
             item,
             task_id: task.clone(),
@@ -160,12 +126,72 @@ pub fn export_pairwise(
             candidate_is_a,
         }),
     };
-    let tasks = items
-        .iter()
-        .map(|i| i.task.as_str())
-        .collect::<std::collections::BTreeSet<_>>()
-        .len();
+    let tasks = distinct_tasks(items.iter().map(|i| i.task.as_str()));
     write_export(out_dir, &items, &form, &key, keys.len(), tasks)
+}
+
+/// The (task, trial) keys, sorted and distinct, that some judge judged without an error:
+/// the pairs eligible for review.
+fn judged_trials(pairwise_file: &Path) -> Result<Vec<(String, u32)>, JudgeError> {
+    let mut keys: Vec<(String, u32)> = read_judged(pairwise_file)?
+        .iter()
+        .filter(|p| p.preference.is_some())
+        .map(|p| (p.task_id.clone(), p.trial))
+        .collect();
+    keys.sort();
+    keys.dedup();
+    if keys.is_empty() {
+        return Err(JudgeError::RunDir {
+            path: pairwise_file.to_owned(),
+            message: "no judged pair without an error; nothing to review".into(),
+        });
+    }
+    Ok(keys)
+}
+
+/// The material of trial `task`/`trial` of `run`, which must be in its results.
+fn load_trial(
+    run: &RunFolder,
+    task: &str,
+    trial: u32,
+    tasks_dir: &Path,
+) -> Result<TrialMaterial, JudgeError> {
+    let record = run
+        .records
+        .iter()
+        .find(|r| r.task_id == task && r.trial == trial)
+        .ok_or_else(|| JudgeError::RunDir {
+            path: run.dir().to_owned(),
+            message: format!("trial {task}/{trial} is not in results.jsonl"),
+        })?;
+    TrialMaterial::load(run, record, tasks_dir)
+}
+
+/// One blind item: both sides redacted, the candidate shown as A when `cand_first`.
+fn blind_pair(
+    item: &str,
+    task: &str,
+    bm: &TrialMaterial,
+    cm: &TrialMaterial,
+    cand_first: bool,
+    names: &[String],
+) -> BlindPair {
+    let side = |m: &TrialMaterial| Shown {
+        diff: redact(&m.diff, names),
+        trajectory: redact(&m.trajectory.render(), names),
+    };
+    let (a, b) = if cand_first {
+        (side(cm), side(bm))
+    } else {
+        (side(bm), side(cm))
+    };
+    BlindPair {
+        item: item.to_owned(),
+        task: task.to_owned(),
+        instruction: redact(&cm.instruction, names),
+        a,
+        b,
+    }
 }
 
 /// Human winners (item → A/B/tie) against every judge's outcome on the same pairs.

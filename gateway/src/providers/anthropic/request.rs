@@ -87,8 +87,42 @@ pub fn to_messages_request(
         .get("messages")
         .and_then(Value::as_array)
         .ok_or(TranslateError::NoMessages)?;
+    let (system, turns) = system_and_turns(messages)?;
+    if !system.is_empty() {
+        out.insert("system".into(), json!(system.join("\n\n")));
+    }
+    let turns: Vec<Value> = turns
+        .into_iter()
+        .map(|(role, content)| json!({"role": role, "content": content}))
+        .collect();
+    out.insert("messages".into(), Value::Array(turns));
+
+    let tools = tools(request.get("tools"))?;
+    let has_tools = !tools.is_empty();
+    if has_tools {
+        out.insert("tools".into(), Value::Array(tools));
+    }
+    // Anthropic refuses a tool_choice without tools.
+    if has_tools
+        && let Some(choice) = tool_choice(
+            request.get("tool_choice"),
+            request.get("parallel_tool_calls"),
+        )?
+    {
+        out.insert("tool_choice".into(), choice);
+    }
+    carry_sampling(request, &mut out);
+    Ok(Value::Object(out))
+}
+
+/// A role and its content blocks.
+type Turn = (String, Vec<Value>);
+
+/// The system texts, and the other messages as turns of content blocks, consecutive
+/// messages of one role merged.
+fn system_and_turns(messages: &[Value]) -> Result<(Vec<String>, Vec<Turn>), TranslateError> {
     let mut system = Vec::new();
-    let mut turns: Vec<(String, Vec<Value>)> = Vec::new();
+    let mut turns: Vec<Turn> = Vec::new();
     for (i, m) in messages.iter().enumerate() {
         let role = m.get("role").and_then(Value::as_str).unwrap_or("");
         let (role, blocks) = match role {
@@ -117,29 +151,12 @@ pub fn to_messages_request(
             _ => turns.push((role.to_owned(), blocks)),
         }
     }
-    if !system.is_empty() {
-        out.insert("system".into(), json!(system.join("\n\n")));
-    }
-    let turns: Vec<Value> = turns
-        .into_iter()
-        .map(|(role, content)| json!({"role": role, "content": content}))
-        .collect();
-    out.insert("messages".into(), Value::Array(turns));
+    Ok((system, turns))
+}
 
-    let tools = tools(request.get("tools"))?;
-    let has_tools = !tools.is_empty();
-    if has_tools {
-        out.insert("tools".into(), Value::Array(tools));
-    }
-    // Anthropic refuses a tool_choice without tools.
-    if has_tools
-        && let Some(choice) = tool_choice(
-            request.get("tool_choice"),
-            request.get("parallel_tool_calls"),
-        )?
-    {
-        out.insert("tool_choice".into(), choice);
-    }
+/// `temperature`, `top_p`, `stop` (as `stop_sequences`) and `stream`, where the agent
+/// sent them.
+fn carry_sampling(request: &Map<String, Value>, out: &mut Map<String, Value>) {
     for key in ["temperature", "top_p"] {
         if let Some(v) = request.get(key).filter(|v| v.is_number()) {
             out.insert(key.into(), v.clone());
@@ -157,7 +174,6 @@ pub fn to_messages_request(
     if request.get("stream").and_then(Value::as_bool) == Some(true) {
         out.insert("stream".into(), json!(true));
     }
-    Ok(Value::Object(out))
 }
 
 /// The text of an OpenAI `content`: the string itself, or its text parts joined.

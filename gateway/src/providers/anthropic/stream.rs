@@ -85,82 +85,21 @@ impl Translator {
                 nab_protocol::cap_text(data, 200)
             ))
         })?;
-        let kind = ev.get("type").and_then(Value::as_str).unwrap_or("");
-        let mut out = Vec::new();
-        match kind {
+        let index = || ev.get("index").and_then(Value::as_u64).unwrap_or(0);
+        match ev.get("type").and_then(Value::as_str).unwrap_or("") {
             "message_start" => {
-                let m = ev.get("message").unwrap_or(&Value::Null);
-                let s = |k: &str| m.get(k).and_then(Value::as_str).unwrap_or("").to_owned();
-                self.id = s("id");
-                self.model = s("model");
-                if let Some(u) = m.get("usage") {
-                    self.usage.update(u);
-                }
+                self.message_start(ev.get("message").unwrap_or(&Value::Null));
+                Ok(Vec::new())
             }
             "content_block_start" => {
-                let index = ev.get("index").and_then(Value::as_u64).unwrap_or(0);
                 let block = ev.get("content_block").unwrap_or(&Value::Null);
-                match block.get("type").and_then(Value::as_str) {
-                    Some("tool_use") => {
-                        let n = self.next_tool;
-                        self.next_tool += 1;
-                        self.tools.insert(index, (n, false));
-                        let id = block.get("id").and_then(Value::as_str).unwrap_or("");
-                        let name = block.get("name").and_then(Value::as_str).unwrap_or("");
-                        let mut call = tool_call(id, name, "");
-                        call["index"] = json!(n);
-                        out.push(self.chunk(json!({"tool_calls": [call]}), None));
-                    }
-                    Some("text") => {
-                        let text = block.get("text").and_then(Value::as_str).unwrap_or("");
-                        if !text.is_empty() {
-                            out.push(self.chunk(json!({"content": text}), None));
-                        }
-                    }
-                    _ => {}
-                }
+                Ok(self.block_start(index(), block).into_iter().collect())
             }
             "content_block_delta" => {
-                let index = ev.get("index").and_then(Value::as_u64).unwrap_or(0);
                 let delta = ev.get("delta").unwrap_or(&Value::Null);
-                match delta.get("type").and_then(Value::as_str) {
-                    Some("text_delta") => {
-                        let text = delta.get("text").and_then(Value::as_str).unwrap_or("");
-                        out.push(self.chunk(json!({"content": text}), None));
-                    }
-                    Some("input_json_delta") => {
-                        let piece = delta
-                            .get("partial_json")
-                            .and_then(Value::as_str)
-                            .unwrap_or("");
-                        let Some((n, got)) = self.tools.get_mut(&index) else {
-                            return Err(ProviderError::InvalidResponse(format!(
-                                "an input_json_delta for content block {index}, which is not a tool_use block"
-                            )));
-                        };
-                        if piece.is_empty() {
-                            return Ok(out);
-                        }
-                        *got = true;
-                        let n = *n;
-                        out.push(self.chunk(
-                            json!({"tool_calls": [{"index": n, "function": {"arguments": piece}}]}),
-                            None,
-                        ));
-                    }
-                    // Thinking and signature deltas have no OpenAI counterpart.
-                    _ => {}
-                }
+                Ok(self.block_delta(index(), delta)?.into_iter().collect())
             }
-            "content_block_stop" => {
-                let index = ev.get("index").and_then(Value::as_u64).unwrap_or(0);
-                if let Some((n, false)) = self.tools.get(&index).copied() {
-                    out.push(self.chunk(
-                        json!({"tool_calls": [{"index": n, "function": {"arguments": "{}"}}]}),
-                        None,
-                    ));
-                }
-            }
+            "content_block_stop" => Ok(self.block_stop(index()).into_iter().collect()),
             "message_delta" => {
                 if let Some(r) = ev.pointer("/delta/stop_reason").and_then(Value::as_str) {
                     self.stop_reason = Some(r.to_owned());
@@ -168,35 +107,114 @@ impl Translator {
                 if let Some(u) = ev.get("usage") {
                     self.usage.update(u);
                 }
+                Ok(Vec::new())
             }
-            "message_stop" => {
-                self.finished = true;
-                let finish = finish_reason(self.stop_reason.as_deref());
-                out.push(self.chunk(json!({}), Some(finish)));
-                out.push(
-                    json!({
-                        "id": self.id, "object": "chat.completion.chunk", "created": self.created,
-                        "model": self.model, "choices": [], "usage": self.usage.to_openai()
-                    })
-                    .to_string(),
-                );
-            }
-            "error" => {
-                let e = ev.get("error").unwrap_or(&Value::Null);
-                let kind = e.get("type").and_then(Value::as_str).unwrap_or("");
-                let message = e
-                    .get("message")
-                    .and_then(Value::as_str)
-                    .unwrap_or("(no message)");
-                return Err(ProviderError::InStream {
-                    message: format!("{kind}: {message}"),
-                    retryable: is_retryable_error_type(kind),
-                });
-            }
+            "message_stop" => Ok(self.message_stop()),
+            "error" => Err(in_stream_error(ev.get("error").unwrap_or(&Value::Null))),
             // `ping`, and event types added later, carry nothing for the agent.
-            _ => {}
+            _ => Ok(Vec::new()),
         }
-        Ok(out)
+    }
+
+    /// `message_start`: the answer's id, model and first usage; nothing is sent yet.
+    fn message_start(&mut self, m: &Value) {
+        let s = |k: &str| m.get(k).and_then(Value::as_str).unwrap_or("").to_owned();
+        self.id = s("id");
+        self.model = s("model");
+        if let Some(u) = m.get("usage") {
+            self.usage.update(u);
+        }
+    }
+
+    /// `content_block_start`: a tool call's id and name, or a text block's opening text.
+    fn block_start(&mut self, index: u64, block: &Value) -> Option<String> {
+        match block.get("type").and_then(Value::as_str) {
+            Some("tool_use") => {
+                let n = self.next_tool;
+                self.next_tool += 1;
+                self.tools.insert(index, (n, false));
+                let id = block.get("id").and_then(Value::as_str).unwrap_or("");
+                let name = block.get("name").and_then(Value::as_str).unwrap_or("");
+                let mut call = tool_call(id, name, "");
+                call["index"] = json!(n);
+                Some(self.chunk(json!({"tool_calls": [call]}), None))
+            }
+            Some("text") => {
+                let text = block.get("text").and_then(Value::as_str).unwrap_or("");
+                (!text.is_empty()).then(|| self.chunk(json!({"content": text}), None))
+            }
+            _ => None,
+        }
+    }
+
+    /// `content_block_delta`: text, or a piece of a tool call's JSON input.
+    fn block_delta(&mut self, index: u64, delta: &Value) -> Result<Option<String>, ProviderError> {
+        match delta.get("type").and_then(Value::as_str) {
+            Some("text_delta") => {
+                let text = delta.get("text").and_then(Value::as_str).unwrap_or("");
+                Ok(Some(self.chunk(json!({"content": text}), None)))
+            }
+            Some("input_json_delta") => {
+                let piece = delta
+                    .get("partial_json")
+                    .and_then(Value::as_str)
+                    .unwrap_or("");
+                let Some((n, got)) = self.tools.get_mut(&index) else {
+                    return Err(ProviderError::InvalidResponse(format!(
+                        "an input_json_delta for content block {index}, which is not a tool_use block"
+                    )));
+                };
+                if piece.is_empty() {
+                    return Ok(None);
+                }
+                *got = true;
+                let n = *n;
+                Ok(Some(self.chunk(
+                    json!({"tool_calls": [{"index": n, "function": {"arguments": piece}}]}),
+                    None,
+                )))
+            }
+            // Thinking and signature deltas have no OpenAI counterpart.
+            _ => Ok(None),
+        }
+    }
+
+    /// `content_block_stop`: a tool call whose input never came gets `{}`.
+    fn block_stop(&mut self, index: u64) -> Option<String> {
+        let (n, false) = self.tools.get(&index).copied()? else {
+            return None;
+        };
+        Some(self.chunk(
+            json!({"tool_calls": [{"index": n, "function": {"arguments": "{}"}}]}),
+            None,
+        ))
+    }
+
+    /// `message_stop`: the finish-reason chunk, then the usage chunk (no choices).
+    fn message_stop(&mut self) -> Vec<String> {
+        self.finished = true;
+        let finish = finish_reason(self.stop_reason.as_deref());
+        vec![
+            self.chunk(json!({}), Some(finish)),
+            json!({
+                "id": self.id, "object": "chat.completion.chunk", "created": self.created,
+                "model": self.model, "choices": [], "usage": self.usage.to_openai()
+            })
+            .to_string(),
+        ]
+    }
+}
+
+/// An `error` event: retryable for overload and server errors.
+fn in_stream_error(e: &Value) -> ProviderError {
+    let kind = e.get("type").and_then(Value::as_str).unwrap_or("");
+    let message = e
+        .get("message")
+        .and_then(Value::as_str)
+        .unwrap_or("(no message)");
+    ProviderError::InStream {
+        message: format!("{kind}: {message}"),
+        retryable: is_retryable_error_type(kind),
     }
 }
 
