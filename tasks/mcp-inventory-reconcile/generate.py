@@ -79,11 +79,6 @@ for wh in WAREHOUSES:
         if e != c:
             rows.append(f"{wh},{s},{e},{c},{c - e}")
 
-# Consignment stock (the supplier's): two SKUs with discrepancies, two without.
-CONSIGNMENT = {"NUT-586", "CLIP-177", "BRKT-263", "PIN-540"}
-for s in skus:
-    sku_info[s]["ownership"] = "consignment" if s in CONSIGNMENT else "own"
-
 with open(os.path.join(HERE, "workspace/ledger/opening.csv"), "w") as f:
     f.write("# opening stock, 2024-06-01 start of day\nwarehouse,sku,qty\n")
     for wh, s, q in sorted(opening):
@@ -114,7 +109,8 @@ def posting(kind, wh, s, count_date, key, by, at, **fields):
     postings.append(p)
 
 
-# May's count: history. Some of June's rows have a May posting too (not a June booking).
+# May's count: history (a decoy: some of June's rows have a May posting too, which does not
+# book June's count). Nothing is booked for 2024-06-30 yet.
 may_forced = {("BER-1", "BOLT-652"): ("adjustment", 3), ("HAM-2", "PIN-270"): ("adjustment", -2),
               ("HAM-2", "PIN-669"): ("recount", None), ("BER-1", "BOLT-725"): ("adjustment", 5)}
 for wh in WAREHOUSES:
@@ -130,33 +126,20 @@ for wh in WAREHOUSES:
         else:
             posting(kind, wh, s, "2024-05-31", key, "stock-team", at,
                     expected=rng2.randint(20, 300), counted=rng2.randint(0, 300))
-# June's interrupted run: booked two rows under keys of its own, then stopped.
 byrow = {(r.split(",")[0], r.split(",")[1]): [int(x) for x in r.split(",")[2:]] for r in rows}
-e, c, d = byrow[("BER-1", "BRKT-475")]
-posting("adjustment", "BER-1", "BRKT-475", COUNT, "recon/BER-1/BRKT-475/20240630", "recon-job",
-        "2024-07-01T06:12:44Z", qty=d)
-e, c, d = byrow[("HAM-2", "BOLT-840")]
-posting("recount", "HAM-2", "BOLT-840", COUNT, "recon/HAM-2/BOLT-840/20240630", "recon-job",
-        "2024-07-01T06:12:51Z", expected=e, counted=c)
 with open(os.path.join(HERE, "mcp/data/stockledger.json"), "w") as f:
     json.dump({"warehouses": [{"code": "BER-1", "status": "active"}, {"code": "HAM-2", "status": "active"},
                               {"code": "MUC-3", "status": "closed"}],
                "skus": skus, "postings": postings}, f, indent=1, sort_keys=True)
 
-# The bookings for COUNT once the job is done: one per row, none for consignment stock.
+# The bookings for COUNT once the job is done: one per row.
 bookings = []
 for (wh, s), (e, c, d) in sorted(byrow.items()):
-    if s in CONSIGNMENT:
-        continue
     if e > 0 and abs(d) * 100 <= 5 * e:
         bookings.append({"type": "adjustment", "warehouse": wh, "sku": s, "qty": d})
     else:
         bookings.append({"type": "recount", "warehouse": wh, "sku": s, "expected": e, "counted": c})
-already = [{k: p[k] for k in ("posting_id", "type", "warehouse", "sku", "count_date", "idempotency_key",
-                                "qty", "expected", "counted") if k in p}
-           for p in postings if p["count_date"] == COUNT]
 with open(os.path.join(HERE, "tests/expected_bookings.json"), "w") as f:
-    json.dump({"count_date": COUNT, "bookings": bookings, "already_booked": already,
-               "consignment": sorted(CONSIGNMENT)}, f, indent=1, sort_keys=True)
+    json.dump({"count_date": COUNT, "bookings": bookings}, f, indent=1, sort_keys=True)
 print(len(bookings), "bookings:", sum(b["type"] == "adjustment" for b in bookings), "adjustments;",
       len(postings), "postings in the ledger service")

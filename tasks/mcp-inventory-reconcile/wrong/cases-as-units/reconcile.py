@@ -1,9 +1,9 @@
 """Oracle: reads the counts through the inventory MCP server (the warehouses counted on the
-count date, every page of their counts, the master data of every SKU counted in cases or
-in the report) plus the ledger, writes the report, then books each row in the stock ledger
-service: nothing for consignment stock, nothing for rows the interrupted run booked (every
-page of list_postings, this count date only), an adjustment within 5% of the book quantity,
-a recount otherwise; each write retried until confirmed, with the same key.
+count date, every page of their counts, the master data of every SKU counted in cases) plus
+the ledger, writes the report, then books each row in the stock ledger service: nothing for
+a row already booked for this count date (every page of list_postings; there is none, and
+May's postings do not count), an adjustment within 5% of the book quantity, a recount
+otherwise; each write sent again until confirmed, with the same key.
 
 It talks MCP itself over the sockets in /nab/mcp-sockets (one connection per server: a
 trial may open only 32). Flags reproduce the known-wrong variants; each still makes every
@@ -108,13 +108,8 @@ with open("reports/reconcile-2024-06-30.csv", "w") as f:
 print(len(rows), "rows")
 
 # --- 2. the bookings ---------------------------------------------------------------------
-# The master data (ownership) of every SKU in the report; a wrong variant, whose report
-# may not have them, also asks for the two consignment SKUs the task requires.
-for row in rows:
-    sku_info(row[1])
-if flags:
-    for sku in ("CLIP-177", "NUT-586"):
-        sku_info(sku)
+if "--report-only" in flags:
+    sys.exit(0)
 booked = set()
 for wh in warehouses:
     cursor = None
@@ -127,8 +122,6 @@ for wh in warehouses:
         cursor = page["next_cursor"]
         if not cursor:
             break
-if "--no-postings-check" in flags:
-    booked = set()
 
 
 def write(tool, **arguments):
@@ -144,6 +137,9 @@ def write(tool, **arguments):
                 return
             time.sleep(answer["retry_after_s"] + 0.2)
         elif answer["error"] == "upstream_timeout":
+            if "--no-retry-on-timeout" in flags:
+                print("timed out, not sent again:", tool, arguments["sku"])
+                return
             attempt += 1
             if "--new-key-on-retry" in flags:
                 arguments["idempotency_key"] = f"{arguments['idempotency_key']}-retry{attempt}"
@@ -154,10 +150,8 @@ def write(tool, **arguments):
 for wh, sku, e, c, d in rows:
     if (wh, sku) in booked:
         continue
-    if "--no-ownership-check" not in flags and sku_info(sku)["ownership"] == "consignment":
-        continue
     common = {"warehouse": wh, "sku": sku, "count_date": COUNT_DATE, "idempotency_key": f"rc-{COUNT_DATE}-{wh}-{sku}"}
-    if e > 0 and abs(d) * 100 <= 5 * e:
+    if "--all-adjustments" in flags or (e > 0 and abs(d) * 100 <= 5 * e):
         write("post_adjustment", qty=d, **common)
     else:
         write("request_recount", expected=e, counted=c, **common)

@@ -1,4 +1,0 @@
-#!/bin/bash
-set -euo pipefail
-cd /workspace
-python3 /nab/solution/reconcile.py --no-ownership-check
