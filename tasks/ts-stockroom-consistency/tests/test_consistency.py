@@ -159,6 +159,23 @@ def test_failed_save_leaves_what_level_returns_unchanged(dist):
                 f"after a transfer whose save failed, level({sku}) is {out[r]} but the store holds {held}")
 
 
+def test_read_right_after_a_write_whose_save_was_in_flight(dist):
+    out = probe(dist, "read_during_save")
+    assert out["savingA"] is True
+    assert out["write"] == lvl("A", 15)
+    assert out["during"] in (lvl("A", 10), lvl("A", 15))
+    assert out["storeA"] == {"onHand": 15, "reserved": 0}
+    assert out["after"] == lvl("A", 15), "a read started after the write resolved got the record from before it"
+    assert out["later"] == lvl("A", 15), "the record from before the write stayed in the cache"
+    assert out["savingS"] is True
+    err(message="store timeout: save T")(out["transfer"])
+    assert out["duringS"] in (lvl("S", 20), lvl("S", 15))
+    assert out["storeS"] == {"onHand": 15, "reserved": 0} and out["storeT"] == {"onHand": 1, "reserved": 0}
+    assert out["afterS"] == lvl("S", 15), "after a transfer whose second save failed, level() of its source is not what the store holds"
+    assert out["afterT"] == lvl("T", 1)
+    assert out["laterS"] == lvl("S", 15), "the source's record from before the transfer stayed in the cache"
+
+
 def test_skus_are_independent(dist):
     out = probe(dist, "independent")
     assert out["whileLoadHeld"] == {"readB": lvl("B", 5), "adjustB": lvl("B", 6), "reserveB": lvl("B", 6, 2)}, (

@@ -324,6 +324,47 @@ const scenarios = {
     };
   },
 
+  async read_during_save() {
+    // Reads made while a write's save is in flight, then a read right after the write settled
+    // (no turn of the event loop in between): adjust, then a transfer whose second save fails.
+    const store = new ProbeStore([['A', 10], ['S', 20], ['T', 1]]);
+    const room = lib.createStockroom({ store });
+    await waitFor(call(() => room.levels(['A', 'S', 'T'])));
+    store.holdNext('save', 'A');
+    const w = call(() => room.adjust('A', 5, 'receipt'));
+    await settle();
+    const savingA = store.isHeld('save', 'A');
+    const during = await waitFor(call(() => room.level('A')));
+    await settle();
+    store.release('save', 'A');
+    await waitFor(w);
+    const after = call(() => room.level('A'));
+    await waitFor(after);
+    await settle();
+    const later = await waitFor(call(() => room.level('A')));
+
+    store.holdNext('save', 'S');
+    store.failNext('save', 'T');
+    const tr = call(() => room.transfer('S', 'T', 5));
+    await settle();
+    const savingS = store.isHeld('save', 'S');
+    const duringS = await waitFor(call(() => room.level('S')));
+    await settle();
+    store.release('save', 'S');
+    await waitFor(tr);
+    const afterS = call(() => room.level('S'));
+    const afterT = call(() => room.level('T'));
+    await waitFor(afterS);
+    await waitFor(afterT);
+    await settle();
+    const laterS = await waitFor(call(() => room.level('S')));
+    return {
+      savingA, write: show(w), during: show(during), after: show(after), later: show(later), storeA: store.level('A'),
+      savingS, transfer: show(tr), duringS: show(duringS), afterS: show(afterS), afterT: show(afterT), laterS: show(laterS),
+      storeS: store.level('S'), storeT: store.level('T'),
+    };
+  },
+
   async independent() {
     const store = new ProbeStore([['A', 10], ['B', 5], ['C', 3]]);
     const room = lib.createStockroom({ store });

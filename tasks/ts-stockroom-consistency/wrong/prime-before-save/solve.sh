@@ -1,7 +1,7 @@
 #!/bin/bash
-# Wrong: the oracle's lock and cache fixes, but the write puts its new record into the cache
-# (write-through) before the store has saved it: when the save fails, level() returns the
-# unsaved record (README.md, "A failed save changes nothing visible").
+# Wrong: the write puts its new record into the cache (write-through, instead of the bus
+# subscriber) before the store has saved it: when the save fails, level() returns the unsaved
+# record (README.md, "A failed save changes nothing visible").
 set -euo pipefail
 cd /workspace
 python3 - <<'PY'
@@ -9,33 +9,6 @@ def patch(path, old, new):
     s = open(path).read()
     assert s.count(old) == 1, (path, old)
     open(path, "w").write(s.replace(old, new))
-
-patch("src/util/keyedLock.ts",
-      "    const current = previous.then(() => task());\n",
-      "    const current = previous.then(\n      () => task(),\n      () => task(),\n    );\n")
-
-patch("src/cache/readThrough.ts",
-      """    const load = this.loader(key).then((value) => {
-      this.inflight.delete(key);
-      this.values.set(key, value);
-      return value;
-    });""",
-      """    const load: Promise<V> = this.loader(key).then(
-      (value) => {
-        if (this.inflight.get(key) === load) {
-          this.inflight.delete(key);
-          this.values.set(key, value);
-        }
-        return value;
-      },
-      (err) => {
-        if (this.inflight.get(key) === load) this.inflight.delete(key);
-        throw err;
-      },
-    );""")
-patch("src/cache/readThrough.ts",
-      "    this.values.delete(key);\n  }\n",
-      "    this.values.delete(key);\n    this.inflight.delete(key);\n  }\n")
 
 patch("src/store/records.ts",
       """export class RecordRepository {

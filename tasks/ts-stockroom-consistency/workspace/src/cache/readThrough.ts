@@ -30,18 +30,28 @@ export class ReadThroughCache<V> {
       return pending;
     }
     this.counters.add('cache.miss');
-    const load = this.loader(key).then((value) => {
-      this.inflight.delete(key);
-      this.values.set(key, value);
-      return value;
-    });
+    const load: Promise<V> = this.loader(key).then(
+      (value) => {
+        if (this.inflight.get(key) === load) {
+          this.inflight.delete(key);
+          this.values.set(key, value);
+        }
+        return value;
+      },
+      (err) => {
+        if (this.inflight.get(key) === load) this.inflight.delete(key);
+        throw err;
+      },
+    );
     this.inflight.set(key, load);
     return load;
   }
 
+  /** Forgets the key's value and any load of it in flight (its result may be older than the change). */
   invalidate(key: string): void {
     this.counters.add('cache.invalidated');
     this.values.delete(key);
+    this.inflight.delete(key);
   }
 
   clear(): void {

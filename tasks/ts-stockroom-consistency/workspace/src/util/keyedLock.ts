@@ -7,7 +7,11 @@ export class KeyedLock {
 
   run<T>(key: string, task: () => Promise<T>): Promise<T> {
     const previous = this.tails.get(key) ?? Promise.resolve();
-    const current = previous.then(() => task());
+    // A task runs once the previous one has settled, whether it succeeded or failed.
+    const current = previous.then(
+      () => task(),
+      () => task(),
+    );
     this.tails.set(key, current);
     const forget = (): void => {
       if (this.tails.get(key) === current) this.tails.delete(key);

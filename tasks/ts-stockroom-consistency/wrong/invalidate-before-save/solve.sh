@@ -1,7 +1,8 @@
 #!/bin/bash
-# Wrong: the oracle's cache and invalidation fixes, but the per-SKU lock still chains each
-# task on the previous one's success: a write queued behind a failed or refused write of the
-# same SKU is never attempted and rejects with that write's error (the import's line 7).
+# Wrong: the record repository invalidates the SKU right before it saves (instead of the
+# bus subscriber). A read made while the save is in flight loads the record from before the
+# write and keeps it in the cache, so a read started after the write resolved gets the old
+# level, and keeps getting it (README.md, "Read after write").
 set -euo pipefail
 cd /workspace
 python3 - <<'PY'
@@ -10,29 +11,6 @@ def patch(path, old, new):
     assert s.count(old) == 1, (path, old)
     open(path, "w").write(s.replace(old, new))
 
-patch("src/cache/readThrough.ts",
-      """    const load = this.loader(key).then((value) => {
-      this.inflight.delete(key);
-      this.values.set(key, value);
-      return value;
-    });""",
-      """    const load: Promise<V> = this.loader(key).then(
-      (value) => {
-        if (this.inflight.get(key) === load) {
-          this.inflight.delete(key);
-          this.values.set(key, value);
-        }
-        return value;
-      },
-      (err) => {
-        if (this.inflight.get(key) === load) this.inflight.delete(key);
-        throw err;
-      },
-    );""")
-patch("src/cache/readThrough.ts",
-      "    this.values.delete(key);\n  }\n",
-      "    this.values.delete(key);\n    this.inflight.delete(key);\n  }\n")
-
 patch("src/store/records.ts",
       """export class RecordRepository {
   constructor(private readonly store: StockStore) {}
@@ -40,16 +18,16 @@ patch("src/store/records.ts",
       """export class RecordRepository {
   constructor(
     private readonly store: StockStore,
-    private readonly onSaved: (sku: string) => void = () => undefined,
+    private readonly onSaving: (sku: string) => void = () => undefined,
   ) {}
 """)
 patch("src/store/records.ts",
       """  save(record: StockRecord): Promise<void> {
     return this.store.save(record);
   }""",
-      """  async save(record: StockRecord): Promise<void> {
-    await this.store.save(record);
-    this.onSaved(record.sku);
+      """  save(record: StockRecord): Promise<void> {
+    this.onSaving(record.sku);
+    return this.store.save(record);
   }""")
 patch("src/app/container.ts",
       "import { invalidateOnMovement } from '../service/invalidation';\n", "")
