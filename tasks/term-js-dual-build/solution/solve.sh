@@ -1,21 +1,18 @@
 #!/bin/bash
 # Oracle. What was wrong with the release build of tinyfmt:
 # - package.json "exports": the "." entry listed "default" (the ES module) before "require",
-#   so require('tinyfmt') got the ES module (ERR_REQUIRE_ESM); and "./*" also exposed
-#   src/internal/ as tinyfmt/internal/* (now null, i.e. not exported);
+#   and Node takes the first condition that matches, so require('tinyfmt') got the ES module
+#   (ERR_REQUIRE_ESM); and "./*" also exposed src/internal/ as tinyfmt/internal/* (now null,
+#   i.e. not exported: the more specific pattern wins whatever its place);
 # - dist/cjs/*.js lay in a "type": "module" package, so Node read them as ES modules: the
 #   build now writes dist/cjs/package.json {"type": "commonjs"};
-# - the module walk skipped sub-folders (src/internal/ was never built);
-# - the CommonJS rewrite took a default import as the whole module object and swapped the two
-#   names of `export { a as b } from`;
-# - the build never emptied dist/ (stale modules stayed reachable through "./*");
-# - the banner held the build time and the absolute source path (no two builds were equal);
-# - the version came from a stale copy in scripts/build.config.json, not package.json.
+# - the CommonJS rewrite swapped the two names of `export { a as b } from` (it exported
+#   the module's `b` under the name `a`).
 set -euo pipefail
 cd /workspace
 
 python3 - <<'PY'
-import json, re
+import json
 
 def edit(path, old, new, count=1):
     s = open(path).read()
@@ -32,40 +29,11 @@ pkg["exports"] = {
 }
 open("package.json", "w").write(json.dumps(pkg, indent=2) + "\n")
 
-cfg = json.load(open("scripts/build.config.json"))
-cfg.pop("version", None)
-open("scripts/build.config.json", "w").write(json.dumps(cfg, indent=2) + "\n")
-edit("scripts/lib/config.mjs", "    ...cfg,\n  };", "    ...cfg,\n    version: pkg.version,\n  };")
-
-edit("scripts/lib/cjs.mjs", "out.push(`const ${m[1]} = ${req(m[3])};`);", "out.push(`const ${m[1]} = ${req(m[3])}.default;`);")
 edit("scripts/lib/cjs.mjs", "out.push(`exports.${b.local} = ${t}.${b.exported};`);", "out.push(`exports.${b.exported} = ${t}.${b.local};`);")
-
-edit("scripts/lib/banner.mjs", "${file} | built ${new Date().toISOString()} */", "${file} */")
-edit("scripts/build.mjs", "banner({ name: config.name, version: config.version, file })",
-     "banner({ name: config.name, version: config.version, file: `${config.srcDir}/${rel}` })")
-edit("scripts/build.mjs", "const modules = listModules(srcDir);\n",
-     "fs.rmSync(outDir, { recursive: true, force: true });\n"
-     "const modules = listModules(srcDir);\n")
 edit("scripts/build.mjs", "console.log(`built",
      "if (config.formats.includes('cjs')) emit(path.join(outDir, 'cjs', 'package.json'), '{\"type\": \"commonjs\"}\\n');\n"
      "console.log(`built")
 PY
-
-cat > scripts/lib/walk.mjs <<'JS'
-import fs from 'node:fs';
-import path from 'node:path';
-
-// The modules of a source folder and its sub-folders, as paths relative to it ('/'-separated), sorted.
-export function listModules(dir, prefix = '') {
-  const found = [];
-  for (const entry of fs.readdirSync(path.join(dir, prefix), { withFileTypes: true })) {
-    const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
-    if (entry.isDirectory()) found.push(...listModules(dir, rel));
-    else if (entry.isFile() && entry.name.endsWith('.js')) found.push(rel);
-  }
-  return found.sort();
-}
-JS
 
 node scripts/build.mjs
 node test/run.mjs

@@ -19,11 +19,12 @@ function emit(file, text) {
   fs.writeFileSync(file, text);
 }
 
+fs.rmSync(outDir, { recursive: true, force: true });
 const modules = listModules(srcDir);
 for (const rel of modules) {
   const file = path.join(srcDir, rel);
   const source = fs.readFileSync(file, 'utf8').replaceAll(config.versionToken, config.version);
-  const head = config.banner ? banner({ name: config.name, version: config.version, file }) : '';
+  const head = config.banner ? banner({ name: config.name, version: config.version, file: `${config.srcDir}/${rel}` }) : '';
   for (const format of config.formats) {
     const code = format === 'cjs' ? toCommonJS(source, rel) : source;
     emit(path.join(outDir, format, rel), head + code);

@@ -1,4 +1,4 @@
 // The comment each built file starts with.
 export function banner({ name, version, file }) {
-  return `/*! ${name} v${version} | ${file} | built ${new Date().toISOString()} */\n`;
+  return `/*! ${name} v${version} | ${file} */\n`;
 }

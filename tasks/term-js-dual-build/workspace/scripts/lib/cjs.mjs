@@ -43,7 +43,7 @@ export function toCommonJS(source, file = '<module>') {
   source.split('\n').forEach((line, i) => {
     let m;
     if ((m = IMPORT_DEFAULT.exec(line))) {
-      out.push(`const ${m[1]} = ${req(m[3])};`);
+      out.push(`const ${m[1]} = ${req(m[3])}.default;`);
     } else if ((m = IMPORT_NAMED.exec(line))) {
       const names = bindings(m[1]).map((b) => (b.local === b.exported ? b.local : `${b.local}: ${b.exported}`));
       out.push(`const { ${names.join(', ')} } = ${req(m[3])};`);

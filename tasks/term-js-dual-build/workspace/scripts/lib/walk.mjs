@@ -1,10 +1,13 @@
 import fs from 'node:fs';
+import path from 'node:path';
 
-// The modules of a source folder, as paths relative to it ('/'-separated), sorted.
-export function listModules(dir) {
-  return fs
-    .readdirSync(dir, { withFileTypes: true })
-    .filter((entry) => entry.isFile() && entry.name.endsWith('.js'))
-    .map((entry) => entry.name)
-    .sort();
+// The modules of a source folder and its sub-folders, as paths relative to it ('/'-separated), sorted.
+export function listModules(dir, prefix = '') {
+  const found = [];
+  for (const entry of fs.readdirSync(path.join(dir, prefix), { withFileTypes: true })) {
+    const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) found.push(...listModules(dir, rel));
+    else if (entry.isFile() && entry.name.endsWith('.js')) found.push(rel);
+  }
+  return found.sort();
 }
