@@ -1,6 +1,7 @@
 //! Comparing two runs on the same tasks: per-task deltas and paired statistics.
 
 use crate::error::{ReportError, Result};
+use crate::format::{pct, usd};
 use crate::run::{Run, TaskTrials};
 use crate::stats::{self, Interval, SignFlip, growth::Growth};
 use crate::summary::{RunSummary, trial_tokens};
@@ -8,6 +9,7 @@ use nab_protocol::{ErrorKind, TrialStatus};
 use nab_protocol::{PairwiseVerdict, Winner};
 use serde::Serialize;
 use std::collections::BTreeSet;
+use std::fmt::{Display, Write};
 
 /// A task counts as passed in a run, for McNemar, when at least half its trials passed.
 /// That discards most of the per-trial evidence, so McNemar is a secondary figure: its p is
@@ -266,6 +268,155 @@ fn means_of(paired: &[&TaskDelta], f: fn(&TaskSide) -> Option<f64>) -> Vec<(f64,
         .collect()
 }
 
+/// Both runs with every task quarantined for either left out (of both).
+fn quarantine_both(baseline: &Run, candidate: &Run) -> (Run, Run) {
+    let as_entries = |r: &Run| -> Vec<crate::quarantine::QuarantineEntry> {
+        r.quarantined
+            .iter()
+            .map(|q| crate::quarantine::QuarantineEntry {
+                task: q.task_id.clone(),
+                reason: q.reason.clone(),
+            })
+            .collect()
+    };
+    let b = baseline.clone().quarantine(&as_entries(candidate));
+    // The filtered baseline lists the tasks quarantined for either run.
+    let c = candidate.clone().quarantine(&as_entries(&b));
+    (b, c)
+}
+
+/// An error when a pairwise verdict was judged on other runs than the two compared.
+fn check_pairwise_runs(
+    pairwise: &[PairwiseVerdict],
+    baseline: &Run,
+    candidate: &Run,
+) -> Result<()> {
+    let (b_id, c_id) = (baseline.run_id(), candidate.run_id());
+    let Some(r) = pairwise.iter().find(|r| {
+        (r.baseline_run.is_some() && r.baseline_run != b_id)
+            || (r.candidate_run.is_some() && r.candidate_run != c_id)
+    }) else {
+        return Ok(());
+    };
+    Err(ReportError::PairwiseRunMismatch {
+        task: r.task_id.clone(),
+        judged: format!(
+            "{} vs {}",
+            r.baseline_run.as_deref().unwrap_or("?"),
+            r.candidate_run.as_deref().unwrap_or("?")
+        ),
+        compared: format!(
+            "{} vs {}",
+            b_id.as_deref().unwrap_or("?"),
+            c_id.as_deref().unwrap_or("?")
+        ),
+    })
+}
+
+/// One task's sides in both runs, its difference and how it changed.
+fn task_delta(baseline: &Run, candidate: &Run, id: &str) -> TaskDelta {
+    let b = baseline.task(id).map(|t| side(baseline, t));
+    let c = candidate.task(id).map(|t| side(candidate, t));
+    let category = candidate
+        .task(id)
+        .or(baseline.task(id))
+        .map(|t| t.category.clone())
+        .unwrap_or_default();
+    // Every trial counts (an error as not passed), so a task both runs have always
+    // has a difference: erroring cannot take a task out of the paired statistics.
+    let delta = match (
+        b.as_ref().and_then(|s| s.pass_rate),
+        c.as_ref().and_then(|s| s.pass_rate),
+    ) {
+        (Some(x), Some(y)) => Some(y - x),
+        _ => None,
+    };
+    let change = match (&b, &c, delta) {
+        (Some(_), None, _) => "only_baseline",
+        (_, _, Some(d)) if d > 1e-12 => "improved",
+        (_, _, Some(d)) if d < -1e-12 => "regressed",
+        (Some(_), Some(_), _) => "same",
+        _ => "only_candidate",
+    };
+    TaskDelta {
+        task_id: id.to_owned(),
+        category,
+        baseline: b,
+        candidate: c,
+        delta,
+        change,
+    }
+}
+
+/// McNemar's exact test over the paired tasks, a task passing at [`TASK_PASS_THRESHOLD`].
+fn mcnemar(paired: &[&TaskDelta]) -> McNemar {
+    let rate = |s: &Option<TaskSide>| s.as_ref().and_then(|s| s.pass_rate).unwrap_or(0.0);
+    let mut mc = McNemar {
+        b: 0,
+        c: 0,
+        p_value: 1.0,
+        baseline_only: Vec::new(),
+        candidate_only: Vec::new(),
+    };
+    for t in paired {
+        let bp = rate(&t.baseline) >= TASK_PASS_THRESHOLD;
+        let cp = rate(&t.candidate) >= TASK_PASS_THRESHOLD;
+        if bp && !cp {
+            mc.b += 1;
+            mc.baseline_only.push(t.task_id.clone());
+        } else if cp && !bp {
+            mc.c += 1;
+            mc.candidate_only.push(t.task_id.clone());
+        }
+    }
+    mc.p_value = stats::mcnemar_exact(mc.b, mc.c);
+    mc
+}
+
+/// The paired statistics over the tasks both runs have (`b_sum`, `c_sum`: the runs' summaries,
+/// for the difference of total cost).
+fn paired_stats(
+    tasks: &[TaskDelta],
+    draws: stats::Draws,
+    b_sum: &RunSummary,
+    c_sum: &RunSummary,
+) -> PairedStats {
+    let paired: Vec<&TaskDelta> = tasks.iter().filter(|t| t.delta.is_some()).collect();
+    let diffs: Vec<f64> = paired.iter().filter_map(|t| t.delta).collect();
+    let mc = mcnemar(&paired);
+    let test = stats::sign_flip(&diffs, 0.95, PASS_RATE_RANGE, draws);
+    let m = diffs.len();
+    let sides: Vec<(crate::mde::Counts, crate::mde::Counts)> = paired
+        .iter()
+        .filter_map(|t| {
+            let (b, c) = (t.baseline.as_ref()?, t.candidate.as_ref()?);
+            Some(((b.trials(), b.passed), (c.trials(), c.passed)))
+        })
+        .collect();
+    let mde = crate::mde::Mde::for_comparison(sd(&diffs), &sides);
+    PairedStats {
+        tasks: m,
+        excluded: tasks
+            .iter()
+            .filter(|t| t.delta.is_none())
+            .map(|t| t.task_id.clone())
+            .collect(),
+        mean_diff: (m > 0).then(|| diffs.iter().sum::<f64>() / m as f64),
+        test,
+        mcnemar: mc,
+        mde,
+        pass_at_k: paired_pass_at_k(&sides),
+        tokens: stats::growth::growth(&means_of(&paired, |s| s.mean_tokens), 0.95),
+        steps: stats::growth::growth(&means_of(&paired, |s| s.mean_steps), 0.95),
+        cost: stats::growth::growth(&means_of(&paired, |s| s.mean_cost_usd), 0.95),
+        cost_delta_usd: c_sum
+            .usage
+            .cost_usd
+            .zip(b_sum.usage.cost_usd)
+            .map(|(c, b)| c - b),
+    }
+}
+
 impl Comparison {
     pub fn compute(
         baseline: &Run,
@@ -296,18 +447,7 @@ impl Comparison {
         draws: stats::Draws,
         resamples: usize,
     ) -> Result<Comparison> {
-        // A task quarantined for either run is left out of both.
-        let as_entries = |r: &Run| -> Vec<crate::quarantine::QuarantineEntry> {
-            r.quarantined
-                .iter()
-                .map(|q| crate::quarantine::QuarantineEntry {
-                    task: q.task_id.clone(),
-                    reason: q.reason.clone(),
-                })
-                .collect()
-        };
-        let baseline = &baseline.clone().quarantine(&as_entries(candidate));
-        let candidate = &candidate.clone().quarantine(&as_entries(baseline));
+        let (baseline, candidate) = &quarantine_both(baseline, candidate);
         let ids: BTreeSet<&str> = baseline
             .tasks
             .iter()
@@ -318,228 +458,100 @@ impl Comparison {
             .iter()
             .filter(|id| baseline.task(id).is_some() && candidate.task(id).is_some())
             .count();
-        let (b_id, c_id) = (baseline.run_id(), candidate.run_id());
-        if let Some(r) = pairwise.iter().find(|r| {
-            (r.baseline_run.is_some() && r.baseline_run != b_id)
-                || (r.candidate_run.is_some() && r.candidate_run != c_id)
-        }) {
-            return Err(ReportError::PairwiseRunMismatch {
-                task: r.task_id.clone(),
-                judged: format!(
-                    "{} vs {}",
-                    r.baseline_run.as_deref().unwrap_or("?"),
-                    r.candidate_run.as_deref().unwrap_or("?")
-                ),
-                compared: format!(
-                    "{} vs {}",
-                    b_id.as_deref().unwrap_or("?"),
-                    c_id.as_deref().unwrap_or("?")
-                ),
-            });
-        }
+        check_pairwise_runs(&pairwise, baseline, candidate)?;
         if shared == 0 {
             return Err(ReportError::NoCommonTasks {
                 baseline: baseline.dir.clone(),
                 candidate: candidate.dir.clone(),
             });
         }
-        let mut tasks = Vec::new();
-        for id in ids {
-            let b = baseline.task(id).map(|t| side(baseline, t));
-            let c = candidate.task(id).map(|t| side(candidate, t));
-            let category = candidate
-                .task(id)
-                .or(baseline.task(id))
-                .map(|t| t.category.clone())
-                .unwrap_or_default();
-            // Every trial counts (an error as not passed), so a task both runs have always
-            // has a difference: erroring cannot take a task out of the paired statistics.
-            let delta = match (
-                b.as_ref().and_then(|s| s.pass_rate),
-                c.as_ref().and_then(|s| s.pass_rate),
-            ) {
-                (Some(x), Some(y)) => Some(y - x),
-                _ => None,
-            };
-            let change = match (&b, &c, delta) {
-                (Some(_), None, _) => "only_baseline",
-                (_, _, Some(d)) if d > 1e-12 => "improved",
-                (_, _, Some(d)) if d < -1e-12 => "regressed",
-                (Some(_), Some(_), _) => "same",
-                _ => "only_candidate",
-            };
-            tasks.push(TaskDelta {
-                task_id: id.to_owned(),
-                category,
-                baseline: b,
-                candidate: c,
-                delta,
-                change,
-            });
-        }
-
-        let paired: Vec<&TaskDelta> = tasks.iter().filter(|t| t.delta.is_some()).collect();
-        let diffs: Vec<f64> = paired.iter().filter_map(|t| t.delta).collect();
-        let rate = |s: &Option<TaskSide>| s.as_ref().and_then(|s| s.pass_rate).unwrap_or(0.0);
-        let mut mc = McNemar {
-            b: 0,
-            c: 0,
-            p_value: 1.0,
-            baseline_only: Vec::new(),
-            candidate_only: Vec::new(),
-        };
-        for t in &paired {
-            let bp = rate(&t.baseline) >= TASK_PASS_THRESHOLD;
-            let cp = rate(&t.candidate) >= TASK_PASS_THRESHOLD;
-            if bp && !cp {
-                mc.b += 1;
-                mc.baseline_only.push(t.task_id.clone());
-            } else if cp && !bp {
-                mc.c += 1;
-                mc.candidate_only.push(t.task_id.clone());
-            }
-        }
-        mc.p_value = stats::mcnemar_exact(mc.b, mc.c);
-        let test = stats::sign_flip(&diffs, 0.95, PASS_RATE_RANGE, draws);
-        let m = diffs.len();
-        let sides: Vec<(crate::mde::Counts, crate::mde::Counts)> = paired
-            .iter()
-            .filter_map(|t| {
-                let (b, c) = (t.baseline.as_ref()?, t.candidate.as_ref()?);
-                Some(((b.trials(), b.passed), (c.trials(), c.passed)))
-            })
+        let tasks: Vec<TaskDelta> = ids
+            .into_iter()
+            .map(|id| task_delta(baseline, candidate, id))
             .collect();
-        let mde = crate::mde::Mde::for_comparison(sd(&diffs), &sides);
         let (b_sum, c_sum) = (
             RunSummary::compute_with(baseline, resamples),
             RunSummary::compute_with(candidate, resamples),
         );
-        let stats = PairedStats {
-            tasks: m,
-            excluded: tasks
-                .iter()
-                .filter(|t| t.delta.is_none())
-                .map(|t| t.task_id.clone())
-                .collect(),
-            mean_diff: (m > 0).then(|| diffs.iter().sum::<f64>() / m as f64),
-            test,
-            mcnemar: mc,
-            mde,
-            pass_at_k: paired_pass_at_k(&sides),
-            tokens: stats::growth::growth(&means_of(&paired, |s| s.mean_tokens), 0.95),
-            steps: stats::growth::growth(&means_of(&paired, |s| s.mean_steps), 0.95),
-            cost: stats::growth::growth(&means_of(&paired, |s| s.mean_cost_usd), 0.95),
-            cost_delta_usd: c_sum
-                .usage
-                .cost_usd
-                .zip(b_sum.usage.cost_usd)
-                .map(|(c, b)| c - b),
-        };
+        let paired = paired_stats(&tasks, draws, &b_sum, &c_sum);
         Ok(Comparison {
             baseline_dir: baseline.dir.display().to_string(),
             candidate_dir: candidate.dir.display().to_string(),
             baseline: b_sum,
             candidate: c_sum,
             tasks,
-            paired: stats,
+            paired,
             pairwise: summarize_pairwise(pairwise),
         })
     }
 
     /// The plain-text summary `nab compare` prints.
     pub fn terminal_summary(&self) -> String {
-        use std::fmt::Write;
-        let pct = |v: Option<f64>| {
-            v.map(|v| format!("{:.1}%", v * 100.0))
-                .unwrap_or_else(|| "—".into())
-        };
-        let ci = |v: Option<Interval>| {
-            v.map(|i| format!("[{:.1}, {:.1}]", i.low * 100.0, i.high * 100.0))
-                .unwrap_or_else(|| "—".into())
-        };
-        let pts = |v: Option<f64>| {
-            v.map(|v| format!("{:+.1} pts", v * 100.0))
-                .unwrap_or_else(|| "—".into())
-        };
         let mut s = String::new();
-        let (b, c, p) = (&self.baseline, &self.candidate, &self.paired);
-        let _ = writeln!(s, "{:<22} {:>22} {:>22}", "", "baseline", "candidate");
-        let _ = writeln!(
-            s,
-            "{:<22} {:>22} {:>22}",
+        self.write_runs_table(&mut s);
+        self.write_paired(&mut s);
+        self.write_changed_tasks(&mut s);
+        if let Some(pw) = &self.pairwise {
+            write_pairwise(&mut s, pw);
+        }
+        s
+    }
+
+    /// The two runs side by side: size, pass rates, errors, tokens and cost.
+    fn write_runs_table(&self, s: &mut String) {
+        let (b, c) = (&self.baseline, &self.candidate);
+        let mut row = |label: &str, b: &dyn Display, c: &dyn Display| {
+            let _ = writeln!(s, "{label:<22} {b:>22} {c:>22}");
+        };
+        row("", &"baseline", &"candidate");
+        row(
             "run",
-            b.run_id.as_deref().unwrap_or("?"),
-            c.run_id.as_deref().unwrap_or("?")
+            &b.run_id.as_deref().unwrap_or("?"),
+            &c.run_id.as_deref().unwrap_or("?"),
         );
-        let _ = writeln!(
-            s,
-            "{:<22} {:>22} {:>22}",
+        row(
             "tasks × trials",
-            format!("{} / {}", b.tasks, b.trials),
-            format!("{} / {}", c.tasks, c.trials)
+            &format!("{} / {}", b.tasks, b.trials),
+            &format!("{} / {}", c.tasks, c.trials),
         );
-        let _ = writeln!(
-            s,
-            "{:<22} {:>22} {:>22}",
-            "pass rate",
-            pct(b.pass_rate),
-            pct(c.pass_rate)
-        );
-        let _ = writeln!(
-            s,
-            "{:<22} {:>22} {:>22}",
-            "95% CI (Wilson)",
-            ci(b.pass_rate_ci),
-            ci(c.pass_rate_ci)
-        );
-        let _ = writeln!(
-            s,
-            "{:<22} {:>22} {:>22}",
+        row("pass rate", &pct(b.pass_rate), &pct(c.pass_rate));
+        row("95% CI (Wilson)", &ci(b.pass_rate_ci), &ci(c.pass_rate_ci));
+        row(
             "over scored trials",
-            pct(b.scored_pass_rate),
-            pct(c.scored_pass_rate)
+            &pct(b.scored_pass_rate),
+            &pct(c.scored_pass_rate),
         );
-        let _ = writeln!(
-            s,
-            "{:<22} {:>22} {:>22}",
-            "infrastructure errors", b.infra.error_trials, c.infra.error_trials
+        row(
+            "infrastructure errors",
+            &b.infra.error_trials,
+            &c.infra.error_trials,
         );
-        let _ = writeln!(
-            s,
-            "{:<22} {:>22} {:>22}",
+        row(
             "error rate (trials)",
-            pct(b.error_rate),
-            pct(c.error_rate)
+            &pct(b.error_rate),
+            &pct(c.error_rate),
         );
-        let _ = writeln!(
-            s,
-            "{:<22} {:>22} {:>22}",
-            "tokens", b.usage.total_tokens, c.usage.total_tokens
-        );
-        let usd = crate::format::usd;
-        let _ = writeln!(
-            s,
-            "{:<22} {:>22} {:>22}",
-            "cost (USD)",
-            usd(b.usage.cost_usd),
-            usd(c.usage.cost_usd)
-        );
+        row("tokens", &b.usage.total_tokens, &c.usage.total_tokens);
+        row("cost (USD)", &usd(b.usage.cost_usd), &usd(c.usage.cost_usd));
         let per_solved = |r: &Option<stats::ratio::Ratio>| {
             r.as_ref()
                 .map(crate::format::ratio_usd)
                 .unwrap_or_else(|| "—".into())
         };
-        let _ = writeln!(
-            s,
-            "{:<22} {:>22} {:>22}",
+        row(
             "cost per solved task",
-            per_solved(&b.cost_per_solved),
-            per_solved(&c.cost_per_solved)
+            &per_solved(&b.cost_per_solved),
+            &per_solved(&c.cost_per_solved),
         );
         let _ = writeln!(
             s,
             "(pass rate: every trial counts, an infrastructure error as not passed; the rate over scored trials leaves errors out)"
         );
+    }
+
+    /// The paired statistics: difference, its test and interval, ratios, pass@k and MDE.
+    fn write_paired(&self, s: &mut String) {
+        let (b, c, p) = (&self.baseline, &self.candidate, &self.paired);
         let _ = writeln!(s);
         let _ = writeln!(s, "paired over {} tasks (clustered by task):", p.tasks);
         let _ = writeln!(s, "  mean difference      {}", pts(p.mean_diff));
@@ -598,83 +610,103 @@ impl Comparison {
         if !p.excluded.is_empty() {
             let _ = writeln!(s, "  excluded (in one run only): {}", p.excluded.join(", "));
         }
-        let changed: Vec<&TaskDelta> = self.tasks.iter().filter(|t| t.change != "same").collect();
-        if !changed.is_empty() {
-            let _ = writeln!(s);
-            let _ = writeln!(s, "changed tasks:");
-            for t in changed {
-                let frac = |x: &Option<TaskSide>| {
-                    x.as_ref()
-                        .map(|x| format!("{}/{}", x.passed, x.scored))
-                        .unwrap_or_else(|| "—".into())
-                };
-                let _ = writeln!(
-                    s,
-                    "  {:<40} {:>7} → {:<7} {:<14} {}",
-                    t.task_id,
-                    frac(&t.baseline),
-                    frac(&t.candidate),
-                    t.change,
-                    pts(t.delta)
-                );
-            }
-        }
-        if let Some(pw) = &self.pairwise {
-            let _ = writeln!(s);
-            let _ = writeln!(
-                s,
-                "pairwise judge: candidate {} · baseline {} · tie {} (inconsistent {:.0}%), counts over all pairs (no interval: trials of a task are not independent; see by task)",
-                pw.candidate_wins,
-                pw.baseline_wins,
-                pw.ties,
-                pw.inconsistency_rate * 100.0
-            );
-            let _ = writeln!(
-                s,
-                "by task (preference for the candidate; 0.5 = none; 95% interval and p of no preference from the sign-flip test over tasks):"
-            );
-            let line = |p: &crate::pairwise::Preference| {
-                format!(
-                    "{:.3} {} p={} over {} tasks ({} pairs), swap-consistent {:.0}%",
-                    p.mean,
-                    p.interval
-                        .map(|i| format!("[{:.3}, {:.3}]", i.low, i.high))
-                        .unwrap_or_else(|| "[—]".into()),
-                    p.p_value
-                        .map(|v| format!("{v:.4}"))
-                        .unwrap_or_else(|| "—".into()),
-                    p.tasks,
-                    p.pairs,
-                    p.swap_consistency * 100.0
-                )
-            };
-            for j in &pw.judges {
-                let _ = writeln!(s, "  {:<28} {}", j.judge, line(&j.preference));
-            }
-            if pw.judges.len() > 1
-                && let Some(c) = &pw.combined
-            {
-                let _ = writeln!(s, "  {:<28} {}", "all judges combined", line(c));
-            }
-            if let Some(a) = &pw.agreement {
-                let _ = writeln!(
-                    s,
-                    "  judges agree on {:.0}% of {} shared pairs{}",
-                    a.rate * 100.0,
-                    a.items,
-                    match (a.kappa, a.kappa_method) {
-                        (Some(k), Some("fleiss")) => format!(
-                            " (Fleiss' κ {k:.2} over {} pairs all judges read)",
-                            a.kappa_items
-                        ),
-                        (Some(k), _) => format!(" (Cohen's κ {k:.2})"),
-                        (None, _) => String::new(),
-                    }
-                );
-            }
-        }
-        s
     }
+
+    /// The tasks whose pass rate changed (or that only one run has), one a line.
+    fn write_changed_tasks(&self, s: &mut String) {
+        let changed: Vec<&TaskDelta> = self.tasks.iter().filter(|t| t.change != "same").collect();
+        if changed.is_empty() {
+            return;
+        }
+        let _ = writeln!(s);
+        let _ = writeln!(s, "changed tasks:");
+        let frac = |x: &Option<TaskSide>| {
+            x.as_ref()
+                .map(|x| format!("{}/{}", x.passed, x.scored))
+                .unwrap_or_else(|| "—".into())
+        };
+        for t in changed {
+            let _ = writeln!(
+                s,
+                "  {:<40} {:>7} → {:<7} {:<14} {}",
+                t.task_id,
+                frac(&t.baseline),
+                frac(&t.candidate),
+                t.change,
+                pts(t.delta)
+            );
+        }
+    }
+}
+
+/// The pairwise judge's section of the terminal summary: counts, preference by judge, agreement.
+fn write_pairwise(s: &mut String, pw: &PairwiseSummary) {
+    let _ = writeln!(s);
+    let _ = writeln!(
+        s,
+        "pairwise judge: candidate {} · baseline {} · tie {} (inconsistent {:.0}%), counts over all pairs (no interval: trials of a task are not independent; see by task)",
+        pw.candidate_wins,
+        pw.baseline_wins,
+        pw.ties,
+        pw.inconsistency_rate * 100.0
+    );
+    let _ = writeln!(
+        s,
+        "by task (preference for the candidate; 0.5 = none; 95% interval and p of no preference from the sign-flip test over tasks):"
+    );
+    for j in &pw.judges {
+        let _ = writeln!(s, "  {:<28} {}", j.judge, preference_text(&j.preference));
+    }
+    if pw.judges.len() > 1
+        && let Some(c) = &pw.combined
+    {
+        let _ = writeln!(s, "  {:<28} {}", "all judges combined", preference_text(c));
+    }
+    if let Some(a) = &pw.agreement {
+        let _ = writeln!(
+            s,
+            "  judges agree on {:.0}% of {} shared pairs{}",
+            a.rate * 100.0,
+            a.items,
+            match (a.kappa, a.kappa_method) {
+                (Some(k), Some("fleiss")) => format!(
+                    " (Fleiss' κ {k:.2} over {} pairs all judges read)",
+                    a.kappa_items
+                ),
+                (Some(k), _) => format!(" (Cohen's κ {k:.2})"),
+                (None, _) => String::new(),
+            }
+        );
+    }
+}
+
+/// `0.620 [0.510, 0.730] p=0.0312 over 12 tasks (36 pairs), swap-consistent 92%`.
+fn preference_text(p: &crate::pairwise::Preference) -> String {
+    format!(
+        "{:.3} {} p={} over {} tasks ({} pairs), swap-consistent {:.0}%",
+        p.mean,
+        p.interval
+            .map(|i| format!("[{:.3}, {:.3}]", i.low, i.high))
+            .unwrap_or_else(|| "[—]".into()),
+        p.p_value
+            .map(|v| format!("{v:.4}"))
+            .unwrap_or_else(|| "—".into()),
+        p.tasks,
+        p.pairs,
+        p.swap_consistency * 100.0
+    )
+}
+
+/// A 95% interval of a share in percent, `[61.2, 78.9]` (`—` when there is none).
+fn ci(v: Option<Interval>) -> String {
+    v.map(|i| format!("[{:.1}, {:.1}]", i.low * 100.0, i.high * 100.0))
+        .unwrap_or_else(|| "—".into())
+}
+
+/// A difference of shares in percentage points, `+4.2 pts` (`—` when there is none).
+fn pts(v: Option<f64>) -> String {
+    v.map(|v| format!("{:+.1} pts", v * 100.0))
+        .unwrap_or_else(|| "—".into())
 }
 
 /// ", 20000 Monte Carlo draws, seed S" when the test was sampled.

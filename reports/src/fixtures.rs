@@ -198,86 +198,7 @@ fn write_trial(dir: &Path, spec: &SynthSpec, r: &TrialRecord) -> std::io::Result
         .trial_of(r)
         .map_err(std::io::Error::other)?;
     std::fs::create_dir_all(d.path())?;
-    let mut transcript = String::new();
-    let mut events = String::new();
-    let mut messages = vec![
-        json!({"role": "system", "content": "You are nab-agent, a coding agent. Use the tools to solve the task.\n".repeat(20)}),
-        json!({"role": "user", "content": "The function `paginate` in `src/app.py` drops the last item of each page."}),
-    ];
-    for turn in 0..spec.turns {
-        let last = turn + 1 == spec.turns;
-        let call_id = format!("call_{turn}");
-        let (name, args) = match turn % 3 {
-            0 => (
-                "read_file",
-                json!({"path": "src/app.py", "offset": 1}).to_string(),
-            ),
-            1 => (
-                "grep_code",
-                json!({"pattern": "def paginate", "path": "src"}).to_string(),
-            ),
-            _ => (
-                "execute_command",
-                json!({"argv": ["python3", "-m", "pytest", "-q"]}).to_string(),
-            ),
-        };
-        let message = if last {
-            json!({"role": "assistant", "content": "I fixed the slice bound in `paginate`; the tests pass."})
-        } else {
-            json!({"role": "assistant", "content": format!("Step {turn}: checking the code."),
-                   "reasoning_content": "The slice end is exclusive, so page * size + size is right and the bug is in the start index.",
-                   "tool_calls": [{"id": call_id, "type": "function", "function": {"name": name, "arguments": args}}]})
-        };
-        let line = json!({
-            "v": 1, "ts": "2026-11-30T04:00:00.000Z", "seq": turn, "provider": spec.model, "stream": true,
-            "request": {"model": "m", "messages": messages},
-            "response": {"object": "chat.completion", "choices": [{"index": 0, "message": message, "finish_reason": if last {"stop"} else {"tool_calls"}}]},
-            "usage": {"prompt_tokens": 1000 + 500 * turn, "completion_tokens": 120},
-            "latency_ms": 850, "status": 200, "retries": 0
-        });
-        transcript.push_str(&line.to_string());
-        transcript.push('\n');
-        events.push_str(
-            &json!({"v": 1, "ts": "2026-11-30T04:00:01.000Z", "kind": "model_call", "step": turn,
-                    "usage": {"prompt_tokens": 1000, "completion_tokens": 120}, "latency_ms": 850})
-            .to_string(),
-        );
-        events.push('\n');
-        if !last {
-            let output = if turn == 0 {
-                // One long tool output per trial: a file listing far beyond the collapse limit.
-                (0..)
-                    .map(|i| format!("{i:>5}\tdef helper_{i}(items, page, size): return items[page * size:(page + 1) * size]\n"))
-                    .take_while({
-                        let mut n = 0usize;
-                        move |l: &String| {
-                            n += l.len();
-                            n <= spec.long_output_chars
-                        }
-                    })
-                    .collect::<String>()
-            } else {
-                format!(
-                    "src/app.py:12: def paginate(items, page, size):\n{}",
-                    "ok\n".repeat(3)
-                )
-            };
-            messages.push(message.clone());
-            messages.push(json!({"role": "tool", "tool_call_id": call_id, "content": output}));
-            events.push_str(
-                &json!({"v": 1, "ts": "2026-11-30T04:00:02.000Z", "kind": "tool_call", "step": turn,
-                        "tool_call_id": call_id, "name": name, "args_summary": args.chars().take(80).collect::<String>(),
-                        "status": if turn % 5 == 4 {"error"} else {"ok"}, "duration_ms": 120})
-                .to_string(),
-            );
-            events.push('\n');
-        }
-    }
-    events.push_str(
-        &json!({"v": 1, "ts": "2026-11-30T04:05:00.000Z", "kind": "finish", "exit_reason": "final_answer", "steps": spec.turns})
-            .to_string(),
-    );
-    events.push('\n');
+    let (transcript, events) = transcript_and_events(spec);
     std::fs::write(d.transcript(), transcript)?;
     std::fs::write(d.events(), events)?;
     std::fs::write(
@@ -298,4 +219,101 @@ fn write_trial(dir: &Path, spec: &SynthSpec, r: &TrialRecord) -> std::io::Result
     )?;
     std::fs::write(d.agent_log(), "nab-agent 0.1.0 starting\n".repeat(40))?;
     Ok(())
+}
+
+/// A trial's transcript.jsonl and events.jsonl: `spec.turns` model calls, each but the last
+/// with one tool call whose result the next request carries.
+fn transcript_and_events(spec: &SynthSpec) -> (String, String) {
+    let mut transcript = String::new();
+    let mut events = String::new();
+    let mut messages = vec![
+        json!({"role": "system", "content": "You are nab-agent, a coding agent. Use the tools to solve the task.\n".repeat(20)}),
+        json!({"role": "user", "content": "The function `paginate` in `src/app.py` drops the last item of each page."}),
+    ];
+    let push_line = |out: &mut String, v: serde_json::Value| {
+        out.push_str(&v.to_string());
+        out.push('\n');
+    };
+    for turn in 0..spec.turns {
+        let last = turn + 1 == spec.turns;
+        let call_id = format!("call_{turn}");
+        let (name, args) = tool_of_turn(turn);
+        let message = if last {
+            json!({"role": "assistant", "content": "I fixed the slice bound in `paginate`; the tests pass."})
+        } else {
+            json!({"role": "assistant", "content": format!("Step {turn}: checking the code."),
+                   "reasoning_content": "The slice end is exclusive, so page * size + size is right and the bug is in the start index.",
+                   "tool_calls": [{"id": call_id, "type": "function", "function": {"name": name, "arguments": args}}]})
+        };
+        push_line(
+            &mut transcript,
+            json!({
+                "v": 1, "ts": "2026-11-30T04:00:00.000Z", "seq": turn, "provider": spec.model, "stream": true,
+                "request": {"model": "m", "messages": messages},
+                "response": {"object": "chat.completion", "choices": [{"index": 0, "message": message, "finish_reason": if last {"stop"} else {"tool_calls"}}]},
+                "usage": {"prompt_tokens": 1000 + 500 * turn, "completion_tokens": 120},
+                "latency_ms": 850, "status": 200, "retries": 0
+            }),
+        );
+        push_line(
+            &mut events,
+            json!({"v": 1, "ts": "2026-11-30T04:00:01.000Z", "kind": "model_call", "step": turn,
+                    "usage": {"prompt_tokens": 1000, "completion_tokens": 120}, "latency_ms": 850}),
+        );
+        if !last {
+            messages.push(message.clone());
+            messages.push(json!({"role": "tool", "tool_call_id": call_id, "content": tool_output(turn, spec)}));
+            push_line(
+                &mut events,
+                json!({"v": 1, "ts": "2026-11-30T04:00:02.000Z", "kind": "tool_call", "step": turn,
+                        "tool_call_id": call_id, "name": name, "args_summary": args.chars().take(80).collect::<String>(),
+                        "status": if turn % 5 == 4 {"error"} else {"ok"}, "duration_ms": 120}),
+            );
+        }
+    }
+    push_line(
+        &mut events,
+        json!({"v": 1, "ts": "2026-11-30T04:05:00.000Z", "kind": "finish", "exit_reason": "final_answer", "steps": spec.turns}),
+    );
+    (transcript, events)
+}
+
+/// The tool a turn calls and its arguments (JSON), in turn: read, grep, run the tests.
+fn tool_of_turn(turn: usize) -> (&'static str, String) {
+    match turn % 3 {
+        0 => (
+            "read_file",
+            json!({"path": "src/app.py", "offset": 1}).to_string(),
+        ),
+        1 => (
+            "grep_code",
+            json!({"pattern": "def paginate", "path": "src"}).to_string(),
+        ),
+        _ => (
+            "execute_command",
+            json!({"argv": ["python3", "-m", "pytest", "-q"]}).to_string(),
+        ),
+    }
+}
+
+/// The result of a turn's tool call: the first turn's is long, the others short.
+fn tool_output(turn: usize, spec: &SynthSpec) -> String {
+    if turn == 0 {
+        // One long tool output per trial: a file listing far beyond the collapse limit.
+        (0..)
+            .map(|i| format!("{i:>5}\tdef helper_{i}(items, page, size): return items[page * size:(page + 1) * size]\n"))
+            .take_while({
+                let mut n = 0usize;
+                move |l: &String| {
+                    n += l.len();
+                    n <= spec.long_output_chars
+                }
+            })
+            .collect::<String>()
+    } else {
+        format!(
+            "src/app.py:12: def paginate(items, page, size):\n{}",
+            "ok\n".repeat(3)
+        )
+    }
 }

@@ -241,42 +241,6 @@ impl RunSummary {
             .then(|| scored_rates.iter().sum::<f64>() / scored_rates.len() as f64);
         let max_n = run.tasks.iter().map(|t| t.trials()).max().unwrap_or(0);
 
-        let k_metric = |k: u32, f: fn(u32, u32, u32) -> Option<f64>| {
-            let vals: Vec<f64> = run
-                .tasks
-                .iter()
-                .filter_map(|t| f(t.trials(), t.passed, k))
-                .collect();
-            KMetric {
-                k,
-                value: (!vals.is_empty()).then(|| vals.iter().sum::<f64>() / vals.len() as f64),
-                tasks: vals.len(),
-            }
-        };
-        let pass_at_k = (1..=max_n).map(|k| k_metric(k, stats::pass_at_k)).collect();
-        let pass_hat_k = (1..=max_n)
-            .map(|k| k_metric(k, stats::pass_hat_k))
-            .collect();
-
-        let mut by_cat: BTreeMap<&str, Vec<&crate::run::TaskTrials>> = BTreeMap::new();
-        for t in &run.tasks {
-            by_cat.entry(t.category.as_str()).or_default().push(t);
-        }
-        let categories = by_cat
-            .into_iter()
-            .map(|(cat, ts)| {
-                let r: Vec<f64> = ts.iter().filter_map(|t| t.pass_rate()).collect();
-                let p = (!r.is_empty()).then(|| r.iter().sum::<f64>() / r.len() as f64);
-                CategorySummary {
-                    category: cat.to_owned(),
-                    tasks: ts.len(),
-                    scored_tasks: ts.iter().filter(|t| t.scored > 0).count(),
-                    pass_rate: p,
-                    ci: p.and_then(|p| stats::wilson(p * r.len() as f64, r.len() as f64, Z95)),
-                }
-            })
-            .collect();
-
         // Flakiness is about the agent's verdicts: scored trials only.
         let scored_counts: Vec<(u32, u32)> =
             run.tasks.iter().map(|t| (t.scored, t.passed)).collect();
@@ -284,58 +248,12 @@ impl RunSummary {
         let counts: Vec<(u32, u32)> = run.tasks.iter().map(|t| (t.trials(), t.passed)).collect();
 
         let infra = infra_summary(run);
-
-        let mut usage = UsageTotals::default();
-        let mut safety = SafetySummary::default();
-        // Saturating: token counts are what an upstream reported, absurd ones included.
-        for r in &run.records {
-            usage.llm_calls = usage.llm_calls.saturating_add(r.llm_calls.unwrap_or(0));
-            usage.input_tokens = usage
-                .input_tokens
-                .saturating_add(r.input_tokens.unwrap_or(0));
-            usage.output_tokens = usage
-                .output_tokens
-                .saturating_add(r.output_tokens.unwrap_or(0));
-            usage.cached_tokens = usage
-                .cached_tokens
-                .saturating_add(r.cached_tokens.unwrap_or(0));
-            usage.cache_write_tokens = usage
-                .cache_write_tokens
-                .saturating_add(r.cache_write_tokens.unwrap_or(0));
-            if let Some(c) = r.cost_usd {
-                let total = usage.cost_usd.get_or_insert(0.0);
-                *total = (*total + c).min(f64::MAX);
-                usage.cost_known_trials += 1;
-            }
-            safety.violations += r.violations.len();
-            safety.trials_with_violations += usize::from(!r.violations.is_empty());
-            safety.policy_blocks += r.policy_blocks.unwrap_or(0);
-        }
-        usage.total_tokens = usage.input_tokens.saturating_add(usage.output_tokens);
-
+        let (usage, safety) = usage_and_safety(run);
         let scored: Vec<&TrialRecord> = run
             .records
             .iter()
             .filter(|r| r.status != TrialStatus::Error)
             .collect();
-        let collect = |f: &dyn Fn(&TrialRecord) -> Option<f64>| {
-            scored.iter().filter_map(|r| f(r)).collect::<Vec<_>>()
-        };
-        let distributions = Distributions {
-            tokens: Dist::of(&collect(&trial_tokens)),
-            steps: Dist::of(&collect(&|r| r.steps.map(|s| s as f64))),
-            tool_failure_rate: Dist::of(&collect(&|r| r.tool_failure_rate)),
-            agent_s: Dist::of(&collect(&|r| Some(r.agent_s))),
-            model_s: Dist::of(&collect(&|r| r.model_s)),
-            own_s: Dist::of(&collect(&|r| r.model_s.map(|_| own_seconds(r)))),
-            // Every trial with a cost: an error's calls were paid for too.
-            cost_usd: Dist::of(
-                &run.records
-                    .iter()
-                    .filter_map(|r| r.cost_usd)
-                    .collect::<Vec<_>>(),
-            ),
-        };
 
         RunSummary {
             v: SUMMARY_VERSION,
@@ -354,9 +272,9 @@ impl RunSummary {
             pass_rate,
             pass_rate_ci,
             scored_pass_rate,
-            pass_at_k,
-            pass_hat_k,
-            categories,
+            pass_at_k: k_metrics(run, max_n, stats::pass_at_k),
+            pass_hat_k: k_metrics(run, max_n, stats::pass_hat_k),
+            categories: category_summaries(run),
             flip_rate: stats::flip_rate(&scored_counts),
             flaky_tasks: flaky_tasks(run),
             compaction: crate::compaction::compaction_rows(run),
@@ -368,7 +286,7 @@ impl RunSummary {
             infra,
             cost_per_solved: cost_per_solved(run, resamples),
             usage,
-            distributions,
+            distributions: distributions(run, &scored),
             safety,
             judges: crate::judge_summary::summarize(run),
         }
@@ -386,6 +304,101 @@ impl RunSummary {
             .iter()
             .find(|m| m.k == k)
             .and_then(|m| m.value)
+    }
+}
+
+/// `f` (pass@k or pass^k) averaged over the tasks it is defined for, for every k from 1 to
+/// `max_n`.
+fn k_metrics(run: &Run, max_n: u32, f: fn(u32, u32, u32) -> Option<f64>) -> Vec<KMetric> {
+    (1..=max_n)
+        .map(|k| {
+            let vals: Vec<f64> = run
+                .tasks
+                .iter()
+                .filter_map(|t| f(t.trials(), t.passed, k))
+                .collect();
+            KMetric {
+                k,
+                value: (!vals.is_empty()).then(|| vals.iter().sum::<f64>() / vals.len() as f64),
+                tasks: vals.len(),
+            }
+        })
+        .collect()
+}
+
+/// Pass rate and its interval per category, in category order.
+fn category_summaries(run: &Run) -> Vec<CategorySummary> {
+    let mut by_cat: BTreeMap<&str, Vec<&crate::run::TaskTrials>> = BTreeMap::new();
+    for t in &run.tasks {
+        by_cat.entry(t.category.as_str()).or_default().push(t);
+    }
+    by_cat
+        .into_iter()
+        .map(|(cat, ts)| {
+            let r: Vec<f64> = ts.iter().filter_map(|t| t.pass_rate()).collect();
+            let p = (!r.is_empty()).then(|| r.iter().sum::<f64>() / r.len() as f64);
+            CategorySummary {
+                category: cat.to_owned(),
+                tasks: ts.len(),
+                scored_tasks: ts.iter().filter(|t| t.scored > 0).count(),
+                pass_rate: p,
+                ci: p.and_then(|p| stats::wilson(p * r.len() as f64, r.len() as f64, Z95)),
+            }
+        })
+        .collect()
+}
+
+/// Model usage and safety counts summed over every trial, errors included.
+fn usage_and_safety(run: &Run) -> (UsageTotals, SafetySummary) {
+    let mut usage = UsageTotals::default();
+    let mut safety = SafetySummary::default();
+    // Saturating: token counts are what an upstream reported, absurd ones included.
+    for r in &run.records {
+        usage.llm_calls = usage.llm_calls.saturating_add(r.llm_calls.unwrap_or(0));
+        usage.input_tokens = usage
+            .input_tokens
+            .saturating_add(r.input_tokens.unwrap_or(0));
+        usage.output_tokens = usage
+            .output_tokens
+            .saturating_add(r.output_tokens.unwrap_or(0));
+        usage.cached_tokens = usage
+            .cached_tokens
+            .saturating_add(r.cached_tokens.unwrap_or(0));
+        usage.cache_write_tokens = usage
+            .cache_write_tokens
+            .saturating_add(r.cache_write_tokens.unwrap_or(0));
+        if let Some(c) = r.cost_usd {
+            let total = usage.cost_usd.get_or_insert(0.0);
+            *total = (*total + c).min(f64::MAX);
+            usage.cost_known_trials += 1;
+        }
+        safety.violations += r.violations.len();
+        safety.trials_with_violations += usize::from(!r.violations.is_empty());
+        safety.policy_blocks += r.policy_blocks.unwrap_or(0);
+    }
+    usage.total_tokens = usage.input_tokens.saturating_add(usage.output_tokens);
+    (usage, safety)
+}
+
+/// The per-trial distributions: over the `scored` trials, but cost over every trial.
+fn distributions(run: &Run, scored: &[&TrialRecord]) -> Distributions {
+    let collect = |f: &dyn Fn(&TrialRecord) -> Option<f64>| {
+        scored.iter().filter_map(|r| f(r)).collect::<Vec<_>>()
+    };
+    Distributions {
+        tokens: Dist::of(&collect(&trial_tokens)),
+        steps: Dist::of(&collect(&|r| r.steps.map(|s| s as f64))),
+        tool_failure_rate: Dist::of(&collect(&|r| r.tool_failure_rate)),
+        agent_s: Dist::of(&collect(&|r| Some(r.agent_s))),
+        model_s: Dist::of(&collect(&|r| r.model_s)),
+        own_s: Dist::of(&collect(&|r| r.model_s.map(|_| own_seconds(r)))),
+        // Every trial with a cost: an error's calls were paid for too.
+        cost_usd: Dist::of(
+            &run.records
+                .iter()
+                .filter_map(|r| r.cost_usd)
+                .collect::<Vec<_>>(),
+        ),
     }
 }
 

@@ -23,14 +23,11 @@ fn trial_error_rate(s: &crate::summary::RunSummary) -> Option<f64> {
 /// over tasks in both runs) gives a one-sided p of a rise of at most α/2: its (1 − α)
 /// interval lies entirely above 0.
 pub(super) fn error_rate_increase(cmp: &Comparison, config: &GateConfig) -> RuleResult {
+    let skipped = |detail: String| {
+        RuleResult::new(INC_ID, INC_TITLE, RuleOutcome::Skipped, detail, Vec::new())
+    };
     if !config.fail_on_error_rate_increase {
-        return RuleResult::new(
-            INC_ID,
-            INC_TITLE,
-            RuleOutcome::Skipped,
-            "off (fail_on_error_rate_increase: false)".into(),
-            Vec::new(),
-        );
+        return skipped("off (fail_on_error_rate_increase: false)".into());
     }
     if let Some(skipped) = stale_cassette(cmp, config, INC_ID, INC_TITLE) {
         return skipped;
@@ -45,17 +42,11 @@ pub(super) fn error_rate_increase(cmp: &Comparison, config: &GateConfig) -> Rule
         })
         .collect();
     if diffs.len() < config.min_shared_tasks {
-        return RuleResult::new(
-            INC_ID,
-            INC_TITLE,
-            RuleOutcome::Skipped,
-            format!(
-                "not enough tasks: {} in both runs, the paired test needs at least {} (min_shared_tasks)",
-                diffs.len(),
-                config.min_shared_tasks
-            ),
-            Vec::new(),
-        );
+        return skipped(format!(
+            "not enough tasks: {} in both runs, the paired test needs at least {} (min_shared_tasks)",
+            diffs.len(),
+            config.min_shared_tasks
+        ));
     }
     let level = 1.0 - config.alpha;
     let Some(t) = stats::sign_flip(
@@ -64,15 +55,25 @@ pub(super) fn error_rate_increase(cmp: &Comparison, config: &GateConfig) -> Rule
         crate::compare::PASS_RATE_RANGE,
         config.draws(),
     ) else {
-        return RuleResult::new(
+        return skipped("no task in both runs".into());
+    };
+    let rates = error_rate_text(cmp, &t, level);
+    if t.p_upper <= config.alpha / 2.0 + 1e-12 {
+        RuleResult::new(
             INC_ID,
             INC_TITLE,
-            RuleOutcome::Skipped,
-            "no task in both runs".into(),
-            Vec::new(),
-        );
-    };
-    let rates = format!(
+            RuleOutcome::Fail,
+            format!("the candidate's error rate rose significantly: {rates}, entirely above 0"),
+            tasks_with_more_errors(cmp),
+        )
+    } else {
+        RuleResult::new(INC_ID, INC_TITLE, RuleOutcome::Pass, rates, Vec::new())
+    }
+}
+
+/// Both runs' error rates and the test of their per-task difference (`t`, at `level`).
+fn error_rate_text(cmp: &Comparison, t: &stats::SignFlip, level: f64) -> String {
+    format!(
         "error rate {} → {} of trials; per-task mean {}, {:.0}% interval [{:+.1}, {:+.1}] pts over {} tasks (exact sign-flip test, one-sided p of a rise = {:.4})",
         trial_error_rate(&cmp.baseline)
             .map(pct)
@@ -86,29 +87,21 @@ pub(super) fn error_rate_increase(cmp: &Comparison, config: &GateConfig) -> Rule
         t.interval.high * 100.0,
         t.n,
         t.p_upper
-    );
-    if t.p_upper <= config.alpha / 2.0 + 1e-12 {
-        let tasks = cmp
-            .tasks
-            .iter()
-            .filter(|t| {
-                let e = |s: &Option<crate::compare::TaskSide>| {
-                    s.as_ref().and_then(|s| s.error_rate()).unwrap_or(0.0)
-                };
-                e(&t.candidate) > e(&t.baseline)
-            })
-            .map(|t| t.task_id.clone())
-            .collect();
-        RuleResult::new(
-            INC_ID,
-            INC_TITLE,
-            RuleOutcome::Fail,
-            format!("the candidate's error rate rose significantly: {rates}, entirely above 0"),
-            tasks,
-        )
-    } else {
-        RuleResult::new(INC_ID, INC_TITLE, RuleOutcome::Pass, rates, Vec::new())
-    }
+    )
+}
+
+/// The tasks whose candidate trials errored more often than the baseline's.
+fn tasks_with_more_errors(cmp: &Comparison) -> Vec<String> {
+    cmp.tasks
+        .iter()
+        .filter(|t| {
+            let e = |s: &Option<crate::compare::TaskSide>| {
+                s.as_ref().and_then(|s| s.error_rate()).unwrap_or(0.0)
+            };
+            e(&t.candidate) > e(&t.baseline)
+        })
+        .map(|t| t.task_id.clone())
+        .collect()
 }
 
 const LIM_ID: &str = "error_rate_limit";

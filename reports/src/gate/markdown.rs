@@ -1,6 +1,7 @@
 //! The gate's Markdown summary (for a CI job summary or a pull-request comment).
 
 use super::{GateOutcome, RuleOutcome};
+use crate::compare::{Comparison, TaskSide};
 use std::fmt::Write;
 
 fn pct(v: Option<f64>) -> String {
@@ -12,9 +13,21 @@ fn cell(s: &str) -> String {
     s.replace('|', "\\|").replace('\n', " ")
 }
 
+/// The gate's summary: the verdict, the two runs, the rules, then what a reviewer should
+/// look at (replay misses and drift, changed tasks).
 pub fn render(g: &GateOutcome) -> String {
     let mut s = String::new();
-    let c = &g.comparison;
+    write_verdict(&mut s, g);
+    write_runs_table(&mut s, &g.comparison);
+    write_rules_and_notes(&mut s, g);
+    write_replay_misses(&mut s, &g.comparison);
+    write_replay_drift(&mut s, &g.comparison);
+    write_changed_tasks(&mut s, &g.comparison);
+    s
+}
+
+/// Passed, or failed with the failing rules.
+fn write_verdict(s: &mut String, g: &GateOutcome) {
     let failing: Vec<_> = g.failing().collect();
     if failing.is_empty() {
         let _ = writeln!(s, "## nab gate: ✅ passed\n");
@@ -25,6 +38,10 @@ pub fn render(g: &GateOutcome) -> String {
         }
         let _ = writeln!(s);
     }
+}
+
+/// The baseline and the candidate side by side.
+fn write_runs_table(s: &mut String, c: &Comparison) {
     let _ = writeln!(s, "| | baseline | candidate |\n|---|---:|---:|");
     let (b, k) = (&c.baseline, &c.candidate);
     let _ = writeln!(
@@ -77,15 +94,15 @@ pub fn render(g: &GateOutcome) -> String {
         "| tokens | {} | {} |",
         b.usage.total_tokens, k.usage.total_tokens
     );
-    let count = |f: fn(&crate::compare::TaskSide) -> usize, candidate: bool| -> usize {
+    let count = |f: fn(&TaskSide) -> usize, candidate: bool| -> usize {
         c.tasks
             .iter()
             .filter_map(|t| if candidate { &t.candidate } else { &t.baseline }.as_ref())
             .map(f)
             .sum()
     };
-    let drift = |t: &crate::compare::TaskSide| t.replay_drift.len();
-    let misses = |t: &crate::compare::TaskSide| t.replay_misses.len();
+    let drift = |t: &TaskSide| t.replay_drift.len();
+    let misses = |t: &TaskSide| t.replay_misses.len();
     let _ = writeln!(
         s,
         "| replay misses (trials) | {} | {} |",
@@ -98,6 +115,10 @@ pub fn render(g: &GateOutcome) -> String {
         count(drift, false),
         count(drift, true)
     );
+}
+
+/// Every rule's result and why, then the gate's notes.
+fn write_rules_and_notes(s: &mut String, g: &GateOutcome) {
     let _ = writeln!(s, "\n### Rules\n\n| rule | result | why |\n|---|---|---|");
     for r in &g.rules {
         let mark = match r.outcome {
@@ -113,32 +134,41 @@ pub fn render(g: &GateOutcome) -> String {
             let _ = writeln!(s, "- {}", cell(n));
         }
     }
+}
+
+/// The candidate's tasks whose replay found no recording, with the first miss in full.
+fn write_replay_misses(s: &mut String, c: &Comparison) {
     let missed: Vec<_> = c
         .tasks
         .iter()
         .filter_map(|t| Some((t, t.candidate.as_ref()?.replay_misses.first()?)))
         .collect();
-    if !missed.is_empty() {
+    if missed.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        s,
+        "\n### Replay misses: the agent's requests changed\n\nRe-record the cassette (`{}`) if the change is intended. These trials were not verified, so they are not counted as test failures.\n",
+        super::replay::RERECORD_HINT
+    );
+    for (t, msg) in &missed {
         let _ = writeln!(
             s,
-            "\n### Replay misses: the agent's requests changed\n\nRe-record the cassette (`{}`) if the change is intended. These trials were not verified, so they are not counted as test failures.\n",
-            super::replay::RERECORD_HINT
-        );
-        for (t, msg) in &missed {
-            let _ = writeln!(
-                s,
-                "- `{}`: {}",
-                t.task_id,
-                cell(super::replay::first_difference_line(msg))
-            );
-        }
-        // The whole message of the first miss: its diff is what a reviewer needs.
-        let _ = writeln!(
-            s,
-            "\n<details><summary>first miss</summary>\n\n```\n{}\n```\n</details>",
-            missed[0].1.replace("```", "` ` `")
+            "- `{}`: {}",
+            t.task_id,
+            cell(super::replay::first_difference_line(msg))
         );
     }
+    // The whole message of the first miss: its diff is what a reviewer needs.
+    let _ = writeln!(
+        s,
+        "\n<details><summary>first miss</summary>\n\n```\n{}\n```\n</details>",
+        missed[0].1.replace("```", "` ` `")
+    );
+}
+
+/// The candidate's tasks with calls answered from the cassette only after normalization.
+fn write_replay_drift(s: &mut String, c: &Comparison) {
     let drifted: Vec<_> = c
         .tasks
         .iter()
@@ -151,48 +181,53 @@ pub fn render(g: &GateOutcome) -> String {
             ))
         })
         .collect();
-    if !drifted.is_empty() {
+    if drifted.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        s,
+        "\n### Replay drift\n\nCalls answered from the cassette after their tool results were normalized (volatile output such as timings differed from the recording).\n\n| task | calls | first |\n|---|---:|---|"
+    );
+    for (t, side) in drifted {
         let _ = writeln!(
             s,
-            "\n### Replay drift\n\nCalls answered from the cassette after their tool results were normalized (volatile output such as timings differed from the recording).\n\n| task | calls | first |\n|---|---:|---|"
+            "| `{}` | {} | {} |",
+            t.task_id,
+            side.replay_drift.len(),
+            cell(&side.replay_drift[0])
         );
-        for (t, side) in drifted {
-            let _ = writeln!(
-                s,
-                "| `{}` | {} | {} |",
-                t.task_id,
-                side.replay_drift.len(),
-                cell(&side.replay_drift[0])
-            );
-        }
     }
+}
+
+/// The tasks whose pass rate changed (or that only one run has).
+fn write_changed_tasks(s: &mut String, c: &Comparison) {
     let changed: Vec<_> = c.tasks.iter().filter(|t| t.change != "same").collect();
-    if !changed.is_empty() {
+    if changed.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        s,
+        "\n### Changed tasks\n\n| task | baseline | candidate | change |\n|---|---:|---:|---|"
+    );
+    let f = |x: &Option<TaskSide>| {
+        x.as_ref()
+            .map(|x| {
+                if x.errors > 0 {
+                    format!("{}/{} (⚠ {} err)", x.passed, x.trials(), x.errors)
+                } else {
+                    format!("{}/{}", x.passed, x.trials())
+                }
+            })
+            .unwrap_or_else(|| "—".into())
+    };
+    for t in changed {
         let _ = writeln!(
             s,
-            "\n### Changed tasks\n\n| task | baseline | candidate | change |\n|---|---:|---:|---|"
+            "| `{}` | {} | {} | {} |",
+            t.task_id,
+            f(&t.baseline),
+            f(&t.candidate),
+            t.change
         );
-        for t in changed {
-            let f = |x: &Option<crate::compare::TaskSide>| {
-                x.as_ref()
-                    .map(|x| {
-                        if x.errors > 0 {
-                            format!("{}/{} (⚠ {} err)", x.passed, x.trials(), x.errors)
-                        } else {
-                            format!("{}/{}", x.passed, x.trials())
-                        }
-                    })
-                    .unwrap_or_else(|| "—".into())
-            };
-            let _ = writeln!(
-                s,
-                "| `{}` | {} | {} | {} |",
-                t.task_id,
-                f(&t.baseline),
-                f(&t.candidate),
-                t.change
-            );
-        }
     }
-    s
 }

@@ -12,7 +12,7 @@
 //! candidate trials fail) to reach α/2, the rule says "not enough trials" and is skipped.
 
 use super::{GateConfig, RuleOutcome, RuleResult};
-use crate::compare::Comparison;
+use crate::compare::{Comparison, TaskSide};
 use crate::stats::{fisher::fisher_drop, tarone::tarone};
 
 const ID: &str = "task_regressed";
@@ -20,41 +20,20 @@ const TITLE: &str = "No task regressed significantly (exact test per task)";
 
 pub(super) fn rule(cmp: &Comparison, config: &GateConfig) -> RuleResult {
     if !config.fail_on_task_regression {
-        return RuleResult::new(
-            ID,
-            TITLE,
-            RuleOutcome::Skipped,
-            "off (fail_on_task_regression: false)".into(),
-            Vec::new(),
-        );
+        return skipped("off (fail_on_task_regression: false)".into());
     }
     if let Some(skipped) = super::stale_cassette(cmp, config, ID, TITLE) {
         return skipped;
     }
-    let mut ids = Vec::new();
-    let mut tests = Vec::new();
-    for t in &cmp.tasks {
-        if let (Some(b), Some(c)) = (&t.baseline, &t.candidate)
-            && let Some(f) = fisher_drop(b.trials(), b.passed, c.trials(), c.passed)
-        {
-            ids.push((t.task_id.as_str(), b, c));
-            tests.push((f.p, f.p_min));
-        }
-    }
+    let (ids, tests) = fisher_tests(cmp);
     let family_alpha = config.alpha / 2.0;
     let enough_trials = ids.iter().any(|(_, b, c)| {
         fisher_drop(b.trials(), b.trials(), c.trials(), 0).is_some_and(|f| f.p <= family_alpha)
     });
     if !enough_trials {
-        return RuleResult::new(
-            ID,
-            TITLE,
-            RuleOutcome::Skipped,
-            format!(
-                "not enough trials: no task has enough trials on both sides for its exact test to reach {family_alpha} even if every baseline trial passed and every candidate trial failed (4 + 4 trials reach 0.014, 5 + 5 reach 0.004)"
-            ),
-            Vec::new(),
-        );
+        return skipped(format!(
+            "not enough trials: no task has enough trials on both sides for its exact test to reach {family_alpha} even if every baseline trial passed and every candidate trial failed (4 + 4 trials reach 0.014, 5 + 5 reach 0.004)"
+        ));
     }
     let (threshold, k, flags) = tarone(&tests, family_alpha);
     let testable = tests
@@ -66,23 +45,7 @@ pub(super) fn rule(cmp: &Comparison, config: &GateConfig) -> RuleResult {
         .zip(&tests)
         .zip(&flags)
         .filter(|(_, f)| **f)
-        .map(|(((id, b, c), (p, _)), _)| {
-            (
-                (*id).to_owned(),
-                format!(
-                    "{id} ({}/{} → {}/{}{}, p = {p:.2e})",
-                    b.passed,
-                    b.trials(),
-                    c.passed,
-                    c.trials(),
-                    if c.errors > 0 {
-                        format!(" with {} error trial(s)", c.errors)
-                    } else {
-                        String::new()
-                    }
-                ),
-            )
-        })
+        .map(|(((id, b, c), (p, _)), _)| ((*id).to_owned(), regression_text(id, b, c, *p)))
         .collect();
     let basis = format!(
         "one-sided Fisher exact per task, Tarone-corrected: {testable} of {} tasks can reach significance given their verdicts, threshold (α/2)/{k} = {threshold:.2e}",
@@ -113,4 +76,44 @@ pub(super) fn rule(cmp: &Comparison, config: &GateConfig) -> RuleResult {
             regressed.into_iter().map(|(id, _)| id).collect(),
         )
     }
+}
+
+/// The rule, skipped, with why.
+fn skipped(detail: String) -> RuleResult {
+    RuleResult::new(ID, TITLE, RuleOutcome::Skipped, detail, Vec::new())
+}
+
+/// A task both runs have, with its two sides.
+type Sides<'a> = (&'a str, &'a TaskSide, &'a TaskSide);
+
+/// The tasks whose Fisher test is defined, beside each test's (p, smallest p its margins
+/// allow).
+fn fisher_tests(cmp: &Comparison) -> (Vec<Sides<'_>>, Vec<(f64, f64)>) {
+    let mut ids = Vec::new();
+    let mut tests = Vec::new();
+    for t in &cmp.tasks {
+        if let (Some(b), Some(c)) = (&t.baseline, &t.candidate)
+            && let Some(f) = fisher_drop(b.trials(), b.passed, c.trials(), c.passed)
+        {
+            ids.push((t.task_id.as_str(), b, c));
+            tests.push((f.p, f.p_min));
+        }
+    }
+    (ids, tests)
+}
+
+/// `task-03 (4/4 → 0/4 with 1 error trial(s), p = 1.43e-2)`.
+fn regression_text(id: &str, b: &TaskSide, c: &TaskSide, p: f64) -> String {
+    format!(
+        "{id} ({}/{} → {}/{}{}, p = {p:.2e})",
+        b.passed,
+        b.trials(),
+        c.passed,
+        c.trials(),
+        if c.errors > 0 {
+            format!(" with {} error trial(s)", c.errors)
+        } else {
+            String::new()
+        }
+    )
 }

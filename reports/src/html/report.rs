@@ -3,10 +3,10 @@
 use super::svg::{self, Bar};
 use super::{environment, pack, render};
 use crate::error::Result;
-use crate::run::Run;
+use crate::run::{Run, TaskTrials};
 use crate::summary::{RunSummary, trial_tokens};
 use crate::trial::TrialView;
-use minijinja::{Value, context};
+use minijinja::{Environment, Value, context};
 use nab_protocol::TrialStatus;
 use serde::Serialize;
 
@@ -64,102 +64,9 @@ pub fn render_report(run: &Run, summary: &RunSummary) -> Result<String> {
 /// from the same run can be byte-identical (`nab merge` stamps the merged run's end).
 pub fn render_report_at(run: &Run, summary: &RunSummary, generated_at: &str) -> Result<String> {
     let env = environment()?;
-    let rows: Vec<TaskRow> = run
-        .tasks
-        .iter()
-        .map(|t| {
-            let recs: Vec<_> = t
-                .trial_indexes
-                .iter()
-                .map(|&i| (i, &run.records[i]))
-                .collect();
-            let scored: Vec<_> = recs
-                .iter()
-                .filter(|(_, r)| r.status != TrialStatus::Error)
-                .collect();
-            TaskRow {
-                id: t.task_id.clone(),
-                category: t.category.clone(),
-                status: t.status(),
-                scored: t.scored,
-                passed: t.passed,
-                errors: t.errors,
-                rate: t.pass_rate(),
-                mean_tokens: mean(
-                    &scored
-                        .iter()
-                        .filter_map(|(_, r)| trial_tokens(r))
-                        .collect::<Vec<_>>(),
-                ),
-                mean_steps: mean(
-                    &scored
-                        .iter()
-                        .filter_map(|(_, r)| r.steps.map(|s| s as f64))
-                        .collect::<Vec<_>>(),
-                ),
-                mean_cost_usd: mean(
-                    &recs
-                        .iter()
-                        .filter_map(|(_, r)| r.cost_usd)
-                        .collect::<Vec<_>>(),
-                ),
-                total_cost_usd: recs
-                    .iter()
-                    .filter_map(|(_, r)| r.cost_usd)
-                    .fold(None, |sum, c| Some(sum.unwrap_or(0.0) + c)),
-                trials: recs
-                    .iter()
-                    .map(|(i, r)| TrialLink {
-                        idx: *i,
-                        trial: r.trial,
-                        status: status_word(r.status),
-                    })
-                    .collect(),
-            }
-        })
-        .collect();
-
-    // A copied run folder may not find its suite: then the trial views show no instruction,
-    // rather than an instruction from some other suite.
-    let tasks_dir = match nab_protocol::resolve_tasks_dir(&run.meta, &run.dir, None) {
-        Ok(dir) => Some(dir),
-        Err(e) => {
-            tracing::warn!("the report shows no task instructions: {e}");
-            None
-        }
-    };
-    let mut blobs = Vec::with_capacity(run.records.len());
-    for (idx, rec) in run.records.iter().enumerate() {
-        let view = TrialView::load(&run.dir, tasks_dir.as_deref(), rec);
-        let html = render(&env, "trial.html", context! { t => view })?;
-        blobs.push(Blob {
-            idx,
-            title: format!("{} · trial {}", rec.task_id, rec.trial),
-            data: pack(&html),
-        });
-    }
-
-    let bars: Vec<Bar<'_>> = summary
-        .categories
-        .iter()
-        .map(|c| Bar::over_tasks(&c.category, c.pass_rate, c.ci, c.tasks))
-        .collect();
-    let scored: Vec<_> = run
-        .records
-        .iter()
-        .filter(|r| r.status != TrialStatus::Error)
-        .collect();
-    let tokens: Vec<f64> = scored.iter().filter_map(|r| trial_tokens(r)).collect();
-    let steps: Vec<f64> = scored
-        .iter()
-        .filter_map(|r| r.steps.map(|s| s as f64))
-        .collect();
-    let d = &summary.distributions;
-    let charts = context! {
-        categories => Value::from_safe_string(svg::interval_bars("Pass rate by category (95% Wilson interval over tasks)", &bars)),
-        tokens => Value::from_safe_string(svg::histogram("Tokens per trial", &tokens, d.tokens.median, d.tokens.p90)),
-        steps => Value::from_safe_string(svg::histogram("Steps per trial", &steps, d.steps.median, d.steps.p90)),
-    };
+    let rows: Vec<TaskRow> = run.tasks.iter().map(|t| task_row(run, t)).collect();
+    let blobs = trial_blobs(&env, run)?;
+    let charts = charts(run, summary);
     let mut categories: Vec<&str> = run.tasks.iter().map(|t| t.category.as_str()).collect();
     categories.sort_unstable();
     categories.dedup();
@@ -188,4 +95,105 @@ pub fn render_report_at(run: &Run, summary: &RunSummary, generated_at: &str) -> 
             },
         },
     )
+}
+
+/// One task's row of the table, with links to its trials.
+fn task_row(run: &Run, t: &TaskTrials) -> TaskRow {
+    let recs: Vec<_> = t
+        .trial_indexes
+        .iter()
+        .map(|&i| (i, &run.records[i]))
+        .collect();
+    let scored: Vec<_> = recs
+        .iter()
+        .filter(|(_, r)| r.status != TrialStatus::Error)
+        .collect();
+    TaskRow {
+        id: t.task_id.clone(),
+        category: t.category.clone(),
+        status: t.status(),
+        scored: t.scored,
+        passed: t.passed,
+        errors: t.errors,
+        rate: t.pass_rate(),
+        mean_tokens: mean(
+            &scored
+                .iter()
+                .filter_map(|(_, r)| trial_tokens(r))
+                .collect::<Vec<_>>(),
+        ),
+        mean_steps: mean(
+            &scored
+                .iter()
+                .filter_map(|(_, r)| r.steps.map(|s| s as f64))
+                .collect::<Vec<_>>(),
+        ),
+        mean_cost_usd: mean(
+            &recs
+                .iter()
+                .filter_map(|(_, r)| r.cost_usd)
+                .collect::<Vec<_>>(),
+        ),
+        total_cost_usd: recs
+            .iter()
+            .filter_map(|(_, r)| r.cost_usd)
+            .fold(None, |sum, c| Some(sum.unwrap_or(0.0) + c)),
+        trials: recs
+            .iter()
+            .map(|(i, r)| TrialLink {
+                idx: *i,
+                trial: r.trial,
+                status: status_word(r.status),
+            })
+            .collect(),
+    }
+}
+
+/// Every trial's page, rendered and packed for embedding (opened from the table).
+fn trial_blobs(env: &Environment<'_>, run: &Run) -> Result<Vec<Blob>> {
+    // A copied run folder may not find its suite: then the trial views show no instruction,
+    // rather than an instruction from some other suite.
+    let tasks_dir = match nab_protocol::resolve_tasks_dir(&run.meta, &run.dir, None) {
+        Ok(dir) => Some(dir),
+        Err(e) => {
+            tracing::warn!("the report shows no task instructions: {e}");
+            None
+        }
+    };
+    let mut blobs = Vec::with_capacity(run.records.len());
+    for (idx, rec) in run.records.iter().enumerate() {
+        let view = TrialView::load(&run.dir, tasks_dir.as_deref(), rec);
+        let html = render(env, "trial.html", context! { t => view })?;
+        blobs.push(Blob {
+            idx,
+            title: format!("{} · trial {}", rec.task_id, rec.trial),
+            data: pack(&html),
+        });
+    }
+    Ok(blobs)
+}
+
+/// The page's SVG charts: pass rate by category, tokens and steps per scored trial.
+fn charts(run: &Run, summary: &RunSummary) -> Value {
+    let bars: Vec<Bar<'_>> = summary
+        .categories
+        .iter()
+        .map(|c| Bar::over_tasks(&c.category, c.pass_rate, c.ci, c.tasks))
+        .collect();
+    let scored: Vec<_> = run
+        .records
+        .iter()
+        .filter(|r| r.status != TrialStatus::Error)
+        .collect();
+    let tokens: Vec<f64> = scored.iter().filter_map(|r| trial_tokens(r)).collect();
+    let steps: Vec<f64> = scored
+        .iter()
+        .filter_map(|r| r.steps.map(|s| s as f64))
+        .collect();
+    let d = &summary.distributions;
+    context! {
+        categories => Value::from_safe_string(svg::interval_bars("Pass rate by category (95% Wilson interval over tasks)", &bars)),
+        tokens => Value::from_safe_string(svg::histogram("Tokens per trial", &tokens, d.tokens.median, d.tokens.p90)),
+        steps => Value::from_safe_string(svg::histogram("Steps per trial", &steps, d.steps.median, d.steps.p90)),
+    }
 }

@@ -6,6 +6,8 @@
 
 use super::Leaderboard;
 use super::display::short;
+use super::row::Row;
+use super::significance::Significance;
 use crate::format::{pct, ratio_usd, seconds, tokens, usd};
 use std::fmt::Write;
 
@@ -42,19 +44,38 @@ fn cell_long(s: &str) -> String {
     escape(&s.chars().take(2_000).collect::<String>())
 }
 
+/// `leaderboard.md`, section by section.
 pub fn render(b: &Leaderboard) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "# nab leaderboard\n");
-    if !b.mixed.is_empty() {
-        let _ = writeln!(
-            s,
-            "> **Mixed suites, ranked anyway (`--allow-mixed`)**: these runs did not all use the same tasks or the same suite version, so the ranks compare unlike things."
-        );
-        for m in &b.mixed {
-            let _ = writeln!(s, "> - {}", cell_long(m));
-        }
-        let _ = writeln!(s);
+    write_mixed_warning(&mut s, b);
+    write_ranking(&mut s, b);
+    write_categories(&mut s, b);
+    if b.rows.len() > 1 {
+        write_significance(&mut s, b);
     }
+    write_left_out(&mut s, b);
+    write_common_tasks_and_runs(&mut s, b);
+    s
+}
+
+/// The warning that heads a leaderboard of runs on different suites (`--allow-mixed`).
+fn write_mixed_warning(s: &mut String, b: &Leaderboard) {
+    if b.mixed.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        s,
+        "> **Mixed suites, ranked anyway (`--allow-mixed`)**: these runs did not all use the same tasks or the same suite version, so the ranks compare unlike things."
+    );
+    for m in &b.mixed {
+        let _ = writeln!(s, "> - {}", cell_long(m));
+    }
+    let _ = writeln!(s);
+}
+
+/// What the figures mean, then the ranking table, a row per run.
+fn write_ranking(s: &mut String, b: &Leaderboard) {
     let _ = writeln!(
         s,
         "Every figure on this page — ranks, intervals, the matrix, pass@k and the categories — is measured on the same **{}** common tasks (listed at the end). Pass rate: mean over tasks of passed / all trials (an infrastructure error counts as not passed; rows with errors are marked ⚠), 95% Wilson interval with n = tasks. {}\n",
@@ -74,127 +95,144 @@ pub fn render(b: &Leaderboard) -> String {
         "|---:|:---:|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
     );
     for r in &b.rows {
-        let ci = r
-            .pass_rate_ci
-            .map(|c| format!("{:.1}–{:.1}%", c.low * 100.0, c.high * 100.0))
-            .unwrap_or_else(|| "—".into());
-        let kcell = match k {
-            Some(k) => {
-                let at = r.pass_at(k);
-                let hat = r.pass_hat(k);
-                format!(
-                    "{} / {} (n={})",
-                    pct(at.and_then(|m| m.value)),
-                    pct(hat.and_then(|m| m.value)),
-                    at.map(|m| m.tasks).unwrap_or(0)
-                )
-            }
-            None => "—".into(),
-        };
-        let mark = if r.tasks_with_errors.is_empty() {
-            String::new()
-        } else {
-            format!(" ⚠ errors in {} task(s)", r.tasks_with_errors.len())
-        };
-        let own = match (r.agent_s_per_task, r.own_s_per_task) {
-            (a, Some(o)) => format!("{} ({})", seconds(a), seconds(Some(o))),
-            (a, None) => seconds(a),
-        };
-        let _ = writeln!(
-            s,
-            "| {} | {}–{} | {}{} | {} | {} | {} | {} | {} / {} | {} | {} | {} | {} | {} | {} | {} ({}/{}) |",
-            r.rank.rank,
-            r.rank.low,
-            r.rank.high,
-            cell(&r.label),
-            mark,
-            pct(r.pass_rate),
-            ci,
-            pct(r.scored_pass_rate),
-            r.tasks,
-            r.passed_trials,
-            r.common_trials,
-            kcell,
-            tokens(r.tokens_per_task),
-            usd(r.cost_per_task_usd),
-            r.cost_per_solved
-                .as_ref()
-                .map(ratio_usd)
-                .unwrap_or_else(|| "—".into()),
-            own,
-            seconds(r.wall_s),
-            pct(r.error_rate),
-            r.error_trials,
-            r.trials
-        );
+        write_ranking_row(s, r, k);
     }
+}
 
-    if !b.categories.is_empty() {
-        let cats: Vec<&String> = b.categories.iter().take(super::MAX_CATEGORIES).collect();
-        let _ = writeln!(s, "\n## Pass rate by category\n");
-        let _ = write!(s, "| agent · model |");
+/// One run's line of the ranking table (`k`: the headline k of the pass@k column).
+fn write_ranking_row(s: &mut String, r: &Row, k: Option<u32>) {
+    let ci = r
+        .pass_rate_ci
+        .map(|c| format!("{:.1}–{:.1}%", c.low * 100.0, c.high * 100.0))
+        .unwrap_or_else(|| "—".into());
+    let kcell = match k {
+        Some(k) => {
+            let at = r.pass_at(k);
+            let hat = r.pass_hat(k);
+            format!(
+                "{} / {} (n={})",
+                pct(at.and_then(|m| m.value)),
+                pct(hat.and_then(|m| m.value)),
+                at.map(|m| m.tasks).unwrap_or(0)
+            )
+        }
+        None => "—".into(),
+    };
+    let mark = if r.tasks_with_errors.is_empty() {
+        String::new()
+    } else {
+        format!(" ⚠ errors in {} task(s)", r.tasks_with_errors.len())
+    };
+    let own = match (r.agent_s_per_task, r.own_s_per_task) {
+        (a, Some(o)) => format!("{} ({})", seconds(a), seconds(Some(o))),
+        (a, None) => seconds(a),
+    };
+    let _ = writeln!(
+        s,
+        "| {} | {}–{} | {}{} | {} | {} | {} | {} | {} / {} | {} | {} | {} | {} | {} | {} | {} ({}/{}) |",
+        r.rank.rank,
+        r.rank.low,
+        r.rank.high,
+        cell(&r.label),
+        mark,
+        pct(r.pass_rate),
+        ci,
+        pct(r.scored_pass_rate),
+        r.tasks,
+        r.passed_trials,
+        r.common_trials,
+        kcell,
+        tokens(r.tokens_per_task),
+        usd(r.cost_per_task_usd),
+        r.cost_per_solved
+            .as_ref()
+            .map(ratio_usd)
+            .unwrap_or_else(|| "—".into()),
+        own,
+        seconds(r.wall_s),
+        pct(r.error_rate),
+        r.error_trials,
+        r.trials
+    );
+}
+
+/// Pass rate by category, a column per category up to [`super::MAX_CATEGORIES`].
+fn write_categories(s: &mut String, b: &Leaderboard) {
+    if b.categories.is_empty() {
+        return;
+    }
+    let cats: Vec<&String> = b.categories.iter().take(super::MAX_CATEGORIES).collect();
+    let _ = writeln!(s, "\n## Pass rate by category\n");
+    let _ = write!(s, "| agent · model |");
+    for c in &cats {
+        let _ = write!(s, " {} |", cell(c));
+    }
+    let _ = writeln!(s, "\n|---|{}", "---:|".repeat(cats.len()));
+    for r in &b.rows {
+        let _ = write!(s, "| {} |", cell(&r.label));
         for c in &cats {
-            let _ = write!(s, " {} |", cell(c));
-        }
-        let _ = writeln!(s, "\n|---|{}", "---:|".repeat(cats.len()));
-        for r in &b.rows {
-            let _ = write!(s, "| {} |", cell(&r.label));
-            for c in &cats {
-                let v = r.categories.iter().find(|x| &&x.category == c);
-                let _ = write!(
-                    s,
-                    " {} (n={}) |",
-                    pct(v.and_then(|v| v.pass_rate)),
-                    v.map(|v| v.tasks).unwrap_or(0)
-                );
-            }
-            let _ = writeln!(s);
-        }
-        if b.categories.len() > cats.len() {
-            let _ = writeln!(
+            let v = r.categories.iter().find(|x| &&x.category == c);
+            let _ = write!(
                 s,
-                "\n{} more categories are in leaderboard.json.",
-                b.categories.len() - cats.len()
+                " {} (n={}) |",
+                pct(v.and_then(|v| v.pass_rate)),
+                v.map(|v| v.tasks).unwrap_or(0)
             );
         }
+        let _ = writeln!(s);
     }
-
-    if b.rows.len() > 1 {
-        let sig = &b.significance;
+    if b.categories.len() > cats.len() {
         let _ = writeln!(
             s,
-            "\n## Pairwise significance\n\nRow minus column, in points of pass rate, over the common tasks (the difference of the two rows' pass rates); exact sign-flip test, Holm-corrected over the {} pairs tested at α = {}. **bold** = significant after correction; n.s. = not.\n",
-            sig.tested, sig.alpha
+            "\n{} more categories are in leaderboard.json.",
+            b.categories.len() - cats.len()
         );
-        let _ = write!(s, "| |");
-        for (j, _) in b.rows.iter().enumerate() {
-            let _ = write!(s, " {} |", j + 1);
-        }
-        let _ = writeln!(s, "\n|---|{}", "---:|".repeat(b.rows.len()));
-        for (i, r) in b.rows.iter().enumerate() {
-            let _ = write!(s, "| {}. {} |", i + 1, cell(&r.label));
-            for j in 0..b.rows.len() {
-                let text = match sig.between(i, j) {
-                    None => "".to_owned(),
-                    Some((sign, p)) => match (p.mean_diff, p.p_holm) {
-                        (Some(d), Some(ph)) if p.significant => {
-                            format!("**{:+.1}** (p={})", sign * d * 100.0, p_text(ph))
-                        }
-                        (Some(d), Some(ph)) => {
-                            format!("{:+.1} n.s. (p={})", sign * d * 100.0, p_text(ph))
-                        }
-                        (Some(d), None) => {
-                            format!("{:+.1} untested (n={})", sign * d * 100.0, p.tasks)
-                        }
-                        _ => "—".to_owned(),
-                    },
-                };
-                let _ = write!(s, " {text} |");
-            }
-            let _ = writeln!(s);
-        }
     }
+}
 
+/// The pairwise significance matrix, row minus column.
+fn write_significance(s: &mut String, b: &Leaderboard) {
+    let sig = &b.significance;
+    let _ = writeln!(
+        s,
+        "\n## Pairwise significance\n\nRow minus column, in points of pass rate, over the common tasks (the difference of the two rows' pass rates); exact sign-flip test, Holm-corrected over the {} pairs tested at α = {}. **bold** = significant after correction; n.s. = not.\n",
+        sig.tested, sig.alpha
+    );
+    let _ = write!(s, "| |");
+    for (j, _) in b.rows.iter().enumerate() {
+        let _ = write!(s, " {} |", j + 1);
+    }
+    let _ = writeln!(s, "\n|---|{}", "---:|".repeat(b.rows.len()));
+    for (i, r) in b.rows.iter().enumerate() {
+        let _ = write!(s, "| {}. {} |", i + 1, cell(&r.label));
+        for j in 0..b.rows.len() {
+            let _ = write!(s, " {} |", significance_cell(sig, i, j));
+        }
+        let _ = writeln!(s);
+    }
+}
+
+/// The matrix cell of rows `i` and `j`: empty on the diagonal, bold when significant.
+fn significance_cell(sig: &Significance, i: usize, j: usize) -> String {
+    match sig.between(i, j) {
+        None => "".to_owned(),
+        Some((sign, p)) => match (p.mean_diff, p.p_holm) {
+            (Some(d), Some(ph)) if p.significant => {
+                format!("**{:+.1}** (p={})", sign * d * 100.0, p_text(ph))
+            }
+            (Some(d), Some(ph)) => {
+                format!("{:+.1} n.s. (p={})", sign * d * 100.0, p_text(ph))
+            }
+            (Some(d), None) => {
+                format!("{:+.1} untested (n={})", sign * d * 100.0, p.tasks)
+            }
+            _ => "—".to_owned(),
+        },
+    }
+}
+
+/// What is not ranked or needs saying: tasks left out, quarantined tasks, notes.
+fn write_left_out(s: &mut String, b: &Leaderboard) {
     if !b.excluded_tasks.is_empty() {
         let _ = writeln!(s, "\n## Tasks left out ({})\n", b.excluded_tasks.len());
         for e in b.excluded_tasks.iter().take(LIST) {
@@ -220,6 +258,10 @@ pub fn render(b: &Leaderboard) -> String {
             let _ = writeln!(s, "- {}", cell_long(n));
         }
     }
+}
+
+/// The common task set and the run folders behind the rows.
+fn write_common_tasks_and_runs(s: &mut String, b: &Leaderboard) {
     let _ = writeln!(s, "\n## Common tasks ({})\n", b.common_tasks.len());
     let _ = writeln!(
         s,
@@ -241,7 +283,6 @@ pub fn render(b: &Leaderboard) -> String {
             cell(r.run_id.as_deref().unwrap_or("—"))
         );
     }
-    s
 }
 
 fn p_text(p: f64) -> String {

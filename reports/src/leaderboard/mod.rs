@@ -147,16 +147,7 @@ fn labels(runs: &[Run]) -> Vec<String> {
 
 /// Ranks runs already loaded (tests and benchmarks call this directly).
 pub fn rank(runs: Vec<Run>, options: &Options) -> Result<Leaderboard> {
-    // A task quarantined for any run is left out of all of them (as in compare).
-    let entries: Vec<QuarantineEntry> = runs
-        .iter()
-        .flat_map(|r| &r.quarantined)
-        .map(|q| QuarantineEntry {
-            task: q.task_id.clone(),
-            reason: q.reason.clone(),
-        })
-        .collect();
-    let runs: Vec<Run> = runs.into_iter().map(|r| r.quarantine(&entries)).collect();
+    let runs = quarantine_all(runs);
     let labels = labels(&runs);
     let refs: Vec<&Run> = runs.iter().collect();
 
@@ -171,14 +162,7 @@ pub fn rank(runs: Vec<Run>, options: &Options) -> Result<Leaderboard> {
         });
     }
     let mut notes = mixed::unchecked(&labels, &refs);
-    for (r, l) in runs.iter().zip(&labels) {
-        if r.truncated_tail {
-            notes.push(format!(
-                "{l}: the last line of {}/results.jsonl was cut off (an interrupted run) and is not counted",
-                r.dir.display()
-            ));
-        }
-    }
+    notes.extend(torn_tail_notes(&runs, &labels));
 
     let common = CommonTasks::of(&labels, &refs);
     if common.ids.is_empty() {
@@ -190,54 +174,7 @@ pub fn rank(runs: Vec<Run>, options: &Options) -> Result<Leaderboard> {
                 .join(", "),
         });
     }
-
-    // Best first; the order every table, the matrix and the JSON share.
-    let mut rows: Vec<(Row, &Run)> = runs
-        .iter()
-        .zip(labels)
-        .map(|(r, l)| (Row::compute(l, r, &common, options.draws, options.seed), r))
-        .collect();
-    rows.sort_by(|(a, _), (b, _)| {
-        b.pass_rate
-            .unwrap_or(0.0)
-            .total_cmp(&a.pass_rate.unwrap_or(0.0))
-            .then_with(|| a.label.cmp(&b.label))
-    });
-    let ordered: Vec<&Run> = rows.iter().map(|(_, r)| *r).collect();
-    let rates: Vec<Vec<f64>> = ordered
-        .iter()
-        .map(|r| row::task_rates(r, &common))
-        .collect();
-    let draws = stats::Draws {
-        draws: options.draws,
-        seed: options.seed,
-    };
-    // The matrix and the ranks use the same tasks (`rates`), so a significant cell always
-    // agrees with the order of its rows, and the intervals are read off the matrix.
-    let significance = significance::matrix(&rates, significance::ALPHA, draws);
-    let means: Vec<f64> = rows
-        .iter()
-        .map(|(r, _)| r.pass_rate.unwrap_or(0.0))
-        .collect();
-    let observed = stats::rank::competition_ranks(&means);
-    let intervals = stats::rank::from_pairwise(&observed, |i, j| significance.better(i, j));
-    let rows: Vec<Row> = rows
-        .into_iter()
-        .zip(intervals)
-        .map(|((mut row, _), rank)| {
-            row.rank = rank;
-            row
-        })
-        .collect();
-    let quarantined = runs
-        .iter()
-        .flat_map(|r| r.quarantined.iter().cloned())
-        .fold(Vec::<QuarantinedTask>::new(), |mut acc, q| {
-            if !acc.iter().any(|a| a.task_id == q.task_id) {
-                acc.push(q);
-            }
-            acc
-        });
+    let (rows, significance) = ranked_rows(&runs, labels, &common, options);
     Ok(Leaderboard {
         v: LEADERBOARD_VERSION,
         rows,
@@ -255,6 +192,94 @@ pub fn rank(runs: Vec<Run>, options: &Options) -> Result<Leaderboard> {
         },
         mixed,
         notes,
-        quarantined,
+        quarantined: quarantined_union(&runs),
     })
+}
+
+/// The runs with every task quarantined for any of them left out of all of them (as in
+/// compare).
+fn quarantine_all(runs: Vec<Run>) -> Vec<Run> {
+    let entries: Vec<QuarantineEntry> = runs
+        .iter()
+        .flat_map(|r| &r.quarantined)
+        .map(|q| QuarantineEntry {
+            task: q.task_id.clone(),
+            reason: q.reason.clone(),
+        })
+        .collect();
+    runs.into_iter().map(|r| r.quarantine(&entries)).collect()
+}
+
+/// A note for each run whose results.jsonl ended in a torn line.
+fn torn_tail_notes(runs: &[Run], labels: &[String]) -> Vec<String> {
+    runs.iter()
+        .zip(labels)
+        .filter(|(r, _)| r.truncated_tail)
+        .map(|(r, l)| {
+            format!(
+                "{l}: the last line of {}/results.jsonl was cut off (an interrupted run) and is not counted",
+                r.dir.display()
+            )
+        })
+        .collect()
+}
+
+/// The rows best first, with their rank intervals, and the significance matrix they are
+/// read off.
+fn ranked_rows(
+    runs: &[Run],
+    labels: Vec<String>,
+    common: &CommonTasks,
+    options: &Options,
+) -> (Vec<Row>, Significance) {
+    // Best first; the order every table, the matrix and the JSON share.
+    let mut rows: Vec<(Row, &Run)> = runs
+        .iter()
+        .zip(labels)
+        .map(|(r, l)| (Row::compute(l, r, common, options.draws, options.seed), r))
+        .collect();
+    rows.sort_by(|(a, _), (b, _)| {
+        b.pass_rate
+            .unwrap_or(0.0)
+            .total_cmp(&a.pass_rate.unwrap_or(0.0))
+            .then_with(|| a.label.cmp(&b.label))
+    });
+    let rates: Vec<Vec<f64>> = rows
+        .iter()
+        .map(|(_, r)| row::task_rates(r, common))
+        .collect();
+    let draws = stats::Draws {
+        draws: options.draws,
+        seed: options.seed,
+    };
+    // The matrix and the ranks use the same tasks (`rates`), so a significant cell always
+    // agrees with the order of its rows, and the intervals are read off the matrix.
+    let significance = significance::matrix(&rates, significance::ALPHA, draws);
+    let means: Vec<f64> = rows
+        .iter()
+        .map(|(r, _)| r.pass_rate.unwrap_or(0.0))
+        .collect();
+    let observed = stats::rank::competition_ranks(&means);
+    let intervals = stats::rank::from_pairwise(&observed, |i, j| significance.better(i, j));
+    let rows = rows
+        .into_iter()
+        .zip(intervals)
+        .map(|((mut row, _), rank)| {
+            row.rank = rank;
+            row
+        })
+        .collect();
+    (rows, significance)
+}
+
+/// Every run's quarantined tasks, each once (the first run's entry).
+fn quarantined_union(runs: &[Run]) -> Vec<QuarantinedTask> {
+    runs.iter()
+        .flat_map(|r| r.quarantined.iter().cloned())
+        .fold(Vec::<QuarantinedTask>::new(), |mut acc, q| {
+            if !acc.iter().any(|a| a.task_id == q.task_id) {
+                acc.push(q);
+            }
+            acc
+        })
 }

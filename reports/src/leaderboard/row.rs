@@ -132,49 +132,7 @@ impl Row {
         let pass_rate_ci = pass_rate.and_then(|p| stats::wilson(p * m as f64, m as f64, Z95));
         let scored_rates: Vec<f64> = tasks.iter().filter_map(|t| t.scored_pass_rate()).collect();
 
-        let k_metric = |k: u32, members: &[usize], f: fn(u32, u32, u32) -> Option<f64>| {
-            let vals: Vec<f64> = members
-                .iter()
-                .filter_map(|&i| tasks.get(i).and_then(|t| f(t.trials(), t.passed, k)))
-                .collect();
-            KMetric {
-                k,
-                value: mean(&vals),
-                tasks: vals.len(),
-            }
-        };
-        let pass_at_k = common
-            .k_sets
-            .iter()
-            .map(|s| k_metric(s.k, &s.members, stats::pass_at_k))
-            .collect();
-        let pass_hat_k = common
-            .k_sets
-            .iter()
-            .map(|s| k_metric(s.k, &s.members, stats::pass_hat_k))
-            .collect();
-
-        let categories = common
-            .category_names()
-            .into_iter()
-            .map(|category| {
-                let r: Vec<f64> = common
-                    .categories
-                    .iter()
-                    .zip(&rates)
-                    .filter(|(c, _)| **c == category)
-                    .map(|(_, r)| *r)
-                    .collect();
-                let p = mean(&r);
-                CategoryRate {
-                    tasks: r.len(),
-                    ci: p.and_then(|p| stats::wilson(p * r.len() as f64, r.len() as f64, Z95)),
-                    pass_rate: p,
-                    category,
-                }
-            })
-            .collect();
-
+        // Per common task: every trial, and the scored ones.
         let all: Vec<Vec<&TrialRecord>> = tasks
             .iter()
             .map(|t| t.trial_indexes.iter().map(|&i| &run.records[i]).collect())
@@ -182,41 +140,13 @@ impl Row {
         let per_task: Vec<Vec<&TrialRecord>> = tasks.iter().map(|t| scored(run, t)).collect();
         let scored_trials: usize = per_task.iter().map(Vec::len).sum();
         let common_trials: usize = all.iter().map(Vec::len).sum();
-        let cost_known_trials = all
-            .iter()
-            .flatten()
-            .filter(|r| r.cost_usd.is_some())
-            .count();
-        let over = |trials: &[Vec<&TrialRecord>], f: &dyn Fn(&TrialRecord) -> Option<f64>| {
-            mean(
-                &trials
-                    .iter()
-                    .filter_map(|recs| task_mean(recs, f))
-                    .collect::<Vec<_>>(),
-            )
-        };
+        let costs = Costs::of(&all, &tasks, resamples, seed);
         let error_trials = run
             .records
             .iter()
             .filter(|r| r.status == TrialStatus::Error)
             .count();
         let all_costs: Option<Vec<f64>> = run.records.iter().map(|r| r.cost_usd).collect();
-        let fully_priced = common_trials > 0 && cost_known_trials == common_trials;
-        let cost_per_solved = if fully_priced && resamples > 0 {
-            let pairs: Vec<(f64, f64)> = all
-                .iter()
-                .zip(&tasks)
-                .map(|(recs, t)| {
-                    (
-                        recs.iter().filter_map(|r| r.cost_usd).sum(),
-                        f64::from(t.passed),
-                    )
-                })
-                .collect();
-            stats::ratio::ratio_bootstrap(&pairs, resamples, 0.95, seed)
-        } else {
-            None
-        };
         Row {
             label,
             agent: run.agent(),
@@ -236,26 +166,22 @@ impl Row {
             pass_rate,
             pass_rate_ci,
             scored_pass_rate: mean(&scored_rates),
-            pass_at_k,
-            pass_hat_k,
-            categories,
+            pass_at_k: k_metrics(&tasks, common, stats::pass_at_k),
+            pass_hat_k: k_metrics(&tasks, common, stats::pass_hat_k),
+            categories: category_rates(common, &rates),
             tasks_with_errors: tasks
                 .iter()
                 .filter(|t| t.errors > 0)
                 .map(|t| t.task_id.clone())
                 .collect(),
-            tokens_per_task: over(&per_task, &trial_tokens),
-            cost_per_task_usd: if fully_priced {
-                over(&all, &|r| r.cost_usd)
-            } else {
-                None
-            },
-            cost_known_trials,
-            cost_per_solved,
+            tokens_per_task: mean_over_tasks(&per_task, &trial_tokens),
+            cost_per_task_usd: costs.per_task_usd,
+            cost_known_trials: costs.known_trials,
+            cost_per_solved: costs.per_solved,
             total_cost_usd: all_costs.filter(|c| !c.is_empty()).map(|c| c.iter().sum()),
-            agent_s_per_task: over(&per_task, &|r| Some(r.agent_s)),
-            own_s_per_task: over(&per_task, &|r| r.model_s.map(|_| own_seconds(r))),
-            model_s_per_task: over(&per_task, &|r| r.model_s),
+            agent_s_per_task: mean_over_tasks(&per_task, &|r| Some(r.agent_s)),
+            own_s_per_task: mean_over_tasks(&per_task, &|r| r.model_s.map(|_| own_seconds(r))),
+            model_s_per_task: mean_over_tasks(&per_task, &|r| r.model_s),
             wall_s: wall_seconds(run),
             trials: run.records.len(),
             error_trials,
@@ -272,4 +198,125 @@ impl Row {
     pub fn pass_hat(&self, k: u32) -> Option<&KMetric> {
         self.pass_hat_k.iter().find(|m| m.k == k)
     }
+}
+
+/// `f` (pass@k or pass^k) at each k of [`CommonTasks::k_sets`], averaged over that k's
+/// tasks (`tasks`: the run's common tasks, in [`CommonTasks::ids`] order).
+fn k_metrics(
+    tasks: &[&TaskTrials],
+    common: &CommonTasks,
+    f: fn(u32, u32, u32) -> Option<f64>,
+) -> Vec<KMetric> {
+    common
+        .k_sets
+        .iter()
+        .map(|s| {
+            let vals: Vec<f64> = s
+                .members
+                .iter()
+                .filter_map(|&i| tasks.get(i).and_then(|t| f(t.trials(), t.passed, s.k)))
+                .collect();
+            KMetric {
+                k: s.k,
+                value: mean(&vals),
+                tasks: vals.len(),
+            }
+        })
+        .collect()
+}
+
+/// Pass rate and its interval per category of the common tasks (`rates`: [`task_rates`]).
+fn category_rates(common: &CommonTasks, rates: &[f64]) -> Vec<CategoryRate> {
+    common
+        .category_names()
+        .into_iter()
+        .map(|category| {
+            let r: Vec<f64> = common
+                .categories
+                .iter()
+                .zip(rates)
+                .filter(|(c, _)| **c == category)
+                .map(|(_, r)| *r)
+                .collect();
+            let p = mean(&r);
+            CategoryRate {
+                tasks: r.len(),
+                ci: p.and_then(|p| stats::wilson(p * r.len() as f64, r.len() as f64, Z95)),
+                pass_rate: p,
+                category,
+            }
+        })
+        .collect()
+}
+
+/// The mean over tasks of each task's mean of `f` (over its `trials` that have a value).
+fn mean_over_tasks(
+    trials: &[Vec<&TrialRecord>],
+    f: &dyn Fn(&TrialRecord) -> Option<f64>,
+) -> Option<f64> {
+    mean(
+        &trials
+            .iter()
+            .filter_map(|recs| task_mean(recs, f))
+            .collect::<Vec<_>>(),
+    )
+}
+
+/// A row's cost figures on the common tasks.
+struct Costs {
+    /// Trials with a cost.
+    known_trials: usize,
+    /// The mean over tasks of each task's mean cost per trial; absent unless every trial
+    /// has a cost.
+    per_task_usd: Option<f64>,
+    /// Absent unless every trial has a cost, or without resamples.
+    per_solved: Option<Ratio>,
+}
+
+impl Costs {
+    /// `all`: each common task's trials (errors included: they were paid for), beside
+    /// `tasks`; `resamples` and `seed`: the cost-per-solved-task bootstrap's.
+    fn of(all: &[Vec<&TrialRecord>], tasks: &[&TaskTrials], resamples: usize, seed: u64) -> Costs {
+        let trials: usize = all.iter().map(Vec::len).sum();
+        let known_trials = all
+            .iter()
+            .flatten()
+            .filter(|r| r.cost_usd.is_some())
+            .count();
+        let fully_priced = trials > 0 && known_trials == trials;
+        Costs {
+            known_trials,
+            per_task_usd: if fully_priced {
+                mean_over_tasks(all, &|r| r.cost_usd)
+            } else {
+                None
+            },
+            per_solved: if fully_priced && resamples > 0 {
+                cost_per_solved(all, tasks, resamples, seed)
+            } else {
+                None
+            },
+        }
+    }
+}
+
+/// Every trial's cost over the trials passed, with a bootstrap interval over tasks (`all`:
+/// each task's trials, beside `tasks`).
+fn cost_per_solved(
+    all: &[Vec<&TrialRecord>],
+    tasks: &[&TaskTrials],
+    resamples: usize,
+    seed: u64,
+) -> Option<Ratio> {
+    let pairs: Vec<(f64, f64)> = all
+        .iter()
+        .zip(tasks)
+        .map(|(recs, t)| {
+            (
+                recs.iter().filter_map(|r| r.cost_usd).sum(),
+                f64::from(t.passed),
+            )
+        })
+        .collect();
+    stats::ratio::ratio_bootstrap(&pairs, resamples, 0.95, seed)
 }

@@ -235,44 +235,8 @@ impl Trajectory {
 
     pub fn from_transcript(mut lines: Vec<TranscriptLine>, events: &[Event]) -> Trajectory {
         lines.sort_by_key(|l| l.seq);
-        // Status and duration of each tool call, by id, from the agent's events.
-        let mut call_events: HashMap<&str, (Option<String>, Option<u64>)> = HashMap::new();
-        for e in events {
-            if let EventKind::ToolCall {
-                tool_call_id,
-                status,
-                duration_ms,
-                ..
-            } = &e.kind
-            {
-                call_events.insert(
-                    tool_call_id.as_str(),
-                    (Some(status.as_str().to_owned()), Some(*duration_ms)),
-                );
-            }
-        }
-        // Every tool result the agent sent, by tool_call_id (later requests repeat earlier
-        // results; the first time a result appears it is still whole, before any clearing).
-        let mut results: HashMap<String, String> = HashMap::new();
-        for l in &lines {
-            for m in l
-                .request
-                .get("messages")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-            {
-                if m.get("role").and_then(Value::as_str) == Some("tool")
-                    && let Some(id) = m.get("tool_call_id").and_then(Value::as_str)
-                    && !results.contains_key(id)
-                {
-                    results.insert(
-                        id.to_owned(),
-                        content_text(m.get("content")).unwrap_or_default(),
-                    );
-                }
-            }
-        }
+        let calls = call_statuses(events);
+        let results = tool_results(&lines);
         let first_msgs = lines[0].request.get("messages").and_then(Value::as_array);
         let find_role = |role: &str| {
             first_msgs
@@ -282,85 +246,150 @@ impl Trajectory {
                 .and_then(|m| content_text(m.get("content")))
                 .map(|s| Text::new(&s))
         };
-        let mut traj = Trajectory {
+        Trajectory {
             source: "transcript",
             system: find_role("system").map(|mut t| {
                 t.collapsed = true;
                 t
             }),
             prompt: find_role("user"),
-            turns: Vec::new(),
+            turns: lines
+                .iter()
+                .take(MAX_TURNS)
+                .enumerate()
+                .map(|(index, l)| turn(index, l, &calls, &results))
+                .collect(),
             omitted_turns: lines.len().saturating_sub(MAX_TURNS),
-        };
-        for (index, l) in lines.iter().take(MAX_TURNS).enumerate() {
-            let choice = l
-                .response
-                .as_ref()
-                .and_then(|r| r.get("choices"))
-                .and_then(|c| c.get(0));
-            let msg = choice.and_then(|c| c.get("message"));
-            let tool_calls = msg
-                .and_then(|m| m.get("tool_calls"))
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-                .map(|tc| {
-                    let id = tc
-                        .get("id")
-                        .and_then(Value::as_str)
-                        .unwrap_or_default()
-                        .to_owned();
-                    let f = tc.get("function");
-                    let (status, duration_ms) = call_events
-                        .get(id.as_str())
-                        .cloned()
-                        .unwrap_or((None, None));
-                    ToolCallView {
-                        name: f
-                            .and_then(|f| f.get("name"))
-                            .and_then(Value::as_str)
-                            .unwrap_or("?")
-                            .to_owned(),
-                        arguments: Text::new(&pretty_args(
-                            f.and_then(|f| f.get("arguments"))
-                                .and_then(Value::as_str)
-                                .unwrap_or(""),
-                        )),
-                        result: results.get(&id).map(|r| Text::new(r)),
-                        status,
-                        duration_ms,
-                        id,
-                    }
-                })
-                .collect();
-            traj.turns.push(Turn {
-                index,
-                reasoning: msg
-                    .and_then(|m| m.get("reasoning_content"))
-                    .and_then(Value::as_str)
-                    .filter(|s| !s.is_empty())
-                    .map(|s| {
-                        let mut t = Text::new(s);
-                        t.collapsed = true;
-                        t
-                    }),
-                content: content_text(msg.and_then(|m| m.get("content"))).map(|s| Text::new(&s)),
-                tool_calls,
-                input_tokens: l.usage.map(|u| u.prompt_tokens),
-                output_tokens: l.usage.map(|u| u.completion_tokens),
-                latency_ms: l.latency_ms,
-                error: l.error.clone().or_else(|| {
-                    l.budget_exceeded
-                        .as_ref()
-                        .map(|b| format!("budget exceeded: {b}"))
-                }),
-                finish_reason: choice
-                    .and_then(|c| c.get("finish_reason"))
-                    .and_then(Value::as_str)
-                    .map(str::to_owned),
-            });
         }
-        traj
+    }
+}
+
+/// A tool call's status and duration, as the agent's events report them.
+type CallStatus = (Option<String>, Option<u64>);
+
+/// Status and duration of each tool call, by id, from the agent's events.
+fn call_statuses(events: &[Event]) -> HashMap<&str, CallStatus> {
+    let mut calls: HashMap<&str, CallStatus> = HashMap::new();
+    for e in events {
+        if let EventKind::ToolCall {
+            tool_call_id,
+            status,
+            duration_ms,
+            ..
+        } = &e.kind
+        {
+            calls.insert(
+                tool_call_id.as_str(),
+                (Some(status.as_str().to_owned()), Some(*duration_ms)),
+            );
+        }
+    }
+    calls
+}
+
+/// Every tool result the agent sent, by tool_call_id (later requests repeat earlier
+/// results; the first time a result appears it is still whole, before any clearing).
+fn tool_results(lines: &[TranscriptLine]) -> HashMap<String, String> {
+    let mut results: HashMap<String, String> = HashMap::new();
+    for l in lines {
+        for m in l
+            .request
+            .get("messages")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            if m.get("role").and_then(Value::as_str) == Some("tool")
+                && let Some(id) = m.get("tool_call_id").and_then(Value::as_str)
+                && !results.contains_key(id)
+            {
+                results.insert(
+                    id.to_owned(),
+                    content_text(m.get("content")).unwrap_or_default(),
+                );
+            }
+        }
+    }
+    results
+}
+
+/// One model call as a turn: the response's message, its tool calls with their results,
+/// the call's usage, latency and error.
+fn turn(
+    index: usize,
+    l: &TranscriptLine,
+    calls: &HashMap<&str, CallStatus>,
+    results: &HashMap<String, String>,
+) -> Turn {
+    let choice = l
+        .response
+        .as_ref()
+        .and_then(|r| r.get("choices"))
+        .and_then(|c| c.get(0));
+    let msg = choice.and_then(|c| c.get("message"));
+    let tool_calls = msg
+        .and_then(|m| m.get("tool_calls"))
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .map(|tc| tool_call_view(tc, calls, results))
+        .collect();
+    Turn {
+        index,
+        reasoning: msg
+            .and_then(|m| m.get("reasoning_content"))
+            .and_then(Value::as_str)
+            .filter(|s| !s.is_empty())
+            .map(|s| {
+                let mut t = Text::new(s);
+                t.collapsed = true;
+                t
+            }),
+        content: content_text(msg.and_then(|m| m.get("content"))).map(|s| Text::new(&s)),
+        tool_calls,
+        input_tokens: l.usage.map(|u| u.prompt_tokens),
+        output_tokens: l.usage.map(|u| u.completion_tokens),
+        latency_ms: l.latency_ms,
+        error: l.error.clone().or_else(|| {
+            l.budget_exceeded
+                .as_ref()
+                .map(|b| format!("budget exceeded: {b}"))
+        }),
+        finish_reason: choice
+            .and_then(|c| c.get("finish_reason"))
+            .and_then(Value::as_str)
+            .map(str::to_owned),
+    }
+}
+
+/// One tool call of a response (`tc`), with its result and the agent's status for it.
+fn tool_call_view(
+    tc: &Value,
+    calls: &HashMap<&str, CallStatus>,
+    results: &HashMap<String, String>,
+) -> ToolCallView {
+    let id = tc
+        .get("id")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_owned();
+    let f = tc.get("function");
+    let (status, duration_ms) = calls.get(id.as_str()).cloned().unwrap_or((None, None));
+    ToolCallView {
+        name: f
+            .and_then(|f| f.get("name"))
+            .and_then(Value::as_str)
+            .unwrap_or("?")
+            .to_owned(),
+        arguments: Text::new(&pretty_args(
+            f.and_then(|f| f.get("arguments"))
+                .and_then(Value::as_str)
+                .unwrap_or(""),
+        )),
+        result: results.get(&id).map(|r| Text::new(r)),
+        status,
+        duration_ms,
+        id,
     }
 }
 
