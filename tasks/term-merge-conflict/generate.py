@@ -4,11 +4,13 @@
 Fixed dates and identities make the commit hashes fixed; the hidden tests pin them.
 History: a base on `main` (March 2024), then `main` and `feature/multi-currency` diverge for
 four weeks (April 2024), interleaved in time. `main` fixes rounding (round_half_up), moves
-billing.util.dates to billing.core.dates, fixes negative amounts, renames to_text() to
-format_money() with a keyword-only, required `currency`, and turns Invoice.total() into the
-property Invoice.total_cents. The branch adds per-currency exponents and thousands
-separators, currency conversion (billing.fx), customer statements, per-currency reports and a
-CLI command, all written against the old API.
+billing.util.dates to billing.core.dates, makes Payment.currency default to None (the paid
+invoice's currency), fixes negative amounts, adds JSON amounts in major units (two decimals),
+renames to_text() to format_money() with a keyword-only, required `currency`, turns
+Invoice.total() into the property Invoice.total_cents, and keeps VAT rates in per cent. The
+branch adds per-currency exponents and thousands separators, currency conversion (billing.fx),
+customer statements, per-currency reports (totals, averages, VAT, aging) and a CLI command, all
+written against the old API and the old meanings: the conflicts git cannot see.
 """
 import os
 import re
