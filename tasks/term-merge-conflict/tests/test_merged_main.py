@@ -502,9 +502,11 @@ def test_json_amounts_in_each_currency_major_units(tree):
     expected = [{"net": "44.90", "tax": "7.99", "total": "52.89"},
                 {"net": "12000", "tax": "2880", "total": "14880"},
                 {"net": "-1234.567", "tax": "-296.296", "total": "-1530.863"}]
+    assert len(got) == len(expected), got
     for doc, want in zip(got, expected):
-        assert isinstance(doc, dict) and set(doc) == set(want), got
-        for key, value in doc.items():
+        assert isinstance(doc, dict) and set(want) <= set(doc), got
+        for key in want:
+            value = doc[key]
             assert isinstance(value, str), f"amounts.{key} is not a decimal string: {value!r}"
             try:
                 ok = Decimal(value) == Decimal(want[key])
