@@ -1348,8 +1348,10 @@ def feature_2():
     ''')
     put("billing/fx/convert.py", '''
         """Converting amounts between currencies, minor units to minor units."""
+        from dataclasses import replace
         from decimal import Decimal
 
+        from ..core.invoice import Invoice
         from ..currency import exponent_for
         from .rates import DEFAULT_RATES
 
@@ -1362,6 +1364,15 @@ def feature_2():
 
         def convert_invoice_total(invoice, dst, rates=DEFAULT_RATES):
             return convert(invoice.total(), invoice.currency, dst, rates)
+
+
+        def convert_invoice(invoice, dst, rates=DEFAULT_RATES):
+            """The invoice re-priced in `dst`, every unit price converted (a pro forma for customers
+            who pay in their own currency)."""
+            out = Invoice(invoice.number, invoice.customer, invoice.issued, [], dst, invoice.terms)
+            for line in invoice.lines:
+                out.lines.append(replace(line, unit_cents=convert(line.unit_cents, invoice.currency, dst, rates)))
+            return out
     ''')
     put("billing/fx/quote.py", '''
         """One-line conversion quotes, for invoice footers and the command line."""
@@ -2141,6 +2152,60 @@ def main_6():
     commit("2024-04-29", MAIN, "VAT rates in per cent, as the tax tables state them")
 
 
+def main_7():
+    edit("billing/core/invoice.py",
+         '''
+         def __post_init__(self):
+             check(self.currency)
+         ''', '''
+         def __post_init__(self):
+             check(self.currency)
+             # The lines are fixed once the invoice is made: a line appended afterwards was
+             # never validated, and exports made before it disagreed with those made after.
+             self.lines = tuple(self.lines)
+         ''')
+    edit("billing/io/csv_import.py",
+         '''
+         def read_invoices(path):
+             invoices = {}
+             with open(path, newline="") as fh:
+                 for row in csv.DictReader(fh):
+                     inv = invoices.get(row["number"])
+                     if inv is None:
+                         inv = invoices[row["number"]] = Invoice(
+                             row["number"], row["customer"], parse_iso(row["issued"]), [], row.get("currency") or "EUR")
+                     inv.lines.append(Line(row["description"], int(row["quantity"]), parse_amount(row["unit"]),
+                                           row.get("category") or "standard"))
+             return list(invoices.values())
+         ''', '''
+         def read_invoices(path):
+             heads, lines = {}, {}
+             with open(path, newline="") as fh:
+                 for row in csv.DictReader(fh):
+                     number = row["number"]
+                     if number not in heads:
+                         heads[number] = (row["customer"], parse_iso(row["issued"]), row.get("currency") or "EUR")
+                         lines[number] = []
+                     lines[number].append(Line(row["description"], int(row["quantity"]), parse_amount(row["unit"]),
+                                               row.get("category") or "standard"))
+             return [Invoice(number, customer, issued, lines[number], currency)
+                     for number, (customer, issued, currency) in heads.items()]
+         ''')
+    edit("tests/test_invoice.py", '''
+             def test_due(self):
+         ''', '''
+             def test_lines_are_fixed(self):
+                 inv = invoice()
+                 self.assertIsInstance(inv.lines, tuple)
+                 with self.assertRaises(AttributeError):
+                     inv.lines.append(inv.lines[0])
+
+             def test_due(self):
+         ''')
+    edit("CHANGELOG.md", "## Unreleased\n", "## Unreleased\n- **Breaking:** `Invoice.lines` is a tuple, fixed when the invoice is made: build the\n  lines first (a line appended later was never validated, and exports disagreed).\n")
+    commit("2024-04-30", MAIN, "Invoice lines are fixed when the invoice is made")
+
+
 checkout("feature/multi-currency")
 feature_1()
 checkout("main")
@@ -2164,3 +2229,4 @@ feature_5()
 checkout("main")
 main_5()
 main_6()
+main_7()

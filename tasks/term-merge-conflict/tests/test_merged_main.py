@@ -28,8 +28,8 @@ import pytest
 import nabverify as nv
 
 REPO = "/workspace/billing"
-MAIN_TIP = "a33835d14ceacd67d308bc4aa2efa7118f785982"
-FEATURE_TIP = "5f7e260fca06b66dbaa1d6d40561745d15549065"
+MAIN_TIP = "bf9832df95bea3aa2091470a31b494199e24fef0"
+FEATURE_TIP = "5a0ed06ed0df6a5621ced755558ce4148c2f31de"
 ENV = {"HOME": "/tmp", "PATH": "/usr/bin:/bin", "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": "/dev/null",
        "GIT_NO_REPLACE_OBJECTS": "1", "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1"}
 PROBE = "/nab/probes/billing_probe.py"
@@ -47,7 +47,7 @@ BOTH_SIDES_TESTS = {
     'tests.test_fx': ['ConvertTest.test_convert', 'ConvertTest.test_inverse_rate', 'ConvertTest.test_same_currency',
                       'QuoteTest.test_quote', 'QuoteTest.test_quote_uses_money_formatting'],
     'tests.test_invoice': ['InvoiceTest.test_amounts', 'InvoiceTest.test_credit_note', 'InvoiceTest.test_due',
-                           'InvoiceTest.test_unknown_currency'],
+                           'InvoiceTest.test_lines_are_fixed', 'InvoiceTest.test_unknown_currency'],
     'tests.test_json': ['JsonTest.test_export'],
     'tests.test_money': ['CurrencyFormatTest.test_exponents', 'CurrencyFormatTest.test_parse_per_currency',
                          'CurrencyFormatTest.test_thousands', 'FormatTest.test_format', 'FormatTest.test_symbol',
@@ -279,7 +279,8 @@ def test_changelog_keeps_both_sides():
     log = blob("CHANGELOG.md")
     assert "## 0.9.0 (2024-03-01)" in log
     unreleased = log.split("## Unreleased", 1)[1].split("## 0.9.0", 1)[0]
-    for entry in ("VAT rates are in per cent",                                       # main
+    for entry in ("`Invoice.lines` is a tuple, fixed when the invoice is made",      # main
+                  "VAT rates are in per cent",
                   "`Payment.currency` defaults to `None`",
                   "JSON export: `amounts` (net, tax, total)",
                   "`Invoice.total()` is now the property `Invoice.total_cents`",
@@ -321,6 +322,7 @@ def test_main_api_changes_stand(tree):
     assert got["no_currency"] == "TypeError"
     assert got["rate_standard"] == "24", "VAT rates are no longer in per cent (main's change)"
     assert got["payment_currency_default"] == "None", "Payment.currency no longer defaults to the invoice's (None)"
+    assert got["lines_type"] == "tuple", "Invoice.lines is no longer fixed when the invoice is made (a tuple)"
 
 
 def test_no_code_uses_the_old_names():
@@ -524,3 +526,14 @@ def test_statement_payments_in_their_invoice_currency(tree):
         ["2024-03-04", "INV-2024-0003", "1,530.863", "KWD"], ["2024-03-09", "payment", "-60.00", "EUR"],
         ["2024-03-10", "payment", "-14,880", "JPY"], ["2024-03-11", "payment", "-500.000", "KWD"]], rows
     assert rows[7:] == ["In credit (EUR): 7.11", "Settled (JPY)", "Balance due (KWD): 1,030.863"], rows
+
+
+def test_convert_invoice_builds_its_lines_first(tree):
+    # main: Invoice.lines is a tuple, fixed when the invoice is made; the branch's convert_invoice
+    # appended to an empty invoice's lines. Unit prices convert with main's rounding.
+    got = probe(tree, "convert_invoice")
+    jpy, eur = got
+    assert jpy == {"currency": "JPY", "number": "INV-2024-0001", "units": [2031, 3234], "quantities": [2, 1],
+                   "total": 8594, "lines_type": "tuple", "source": ["EUR", 2]}, jpy
+    assert eur == {"currency": "EUR", "number": "CR-1", "units": [371298], "quantities": [-1],
+                   "total": -460410, "lines_type": "tuple", "source": ["KWD", 1]}, eur

@@ -111,6 +111,7 @@ def case_main_api(args):
     from billing.payments.ledger import Payment
     result["rate_standard"] = str(rate_for("standard"))
     result["payment_currency_default"] = repr(inspect.signature(Payment).parameters["currency"].default)
+    result["lines_type"] = type(inv().lines).__name__
     return result
 
 
@@ -247,6 +248,18 @@ def case_statement_payments(args):
             Payment("acme", date(2024, 3, 11), 500000, currency="KWD"),
             Payment("globex", date(2024, 3, 11), 5289, invoice="INV-2024-0004")]
     return statement("acme", invs, pays).splitlines()
+
+
+def case_convert_invoice(args):
+    from billing.core.credit import credit_note
+    from billing.fx.convert import convert_invoice
+    out = []
+    for src, dst in ((inv(), "JPY"), (credit_note(inv(currency="KWD", lines=[Line("Licence", 1, 1234567)]), "CR-1"), "EUR")):
+        got = convert_invoice(src, dst)
+        out.append({"currency": got.currency, "number": got.number, "units": [l.unit_cents for l in got.lines],
+                    "quantities": [l.quantity for l in got.lines], "total": got.total_cents,
+                    "lines_type": type(got.lines).__name__, "source": [src.currency, len(src.lines)]})
+    return out
 
 
 def case_unit_tests(args):
