@@ -7,10 +7,11 @@ four weeks (April 2024), interleaved in time. `main` fixes rounding (round_half_
 billing.util.dates to billing.core.dates, makes Payment.currency default to None (the paid
 invoice's currency), fixes negative amounts, adds JSON amounts in major units (two decimals),
 renames to_text() to format_money() with a keyword-only, required `currency`, turns
-Invoice.total() into the property Invoice.total_cents, and keeps VAT rates in per cent. The
-branch adds per-currency exponents and thousands separators, currency conversion (billing.fx),
-customer statements, per-currency reports (totals, averages, VAT, aging) and a CLI command, all
-written against the old API and the old meanings: the conflicts git cannot see.
+Invoice.total() into the property Invoice.total_cents, keeps VAT rates in per cent and fixes an
+invoice's lines when it is made (a tuple). The branch adds per-currency exponents and thousands
+separators, currency conversion (billing.fx, convert_invoice appending lines), customer
+statements, per-currency reports (totals, averages, VAT, aging) and a CLI command, all written
+against the old API and the old meanings: the conflicts git cannot see.
 """
 import os
 import re
