@@ -3,7 +3,12 @@
 # exponents and thousands separators + main's sign handling, format_money's required keyword
 # currency, Invoice.total_cents, both changelogs and both sides' tests); then fix the
 # semantic conflicts in files git merged cleanly: the branch's new code still calls to_text(),
-# Invoice.total()/Invoice.total, billing.util.dates and round() (main: round_half_up).
+# Invoice.total()/Invoice.total, billing.util.dates and round() (main: round_half_up); and
+# main's changes that break the branch's code without an error: VAT rates in per cent (the
+# branch's VAT table per currency multiplied by 100), Payment.currency None = the paid invoice's
+# currency (the branch's statement), the average per currency floored (main: round_half_up for
+# every computed amount), and main's JSON amounts in major units at two decimals (the branch's
+# exponents: JPY 0, KWD 3).
 # The resolved files are in /nab/solution/merged/.
 set -euo pipefail
 export PYTHONDONTWRITEBYTECODE=1

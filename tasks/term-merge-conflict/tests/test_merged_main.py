@@ -28,15 +28,16 @@ import pytest
 import nabverify as nv
 
 REPO = "/workspace/billing"
-MAIN_TIP = "e7e40f6eed0f767222bc1e998f371aecc9953ecf"
-FEATURE_TIP = "2620bd0184652063e93a3968ca0e45d7309f36f0"
+MAIN_TIP = "bf9832df95bea3aa2091470a31b494199e24fef0"
+FEATURE_TIP = "5a0ed06ed0df6a5621ced755558ce4148c2f31de"
 ENV = {"HOME": "/tmp", "PATH": "/usr/bin:/bin", "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": "/dev/null",
        "GIT_NO_REPLACE_OBJECTS": "1", "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1"}
 PROBE = "/nab/probes/billing_probe.py"
 
 # Every unit test on either side of the merge (module: Class.method), both tips.
 BOTH_SIDES_TESTS = {
-    'tests.test_by_currency': ['ByCurrencyTest.test_aging_per_currency', 'ByCurrencyTest.test_totals'],
+    'tests.test_by_currency': ['ByCurrencyTest.test_aging_per_currency', 'ByCurrencyTest.test_totals',
+                               'ByCurrencyTest.test_vat_per_currency'],
     'tests.test_cli': ['CliTest.test_convert', 'CliTest.test_format'],
     'tests.test_csv': ['CsvTest.test_export_lines', 'CsvTest.test_export_totals', 'CsvTest.test_export_totals_thousands',
                        'CsvTest.test_import'],
@@ -46,14 +47,15 @@ BOTH_SIDES_TESTS = {
     'tests.test_fx': ['ConvertTest.test_convert', 'ConvertTest.test_inverse_rate', 'ConvertTest.test_same_currency',
                       'QuoteTest.test_quote', 'QuoteTest.test_quote_uses_money_formatting'],
     'tests.test_invoice': ['InvoiceTest.test_amounts', 'InvoiceTest.test_credit_note', 'InvoiceTest.test_due',
-                           'InvoiceTest.test_unknown_currency'],
+                           'InvoiceTest.test_lines_are_fixed', 'InvoiceTest.test_unknown_currency'],
     'tests.test_json': ['JsonTest.test_export'],
     'tests.test_money': ['CurrencyFormatTest.test_exponents', 'CurrencyFormatTest.test_parse_per_currency',
                          'CurrencyFormatTest.test_thousands', 'FormatTest.test_format', 'FormatTest.test_symbol',
                          'NegativeTest.test_credit_notes', 'NegativeTest.test_parse_negative', 'ParseTest.test_parse',
                          'SignatureTest.test_currency_is_required_and_keyword_only'],
     'tests.test_numbering': ['NumberingTest.test_next'],
-    'tests.test_payments': ['PaymentsTest.test_open', 'PaymentsTest.test_reminder'],
+    'tests.test_payments': ['PaymentsTest.test_open', 'PaymentsTest.test_payment_in_the_invoice_currency',
+                            'PaymentsTest.test_reminder'],
     'tests.test_render': ['RenderTest.test_credit_note', 'RenderTest.test_html_total', 'RenderTest.test_markdown',
                           'RenderTest.test_text_other_currency', 'RenderTest.test_text_total'],
     'tests.test_reports': ['ReportsTest.test_aging', 'ReportsTest.test_buckets', 'ReportsTest.test_summary_and_top',
@@ -277,7 +279,11 @@ def test_changelog_keeps_both_sides():
     log = blob("CHANGELOG.md")
     assert "## 0.9.0 (2024-03-01)" in log
     unreleased = log.split("## Unreleased", 1)[1].split("## 0.9.0", 1)[0]
-    for entry in ("`Invoice.total()` is now the property `Invoice.total_cents`",   # main
+    for entry in ("`Invoice.lines` is a tuple, fixed when the invoice is made",      # main
+                  "VAT rates are in per cent",
+                  "`Payment.currency` defaults to `None`",
+                  "JSON export: `amounts` (net, tax, total)",
+                  "`Invoice.total()` is now the property `Invoice.total_cents`",
                   "`money.format_money(cents, *, currency)`",
                   "Fix: negative amounts (credit notes)",
                   "`billing.util.dates` moved to `billing.core.dates`",
@@ -314,6 +320,9 @@ def test_main_api_changes_stand(tree):
     assert got["util_dates"] is False and got["core_dates"] is True, "billing.util.dates is back"
     assert got["currency_kind"] == "KEYWORD_ONLY" and got["currency_default"] is True
     assert got["no_currency"] == "TypeError"
+    assert got["rate_standard"] == "24", "VAT rates are no longer in per cent (main's change)"
+    assert got["payment_currency_default"] == "None", "Payment.currency no longer defaults to the invoice's (None)"
+    assert got["lines_type"] == "tuple", "Invoice.lines is no longer fixed when the invoice is made (a tuple)"
 
 
 def test_no_code_uses_the_old_names():
@@ -464,3 +473,67 @@ def test_command_line(tree):
     assert text[-1] == "Total: 3,099.38 EUR", text
     assert [r.split() for r in cli("summary", path).splitlines()] == \
         [["2024-03", "3,099.38"], ["2024-04", "-124.00"]]
+
+
+# ---- main's changes that git merged without a word: each must hold for the branch's code -------
+
+def test_vat_report_per_currency_in_per_cent(tree):
+    # main: tax.rate_for() is in per cent (Decimal("24")); the branch's table multiplied by 100.
+    tables, data = probe(tree, "vat_per_currency")
+    assert data == {"EUR": {"books": [1990, 199], "standard": [2500, 600]},
+                    "JPY": {"standard": [12000, 2880]},
+                    "KWD": {"books": [-8500, -850], "standard": [-1234567, -296296]}}, data
+    assert [r.split() for r in tables] == [
+        ["EUR"], ["books", "10.0%", "19.90", "1.99"], ["standard", "24.0%", "25.00", "6.00"],
+        ["JPY"], ["standard", "24.0%", "12,000", "2,880"],
+        ["KWD"], ["books", "10.0%", "-8.500", "-0.850"], ["standard", "24.0%", "-1,234.567", "-296.296"]], tables
+
+
+def test_average_per_currency_rounds_half_up(tree):
+    # main: every computed amount is rounded with round_half_up (halves away from zero); the
+    # branch's average floored (//): 157644.5 -> 157645, -2.5 -> -3, 1000.33 -> 1000.
+    got = probe(tree, "averages")
+    assert got == {"EUR": 157645, "JPY": -3, "KWD": 1000}, got
+
+
+def test_json_amounts_in_each_currency_major_units(tree):
+    # main: JSON `amounts` are decimal strings of major units; the branch: JPY has no decimals,
+    # KWD three. Compared as decimals, so "14880" and "14880.0" are the same amount.
+    from decimal import Decimal, InvalidOperation
+    got = probe(tree, "json_amounts")
+    expected = [{"net": "44.90", "tax": "7.99", "total": "52.89"},
+                {"net": "12000", "tax": "2880", "total": "14880"},
+                {"net": "-1234.567", "tax": "-296.296", "total": "-1530.863"}]
+    assert len(got) == len(expected), got
+    for doc, want in zip(got, expected):
+        assert isinstance(doc, dict) and set(want) <= set(doc), got
+        for key in want:
+            value = doc[key]
+            assert isinstance(value, str), f"amounts.{key} is not a decimal string: {value!r}"
+            try:
+                ok = Decimal(value) == Decimal(want[key])
+            except InvalidOperation:
+                ok = False
+            assert ok, f"JSON amounts in major units of the invoice's currency: {got}"
+
+
+def test_statement_payments_in_their_invoice_currency(tree):
+    # main: Payment.currency None is the currency of the invoice it pays (not EUR).
+    rows = probe(tree, "statement_payments")
+    assert rows[0] == "Statement for acme", rows
+    assert [r.split() for r in rows[1:7]] == [
+        ["2024-03-04", "INV-2024-0001", "52.89", "EUR"], ["2024-03-04", "INV-2024-0002", "14,880", "JPY"],
+        ["2024-03-04", "INV-2024-0003", "1,530.863", "KWD"], ["2024-03-09", "payment", "-60.00", "EUR"],
+        ["2024-03-10", "payment", "-14,880", "JPY"], ["2024-03-11", "payment", "-500.000", "KWD"]], rows
+    assert rows[7:] == ["In credit (EUR): 7.11", "Settled (JPY)", "Balance due (KWD): 1,030.863"], rows
+
+
+def test_convert_invoice_builds_its_lines_first(tree):
+    # main: Invoice.lines is a tuple, fixed when the invoice is made; the branch's convert_invoice
+    # appended to an empty invoice's lines. Unit prices convert with main's rounding.
+    got = probe(tree, "convert_invoice")
+    jpy, eur = got
+    assert jpy == {"currency": "JPY", "number": "INV-2024-0001", "units": [2031, 3234], "quantities": [2, 1],
+                   "total": 8594, "lines_type": "tuple", "source": ["EUR", 2]}, jpy
+    assert eur == {"currency": "EUR", "number": "CR-1", "units": [371298], "quantities": [-1],
+                   "total": -460410, "lines_type": "tuple", "source": ["KWD", 1]}, eur

@@ -107,6 +107,11 @@ def case_main_api(args):
         result["no_currency"] = "accepted"
     except TypeError:
         result["no_currency"] = "TypeError"
+    from billing.core.tax import rate_for
+    from billing.payments.ledger import Payment
+    result["rate_standard"] = str(rate_for("standard"))
+    result["payment_currency_default"] = repr(inspect.signature(Payment).parameters["currency"].default)
+    result["lines_type"] = type(inv().lines).__name__
     return result
 
 
@@ -195,6 +200,66 @@ def case_conversion(args):
             convert(100, "EUR", "JPY"), convert(-100, "EUR", "JPY"),
             quote(-1000, "EUR", "JPY"), quote(12345678, "EUR", "USD"),
             convert_invoice_total(inv(), "JPY"), footer(credit_note(inv(), "CR-1"), "KWD")]
+
+
+def case_vat_per_currency(args):
+    from billing.core.credit import credit_note
+    from billing.reports.by_currency import vat_by_currency, vat_tables
+    invs = [inv(), inv("INV-2024-0002", currency="JPY", lines=[Line("Tea", 10, 1200)]),
+            credit_note(inv("INV-2024-0003", currency="KWD", lines=[Line("Licence", 1, 1234567),
+                                                                    Line("Handbook", 2, 4250, "books")]), "CR-1")]
+    return [vat_tables(invs).splitlines(), {cur: {cat: list(v) for cat, v in cats.items()}
+                                            for cur, cats in vat_by_currency(invs).items()}]
+
+
+def case_averages(args):
+    from datetime import date
+
+    from billing.core.credit import credit_note
+    from billing.reports.by_currency import average_by_currency
+    invs = [inv(), inv("INV-2024-0003", issued=date(2024, 1, 5), lines=[Line("Rack", 1, 250000)]),
+            inv("J-1", currency="JPY", lines=[Line("Tea", 1, 3, "exempt")]),
+            credit_note(inv("J-2", currency="JPY", lines=[Line("Tea", 1, 8, "exempt")]), "CR-J-2"),
+            inv("K-1", currency="KWD", lines=[Line("Pen", 1, 1000, "exempt")]),
+            inv("K-2", currency="KWD", lines=[Line("Pen", 1, 1000, "exempt")]),
+            inv("K-3", currency="KWD", lines=[Line("Pen", 1, 1001, "exempt")])]
+    return average_by_currency(invs)
+
+
+def case_json_amounts(args):
+    from billing.core.credit import credit_note
+    from billing.io.json_export import export_json
+    import json
+    invs = [inv(), inv("INV-2024-0002", currency="JPY", lines=[Line("Tea", 10, 1200)]),
+            credit_note(inv("INV-2024-0003", currency="KWD", lines=[Line("Licence", 1, 1234567)]), "CR-1")]
+    return [doc.get("amounts") for doc in json.loads(export_json(invs))]
+
+
+def case_statement_payments(args):
+    from datetime import date
+
+    from billing.payments.ledger import Payment
+    from billing.render.statement import statement
+    invs = [inv(), inv("INV-2024-0002", currency="JPY", lines=[Line("Tea", 10, 1200)]),
+            inv("INV-2024-0003", currency="KWD", lines=[Line("Licence", 1, 1234567)]),
+            inv("INV-2024-0004", customer="globex", currency="USD")]
+    pays = [Payment("acme", date(2024, 3, 9), 6000, invoice="INV-2024-0001"),
+            Payment("acme", date(2024, 3, 10), 14880, invoice="INV-2024-0002"),
+            Payment("acme", date(2024, 3, 11), 500000, currency="KWD"),
+            Payment("globex", date(2024, 3, 11), 5289, invoice="INV-2024-0004")]
+    return statement("acme", invs, pays).splitlines()
+
+
+def case_convert_invoice(args):
+    from billing.core.credit import credit_note
+    from billing.fx.convert import convert_invoice
+    out = []
+    for src, dst in ((inv(), "JPY"), (credit_note(inv(currency="KWD", lines=[Line("Licence", 1, 1234567)]), "CR-1"), "EUR")):
+        got = convert_invoice(src, dst)
+        out.append({"currency": got.currency, "number": got.number, "units": [l.unit_cents for l in got.lines],
+                    "quantities": [l.quantity for l in got.lines], "total": got.total_cents,
+                    "lines_type": type(got.lines).__name__, "source": [src.currency, len(src.lines)]})
+    return out
 
 
 def case_unit_tests(args):

@@ -2,8 +2,11 @@ import unittest
 from decimal import Decimal
 
 from billing.fx import DEFAULT_RATES, RateTable, UnknownRate, convert
+from billing.core.lines import Line
+from billing.fx.convert import convert_invoice
 from billing.fx.quote import quote
 from billing.money import format_money
+from tests.samples import invoice
 
 
 class ConvertTest(unittest.TestCase):
@@ -33,3 +36,11 @@ class QuoteTest(unittest.TestCase):
 
     def test_quote_uses_money_formatting(self):
         self.assertTrue(quote(123456, "EUR", "USD").endswith(format_money(133332, currency="USD") + " USD"))
+
+
+class ConvertInvoiceTest(unittest.TestCase):
+    def test_convert_invoice(self):
+        inv = invoice(lines=[Line("Widget", 2, 1250), Line("Manual", 1, 1990, "books")])
+        jpy = convert_invoice(inv, "JPY")
+        self.assertEqual((jpy.currency, [l.unit_cents for l in jpy.lines]), ("JPY", [2031, 3234]))
+        self.assertEqual(inv.currency, "EUR")

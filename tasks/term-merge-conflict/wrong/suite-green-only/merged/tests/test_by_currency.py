@@ -3,7 +3,7 @@ from datetime import date
 
 from billing.core.lines import Line
 from billing.reports.aging import aging_by_currency
-from billing.reports.by_currency import totals_by_currency
+from billing.reports.by_currency import totals_by_currency, vat_by_currency
 from tests.samples import invoice
 
 
@@ -19,3 +19,6 @@ class ByCurrencyTest(unittest.TestCase):
         result = aging_by_currency(self.invs, date(2024, 3, 20))
         self.assertEqual(result["JPY"]["1-30"], self.invs[1].total_cents)
         self.assertEqual(result["EUR"]["61-90"], 5289)
+
+    def test_vat_per_currency(self):
+        self.assertEqual(vat_by_currency(self.invs)["JPY"], {"standard": (12000, 2880)})

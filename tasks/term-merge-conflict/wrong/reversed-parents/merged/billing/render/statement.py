@@ -1,6 +1,7 @@
 """Customer statements: a customer's invoices and payments, with a balance per currency."""
 from .. import money
 from ..core.dates import iso
+from ..payments.ledger import currency_of
 from .layout import columns
 
 STATEMENT_WIDTHS = (12, 16, 16, 4)
@@ -20,8 +21,10 @@ def statement(customer, invoices, payments=(), as_of=None):
     for pay in sorted(payments, key=lambda p: p.date):
         if pay.customer != customer:
             continue
-        balances[pay.currency] = balances.get(pay.currency, 0) - pay.cents
-        rows.append(columns(iso(pay.date), "payment", money.format_money(-pay.cents, currency=pay.currency), pay.currency,
+        # main: a payment without a currency is in the currency of the invoice it pays
+        cur = currency_of(pay, invoices)
+        balances[cur] = balances.get(cur, 0) - pay.cents
+        rows.append(columns(iso(pay.date), "payment", money.format_money(-pay.cents, currency=cur), cur,
                             widths=STATEMENT_WIDTHS))
     for cur in sorted(balances):
         rows.append(balance_line(balances[cur], cur))
