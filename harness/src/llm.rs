@@ -3,7 +3,7 @@
 //! The API key stays in this process: the provider adds it to upstream requests only.
 
 use crate::model::ModelSetup;
-use crate::task::Task;
+use crate::task::{Task, mib};
 use nab_gateway::{Gateway, GatewayConfig, GatewayHandle, GatewayLimits, build_provider};
 use nab_protocol::EVENTS_FILE;
 use nab_protocol::Event;
@@ -187,11 +187,6 @@ pub fn gateway_limits(opts: Option<&crate::task::GatewayOptions>) -> GatewayLimi
         limits.transcript.file_bytes = mib(mb);
     }
     limits
-}
-
-/// MiB (checked by the loader: finite, positive) as bytes.
-pub fn mib(mb: f64) -> u64 {
-    (mb * (1 << 20) as f64) as u64
 }
 
 /// Reads the agent's events.jsonl under the rules of [`crate::untrusted`], keeps a copy in

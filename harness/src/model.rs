@@ -148,7 +148,7 @@ impl ModelSetup {
                 .gateway
                 .as_ref()
                 .and_then(|g| g.max_answer_mb)
-                .map(crate::llm::mib),
+                .map(crate::task::mib),
             ..Default::default()
         }
     }

@@ -780,7 +780,7 @@ async fn read_workspace(
     // have a deadline.
     // The loader checked the globs; a failure here would be a harness defect.
     let protected =
-        crate::tamper::Protected::new(&task.spec.protected).map_err(|e| TrialError::Files {
+        crate::task::Protected::new(&task.spec.protected).map_err(|e| TrialError::Files {
             dir: task.dir.clone(),
             source: std::io::Error::other(e.to_string()),
         })?;
@@ -801,7 +801,7 @@ async fn read_workspace(
         )
         .map(|after| {
             let patch = workspace::diff(&original, &after);
-            let flags = protected.touched(&original, &after);
+            let flags = crate::tamper::touched(&protected, &original, &after);
             (after, patch, flags, picks)
         })
     });

@@ -6,17 +6,19 @@
 mod environment;
 mod issue;
 mod load;
+mod protected;
 mod required_call;
 mod schema;
 
 pub use environment::{debian_name, pinned_requirement};
 pub use issue::{SuiteError, TaskIssue};
 pub use load::{load_suite, load_task};
+pub use protected::Protected;
 pub use required_call::{MadeCall, RequiredCall};
 pub use schema::{
     AgentOptions, Budgets, Category, CommandStep, Compare, Difficulty, Environment, ExpectFile,
     ExpectStdout, GatewayOptions, Limits, McpServer, Origin, StepUser, TaskSpec, Timeouts,
-    VerifierMode, VerifyStep,
+    VerifierMode, VerifyStep, mib,
 };
 
 use std::path::PathBuf;

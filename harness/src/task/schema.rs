@@ -47,7 +47,7 @@ pub struct TaskSpec {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub replay_normalize: Vec<nab_gateway::Pattern>,
     /// Workspace globs (relative, `**` for any depth) whose change sets `tamper_flags`,
-    /// on top of the defaults in `tamper::DEFAULT_PROTECTED` and `tamper::DEFAULT_TESTS`; a
+    /// on top of the defaults in `protected::DEFAULT_PROTECTED` and `protected::DEFAULT_TESTS`; a
     /// glob that starts with `!` exempts what it matches (edits the instruction asks for).
     #[serde(default)]
     pub protected: Vec<String>,
@@ -446,4 +446,9 @@ pub struct GatewayOptions {
     /// one is an upstream error.
     #[serde(default)]
     pub max_answer_mb: Option<f64>,
+}
+
+/// MiB (checked by the loader: finite, positive) as bytes.
+pub fn mib(mb: f64) -> u64 {
+    (mb * (1 << 20) as f64) as u64
 }

@@ -46,7 +46,7 @@ fn describe(path: &[u8], n: Option<&Node>) -> String {
         ) => format!(
             "{size} bytes, sha256 {}{}",
             hex::encode(digest),
-            match (crate::tamper::compiled_kind(path, node), text) {
+            match (super::compiled_kind(path, node), text) {
                 (Some(kind), _) => format!(", {kind}"),
                 (None, Some(_)) => String::new(),
                 (None, None) => ", binary or large".into(),

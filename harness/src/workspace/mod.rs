@@ -9,10 +9,12 @@ use std::io::Read;
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
+mod compiled;
 mod diff;
 mod pick;
 mod quote;
 
+pub use compiled::compiled_kind;
 pub use diff::diff;
 pub use pick::{Picked, Picks};
 pub use quote::git_path;
