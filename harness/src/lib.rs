@@ -43,7 +43,6 @@ mod cost;
 mod exit;
 mod expect;
 mod image;
-mod import;
 mod judge_model;
 mod junit;
 mod llm;
@@ -52,7 +51,6 @@ mod merge;
 mod metrics;
 mod model;
 mod own_time;
-mod pinned;
 mod provider_answers;
 mod requirements;
 mod runner;
@@ -61,7 +59,7 @@ mod selftest;
 mod shard;
 mod sweep;
 mod tamper;
-mod task;
+pub mod task;
 mod trial;
 mod untrusted;
 mod verify;
@@ -79,7 +77,6 @@ pub use image::{
     TaskImageError, TaskRecipe, ensure_base_image, ensure_suite_images, ensure_task_image,
     image_exists, list_images, remove_image, suite_images,
 };
-pub use import::{Outcome as ImportOutcome, import_harbor, table as import_table};
 pub use judge_model::{JudgeCallOpts, judge_factory};
 pub use merge::sweep::{SweepShards, check_out_is_replaceable, is_sweep};
 pub use merge::tree::{Budget as MergeBudget, Limits as MergeLimits};
@@ -88,7 +85,6 @@ pub use merge::{
     swap_in as swap_in_merge, write as write_merge,
 };
 pub use model::prepare as prepare_model;
-pub use pinned::{Entry as LockEntry, TestLock, pin_suite, tests_hash};
 pub use runner::cost_limit::parse_usd;
 pub use runner::progress::{Silent as SilentProgress, for_stderr as progress_for_stderr};
 pub use runner::{
@@ -111,9 +107,4 @@ pub use sweep::{
     Plan as SweepPlan, PlannedRun, Pool as SweepPool, ProviderLimits, Sweep, SweepConfig,
     SweepFile, SweepFileError, SweepIssue, SweepReport, SweepResume, SweepRunReport,
     Unit as SweepUnit, run_sweep,
-};
-pub use task::{
-    AgentOptions, Budgets as TaskBudgets, Category, CommandStep, Compare, Difficulty, Environment,
-    ExpectFile, ExpectStdout, GatewayOptions, Limits as TaskLimits, Origin, SuiteError, Task,
-    TaskIssue, TaskSpec, Timeouts as TaskTimeouts, VerifierMode, VerifyStep, load_suite, load_task,
 };

@@ -1,7 +1,7 @@
 //! Pieces `run` and `validate` share: loading the suite before Docker, and the runner set-up.
 
-use nab_harness::pin_suite;
-use nab_harness::{Task, load_suite};
+use nab_harness::task::pinned::pin_suite;
+use nab_harness::task::{Task, load_suite};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 

@@ -176,7 +176,7 @@ pub(crate) async fn ensure_image(
 pub(crate) async fn ensure_task_images(
     docker: &nab_harness::Engine,
     base: &str,
-    tasks: &mut [std::sync::Arc<nab_harness::Task>],
+    tasks: &mut [std::sync::Arc<nab_harness::task::Task>],
     force: bool,
 ) -> anyhow::Result<Vec<(nab_harness::SuiteImage, nab_harness::Ensured)>> {
     let pb = indicatif::ProgressBar::with_draw_target(None, spinner_target());
@@ -216,7 +216,7 @@ pub(crate) async fn ensure_task_images(
 pub(crate) async fn prepare_engines(
     opts: &common::EngineOpts,
     jobs: usize,
-    tasks: &mut [std::sync::Arc<nab_harness::Task>],
+    tasks: &mut [std::sync::Arc<nab_harness::task::Task>],
 ) -> anyhow::Result<(common::Connected, String)> {
     let connected = opts.connect(jobs).await?;
     let image = ensure_image(connected.first(), false).await?;

@@ -1,7 +1,7 @@
 //! `--shard K/N`, `--group ID` and `--balance-from DIR`, shared by `nab run` and
 //! `nab sweep`: both cut their (task, trial) pairs with `nab_harness::Share::cut`.
 
-use nab_harness::Task;
+use nab_harness::task::Task;
 use nab_harness::{ShardSpec, Share};
 use std::path::PathBuf;
 use std::sync::Arc;

@@ -3,7 +3,7 @@
 //! With `--repeat N` each of them runs N times, and a task whose verdicts differ between
 //! runs is reported as unstable: a flaky check would make every score on it noise.
 //! Each oracle that passed records its task's test ids in `tests.lock` (see
-//! `nab_harness::pinned`).
+//! `nab_harness::task::pinned`).
 
 use super::common::{default_out, load_or_report};
 use nab_harness::AgentKind;
@@ -148,7 +148,7 @@ fn show(rs: &[&TrialRecord]) -> String {
 }
 
 /// One row per task: what each agent got, and whether that is what it should get.
-fn verdicts(tasks: &[Arc<nab_harness::Task>], records: &[TrialRecord]) -> Verdicts {
+fn verdicts(tasks: &[Arc<nab_harness::task::Task>], records: &[TrialRecord]) -> Verdicts {
     let w = tasks.iter().map(|t| t.id().len()).max().unwrap_or(4).max(4);
     let mut out = String::new();
     let _ = writeln!(
@@ -230,10 +230,10 @@ fn verdicts(tasks: &[Arc<nab_harness::Task>], records: &[TrialRecord]) -> Verdic
 mod tests {
     use super::*;
 
-    fn task() -> Arc<nab_harness::Task> {
+    fn task() -> Arc<nab_harness::task::Task> {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("../tasks/py-pagination-offbyone");
-        Arc::new(nab_harness::load_task(&dir).expect("a shipped task"))
+        Arc::new(nab_harness::task::load_task(&dir).expect("a shipped task"))
     }
 
     fn rec(task: &str, agent: &str, trial: u32, status: TrialStatus) -> TrialRecord {
@@ -242,7 +242,7 @@ mod tests {
         r
     }
 
-    fn runs(t: &nab_harness::Task, oracle: &[TrialStatus]) -> Vec<TrialRecord> {
+    fn runs(t: &nab_harness::task::Task, oracle: &[TrialStatus]) -> Vec<TrialRecord> {
         let mut out = Vec::new();
         for (i, s) in oracle.iter().enumerate() {
             let i = i as u32;
@@ -288,7 +288,7 @@ mod tests {
     fn an_imported_task_without_wrong_solutions_says_the_check_is_skipped() {
         let mut t = (*task()).clone();
         t.wrong.clear();
-        t.spec.origin = Some(nab_harness::Origin::Harbor);
+        t.spec.origin = Some(nab_harness::task::Origin::Harbor);
         let t = Arc::new(t);
         let v = verdicts(std::slice::from_ref(&t), &runs(&t, &[TrialStatus::Passed]));
         assert_eq!(v.problems, 0, "{}", v.table);

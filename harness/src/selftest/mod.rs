@@ -122,7 +122,7 @@ pub async fn run(
         .map_err(|e| SelftestError::Suite(e.to_string()))?;
     // As `nab run` does: each copied shipped task checked against its pinned test set.
     // The corpus's own tasks have no JUnit report, so nothing to pin.
-    let warnings = crate::pinned::pin_suite(&files.tasks_dir, &mut loaded)
+    let warnings = crate::task::pinned::pin_suite(&files.tasks_dir, &mut loaded)
         .map_err(|e| SelftestError::Suite(e.to_string()))?;
     for t in &loaded {
         if corpus::is_suite_task(t.id())

@@ -14,7 +14,7 @@
 //! user, from outside; after each step every process of the sandbox user is killed before
 //! anything of the step is read. JUnit reports are read as the verifier user and judged with
 //! the trial's canaries set apart ([`crate::canary`], [`crate::junit`]); when they all
-//! passed, their test ids must be the task's pinned set ([`crate::pinned`]). Host-side
+//! passed, their test ids must be the task's pinned set ([`crate::task::pinned`]). Host-side
 //! checks ([`crate::expect`]) run in the same order; each counts as one test.
 
 pub mod stage;
@@ -302,7 +302,7 @@ pub async fn run_steps(
     // skip tests cannot pass for the real one.
     if result.failure.is_none()
         && let Some(pinned) = &task.pinned_tests
-        && let Some(why) = crate::pinned::mismatch(pinned, &result.test_ids)
+        && let Some(why) = crate::task::pinned::mismatch(pinned, &result.test_ids)
     {
         let _ = writeln!(result.log, "[nab] {why}\n");
         result.failure = Some(FailureReason::TestSetMismatch);

@@ -7,7 +7,7 @@ use crate::common;
 
 use common::write;
 use nab_harness::AgentKind;
-use nab_harness::{Environment, load_suite};
+use nab_harness::task::{Environment, load_suite};
 use nab_harness::{Job, run_jobs};
 use nab_harness::{
     TaskImageError, TaskRecipe, ensure_suite_images, ensure_task_image, remove_image, suite_images,
