@@ -3,7 +3,7 @@
 //! /nab/out (events, state); a `command:` agent given a model gets the same socket and
 //! /nab/out.
 
-use crate::sandbox::BindMount;
+use crate::env::sandbox::BindMount;
 use crate::task::Task;
 use std::fmt;
 use std::path::{Path, PathBuf};

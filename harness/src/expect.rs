@@ -5,9 +5,9 @@
 //! What verify.log says about a difference is bounded: sizes, line counts and the first
 //! differing line, cut short — never the whole of either side.
 
+use crate::env::untrusted::read_capped;
+use crate::env::workspace::{Picked, Picks};
 use crate::task::{Compare, EXPECTED_CAP, ExpectFile, Task};
-use crate::untrusted::read_capped;
-use crate::workspace::{Picked, Picks};
 use nab_protocol::FailureReason;
 
 /// Bytes of one line shown in a mismatch report.

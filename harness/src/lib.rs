@@ -40,9 +40,9 @@
 mod agent;
 mod canary;
 mod cost;
+pub mod env;
 mod exit;
 mod expect;
-mod image;
 mod judge_model;
 mod junit;
 mod llm;
@@ -54,16 +54,13 @@ mod own_time;
 mod provider_answers;
 mod requirements;
 mod runner;
-mod sandbox;
 mod selftest;
 mod shard;
 mod sweep;
 mod tamper;
 pub mod task;
 mod trial;
-mod untrusted;
 mod verify;
-mod workspace;
 
 pub use agent::AgentKind;
 pub use cost::{Pricing, require_price};
@@ -71,11 +68,6 @@ pub use exit::{
     BAD_INPUT as EXIT_BAD_INPUT, COST_LIMIT as EXIT_COST_LIMIT, FAILED as EXIT_FAILED,
     HELP as EXIT_CODES_HELP, INTERRUPTED as EXIT_INTERRUPTED, SUCCESS as EXIT_SUCCESS,
     exit as exit_status,
-};
-pub use image::{
-    BuildError as ImageBuildError, Ensured, ImageListError, NabImage, Recipe, SuiteImage,
-    TaskImageError, TaskRecipe, ensure_base_image, ensure_suite_images, ensure_task_image,
-    image_exists, list_images, remove_image, suite_images,
 };
 pub use judge_model::{JudgeCallOpts, judge_factory};
 pub use merge::sweep::{SweepShards, check_out_is_replaceable, is_sweep};
@@ -90,14 +82,6 @@ pub use runner::progress::{Silent as SilentProgress, for_stderr as progress_for_
 pub use runner::{
     CostLimit, EnginePool, Job, PoolEngine, RunConfig, RunEnd, new_run_id, run_jobs,
     run_jobs_within, summary_table,
-};
-pub use sandbox::engine::url::{
-    DuplicateEngine, EngineAddr, EngineSpec, check_distinct as check_distinct_engines,
-};
-pub use sandbox::engine::{copy_image, image_exists as engine_has_image};
-pub use sandbox::{
-    ConnectError, ContainerSpec, DockerBackend, Engine, EngineError, ExecRequest, ExecUser, Labels,
-    Lockdown, QuotaMount, SANDBOX_UID, SandboxBackend, VERIFIER_UID, connect, connect_to,
 };
 pub use selftest::corpus::Corpus as SelftestCorpus;
 pub use selftest::outcome::table as selftest_table;

@@ -46,7 +46,7 @@ impl OutDir {
 
     fn temporary() -> std::io::Result<OutDir> {
         let private = tempfile::Builder::new().prefix("nab-out-").tempdir()?;
-        crate::sandbox::host_perms::private_dir(private.path())?;
+        crate::env::sandbox::host_perms::private_dir(private.path())?;
         let shared = private.path().join("out");
         std::fs::create_dir(&shared)?;
         Ok(OutDir::Temp {
@@ -100,7 +100,7 @@ impl LlmSession {
         let provider = build_provider(&setup.spec, &setup.provider_options(task))?;
         // Short paths: a Unix socket path has at most 107 bytes.
         let socket_dir = tempfile::Builder::new().prefix("nab-gw-").tempdir()?;
-        crate::sandbox::host_perms::private_dir(socket_dir.path())?;
+        crate::env::sandbox::host_perms::private_dir(socket_dir.path())?;
         let out_dir = match out_dir {
             Some(p) => OutDir::Quota(p.to_owned()),
             None => OutDir::temporary()?,
@@ -126,7 +126,7 @@ impl LlmSession {
         }
         let gateway = Gateway::start(cfg, provider).await?;
         // Docker mounts the socket itself: inside the container only its own mode counts.
-        crate::sandbox::host_perms::sandbox_socket(gateway.socket_path())?;
+        crate::env::sandbox::host_perms::sandbox_socket(gateway.socket_path())?;
         Ok(LlmSession {
             gateway,
             _socket_dir: socket_dir,
@@ -189,11 +189,11 @@ pub fn gateway_limits(opts: Option<&crate::task::GatewayOptions>) -> GatewayLimi
     limits
 }
 
-/// Reads the agent's events.jsonl under the rules of [`crate::untrusted`], keeps a copy in
+/// Reads the agent's events.jsonl under the rules of [`crate::env::untrusted`], keeps a copy in
 /// the trial folder, and parses each line under a length and nesting limit.
 fn read_events(src: &Path, dest: &Path) -> std::io::Result<AgentOutput> {
     let mut out = AgentOutput::default();
-    let bytes = match crate::untrusted::read_capped(src, EVENTS_LIMIT) {
+    let bytes = match crate::env::untrusted::read_capped(src, EVENTS_LIMIT) {
         Ok(b) => b.unwrap_or_default(),
         Err(why) => {
             out.unreadable = Some(format!("{why}; ignored"));
@@ -214,7 +214,7 @@ fn read_events(src: &Path, dest: &Path) -> std::io::Result<AgentOutput> {
             ));
             return;
         }
-        let depth = crate::untrusted::json_depth(l);
+        let depth = crate::env::untrusted::json_depth(l);
         if depth > EVENT_DEPTH_LIMIT {
             out.bad_event_lines.push(format!(
                 "line {n}: nested {depth} deep, more than {EVENT_DEPTH_LIMIT}"

@@ -15,7 +15,7 @@
 //! is passed on without being noted, the logs are capped, and nothing the agent sends can
 //! block the harness (the host stops every pump when the agent phase ends).
 
-use crate::sandbox::{AttachedProcess, ContainerId, SandboxBackend};
+use crate::env::sandbox::{AttachedProcess, ContainerId, SandboxBackend};
 use crate::task::McpServer;
 use nab_protocol::{MAX_RESULT_TEXT, MCP_CALL_VERSION, MCP_CALLS_FILE, MCP_LOG_FILE, McpCall};
 use serde_json::{Value, json};
@@ -92,7 +92,7 @@ impl McpHost {
             .prefix("nab-mcp-")
             .tempdir()
             .map_err(io(Path::new("a temporary folder")))?;
-        crate::sandbox::host_perms::private_dir(dir.path()).map_err(io(dir.path()))?;
+        crate::env::sandbox::host_perms::private_dir(dir.path()).map_err(io(dir.path()))?;
         let shared = dir.path().join(SHARED_DIR);
         std::fs::create_dir(&shared).map_err(io(&shared))?;
         chmod(&shared, 0o755).map_err(io(&shared))?;
@@ -105,7 +105,7 @@ impl McpHost {
             let path = shared.join(format!("{name}.sock"));
             let listener = UnixListener::bind(&path).map_err(io(&path))?;
             // The agent runs as uid 1000; connecting needs write access to the socket.
-            crate::sandbox::host_perms::sandbox_socket(&path).map_err(io(&path))?;
+            crate::env::sandbox::host_perms::sandbox_socket(&path).map_err(io(&path))?;
             config.insert(
                 name.clone(),
                 json!({"socket": format!("{AGENT_DIR}/{name}.sock")}),

@@ -7,8 +7,8 @@
 //! A flag is evidence for the report and the judge's `tests_tampered` veto; it does not
 //! fail the trial by itself (a task may legitimately ask for such an edit).
 
+use crate::env::workspace::{Node, Snapshot, compiled_kind};
 use crate::task::Protected;
-use crate::workspace::{Node, Snapshot, compiled_kind};
 
 /// Protected paths touched between the two snapshots (see the globs' kinds above), and
 /// compiled code added or changed, sorted. A directory's own entry never counts: only
@@ -32,7 +32,7 @@ pub fn touched(protected: &Protected, before: &Snapshot, after: &Snapshot) -> Ve
             protected.flags(path, is_entry(a))
         })
         // Names are raw bytes; a flag names them as the patch does (quoted if needed).
-        .map(|p| crate::workspace::git_path("", p))
+        .map(|p| crate::env::workspace::git_path("", p))
         .collect()
 }
 

@@ -3,18 +3,18 @@
 //! removed on every path out (success, failure, infrastructure error, interruption).
 
 use crate::agent::{AgentKind, ModelMounts};
+use crate::env::sandbox::{
+    BindMount, ContainerId, ContainerSpec, ExecRequest, ExecUser, Labels, Lockdown, QuotaMount,
+    SANDBOX_UID, SandboxBackend, SandboxError, TmpfsMount, VERIFIER_UID, VolumeId, quota,
+};
+use crate::env::workspace::{self, Picks, Snapshot};
 use crate::llm::LlmSession;
 use crate::mcp_host::McpHost;
 use crate::metrics::ModelMetrics;
 use crate::model::ModelSetup;
 use crate::requirements::Compaction;
-use crate::sandbox::{
-    BindMount, ContainerId, ContainerSpec, ExecRequest, ExecUser, Labels, Lockdown, QuotaMount,
-    SANDBOX_UID, SandboxBackend, SandboxError, TmpfsMount, VERIFIER_UID, VolumeId, quota,
-};
 use crate::task::{EXPECTED_CAP, Task, VerifierMode, VerifyStep};
 use crate::verify;
-use crate::workspace::{self, Picks, Snapshot};
 use nab_protocol::{AGENT_LOG_FILE, DIFF_FILE, TEST_IDS_FILE, TRANSCRIPT_FILE, VERIFY_LOG_FILE};
 use nab_protocol::{ErrorKind, FailureReason, SandboxExit};
 use std::path::{Path, PathBuf};
@@ -229,7 +229,7 @@ async fn make_quota(
             &quota::state_root(),
             &labels,
             mb,
-            crate::sandbox::SANDBOX_UID,
+            crate::env::sandbox::SANDBOX_UID,
         )
     })
     .await
@@ -796,7 +796,7 @@ async fn read_workspace(
     let (tx, rx) = tokio::sync::mpsc::channel(16);
     let reader = tokio::task::spawn_blocking(move || {
         Snapshot::from_tar_picking(
-            std::io::BufReader::new(crate::sandbox::ChunkReader::new(rx)),
+            std::io::BufReader::new(crate::env::sandbox::ChunkReader::new(rx)),
             &mut picks,
         )
         .map(|after| {

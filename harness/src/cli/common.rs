@@ -45,21 +45,21 @@ pub struct EngineOpts {
     /// engines must see this machine's paths (bind mounts, the gateway socket): engines on
     /// this host, or hosts sharing the paths. See docs/src/guide/scale-out.md, "A pool of Docker engines".
     #[arg(long = "engine", value_name = "URL")]
-    pub engines: Vec<nab_harness::EngineSpec>,
+    pub engines: Vec<nab_harness::env::sandbox::engine::url::EngineSpec>,
 }
 
 /// The connected engines of `--engine` (or the default one), each with its slots.
 pub struct Connected {
     /// `(name, engine, slots)`, in the order given.
-    pub engines: Vec<(String, nab_harness::Engine, usize)>,
+    pub engines: Vec<(String, nab_harness::env::sandbox::Engine, usize)>,
 }
 
 impl EngineOpts {
     /// Connects every engine (an unreachable one is an error naming it: nothing has run).
     pub async fn connect(&self, jobs: usize) -> anyhow::Result<Connected> {
-        use nab_harness::check_distinct_engines as check_distinct;
+        use nab_harness::env::sandbox::engine::url::check_distinct;
         if self.engines.is_empty() {
-            let e = nab_harness::connect().await?;
+            let e = nab_harness::env::sandbox::connect().await?;
             return Ok(Connected {
                 engines: vec![("default".into(), e, jobs.max(1))],
             });
@@ -67,7 +67,7 @@ impl EngineOpts {
         check_distinct(&self.engines)?;
         let mut engines = Vec::new();
         for s in &self.engines {
-            let e = nab_harness::connect_to(&s.addr).await?;
+            let e = nab_harness::env::sandbox::connect_to(&s.addr).await?;
             engines.push((s.addr.to_string(), e, s.slots.unwrap_or(jobs.max(1))));
         }
         Ok(Connected { engines })
@@ -76,13 +76,14 @@ impl EngineOpts {
 
 impl Connected {
     /// The first engine: where images are built before they are copied to the others.
-    pub fn first(&self) -> &nab_harness::Engine {
+    pub fn first(&self) -> &nab_harness::env::sandbox::Engine {
         &self.engines[0].1
     }
 
     /// Copies each of `tags` from the first engine to every other engine that lacks it.
     pub async fn spread_images(&self, tags: &[String]) -> anyhow::Result<()> {
-        use nab_harness::{copy_image, engine_has_image as image_exists};
+        use nab_harness::env::sandbox::engine::copy_image;
+        use nab_harness::env::sandbox::engine::image_exists;
         for (name, e, _) in &self.engines[1..] {
             for tag in tags {
                 if image_exists(e, tag).await? {
@@ -109,7 +110,7 @@ impl Connected {
                 .iter()
                 .map(|(name, e, slots)| nab_harness::PoolEngine {
                     name: name.clone(),
-                    backend: Arc::new(nab_harness::DockerBackend::new(e.clone())),
+                    backend: Arc::new(nab_harness::env::sandbox::DockerBackend::new(e.clone())),
                     slots: *slots,
                 })
                 .collect(),

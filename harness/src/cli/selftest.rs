@@ -2,7 +2,7 @@
 //! Docker; a table of attack, expected and observed; exit 1 when any attack was not caught.
 
 use super::common::default_out;
-use nab_harness::DockerBackend;
+use nab_harness::env::sandbox::DockerBackend;
 use nab_harness::new_run_id;
 use nab_harness::{EXIT_FAILED as FAILED, EXIT_INTERRUPTED as INTERRUPTED, exit_status as exit};
 use nab_harness::{SelftestCorpus as Corpus, SelftestOptions as Options};
@@ -53,7 +53,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         return Ok(ExitCode::SUCCESS);
     }
-    let docker = nab_harness::connect().await?;
+    let docker = nab_harness::env::sandbox::connect().await?;
     let image = super::ensure_image(&docker, false).await?;
     let run_id = args.run_id.unwrap_or_else(new_run_id);
     let out = args

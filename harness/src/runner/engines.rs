@@ -5,7 +5,7 @@
 //! waiting for a slot go to the others; once every engine is lost, waiting trials get
 //! [`NoEngine::AllLost`] and the run stops.
 
-use crate::sandbox::{SandboxBackend, Swept};
+use crate::env::sandbox::{SandboxBackend, Swept};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio_util::sync::CancellationToken;
@@ -253,7 +253,7 @@ impl EnginePool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sandbox::{
+    use crate::env::sandbox::{
         Capabilities, ContainerId, ContainerSpec, ExecOutcome, ExecRequest, Labels, SandboxError,
         VolumeId,
     };
@@ -271,9 +271,9 @@ mod tests {
         fn capabilities(&self) -> Capabilities {
             unreachable!()
         }
-        async fn ping(&self, within: Duration) -> Result<(), crate::sandbox::PingError> {
+        async fn ping(&self, within: Duration) -> Result<(), crate::env::sandbox::PingError> {
             if self.down.load(Ordering::SeqCst) {
-                Err(crate::sandbox::PingError::NoAnswer {
+                Err(crate::env::sandbox::PingError::NoAnswer {
                     secs: within.as_secs(),
                 })
             } else {
@@ -306,7 +306,7 @@ mod tests {
             _: &ContainerId,
             _: &[String],
             _: &[String],
-            _: crate::sandbox::ExecUser,
+            _: crate::env::sandbox::ExecUser,
         ) -> Result<(), SandboxError> {
             unreachable!()
         }
@@ -315,7 +315,7 @@ mod tests {
             _: &ContainerId,
             _: &[String],
             _: &[String],
-        ) -> Result<crate::sandbox::AttachedProcess, SandboxError> {
+        ) -> Result<crate::env::sandbox::AttachedProcess, SandboxError> {
             unreachable!()
         }
         async fn copy_out(

@@ -14,8 +14,8 @@ pub mod corpus;
 pub mod outcome;
 
 use crate::agent::AgentKind;
+use crate::env::sandbox::SandboxBackend;
 use crate::runner::{Job, RunConfig, run_jobs};
-use crate::sandbox::SandboxBackend;
 use corpus::Corpus;
 use outcome::{Observed, Row, judge};
 use std::collections::HashMap;
@@ -32,7 +32,7 @@ pub struct Options {
     pub image: String,
     /// The engine that builds the images of corpus tasks with an `environment:` (the
     /// language targets); `None` when the caller built them.
-    pub task_images: Option<crate::sandbox::Engine>,
+    pub task_images: Option<crate::env::sandbox::Engine>,
     /// The run folder: `corpus/` (the suite and agents as run), `results.jsonl`, `trials/`.
     pub out: PathBuf,
     pub run_id: String,
@@ -138,7 +138,7 @@ pub async fn run(
             corpus.cases.iter().map(|c| c.task.as_str()).collect();
         loaded.retain(|t| used.contains(t.id()));
         let quiet = indicatif::ProgressBar::hidden();
-        crate::image::ensure_suite_images(
+        crate::env::image::ensure_suite_images(
             docker,
             &opts.image,
             &mut loaded,

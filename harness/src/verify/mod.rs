@@ -3,7 +3,7 @@
 //!
 //! A verdict rests only on what a process the code under test cannot reach says or writes
 //! (DESIGN.md, trust model). So the verifier has two users:
-//! - the verifier user ([`crate::sandbox::VERIFIER_UID`]) runs the hidden tests. The tests,
+//! - the verifier user ([`crate::env::sandbox::VERIFIER_UID`]) runs the hidden tests. The tests,
 //!   the runner's scratch and its reports ([`stage::SCRATCH`]) belong to it, mode 0700;
 //! - the sandbox user (uid 1000, the agent's) runs every piece of code from the workspace:
 //!   builds (`user: sandbox` steps), and the programs and probes the tests ask the broker to
@@ -20,13 +20,13 @@
 pub mod stage;
 
 use crate::canary::Canary;
-use crate::expect;
-use crate::junit::{self, Verdict};
-use crate::sandbox::{
+use crate::env::sandbox::{
     ContainerId, ExecOutcome, ExecRequest, ExecUser, SandboxBackend, SandboxError,
 };
+use crate::env::workspace::Picks;
+use crate::expect;
+use crate::junit::{self, Verdict};
 use crate::task::{EXPECTED_CAP, StepUser, Task, VerifierMode, VerifyStep};
-use crate::workspace::Picks;
 use nab_protocol::FailureReason;
 use std::fmt::Write as _;
 use std::time::Duration;
@@ -380,7 +380,7 @@ async fn run_command(
 
 /// A step's output for verify.log, at most [`STEP_OUTPUT_CAP`] bytes of it (a step whose
 /// stdout is compared keeps more, for the comparison only).
-fn log_text(output: &crate::sandbox::Capture) -> String {
+fn log_text(output: &crate::env::sandbox::Capture) -> String {
     let bytes = output.bytes();
     if bytes.len() <= STEP_OUTPUT_CAP {
         return output.to_text();

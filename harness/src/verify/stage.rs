@@ -18,7 +18,7 @@
 //! `/nab/verify` (the runner's scratch and reports, verifier 0700) and `/nab/rpc` (the
 //! broker's socket) are tmpfs mounts of their own.
 
-use crate::sandbox::VERIFIER_UID;
+use crate::env::sandbox::VERIFIER_UID;
 use include_dir::{Dir, include_dir};
 use std::io;
 use std::path::Path;

@@ -94,7 +94,7 @@ echo done
         })
         .collect();
     let (run_id, _sweep, out) = common::run_slot(root.path(), "isolation");
-    let docker = nab_harness::connect().await.unwrap();
+    let docker = nab_harness::env::sandbox::connect().await.unwrap();
     let cfg = common::quiet_run_config(docker, image, out.clone(), &run_id);
     let report = run_jobs(cfg, jobs, CancellationToken::new()).await.unwrap();
     assert_eq!(report.records.len(), 2);

@@ -7,7 +7,7 @@ use super::build::{BuildError, Ensured, image_exists};
 use super::recipe::Recipe;
 use super::sources::{SourcesError, host_sources_for};
 use super::task_recipe::{PIP_CA_IN_CONTEXT, SOURCES_IN_CONTEXT, TaskRecipe};
-use crate::sandbox::engine::{self, BuildEvent, Engine as Docker};
+use crate::env::sandbox::engine::{self, BuildEvent, Engine as Docker};
 use futures::StreamExt;
 use indicatif::ProgressBar;
 use std::collections::VecDeque;

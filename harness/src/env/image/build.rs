@@ -1,9 +1,9 @@
 //! Builds the base image: mmdebstrap → tarball → Docker import (see
-//! [`crate::sandbox::engine::import_rootfs`]).
+//! [`crate::env::sandbox::engine::import_rootfs`]).
 
 use super::recipe::{IMAGE_REPO, Recipe};
 use super::sources::{SourcesError, host_sources_for};
-use crate::sandbox::engine::{self, Engine, EngineError, ImportError};
+use crate::env::sandbox::engine::{self, Engine, EngineError, ImportError};
 use futures::StreamExt;
 use indicatif::ProgressBar;
 use std::path::Path;

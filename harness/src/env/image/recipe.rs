@@ -19,8 +19,8 @@ impl Default for Recipe {
     fn default() -> Self {
         Recipe {
             suite: "bookworm",
-            packages_txt: include_str!("../../image/packages.txt"),
-            setup_sh: include_str!("../../image/setup.sh"),
+            packages_txt: include_str!("../../../image/packages.txt"),
+            setup_sh: include_str!("../../../image/setup.sh"),
         }
     }
 }

@@ -1,7 +1,7 @@
 //! `nab image ls|rm`: the images nab built (labelled `nab.image=base|task`), and removing
 //! them. Only images carrying that label are ever listed or removed.
 
-use crate::sandbox::engine::{self, Engine as Docker, EngineError};
+use crate::env::sandbox::engine::{self, Engine as Docker, EngineError};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct NabImage {

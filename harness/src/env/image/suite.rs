@@ -5,7 +5,7 @@
 use super::build::Ensured;
 use super::task_build::{TaskImageError, ensure_task_image};
 use super::task_recipe::TaskRecipe;
-use crate::sandbox::Engine as Docker;
+use crate::env::sandbox::Engine as Docker;
 use crate::task::Task;
 use indicatif::ProgressBar;
 use std::collections::BTreeMap;
