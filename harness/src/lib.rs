@@ -37,33 +37,17 @@
 //! `untrusted`) export nothing: the runner and the selftest drive them, the binary never
 //! does.
 
-mod agent;
-mod canary;
-mod cost;
 pub mod env;
 mod exit;
-mod expect;
 mod judge_model;
-mod junit;
-mod llm;
-mod mcp_host;
 mod merge;
-mod metrics;
-mod model;
-mod own_time;
-mod provider_answers;
-mod requirements;
 mod runner;
 mod selftest;
 mod shard;
 mod sweep;
-mod tamper;
 pub mod task;
-mod trial;
-mod verify;
+pub mod trial;
 
-pub use agent::AgentKind;
-pub use cost::{Pricing, require_price};
 pub use exit::{
     BAD_INPUT as EXIT_BAD_INPUT, COST_LIMIT as EXIT_COST_LIMIT, FAILED as EXIT_FAILED,
     HELP as EXIT_CODES_HELP, INTERRUPTED as EXIT_INTERRUPTED, SUCCESS as EXIT_SUCCESS,
@@ -76,7 +60,6 @@ pub use merge::{
     Joined, ShardRun, join as join_shards, open_all as open_shards, stage_beside as stage_merge,
     swap_in as swap_in_merge, write as write_merge,
 };
-pub use model::prepare as prepare_model;
 pub use runner::cost_limit::parse_usd;
 pub use runner::progress::{Silent as SilentProgress, for_stderr as progress_for_stderr};
 pub use runner::{

@@ -1,7 +1,7 @@
 //! `nab run`: an agent on tasks, K trials each, results appended to results.jsonl.
 
 use super::common::{default_out, load_or_report};
-use nab_harness::AgentKind;
+use nab_harness::trial::AgentKind;
 use nab_harness::{CostLimit, Job, RunConfig, new_run_id, run_jobs_within, summary_table};
 use nab_harness::{EXIT_BAD_INPUT as BAD_INPUT, exit_status as exit};
 use nab_protocol::TrialStatus;
@@ -109,18 +109,18 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         .as_deref()
         .map(nab_gateway::Prices::load)
         .transpose()?;
-    let mut model = nab_harness::prepare_model(
+    let mut model = nab_harness::trial::model::prepare(
         &agent,
         args.model.as_deref(),
         args.api_key_env.clone(),
         &tasks,
     )?;
-    let pricing = nab_harness::Pricing::resolve(prices.as_ref(), model.as_ref());
+    let pricing = nab_harness::trial::cost::Pricing::resolve(prices.as_ref(), model.as_ref());
     if let Some(note) = pricing.note() {
         eprintln!("{note}");
     }
     // A dollar limit the gateway cannot price would be no limit: refused before anything runs.
-    nab_harness::require_price(
+    nab_harness::trial::cost::require_price(
         &pricing,
         model.as_ref(),
         &tasks,

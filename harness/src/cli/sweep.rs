@@ -75,7 +75,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         .transpose()?;
     // A known-wrong solution must exist in every task, as `nab run --agent wrong:` checks.
     for (i, a) in sweep.agents.iter().enumerate() {
-        if let nab_harness::AgentKind::Wrong(name) = a
+        if let nab_harness::trial::AgentKind::Wrong(name) = a
             && let Some(t) = tasks.iter().find(|t| !t.wrong.contains(name))
         {
             eprintln!(
@@ -102,21 +102,23 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     for run in &plan.runs {
         let limits = run.pool.map(|p| &plan.pools[p].limits);
         let key_env = limits.and_then(|l| l.api_key_env.clone());
-        let setup = nab_harness::prepare_model(&run.agent, run.model.as_deref(), key_env, &tasks)
-            .map_err(|e| e.to_string())
-            .and_then(|setup| {
-                let pricing = nab_harness::Pricing::resolve(prices.as_ref(), setup.as_ref());
-                // The same refusal as `nab run`: a dollar limit nobody can count is no limit.
-                nab_harness::require_price(
-                    &pricing,
-                    setup.as_ref(),
-                    &tasks,
-                    args.max_cost_usd,
-                    args.prices.as_deref(),
-                )
-                .map_err(|e| e.to_string())?;
-                Ok((setup, pricing))
-            });
+        let setup =
+            nab_harness::trial::model::prepare(&run.agent, run.model.as_deref(), key_env, &tasks)
+                .map_err(|e| e.to_string())
+                .and_then(|setup| {
+                    let pricing =
+                        nab_harness::trial::cost::Pricing::resolve(prices.as_ref(), setup.as_ref());
+                    // The same refusal as `nab run`: a dollar limit nobody can count is no limit.
+                    nab_harness::trial::cost::require_price(
+                        &pricing,
+                        setup.as_ref(),
+                        &tasks,
+                        args.max_cost_usd,
+                        args.prices.as_deref(),
+                    )
+                    .map_err(|e| e.to_string())?;
+                    Ok((setup, pricing))
+                });
         match setup {
             Ok((setup, pricing)) => models.push(setup.map(|mut s| {
                 if let Some(note) = pricing.note() {

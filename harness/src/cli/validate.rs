@@ -6,7 +6,7 @@
 //! `nab_harness::task::pinned`).
 
 use super::common::{default_out, load_or_report};
-use nab_harness::AgentKind;
+use nab_harness::trial::AgentKind;
 use nab_harness::{
     EXIT_BAD_INPUT as BAD_INPUT, EXIT_FAILED as FAILED, EXIT_INTERRUPTED as INTERRUPTED,
     exit_status as exit,

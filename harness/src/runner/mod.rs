@@ -17,9 +17,9 @@ pub use provider_guard::ProviderGuard;
 pub use results::{ResultsFile, ResumeState};
 pub use summary::summary_table;
 
-use crate::agent::AgentKind;
-use crate::model::ModelSetup;
 use crate::task::Task;
+use crate::trial::agent::AgentKind;
+use crate::trial::model::ModelSetup;
 use crate::trial::{TrialContext, TrialError, TrialJob, run_trial};
 use nab_protocol::RunPaths;
 use nab_protocol::{TrialRecord, TrialStatus};
@@ -54,7 +54,7 @@ pub struct RunConfig {
     /// Where progress events go ([`progress::for_stderr`] for a command line).
     pub progress: Arc<dyn Reporter>,
     /// `--model`: the gateway's provider for agents that talk to a model.
-    pub model: Option<Arc<crate::model::ModelSetup>>,
+    pub model: Option<Arc<crate::trial::model::ModelSetup>>,
     /// `--judge`: grade each verified trial (None: not judged).
     pub judge: Option<Arc<nab_judges::TrialGrader>>,
 }

@@ -9,7 +9,7 @@
 //! [`REJECTED_400_CALLS`] such refusals pile up before any answer, the run stops the same
 //! way; as soon as one call is answered, the held trials are scored as usual.
 
-use crate::provider_answers::ProviderAnswers;
+use crate::trial::provider_answers::ProviderAnswers;
 use nab_protocol::TrialRecord;
 use std::sync::Mutex;
 use tokio_util::sync::CancellationToken;

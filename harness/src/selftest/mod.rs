@@ -13,9 +13,9 @@ pub mod answer_server;
 pub mod corpus;
 pub mod outcome;
 
-use crate::agent::AgentKind;
 use crate::env::sandbox::SandboxBackend;
 use crate::runner::{Job, RunConfig, run_jobs};
+use crate::trial::agent::AgentKind;
 use corpus::Corpus;
 use outcome::{Observed, Row, judge};
 use std::collections::HashMap;
@@ -159,7 +159,7 @@ pub async fn run(
         loaded.into_iter().map(|t| (t.id().to_owned(), t)).collect();
     let all: Vec<Arc<crate::task::Task>> = tasks.values().cloned().collect();
     // Every case gets a gateway and /nab/out, as a `command:` agent of a run with a model.
-    let model = crate::model::ModelSetup::new(MODEL, None, &all).map_err(|errors| {
+    let model = crate::trial::model::ModelSetup::new(MODEL, None, &all).map_err(|errors| {
         SelftestError::Suite(
             errors
                 .iter()
@@ -175,9 +175,9 @@ pub async fn run(
             .get(&case.task)
             .ok_or_else(|| SelftestError::Suite(format!("no task {}", case.task)))?;
         let script = &files.agents[&case.id];
-        let agent: AgentKind = format!("command:{}", script.display())
-            .parse()
-            .map_err(|e: crate::agent::AgentParseError| SelftestError::Suite(e.to_string()))?;
+        let agent: AgentKind = format!("command:{}", script.display()).parse().map_err(
+            |e: crate::trial::agent::AgentParseError| SelftestError::Suite(e.to_string()),
+        )?;
         agents.push(agent.to_string());
         jobs.push(Job {
             task: task.clone(),

@@ -5,12 +5,12 @@
 
 use super::plan::{Plan, Unit};
 use super::schedule::{Slots, dispatch};
-use crate::model::ModelSetup;
 use crate::runner::{
     CostLimit, Ended, EnginePool, Job, Progress, Reporter, ResultsFile, ResumeState, RunContext,
     RunError, execute, execute_within,
 };
 use crate::task::Task;
+use crate::trial::model::ModelSetup;
 use nab_protocol::RunPaths;
 use nab_protocol::{TrialRecord, TrialStatus};
 use std::collections::HashSet;

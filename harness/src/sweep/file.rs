@@ -24,7 +24,7 @@
 //! Paths (tasks.dir, `command:` agents, cassette and trajectory paths in model specs) are
 //! relative to the current folder, as on the command line.
 
-use crate::agent::AgentKind;
+use crate::trial::agent::AgentKind;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -6,7 +6,7 @@
 //! trials in every run, so its partial results compare fairly.
 
 use super::file::{ProviderLimits, Sweep};
-use crate::agent::AgentKind;
+use crate::trial::agent::AgentKind;
 
 /// One (agent, model) pair of the sweep and its folder.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,6 +1,6 @@
 //! A task's protected workspace paths (`protected:` in task.yaml) over the defaults every
 //! task has: the globs, checked when the task loads and compiled once per trial. What a
-//! diff that touches them sets is the trial's business ([`crate::tamper`]).
+//! diff that touches them sets is the trial's business ([`crate::trial::tamper`]).
 
 use globset::{Glob, GlobSet, GlobSetBuilder};
 use std::path::Path;

@@ -6,7 +6,6 @@
 use crate::common;
 
 use common::write;
-use nab_harness::AgentKind;
 use nab_harness::env::image::TaskImageError;
 use nab_harness::env::image::TaskRecipe;
 use nab_harness::env::image::ensure_suite_images;
@@ -14,6 +13,7 @@ use nab_harness::env::image::ensure_task_image;
 use nab_harness::env::image::remove_image;
 use nab_harness::env::image::suite_images;
 use nab_harness::task::{Environment, load_suite};
+use nab_harness::trial::AgentKind;
 use nab_harness::{Job, run_jobs};
 use nab_protocol::TrialStatus;
 use std::sync::Arc;

@@ -7,8 +7,8 @@
 use crate::common;
 
 use common::{write, write_exec};
-use nab_harness::AgentKind;
 use nab_harness::task::load_suite;
+use nab_harness::trial::AgentKind;
 use nab_harness::{Job, run_jobs};
 use nab_protocol::{SandboxExit, TrialStatus};
 use std::sync::Arc;

@@ -2,8 +2,8 @@
 //! host folder the agent may write (/nab/out), and the transcript in the trial folder.
 //! The API key stays in this process: the provider adds it to upstream requests only.
 
-use crate::model::ModelSetup;
 use crate::task::{Task, mib};
+use crate::trial::model::ModelSetup;
 use nab_gateway::{Gateway, GatewayConfig, GatewayHandle, GatewayLimits, build_provider};
 use nab_protocol::EVENTS_FILE;
 use nab_protocol::Event;

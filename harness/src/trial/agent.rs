@@ -172,7 +172,7 @@ impl AgentKind {
         // Every agent may reach the task's MCP servers; none sees their data, except that
         // the oracle-like ones (the suite's own, trusted solutions) read it directly.
         if let Some(dir) = mcp_sockets {
-            binds.push(ro(dir.to_owned(), crate::mcp_host::AGENT_DIR));
+            binds.push(ro(dir.to_owned(), crate::trial::mcp_host::AGENT_DIR));
         }
         if matches!(self, AgentKind::Oracle | AgentKind::Wrong(_))
             && !task.spec.mcp_servers.is_empty()
@@ -261,8 +261,8 @@ fn nab_agent_argv(task: &Task, model: &str, mcp_sockets: bool) -> Vec<String> {
             "--mcp-config".into(),
             format!(
                 "{}/{}",
-                crate::mcp_host::AGENT_DIR,
-                crate::mcp_host::CONFIG_FILE
+                crate::trial::mcp_host::AGENT_DIR,
+                crate::trial::mcp_host::CONFIG_FILE
             ),
         ]);
     }
@@ -380,7 +380,7 @@ mod tests {
             "{argv:?}"
         );
         let mount = |p: &AgentPlan, c: &str| p.binds.iter().find(|b| b.container == c).cloned();
-        let at = mount(&agent, crate::mcp_host::AGENT_DIR).unwrap();
+        let at = mount(&agent, crate::trial::mcp_host::AGENT_DIR).unwrap();
         assert!(at.read_only && at.host == sockets);
         for plan in [
             &agent,
@@ -396,7 +396,7 @@ mod tests {
                 "no agent under test may mount the servers' data: {:?}",
                 plan.binds
             );
-            assert!(mount(plan, crate::mcp_host::AGENT_DIR).is_some());
+            assert!(mount(plan, crate::trial::mcp_host::AGENT_DIR).is_some());
         }
         let oracle = AgentKind::Oracle.plan(&t, None, Some(sockets)).unwrap();
         let data = mount(&oracle, MCP_DATA_PATH).unwrap();

@@ -37,7 +37,7 @@ pub const CONFIG_FILE: &str = "servers.json";
 /// A small client beside the sockets (`python3 /nab/mcp-sockets/mcp_call.py SERVER TOOL
 /// ARGS`): how the suite's oracle and known-wrong solutions make the calls a task requires.
 pub const CLIENT_FILE: &str = "mcp_call.py";
-const CLIENT: &str = include_str!("../mcp/mcp_call.py");
+const CLIENT: &str = include_str!("../../mcp/mcp_call.py");
 /// Connections one trial may open to all its servers (nab-agent opens one per server
 /// and a few more when it restarts one).
 pub const MAX_CONNECTIONS: usize = 32;
@@ -577,7 +577,10 @@ mod tests {
         let len = std::fs::metadata(dir.path().join(MCP_CALLS_FILE))
             .unwrap()
             .len();
-        assert!(len <= crate::verify::stage::MCP_RECORD_CAP as u64, "{len}");
+        assert!(
+            len <= crate::trial::verify::stage::MCP_RECORD_CAP as u64,
+            "{len}"
+        );
     }
 
     #[test]

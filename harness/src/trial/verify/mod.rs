@@ -13,20 +13,20 @@
 //! Before each verifier step nab starts the broker (`/nab/lib/broker.py`) as the sandbox
 //! user, from outside; after each step every process of the sandbox user is killed before
 //! anything of the step is read. JUnit reports are read as the verifier user and judged with
-//! the trial's canaries set apart ([`crate::canary`], [`crate::junit`]); when they all
+//! the trial's canaries set apart ([`crate::trial::canary`], [`crate::trial::junit`]); when they all
 //! passed, their test ids must be the task's pinned set ([`crate::task::pinned`]). Host-side
-//! checks ([`crate::expect`]) run in the same order; each counts as one test.
+//! checks ([`crate::trial::expect`]) run in the same order; each counts as one test.
 
 pub mod stage;
 
-use crate::canary::Canary;
 use crate::env::sandbox::{
     ContainerId, ExecOutcome, ExecRequest, ExecUser, SandboxBackend, SandboxError,
 };
 use crate::env::workspace::Picks;
-use crate::expect;
-use crate::junit::{self, Verdict};
 use crate::task::{EXPECTED_CAP, StepUser, Task, VerifierMode, VerifyStep};
+use crate::trial::canary::Canary;
+use crate::trial::expect;
+use crate::trial::junit::{self, Verdict};
 use nab_protocol::FailureReason;
 use std::fmt::Write as _;
 use std::time::Duration;

@@ -8,8 +8,8 @@
 //! What needs a price refuses to start without one ([`require_price`]): a task's
 //! `budgets.usd` and `--max-cost-usd` would otherwise be limits nobody counts.
 
-use crate::model::ModelSetup;
 use crate::task::Task;
+use crate::trial::model::ModelSetup;
 use nab_gateway::{ModelPrice, Prices};
 use nab_protocol::Usage;
 use std::path::{Path, PathBuf};

@@ -28,7 +28,7 @@ pub struct ModelSetup {
     pub pace: Option<Arc<nab_gateway::Pace>>,
     /// Retries per model request instead of the gateway's default (`providers:` max_retries).
     pub max_retries: Option<u32>,
-    /// The rate `--prices` gives this model ([`crate::cost`]); `None`: trials have no cost.
+    /// The rate `--prices` gives this model ([`crate::trial::cost`]); `None`: trials have no cost.
     pub price: Option<nab_gateway::ModelPrice>,
 }
 
@@ -263,12 +263,12 @@ pub const DEFAULT_MODEL: &str = "scripted:task";
 /// What `nab run` does with `--agent` and `--model`: checks they fit together, checks the
 /// spec against every task and locates nab-agent. `Ok(None)`: the agent needs no model.
 pub fn prepare(
-    agent: &crate::agent::AgentKind,
+    agent: &crate::trial::agent::AgentKind,
     spec: Option<&str>,
     api_key_env: Option<String>,
     tasks: &[Arc<Task>],
 ) -> Result<Option<ModelSetup>, PrepareError> {
-    use crate::agent::AgentKind;
+    use crate::trial::agent::AgentKind;
     let spec = match spec {
         Some(spec) => spec,
         None if *agent == AgentKind::NabAgent => DEFAULT_MODEL,

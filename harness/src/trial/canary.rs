@@ -2,7 +2,7 @@
 //! under names drawn at random on the host for that trial.
 //!
 //! The test runner runs as the verifier user, out of reach of the code under test, so a
-//! canary is not what keeps a report honest (the boundary is; see [`crate::verify`]). It is
+//! canary is not what keeps a report honest (the boundary is; see [`crate::trial::verify`]). It is
 //! a tripwire on top of it: a report that lost a canary, or shows one passing, was not
 //! written by the runner as the task means it to run.
 //!

@@ -2,21 +2,37 @@
 //! Every container, volume and disk quota it creates is recorded as it is created and
 //! removed on every path out (success, failure, infrastructure error, interruption).
 
-use crate::agent::{AgentKind, ModelMounts};
+pub(crate) mod agent;
+pub(crate) mod canary;
+pub mod cost;
+pub(crate) mod expect;
+pub(crate) mod junit;
+pub(crate) mod llm;
+pub(crate) mod mcp_host;
+pub(crate) mod metrics;
+pub mod model;
+pub(crate) mod own_time;
+pub(crate) mod provider_answers;
+pub(crate) mod requirements;
+pub(crate) mod tamper;
+pub(crate) mod verify;
+
+pub use agent::AgentKind;
+
 use crate::env::sandbox::{
     BindMount, ContainerId, ContainerSpec, ExecRequest, ExecUser, Labels, Lockdown, QuotaMount,
     SANDBOX_UID, SandboxBackend, SandboxError, TmpfsMount, VERIFIER_UID, VolumeId, quota,
 };
 use crate::env::workspace::{self, Picks, Snapshot};
-use crate::llm::LlmSession;
-use crate::mcp_host::McpHost;
-use crate::metrics::ModelMetrics;
-use crate::model::ModelSetup;
-use crate::requirements::Compaction;
 use crate::task::{EXPECTED_CAP, Task, VerifierMode, VerifyStep};
-use crate::verify;
+use agent::ModelMounts;
+use llm::LlmSession;
+use mcp_host::McpHost;
+use metrics::ModelMetrics;
+use model::ModelSetup;
 use nab_protocol::{AGENT_LOG_FILE, DIFF_FILE, TEST_IDS_FILE, TRANSCRIPT_FILE, VERIFY_LOG_FILE};
 use nab_protocol::{ErrorKind, FailureReason, SandboxExit};
+use requirements::Compaction;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -72,9 +88,9 @@ pub struct TrialOutcome {
     pub verify_s: f64,
     /// For agents that used the gateway: tokens from its transcript, tools from the events.
     pub metrics: Option<ModelMetrics>,
-    /// Protected workspace paths the agent's diff touched (see [`crate::tamper`]).
+    /// Protected workspace paths the agent's diff touched (see [`tamper`]).
     pub tamper_flags: Vec<String>,
-    /// Requirements the trial broke (see [`crate::requirements`]), for the record.
+    /// Requirements the trial broke (see [`requirements`]), for the record.
     pub violations: Vec<String>,
 }
 
@@ -88,11 +104,11 @@ pub enum TrialError {
     #[error("the sandbox backend cannot run this trial: it lacks {0}")]
     Unsupported(&'static str),
     #[error(transparent)]
-    Plan(#[from] crate::agent::PlanError),
+    Plan(#[from] agent::PlanError),
     #[error(transparent)]
-    Llm(#[from] crate::llm::LlmError),
+    Llm(#[from] llm::LlmError),
     #[error(transparent)]
-    McpHost(#[from] crate::mcp_host::McpHostError),
+    McpHost(#[from] mcp_host::McpHostError),
     #[error("trial files in {dir}: {source}")]
     Files {
         dir: PathBuf,
@@ -555,7 +571,7 @@ async fn agent_phase<'a>(
             let exec = ctx.backend.exec(&container, &req, scope.cancel);
             let (out, own_out) = match &clock {
                 Some(c) => {
-                    crate::own_time::limit(exec, c, agent_started, own_limit, || {
+                    own_time::limit(exec, c, agent_started, own_limit, || {
                         ctx.backend.kill(&container)
                     })
                     .await?
@@ -713,7 +729,7 @@ async fn collect(
     let served = if task.spec.required_tool_calls.is_empty() {
         Vec::new()
     } else {
-        crate::requirements::read_served(dir).map_err(|e| TrialError::Files {
+        requirements::read_served(dir).map_err(|e| TrialError::Files {
             dir: dir.clone(),
             source: std::io::Error::other(e.to_string()),
         })?
@@ -745,7 +761,7 @@ async fn collect(
         .as_ref()
         .is_some_and(|a| a.requires_compaction.is_some())
         .then(|| compaction.check());
-    let unmet = crate::requirements::check(task, &served, compaction);
+    let unmet = requirements::check(task, &served, compaction);
     if let Some(f) = unmet.failure {
         failure.get_or_insert(f);
     }
@@ -801,7 +817,7 @@ async fn read_workspace(
         )
         .map(|after| {
             let patch = workspace::diff(&original, &after);
-            let flags = crate::tamper::touched(&protected, &original, &after);
+            let flags = tamper::touched(&protected, &original, &after);
             (after, patch, flags, picks)
         })
     });
@@ -911,14 +927,13 @@ async fn model_metrics(
                 .map_err(|e| files_err(dir)(std::io::Error::other(e)))?
                 // A line that does not read back was already the agent's `bad_agent_output`.
                 .map_or(0, |seqs| seqs.len());
-        metrics.missing_compaction =
-            crate::metrics::missing_compaction(tier, &out.events, answered);
+        metrics.missing_compaction = metrics::missing_compaction(tier, &out.events, answered);
         metrics.claims_compaction = out
             .events
             .iter()
             .any(|e| matches!(e.kind, nab_protocol::EventKind::Compaction { .. }));
     }
-    metrics.cost_usd = crate::cost::trial_cost(m.price.as_ref(), &metrics.usage());
+    metrics.cost_usd = cost::trial_cost(m.price.as_ref(), &metrics.usage());
     // The gateway's own count also has the refusals past the transcript's cap.
     metrics.refused_requests = metrics.refused_requests.max(out.refused_requests);
     let mut notes = String::new();
@@ -948,7 +963,7 @@ async fn verify_phase(
     // The hidden tests go in as this trial's copy with canaries planted under names drawn
     // here, on the host, after the agent has stopped; see `verify::stage` for who owns what.
     let shared = task.spec.verifier == VerifierMode::Shared;
-    let canary = crate::canary::Canary::random(!shared);
+    let canary = canary::Canary::random(!shared);
     let tests_dir = task.tests_dir();
     let planted = canary.files();
     // The MCP servers' record, written by the host from what they answered (see

@@ -1,7 +1,7 @@
 //! JUnit XML reports from the verifier, read as untrusted input, and the verdict one
 //! report gives once the trial's canary is taken out of it.
 
-use crate::canary::Canary;
+use crate::trial::canary::Canary;
 
 /// One `<testcase>`.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -16,7 +16,7 @@ pub struct ModelMetrics {
     pub cached_tokens: u64,
     /// Of the input tokens, those written to the provider's prompt cache.
     pub cache_write_tokens: u64,
-    /// The tokens above priced by the run's `--prices` ([`crate::cost`]); `None` without a
+    /// The tokens above priced by the run's `--prices` ([`crate::trial::cost`]); `None` without a
     /// price for the model.
     pub cost_usd: Option<f64>,
     /// Absent when the agent wrote no events.
@@ -47,8 +47,8 @@ pub struct ModelMetrics {
     /// Calls answered from the cassette after normalization (see `TrialRecord::replay_drift`).
     pub replay_drift: Vec<String>,
     /// What the provider answered the trial's calls: a 401/403/404, or 400s with no answer,
-    /// are the run's configuration (see [`crate::provider_answers`]).
-    pub provider: crate::provider_answers::ProviderAnswers,
+    /// are the run's configuration (see [`crate::trial::provider_answers`]).
+    pub provider: crate::trial::provider_answers::ProviderAnswers,
 }
 
 /// The gateway's `error_code`s that mean the provider itself failed after the gateway's
@@ -182,7 +182,7 @@ impl ModelMetrics {
             m.agent_exit_reason = Some("timeout".into());
         }
         m.provider_failure = provider_failure(transcript, m.agent_exit_reason.as_deref());
-        m.provider = crate::provider_answers::ProviderAnswers::of(transcript);
+        m.provider = crate::trial::provider_answers::ProviderAnswers::of(transcript);
         m.replay_miss = transcript
             .iter()
             .filter(|l| l.error_code.as_deref() == Some("replay_miss"))

@@ -39,7 +39,7 @@ pub const MCP_RECORD_DIR: &str = "/nab/mcp-record";
 pub const MCP_RECORD: &str = "/nab/mcp-record/calls.jsonl";
 /// The most bytes of the record staged: the MCP host's cap on the file (whole lines) and
 /// room for the line that says it is full (`mcp__nab__record_full`).
-pub const MCP_RECORD_CAP: usize = crate::mcp_host::LOG_CAP as usize + 4096;
+pub const MCP_RECORD_CAP: usize = crate::trial::mcp_host::LOG_CAP as usize + 4096;
 
 /// The folder of a task's `tests/` that the sandbox user may read (at [`PROBES`]).
 pub const PROBES_DIR: &str = "probes";
