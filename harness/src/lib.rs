@@ -38,40 +38,8 @@
 //! does.
 
 pub mod env;
-mod exit;
-mod judge_model;
-mod merge;
-mod runner;
-mod selftest;
-mod shard;
-mod sweep;
+pub mod exit;
+pub mod run;
+pub mod selftest;
 pub mod task;
 pub mod trial;
-
-pub use exit::{
-    BAD_INPUT as EXIT_BAD_INPUT, COST_LIMIT as EXIT_COST_LIMIT, FAILED as EXIT_FAILED,
-    HELP as EXIT_CODES_HELP, INTERRUPTED as EXIT_INTERRUPTED, SUCCESS as EXIT_SUCCESS,
-    exit as exit_status,
-};
-pub use judge_model::{JudgeCallOpts, judge_factory};
-pub use merge::sweep::{SweepShards, check_out_is_replaceable, is_sweep};
-pub use merge::tree::{Budget as MergeBudget, Limits as MergeLimits};
-pub use merge::{
-    Joined, ShardRun, join as join_shards, open_all as open_shards, stage_beside as stage_merge,
-    swap_in as swap_in_merge, write as write_merge,
-};
-pub use runner::cost_limit::parse_usd;
-pub use runner::progress::{Silent as SilentProgress, for_stderr as progress_for_stderr};
-pub use runner::{
-    CostLimit, EnginePool, Job, PoolEngine, RunConfig, RunEnd, new_run_id, run_jobs,
-    run_jobs_within, summary_table,
-};
-pub use selftest::corpus::Corpus as SelftestCorpus;
-pub use selftest::outcome::table as selftest_table;
-pub use selftest::{Options as SelftestOptions, run as run_selftest};
-pub use shard::{ShardSpec, Share};
-pub use sweep::{
-    Plan as SweepPlan, PlannedRun, Pool as SweepPool, ProviderLimits, Sweep, SweepConfig,
-    SweepFile, SweepFileError, SweepIssue, SweepReport, SweepResume, SweepRunReport,
-    Unit as SweepUnit, run_sweep,
-};

@@ -13,7 +13,7 @@ fn main() -> ExitCode {
         Ok(r) => r,
         Err(e) => {
             eprintln!("error: cannot start the async runtime: {e}");
-            return nab_harness::exit_status(nab_harness::EXIT_BAD_INPUT);
+            return nab_harness::exit::exit(nab_harness::exit::BAD_INPUT);
         }
     };
     let code = runtime.block_on(run());
@@ -30,7 +30,7 @@ async fn run() -> ExitCode {
         Ok(code) => code,
         Err(e) => {
             eprintln!("error: {e:#}");
-            nab_harness::exit_status(nab_harness::EXIT_BAD_INPUT)
+            nab_harness::exit::exit(nab_harness::exit::BAD_INPUT)
         }
     }
 }

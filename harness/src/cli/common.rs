@@ -104,11 +104,11 @@ impl Connected {
     }
 
     /// The pool the runner schedules over.
-    pub fn pool(&self) -> Arc<nab_harness::EnginePool> {
-        nab_harness::EnginePool::new(
+    pub fn pool(&self) -> Arc<nab_harness::run::EnginePool> {
+        nab_harness::run::EnginePool::new(
             self.engines
                 .iter()
-                .map(|(name, e, slots)| nab_harness::PoolEngine {
+                .map(|(name, e, slots)| nab_harness::run::PoolEngine {
                     name: name.clone(),
                     backend: Arc::new(nab_harness::env::sandbox::DockerBackend::new(e.clone())),
                     slots: *slots,
@@ -123,15 +123,16 @@ impl Connected {
 /// trial was an infrastructure error, the cost-limit exit code when `--max-cost-usd` kept
 /// trials from starting (said on stderr), else 0.
 pub fn finish(
-    end: nab_harness::RunEnd<'_>,
+    end: nab_harness::run::RunEnd<'_>,
     errors: usize,
-    cost_limit: Option<&nab_harness::CostLimit>,
+    cost_limit: Option<&nab_harness::run::CostLimit>,
     resume: &str,
 ) -> std::process::ExitCode {
-    use nab_harness::{
-        EXIT_COST_LIMIT as COST_LIMIT, EXIT_FAILED as FAILED, EXIT_INTERRUPTED as INTERRUPTED,
-        EXIT_SUCCESS as SUCCESS, exit_status as exit,
-    };
+    use nab_harness::exit::COST_LIMIT;
+    use nab_harness::exit::FAILED;
+    use nab_harness::exit::INTERRUPTED;
+    use nab_harness::exit::SUCCESS;
+    use nab_harness::exit::exit;
     report_engines(end.lost_engines, end.no_engine, resume);
     if end.no_engine.is_some() {
         return exit(FAILED);
@@ -159,7 +160,7 @@ pub fn provider_config_stop(why: &str, resume: &str) -> std::process::ExitCode {
     eprintln!(
         "error: the run stopped: the provider refused its configuration ({why}); check --model (model name, base URL) and the API key (NAB_API_KEY, ANTHROPIC_API_KEY or --api-key-env). No trial was scored on it; after the fix continue with: {resume}"
     );
-    nab_harness::exit_status(nab_harness::EXIT_BAD_INPUT)
+    nab_harness::exit::exit(nab_harness::exit::BAD_INPUT)
 }
 
 /// Says which engines were lost; with every engine lost, the error that stops the run.

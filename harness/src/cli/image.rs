@@ -45,7 +45,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
             println!("{base}");
             if let Some(dir) = tasks {
                 let Some(tasks) = super::common::load_or_report(&dir, &[]) else {
-                    return Ok(nab_harness::exit_status(nab_harness::EXIT_BAD_INPUT));
+                    return Ok(nab_harness::exit::exit(nab_harness::exit::BAD_INPUT));
                 };
                 for img in nab_harness::env::image::suite_images(&base, &tasks) {
                     println!("{}  {}", img.recipe.tag(), img.tasks.join(","));
@@ -58,7 +58,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
             println!("{tag}");
             if let Some(dir) = tasks {
                 let Some(mut tasks) = super::common::load_or_report(&dir, &ids) else {
-                    return Ok(nab_harness::exit_status(nab_harness::EXIT_BAD_INPUT));
+                    return Ok(nab_harness::exit::exit(nab_harness::exit::BAD_INPUT));
                 };
                 for (img, e) in super::ensure_task_images(&docker, &tag, &mut tasks, force).await? {
                     println!("{}  {}", e.tag, img.tasks.join(","));
@@ -93,7 +93,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
                 }
             }
             if failed > 0 {
-                return Ok(nab_harness::exit_status(nab_harness::EXIT_FAILED));
+                return Ok(nab_harness::exit::exit(nab_harness::exit::FAILED));
             }
         }
     }

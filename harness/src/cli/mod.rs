@@ -30,7 +30,7 @@ use std::process::ExitCode;
     name = "nab",
     version,
     about = "Native AgentBench: run coding agents in locked-down containers and verify them with hidden tests",
-    after_help = nab_harness::EXIT_CODES_HELP
+    after_help = nab_harness::exit::HELP
 )]
 pub struct Cli {
     #[command(subcommand)]

@@ -1,9 +1,15 @@
 //! `nab run`: an agent on tasks, K trials each, results appended to results.jsonl.
 
 use super::common::{default_out, load_or_report};
+use nab_harness::exit::BAD_INPUT;
+use nab_harness::exit::exit;
+use nab_harness::run::CostLimit;
+use nab_harness::run::Job;
+use nab_harness::run::RunConfig;
+use nab_harness::run::new_run_id;
+use nab_harness::run::run_jobs_within;
+use nab_harness::run::summary_table;
 use nab_harness::trial::AgentKind;
-use nab_harness::{CostLimit, Job, RunConfig, new_run_id, run_jobs_within, summary_table};
-use nab_harness::{EXIT_BAD_INPUT as BAD_INPUT, exit_status as exit};
 use nab_protocol::TrialStatus;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -46,7 +52,7 @@ pub struct Args {
     /// Trials not started are not recorded, so `--resume` runs them later; the run then
     /// exits 3. One trial may cross the limit (it is checked between trials). Needs a
     /// price for the model (--prices).
-    #[arg(long, value_name = "USD", value_parser = nab_harness::parse_usd)]
+    #[arg(long, value_name = "USD", value_parser = nab_harness::run::cost_limit::parse_usd)]
     max_cost_usd: Option<f64>,
     /// Trials per task.
     #[arg(long, default_value_t = 1)]
@@ -80,7 +86,7 @@ pub struct Args {
     #[command(flatten)]
     judge: nab_judges::JudgeOpts,
     #[command(flatten)]
-    judge_call: nab_harness::JudgeCallOpts,
+    judge_call: nab_harness::run::judge_model::JudgeCallOpts,
     #[command(flatten)]
     engines: super::common::EngineOpts,
     /// Task ids (default: every task in --tasks).
@@ -140,7 +146,10 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     // Judges are built before Docker so a bad --judge spec or rubric fails fast.
     let judge = nab_judges::TrialGrader::from_opts(
         &args.judge,
-        &nab_harness::judge_factory(args.judge_call, prices.clone().map(Arc::new)),
+        &nab_harness::run::judge_model::judge_factory(
+            args.judge_call,
+            prices.clone().map(Arc::new),
+        ),
     )?
     .map(Arc::new);
     let ids: Vec<String> = tasks.iter().map(|t| t.id().to_owned()).collect();

@@ -3,9 +3,12 @@
 
 use super::common::default_out;
 use nab_harness::env::sandbox::DockerBackend;
-use nab_harness::new_run_id;
-use nab_harness::{EXIT_FAILED as FAILED, EXIT_INTERRUPTED as INTERRUPTED, exit_status as exit};
-use nab_harness::{SelftestCorpus as Corpus, SelftestOptions as Options};
+use nab_harness::exit::FAILED;
+use nab_harness::exit::INTERRUPTED;
+use nab_harness::exit::exit;
+use nab_harness::run::new_run_id;
+use nab_harness::selftest::Options;
+use nab_harness::selftest::corpus::Corpus;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -67,12 +70,12 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         out: out.clone(),
         run_id,
         jobs: args.jobs,
-        progress: nab_harness::progress_for_stderr(),
+        progress: nab_harness::run::progress::for_stderr(),
     };
-    let report = nab_harness::run_selftest(&corpus, opts, CancellationToken::new()).await?;
+    let report = nab_harness::selftest::run(&corpus, opts, CancellationToken::new()).await?;
     print!(
         "{}",
-        nab_harness::selftest_table(&report.rows, &report.trials_dir)
+        nab_harness::selftest::outcome::table(&report.rows, &report.trials_dir)
     );
     let bad = report.not_caught();
     println!(

@@ -4,11 +4,16 @@
 
 use super::common::{default_out, load_or_report};
 use nab_gateway::Pace;
-use nab_harness::{CostLimit, new_run_id, summary_table};
-use nab_harness::{
-    EXIT_BAD_INPUT as BAD_INPUT, EXIT_INTERRUPTED as INTERRUPTED, exit_status as exit,
-};
-use nab_harness::{Sweep, SweepConfig, SweepPlan as Plan, SweepResume};
+use nab_harness::exit::BAD_INPUT;
+use nab_harness::exit::INTERRUPTED;
+use nab_harness::exit::exit;
+use nab_harness::run::CostLimit;
+use nab_harness::run::new_run_id;
+use nab_harness::run::summary_table;
+use nab_harness::run::sweep::Plan;
+use nab_harness::run::sweep::Sweep;
+use nab_harness::run::sweep::SweepConfig;
+use nab_harness::run::sweep::SweepResume;
 use nab_protocol::TrialStatus;
 use nab_protocol::{IndexProvider, IndexRun, SweepIndex};
 use std::path::PathBuf;
@@ -42,7 +47,7 @@ pub struct Args {
     /// one total over all its runs; once it is reached no new trial starts anywhere in the
     /// sweep, trials not started are not recorded (`--resume` runs them) and the sweep
     /// exits 3. Every model of the sweep needs a price (--prices).
-    #[arg(long, value_name = "USD", value_parser = nab_harness::parse_usd)]
+    #[arg(long, value_name = "USD", value_parser = nab_harness::run::cost_limit::parse_usd)]
     max_cost_usd: Option<f64>,
     /// Sweep id (default: time-based); run N is labelled nab.run=<id>-NN (`nab clean --run`).
     #[arg(long)]
@@ -224,11 +229,11 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         image,
         models,
         run_ids,
-        progress: nab_harness::progress_for_stderr(),
+        progress: nab_harness::run::progress::for_stderr(),
         cost_limit: cost_limit.clone(),
         share,
     };
-    let report = nab_harness::run_sweep(cfg, cancel.clone()).await;
+    let report = nab_harness::run::sweep::run_sweep(cfg, cancel.clone()).await;
     watcher.abort();
     let report = report?;
     if let Some((run, why)) = &report.provider_config {

@@ -6,12 +6,15 @@
 //! `nab_harness::task::pinned`).
 
 use super::common::{default_out, load_or_report};
+use nab_harness::exit::BAD_INPUT;
+use nab_harness::exit::FAILED;
+use nab_harness::exit::INTERRUPTED;
+use nab_harness::exit::exit;
+use nab_harness::run::Job;
+use nab_harness::run::RunConfig;
+use nab_harness::run::new_run_id;
+use nab_harness::run::run_jobs;
 use nab_harness::trial::AgentKind;
-use nab_harness::{
-    EXIT_BAD_INPUT as BAD_INPUT, EXIT_FAILED as FAILED, EXIT_INTERRUPTED as INTERRUPTED,
-    exit_status as exit,
-};
-use nab_harness::{Job, RunConfig, new_run_id, run_jobs};
 use nab_protocol::{TrialRecord, TrialStatus};
 use std::fmt::Write as _;
 use std::path::PathBuf;

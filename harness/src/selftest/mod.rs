@@ -1,6 +1,6 @@
 //! `nab selftest`: a built-in corpus of hostile agents (issue 11 §6), one trial each,
 //! through the same code as `nab run` — the corpus is written out as a suite and run with
-//! [`crate::runner::run_jobs`] on real Docker, each trial with its own gateway playing the
+//! [`crate::run::run_jobs`] on real Docker, each trial with its own gateway playing the
 //! task's scripted model and its own fresh verifier. The records are then judged: an
 //! attack that passed, or turned its failure into an infrastructure error, fooled the
 //! harness.
@@ -14,7 +14,7 @@ pub mod corpus;
 pub mod outcome;
 
 use crate::env::sandbox::SandboxBackend;
-use crate::runner::{Job, RunConfig, run_jobs};
+use crate::run::{Job, RunConfig, run_jobs};
 use crate::trial::agent::AgentKind;
 use corpus::Corpus;
 use outcome::{Observed, Row, judge};
@@ -37,7 +37,7 @@ pub struct Options {
     pub out: PathBuf,
     pub run_id: String,
     pub jobs: usize,
-    pub progress: Arc<dyn crate::runner::Reporter>,
+    pub progress: Arc<dyn crate::run::Reporter>,
 }
 
 /// Every row, judged.
@@ -105,7 +105,7 @@ pub enum SelftestError {
     #[error("the answer server for the network attack: {0}")]
     Server(std::io::Error),
     #[error(transparent)]
-    Run(#[from] crate::runner::RunError),
+    Run(#[from] crate::run::RunError),
 }
 
 /// Runs `corpus`'s cases and judges each.
@@ -187,7 +187,7 @@ pub async fn run(
         });
     }
     let cfg = RunConfig {
-        engines: crate::runner::EnginePool::single(opts.backend, opts.jobs),
+        engines: crate::run::EnginePool::single(opts.backend, opts.jobs),
         image: opts.image,
         out_dir: opts.out.clone(),
         run_id: opts.run_id,

@@ -120,7 +120,7 @@ pub enum TrialError {
     Provider(String),
     /// The provider refused the run's configuration (a 401/403 for the key, a 404 for the
     /// model or base URL): not the model's answer and not the agent's failure. Never
-    /// retried; the runner stops the run on it ([`crate::runner::ProviderGuard`]).
+    /// retried; the runner stops the run on it ([`crate::run::ProviderGuard`]).
     #[error("{0}")]
     ProviderConfig(String),
     /// A replayed cassette had no answer for the agent's request: the agent's requests

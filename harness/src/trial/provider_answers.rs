@@ -7,7 +7,7 @@
 //! trial. A 400 is usually the request's own fault (a prompt over the window, a bad tool
 //! schema), so it alone says nothing; but when the run's first calls are all refused with
 //! 400 and none was ever answered, that too is the configuration (DeepSeek, for one, answers
-//! an unknown model with 400 "Model Not Exist"). [`crate::runner::ProviderGuard`] decides.
+//! an unknown model with 400 "Model Not Exist"). [`crate::run::ProviderGuard`] decides.
 
 use nab_protocol::TranscriptLine;
 

@@ -7,9 +7,10 @@
 use crate::common;
 
 use common::{write, write_exec};
+use nab_harness::run::Job;
+use nab_harness::run::run_jobs;
 use nab_harness::task::load_suite;
 use nab_harness::trial::AgentKind;
-use nab_harness::{Job, run_jobs};
 use nab_protocol::{SandboxExit, TrialStatus};
 use std::sync::Arc;
 use tokio_util::sync::CancellationToken;

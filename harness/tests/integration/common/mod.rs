@@ -269,12 +269,13 @@ pub fn quiet_run_config(
     image: String,
     out: PathBuf,
     run_id: &str,
-) -> nab_harness::RunConfig {
+) -> nab_harness::run::RunConfig {
     use std::sync::Arc;
     let backend = Arc::new(nab_harness::env::sandbox::DockerBackend::new(docker));
-    let engines = nab_harness::EnginePool::single(backend, 2);
-    let mut cfg = nab_harness::RunConfig::on_engines(engines, image, out, run_id.to_owned(), 1);
-    cfg.progress = Arc::new(nab_harness::SilentProgress);
+    let engines = nab_harness::run::EnginePool::single(backend, 2);
+    let mut cfg =
+        nab_harness::run::RunConfig::on_engines(engines, image, out, run_id.to_owned(), 1);
+    cfg.progress = Arc::new(nab_harness::run::progress::Silent);
     cfg
 }
 

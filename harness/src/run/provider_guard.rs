@@ -31,7 +31,7 @@ struct State {
     stopped: Option<String>,
 }
 
-/// One per run (shared by its trials; [`crate::runner::RunContext::guard`]).
+/// One per run (shared by its trials; [`crate::run::RunContext::guard`]).
 pub struct ProviderGuard {
     state: Mutex<State>,
     cancel: CancellationToken,

@@ -4,11 +4,15 @@
 
 pub mod cost_limit;
 pub mod engines;
+pub mod judge_model;
 mod judging;
+pub mod merge;
 pub mod progress;
 mod provider_guard;
 mod results;
+pub mod shard;
 mod summary;
+pub mod sweep;
 
 pub use cost_limit::CostLimit;
 pub use engines::{EnginePool, Lease, NoEngine, PoolEngine};

@@ -5,7 +5,7 @@
 
 use super::plan::{Plan, Unit};
 use super::schedule::{Slots, dispatch};
-use crate::runner::{
+use crate::run::{
     CostLimit, Ended, EnginePool, Job, Progress, Reporter, ResultsFile, ResumeState, RunContext,
     RunError, execute, execute_within,
 };
@@ -40,7 +40,7 @@ pub struct SweepConfig {
     /// `--max-cost-usd`: one total over every run of the sweep.
     pub cost_limit: Option<Arc<CostLimit>>,
     /// `--shard K/N`: the (task, trial) pairs this shard runs, in every run.
-    pub share: Option<crate::shard::Share>,
+    pub share: Option<crate::run::shard::Share>,
 }
 
 /// What one run of the sweep did.
@@ -65,14 +65,14 @@ pub struct SweepReport {
     /// Set when every engine was lost and the sweep stopped.
     pub no_engine: Option<String>,
     /// Set when a run's provider refused its configuration (a bad key, an unknown model):
-    /// `(run folder, why)`; the sweep stopped ([`crate::runner::ProviderGuard`]).
+    /// `(run folder, why)`; the sweep stopped ([`crate::run::ProviderGuard`]).
     pub provider_config: Option<(String, String)>,
 }
 
 impl SweepReport {
     /// How its scheduling ended.
-    pub fn end(&self) -> crate::runner::RunEnd<'_> {
-        crate::runner::RunEnd {
+    pub fn end(&self) -> crate::run::RunEnd<'_> {
+        crate::run::RunEnd {
             interrupted: self.interrupted,
             lost_engines: &self.lost_engines,
             no_engine: self.no_engine.as_deref(),
@@ -105,7 +105,7 @@ fn open_run(cfg: &SweepConfig, i: usize, cancel: &CancellationToken) -> Result<R
         .run_id
         .clone()
         .or_else(|| cfg.run_ids.get(i).cloned())
-        .unwrap_or_else(crate::runner::new_run_id);
+        .unwrap_or_else(crate::run::new_run_id);
     // Errors are run again, as `nab run --resume` does.
     let records: Vec<TrialRecord> = before
         .records
@@ -122,7 +122,7 @@ fn open_run(cfg: &SweepConfig, i: usize, cancel: &CancellationToken) -> Result<R
             image: cfg.image.clone(),
             run_id,
             model: cfg.models.get(i).cloned().flatten(),
-            guard: Arc::new(crate::runner::ProviderGuard::new(cancel.clone())),
+            guard: Arc::new(crate::run::ProviderGuard::new(cancel.clone())),
         },
         file: ResultsFile::open_append(&results)?,
         resumed: records.len(),

@@ -456,7 +456,7 @@ fn oversized_shard_files_are_refused_before_they_are_read_whole() {
 
 /// A sweep shard folder: `sweep.json` (shard k of n) and two run folders holding `pairs`.
 fn sweep_shard(root: &Path, k: u32, n: u32, pairs: &[(&str, u32)]) -> PathBuf {
-    use crate::sweep::SweepResume;
+    use crate::run::sweep::SweepResume;
     use nab_protocol::{IndexProvider, IndexRun, SweepIndex};
     let dir = root.join(format!("sweep-{k}"));
     let runs: Vec<IndexRun> = ["01-oracle", "02-null"]
