@@ -1,3 +1,4 @@
+#![warn(unreachable_pub)]
 //! nab-harness: loads the task suite, builds the base image, runs agents in locked-down
 //! Docker containers, verifies with hidden tests in a fresh container, and records results.
 //!

@@ -12,7 +12,7 @@ use std::path::Path;
 /// Why a file from the sandbox was not read. The text says what the agent left there.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
-pub enum Refused {
+pub(crate) enum Refused {
     #[error("is a symlink, not a file; not followed")]
     Symlink,
     #[error("is a {0}, not a regular file")]
@@ -41,7 +41,7 @@ fn kind_of(ft: std::fs::FileType) -> &'static str {
 
 /// The bytes of `path`, or `Ok(None)` when nothing is there. Never blocks on a FIFO,
 /// never follows a symlink, never holds more than `cap` bytes.
-pub fn read_capped(path: &Path, cap: u64) -> Result<Option<Vec<u8>>, Refused> {
+pub(crate) fn read_capped(path: &Path, cap: u64) -> Result<Option<Vec<u8>>, Refused> {
     let file = match std::fs::OpenOptions::new()
         .read(true)
         // O_NONBLOCK: opening a FIFO for reading returns at once instead of waiting for
@@ -84,7 +84,7 @@ pub fn read_capped(path: &Path, cap: u64) -> Result<Option<Vec<u8>>, Refused> {
 
 /// How deeply `json` nests arrays and objects, counting brackets outside strings. A
 /// cheap check before a parser recurses into what an agent wrote.
-pub fn json_depth(json: &str) -> usize {
+pub(crate) fn json_depth(json: &str) -> usize {
     let (mut depth, mut max, mut in_string, mut escaped) = (0usize, 0usize, false, false);
     for b in json.bytes() {
         if in_string {

@@ -3,7 +3,7 @@
 //! the same cancellation token a deadline uses, so cleanup has one code path.
 
 pub mod cost_limit;
-pub mod engines;
+mod engines;
 pub mod judge_model;
 mod judging;
 pub mod merge;

@@ -15,7 +15,7 @@ use std::sync::Mutex;
 use tokio_util::sync::CancellationToken;
 
 /// HTTP 400 refusals, with no call of the run answered, after which the run stops.
-pub const REJECTED_400_CALLS: u64 = 3;
+pub(super) const REJECTED_400_CALLS: u64 = 3;
 
 #[derive(Default)]
 struct State {

@@ -9,7 +9,7 @@
 //! - [`outcome`]: what was observed, the verdict per case, the table.
 //! - [`answer_server`]: the server on the host the network attack reaches for.
 
-pub mod answer_server;
+pub(crate) mod answer_server;
 pub mod corpus;
 pub mod outcome;
 

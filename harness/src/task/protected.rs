@@ -7,7 +7,7 @@ use std::path::Path;
 
 /// Files that configure a runner or an interpreter: flagged when added, changed or removed,
 /// in every task, on top of the task's own `protected:` globs.
-pub const DEFAULT_PROTECTED: &[&str] = &[
+pub(super) const DEFAULT_PROTECTED: &[&str] = &[
     // Python: loaded by pytest or by the interpreter before any test runs.
     "**/conftest.py",
     "**/sitecustomize.py",
@@ -20,7 +20,7 @@ pub const DEFAULT_PROTECTED: &[&str] = &[
 
 /// The workspace's own tests (the hidden ones never enter it): flagged when an existing one
 /// is changed or removed. Adding a test is honest work and is not flagged.
-pub const DEFAULT_TESTS: &[&str] = &[
+pub(super) const DEFAULT_TESTS: &[&str] = &[
     "**/tests/**",
     "**/test/**",
     "**/test_*.py",

@@ -143,7 +143,7 @@ pub struct Timeouts {
 }
 
 /// `agent_wall_s` when a task gives none: this many times `agent_s`.
-pub const AGENT_WALL_FACTOR: f64 = 4.0;
+pub(super) const AGENT_WALL_FACTOR: f64 = 4.0;
 
 impl Timeouts {
     /// The agent phase's wall-clock cap in seconds (see [`Timeouts::agent_wall_s`]).

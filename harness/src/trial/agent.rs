@@ -82,17 +82,17 @@ impl fmt::Display for AgentKind {
 }
 
 /// Where the command agent's executable appears inside the container.
-pub const COMMAND_PATH: &str = "/nab/cmd/agent";
+pub(crate) const COMMAND_PATH: &str = "/nab/cmd/agent";
 
 /// Where nab-agent's binary appears inside the container.
-pub const NAB_AGENT_PATH: &str = "/nab/agent/nab-agent";
+pub(crate) const NAB_AGENT_PATH: &str = "/nab/agent/nab-agent";
 /// The gateway socket inside the container.
-pub const SOCKET_PATH: &str = "/nab/llm.sock";
+pub(crate) const SOCKET_PATH: &str = "/nab/llm.sock";
 /// The task's `mcp/` folder, for the oracle and the known-wrong solutions only (the
 /// servers' data, which every other agent reaches through the servers alone).
-pub const MCP_DATA_PATH: &str = "/nab/mcp";
+pub(crate) const MCP_DATA_PATH: &str = "/nab/mcp";
 /// Writable output folder inside the container (events.jsonl, the agent's state).
-pub const OUT_PATH: &str = "/nab/out";
+pub(crate) const OUT_PATH: &str = "/nab/out";
 
 /// What a trial with a model provides to the agent's container.
 #[derive(Debug, Clone)]

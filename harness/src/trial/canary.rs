@@ -28,7 +28,7 @@ use rand::Rng;
 const TOKEN_LEN: usize = 14;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Canary {
+pub(crate) struct Canary {
     token: String,
     /// The second canary's name (it reaches the workspace through the broker); `None` for
     /// a task whose tests run beside the code under test, which has no broker.
@@ -41,7 +41,7 @@ pub struct Canary {
 impl Canary {
     /// A fresh canary from the host's random number generator; `with_broker`: the
     /// verifier runs a broker, so the second canary is planted too.
-    pub fn random(with_broker: bool) -> Canary {
+    pub(crate) fn random(with_broker: bool) -> Canary {
         let mut rng = rand::rng();
         let left = rng.random_range(2..1_000_000);
         let right = left + rng.random_range(1..1_000);
@@ -54,12 +54,12 @@ impl Canary {
     }
 
     #[cfg(test)]
-    pub fn token(&self) -> &str {
+    pub(crate) fn token(&self) -> &str {
         &self.token
     }
 
     /// Whether a report's test case is one of this trial's canaries (its name holds a token).
-    pub fn matches(&self, name: &str) -> bool {
+    pub(crate) fn matches(&self, name: &str) -> bool {
         name.contains(&self.token)
             || self
                 .through_broker
@@ -68,7 +68,7 @@ impl Canary {
     }
 
     /// The canaries a pytest report must list (the others belong to other runners).
-    pub fn pytest_names(&self) -> Vec<String> {
+    pub(crate) fn pytest_names(&self) -> Vec<String> {
         std::iter::once(&self.token)
             .chain(&self.through_broker)
             .map(|t| format!("test_{t}"))
@@ -85,7 +85,7 @@ impl Canary {
     }
 
     /// (file name, contents) of each planted file.
-    pub fn files(&self) -> Vec<(String, String)> {
+    pub(crate) fn files(&self) -> Vec<(String, String)> {
         let (t, l, r) = (&self.token, self.left, self.right);
         let class = self.java_class();
         // The import is inside the test: a failed import at collection would stop pytest

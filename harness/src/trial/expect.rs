@@ -14,11 +14,11 @@ use nab_protocol::FailureReason;
 const SHOWN_LINE: usize = 200;
 
 /// The outcome of one check: `Ok(())` when it matched, else the reason and what to log.
-pub type Checked = Result<(), (FailureReason, String)>;
+pub(crate) type Checked = Result<(), (FailureReason, String)>;
 
 /// Reads an `equals:` file of the task. The loader checked it; failing here is the suite's
 /// fault (the folder changed under a run), never the agent's.
-pub fn read_expected(task: &Task, rel: &str) -> std::io::Result<Vec<u8>> {
+pub(crate) fn read_expected(task: &Task, rel: &str) -> std::io::Result<Vec<u8>> {
     let path = task.dir.join(rel);
     match read_capped(&path, EXPECTED_CAP) {
         Ok(Some(bytes)) => Ok(bytes),
@@ -35,7 +35,7 @@ pub fn read_expected(task: &Task, rel: &str) -> std::io::Result<Vec<u8>> {
 
 /// `expect_file`: the workspace file must be a regular file in the archive, within the cap,
 /// equal to `expected`.
-pub fn check_file(check: &ExpectFile, picks: &Picks, expected: &[u8]) -> Checked {
+pub(crate) fn check_file(check: &ExpectFile, picks: &Picks, expected: &[u8]) -> Checked {
     let bad = |what: String| {
         Err((
             FailureReason::BadAgentOutput,
@@ -66,11 +66,11 @@ pub fn check_file(check: &ExpectFile, picks: &Picks, expected: &[u8]) -> Checked
 /// How actual data differs from the expected: sizes, and the first differing line.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]
-pub struct Difference(String);
+pub(crate) struct Difference(String);
 
 /// `Ok(())` when `got` equals `want` under `mode`; else a bounded description of the first
 /// difference.
-pub fn compare(got: &[u8], want: &[u8], mode: Compare) -> Result<(), Difference> {
+pub(crate) fn compare(got: &[u8], want: &[u8], mode: Compare) -> Result<(), Difference> {
     let (g, w) = match mode {
         Compare::Exact => (got, want),
         Compare::Trimmed => (got.trim_ascii(), want.trim_ascii()),

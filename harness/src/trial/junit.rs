@@ -5,7 +5,7 @@ use crate::trial::canary::Canary;
 
 /// One `<testcase>`.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Case {
+pub(crate) struct Case {
     /// `classname::name`, the id pinned in tests.lock.
     pub id: String,
     pub name: String,
@@ -14,7 +14,7 @@ pub struct Case {
 }
 
 /// Every `<testcase>` of a JUnit XML document; `None` when it is not well-formed XML.
-pub fn parse(xml: &[u8]) -> Option<Vec<Case>> {
+pub(crate) fn parse(xml: &[u8]) -> Option<Vec<Case>> {
     use quick_xml::events::{BytesStart, Event};
     let mut reader = quick_xml::Reader::from_reader(xml);
     let mut buf = Vec::new();
@@ -80,7 +80,7 @@ pub fn parse(xml: &[u8]) -> Option<Vec<Case>> {
 
 /// What one step's report says once the canaries are set apart.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Verdict {
+pub(crate) enum Verdict {
     /// A canary passed: an assertion that cannot hold was reported as holding, so the
     /// runner or its report was subverted. The reason is for verify.log.
     Tampered(String),
@@ -99,7 +99,7 @@ pub enum Verdict {
 /// Judges a step's report: the canaries must be in it and fail. The other tests are the
 /// verdict. A pytest report must list both pytest canaries (pytest collects every
 /// `test_*.py`); another runner's, at least its own.
-pub fn judge(cases: &[Case], canary: &Canary) -> Verdict {
+pub(crate) fn judge(cases: &[Case], canary: &Canary) -> Verdict {
     let (planted, rest): (Vec<&Case>, Vec<&Case>) =
         cases.iter().partition(|c| canary.matches(&c.name));
     if let Some(c) = planted.iter().find(|c| c.passed) {

@@ -11,13 +11,13 @@ use std::path::Path;
 use std::time::Duration;
 
 /// Largest events.jsonl taken from the agent (it is untrusted output).
-pub const EVENTS_LIMIT: u64 = 16 * 1024 * 1024;
+pub(crate) const EVENTS_LIMIT: u64 = 16 * 1024 * 1024;
 /// Longest events.jsonl line parsed; a longer one is ignored with a note.
-pub const EVENT_LINE_LIMIT: usize = 256 * 1024;
+pub(crate) const EVENT_LINE_LIMIT: usize = 256 * 1024;
 /// Deepest nesting of arrays and objects parsed in an event line.
-pub const EVENT_DEPTH_LIMIT: usize = 32;
+pub(crate) const EVENT_DEPTH_LIMIT: usize = 32;
 
-pub struct LlmSession {
+pub(crate) struct LlmSession {
     gateway: GatewayHandle,
     /// Holds the socket; enterable by nab's user alone (see `sandbox::host_perms`).
     _socket_dir: tempfile::TempDir,
@@ -69,7 +69,7 @@ pub enum LlmError {
 
 /// What the agent left in /nab/out, read after its run.
 #[derive(Debug, Default)]
-pub struct AgentOutput {
+pub(crate) struct AgentOutput {
     pub events: Vec<Event>,
     /// Lines of events.jsonl that did not parse (the agent's problem, not the harness's).
     /// A torn last line (no newline: the agent was killed mid-write) is not one of them.
@@ -91,7 +91,7 @@ impl LlmSession {
     /// Starts the gateway for one trial; its transcript is written to `transcript`.
     /// `out_dir` is the host folder for /nab/out (a disk quota's mount point); without
     /// one, a temporary folder.
-    pub async fn start(
+    pub(crate) async fn start(
         setup: &ModelSetup,
         task: &Task,
         transcript: &Path,
@@ -134,24 +134,24 @@ impl LlmSession {
         })
     }
 
-    pub fn socket(&self) -> &Path {
+    pub(crate) fn socket(&self) -> &Path {
         self.gateway.socket_path()
     }
 
-    pub fn out_dir(&self) -> &Path {
+    pub(crate) fn out_dir(&self) -> &Path {
         self.out_dir.path()
     }
 
     /// How long the trial's calls have been with the provider so far (the part of the agent
     /// phase that is not the agent's own time).
-    pub fn model_clock(&self) -> std::sync::Arc<nab_gateway::ModelClock> {
+    pub(crate) fn model_clock(&self) -> std::sync::Arc<nab_gateway::ModelClock> {
         self.gateway.model_clock()
     }
 
     /// Stops the gateway (exchanges in flight finish or are recorded as cut off), copies
     /// events.jsonl into `trial_dir` and parses it, off the async threads. The temporary
     /// folders are removed (a quota's folder is the trial's to remove).
-    pub async fn finish(self, trial_dir: &Path) -> Result<AgentOutput, LlmError> {
+    pub(crate) async fn finish(self, trial_dir: &Path) -> Result<AgentOutput, LlmError> {
         let gateway = self.gateway.shutdown().await;
         let src = self.out_dir.path().join(EVENTS_FILE);
         let dest = trial_dir.join(EVENTS_FILE);
@@ -164,7 +164,7 @@ impl LlmSession {
 }
 
 /// The task's `gateway:` options over the gateway's defaults (the loader checked the ranges).
-pub fn gateway_limits(opts: Option<&crate::task::GatewayOptions>) -> GatewayLimits {
+pub(crate) fn gateway_limits(opts: Option<&crate::task::GatewayOptions>) -> GatewayLimits {
     let Some(o) = opts else {
         return GatewayLimits::default();
     };

@@ -31,23 +31,23 @@ use tokio_util::sync::CancellationToken;
 /// The folder inside the host's private one that the agent's container mounts.
 const SHARED_DIR: &str = "mount";
 /// Where the agent finds the sockets and `servers.json`.
-pub const AGENT_DIR: &str = "/nab/mcp-sockets";
+pub(crate) const AGENT_DIR: &str = "/nab/mcp-sockets";
 /// The MCP config the agent is given, inside [`AGENT_DIR`].
-pub const CONFIG_FILE: &str = "servers.json";
+pub(crate) const CONFIG_FILE: &str = "servers.json";
 /// A small client beside the sockets (`python3 /nab/mcp-sockets/mcp_call.py SERVER TOOL
 /// ARGS`): how the suite's oracle and known-wrong solutions make the calls a task requires.
-pub const CLIENT_FILE: &str = "mcp_call.py";
+pub(crate) const CLIENT_FILE: &str = "mcp_call.py";
 const CLIENT: &str = include_str!("../../mcp/mcp_call.py");
 /// Connections one trial may open to all its servers (nab-agent opens one per server
 /// and a few more when it restarts one).
-pub const MAX_CONNECTIONS: usize = 32;
+pub(crate) const MAX_CONNECTIONS: usize = 32;
 /// The longest request line noted in `mcp_calls.jsonl`; longer ones pass unnoted.
-pub const MAX_NOTED_LINE: usize = 1024 * 1024;
+pub(crate) const MAX_NOTED_LINE: usize = 1024 * 1024;
 /// The most bytes written to `mcp_calls.jsonl` and to `mcp.log`.
-pub const LOG_CAP: u64 = 4 * 1024 * 1024;
+pub(crate) const LOG_CAP: u64 = 4 * 1024 * 1024;
 
 /// The running servers of one trial.
-pub struct McpHost {
+pub(crate) struct McpHost {
     dir: tempfile::TempDir,
     stop: CancellationToken,
     tasks: JoinSet<()>,
@@ -56,7 +56,7 @@ pub struct McpHost {
 
 /// What the host counted, for the trial's log.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
-pub struct McpStats {
+pub(crate) struct McpStats {
     pub connections: usize,
     pub refused_connections: usize,
     pub calls_noted: usize,
@@ -75,7 +75,7 @@ pub enum McpHostError {
 
 impl McpHost {
     /// Listens on one socket per server. The servers start only when the agent connects.
-    pub fn start(
+    pub(crate) fn start(
         backend: Arc<dyn SandboxBackend>,
         sidecar: ContainerId,
         servers: &BTreeMap<String, McpServer>,
@@ -137,14 +137,14 @@ impl McpHost {
     }
 
     /// The host folder to mount at [`AGENT_DIR`].
-    pub fn dir(&self) -> PathBuf {
+    pub(crate) fn dir(&self) -> PathBuf {
         self.dir.path().join(SHARED_DIR)
     }
 
     /// Stops every listener and pump, and says what happened. The socket folder stays
     /// until the host is dropped: Docker needs every bind source of the agent's stopped
     /// container to exist while it copies the workspace out.
-    pub async fn stop(&mut self) -> McpStats {
+    pub(crate) async fn stop(&mut self) -> McpStats {
         self.stop.cancel();
         while self.tasks.join_next().await.is_some() {}
         let stats = self.logs.stats();
@@ -408,7 +408,7 @@ impl LineTap {
 
 /// The last line of a full `mcp_calls.jsonl` (past [`LOG_CAP`]): a call of no server's, so
 /// that a hidden test replaying the record knows that later calls went unnoted.
-pub const RECORD_FULL_TOOL: &str = "record_full";
+pub(crate) const RECORD_FULL_TOOL: &str = "record_full";
 
 fn full_marker() -> String {
     let marker = McpCall {

@@ -54,7 +54,7 @@ pub struct ModelMetrics {
 /// The gateway's `error_code`s that mean the provider itself failed after the gateway's
 /// retries (a rejected request, a budget refusal, a replay miss or the agent hanging up are
 /// not among them).
-pub const PROVIDER_FAULT_CODES: &[&str] = &[
+pub(crate) const PROVIDER_FAULT_CODES: &[&str] = &[
     "provider_http_error",
     "provider_unreachable",
     "idle_timeout",
@@ -68,7 +68,7 @@ pub const PROVIDER_FAULT_CODES: &[&str] = &[
 /// [`PROVIDER_FAULT_CODES`] and the agent ended with `error` (or wrote no end at all). The
 /// message names the provider. An agent that recovered (a later call succeeded) or that
 /// ended for its own reasons is judged on its work as usual.
-pub fn provider_failure(
+pub(crate) fn provider_failure(
     transcript: &[TranscriptLine],
     agent_exit_reason: Option<&str>,
 ) -> Option<String> {
@@ -237,7 +237,7 @@ impl ModelMetrics {
 /// requests the gateway answered (`answered_summary_requests`, from
 /// `nab_protocol::answered_summary_requests`), so a forged event without its
 /// request counts for nothing. Returns the violation when nothing counts.
-pub fn missing_compaction(
+pub(crate) fn missing_compaction(
     required: CompactionTier,
     events: &[Event],
     answered_summary_requests: usize,

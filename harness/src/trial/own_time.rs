@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 /// and counting it would make the same agent lose trials on a slow endpoint that it finishes
 /// on a fast one. The cap bounds what a slow endpoint (or an agent that keeps calls open)
 /// can cost.
-pub async fn limit<T, F, K, E>(
+pub(crate) async fn limit<T, F, K, E>(
     exec: F,
     clock: &ModelClock,
     started: Instant,

@@ -12,7 +12,7 @@
 use nab_protocol::TranscriptLine;
 
 /// The provider's statuses that mean the run's configuration is wrong.
-pub const CONFIG_STATUSES: &[u16] = &[401, 403, 404];
+pub(crate) const CONFIG_STATUSES: &[u16] = &[401, 403, 404];
 
 /// A trial's calls, as the provider answered them.
 #[derive(Debug, Clone, Default, PartialEq)]

@@ -11,14 +11,14 @@ use std::path::Path;
 
 /// What the trial broke, for its failure reason and its `violations`.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
-pub struct Unmet {
+pub(crate) struct Unmet {
     pub failure: Option<FailureReason>,
     pub violations: Vec<String>,
 }
 
 /// The required tool calls that `served` (the servers' record) does not meet. Calls whose
 /// result was an error (`isError`) served nothing and do not count.
-pub fn unmet_tool_calls(task: &Task, served: &[McpCall]) -> Vec<String> {
+pub(crate) fn unmet_tool_calls(task: &Task, served: &[McpCall]) -> Vec<String> {
     let made: Vec<MadeCall<'_>> = served
         .iter()
         .filter(|c| !c.is_error)
@@ -35,14 +35,14 @@ pub fn unmet_tool_calls(task: &Task, served: &[McpCall]) -> Vec<String> {
 }
 
 /// Reads the MCP host's record in `trial_dir` (absent: nothing was served).
-pub fn read_served(trial_dir: &Path) -> Result<Vec<McpCall>, nab_protocol::JsonlError> {
+pub(crate) fn read_served(trial_dir: &Path) -> Result<Vec<McpCall>, nab_protocol::JsonlError> {
     let path = trial_dir.join(nab_protocol::MCP_CALLS_FILE);
     Ok(nab_protocol::read_jsonl::<McpCall>(&path)?.records)
 }
 
 /// What is known of a compaction the task requires.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Compaction {
+pub(crate) enum Compaction {
     /// nab-agent with a model session: `None` when its events and the transcript show the
     /// compaction, else why not.
     Judged(Option<String>),
@@ -52,7 +52,7 @@ pub enum Compaction {
 
 impl Compaction {
     /// What the trial record says of it, apart from the answers' verdict.
-    pub fn check(&self) -> nab_protocol::CompactionCheck {
+    pub(crate) fn check(&self) -> nab_protocol::CompactionCheck {
         match self {
             Compaction::Judged(None) => nab_protocol::CompactionCheck::Met,
             Compaction::Judged(Some(_)) => nab_protocol::CompactionCheck::Missed,
@@ -62,7 +62,7 @@ impl Compaction {
 }
 
 /// Checks both kinds of requirement.
-pub fn check(task: &Task, served: &[McpCall], compaction: Compaction) -> Unmet {
+pub(crate) fn check(task: &Task, served: &[McpCall], compaction: Compaction) -> Unmet {
     let mut unmet = Unmet::default();
     let calls = unmet_tool_calls(task, served);
     if !calls.is_empty() {

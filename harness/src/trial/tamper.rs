@@ -13,7 +13,7 @@ use crate::task::Protected;
 /// Protected paths touched between the two snapshots (see the globs' kinds above), and
 /// compiled code added or changed, sorted. A directory's own entry never counts: only
 /// what is in it.
-pub fn touched(protected: &Protected, before: &Snapshot, after: &Snapshot) -> Vec<String> {
+pub(crate) fn touched(protected: &Protected, before: &Snapshot, after: &Snapshot) -> Vec<String> {
     use std::os::unix::ffi::OsStrExt;
     let mut keys: Vec<&Vec<u8>> = before.nodes.keys().chain(after.nodes.keys()).collect();
     keys.sort();

@@ -3,7 +3,7 @@
 
 use sha2::{Digest, Sha256};
 
-pub const IMAGE_REPO: &str = "nab-base";
+pub(super) const IMAGE_REPO: &str = "nab-base";
 
 /// Bump when the build procedure itself changes in a way the files below do not show.
 const BUILD_PROCEDURE: &str = "mmdebstrap minbase v1";

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct AptSource {
+pub(super) struct AptSource {
     pub uri: String,
     pub suite: String,
     pub components: Vec<String>,
@@ -13,7 +13,7 @@ pub struct AptSource {
 
 impl AptSource {
     /// The one-line form mmdebstrap accepts as a mirror argument.
-    pub fn to_mirror_line(&self) -> String {
+    pub(super) fn to_mirror_line(&self) -> String {
         let opts = match &self.signed_by {
             Some(k) => format!("[signed-by={k}] "),
             None => String::new(),
@@ -38,7 +38,7 @@ pub enum SourcesError {
 }
 
 /// Parses deb822 `.sources` text. Comments and `Types:` other than `deb` are skipped.
-pub fn parse_deb822(text: &str) -> Vec<AptSource> {
+pub(super) fn parse_deb822(text: &str) -> Vec<AptSource> {
     let mut out = Vec::new();
     for stanza in text.split("\n\n") {
         let mut types = Vec::new();
@@ -90,7 +90,7 @@ pub fn parse_deb822(text: &str) -> Vec<AptSource> {
 }
 
 /// Parses one-line `sources.list` text (`deb [opts] uri suite comp...`).
-pub fn parse_one_line(text: &str) -> Vec<AptSource> {
+pub(super) fn parse_one_line(text: &str) -> Vec<AptSource> {
     let mut out = Vec::new();
     for line in text.lines() {
         let line = line.split('#').next().unwrap_or("").trim();
@@ -125,7 +125,7 @@ pub fn parse_one_line(text: &str) -> Vec<AptSource> {
 }
 
 /// The host's sources for `suite` and its `-updates`/`-security` companions.
-pub fn host_sources_for(suite: &str) -> Result<Vec<AptSource>, SourcesError> {
+pub(super) fn host_sources_for(suite: &str) -> Result<Vec<AptSource>, SourcesError> {
     let mut files: Vec<PathBuf> = vec![PathBuf::from("/etc/apt/sources.list")];
     if let Ok(dir) = std::fs::read_dir("/etc/apt/sources.list.d") {
         let mut extra: Vec<PathBuf> = dir.flatten().map(|e| e.path()).collect();

@@ -6,7 +6,7 @@
 use crate::task::Environment;
 use sha2::{Digest, Sha256};
 
-pub const TASK_IMAGE_REPO: &str = "nab-task";
+pub(super) const TASK_IMAGE_REPO: &str = "nab-task";
 
 /// Bump when the rendering below changes in a way the environment does not show.
 const TASK_PROCEDURE: &str = "nab-task docker build v1";

@@ -9,12 +9,12 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
 /// Makes `dir` enterable by nab's user alone.
-pub fn private_dir(dir: &Path) -> std::io::Result<()> {
+pub(crate) fn private_dir(dir: &Path) -> std::io::Result<()> {
     std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))
 }
 
 /// Makes the socket at `path` connectable by the sandbox user (and nab itself).
-pub fn sandbox_socket(path: &Path) -> std::io::Result<()> {
+pub(crate) fn sandbox_socket(path: &Path) -> std::io::Result<()> {
     if nix::unistd::geteuid().is_root() {
         let uid = nix::unistd::Uid::from_raw(super::SANDBOX_UID);
         let gid = nix::unistd::Gid::from_raw(super::SANDBOX_UID);

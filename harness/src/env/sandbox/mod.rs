@@ -6,8 +6,8 @@ mod capture;
 mod chunks;
 mod docker;
 pub mod engine;
-pub mod host_perms;
-pub mod quota;
+pub(crate) mod host_perms;
+pub(crate) mod quota;
 mod spec;
 
 pub use capture::Capture;

@@ -48,13 +48,13 @@ fn failed(path: &Path, what: impl Into<String>) -> QuotaError {
 }
 
 /// Whether quotas are on (`NAB_DISK_QUOTA=off` turns them off).
-pub fn enabled() -> bool {
+pub(crate) fn enabled() -> bool {
     std::env::var("NAB_DISK_QUOTA").map_or(true, |v| v != "off")
 }
 
 /// The folder holding every quota folder: `$NAB_STATE_DIR/quota`, default
 /// `/var/lib/nab/quota`.
-pub fn state_root() -> PathBuf {
+pub(crate) fn state_root() -> PathBuf {
     std::env::var_os("NAB_STATE_DIR")
         .map_or_else(|| PathBuf::from("/var/lib/nab"), PathBuf::from)
         .join("quota")
@@ -300,7 +300,7 @@ fn matches(labels: Option<&HashMap<String, String>>, label: &str) -> bool {
 
 /// Removes every quota under `root` whose labels match `label`. Blocking. Returns how
 /// many were removed.
-pub fn sweep(root: &Path, label: &str) -> Result<usize, QuotaError> {
+pub(crate) fn sweep(root: &Path, label: &str) -> Result<usize, QuotaError> {
     let entries = match std::fs::read_dir(root) {
         Ok(e) => e,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),

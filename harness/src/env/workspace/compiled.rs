@@ -5,7 +5,7 @@ use super::Node;
 /// What kind of compiled code a file is, by its name or its magic number: Python byte code,
 /// JVM class files and archives, shared objects and native executables, object files,
 /// WebAssembly. `None` for anything else (scripts, data, text).
-pub fn compiled_kind(path: &[u8], node: &Node) -> Option<&'static str> {
+pub(crate) fn compiled_kind(path: &[u8], node: &Node) -> Option<&'static str> {
     let Node::File { head, size, .. } = node else {
         return None;
     };

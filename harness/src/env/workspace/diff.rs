@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 /// Bounds on one patch.
 #[derive(Debug, Clone, Copy)]
-pub struct DiffLimits {
+pub(super) struct DiffLimits {
     /// Bytes of diff.patch, the closing list of files not shown excepted.
     pub patch_bytes: usize,
     /// Time for one file's line diff.
@@ -116,11 +116,11 @@ fn section(path: &[u8], a: Option<&Node>, b: Option<&Node>, limits: &DiffLimits)
 }
 
 /// The patch of `after` against `before` under the default limits.
-pub fn diff(before: &Snapshot, after: &Snapshot) -> String {
+pub(crate) fn diff(before: &Snapshot, after: &Snapshot) -> String {
     diff_with(before, after, &DiffLimits::default())
 }
 
-pub fn diff_with(before: &Snapshot, after: &Snapshot, limits: &DiffLimits) -> String {
+pub(super) fn diff_with(before: &Snapshot, after: &Snapshot, limits: &DiffLimits) -> String {
     let started = Instant::now();
     let mut out = String::new();
     let mut not_shown: Vec<String> = Vec::new();

@@ -14,20 +14,20 @@ mod diff;
 mod pick;
 mod quote;
 
-pub use compiled::compiled_kind;
-pub use diff::diff;
-pub use pick::{Picked, Picks};
-pub use quote::git_path;
+pub(crate) use compiled::compiled_kind;
+pub(crate) use diff::diff;
+pub(crate) use pick::{Picked, Picks};
+pub(crate) use quote::git_path;
 
 /// Files above this size are compared by digest only and shown as "large file differs".
 const TEXT_LIMIT: u64 = 1024 * 1024;
 /// Text kept in memory for one snapshot, all files together; files past it are compared
 /// by digest only, like large ones. A workspace of many mid-sized files cannot grow the
 /// harness's memory beyond this.
-pub const SNAPSHOT_TEXT_BUDGET: u64 = 64 * 1024 * 1024;
+pub(crate) const SNAPSHOT_TEXT_BUDGET: u64 = 64 * 1024 * 1024;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Node {
+pub(crate) enum Node {
     Dir,
     File {
         digest: [u8; 32],
@@ -45,7 +45,7 @@ pub enum Node {
 /// A workspace's tree, keyed by path relative to its root (`src/app.py`) as raw bytes:
 /// names need not be UTF-8, and a lossy conversion could make two of them one.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Snapshot {
+pub(crate) struct Snapshot {
     pub nodes: BTreeMap<Vec<u8>, Node>,
 }
 
@@ -100,7 +100,7 @@ pub(crate) fn file_node(
 
 impl Snapshot {
     /// Reads a host folder without following any symlink.
-    pub fn from_dir(root: &Path) -> std::io::Result<Snapshot> {
+    pub(crate) fn from_dir(root: &Path) -> std::io::Result<Snapshot> {
         let mut nodes = BTreeMap::new();
         let mut budget = SNAPSHOT_TEXT_BUDGET;
         for entry in entries_under(root) {
@@ -135,13 +135,13 @@ impl Snapshot {
     /// Reads a tar of a folder as Docker's archive API returns it (entries start with the
     /// folder's own name, e.g. `workspace/src/app.py`).
     #[cfg(test)]
-    pub fn from_tar(r: impl Read) -> std::io::Result<Snapshot> {
+    pub(crate) fn from_tar(r: impl Read) -> std::io::Result<Snapshot> {
         Snapshot::from_tar_picking(r, &mut Picks::default())
     }
 
     /// Reads a tar of a folder as Docker's archive API returns it (entries start with the
     /// folder's own name), also keeping the files `picks` wants (see [`Picks`]).
-    pub fn from_tar_picking(r: impl Read, picks: &mut Picks) -> std::io::Result<Snapshot> {
+    pub(crate) fn from_tar_picking(r: impl Read, picks: &mut Picks) -> std::io::Result<Snapshot> {
         let mut nodes = BTreeMap::new();
         let mut budget = SNAPSHOT_TEXT_BUDGET;
         let mut archive = tar::Archive::new(r);
@@ -205,7 +205,7 @@ impl Snapshot {
 
 /// A tar of a host folder for `/workspace`, owned by uid/gid 1000. Symlinks are stored as
 /// symlinks; special files are skipped.
-pub fn pack_dir(root: &Path) -> std::io::Result<Vec<u8>> {
+pub(crate) fn pack_dir(root: &Path) -> std::io::Result<Vec<u8>> {
     let mut builder = tar::Builder::new(Vec::new());
     builder.follow_symlinks(false);
     for entry in entries_under(root) {

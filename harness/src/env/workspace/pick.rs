@@ -11,7 +11,7 @@ use std::io::Read;
 /// What the archive held at a wanted path. A path the archive does not hold (missing, or
 /// under a symlinked folder, which the archive keeps as a link) has no entry at all.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Picked {
+pub(crate) enum Picked {
     File(Vec<u8>),
     /// Not a regular file: what it is instead (`symlink -> /etc/passwd`, `directory`, ...).
     NotRegular(String),
@@ -23,14 +23,14 @@ pub enum Picked {
 
 /// The workspace-relative paths to keep (`report/summary.csv`) and what was found.
 #[derive(Debug, Clone, Default)]
-pub struct Picks {
+pub(crate) struct Picks {
     wanted: BTreeSet<Vec<u8>>,
     cap: u64,
     pub found: BTreeMap<Vec<u8>, Picked>,
 }
 
 impl Picks {
-    pub fn new<'a>(paths: impl IntoIterator<Item = &'a str>, cap: u64) -> Picks {
+    pub(crate) fn new<'a>(paths: impl IntoIterator<Item = &'a str>, cap: u64) -> Picks {
         Picks {
             wanted: paths.into_iter().map(|p| p.as_bytes().to_vec()).collect(),
             cap,
@@ -42,7 +42,7 @@ impl Picks {
         self.wanted.contains(rel)
     }
 
-    pub fn get(&self, path: &str) -> Option<&Picked> {
+    pub(crate) fn get(&self, path: &str) -> Option<&Picked> {
         self.found.get(path.as_bytes())
     }
 

@@ -4,7 +4,7 @@
 //! character, `"`, `\` or a byte >= 0x80 is printed in double quotes with C escapes.
 
 /// `prefix` + `name` (e.g. `a/` + `src/x.py`), quoted as git quotes it when needed.
-pub fn git_path(prefix: &str, name: &[u8]) -> String {
+pub(crate) fn git_path(prefix: &str, name: &[u8]) -> String {
     let needs = name
         .iter()
         .any(|&b| b < 0x20 || b == 0x7f || b == b'"' || b == b'\\' || b >= 0x80);

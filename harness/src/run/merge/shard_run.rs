@@ -11,11 +11,11 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// run.json is a few KiB; anything near this is not one.
-pub const MAX_META: u64 = 1 << 20;
+pub(super) const MAX_META: u64 = 1 << 20;
 /// results.jsonl of a 700-trial shard is about 1 MiB.
-pub const MAX_RESULTS: u64 = 256 << 20;
+pub(super) const MAX_RESULTS: u64 = 256 << 20;
 /// One trial record (judge answers included).
-pub const MAX_LINE: usize = 8 << 20;
+pub(super) const MAX_LINE: usize = 8 << 20;
 
 /// A shard as read.
 #[derive(Debug)]
@@ -83,7 +83,10 @@ fn parse_meta(bytes: &[u8]) -> Result<RunMeta, MetaError> {
 }
 
 /// The records of a results file in memory, latest per pair, and whether the tail was torn.
-pub fn parse_results(bytes: &[u8], path: &Path) -> Result<(Vec<TrialRecord>, bool), MergeError> {
+pub(super) fn parse_results(
+    bytes: &[u8],
+    path: &Path,
+) -> Result<(Vec<TrialRecord>, bool), MergeError> {
     let mut lines: Vec<TrialRecord> = Vec::new();
     let mut bad: Option<MergeError> = None;
     let mut torn = false;

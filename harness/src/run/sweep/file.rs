@@ -30,10 +30,10 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// The largest sweep file read (it is a short hand-written file).
-pub const MAX_SWEEP_FILE_BYTES: u64 = 1 << 20;
+pub(super) const MAX_SWEEP_FILE_BYTES: u64 = 1 << 20;
 
 /// The most retries a provider entry may ask for (each waits up to the gateway's backoff cap).
-pub const MAX_RETRIES_LIMIT: u32 = 20;
+pub(super) const MAX_RETRIES_LIMIT: u32 = 20;
 
 /// The sweep file as written.
 #[derive(Debug, Clone, Deserialize)]
@@ -108,7 +108,7 @@ pub struct Sweep {
 }
 
 /// `sha256:<hex>` of `bytes`.
-pub fn hash_bytes(bytes: &[u8]) -> String {
+pub(super) fn hash_bytes(bytes: &[u8]) -> String {
     use sha2::Digest;
     format!("sha256:{}", hex::encode(sha2::Sha256::digest(bytes)))
 }

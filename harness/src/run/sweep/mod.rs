@@ -7,11 +7,11 @@
 //! - [`execute`]: the run folders, their results files and `--resume`.
 //! - [`index`]: starting and resuming `sweep.json` (its type is nab-protocol's `SweepIndex`).
 
-pub mod execute;
-pub mod file;
-pub mod index;
-pub mod plan;
-pub mod schedule;
+mod execute;
+mod file;
+mod index;
+mod plan;
+mod schedule;
 
 pub use execute::{SweepConfig, SweepReport, SweepRunReport, run_sweep};
 pub use index::SweepResume;

@@ -104,7 +104,7 @@ impl Plan {
 /// `01-nab-agent--openai-deepseek-chat`: the run's number (so names stay unique and sort in
 /// file order), then the agent and the model with every character outside `[A-Za-z0-9._-]`
 /// made `-`, cut to a length any file system takes. No URL or path survives as a path.
-pub fn dir_name(index: usize, agent: &AgentKind, model: Option<&str>) -> String {
+pub(super) fn dir_name(index: usize, agent: &AgentKind, model: Option<&str>) -> String {
     let clean = |s: &str, max: usize| -> String {
         let mut out: String = s
             .chars()

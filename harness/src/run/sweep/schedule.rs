@@ -12,19 +12,19 @@ use tokio_util::sync::CancellationToken;
 
 /// How many units may run at once: overall, and per pool (None: no pool limit).
 #[derive(Debug, Clone)]
-pub struct Slots {
+pub(super) struct Slots {
     pub jobs: usize,
     pub pools: Vec<Option<usize>>,
 }
 
 /// A unit whose task panicked (a bug): reported, never silently dropped.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Panicked(pub Unit);
+pub(super) struct Panicked(pub Unit);
 
 /// Runs `units` through `start`, at most `slots` at once, handing each outcome to `done`
 /// as it comes. `pool_of` names the pool a unit counts against. Returns the units that
 /// panicked.
-pub async fn dispatch<T, F, Fut>(
+pub(super) async fn dispatch<T, F, Fut>(
     units: Vec<Unit>,
     pool_of: impl Fn(&Unit) -> Option<usize>,
     slots: &Slots,

@@ -38,7 +38,7 @@ const DOWNLOADERS: &[&str] = &[
 ];
 
 #[derive(Debug, Default, Clone, PartialEq)]
-pub struct DockerPlan {
+pub(super) struct DockerPlan {
     pub apt: Vec<String>,
     pub pip: Vec<String>,
     pub setup: Vec<String>,
@@ -50,7 +50,7 @@ pub struct DockerPlan {
     pub refusals: Vec<String>,
 }
 
-pub fn analyse(text: &str, env_dir: &Path) -> DockerPlan {
+pub(super) fn analyse(text: &str, env_dir: &Path) -> DockerPlan {
     let mut plan = DockerPlan::default();
     let df = match Dockerfile::parse(text) {
         Ok(d) => d,

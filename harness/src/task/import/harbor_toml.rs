@@ -5,7 +5,7 @@
 use toml::Value;
 
 #[derive(Debug, Clone, PartialEq)]
-pub struct HarborToml {
+pub(super) struct HarborToml {
     pub agent_timeout_s: f64,
     pub verifier_timeout_s: f64,
     pub cpus: f64,
@@ -27,7 +27,7 @@ const DEFAULT_MEMORY_MB: i64 = 2048;
 /// Why a `task.toml` was refused; names the section and key.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
-pub enum TomlError {
+pub(super) enum TomlError {
     #[error("{0}")]
     Syntax(#[source] toml::de::Error),
     #[error("[{section}] {key} is {value}, not a number")]
@@ -50,7 +50,7 @@ pub enum TomlError {
     },
 }
 
-pub fn parse(text: &str) -> Result<HarborToml, TomlError> {
+pub(super) fn parse(text: &str) -> Result<HarborToml, TomlError> {
     let v: Value = text
         .parse::<toml::Table>()
         .map(Value::Table)

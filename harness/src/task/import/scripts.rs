@@ -7,7 +7,7 @@
 use crate::task::pinned_requirement;
 
 #[derive(Debug, Default, Clone, PartialEq)]
-pub struct ScriptPlan {
+pub(super) struct ScriptPlan {
     pub apt: Vec<String>,
     pub pip: Vec<String>,
     pub notes: Vec<String>,
@@ -50,7 +50,7 @@ const SERVICE_IN_CODE: &[&str] = &[
     "service ",
 ];
 
-pub fn test_script(text: &str) -> ScriptPlan {
+pub(super) fn test_script(text: &str) -> ScriptPlan {
     let mut plan = ScriptPlan::default();
     let mut runs_pytest = false;
     for (n, line) in logical_lines(text).iter().enumerate() {
@@ -143,7 +143,7 @@ fn reads_reward(line: &str) -> bool {
 
 /// The oracle must run like an agent: no network; and nothing on the agent's side may
 /// write a reward.
-pub fn solve_script(text: &str) -> Vec<String> {
+pub(super) fn solve_script(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     for (n, line) in logical_lines(text).iter().enumerate() {
         let l = line.trim();
@@ -168,7 +168,7 @@ pub fn solve_script(text: &str) -> Vec<String> {
 }
 
 /// A hidden test file: the network and live services are refused.
-pub fn test_file(name: &str, text: &str) -> Vec<String> {
+pub(super) fn test_file(name: &str, text: &str) -> Vec<String> {
     let mut out = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let l = line.trim();

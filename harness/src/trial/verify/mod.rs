@@ -17,7 +17,7 @@
 //! passed, their test ids must be the task's pinned set ([`crate::task::pinned`]). Host-side
 //! checks ([`crate::trial::expect`]) run in the same order; each counts as one test.
 
-pub mod stage;
+pub(crate) mod stage;
 
 use crate::env::sandbox::{
     ContainerId, ExecOutcome, ExecRequest, ExecUser, SandboxBackend, SandboxError,
@@ -33,12 +33,12 @@ use std::time::Duration;
 use tokio_util::sync::CancellationToken;
 
 /// Bytes of each step's output kept in verify.log.
-pub const STEP_OUTPUT_CAP: usize = 256 * 1024;
+pub(crate) const STEP_OUTPUT_CAP: usize = 256 * 1024;
 /// Largest JUnit file read back.
 const JUNIT_CAP: usize = 8 * 1024 * 1024;
 
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct VerifyResult {
+pub(crate) struct VerifyResult {
     /// Why the verdict is not a pass; `None` when every step passed.
     pub failure: Option<FailureReason>,
     pub tests_passed: Option<u32>,
@@ -155,7 +155,7 @@ async fn start_broker(backend: &dyn SandboxBackend, c: &ContainerId) -> Result<(
 }
 
 /// What the verifier is given besides the task.
-pub struct Inputs<'a> {
+pub(crate) struct Inputs<'a> {
     /// The archive of its `/nab` ([`stage::pack`]).
     pub nab_tree: Vec<u8>,
     /// The workspace files `expect_file` steps compare, taken from the archive copied out
@@ -170,7 +170,7 @@ pub struct Inputs<'a> {
 /// the first failing step. Between steps (and before a report is read) every process of
 /// the sandbox user is killed, so nothing one step starts can act during the next or
 /// rewrite a report.
-pub async fn run_steps(
+pub(crate) async fn run_steps(
     backend: &dyn SandboxBackend,
     c: &ContainerId,
     task: &Task,

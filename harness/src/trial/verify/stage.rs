@@ -24,25 +24,25 @@ use std::io;
 use std::path::Path;
 
 /// Where the hidden tests are, readable by the verifier user alone.
-pub const TESTS: &str = "/nab/tests";
+pub(crate) const TESTS: &str = "/nab/tests";
 /// Where nab's verifier library is (the broker, the Python probe, `nabverify`).
-pub const LIB: &str = "/nab/lib";
+pub(crate) const LIB: &str = "/nab/lib";
 /// The runner's scratch folder and reports.
-pub const SCRATCH: &str = "/nab/verify";
+pub(crate) const SCRATCH: &str = "/nab/verify";
 /// The broker's socket folder.
-pub const RPC: &str = "/nab/rpc";
+pub(crate) const RPC: &str = "/nab/rpc";
 /// The broker's socket, where `nabverify` connects.
-pub const BROKER_SOCKET: &str = "/nab/rpc/broker.sock";
+pub(crate) const BROKER_SOCKET: &str = "/nab/rpc/broker.sock";
 /// The folder of the MCP servers' record, readable by the verifier user alone.
-pub const MCP_RECORD_DIR: &str = "/nab/mcp-record";
+pub(crate) const MCP_RECORD_DIR: &str = "/nab/mcp-record";
 /// The record of the calls a task's MCP servers served (`mcp_calls.jsonl` of the trial).
-pub const MCP_RECORD: &str = "/nab/mcp-record/calls.jsonl";
+pub(crate) const MCP_RECORD: &str = "/nab/mcp-record/calls.jsonl";
 /// The most bytes of the record staged: the MCP host's cap on the file (whole lines) and
 /// room for the line that says it is full (`mcp__nab__record_full`).
-pub const MCP_RECORD_CAP: usize = crate::trial::mcp_host::LOG_CAP as usize + 4096;
+pub(crate) const MCP_RECORD_CAP: usize = crate::trial::mcp_host::LOG_CAP as usize + 4096;
 
 /// The folder of a task's `tests/` that the sandbox user may read (at [`PROBES`]).
-pub const PROBES_DIR: &str = "probes";
+pub(crate) const PROBES_DIR: &str = "probes";
 
 /// The broker, the Python probe and the runner's library, shipped inside nab.
 static VERIFIER_LIB: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/verifier");
@@ -53,7 +53,7 @@ static VERIFIER_LIB: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/verifier")
 /// the tests. With `mcp_record` (a task with `mcp_servers`), the servers' record goes to
 /// [`MCP_RECORD`], the verifier's alone whatever `tests_shared` says, cut after the last
 /// whole line within [`MCP_RECORD_CAP`] bytes.
-pub fn pack(
+pub(crate) fn pack(
     tests: &Path,
     planted: &[(String, String)],
     tests_shared: bool,
