@@ -28,9 +28,24 @@ async fn run() -> ExitCode {
     let cli = cli::Cli::parse();
     match cli.run().await {
         Ok(code) => code,
+        // A second Ctrl-C: the runner said so on stderr and stopped without its cleanup.
+        Err(e) if interrupted_twice(&e) => nab_harness::exit::exit(nab_harness::exit::INTERRUPTED),
         Err(e) => {
             eprintln!("error: {e:#}");
             nab_harness::exit::exit(nab_harness::exit::BAD_INPUT)
         }
     }
+}
+
+/// Whether `e` is a run stopped by a second Ctrl-C (`nab run`, `nab validate`, `nab selftest`).
+fn interrupted_twice(e: &anyhow::Error) -> bool {
+    use nab_harness::run::RunError;
+    use nab_harness::selftest::SelftestError;
+    e.chain().any(|c| {
+        matches!(c.downcast_ref(), Some(RunError::Abandoned))
+            || matches!(
+                c.downcast_ref(),
+                Some(SelftestError::Run(RunError::Abandoned))
+            )
+    })
 }

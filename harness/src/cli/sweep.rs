@@ -215,7 +215,6 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         .transpose()?
         .map(Arc::new);
     let cancel = CancellationToken::new();
-    let watcher = tokio::spawn(interrupt_on_ctrl_c(cancel.clone()));
     let cfg = SweepConfig {
         plan: plan.clone(),
         tasks,
@@ -233,9 +232,11 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         cost_limit: cost_limit.clone(),
         share,
     };
-    let report = nab_harness::run::sweep::run_sweep(cfg, cancel.clone()).await;
-    watcher.abort();
-    let report = report?;
+    let report = tokio::select! {
+        report = nab_harness::run::sweep::run_sweep(cfg, cancel.clone()) => report?,
+        // Dropping the sweep stops its trials where they are.
+        () = interrupted_twice(cancel.clone()) => return Ok(exit(INTERRUPTED)),
+    };
     if let Some((run, why)) = &report.provider_config {
         let resume = format!(
             "nab sweep {} --resume --out {}",
@@ -312,15 +313,16 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
 }
 
 /// The first Ctrl-C stops the sweep (running trials are stopped and cleaned up, finished
-/// ones kept); a second one exits at once.
-async fn interrupt_on_ctrl_c(cancel: CancellationToken) {
+/// ones kept); this returns on a second one, when the sweep must end at once, and never
+/// otherwise.
+async fn interrupted_twice(cancel: CancellationToken) {
     if tokio::signal::ctrl_c().await.is_err() {
-        return;
+        return std::future::pending().await;
     }
     eprintln!("\ninterrupted: stopping trials and removing their containers ...");
     cancel.cancel();
-    if tokio::signal::ctrl_c().await.is_ok() {
-        eprintln!("\ninterrupted again: exiting now; `nab clean` removes what is left");
-        std::process::exit(i32::from(INTERRUPTED));
+    if tokio::signal::ctrl_c().await.is_err() {
+        return std::future::pending().await;
     }
+    eprintln!("\ninterrupted again: exiting now; `nab clean` removes what is left");
 }

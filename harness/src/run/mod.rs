@@ -216,6 +216,10 @@ pub(crate) async fn execute_within(
 pub enum RunError {
     #[error("results file {path}: {message}")]
     Results { path: PathBuf, message: String },
+    /// A second Ctrl-C: the run stopped at once, without waiting for its trials' cleanup
+    /// (said on stderr when it happened). The binary exits with [`crate::exit::INTERRUPTED`].
+    #[error("interrupted again: the run stopped without its cleanup")]
+    Abandoned,
 }
 
 /// A stable identity for resume: the same task, agent and trial index.
@@ -352,8 +356,9 @@ pub async fn run_jobs_within(
             _ = tokio::signal::ctrl_c() => {
                 if interrupted {
                     // A second Ctrl-C: the user will not wait for the cleanup.
+                    // Returning drops the executors: their trials stop where they are.
                     eprintln!("\ninterrupted again: exiting now; `nab clean --run {run_id}` removes what is left");
-                    std::process::exit(i32::from(crate::exit::INTERRUPTED));
+                    return Err(RunError::Abandoned);
                 }
                 interrupted = true;
                 reporter.report(Progress::Interrupting);
