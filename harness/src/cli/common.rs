@@ -1,5 +1,6 @@
 //! Pieces `run` and `validate` share: loading the suite before Docker, and the runner set-up.
 
+use nab_harness::run::Connected;
 use nab_harness::task::pinned::pin_suite;
 use nab_harness::task::{Task, load_suite};
 use std::path::{Path, PathBuf};
@@ -48,73 +49,10 @@ pub struct EngineOpts {
     pub engines: Vec<nab_harness::env::sandbox::engine::url::EngineSpec>,
 }
 
-/// The connected engines of `--engine` (or the default one), each with its slots.
-pub struct Connected {
-    /// `(name, engine, slots)`, in the order given.
-    pub engines: Vec<(String, nab_harness::env::sandbox::Engine, usize)>,
-}
-
 impl EngineOpts {
     /// Connects every engine (an unreachable one is an error naming it: nothing has run).
     pub async fn connect(&self, jobs: usize) -> anyhow::Result<Connected> {
-        use nab_harness::env::sandbox::engine::url::check_distinct;
-        if self.engines.is_empty() {
-            let e = nab_harness::env::sandbox::connect().await?;
-            return Ok(Connected {
-                engines: vec![("default".into(), e, jobs.max(1))],
-            });
-        }
-        check_distinct(&self.engines)?;
-        let mut engines = Vec::new();
-        for s in &self.engines {
-            let e = nab_harness::env::sandbox::connect_to(&s.addr).await?;
-            engines.push((s.addr.to_string(), e, s.slots.unwrap_or(jobs.max(1))));
-        }
-        Ok(Connected { engines })
-    }
-}
-
-impl Connected {
-    /// The first engine: where images are built before they are copied to the others.
-    pub fn first(&self) -> &nab_harness::env::sandbox::Engine {
-        &self.engines[0].1
-    }
-
-    /// Copies each of `tags` from the first engine to every other engine that lacks it.
-    pub async fn spread_images(&self, tags: &[String]) -> anyhow::Result<()> {
-        use nab_harness::env::sandbox::engine::copy_image;
-        use nab_harness::env::sandbox::engine::image_exists;
-        for (name, e, _) in &self.engines[1..] {
-            for tag in tags {
-                if image_exists(e, tag).await? {
-                    continue;
-                }
-                eprintln!("copying image {tag} to engine {name} ...");
-                let started = std::time::Instant::now();
-                copy_image(self.first(), e, tag)
-                    .await
-                    .map_err(|err| anyhow::anyhow!("copying {tag} to engine {name}: {err}"))?;
-                eprintln!(
-                    "copied image {tag} to engine {name} in {:.1} s",
-                    started.elapsed().as_secs_f64()
-                );
-            }
-        }
-        Ok(())
-    }
-
-    /// The pool the runner schedules over.
-    pub fn pool(&self) -> Arc<nab_harness::run::EnginePool> {
-        nab_harness::run::EnginePool::new(
-            self.engines
-                .iter()
-                .map(|(name, e, slots)| nab_harness::run::PoolEngine {
-                    name: name.clone(),
-                    backend: Arc::new(nab_harness::env::sandbox::DockerBackend::new(e.clone())),
-                    slots: *slots,
-                })
-                .collect(),
-        )
+        Connected::connect(&self.engines, jobs).await
     }
 }
 

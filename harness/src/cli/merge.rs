@@ -165,5 +165,5 @@ fn tasks_dir(
     std::fs::create_dir_all(&parent).ok()?;
     let out = parent.canonicalize().ok()?.join(out.file_name()?);
     let tasks = dir.canonicalize().ok()?;
-    Some(super::run_meta::relative(&out, &tasks).unwrap_or(tasks))
+    Some(nab_harness::run::meta::relative(&out, &tasks).unwrap_or(tasks))
 }

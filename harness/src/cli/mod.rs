@@ -20,7 +20,6 @@ mod selftest;
 mod shard_opts;
 mod sweep;
 mod validate;
-mod validate_lock;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -229,7 +228,7 @@ pub(crate) async fn prepare_engines(
     opts: &common::EngineOpts,
     jobs: usize,
     tasks: &mut [std::sync::Arc<nab_harness::task::Task>],
-) -> anyhow::Result<(common::Connected, String)> {
+) -> anyhow::Result<(nab_harness::run::Connected, String)> {
     let connected = opts.connect(jobs).await?;
     let image = ensure_image(connected.first(), false).await?;
     ensure_task_images(connected.first(), &image, tasks, false).await?;

@@ -159,12 +159,12 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     let engines = connected.pool();
     let run_id = args.run_id.clone().unwrap_or_else(new_run_id);
     let out = args.out.clone().unwrap_or_else(|| default_out("", &run_id));
-    let meta = super::run_meta::start(
+    let meta = nab_harness::run::meta::start(
         &out,
         &run_id,
         &args.agent,
         model.as_ref().map(|m| m.spec.as_str()),
-        super::run_meta::Suite {
+        nab_harness::run::meta::Suite {
             dir: &args.tasks,
             ids: &ids,
         },

@@ -48,8 +48,8 @@ impl ShardOpts {
     }
 
     /// What each run folder's run.json records of `share` and `--group`.
-    pub fn recorded(&self, share: Option<&Share>) -> super::run_meta::Sharding {
-        super::run_meta::Sharding {
+    pub fn recorded(&self, share: Option<&Share>) -> nab_harness::run::meta::Sharding {
+        nab_harness::run::meta::Sharding {
             shard: share.map(|s| s.meta.clone()),
             group: self.group.clone(),
         }

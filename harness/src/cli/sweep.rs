@@ -187,12 +187,12 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         .collect();
     let mut metas = Vec::with_capacity(plan.runs.len());
     for (i, run) in plan.runs.iter().enumerate() {
-        metas.push(super::run_meta::start(
+        metas.push(nab_harness::run::meta::start(
             &out.join(&run.dir),
             &run_ids[i],
             &run.agent.to_string(),
             run.model.as_deref(),
-            super::run_meta::Suite {
+            nab_harness::run::meta::Suite {
                 dir: &f.tasks.dir,
                 ids: &ids,
             },

@@ -99,7 +99,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     }
     // The oracles that passed pin their tasks' test sets in tests.lock.
-    let recorded = super::validate_lock::record(&args.tasks, &tasks, &report.records, &out)?;
+    let recorded = nab_harness::task::pinned::record(&args.tasks, &tasks, &report.records, &out)?;
     for n in &recorded.notes {
         println!("{n}");
     }

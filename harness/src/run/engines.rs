@@ -5,6 +5,7 @@
 //! waiting for a slot go to the others; once every engine is lost, waiting trials get
 //! [`NoEngine::AllLost`] and the run stops.
 
+use crate::env::sandbox::engine::url::EngineSpec;
 use crate::env::sandbox::{SandboxBackend, Swept};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -247,6 +248,74 @@ impl EnginePool {
             }
         }
         removed
+    }
+}
+
+/// The connected engines of `--engine` (or the default one), each with its slots.
+pub struct Connected {
+    /// `(name, engine, slots)`, in the order given.
+    pub engines: Vec<(String, crate::env::sandbox::Engine, usize)>,
+}
+
+impl Connected {
+    /// Connects every engine of `specs` (an unreachable one is an error naming it: nothing
+    /// has run); none: the default engine, with `jobs` slots.
+    pub async fn connect(specs: &[EngineSpec], jobs: usize) -> anyhow::Result<Connected> {
+        use crate::env::sandbox::engine::url::check_distinct;
+        if specs.is_empty() {
+            let e = crate::env::sandbox::connect().await?;
+            return Ok(Connected {
+                engines: vec![("default".into(), e, jobs.max(1))],
+            });
+        }
+        check_distinct(specs)?;
+        let mut engines = Vec::new();
+        for s in specs {
+            let e = crate::env::sandbox::connect_to(&s.addr).await?;
+            engines.push((s.addr.to_string(), e, s.slots.unwrap_or(jobs.max(1))));
+        }
+        Ok(Connected { engines })
+    }
+
+    /// The first engine: where images are built before they are copied to the others.
+    pub fn first(&self) -> &crate::env::sandbox::Engine {
+        &self.engines[0].1
+    }
+
+    /// Copies each of `tags` from the first engine to every other engine that lacks it.
+    pub async fn spread_images(&self, tags: &[String]) -> anyhow::Result<()> {
+        use crate::env::sandbox::engine::{copy_image, image_exists};
+        for (name, e, _) in &self.engines[1..] {
+            for tag in tags {
+                if image_exists(e, tag).await? {
+                    continue;
+                }
+                eprintln!("copying image {tag} to engine {name} ...");
+                let started = std::time::Instant::now();
+                copy_image(self.first(), e, tag)
+                    .await
+                    .map_err(|err| anyhow::anyhow!("copying {tag} to engine {name}: {err}"))?;
+                eprintln!(
+                    "copied image {tag} to engine {name} in {:.1} s",
+                    started.elapsed().as_secs_f64()
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// The pool the runner schedules over.
+    pub fn pool(&self) -> Arc<EnginePool> {
+        EnginePool::new(
+            self.engines
+                .iter()
+                .map(|(name, e, slots)| PoolEngine {
+                    name: name.clone(),
+                    backend: Arc::new(crate::env::sandbox::DockerBackend::new(e.clone())),
+                    slots: *slots,
+                })
+                .collect(),
+        )
     }
 }
 

@@ -7,6 +7,7 @@ mod engines;
 pub mod judge_model;
 mod judging;
 pub mod merge;
+pub mod meta;
 pub mod progress;
 mod provider_guard;
 mod results;
@@ -15,7 +16,7 @@ mod summary;
 pub mod sweep;
 
 pub use cost_limit::CostLimit;
-pub use engines::{EnginePool, Lease, NoEngine, PoolEngine};
+pub use engines::{Connected, EnginePool, Lease, NoEngine, PoolEngine};
 pub use progress::{Progress, Reporter};
 pub use provider_guard::ProviderGuard;
 pub use results::{ResultsFile, ResumeState};

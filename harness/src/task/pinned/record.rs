@@ -2,8 +2,8 @@
 //! the ids of the oracle's reports (canary left out), when every oracle run passed and all
 //! runs listed the same ids. Entries of tasks not validated this time are kept as they are.
 
-use nab_harness::task::Task;
-use nab_harness::task::pinned::{Entry, TestLock, tests_hash};
+use super::{Entry, TestLock, tests_hash};
+use crate::task::Task;
 use nab_protocol::RunPaths;
 use nab_protocol::{TrialRecord, TrialStatus};
 use std::collections::BTreeSet;
