@@ -3,7 +3,6 @@
 //! interleaved across the runs, each provider under its own concurrency and pace.
 
 use super::common::{default_out, load_or_report};
-use nab_gateway::Pace;
 use nab_harness::exit::BAD_INPUT;
 use nab_harness::exit::INTERRUPTED;
 use nab_harness::exit::exit;
@@ -14,8 +13,9 @@ use nab_harness::run::sweep::Plan;
 use nab_harness::run::sweep::Sweep;
 use nab_harness::run::sweep::SweepConfig;
 use nab_harness::run::sweep::SweepResume;
+use nab_harness::run::sweep::models;
+use nab_protocol::SweepIndex;
 use nab_protocol::TrialStatus;
-use nab_protocol::{IndexProvider, IndexRun, SweepIndex};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -96,58 +96,25 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     // pairs of each run, so a sweep's shards stay balanced across its models.
     let share = args.sharding.cut(&tasks, f.trials)?;
     let plan = Plan::new(&sweep);
-    let paces: Vec<Arc<Pace>> = plan
-        .pools
-        .iter()
-        .map(|p| Arc::new(Pace::new(p.name.clone(), p.limits.rpm)))
-        .collect();
+    let paces = models::paces(&plan);
     // Every model checked against every task (keys, trajectories, cassettes) before Docker.
-    let mut models = Vec::with_capacity(plan.runs.len());
-    let mut problems = Vec::new();
-    for run in &plan.runs {
-        let limits = run.pool.map(|p| &plan.pools[p].limits);
-        let key_env = limits.and_then(|l| l.api_key_env.clone());
-        let setup =
-            nab_harness::trial::model::prepare(&run.agent, run.model.as_deref(), key_env, &tasks)
-                .map_err(|e| e.to_string())
-                .and_then(|setup| {
-                    let pricing =
-                        nab_harness::trial::cost::Pricing::resolve(prices.as_ref(), setup.as_ref());
-                    // The same refusal as `nab run`: a dollar limit nobody can count is no limit.
-                    nab_harness::trial::cost::require_price(
-                        &pricing,
-                        setup.as_ref(),
-                        &tasks,
-                        args.max_cost_usd,
-                        args.prices.as_deref(),
-                    )
-                    .map_err(|e| e.to_string())?;
-                    Ok((setup, pricing))
-                });
-        match setup {
-            Ok((setup, pricing)) => models.push(setup.map(|mut s| {
-                if let Some(note) = pricing.note() {
-                    eprintln!("{}: {note}", run.dir);
-                }
-                s.price = pricing.price().cloned();
-                if let Some(p) = run.pool {
-                    s.pace = Some(paces[p].clone());
-                    s.max_retries = plan.pools[p].limits.max_retries;
-                }
-                Arc::new(s)
-            })),
-            Err(e) => {
-                problems.push(format!(
-                    "{}: run {} (agent {}, model {}): {e}",
-                    args.file.display(),
-                    run.dir,
-                    run.agent,
-                    run.model.as_deref().unwrap_or("none")
-                ));
-                models.push(None);
-            }
-        }
+    let prices = models::Prices {
+        prices: prices.as_ref(),
+        file: args.prices.as_deref(),
+        max_cost_usd: args.max_cost_usd,
+    };
+    let models::Models {
+        setups,
+        notes,
+        problems,
+    } = models::prepare(&plan, &paces, &tasks, prices);
+    for note in notes {
+        eprintln!("{note}");
     }
+    let problems: Vec<String> = problems
+        .iter()
+        .map(|p| format!("{}: {p}", args.file.display()))
+        .collect();
     if !problems.is_empty() {
         eprintln!("{}", problems.join("\n"));
         return Ok(exit(BAD_INPUT));
@@ -159,16 +126,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         .unwrap_or_else(|| default_out("sweep-", &sweep_id));
     std::fs::create_dir_all(&out)
         .map_err(|e| anyhow::anyhow!("cannot create the sweep folder {}: {e}", out.display()))?;
-    let index_runs: Vec<IndexRun> = plan
-        .runs
-        .iter()
-        .map(|r| IndexRun {
-            dir: r.dir.clone(),
-            agent: r.agent.to_string(),
-            model: r.model.clone(),
-            provider: r.pool.map(|p| plan.pools[p].name.clone()),
-        })
-        .collect();
+    let index_runs = models::index_runs(&plan);
     let mut index = SweepIndex::begin(&out, &args.file, &sweep.hash, index_runs, args.resume)?;
     index.check_sharding(
         &out,
@@ -226,7 +184,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         resume: args.resume,
         engines,
         image,
-        models,
+        models: setups,
         run_ids,
         progress: nab_harness::run::progress::for_stderr(),
         cost_limit: cost_limit.clone(),
@@ -271,20 +229,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
             );
         }
     }
-    index.providers = plan
-        .pools
-        .iter()
-        .zip(&paces)
-        .map(|(p, pace)| {
-            let s = pace.stats();
-            IndexProvider {
-                name: p.name.clone(),
-                requests: s.requests,
-                slowed: s.slowed,
-                waited_ms: s.waited.as_millis() as u64,
-            }
-        })
-        .collect();
+    index.providers = models::index_providers(&plan, &paces);
     for p in index.providers.iter().filter(|p| p.slowed > 0) {
         eprintln!(
             "provider {}: {} answer(s) asked to slow down; requests waited {:.1} s in all",

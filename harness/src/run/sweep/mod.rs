@@ -6,10 +6,13 @@
 //! - [`schedule`]: the dispatcher (global `jobs`, each pool's `concurrency`).
 //! - [`execute`]: the run folders, their results files and `--resume`.
 //! - [`index`]: starting and resuming `sweep.json` (its type is nab-protocol's `SweepIndex`).
+//! - [`models`]: each run's model, checked and priced before Docker, and what `sweep.json`
+//!   records of the runs and the providers.
 
 mod execute;
 mod file;
 mod index;
+pub mod models;
 mod plan;
 mod schedule;
 
