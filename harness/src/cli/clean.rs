@@ -1,8 +1,7 @@
 //! `nab clean`: removes leftovers by label: containers, volumes, and disk-quota images
 //! (unmounted and deleted from `$NAB_STATE_DIR/quota`, whatever the agent left in them).
 
-use nab_harness::env::sandbox::DockerBackend;
-use nab_harness::env::sandbox::SandboxBackend;
+use nab_harness::env::sandbox::{DockerBackend, SandboxBackend};
 use std::process::ExitCode;
 
 #[derive(Debug, clap::Args)]

@@ -66,11 +66,7 @@ pub fn finish(
     cost_limit: Option<&nab_harness::run::CostLimit>,
     resume: &str,
 ) -> std::process::ExitCode {
-    use nab_harness::exit::COST_LIMIT;
-    use nab_harness::exit::FAILED;
-    use nab_harness::exit::INTERRUPTED;
-    use nab_harness::exit::SUCCESS;
-    use nab_harness::exit::exit;
+    use nab_harness::exit::{COST_LIMIT, FAILED, INTERRUPTED, SUCCESS, exit};
     report_engines(end.lost_engines, end.no_engine, resume);
     if end.no_engine.is_some() {
         return exit(FAILED);

@@ -3,11 +3,8 @@
 //! into one sweep folder (each run merged as a run is). See `nab_harness::run::merge` for the
 //! checks.
 
-use nab_harness::run::merge::sweep::SweepShards;
-use nab_harness::run::merge::sweep::check_out_is_replaceable;
-use nab_harness::run::merge::sweep::is_sweep;
-use nab_harness::run::merge::tree::Budget;
-use nab_harness::run::merge::tree::Limits;
+use nab_harness::run::merge::sweep::{SweepShards, check_out_is_replaceable, is_sweep};
+use nab_harness::run::merge::tree::{Budget, Limits};
 use nab_protocol::SweepIndex;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

@@ -1,14 +1,8 @@
 //! `nab run`: an agent on tasks, K trials each, results appended to results.jsonl.
 
 use super::common::{default_out, load_or_report};
-use nab_harness::exit::BAD_INPUT;
-use nab_harness::exit::exit;
-use nab_harness::run::CostLimit;
-use nab_harness::run::Job;
-use nab_harness::run::RunConfig;
-use nab_harness::run::new_run_id;
-use nab_harness::run::run_jobs_within;
-use nab_harness::run::summary_table;
+use nab_harness::exit::{BAD_INPUT, exit};
+use nab_harness::run::{CostLimit, Job, RunConfig, new_run_id, run_jobs_within, summary_table};
 use nab_harness::trial::AgentKind;
 use nab_protocol::TrialStatus;
 use std::path::PathBuf;

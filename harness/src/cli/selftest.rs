@@ -3,9 +3,7 @@
 
 use super::common::default_out;
 use nab_harness::env::sandbox::DockerBackend;
-use nab_harness::exit::FAILED;
-use nab_harness::exit::INTERRUPTED;
-use nab_harness::exit::exit;
+use nab_harness::exit::{FAILED, INTERRUPTED, exit};
 use nab_harness::run::new_run_id;
 use nab_harness::selftest::Options;
 use nab_harness::selftest::corpus::Corpus;

@@ -1,8 +1,7 @@
 //! `--shard K/N`, `--group ID` and `--balance-from DIR`, shared by `nab run` and
 //! `nab sweep`: both cut their (task, trial) pairs with `nab_harness::run::shard::Share::cut`.
 
-use nab_harness::run::shard::ShardSpec;
-use nab_harness::run::shard::Share;
+use nab_harness::run::shard::{ShardSpec, Share};
 use nab_harness::task::Task;
 use std::path::PathBuf;
 use std::sync::Arc;

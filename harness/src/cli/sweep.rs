@@ -3,17 +3,9 @@
 //! interleaved across the runs, each provider under its own concurrency and pace.
 
 use super::common::{default_out, load_or_report};
-use nab_harness::exit::BAD_INPUT;
-use nab_harness::exit::INTERRUPTED;
-use nab_harness::exit::exit;
-use nab_harness::run::CostLimit;
-use nab_harness::run::new_run_id;
-use nab_harness::run::summary_table;
-use nab_harness::run::sweep::Plan;
-use nab_harness::run::sweep::Sweep;
-use nab_harness::run::sweep::SweepConfig;
-use nab_harness::run::sweep::SweepResume;
-use nab_harness::run::sweep::models;
+use nab_harness::exit::{BAD_INPUT, INTERRUPTED, exit};
+use nab_harness::run::sweep::{Plan, Sweep, SweepConfig, SweepResume, models};
+use nab_harness::run::{CostLimit, new_run_id, summary_table};
 use nab_protocol::SweepIndex;
 use nab_protocol::TrialStatus;
 use std::path::PathBuf;

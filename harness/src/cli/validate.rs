@@ -6,14 +6,8 @@
 //! `nab_harness::task::pinned`).
 
 use super::common::{default_out, load_or_report};
-use nab_harness::exit::BAD_INPUT;
-use nab_harness::exit::FAILED;
-use nab_harness::exit::INTERRUPTED;
-use nab_harness::exit::exit;
-use nab_harness::run::Job;
-use nab_harness::run::RunConfig;
-use nab_harness::run::new_run_id;
-use nab_harness::run::run_jobs;
+use nab_harness::exit::{BAD_INPUT, FAILED, INTERRUPTED, exit};
+use nab_harness::run::{Job, RunConfig, new_run_id, run_jobs};
 use nab_harness::trial::AgentKind;
 use nab_protocol::{TrialRecord, TrialStatus};
 use std::fmt::Write as _;

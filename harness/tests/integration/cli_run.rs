@@ -300,12 +300,9 @@ async fn sigint_stops_the_run_and_leaves_nothing_labelled() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn clean_removes_what_a_crashed_run_left_behind() {
-    use nab_harness::env::sandbox::ContainerSpec;
-    use nab_harness::env::sandbox::DockerBackend;
-    use nab_harness::env::sandbox::Labels;
-    use nab_harness::env::sandbox::Lockdown;
-    use nab_harness::env::sandbox::QuotaMount;
-    use nab_harness::env::sandbox::SandboxBackend;
+    use nab_harness::env::sandbox::{
+        ContainerSpec, DockerBackend, Labels, Lockdown, QuotaMount, SandboxBackend,
+    };
     let image = common::base_image().await;
     let state = tempfile::tempdir().unwrap();
     let backend = DockerBackend::new(nab_harness::env::sandbox::connect().await.unwrap());

@@ -4,13 +4,9 @@
 
 use crate::common;
 
-use nab_harness::env::sandbox::ContainerSpec;
-use nab_harness::env::sandbox::DockerBackend;
-use nab_harness::env::sandbox::ExecRequest;
-use nab_harness::env::sandbox::ExecUser;
-use nab_harness::env::sandbox::Labels;
-use nab_harness::env::sandbox::Lockdown;
-use nab_harness::env::sandbox::SandboxBackend;
+use nab_harness::env::sandbox::{
+    ContainerSpec, DockerBackend, ExecRequest, ExecUser, Labels, Lockdown, SandboxBackend,
+};
 use std::time::Duration;
 use tokio_util::sync::CancellationToken;
 

@@ -6,14 +6,10 @@
 use crate::common;
 
 use common::write;
-use nab_harness::env::image::TaskImageError;
-use nab_harness::env::image::TaskRecipe;
-use nab_harness::env::image::ensure_suite_images;
-use nab_harness::env::image::ensure_task_image;
-use nab_harness::env::image::remove_image;
-use nab_harness::env::image::suite_images;
-use nab_harness::run::Job;
-use nab_harness::run::run_jobs;
+use nab_harness::env::image::{
+    TaskImageError, TaskRecipe, ensure_suite_images, ensure_task_image, remove_image, suite_images,
+};
+use nab_harness::run::{Job, run_jobs};
 use nab_harness::task::{Environment, load_suite};
 use nab_harness::trial::AgentKind;
 use nab_protocol::TrialStatus;

@@ -7,8 +7,7 @@
 use crate::common;
 
 use common::{write, write_exec};
-use nab_harness::run::Job;
-use nab_harness::run::run_jobs;
+use nab_harness::run::{Job, run_jobs};
 use nab_harness::task::load_suite;
 use nab_harness::trial::AgentKind;
 use nab_protocol::{SandboxExit, TrialStatus};
