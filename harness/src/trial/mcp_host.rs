@@ -45,6 +45,9 @@ pub(crate) const MAX_CONNECTIONS: usize = 32;
 pub(crate) const MAX_NOTED_LINE: usize = 1024 * 1024;
 /// The most bytes written to `mcp_calls.jsonl` and to `mcp.log`.
 pub(crate) const LOG_CAP: u64 = 4 * 1024 * 1024;
+/// The most bytes of `mcp_calls.jsonl` the verifier is given: [`LOG_CAP`] (whole lines)
+/// and room for the line that says it is full (`mcp__nab__record_full`).
+pub(crate) const RECORD_CAP: usize = LOG_CAP as usize + 4096;
 
 /// The running servers of one trial.
 pub(crate) struct McpHost {
@@ -577,10 +580,7 @@ mod tests {
         let len = std::fs::metadata(dir.path().join(MCP_CALLS_FILE))
             .unwrap()
             .len();
-        assert!(
-            len <= crate::trial::verify::stage::MCP_RECORD_CAP as u64,
-            "{len}"
-        );
+        assert!(len <= RECORD_CAP as u64, "{len}");
     }
 
     #[test]

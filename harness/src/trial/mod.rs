@@ -972,7 +972,7 @@ async fn verify_phase(
         (!task.spec.mcp_servers.is_empty()).then(|| dir.join(nab_protocol::MCP_CALLS_FILE));
     let nab_tree = tokio::task::spawn_blocking(move || {
         let record = match record {
-            Some(path) => Some(read_capped(&path, verify::stage::MCP_RECORD_CAP)?),
+            Some(path) => Some(read_capped(&path, mcp_host::RECORD_CAP)?),
             None => None,
         };
         verify::stage::pack(&tests_dir, &planted, shared, record.as_deref())

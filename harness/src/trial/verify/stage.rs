@@ -19,6 +19,7 @@
 //! broker's socket) are tmpfs mounts of their own.
 
 use crate::env::sandbox::VERIFIER_UID;
+use crate::trial::mcp_host::RECORD_CAP;
 use include_dir::{Dir, include_dir};
 use std::io;
 use std::path::Path;
@@ -37,9 +38,6 @@ pub(crate) const BROKER_SOCKET: &str = "/nab/rpc/broker.sock";
 pub(crate) const MCP_RECORD_DIR: &str = "/nab/mcp-record";
 /// The record of the calls a task's MCP servers served (`mcp_calls.jsonl` of the trial).
 pub(crate) const MCP_RECORD: &str = "/nab/mcp-record/calls.jsonl";
-/// The most bytes of the record staged: the MCP host's cap on the file (whole lines) and
-/// room for the line that says it is full (`mcp__nab__record_full`).
-pub(crate) const MCP_RECORD_CAP: usize = crate::trial::mcp_host::LOG_CAP as usize + 4096;
 
 /// The folder of a task's `tests/` that the sandbox user may read (at [`PROBES`]).
 pub(crate) const PROBES_DIR: &str = "probes";
@@ -52,7 +50,7 @@ static VERIFIER_LIB: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/verifier")
 /// whose tests run beside the code under test, `verifier: shared`), every user may read
 /// the tests. With `mcp_record` (a task with `mcp_servers`), the servers' record goes to
 /// [`MCP_RECORD`], the verifier's alone whatever `tests_shared` says, cut after the last
-/// whole line within [`MCP_RECORD_CAP`] bytes.
+/// whole line within [`RECORD_CAP`] bytes.
 pub(crate) fn pack(
     tests: &Path,
     planted: &[(String, String)],
@@ -101,7 +99,7 @@ pub(crate) fn pack(
         append_file(
             &mut b,
             relative(MCP_RECORD),
-            whole_lines(record, MCP_RECORD_CAP),
+            whole_lines(record, RECORD_CAP),
             0o600,
             &private,
         )?;
