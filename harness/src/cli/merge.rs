@@ -86,7 +86,8 @@ fn join_run(
 ) -> anyhow::Result<nab_harness::run::merge::Joined> {
     let mut joined = nab_harness::run::merge::join(shards, args.allow_partial)?;
     joined.meta.command = Some(std::env::args().collect::<Vec<_>>().join(" "));
-    joined.meta.tasks_dir = tasks_dir(args.tasks.as_deref(), out, shards, &joined.meta);
+    joined.meta.tasks_dir =
+        nab_harness::run::merge::tasks_dir(args.tasks.as_deref(), out, shards, &joined.meta);
     if joined.meta.tasks_dir.is_none() {
         eprintln!(
             "warning: the task suite was not found (pass --tasks); the report shows no instructions"
@@ -126,41 +127,4 @@ fn write_run(
     );
     print!("{}", nab_harness::run::summary_table(&joined.records));
     Ok(())
-}
-
-/// The suite's folder as the merged run.json records it (relative to `--out` when both
-/// are on one tree), once its hash is the shards'.
-fn tasks_dir(
-    tasks: Option<&Path>,
-    out: &Path,
-    shards: &[nab_harness::run::merge::ShardRun],
-    meta: &nab_protocol::RunMeta,
-) -> Option<PathBuf> {
-    let found = match tasks {
-        Some(t) => Some(nab_protocol::resolve_tasks_dir(
-            meta,
-            Path::new("."),
-            Some(t),
-        )),
-        None => shards.iter().find_map(|s| {
-            nab_protocol::resolve_tasks_dir(&s.meta, &s.dir, None)
-                .ok()
-                .map(Ok)
-        }),
-    };
-    let dir = match found? {
-        Ok(d) => d,
-        Err(e) => {
-            eprintln!("warning: {e}");
-            return None;
-        }
-    };
-    let parent = match out.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_owned(),
-        _ => PathBuf::from("."),
-    };
-    std::fs::create_dir_all(&parent).ok()?;
-    let out = parent.canonicalize().ok()?.join(out.file_name()?);
-    let tasks = dir.canonicalize().ok()?;
-    Some(nab_harness::run::meta::relative(&out, &tasks).unwrap_or(tasks))
 }

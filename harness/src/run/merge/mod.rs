@@ -479,5 +479,42 @@ pub fn open_all(dirs: &[PathBuf], limits: Limits) -> Result<Vec<ShardRun>, Merge
     dirs.iter().map(|d| ShardRun::open(d, limits)).collect()
 }
 
+/// The suite's folder as the merged run.json records it (relative to `--out` when both
+/// are on one tree), once its hash is the shards'.
+pub fn tasks_dir(
+    tasks: Option<&Path>,
+    out: &Path,
+    shards: &[ShardRun],
+    meta: &RunMeta,
+) -> Option<PathBuf> {
+    let found = match tasks {
+        Some(t) => Some(nab_protocol::resolve_tasks_dir(
+            meta,
+            Path::new("."),
+            Some(t),
+        )),
+        None => shards.iter().find_map(|s| {
+            nab_protocol::resolve_tasks_dir(&s.meta, &s.dir, None)
+                .ok()
+                .map(Ok)
+        }),
+    };
+    let dir = match found? {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("warning: {e}");
+            return None;
+        }
+    };
+    let parent = match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_owned(),
+        _ => PathBuf::from("."),
+    };
+    std::fs::create_dir_all(&parent).ok()?;
+    let out = parent.canonicalize().ok()?.join(out.file_name()?);
+    let tasks = dir.canonicalize().ok()?;
+    Some(crate::run::meta::relative(&out, &tasks).unwrap_or(tasks))
+}
+
 #[cfg(test)]
 mod tests;
