@@ -87,7 +87,7 @@ fn tasks_dir_from(out: &Path, tasks: &Path) -> PathBuf {
 }
 
 /// `to` relative to `from` (both absolute and normalised).
-pub fn relative(from: &Path, to: &Path) -> Option<PathBuf> {
+pub(crate) fn relative(from: &Path, to: &Path) -> Option<PathBuf> {
     let f: Vec<Component> = from.components().collect();
     let t: Vec<Component> = to.components().collect();
     let common = f.iter().zip(&t).take_while(|(a, b)| a == b).count();
