@@ -14,6 +14,7 @@ mod results;
 pub mod shard;
 mod summary;
 pub mod sweep;
+pub mod validate;
 
 pub use cost_limit::CostLimit;
 pub use engines::{Connected, EnginePool, Lease, NoEngine, PoolEngine};
