@@ -22,8 +22,9 @@
 //!   (`trial::cost`).
 //! - [`run`]: many trials: the runner (scheduling, retries, results.jsonl, resume, Ctrl-C,
 //!   the engine pool, progress, the provider guard, judging), run.json (`run::meta`),
-//!   `--shard` (`run::shard`), `nab merge` (`run::merge`), `nab sweep` (`run::sweep`) and
-//!   the judges' model seam (`run::judge_model`).
+//!   `--shard` (`run::shard`), `nab merge` (`run::merge`), `nab sweep` (`run::sweep`),
+//!   `nab validate`'s jobs and verdicts (`run::validate`) and the judges' model seam
+//!   (`run::judge_model`).
 //! - [`selftest`]: `nab selftest`, the built-in hostile agents run against the harness.
 //!
 //! Differences from the intended areas, and why: the model spec (`trial::model`) sits in
