@@ -11,7 +11,7 @@
 //!   and the suite checker, the protected globs (`task::Protected`), the pinned test ids of
 //!   `tasks/tests.lock` (`task::pinned`, recorded by `nab validate`) and `nab import harbor`
 //!   (`task::import`). No Docker.
-//! - [`env`]: where a trial runs: the sandbox (`env::sandbox`, the only code that talks to
+//! - [`env`](mod@env): where a trial runs: the sandbox (`env::sandbox`, the only code that talks to
 //!   Docker, behind a backend trait; engines, disk quotas, host permissions), the base and
 //!   task images (`env::image`), the workspace archives in and out and their diff, and
 //!   reading what the agent left (no links, no blocking, capped).

@@ -7,7 +7,7 @@
 //!
 //! - [`corpus`]: the embedded cases, agents and tasks, and writing them out.
 //! - [`outcome`]: what was observed, the verdict per case, the table.
-//! - [`answer_server`]: the server on the host the network attack reaches for.
+//! - `answer_server`: the server on the host the network attack reaches for.
 
 pub(crate) mod answer_server;
 pub mod corpus;

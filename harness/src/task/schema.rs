@@ -137,7 +137,7 @@ pub struct Timeouts {
     pub agent_s: f64,
     pub verify_s: f64,
     /// The wall-clock cap of the agent phase, model time included (default
-    /// [`AGENT_WALL_FACTOR`] × `agent_s`): however slow the endpoint, a trial ends.
+    /// `AGENT_WALL_FACTOR` × `agent_s`): however slow the endpoint, a trial ends.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub agent_wall_s: Option<f64>,
 }
@@ -295,7 +295,7 @@ struct RawStep {
     expect_stdout: Option<ExpectStdout>,
 }
 
-/// Read through [`RawStep`] inside the step's own mapping, so that an error names the step
+/// Read through `RawStep` inside the step's own mapping, so that an error names the step
 /// (`verify[1]`) and its line, not the list's.
 impl<'de> Deserialize<'de> for VerifyStep {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {

@@ -88,9 +88,9 @@ pub struct TrialOutcome {
     pub verify_s: f64,
     /// For agents that used the gateway: tokens from its transcript, tools from the events.
     pub metrics: Option<ModelMetrics>,
-    /// Protected workspace paths the agent's diff touched (see [`tamper`]).
+    /// Protected workspace paths the agent's diff touched (see `tamper`).
     pub tamper_flags: Vec<String>,
-    /// Requirements the trial broke (see [`requirements`]), for the record.
+    /// Requirements the trial broke (see `requirements`), for the record.
     pub violations: Vec<String>,
 }
 

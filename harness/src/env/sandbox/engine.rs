@@ -1,5 +1,5 @@
 //! The Docker engine: connecting to it, and the image calls the base-image build and
-//! `nab image` make ([`images`]). The sandbox is the only module that speaks bollard;
+//! `nab image` make (`images`). The sandbox is the only module that speaks bollard;
 //! everything else holds an [`Engine`] and calls these functions.
 
 mod images;

@@ -141,7 +141,7 @@ pub struct VolumeId(pub String);
 pub struct Swept {
     pub containers: usize,
     pub volumes: usize,
-    /// Disk-quota images unmounted and deleted (see [`quota`]).
+    /// Disk-quota images unmounted and deleted (see `quota`).
     pub quotas: usize,
 }
 
@@ -152,7 +152,7 @@ pub trait SandboxBackend: Send + Sync {
     /// after a trial failed, to tell a lost engine from a failed trial.
     async fn ping(&self, within: Duration) -> Result<(), PingError>;
     /// A labelled, empty workspace volume; with `bind`, the volume is that host folder
-    /// (a mounted disk quota, see [`quota`]).
+    /// (a mounted disk quota, see `quota`).
     async fn create_volume(
         &self,
         labels: &Labels,
