@@ -1,119 +1,47 @@
+#![warn(unreachable_pub)]
 //! nab-harness: loads the task suite, builds the base image, runs agents in locked-down
 //! Docker containers, verifies with hidden tests in a fresh container, and records results.
+//! The `nab` binary (`main.rs`, `cli/`) parses arguments, calls this library and prints.
 //!
-//! - `task`: the task format and the suite checker (no Docker).
-//! - `image`: the base image recipe and its build (mmdebstrap → Docker import), and the
-//!   task images built on it from a task's `environment:` (`nab image ls|rm`).
-//! - `import`: `nab import harbor`, converting Harbor-format tasks or refusing them.
-//! - `sandbox`: the only module that talks to Docker, behind a backend trait.
-//! - `agent`: how each kind of agent is started in the sandbox.
-//! - `workspace`: workspace archives in and out, and the diff against the original.
-//! - `verify`: the verifier phase; `junit`: its reports, judged with the trial's
-//!   `canary` (a test planted under a random name that must fail) set apart, and
-//!   compared with the task's `pinned` test ids (`tasks/tests.lock`).
-//! - `expect`: host-side checks against expected data that never enters a container.
-//! - `tamper`: protected workspace paths, and the `tamper_flags` a diff that touches them sets.
-//! - `mcp_host`: a task's MCP servers in a sidecar container, reached by the agent through
-//!   sockets the harness serves (their data never enters the agent's container).
-//! - `model`, `llm`, `metrics`: the model spec, one trial's gateway, and the
-//!   metrics from its transcript and the agent's events; `provider_answers`: what the
-//!   provider answered a trial's calls (a misconfigured run stops, `runner::ProviderGuard`).
-//! - `cost`: `--prices`, the rate of the run's model and a trial's `cost_usd`.
-//! - `trial`: one trial end to end, with cleanup on every path; `own_time`: the agent's
-//!   time limit without the time its gateway waited for the model.
-//! - `judge_model`: the judges' model seam implemented with the gateway's providers.
-//! - `runner`: scheduling, retries, results.jsonl, resume, summaries.
-//! - `shard`: `--shard K/N`, a deterministic cost-balanced share of a run's pairs;
-//!   `merge`: `nab merge`, the shards' folders checked and joined into one run.
-//! - `sweep`: `nab sweep`, a matrix of agents × models × tasks × trials, interleaved,
-//!   with per-provider limits.
-//! - `untrusted`: reading a file the agent left (no links, no blocking, capped).
-//! - `selftest`: `nab selftest`, the built-in hostile agents run against the harness.
+//! The library is six areas. Each uses only the areas listed before it (`exit` is used by
+//! none), so the list reads bottom up:
 //!
-//! Every module is private. What the `nab` binary, the tests and the benchmarks use is
-//! re-exported below item by item (renamed where a bare name would not say whose it is:
-//! `EXIT_FAILED`, `open_shards`, `run_selftest`, …). The trial's own phases (`trial`,
-//! `workspace`, `verify`, `junit`, `canary`, `expect`, `tamper`, `llm`, `metrics`,
-//! `untrusted`) export nothing: the runner and the selftest drive them, the binary never
-//! does.
+//! - [`exit`]: `nab`'s exit codes, in one place (`exit::FAILED`, `exit::HELP`, …).
+//! - [`task`]: the task format (`tasks/<id>/task.yaml` and the folders around it), loading
+//!   and the suite checker, the protected globs (`task::Protected`), the pinned test ids of
+//!   `tasks/tests.lock` (`task::pinned`, recorded by `nab validate`) and `nab import harbor`
+//!   (`task::import`). No Docker.
+//! - [`env`](mod@env): where a trial runs: the sandbox (`env::sandbox`, the only code that talks to
+//!   Docker, behind a backend trait; engines, disk quotas, host permissions), the base and
+//!   task images (`env::image`), the workspace archives in and out and their diff, and
+//!   reading what the agent left (no links, no blocking, capped).
+//! - [`trial`]: one trial end to end, with cleanup on every path: the agent
+//!   (`trial::AgentKind`), its gateway and the model spec (`trial::model`), the MCP host,
+//!   the verifier phase with its junit reports, canaries, host-side expectations, tamper
+//!   flags and task requirements, and the record's metrics, own time and cost
+//!   (`trial::cost`).
+//! - [`run`]: many trials: the runner (scheduling, retries, results.jsonl, resume, Ctrl-C,
+//!   the engine pool, progress, the provider guard, judging), run.json (`run::meta`),
+//!   `--shard` (`run::shard`), `nab merge` (`run::merge`), `nab sweep` (`run::sweep`),
+//!   `nab validate`'s jobs and verdicts (`run::validate`) and the judges' model seam
+//!   (`run::judge_model`).
+//! - [`selftest`]: `nab selftest`, the built-in hostile agents run against the harness.
+//!
+//! Differences from the intended areas, and why: the model spec (`trial::model`) sits in
+//! `trial`, since every trial's gateway is built from it and `model::prepare` checks it
+//! against the trial's agent kind; the judges' model seam sits in `run`, next to the
+//! judging of a run's trials (it serves `nab run --judge`, `nab judge` and `nab compare`),
+//! so there is no `model` area. The protected globs are the task's (loading checks them);
+//! the flags a diff gets from them are the trial's (`tamper`).
+//!
+//! Each area chooses its exports (a `pub use` inside the area, or a public submodule), and
+//! nothing is re-exported under another name: callers write the area's path
+//! (`nab_harness::run::merge::join`, `nab_harness::selftest::run`). Everything else is
+//! `pub(crate)` (`unreachable_pub` is on).
 
-mod agent;
-mod canary;
-mod cost;
-mod exit;
-mod expect;
-mod image;
-mod import;
-mod judge_model;
-mod junit;
-mod llm;
-mod mcp_host;
-mod merge;
-mod metrics;
-mod model;
-mod own_time;
-mod pinned;
-mod provider_answers;
-mod requirements;
-mod runner;
-mod sandbox;
-mod selftest;
-mod shard;
-mod sweep;
-mod tamper;
-mod task;
-mod trial;
-mod untrusted;
-mod verify;
-mod workspace;
-
-pub use agent::AgentKind;
-pub use cost::{Pricing, require_price};
-pub use exit::{
-    BAD_INPUT as EXIT_BAD_INPUT, COST_LIMIT as EXIT_COST_LIMIT, FAILED as EXIT_FAILED,
-    HELP as EXIT_CODES_HELP, INTERRUPTED as EXIT_INTERRUPTED, SUCCESS as EXIT_SUCCESS,
-    exit as exit_status,
-};
-pub use image::{
-    BuildError as ImageBuildError, Ensured, ImageListError, NabImage, Recipe, SuiteImage,
-    TaskImageError, TaskRecipe, ensure_base_image, ensure_suite_images, ensure_task_image,
-    image_exists, list_images, remove_image, suite_images,
-};
-pub use import::{Outcome as ImportOutcome, import_harbor, table as import_table};
-pub use judge_model::{JudgeCallOpts, judge_factory};
-pub use merge::sweep::{SweepShards, check_out_is_replaceable, is_sweep};
-pub use merge::tree::{Budget as MergeBudget, Limits as MergeLimits};
-pub use merge::{
-    Joined, ShardRun, join as join_shards, open_all as open_shards, stage_beside as stage_merge,
-    swap_in as swap_in_merge, write as write_merge,
-};
-pub use model::prepare as prepare_model;
-pub use pinned::{Entry as LockEntry, TestLock, pin_suite, tests_hash};
-pub use runner::cost_limit::parse_usd;
-pub use runner::progress::{Silent as SilentProgress, for_stderr as progress_for_stderr};
-pub use runner::{
-    CostLimit, EnginePool, Job, PoolEngine, RunConfig, RunEnd, new_run_id, run_jobs,
-    run_jobs_within, summary_table,
-};
-pub use sandbox::engine::url::{
-    DuplicateEngine, EngineAddr, EngineSpec, check_distinct as check_distinct_engines,
-};
-pub use sandbox::engine::{copy_image, image_exists as engine_has_image};
-pub use sandbox::{
-    ConnectError, ContainerSpec, DockerBackend, Engine, EngineError, ExecRequest, ExecUser, Labels,
-    Lockdown, QuotaMount, SANDBOX_UID, SandboxBackend, VERIFIER_UID, connect, connect_to,
-};
-pub use selftest::corpus::Corpus as SelftestCorpus;
-pub use selftest::outcome::table as selftest_table;
-pub use selftest::{Options as SelftestOptions, run as run_selftest};
-pub use shard::{ShardSpec, Share};
-pub use sweep::{
-    Plan as SweepPlan, PlannedRun, Pool as SweepPool, ProviderLimits, Sweep, SweepConfig,
-    SweepFile, SweepFileError, SweepIssue, SweepReport, SweepResume, SweepRunReport,
-    Unit as SweepUnit, run_sweep,
-};
-pub use task::{
-    AgentOptions, Budgets as TaskBudgets, Category, CommandStep, Compare, Difficulty, Environment,
-    ExpectFile, ExpectStdout, GatewayOptions, Limits as TaskLimits, Origin, SuiteError, Task,
-    TaskIssue, TaskSpec, Timeouts as TaskTimeouts, VerifierMode, VerifyStep, load_suite, load_task,
-};
+pub mod env;
+pub mod exit;
+pub mod run;
+pub mod selftest;
+pub mod task;
+pub mod trial;

@@ -13,7 +13,7 @@ fn main() -> ExitCode {
         Ok(r) => r,
         Err(e) => {
             eprintln!("error: cannot start the async runtime: {e}");
-            return nab_harness::exit_status(nab_harness::EXIT_BAD_INPUT);
+            return nab_harness::exit::exit(nab_harness::exit::BAD_INPUT);
         }
     };
     let code = runtime.block_on(run());
@@ -28,9 +28,24 @@ async fn run() -> ExitCode {
     let cli = cli::Cli::parse();
     match cli.run().await {
         Ok(code) => code,
+        // A second Ctrl-C: the runner said so on stderr and stopped without its cleanup.
+        Err(e) if interrupted_twice(&e) => nab_harness::exit::exit(nab_harness::exit::INTERRUPTED),
         Err(e) => {
             eprintln!("error: {e:#}");
-            nab_harness::exit_status(nab_harness::EXIT_BAD_INPUT)
+            nab_harness::exit::exit(nab_harness::exit::BAD_INPUT)
         }
     }
+}
+
+/// Whether `e` is a run stopped by a second Ctrl-C (`nab run`, `nab validate`, `nab selftest`).
+fn interrupted_twice(e: &anyhow::Error) -> bool {
+    use nab_harness::run::RunError;
+    use nab_harness::selftest::SelftestError;
+    e.chain().any(|c| {
+        matches!(c.downcast_ref(), Some(RunError::Abandoned))
+            || matches!(
+                c.downcast_ref(),
+                Some(SelftestError::Run(RunError::Abandoned))
+            )
+    })
 }

@@ -1,7 +1,7 @@
 //! `nab clean`: removes leftovers by label: containers, volumes, and disk-quota images
 //! (unmounted and deleted from `$NAB_STATE_DIR/quota`, whatever the agent left in them).
 
-use nab_harness::{DockerBackend, SandboxBackend};
+use nab_harness::env::sandbox::{DockerBackend, SandboxBackend};
 use std::process::ExitCode;
 
 #[derive(Debug, clap::Args)]

@@ -1,7 +1,8 @@
 //! Pieces `run` and `validate` share: loading the suite before Docker, and the runner set-up.
 
-use nab_harness::pin_suite;
-use nab_harness::{Task, load_suite};
+use nab_harness::run::Connected;
+use nab_harness::task::pinned::pin_suite;
+use nab_harness::task::{Task, load_suite};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -45,75 +46,13 @@ pub struct EngineOpts {
     /// engines must see this machine's paths (bind mounts, the gateway socket): engines on
     /// this host, or hosts sharing the paths. See docs/src/guide/scale-out.md, "A pool of Docker engines".
     #[arg(long = "engine", value_name = "URL")]
-    pub engines: Vec<nab_harness::EngineSpec>,
-}
-
-/// The connected engines of `--engine` (or the default one), each with its slots.
-pub struct Connected {
-    /// `(name, engine, slots)`, in the order given.
-    pub engines: Vec<(String, nab_harness::Engine, usize)>,
+    pub engines: Vec<nab_harness::env::sandbox::engine::url::EngineSpec>,
 }
 
 impl EngineOpts {
     /// Connects every engine (an unreachable one is an error naming it: nothing has run).
     pub async fn connect(&self, jobs: usize) -> anyhow::Result<Connected> {
-        use nab_harness::check_distinct_engines as check_distinct;
-        if self.engines.is_empty() {
-            let e = nab_harness::connect().await?;
-            return Ok(Connected {
-                engines: vec![("default".into(), e, jobs.max(1))],
-            });
-        }
-        check_distinct(&self.engines)?;
-        let mut engines = Vec::new();
-        for s in &self.engines {
-            let e = nab_harness::connect_to(&s.addr).await?;
-            engines.push((s.addr.to_string(), e, s.slots.unwrap_or(jobs.max(1))));
-        }
-        Ok(Connected { engines })
-    }
-}
-
-impl Connected {
-    /// The first engine: where images are built before they are copied to the others.
-    pub fn first(&self) -> &nab_harness::Engine {
-        &self.engines[0].1
-    }
-
-    /// Copies each of `tags` from the first engine to every other engine that lacks it.
-    pub async fn spread_images(&self, tags: &[String]) -> anyhow::Result<()> {
-        use nab_harness::{copy_image, engine_has_image as image_exists};
-        for (name, e, _) in &self.engines[1..] {
-            for tag in tags {
-                if image_exists(e, tag).await? {
-                    continue;
-                }
-                eprintln!("copying image {tag} to engine {name} ...");
-                let started = std::time::Instant::now();
-                copy_image(self.first(), e, tag)
-                    .await
-                    .map_err(|err| anyhow::anyhow!("copying {tag} to engine {name}: {err}"))?;
-                eprintln!(
-                    "copied image {tag} to engine {name} in {:.1} s",
-                    started.elapsed().as_secs_f64()
-                );
-            }
-        }
-        Ok(())
-    }
-
-    /// The pool the runner schedules over.
-    pub fn pool(&self) -> Arc<nab_harness::EnginePool> {
-        nab_harness::EnginePool::new(
-            self.engines
-                .iter()
-                .map(|(name, e, slots)| nab_harness::PoolEngine {
-                    name: name.clone(),
-                    backend: Arc::new(nab_harness::DockerBackend::new(e.clone())),
-                    slots: *slots,
-                })
-                .collect(),
-        )
+        Connected::connect(&self.engines, jobs).await
     }
 }
 
@@ -122,15 +61,12 @@ impl Connected {
 /// trial was an infrastructure error, the cost-limit exit code when `--max-cost-usd` kept
 /// trials from starting (said on stderr), else 0.
 pub fn finish(
-    end: nab_harness::RunEnd<'_>,
+    end: nab_harness::run::RunEnd<'_>,
     errors: usize,
-    cost_limit: Option<&nab_harness::CostLimit>,
+    cost_limit: Option<&nab_harness::run::CostLimit>,
     resume: &str,
 ) -> std::process::ExitCode {
-    use nab_harness::{
-        EXIT_COST_LIMIT as COST_LIMIT, EXIT_FAILED as FAILED, EXIT_INTERRUPTED as INTERRUPTED,
-        EXIT_SUCCESS as SUCCESS, exit_status as exit,
-    };
+    use nab_harness::exit::{COST_LIMIT, FAILED, INTERRUPTED, SUCCESS, exit};
     report_engines(end.lost_engines, end.no_engine, resume);
     if end.no_engine.is_some() {
         return exit(FAILED);
@@ -158,7 +94,7 @@ pub fn provider_config_stop(why: &str, resume: &str) -> std::process::ExitCode {
     eprintln!(
         "error: the run stopped: the provider refused its configuration ({why}); check --model (model name, base URL) and the API key (NAB_API_KEY, ANTHROPIC_API_KEY or --api-key-env). No trial was scored on it; after the fix continue with: {resume}"
     );
-    nab_harness::exit_status(nab_harness::EXIT_BAD_INPUT)
+    nab_harness::exit::exit(nab_harness::exit::BAD_INPUT)
 }
 
 /// Says which engines were lost; with every engine lost, the error that stops the run.

@@ -2,7 +2,7 @@
 //! (paired statistics, per-task deltas) in compare.html and on the terminal; with
 //! `--judge`, also the position-swapped pairwise judge comparison, fed into both.
 
-use nab_harness::{JudgeCallOpts, judge_factory};
+use nab_harness::run::judge_model::{JudgeCallOpts, judge_factory};
 use std::process::ExitCode;
 
 /// The reports' and the judges' arguments, flattened unchanged, and how the harness calls

@@ -1,7 +1,7 @@
 //! `nab gate --baseline DIR --candidate DIR [--config gate.yaml]`: the CI gate. Exit 0 when
 //! every rule passes, 1 when one fails (each named in one line), 2 for bad input.
 
-use nab_harness::{EXIT_FAILED as FAILED, EXIT_SUCCESS as SUCCESS, exit_status as exit};
+use nab_harness::exit::{FAILED, SUCCESS, exit};
 use std::process::ExitCode;
 
 pub type Args = nab_reports::GateArgs;

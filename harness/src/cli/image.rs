@@ -41,24 +41,24 @@ enum Action {
 pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     match args.action {
         Action::Tag { tasks } => {
-            let base = nab_harness::Recipe::default().tag();
+            let base = nab_harness::env::image::Recipe::default().tag();
             println!("{base}");
             if let Some(dir) = tasks {
                 let Some(tasks) = super::common::load_or_report(&dir, &[]) else {
-                    return Ok(nab_harness::exit_status(nab_harness::EXIT_BAD_INPUT));
+                    return Ok(nab_harness::exit::exit(nab_harness::exit::BAD_INPUT));
                 };
-                for img in nab_harness::suite_images(&base, &tasks) {
+                for img in nab_harness::env::image::suite_images(&base, &tasks) {
                     println!("{}  {}", img.recipe.tag(), img.tasks.join(","));
                 }
             }
         }
         Action::Build { force, tasks, ids } => {
-            let docker = nab_harness::connect().await?;
+            let docker = nab_harness::env::sandbox::connect().await?;
             let tag = super::ensure_image(&docker, force).await?;
             println!("{tag}");
             if let Some(dir) = tasks {
                 let Some(mut tasks) = super::common::load_or_report(&dir, &ids) else {
-                    return Ok(nab_harness::exit_status(nab_harness::EXIT_BAD_INPUT));
+                    return Ok(nab_harness::exit::exit(nab_harness::exit::BAD_INPUT));
                 };
                 for (img, e) in super::ensure_task_images(&docker, &tag, &mut tasks, force).await? {
                     println!("{}  {}", e.tag, img.tasks.join(","));
@@ -66,8 +66,8 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
         }
         Action::Ls => {
-            let docker = nab_harness::connect().await?;
-            let images = nab_harness::list_images(&docker).await?;
+            let docker = nab_harness::env::sandbox::connect().await?;
+            let images = nab_harness::env::image::list_images(&docker).await?;
             let w = images.iter().map(|i| i.tag.len()).max().unwrap_or(3).max(3);
             println!("{:<w$}  {:<4}  {:>9}  built on", "tag", "kind", "size");
             for i in &images {
@@ -81,10 +81,10 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
         }
         Action::Rm { tags } => {
-            let docker = nab_harness::connect().await?;
+            let docker = nab_harness::env::sandbox::connect().await?;
             let mut failed = 0;
             for t in &tags {
-                match nab_harness::remove_image(&docker, t).await {
+                match nab_harness::env::image::remove_image(&docker, t).await {
                     Ok(()) => println!("removed {t}"),
                     Err(e) => {
                         eprintln!("{e}");
@@ -93,7 +93,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
                 }
             }
             if failed > 0 {
-                return Ok(nab_harness::exit_status(nab_harness::EXIT_FAILED));
+                return Ok(nab_harness::exit::exit(nab_harness::exit::FAILED));
             }
         }
     }

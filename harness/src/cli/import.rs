@@ -27,11 +27,16 @@ enum Format {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     match args.format {
         Format::Harbor { src, out } => {
-            let rows = nab_harness::import_harbor(&src, &out)?;
-            print!("{}", nab_harness::import_table(&rows));
+            let rows = nab_harness::task::import::import_harbor(&src, &out)?;
+            print!("{}", nab_harness::task::import::table(&rows));
             let converted: Vec<&str> = rows
                 .iter()
-                .filter(|r| matches!(r.outcome, nab_harness::ImportOutcome::Converted { .. }))
+                .filter(|r| {
+                    matches!(
+                        r.outcome,
+                        nab_harness::task::import::Outcome::Converted { .. }
+                    )
+                })
                 .map(|r| r.id.as_str())
                 .collect();
             if !converted.is_empty() {

@@ -1,7 +1,7 @@
 //! `nab judge --run DIR`: grade, or re-grade, the trials of an existing run with LLM
 //! judges, then rewrite the run's report so it shows the verdicts.
 
-use nab_harness::{JudgeCallOpts, judge_factory};
+use nab_harness::run::judge_model::{JudgeCallOpts, judge_factory};
 use std::process::ExitCode;
 
 /// The judges crate's arguments, flattened unchanged, and how the harness calls models.

@@ -1,10 +1,10 @@
 //! `nab merge --out DIR SHARD_DIR...`: joins the run folders of `nab run --shard K/N`
 //! into one run folder with its report, or the sweep folders of `nab sweep --shard K/N`
-//! into one sweep folder (each run merged as a run is). See `nab_harness::merge` for the
+//! into one sweep folder (each run merged as a run is). See `nab_harness::run::merge` for the
 //! checks.
 
-use nab_harness::{MergeBudget as Budget, MergeLimits as Limits};
-use nab_harness::{SweepShards, check_out_is_replaceable, is_sweep};
+use nab_harness::run::merge::sweep::{SweepShards, check_out_is_replaceable, is_sweep};
+use nab_harness::run::merge::tree::{Budget, Limits};
 use nab_protocol::SweepIndex;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -46,12 +46,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // Every run is checked before anything is written: one bad run writes nothing.
     let mut runs = Vec::new();
     for dir in sweep.run_dirs() {
-        let shards = nab_harness::open_shards(&sweep.run_shards(&dir), Limits::default())?;
+        let shards = nab_harness::run::merge::open_all(&sweep.run_shards(&dir), Limits::default())?;
         let joined = join_run(&args, &shards, &args.out.join(&dir))?;
         runs.push((dir, shards, joined));
     }
     // Built beside --out and swapped in whole, as a run's merge is.
-    let staging = nab_harness::stage_merge(&args.out)?;
+    let staging = nab_harness::run::merge::stage_beside(&args.out)?;
     for (dir, shards, joined) in &runs {
         println!("\n{dir}");
         write_run(
@@ -62,7 +62,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         )?;
     }
     sweep.merged_index().write(staging.path())?;
-    nab_harness::swap_in_merge(staging, &args.out)?;
+    nab_harness::run::merge::swap_in(staging, &args.out)?;
     println!(
         "\nmerged {} sweep shard(s) → {}",
         args.shards.len(),
@@ -73,7 +73,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 
 /// Merges the shard run folders `dirs` into the run folder `out`, with its report.
 fn merge_run(args: &Args, dirs: &[PathBuf], out: &Path) -> anyhow::Result<()> {
-    let shards = nab_harness::open_shards(dirs, Limits::default())?;
+    let shards = nab_harness::run::merge::open_all(dirs, Limits::default())?;
     let joined = join_run(args, &shards, out)?;
     write_run(&joined, &shards, out, out)
 }
@@ -81,12 +81,13 @@ fn merge_run(args: &Args, dirs: &[PathBuf], out: &Path) -> anyhow::Result<()> {
 /// The shards checked and joined, run.json completed for its place at `out`.
 fn join_run(
     args: &Args,
-    shards: &[nab_harness::ShardRun],
+    shards: &[nab_harness::run::merge::ShardRun],
     out: &Path,
-) -> anyhow::Result<nab_harness::Joined> {
-    let mut joined = nab_harness::join_shards(shards, args.allow_partial)?;
+) -> anyhow::Result<nab_harness::run::merge::Joined> {
+    let mut joined = nab_harness::run::merge::join(shards, args.allow_partial)?;
     joined.meta.command = Some(std::env::args().collect::<Vec<_>>().join(" "));
-    joined.meta.tasks_dir = tasks_dir(args.tasks.as_deref(), out, shards, &joined.meta);
+    joined.meta.tasks_dir =
+        nab_harness::run::merge::tasks_dir(args.tasks.as_deref(), out, shards, &joined.meta);
     if joined.meta.tasks_dir.is_none() {
         eprintln!(
             "warning: the task suite was not found (pass --tasks); the report shows no instructions"
@@ -97,13 +98,13 @@ fn join_run(
 
 /// Writes a joined run at `at` (its final place `out`, or a folder staged beside it).
 fn write_run(
-    joined: &nab_harness::Joined,
-    shards: &[nab_harness::ShardRun],
+    joined: &nab_harness::run::merge::Joined,
+    shards: &[nab_harness::run::merge::ShardRun],
     at: &Path,
     out: &Path,
 ) -> anyhow::Result<()> {
     let mut budget = Budget::default();
-    let report = nab_harness::write_merge(joined, shards, at, &mut budget)?;
+    let report = nab_harness::run::merge::write(joined, shards, at, &mut budget)?;
     for w in joined.warnings.iter().chain(&budget.skipped) {
         eprintln!("warning: {w}");
     }
@@ -124,43 +125,6 @@ fn write_run(
         },
         out.display()
     );
-    print!("{}", nab_harness::summary_table(&joined.records));
+    print!("{}", nab_harness::run::summary_table(&joined.records));
     Ok(())
-}
-
-/// The suite's folder as the merged run.json records it (relative to `--out` when both
-/// are on one tree), once its hash is the shards'.
-fn tasks_dir(
-    tasks: Option<&Path>,
-    out: &Path,
-    shards: &[nab_harness::ShardRun],
-    meta: &nab_protocol::RunMeta,
-) -> Option<PathBuf> {
-    let found = match tasks {
-        Some(t) => Some(nab_protocol::resolve_tasks_dir(
-            meta,
-            Path::new("."),
-            Some(t),
-        )),
-        None => shards.iter().find_map(|s| {
-            nab_protocol::resolve_tasks_dir(&s.meta, &s.dir, None)
-                .ok()
-                .map(Ok)
-        }),
-    };
-    let dir = match found? {
-        Ok(d) => d,
-        Err(e) => {
-            eprintln!("warning: {e}");
-            return None;
-        }
-    };
-    let parent = match out.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_owned(),
-        _ => PathBuf::from("."),
-    };
-    std::fs::create_dir_all(&parent).ok()?;
-    let out = parent.canonicalize().ok()?.join(out.file_name()?);
-    let tasks = dir.canonicalize().ok()?;
-    Some(super::run_meta::relative(&out, &tasks).unwrap_or(tasks))
 }

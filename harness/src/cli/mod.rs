@@ -20,7 +20,6 @@ mod selftest;
 mod shard_opts;
 mod sweep;
 mod validate;
-mod validate_lock;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -30,7 +29,7 @@ use std::process::ExitCode;
     name = "nab",
     version,
     about = "Native AgentBench: run coding agents in locked-down containers and verify them with hidden tests",
-    after_help = nab_harness::EXIT_CODES_HELP
+    after_help = nab_harness::exit::HELP
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -143,7 +142,7 @@ fn spinner_target() -> indicatif::ProgressDrawTarget {
 
 /// Ensures the base image, with a spinner; prints one line when it had to be built.
 pub(crate) async fn ensure_image(
-    docker: &nab_harness::Engine,
+    docker: &nab_harness::env::sandbox::Engine,
     force: bool,
 ) -> anyhow::Result<String> {
     let pb = indicatif::ProgressBar::with_draw_target(None, spinner_target());
@@ -151,14 +150,14 @@ pub(crate) async fn ensure_image(
         "{spinner} [{elapsed}] {msg}",
     )?);
     pb.enable_steady_tick(std::time::Duration::from_millis(200));
-    let recipe = nab_harness::Recipe::default();
-    if !force && !nab_harness::image_exists(docker, &recipe.tag()).await? {
+    let recipe = nab_harness::env::image::Recipe::default();
+    if !force && !nab_harness::env::image::image_exists(docker, &recipe.tag()).await? {
         eprintln!(
             "building base image {} (first run; takes a few minutes) ...",
             recipe.tag()
         );
     }
-    let ensured = nab_harness::ensure_base_image(docker, &recipe, force, &pb).await?;
+    let ensured = nab_harness::env::image::ensure_base_image(docker, &recipe, force, &pb).await?;
     pb.finish_and_clear();
     if let Some(t) = ensured.built_in {
         eprintln!(
@@ -174,26 +173,38 @@ pub(crate) async fn ensure_image(
 /// with progress, and points each task with an `environment:` at its image. A failed
 /// build is an error naming the task(s) and the failing command; no trial runs.
 pub(crate) async fn ensure_task_images(
-    docker: &nab_harness::Engine,
+    docker: &nab_harness::env::sandbox::Engine,
     base: &str,
-    tasks: &mut [std::sync::Arc<nab_harness::Task>],
+    tasks: &mut [std::sync::Arc<nab_harness::task::Task>],
     force: bool,
-) -> anyhow::Result<Vec<(nab_harness::SuiteImage, nab_harness::Ensured)>> {
+) -> anyhow::Result<
+    Vec<(
+        nab_harness::env::image::SuiteImage,
+        nab_harness::env::image::Ensured,
+    )>,
+> {
     let pb = indicatif::ProgressBar::with_draw_target(None, spinner_target());
     pb.set_style(indicatif::ProgressStyle::with_template(
         "{spinner} [{elapsed}] {msg}",
     )?);
     pb.enable_steady_tick(std::time::Duration::from_millis(200));
-    let built = nab_harness::ensure_suite_images(docker, base, tasks, force, &pb, |i, n, img| {
-        pb.suspend(|| {
-            eprintln!(
-                "building task image {}/{n} {} for {} ...",
-                i,
-                img.recipe.tag(),
-                img.tasks.join(", ")
-            )
-        });
-    })
+    let built = nab_harness::env::image::ensure_suite_images(
+        docker,
+        base,
+        tasks,
+        force,
+        &pb,
+        |i, n, img| {
+            pb.suspend(|| {
+                eprintln!(
+                    "building task image {}/{n} {} for {} ...",
+                    i,
+                    img.recipe.tag(),
+                    img.tasks.join(", ")
+                )
+            });
+        },
+    )
     .await;
     pb.finish_and_clear();
     let built = built?;
@@ -216,8 +227,8 @@ pub(crate) async fn ensure_task_images(
 pub(crate) async fn prepare_engines(
     opts: &common::EngineOpts,
     jobs: usize,
-    tasks: &mut [std::sync::Arc<nab_harness::Task>],
-) -> anyhow::Result<(common::Connected, String)> {
+    tasks: &mut [std::sync::Arc<nab_harness::task::Task>],
+) -> anyhow::Result<(nab_harness::run::Connected, String)> {
     let connected = opts.connect(jobs).await?;
     let image = ensure_image(connected.first(), false).await?;
     ensure_task_images(connected.first(), &image, tasks, false).await?;

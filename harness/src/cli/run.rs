@@ -1,9 +1,9 @@
 //! `nab run`: an agent on tasks, K trials each, results appended to results.jsonl.
 
 use super::common::{default_out, load_or_report};
-use nab_harness::AgentKind;
-use nab_harness::{CostLimit, Job, RunConfig, new_run_id, run_jobs_within, summary_table};
-use nab_harness::{EXIT_BAD_INPUT as BAD_INPUT, exit_status as exit};
+use nab_harness::exit::{BAD_INPUT, exit};
+use nab_harness::run::{CostLimit, Job, RunConfig, new_run_id, run_jobs_within, summary_table};
+use nab_harness::trial::AgentKind;
 use nab_protocol::TrialStatus;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -46,7 +46,7 @@ pub struct Args {
     /// Trials not started are not recorded, so `--resume` runs them later; the run then
     /// exits 3. One trial may cross the limit (it is checked between trials). Needs a
     /// price for the model (--prices).
-    #[arg(long, value_name = "USD", value_parser = nab_harness::parse_usd)]
+    #[arg(long, value_name = "USD", value_parser = nab_harness::run::cost_limit::parse_usd)]
     max_cost_usd: Option<f64>,
     /// Trials per task.
     #[arg(long, default_value_t = 1)]
@@ -80,7 +80,7 @@ pub struct Args {
     #[command(flatten)]
     judge: nab_judges::JudgeOpts,
     #[command(flatten)]
-    judge_call: nab_harness::JudgeCallOpts,
+    judge_call: nab_harness::run::judge_model::JudgeCallOpts,
     #[command(flatten)]
     engines: super::common::EngineOpts,
     /// Task ids (default: every task in --tasks).
@@ -109,18 +109,18 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         .as_deref()
         .map(nab_gateway::Prices::load)
         .transpose()?;
-    let mut model = nab_harness::prepare_model(
+    let mut model = nab_harness::trial::model::prepare(
         &agent,
         args.model.as_deref(),
         args.api_key_env.clone(),
         &tasks,
     )?;
-    let pricing = nab_harness::Pricing::resolve(prices.as_ref(), model.as_ref());
+    let pricing = nab_harness::trial::cost::Pricing::resolve(prices.as_ref(), model.as_ref());
     if let Some(note) = pricing.note() {
         eprintln!("{note}");
     }
     // A dollar limit the gateway cannot price would be no limit: refused before anything runs.
-    nab_harness::require_price(
+    nab_harness::trial::cost::require_price(
         &pricing,
         model.as_ref(),
         &tasks,
@@ -140,7 +140,10 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     // Judges are built before Docker so a bad --judge spec or rubric fails fast.
     let judge = nab_judges::TrialGrader::from_opts(
         &args.judge,
-        &nab_harness::judge_factory(args.judge_call, prices.clone().map(Arc::new)),
+        &nab_harness::run::judge_model::judge_factory(
+            args.judge_call,
+            prices.clone().map(Arc::new),
+        ),
     )?
     .map(Arc::new);
     let ids: Vec<String> = tasks.iter().map(|t| t.id().to_owned()).collect();
@@ -150,12 +153,12 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     let engines = connected.pool();
     let run_id = args.run_id.clone().unwrap_or_else(new_run_id);
     let out = args.out.clone().unwrap_or_else(|| default_out("", &run_id));
-    let meta = super::run_meta::start(
+    let meta = nab_harness::run::meta::start(
         &out,
         &run_id,
         &args.agent,
         model.as_ref().map(|m| m.spec.as_str()),
-        super::run_meta::Suite {
+        nab_harness::run::meta::Suite {
             dir: &args.tasks,
             ids: &ids,
         },

@@ -2,10 +2,11 @@
 //! Docker; a table of attack, expected and observed; exit 1 when any attack was not caught.
 
 use super::common::default_out;
-use nab_harness::DockerBackend;
-use nab_harness::new_run_id;
-use nab_harness::{EXIT_FAILED as FAILED, EXIT_INTERRUPTED as INTERRUPTED, exit_status as exit};
-use nab_harness::{SelftestCorpus as Corpus, SelftestOptions as Options};
+use nab_harness::env::sandbox::DockerBackend;
+use nab_harness::exit::{FAILED, INTERRUPTED, exit};
+use nab_harness::run::new_run_id;
+use nab_harness::selftest::Options;
+use nab_harness::selftest::corpus::Corpus;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -53,7 +54,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         return Ok(ExitCode::SUCCESS);
     }
-    let docker = nab_harness::connect().await?;
+    let docker = nab_harness::env::sandbox::connect().await?;
     let image = super::ensure_image(&docker, false).await?;
     let run_id = args.run_id.unwrap_or_else(new_run_id);
     let out = args
@@ -67,12 +68,12 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         out: out.clone(),
         run_id,
         jobs: args.jobs,
-        progress: nab_harness::progress_for_stderr(),
+        progress: nab_harness::run::progress::for_stderr(),
     };
-    let report = nab_harness::run_selftest(&corpus, opts, CancellationToken::new()).await?;
+    let report = nab_harness::selftest::run(&corpus, opts, CancellationToken::new()).await?;
     print!(
         "{}",
-        nab_harness::selftest_table(&report.rows, &report.trials_dir)
+        nab_harness::selftest::outcome::table(&report.rows, &report.trials_dir)
     );
     let bad = report.not_caught();
     println!(

@@ -1,8 +1,8 @@
 //! `--shard K/N`, `--group ID` and `--balance-from DIR`, shared by `nab run` and
-//! `nab sweep`: both cut their (task, trial) pairs with `nab_harness::Share::cut`.
+//! `nab sweep`: both cut their (task, trial) pairs with `nab_harness::run::shard::Share::cut`.
 
-use nab_harness::Task;
-use nab_harness::{ShardSpec, Share};
+use nab_harness::run::shard::{ShardSpec, Share};
+use nab_harness::task::Task;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -47,8 +47,8 @@ impl ShardOpts {
     }
 
     /// What each run folder's run.json records of `share` and `--group`.
-    pub fn recorded(&self, share: Option<&Share>) -> super::run_meta::Sharding {
-        super::run_meta::Sharding {
+    pub fn recorded(&self, share: Option<&Share>) -> nab_harness::run::meta::Sharding {
+        nab_harness::run::meta::Sharding {
             shard: share.map(|s| s.meta.clone()),
             group: self.group.clone(),
         }

@@ -3,14 +3,11 @@
 //! interleaved across the runs, each provider under its own concurrency and pace.
 
 use super::common::{default_out, load_or_report};
-use nab_gateway::Pace;
-use nab_harness::{CostLimit, new_run_id, summary_table};
-use nab_harness::{
-    EXIT_BAD_INPUT as BAD_INPUT, EXIT_INTERRUPTED as INTERRUPTED, exit_status as exit,
-};
-use nab_harness::{Sweep, SweepConfig, SweepPlan as Plan, SweepResume};
+use nab_harness::exit::{BAD_INPUT, INTERRUPTED, exit};
+use nab_harness::run::sweep::{Plan, Sweep, SweepConfig, SweepResume, models};
+use nab_harness::run::{CostLimit, new_run_id, summary_table};
+use nab_protocol::SweepIndex;
 use nab_protocol::TrialStatus;
-use nab_protocol::{IndexProvider, IndexRun, SweepIndex};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -42,7 +39,7 @@ pub struct Args {
     /// one total over all its runs; once it is reached no new trial starts anywhere in the
     /// sweep, trials not started are not recorded (`--resume` runs them) and the sweep
     /// exits 3. Every model of the sweep needs a price (--prices).
-    #[arg(long, value_name = "USD", value_parser = nab_harness::parse_usd)]
+    #[arg(long, value_name = "USD", value_parser = nab_harness::run::cost_limit::parse_usd)]
     max_cost_usd: Option<f64>,
     /// Sweep id (default: time-based); run N is labelled nab.run=<id>-NN (`nab clean --run`).
     #[arg(long)]
@@ -75,7 +72,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         .transpose()?;
     // A known-wrong solution must exist in every task, as `nab run --agent wrong:` checks.
     for (i, a) in sweep.agents.iter().enumerate() {
-        if let nab_harness::AgentKind::Wrong(name) = a
+        if let nab_harness::trial::AgentKind::Wrong(name) = a
             && let Some(t) = tasks.iter().find(|t| !t.wrong.contains(name))
         {
             eprintln!(
@@ -91,56 +88,25 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     // pairs of each run, so a sweep's shards stay balanced across its models.
     let share = args.sharding.cut(&tasks, f.trials)?;
     let plan = Plan::new(&sweep);
-    let paces: Vec<Arc<Pace>> = plan
-        .pools
-        .iter()
-        .map(|p| Arc::new(Pace::new(p.name.clone(), p.limits.rpm)))
-        .collect();
+    let paces = models::paces(&plan);
     // Every model checked against every task (keys, trajectories, cassettes) before Docker.
-    let mut models = Vec::with_capacity(plan.runs.len());
-    let mut problems = Vec::new();
-    for run in &plan.runs {
-        let limits = run.pool.map(|p| &plan.pools[p].limits);
-        let key_env = limits.and_then(|l| l.api_key_env.clone());
-        let setup = nab_harness::prepare_model(&run.agent, run.model.as_deref(), key_env, &tasks)
-            .map_err(|e| e.to_string())
-            .and_then(|setup| {
-                let pricing = nab_harness::Pricing::resolve(prices.as_ref(), setup.as_ref());
-                // The same refusal as `nab run`: a dollar limit nobody can count is no limit.
-                nab_harness::require_price(
-                    &pricing,
-                    setup.as_ref(),
-                    &tasks,
-                    args.max_cost_usd,
-                    args.prices.as_deref(),
-                )
-                .map_err(|e| e.to_string())?;
-                Ok((setup, pricing))
-            });
-        match setup {
-            Ok((setup, pricing)) => models.push(setup.map(|mut s| {
-                if let Some(note) = pricing.note() {
-                    eprintln!("{}: {note}", run.dir);
-                }
-                s.price = pricing.price().cloned();
-                if let Some(p) = run.pool {
-                    s.pace = Some(paces[p].clone());
-                    s.max_retries = plan.pools[p].limits.max_retries;
-                }
-                Arc::new(s)
-            })),
-            Err(e) => {
-                problems.push(format!(
-                    "{}: run {} (agent {}, model {}): {e}",
-                    args.file.display(),
-                    run.dir,
-                    run.agent,
-                    run.model.as_deref().unwrap_or("none")
-                ));
-                models.push(None);
-            }
-        }
+    let prices = models::Prices {
+        prices: prices.as_ref(),
+        file: args.prices.as_deref(),
+        max_cost_usd: args.max_cost_usd,
+    };
+    let models::Models {
+        setups,
+        notes,
+        problems,
+    } = models::prepare(&plan, &paces, &tasks, prices);
+    for note in notes {
+        eprintln!("{note}");
     }
+    let problems: Vec<String> = problems
+        .iter()
+        .map(|p| format!("{}: {p}", args.file.display()))
+        .collect();
     if !problems.is_empty() {
         eprintln!("{}", problems.join("\n"));
         return Ok(exit(BAD_INPUT));
@@ -152,16 +118,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         .unwrap_or_else(|| default_out("sweep-", &sweep_id));
     std::fs::create_dir_all(&out)
         .map_err(|e| anyhow::anyhow!("cannot create the sweep folder {}: {e}", out.display()))?;
-    let index_runs: Vec<IndexRun> = plan
-        .runs
-        .iter()
-        .map(|r| IndexRun {
-            dir: r.dir.clone(),
-            agent: r.agent.to_string(),
-            model: r.model.clone(),
-            provider: r.pool.map(|p| plan.pools[p].name.clone()),
-        })
-        .collect();
+    let index_runs = models::index_runs(&plan);
     let mut index = SweepIndex::begin(&out, &args.file, &sweep.hash, index_runs, args.resume)?;
     index.check_sharding(
         &out,
@@ -180,12 +137,12 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         .collect();
     let mut metas = Vec::with_capacity(plan.runs.len());
     for (i, run) in plan.runs.iter().enumerate() {
-        metas.push(super::run_meta::start(
+        metas.push(nab_harness::run::meta::start(
             &out.join(&run.dir),
             &run_ids[i],
             &run.agent.to_string(),
             run.model.as_deref(),
-            super::run_meta::Suite {
+            nab_harness::run::meta::Suite {
                 dir: &f.tasks.dir,
                 ids: &ids,
             },
@@ -208,7 +165,6 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         .transpose()?
         .map(Arc::new);
     let cancel = CancellationToken::new();
-    let watcher = tokio::spawn(interrupt_on_ctrl_c(cancel.clone()));
     let cfg = SweepConfig {
         plan: plan.clone(),
         tasks,
@@ -220,15 +176,17 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         resume: args.resume,
         engines,
         image,
-        models,
+        models: setups,
         run_ids,
-        progress: nab_harness::progress_for_stderr(),
+        progress: nab_harness::run::progress::for_stderr(),
         cost_limit: cost_limit.clone(),
         share,
     };
-    let report = nab_harness::run_sweep(cfg, cancel.clone()).await;
-    watcher.abort();
-    let report = report?;
+    let report = tokio::select! {
+        report = nab_harness::run::sweep::run_sweep(cfg, cancel.clone()) => report?,
+        // Dropping the sweep stops its trials where they are.
+        () = interrupted_twice(cancel.clone()) => return Ok(exit(INTERRUPTED)),
+    };
     if let Some((run, why)) = &report.provider_config {
         let resume = format!(
             "nab sweep {} --resume --out {}",
@@ -263,20 +221,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
             );
         }
     }
-    index.providers = plan
-        .pools
-        .iter()
-        .zip(&paces)
-        .map(|(p, pace)| {
-            let s = pace.stats();
-            IndexProvider {
-                name: p.name.clone(),
-                requests: s.requests,
-                slowed: s.slowed,
-                waited_ms: s.waited.as_millis() as u64,
-            }
-        })
-        .collect();
+    index.providers = models::index_providers(&plan, &paces);
     for p in index.providers.iter().filter(|p| p.slowed > 0) {
         eprintln!(
             "provider {}: {} answer(s) asked to slow down; requests waited {:.1} s in all",
@@ -305,15 +250,16 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
 }
 
 /// The first Ctrl-C stops the sweep (running trials are stopped and cleaned up, finished
-/// ones kept); a second one exits at once.
-async fn interrupt_on_ctrl_c(cancel: CancellationToken) {
+/// ones kept); this returns on a second one, when the sweep must end at once, and never
+/// otherwise.
+async fn interrupted_twice(cancel: CancellationToken) {
     if tokio::signal::ctrl_c().await.is_err() {
-        return;
+        return std::future::pending().await;
     }
     eprintln!("\ninterrupted: stopping trials and removing their containers ...");
     cancel.cancel();
-    if tokio::signal::ctrl_c().await.is_ok() {
-        eprintln!("\ninterrupted again: exiting now; `nab clean` removes what is left");
-        std::process::exit(i32::from(INTERRUPTED));
+    if tokio::signal::ctrl_c().await.is_err() {
+        return std::future::pending().await;
     }
+    eprintln!("\ninterrupted again: exiting now; `nab clean` removes what is left");
 }

@@ -6,13 +6,13 @@ use tokio::io::AsyncWriteExt;
 use tokio::net::TcpListener;
 
 /// Serves `42\n` on every host address until dropped.
-pub struct AnswerServer {
+pub(crate) struct AnswerServer {
     port: u16,
     task: tokio::task::JoinHandle<()>,
 }
 
 impl AnswerServer {
-    pub async fn start() -> std::io::Result<AnswerServer> {
+    pub(crate) async fn start() -> std::io::Result<AnswerServer> {
         let listener = TcpListener::bind(("0.0.0.0", 0)).await?;
         let port = listener.local_addr()?.port();
         let task = tokio::spawn(async move {
@@ -27,7 +27,7 @@ impl AnswerServer {
         Ok(AnswerServer { port, task })
     }
 
-    pub fn port(&self) -> u16 {
+    pub(crate) fn port(&self) -> u16 {
         self.port
     }
 }

@@ -299,7 +299,7 @@ impl Corpus {
             }
         }
         write_file(
-            &tasks_dir.join(crate::pinned::LOCK_FILE),
+            &tasks_dir.join(crate::task::pinned::LOCK_FILE),
             TESTS_LOCK.as_bytes(),
             0o644,
         )?;
@@ -439,7 +439,7 @@ mod tests {
         let mut tasks = crate::task::load_suite(&m.tasks_dir, &[]).unwrap();
         assert_eq!(tasks.len(), 2);
         // The copied shipped task is pinned by the suite's lock; the corpus's own is not.
-        let warnings = crate::pinned::pin_suite(&m.tasks_dir, &mut tasks).unwrap();
+        let warnings = crate::task::pinned::pin_suite(&m.tasks_dir, &mut tasks).unwrap();
         let pinned = |id: &str| {
             tasks
                 .iter()

@@ -1,21 +1,21 @@
 //! `nab selftest`: a built-in corpus of hostile agents (issue 11 §6), one trial each,
 //! through the same code as `nab run` — the corpus is written out as a suite and run with
-//! [`crate::runner::run_jobs`] on real Docker, each trial with its own gateway playing the
+//! [`crate::run::run_jobs`] on real Docker, each trial with its own gateway playing the
 //! task's scripted model and its own fresh verifier. The records are then judged: an
 //! attack that passed, or turned its failure into an infrastructure error, fooled the
 //! harness.
 //!
 //! - [`corpus`]: the embedded cases, agents and tasks, and writing them out.
 //! - [`outcome`]: what was observed, the verdict per case, the table.
-//! - [`answer_server`]: the server on the host the network attack reaches for.
+//! - `answer_server`: the server on the host the network attack reaches for.
 
-pub mod answer_server;
+pub(crate) mod answer_server;
 pub mod corpus;
 pub mod outcome;
 
-use crate::agent::AgentKind;
-use crate::runner::{Job, RunConfig, run_jobs};
-use crate::sandbox::SandboxBackend;
+use crate::env::sandbox::SandboxBackend;
+use crate::run::{Job, RunConfig, run_jobs};
+use crate::trial::agent::AgentKind;
 use corpus::Corpus;
 use outcome::{Observed, Row, judge};
 use std::collections::HashMap;
@@ -32,12 +32,12 @@ pub struct Options {
     pub image: String,
     /// The engine that builds the images of corpus tasks with an `environment:` (the
     /// language targets); `None` when the caller built them.
-    pub task_images: Option<crate::sandbox::Engine>,
+    pub task_images: Option<crate::env::sandbox::Engine>,
     /// The run folder: `corpus/` (the suite and agents as run), `results.jsonl`, `trials/`.
     pub out: PathBuf,
     pub run_id: String,
     pub jobs: usize,
-    pub progress: Arc<dyn crate::runner::Reporter>,
+    pub progress: Arc<dyn crate::run::Reporter>,
 }
 
 /// Every row, judged.
@@ -105,7 +105,7 @@ pub enum SelftestError {
     #[error("the answer server for the network attack: {0}")]
     Server(std::io::Error),
     #[error(transparent)]
-    Run(#[from] crate::runner::RunError),
+    Run(#[from] crate::run::RunError),
 }
 
 /// Runs `corpus`'s cases and judges each.
@@ -122,7 +122,7 @@ pub async fn run(
         .map_err(|e| SelftestError::Suite(e.to_string()))?;
     // As `nab run` does: each copied shipped task checked against its pinned test set.
     // The corpus's own tasks have no JUnit report, so nothing to pin.
-    let warnings = crate::pinned::pin_suite(&files.tasks_dir, &mut loaded)
+    let warnings = crate::task::pinned::pin_suite(&files.tasks_dir, &mut loaded)
         .map_err(|e| SelftestError::Suite(e.to_string()))?;
     for t in &loaded {
         if corpus::is_suite_task(t.id())
@@ -138,7 +138,7 @@ pub async fn run(
             corpus.cases.iter().map(|c| c.task.as_str()).collect();
         loaded.retain(|t| used.contains(t.id()));
         let quiet = indicatif::ProgressBar::hidden();
-        crate::image::ensure_suite_images(
+        crate::env::image::ensure_suite_images(
             docker,
             &opts.image,
             &mut loaded,
@@ -159,7 +159,7 @@ pub async fn run(
         loaded.into_iter().map(|t| (t.id().to_owned(), t)).collect();
     let all: Vec<Arc<crate::task::Task>> = tasks.values().cloned().collect();
     // Every case gets a gateway and /nab/out, as a `command:` agent of a run with a model.
-    let model = crate::model::ModelSetup::new(MODEL, None, &all).map_err(|errors| {
+    let model = crate::trial::model::ModelSetup::new(MODEL, None, &all).map_err(|errors| {
         SelftestError::Suite(
             errors
                 .iter()
@@ -175,9 +175,9 @@ pub async fn run(
             .get(&case.task)
             .ok_or_else(|| SelftestError::Suite(format!("no task {}", case.task)))?;
         let script = &files.agents[&case.id];
-        let agent: AgentKind = format!("command:{}", script.display())
-            .parse()
-            .map_err(|e: crate::agent::AgentParseError| SelftestError::Suite(e.to_string()))?;
+        let agent: AgentKind = format!("command:{}", script.display()).parse().map_err(
+            |e: crate::trial::agent::AgentParseError| SelftestError::Suite(e.to_string()),
+        )?;
         agents.push(agent.to_string());
         jobs.push(Job {
             task: task.clone(),
@@ -187,7 +187,7 @@ pub async fn run(
         });
     }
     let cfg = RunConfig {
-        engines: crate::runner::EnginePool::single(opts.backend, opts.jobs),
+        engines: crate::run::EnginePool::single(opts.backend, opts.jobs),
         image: opts.image,
         out_dir: opts.out.clone(),
         run_id: opts.run_id,

@@ -478,7 +478,7 @@ fn check_spec(folder: &Path, file: &Path, spec: &TaskSpec, issues: &mut Vec<Task
             bad(&field, msg);
         }
     }
-    if let Err(e) = crate::tamper::Protected::new(&spec.protected) {
+    if let Err(e) = super::Protected::new(&spec.protected) {
         bad(
             &format!("protected[{}]", e.index),
             format!(

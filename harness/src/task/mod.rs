@@ -4,19 +4,23 @@
 //! at once; each problem names the file, the field, what is wrong and what is allowed.
 
 mod environment;
+pub mod import;
 mod issue;
 mod load;
+pub mod pinned;
+mod protected;
 mod required_call;
 mod schema;
 
 pub use environment::{debian_name, pinned_requirement};
 pub use issue::{SuiteError, TaskIssue};
 pub use load::{load_suite, load_task};
+pub use protected::Protected;
 pub use required_call::{MadeCall, RequiredCall};
 pub use schema::{
     AgentOptions, Budgets, Category, CommandStep, Compare, Difficulty, Environment, ExpectFile,
     ExpectStdout, GatewayOptions, Limits, McpServer, Origin, StepUser, TaskSpec, Timeouts,
-    VerifierMode, VerifyStep,
+    VerifierMode, VerifyStep, mib,
 };
 
 use std::path::PathBuf;
@@ -40,7 +44,7 @@ pub struct Task {
     /// Names of the known-wrong solutions under `wrong/`, sorted.
     pub wrong: Vec<String>,
     /// The test ids every verdict's reports must list (`tests.lock`, see
-    /// [`crate::pinned`]); `None` when the lock has no fresh entry for the task.
+    /// [`crate::task::pinned`]); `None` when the lock has no fresh entry for the task.
     pub pinned_tests: Option<std::collections::BTreeSet<String>>,
     /// The image this task's containers run when it has an `environment:`
     /// (`nab-task:<hash>`), set once that image is built; `None` runs the base image.

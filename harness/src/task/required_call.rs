@@ -1,5 +1,5 @@
 //! `required_tool_calls:` in task.yaml: MCP tool calls the task's servers must have served,
-//! checked in the MCP host's record (`mcp_calls.jsonl`, see `crate::requirements`) for
+//! checked in the MCP host's record (`mcp_calls.jsonl`, see `crate::trial::requirements`) for
 //! every agent. A bare name is met by any one call of that tool; the long form also pins
 //! arguments and a count, so "call it once with anything" no longer passes:
 //!

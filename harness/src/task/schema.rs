@@ -47,7 +47,7 @@ pub struct TaskSpec {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub replay_normalize: Vec<nab_gateway::Pattern>,
     /// Workspace globs (relative, `**` for any depth) whose change sets `tamper_flags`,
-    /// on top of the defaults in `tamper::DEFAULT_PROTECTED` and `tamper::DEFAULT_TESTS`; a
+    /// on top of the defaults in `protected::DEFAULT_PROTECTED` and `protected::DEFAULT_TESTS`; a
     /// glob that starts with `!` exempts what it matches (edits the instruction asks for).
     #[serde(default)]
     pub protected: Vec<String>,
@@ -137,13 +137,13 @@ pub struct Timeouts {
     pub agent_s: f64,
     pub verify_s: f64,
     /// The wall-clock cap of the agent phase, model time included (default
-    /// [`AGENT_WALL_FACTOR`] × `agent_s`): however slow the endpoint, a trial ends.
+    /// `AGENT_WALL_FACTOR` × `agent_s`): however slow the endpoint, a trial ends.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub agent_wall_s: Option<f64>,
 }
 
 /// `agent_wall_s` when a task gives none: this many times `agent_s`.
-pub const AGENT_WALL_FACTOR: f64 = 4.0;
+pub(super) const AGENT_WALL_FACTOR: f64 = 4.0;
 
 impl Timeouts {
     /// The agent phase's wall-clock cap in seconds (see [`Timeouts::agent_wall_s`]).
@@ -295,7 +295,7 @@ struct RawStep {
     expect_stdout: Option<ExpectStdout>,
 }
 
-/// Read through [`RawStep`] inside the step's own mapping, so that an error names the step
+/// Read through `RawStep` inside the step's own mapping, so that an error names the step
 /// (`verify[1]`) and its line, not the list's.
 impl<'de> Deserialize<'de> for VerifyStep {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -446,4 +446,9 @@ pub struct GatewayOptions {
     /// one is an upstream error.
     #[serde(default)]
     pub max_answer_mb: Option<f64>,
+}
+
+/// MiB (checked by the loader: finite, positive) as bytes.
+pub fn mib(mb: f64) -> u64 {
+    (mb * (1 << 20) as f64) as u64
 }

@@ -230,6 +230,69 @@ async fn nab_agent_without_a_model_plays_the_scripted_trajectory_and_ends_with_t
     assert!(out.join(nab_protocol::REPORT_FILE).is_file());
 }
 
+/// A second Ctrl-C does not wait for the cleanup the first one started: nab ends at once
+/// with the interrupted exit code and says how to remove what is left (the library returns
+/// the outcome; only `main` exits).
+#[tokio::test(flavor = "multi_thread")]
+async fn a_second_sigint_ends_nab_at_once_with_the_interrupted_code() {
+    common::base_image().await;
+    let root = common::agent_root();
+    let suite = root.path().join("suite");
+    copy_dir(
+        &repo_tasks().join("term-log-report"),
+        &suite.join("term-log-report"),
+    );
+    let agent = root.path().join("slow-agent.sh");
+    common::write_exec(&agent, "#!/bin/sh\nsleep 500 &\nexec sleep 400\n");
+    // The guard removes what the abandoned cleanup leaves.
+    let (run_id, _sweep, out) = common::run_slot(root.path(), "sigint2");
+    let mut child = nab()
+        .args(["run", "-j", "1", "--run-id", &run_id, "--tasks"])
+        .arg(&suite)
+        .arg(format!("--agent=command:{}", agent.display()))
+        .arg("--out")
+        .arg(&out)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while common::labelled(&format!("nab.run={run_id}")).0.is_empty() {
+        assert!(
+            started.elapsed() < Duration::from_secs(120),
+            "the container never appeared"
+        );
+        std::thread::sleep(Duration::from_millis(300));
+    }
+    std::thread::sleep(Duration::from_secs(1));
+    let pid = nix::unistd::Pid::from_raw(child.id() as i32);
+    nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGINT).unwrap();
+    std::thread::sleep(Duration::from_millis(50));
+    nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGINT).unwrap();
+    let waited = Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if waited.elapsed() > Duration::from_secs(10) {
+            let _ = child.kill();
+            panic!("nab did not end within 10 s of a second SIGINT");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut stderr).unwrap();
+    assert_eq!(status.code(), Some(130), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "interrupted again: exiting now; `nab clean --run {run_id}` removes what is left"
+        )),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("error:"), "{stderr}");
+    assert!(records(&out).is_empty());
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn sigint_stops_the_run_and_leaves_nothing_labelled() {
     common::base_image().await;
@@ -300,10 +363,12 @@ async fn sigint_stops_the_run_and_leaves_nothing_labelled() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn clean_removes_what_a_crashed_run_left_behind() {
-    use nab_harness::{ContainerSpec, DockerBackend, Labels, Lockdown, QuotaMount, SandboxBackend};
+    use nab_harness::env::sandbox::{
+        ContainerSpec, DockerBackend, Labels, Lockdown, QuotaMount, SandboxBackend,
+    };
     let image = common::base_image().await;
     let state = tempfile::tempdir().unwrap();
-    let backend = DockerBackend::new(nab_harness::connect().await.unwrap());
+    let backend = DockerBackend::new(nab_harness::env::sandbox::connect().await.unwrap());
     let run_id = common::unique("clean");
     let _sweep = common::SweepOnDrop(run_id.clone());
     let labels = Labels {

@@ -59,10 +59,10 @@ impl SecondEngine {
             _dir: dir,
             socket,
         };
-        let addr = nab_harness::EngineAddr::Unix(engine.socket.clone());
+        let addr = nab_harness::env::sandbox::engine::url::EngineAddr::Unix(engine.socket.clone());
         let started = Instant::now();
         loop {
-            if nab_harness::connect_to(&addr).await.is_ok() {
+            if nab_harness::env::sandbox::connect_to(&addr).await.is_ok() {
                 return Ok(engine);
             }
             if let Some(Ok(Some(status))) = engine.child.as_mut().map(|c| c.try_wait()) {

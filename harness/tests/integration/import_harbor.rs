@@ -93,7 +93,7 @@ fn valid_fixtures_convert_and_each_refusal_says_why() {
         .collect();
     assert_eq!(names.len(), 2, "{names:?}");
 
-    let t = nab_harness::load_task(&out.join("hello-jq")).unwrap_or_else(|e| panic!("{e:?}"));
+    let t = nab_harness::task::load_task(&out.join("hello-jq")).unwrap_or_else(|e| panic!("{e:?}"));
     let env = t.spec.environment.clone().expect("an environment");
     assert_eq!(env.apt, ["jq"]);
     assert_eq!(env.pip, ["tomli==2.0.1"]);
@@ -101,7 +101,7 @@ fn valid_fixtures_convert_and_each_refusal_says_why() {
         env.setup,
         ["mkdir -p /opt/fixture && echo \"built at image time\" > /opt/fixture/stamp"]
     );
-    assert_eq!(t.spec.origin, Some(nab_harness::Origin::Harbor));
+    assert_eq!(t.spec.origin, Some(nab_harness::task::Origin::Harbor));
     assert_eq!(
         (t.spec.timeouts.agent_s, t.spec.timeouts.verify_s),
         (300.0, 90.0)
@@ -134,12 +134,12 @@ fn valid_fixtures_convert_and_each_refusal_says_why() {
     let solve = std::fs::read_to_string(out.join("hello-jq/solution/solve.sh")).unwrap();
     assert!(solve.contains("cd /workspace"), "{solve}");
 
-    let w = nab_harness::load_task(&out.join("word-count")).unwrap();
+    let w = nab_harness::task::load_task(&out.join("word-count")).unwrap();
     assert!(
         w.spec.environment.is_none(),
         "no packages: the base image serves"
     );
-    assert_eq!(w.spec.category, nab_harness::Category::BugFix);
+    assert_eq!(w.spec.category, nab_harness::task::Category::BugFix);
     assert_eq!(w.spec.language, "python");
 
     // A second import never overwrites what the first wrote.

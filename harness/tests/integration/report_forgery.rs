@@ -206,13 +206,13 @@ async fn a_report_that_is_not_the_pinned_test_set_fails_the_oracle() {
     copy_dir(&repo_tasks().join(task), &suite.join(task));
     // The real lock's entry with one test swapped for another: the oracle's honest
     // report lacks the invented one and lists one the lock does not know.
-    let real = nab_harness::TestLock::read(&repo_tasks()).unwrap();
+    let real = nab_harness::task::pinned::TestLock::read(&repo_tasks()).unwrap();
     let mut entry = real.tasks[task].clone();
     let dropped = entry.ids.pop_first().unwrap();
     entry
         .ids
         .insert("test_pagination::test_that_does_not_exist".into());
-    let mut lock = nab_harness::TestLock::default();
+    let mut lock = nab_harness::task::pinned::TestLock::default();
     lock.tasks.insert(task.into(), entry);
     lock.write(&suite).unwrap();
     let got = run(root.path(), "pinned", &suite, "oracle", &[task]);

@@ -4,7 +4,7 @@
 
 use crate::common;
 
-use nab_harness::{
+use nab_harness::env::sandbox::{
     ContainerSpec, DockerBackend, ExecRequest, ExecUser, Labels, Lockdown, SandboxBackend,
 };
 use std::time::Duration;
@@ -40,7 +40,7 @@ fn value<'a>(out: &'a str, key: &str) -> &'a str {
 #[tokio::test(flavor = "multi_thread")]
 async fn a_container_is_locked_down_capped_and_killed_at_its_deadline() {
     let image = common::base_image().await;
-    let backend = DockerBackend::new(nab_harness::connect().await.unwrap());
+    let backend = DockerBackend::new(nab_harness::env::sandbox::connect().await.unwrap());
     let run = common::unique("lockdown");
     let _sweep = common::SweepOnDrop(run.clone());
     let labels = Labels {

@@ -4,7 +4,7 @@
 use crate::common;
 
 use common::{copy_dir, repo_tasks, write};
-use nab_harness::load_suite;
+use nab_harness::task::load_suite;
 use std::path::Path;
 
 /// A fresh copy of the terminal task in `<root>/<id>/` with task.yaml replaced.
@@ -300,7 +300,7 @@ fn every_shipped_task_runs_its_tests_across_the_verifier_boundary() {
     assert_eq!(tasks.len(), 28);
     let shared: Vec<&str> = tasks
         .iter()
-        .filter(|t| t.spec.verifier == nab_harness::VerifierMode::Shared)
+        .filter(|t| t.spec.verifier == nab_harness::task::VerifierMode::Shared)
         .map(|t| t.id())
         .collect();
     assert!(
@@ -356,7 +356,7 @@ fn host_checks_are_checked_with_file_line_and_field() {
     task_with_yaml(dir.path(), "good", &checks.replace("ID", "good"));
     with_expected(&dir.path().join("good"));
     let tasks = load_suite(dir.path(), &[]).unwrap_or_else(|e| panic!("{e}"));
-    use nab_harness::{Compare, VerifyStep};
+    use nab_harness::task::{Compare, VerifyStep};
     match &tasks[0].spec.verify[..] {
         [
             VerifyStep::Command(_),

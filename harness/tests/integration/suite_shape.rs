@@ -6,7 +6,7 @@
 //! current test set.
 
 use crate::common::repo_tasks;
-use nab_harness::{Category, Task, load_suite};
+use nab_harness::task::{Category, Task, load_suite};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -128,11 +128,11 @@ fn long_context_tasks_require_a_compaction_say_whose_and_give_100k_tokens() {
 fn every_task_pins_its_current_test_set_in_tests_lock() {
     // A stale entry leaves the task's test set unpinned (a verdict could then rest on fewer
     // tests than the oracle ran); `nab validate` re-pins it.
-    let lock = nab_harness::TestLock::read(&repo_tasks()).unwrap();
+    let lock = nab_harness::task::pinned::TestLock::read(&repo_tasks()).unwrap();
     let stale: Vec<String> = suite()
         .iter()
         .filter(|t| {
-            let now = nab_harness::tests_hash(&t.dir).unwrap();
+            let now = nab_harness::task::pinned::tests_hash(&t.dir).unwrap();
             lock.tasks.get(&t.spec.id).map(|e| &e.tests_hash) != Some(&now)
         })
         .map(|t| t.spec.id.clone())

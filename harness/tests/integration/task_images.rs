@@ -6,12 +6,12 @@
 use crate::common;
 
 use common::write;
-use nab_harness::AgentKind;
-use nab_harness::{Environment, load_suite};
-use nab_harness::{Job, run_jobs};
-use nab_harness::{
+use nab_harness::env::image::{
     TaskImageError, TaskRecipe, ensure_suite_images, ensure_task_image, remove_image, suite_images,
 };
+use nab_harness::run::{Job, run_jobs};
+use nab_harness::task::{Environment, load_suite};
+use nab_harness::trial::AgentKind;
 use nab_protocol::TrialStatus;
 use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
@@ -82,7 +82,7 @@ fn make_task(root: &std::path::Path, id: &str, env: &str, want_env: &str) {
 #[tokio::test(flavor = "multi_thread")]
 async fn a_task_image_is_built_once_shared_cached_and_locked_down_like_the_base() {
     let base = common::base_image().await;
-    let docker = nab_harness::connect().await.unwrap();
+    let docker = nab_harness::env::sandbox::connect().await.unwrap();
     let root = common::agent_root();
     let suite = root.path().join("suite");
     // A token in the last set-up command makes this run's image new (so it is really
@@ -139,7 +139,7 @@ async fn a_task_image_is_built_once_shared_cached_and_locked_down_like_the_base(
     .unwrap();
     assert!(again[0].1.built_in.is_none());
     // The image carries nab's labels, so `nab image ls` lists it under the base it used.
-    let listed = nab_harness::list_images(&docker).await.unwrap();
+    let listed = nab_harness::env::image::list_images(&docker).await.unwrap();
     let mine = listed.iter().find(|i| i.tag == tag).expect("listed");
     assert_eq!(mine.kind, "task");
     assert_eq!(mine.base.as_deref(), Some(base.as_str()));
@@ -222,7 +222,7 @@ async fn a_task_image_is_built_once_shared_cached_and_locked_down_like_the_base(
 #[tokio::test(flavor = "multi_thread")]
 async fn a_failed_build_names_the_task_and_the_failing_command() {
     let base = common::base_image().await;
-    let docker = nab_harness::connect().await.unwrap();
+    let docker = nab_harness::env::sandbox::connect().await.unwrap();
     let pb = indicatif::ProgressBar::hidden();
     let token = common::unique("fail");
     let recipe = TaskRecipe::new(
@@ -295,7 +295,7 @@ impl Drop for RemoveImage {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn nab_removes_only_images_it_built() {
-    let docker = nab_harness::connect().await.unwrap();
+    let docker = nab_harness::env::sandbox::connect().await.unwrap();
     let e = remove_image(&docker, "nab-no-such-image:0")
         .await
         .unwrap_err();
@@ -317,6 +317,6 @@ async fn nab_removes_only_images_it_built() {
         docker.inspect_image(&tag).await.is_ok(),
         "the foreign image was removed"
     );
-    let listed = nab_harness::list_images(&docker).await.unwrap();
+    let listed = nab_harness::env::image::list_images(&docker).await.unwrap();
     assert!(listed.iter().all(|i| i.tag != tag));
 }

@@ -7,9 +7,9 @@
 use crate::common;
 
 use common::{write, write_exec};
-use nab_harness::AgentKind;
-use nab_harness::load_suite;
-use nab_harness::{Job, run_jobs};
+use nab_harness::run::{Job, run_jobs};
+use nab_harness::task::load_suite;
+use nab_harness::trial::AgentKind;
 use nab_protocol::{SandboxExit, TrialStatus};
 use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
@@ -94,7 +94,7 @@ echo done
         })
         .collect();
     let (run_id, _sweep, out) = common::run_slot(root.path(), "isolation");
-    let docker = nab_harness::connect().await.unwrap();
+    let docker = nab_harness::env::sandbox::connect().await.unwrap();
     let cfg = common::quiet_run_config(docker, image, out.clone(), &run_id);
     let report = run_jobs(cfg, jobs, CancellationToken::new()).await.unwrap();
     assert_eq!(report.records.len(), 2);

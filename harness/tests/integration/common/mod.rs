@@ -16,10 +16,10 @@ pub async fn base_image() -> String {
     }
     let tag = tokio::task::block_in_place(|| {
         tokio::runtime::Handle::current().block_on(async {
-            let docker = nab_harness::connect().await.expect("docker");
-            let recipe = nab_harness::Recipe::default();
+            let docker = nab_harness::env::sandbox::connect().await.expect("docker");
+            let recipe = nab_harness::env::image::Recipe::default();
             let pb = indicatif::ProgressBar::hidden();
-            nab_harness::ensure_base_image(&docker, &recipe, false, &pb)
+            nab_harness::env::image::ensure_base_image(&docker, &recipe, false, &pb)
                 .await
                 .expect("base image")
                 .tag
@@ -265,16 +265,17 @@ pub fn prices(root: &Path, yaml: &str) -> PathBuf {
 
 /// A run on `docker` alone (2 trials at once, one attempt each), without a progress bar.
 pub fn quiet_run_config(
-    docker: nab_harness::Engine,
+    docker: nab_harness::env::sandbox::Engine,
     image: String,
     out: PathBuf,
     run_id: &str,
-) -> nab_harness::RunConfig {
+) -> nab_harness::run::RunConfig {
     use std::sync::Arc;
-    let backend = Arc::new(nab_harness::DockerBackend::new(docker));
-    let engines = nab_harness::EnginePool::single(backend, 2);
-    let mut cfg = nab_harness::RunConfig::on_engines(engines, image, out, run_id.to_owned(), 1);
-    cfg.progress = Arc::new(nab_harness::SilentProgress);
+    let backend = Arc::new(nab_harness::env::sandbox::DockerBackend::new(docker));
+    let engines = nab_harness::run::EnginePool::single(backend, 2);
+    let mut cfg =
+        nab_harness::run::RunConfig::on_engines(engines, image, out, run_id.to_owned(), 1);
+    cfg.progress = Arc::new(nab_harness::run::progress::Silent);
     cfg
 }
 

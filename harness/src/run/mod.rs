@@ -1,0 +1,583 @@
+//! The runner: a dispatcher that owns scheduling, Ctrl-C and the results file, and
+//! executors that run trials and report over a channel. An interruption flows through
+//! the same cancellation token a deadline uses, so cleanup has one code path.
+
+pub mod cost_limit;
+mod engines;
+pub mod judge_model;
+mod judging;
+pub mod merge;
+pub mod meta;
+pub mod progress;
+mod provider_guard;
+mod results;
+pub mod shard;
+mod summary;
+pub mod sweep;
+pub mod validate;
+
+pub use cost_limit::CostLimit;
+pub use engines::{Connected, EnginePool, Lease, NoEngine, PoolEngine};
+pub use progress::{Progress, Reporter};
+pub use provider_guard::ProviderGuard;
+pub use results::{ResultsFile, ResumeState};
+pub use summary::summary_table;
+
+use crate::task::Task;
+use crate::trial::agent::AgentKind;
+use crate::trial::model::ModelSetup;
+use crate::trial::{TrialContext, TrialError, TrialJob, run_trial};
+use nab_protocol::RunPaths;
+use nab_protocol::{TrialRecord, TrialStatus};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::{Semaphore, mpsc};
+use tokio_util::sync::CancellationToken;
+
+/// One unit of work: a task, an agent, a trial index, and the name of its folder.
+#[derive(Debug, Clone)]
+pub struct Job {
+    pub task: Arc<Task>,
+    pub agent: AgentKind,
+    pub trial: u32,
+    /// Folder under `<out>/trials/<task>/`.
+    pub dir_name: String,
+}
+
+pub struct RunConfig {
+    /// The engines trials run on (one without `--engine`: [`EnginePool::single`]).
+    pub engines: Arc<EnginePool>,
+    pub image: String,
+    pub out_dir: PathBuf,
+    /// Used when not resuming a run that already has one.
+    pub run_id: String,
+    /// Trials at once over the whole run (`nab run` makes it the pool's capacity).
+    pub jobs: usize,
+    /// Attempts per trial for infrastructure errors (1 = no retry).
+    pub max_attempts: u32,
+    pub resume: bool,
+    /// Where progress events go ([`progress::for_stderr`] for a command line).
+    pub progress: Arc<dyn Reporter>,
+    /// `--model`: the gateway's provider for agents that talk to a model.
+    pub model: Option<Arc<crate::trial::model::ModelSetup>>,
+    /// `--judge`: grade each verified trial (None: not judged).
+    pub judge: Option<Arc<nab_judges::TrialGrader>>,
+}
+
+impl RunConfig {
+    /// A run of `nab` on the command line: as many trials at once as the engines have
+    /// slots, progress on stderr, not resumed, no model, no judge.
+    pub fn on_engines(
+        engines: Arc<EnginePool>,
+        image: String,
+        out_dir: PathBuf,
+        run_id: String,
+        max_attempts: u32,
+    ) -> RunConfig {
+        RunConfig {
+            jobs: engines.capacity(),
+            engines,
+            image,
+            out_dir,
+            run_id,
+            max_attempts,
+            resume: false,
+            progress: progress::for_stderr(),
+            model: None,
+            judge: None,
+        }
+    }
+}
+
+#[derive(Debug)]
+pub struct RunReport {
+    pub run_id: String,
+    /// Every record of the run, including those kept from before a resume.
+    pub records: Vec<TrialRecord>,
+    pub resumed: usize,
+    pub interrupted: bool,
+    /// Containers/volumes/quotas the end-of-run sweep still found (should be 0).
+    pub leftovers: usize,
+    /// Trials `--max-cost-usd` kept from starting (not recorded).
+    pub skipped: usize,
+    /// Engines lost during the run: `(name, why)`. Their trials were retried elsewhere.
+    pub lost_engines: Vec<(String, String)>,
+    /// Set when every engine was lost: the run stopped, and the trials not yet run are not
+    /// recorded (`--resume` runs them).
+    pub no_engine: Option<String>,
+    /// Set when the provider refused the run's configuration (a bad key, an unknown model):
+    /// the run stopped and no trial was scored on it ([`ProviderGuard`]).
+    pub provider_config: Option<String>,
+}
+
+/// How the scheduling of a run (or a sweep) ended, for the command line's last words.
+#[derive(Debug, Clone, Copy)]
+pub struct RunEnd<'a> {
+    /// Stopped by Ctrl-C.
+    pub interrupted: bool,
+    /// Engines lost on the way: `(name, why)`.
+    pub lost_engines: &'a [(String, String)],
+    /// Why it stopped when every engine was lost.
+    pub no_engine: Option<&'a str>,
+}
+
+impl RunReport {
+    /// How its scheduling ended.
+    pub fn end(&self) -> RunEnd<'_> {
+        RunEnd {
+            interrupted: self.interrupted,
+            lost_engines: &self.lost_engines,
+            no_engine: self.no_engine.as_deref(),
+        }
+    }
+}
+
+/// What every trial of one run shares; each attempt runs on the engine it leased
+/// ([`RunContext::on`]).
+#[derive(Clone)]
+pub struct RunContext {
+    pub engines: Arc<EnginePool>,
+    pub image: String,
+    pub run_id: String,
+    /// The run's model (`--model`), for agents that use the gateway.
+    pub model: Option<Arc<ModelSetup>>,
+    /// Stops the run when its provider refuses the configuration.
+    pub guard: Arc<ProviderGuard>,
+}
+
+impl RunContext {
+    /// The trial context of an attempt on `lease`'s engine.
+    pub fn on(&self, lease: &Lease) -> TrialContext {
+        TrialContext {
+            backend: lease.backend().clone(),
+            image: self.image.clone(),
+            run_id: self.run_id.clone(),
+            model: self.model.clone(),
+        }
+    }
+}
+
+/// How a trial's executor ended.
+#[derive(Debug)]
+pub(crate) enum Ended {
+    // Boxed: a record is large, and most values of a skip-heavy run are the small variants.
+    Record(Box<TrialRecord>),
+    /// Interrupted before it produced a record.
+    Dropped,
+    /// Not started: the cost limit was reached.
+    Skipped,
+}
+
+impl Ended {
+    /// Tells the reporter; returns the record, if any.
+    pub(crate) fn report(self, reporter: &dyn Reporter) -> Option<TrialRecord> {
+        match self {
+            Ended::Record(rec) => {
+                reporter.report(Progress::Trial(&rec));
+                Some(*rec)
+            }
+            Ended::Dropped => {
+                reporter.report(Progress::Dropped);
+                None
+            }
+            Ended::Skipped => {
+                reporter.report(Progress::Skipped);
+                None
+            }
+        }
+    }
+}
+
+/// Runs `trial` (an [`execute`] not yet started) unless `limit` was reached (then it is
+/// skipped, never polled), and adds what it spent to the limit's total before returning,
+/// i.e. before its slot is given to the next trial.
+pub(crate) async fn execute_within(
+    limit: Option<&CostLimit>,
+    trial: impl std::future::Future<Output = Option<TrialRecord>>,
+) -> Ended {
+    if let Some(l) = limit
+        && l.reached()
+    {
+        l.skip();
+        return Ended::Skipped;
+    }
+    match trial.await {
+        Some(rec) => {
+            if let Some(l) = limit {
+                l.add(rec.cost_usd);
+            }
+            Ended::Record(Box::new(rec))
+        }
+        None => Ended::Dropped,
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum RunError {
+    #[error("results file {path}: {message}")]
+    Results { path: PathBuf, message: String },
+    /// A second Ctrl-C: the run stopped at once, without waiting for its trials' cleanup
+    /// (said on stderr when it happened). The binary exits with [`crate::exit::INTERRUPTED`].
+    #[error("interrupted again: the run stopped without its cleanup")]
+    Abandoned,
+}
+
+/// A stable identity for resume: the same task, agent and trial index.
+fn key(task: &str, agent: &str, trial: u32) -> (String, String, u32) {
+    (task.to_owned(), agent.to_owned(), trial)
+}
+
+pub async fn run_jobs(
+    cfg: RunConfig,
+    jobs: Vec<Job>,
+    cancel: CancellationToken,
+) -> Result<RunReport, RunError> {
+    run_jobs_within(cfg, jobs, cancel, None).await
+}
+
+/// [`run_jobs`] under a spending limit (`--max-cost-usd`): once the trials' total cost
+/// reaches it, no new trial starts; running ones finish and are recorded.
+pub async fn run_jobs_within(
+    cfg: RunConfig,
+    jobs: Vec<Job>,
+    cancel: CancellationToken,
+    cost_limit: Option<Arc<CostLimit>>,
+) -> Result<RunReport, RunError> {
+    std::fs::create_dir_all(&cfg.out_dir).map_err(|e| RunError::Results {
+        path: cfg.out_dir.clone(),
+        message: e.to_string(),
+    })?;
+    let results_path = RunPaths::new(&cfg.out_dir).results();
+    let resume = if cfg.resume {
+        ResumeState::load(&results_path)?
+    } else {
+        ResumeState::fresh(&results_path)?
+    };
+    let run_id = resume.run_id.clone().unwrap_or(cfg.run_id.clone());
+    let mut file = ResultsFile::open_append(&results_path)?;
+
+    let done: std::collections::HashSet<_> = resume
+        .records
+        .iter()
+        .filter(|r| r.status != TrialStatus::Error)
+        .map(|r| key(&r.task_id, &r.agent, r.trial))
+        .collect();
+    let mut records: Vec<TrialRecord> = resume
+        .records
+        .into_iter()
+        .filter(|r| r.status != TrialStatus::Error)
+        .collect();
+    let resumed = records.len();
+    let pending: Vec<Job> = jobs
+        .into_iter()
+        .filter(|j| !done.contains(&key(j.task.id(), &j.agent.to_string(), j.trial)))
+        .collect();
+
+    let reporter = cfg.progress.clone();
+    reporter.report(Progress::Started {
+        pending: pending.len(),
+    });
+    let guard = Arc::new(ProviderGuard::new(cancel.clone()));
+    let ctx = RunContext {
+        engines: cfg.engines.clone(),
+        image: cfg.image.clone(),
+        run_id: run_id.clone(),
+        model: cfg.model.clone(),
+        guard: guard.clone(),
+    };
+    let limit = Arc::new(Semaphore::new(cfg.jobs.max(1)));
+    let (tx, mut rx) = mpsc::channel::<Ended>(pending.len().max(1));
+    let mut executors = tokio::task::JoinSet::new();
+    // Trials start in the order of `pending`: each executor asks for its permit only once
+    // the one before it has its own (the semaphore serves waiters first come, first
+    // served). Without this the runtime's polling order decides, and a `-j 1` run could
+    // start its last trial first (and `--max-cost-usd` skip the earlier ones).
+    let mut previous: Option<tokio::sync::oneshot::Receiver<()>> = None;
+    for job in pending {
+        let (ctx, limit, tx, cancel) = (ctx.clone(), limit.clone(), tx.clone(), cancel.clone());
+        let out_dir = cfg.out_dir.clone();
+        let max_attempts = cfg.max_attempts.max(1);
+        let judge = cfg.judge.clone();
+        let cost_limit = cost_limit.clone();
+        let (my_turn_done, next) = tokio::sync::oneshot::channel::<()>();
+        let turn = previous.replace(next);
+        executors.spawn(async move {
+            if let Some(turn) = turn {
+                // An error only means the one before stopped early: go on regardless.
+                tokio::select! {
+                    _ = turn => {}
+                    _ = cancel.cancelled() => return,
+                }
+            }
+            let permit = tokio::select! {
+                p = limit.acquire_owned() => p,
+                _ = cancel.cancelled() => return,
+            };
+            let _ = my_turn_done.send(());
+            // The cost is added before the permit goes: the next trial sees it.
+            let rec = execute_within(
+                cost_limit.as_deref(),
+                execute(
+                    &ctx,
+                    &job,
+                    &out_dir,
+                    max_attempts,
+                    judge.as_deref(),
+                    &cancel,
+                ),
+            )
+            .await;
+            drop(permit);
+            let _ = tx.send(rec).await;
+        });
+    }
+    drop(tx);
+
+    let mut interrupted = false;
+    let mut write_error = None;
+    loop {
+        tokio::select! {
+            msg = rx.recv() => match msg {
+                Some(ended) => {
+                    // A trial held back by the provider guard is written once a later
+                    // answer clears it.
+                    let released = guard.take_released();
+                    let rec = ended.report(reporter.as_ref());
+                    for rec in released.into_iter().chain(rec) {
+                        if let Err(e) = file.append(&rec) {
+                            write_error = Some(e);
+                            cancel.cancel();
+                        }
+                        records.push(rec);
+                    }
+                }
+                None => break,
+            },
+            _ = tokio::signal::ctrl_c() => {
+                if interrupted {
+                    // A second Ctrl-C: the user will not wait for the cleanup.
+                    // Returning drops the executors: their trials stop where they are.
+                    eprintln!("\ninterrupted again: exiting now; `nab clean --run {run_id}` removes what is left");
+                    return Err(RunError::Abandoned);
+                }
+                interrupted = true;
+                reporter.report(Progress::Interrupting);
+                eprintln!("\ninterrupted: stopping trials and removing their containers ...");
+                cancel.cancel();
+            }
+        }
+    }
+    while executors.join_next().await.is_some() {}
+    // Trials still held (too few 400s to call it the configuration) are scored as usual.
+    for rec in guard.finish() {
+        if let Err(e) = file.append(&rec) {
+            write_error.get_or_insert(e);
+        }
+        // Already counted on the progress bar when it was held back.
+        records.push(rec);
+    }
+    reporter.report(Progress::Finished);
+    let provider_config = guard.stopped();
+    interrupted |= cancel.is_cancelled() && provider_config.is_none();
+    // A safety net behind the per-trial cleanup: anything still labelled with this run.
+    let leftovers = cfg.engines.sweep(&format!("nab.run={run_id}")).await;
+    if let Some(e) = write_error {
+        return Err(e);
+    }
+    Ok(RunReport {
+        run_id,
+        records,
+        resumed,
+        interrupted,
+        leftovers,
+        skipped: cost_limit.as_ref().map_or(0, |l| l.skipped()),
+        lost_engines: cfg.engines.lost(),
+        no_engine: cfg.engines.all_lost(),
+        provider_config,
+    })
+}
+
+/// Runs one job with bounded retries for infrastructure errors. `None` when interrupted
+/// (the trial is not recorded, so `--resume` runs it again). `nab sweep` runs its trials
+/// through it too.
+pub(crate) async fn execute(
+    ctx: &RunContext,
+    job: &Job,
+    out_dir: &std::path::Path,
+    max_attempts: u32,
+    judge: Option<&nab_judges::TrialGrader>,
+    cancel: &CancellationToken,
+) -> Option<TrialRecord> {
+    let task = &job.task;
+    let mut rec = TrialRecord::new(
+        &ctx.run_id,
+        task.id(),
+        task.spec.category.as_str(),
+        job.trial,
+        &job.agent.to_string(),
+    );
+    rec.started_at = Some(nab_protocol::now_rfc3339());
+    // The record names its folder when it is not the trial index, so readers find it.
+    if job.dir_name != job.trial.to_string() {
+        rec.trial_dir = Some(job.dir_name.clone());
+    }
+    let dir = RunPaths::new(out_dir)
+        .trial(task.id(), &job.dir_name)
+        .path()
+        .to_owned();
+    let tj = TrialJob {
+        task: task.clone(),
+        agent: job.agent.clone(),
+        trial: job.trial,
+        dir,
+    };
+    // What the attempts before this one spent: the money is gone whether or not the
+    // attempt ended in an infrastructure error, so the record's cost covers them all.
+    let price = ctx.model.as_ref().and_then(|m| m.price.clone());
+    let transcript = tj.dir.join(nab_protocol::TRANSCRIPT_FILE);
+    let mut earlier: Option<f64> = None;
+    // The engine of the last attempt, kept for the next unless it was lost.
+    let mut kept: Option<Lease> = None;
+    for attempt in 1..=max_attempts {
+        let lease = match kept.take() {
+            Some(l) => l,
+            None => match ctx.engines.acquire(cancel).await {
+                Ok(l) => l,
+                Err(NoEngine::Cancelled) => return None,
+                // Never started: not recorded, so `--resume` runs it.
+                Err(NoEngine::AllLost(_)) if attempt == 1 => return None,
+                // The last attempt's error stands, and says why there is no other.
+                Err(e @ NoEngine::AllLost(_)) => {
+                    if let Some(err) = rec.error.as_mut() {
+                        err.push_str(&format!("; not retried: {e}"));
+                    }
+                    break;
+                }
+            },
+        };
+        rec.attempts = attempt;
+        if ctx.engines.names_engines() {
+            rec.engine = Some(lease.name().to_owned());
+        }
+        // An attempt that fails before its gateway starts must not price the last one's
+        // transcript again (the gateway also starts each attempt on a fresh file).
+        if attempt > 1 {
+            let _ = std::fs::remove_file(&transcript);
+        }
+        match run_trial(&ctx.on(&lease), &tj, cancel).await {
+            Ok(o) => {
+                // Judging needs no engine: its slot goes to the next trial.
+                drop(lease);
+                rec.status = if o.passed() {
+                    TrialStatus::Passed
+                } else {
+                    TrialStatus::Failed
+                };
+                rec.reward = if o.passed() { 1.0 } else { 0.0 };
+                rec.failure_reason = o.failure;
+                rec.tamper_flags = o.tamper_flags.clone();
+                rec.verdict_reachable = task.spec.verifier == crate::task::VerifierMode::Shared;
+                rec.tests_passed = o.tests_passed;
+                rec.tests_total = o.tests_total;
+                rec.verifier_passed = o.verifier_passed;
+                rec.compaction = o.compaction;
+                rec.exit_reason = Some(o.exit_reason);
+                rec.agent_exit_code = o.agent_exit_code;
+                rec.agent_s = o.agent_s;
+                rec.model_s = o.model_s;
+                rec.verify_s = o.verify_s;
+                rec.error = None;
+                rec.error_kind = None;
+                rec.violations.clear();
+                if let Some(m) = &o.metrics {
+                    m.apply(&mut rec);
+                }
+                rec.violations = o.violations.clone();
+                if let Some(e) = earlier {
+                    rec.cost_usd = Some((rec.cost_usd.unwrap_or(0.0) + e).min(f64::MAX));
+                }
+                if let Some(grader) = judge {
+                    rec.judges =
+                        judging::judge_trial(grader, task, &tj.dir, &rec.tamper_flags).await;
+                }
+                let answers = o.metrics.map(|m| m.provider).unwrap_or_default();
+                // Held back (or dropped) while the provider's 400s may be the configuration.
+                return ctx.guard.admit(rec, &answers);
+            }
+            Err(TrialError::Cancelled) => return None,
+            Err(TrialError::ProviderConfig(why)) => {
+                // Not recorded: the run stops, and `--resume` runs it after the fix.
+                ctx.guard.stop(why);
+                return None;
+            }
+            Err(e) => {
+                tracing::warn!(
+                    "{} {} trial {} attempt {attempt}: {e}",
+                    task.id(),
+                    job.agent,
+                    job.trial
+                );
+                rec.status = TrialStatus::Error;
+                rec.error = Some(format!("{e:#}"));
+                rec.error_kind = e.error_kind();
+                // A lost engine is no fault of the trial's: the next attempt goes to
+                // another engine at once (no backoff: it is not this engine's hiccup).
+                let engine_lost = !ctx.engines.check(&lease).await;
+                if engine_lost {
+                    rec.error = Some(format!("engine {} became unreachable: {e:#}", lease.name()));
+                    rec.error_kind = Some(nab_protocol::ErrorKind::Sandbox);
+                }
+                if let Some(p) = &price {
+                    let spent = attempt_cost(p, &transcript).await;
+                    earlier = Some((earlier.unwrap_or(0.0) + spent).min(f64::MAX));
+                    rec.cost_usd = earlier;
+                }
+                if !e.is_retryable() && !engine_lost {
+                    break;
+                }
+                if engine_lost {
+                    continue;
+                }
+                kept = Some(lease);
+                if attempt < max_attempts {
+                    let backoff = Duration::from_secs(2u64.pow(attempt.min(5)));
+                    tokio::select! {
+                        _ = tokio::time::sleep(backoff) => {}
+                        _ = cancel.cancelled() => return None,
+                    }
+                }
+            }
+        }
+    }
+    Some(rec)
+}
+
+/// What a failed attempt spent: its transcript's usage (the gateway's counts) at `price`.
+/// No transcript (the attempt failed before its gateway started) spent nothing; one that
+/// does not read is logged and counted as nothing.
+async fn attempt_cost(price: &nab_gateway::ModelPrice, transcript: &std::path::Path) -> f64 {
+    let path = transcript.to_owned();
+    let read = tokio::task::spawn_blocking(move || nab_gateway::metrics_from_file(&path)).await;
+    match read {
+        Ok(Ok(m)) => price.rate.cost(&m.usage()),
+        Ok(Err(e)) => {
+            tracing::warn!(
+                "{}: the failed attempt's cost is not counted: {e}",
+                transcript.display()
+            );
+            0.0
+        }
+        Err(e) => {
+            tracing::warn!("reading {}: {e}", transcript.display());
+            0.0
+        }
+    }
+}
+
+/// A run id that sorts by time: `20261130T040102Z-3f9a`.
+pub fn new_run_id() -> String {
+    let r: u16 = rand::random();
+    format!("{}-{r:04x}", chrono::Utc::now().format("%Y%m%dT%H%M%SZ"))
+}

@@ -1,0 +1,1041 @@
+//! One trial, end to end: agent container → copy the workspace out → fresh verifier.
+//! Every container, volume and disk quota it creates is recorded as it is created and
+//! removed on every path out (success, failure, infrastructure error, interruption).
+
+pub(crate) mod agent;
+pub(crate) mod canary;
+pub mod cost;
+pub(crate) mod expect;
+pub(crate) mod junit;
+pub(crate) mod llm;
+pub(crate) mod mcp_host;
+pub(crate) mod metrics;
+pub mod model;
+pub(crate) mod own_time;
+pub(crate) mod provider_answers;
+pub(crate) mod requirements;
+pub(crate) mod tamper;
+pub(crate) mod verify;
+
+pub use agent::AgentKind;
+
+use crate::env::sandbox::{
+    BindMount, ContainerId, ContainerSpec, ExecRequest, ExecUser, Labels, Lockdown, QuotaMount,
+    SANDBOX_UID, SandboxBackend, SandboxError, TmpfsMount, VERIFIER_UID, VolumeId, quota,
+};
+use crate::env::workspace::{self, Picks, Snapshot};
+use crate::task::{EXPECTED_CAP, Task, VerifierMode, VerifyStep};
+use agent::ModelMounts;
+use llm::LlmSession;
+use mcp_host::McpHost;
+use metrics::ModelMetrics;
+use model::ModelSetup;
+use nab_protocol::{AGENT_LOG_FILE, DIFF_FILE, TEST_IDS_FILE, TRANSCRIPT_FILE, VERIFY_LOG_FILE};
+use nab_protocol::{ErrorKind, FailureReason, SandboxExit};
+use requirements::Compaction;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use tokio_util::sync::CancellationToken;
+
+/// Bytes of agent output kept in agent.log.
+pub const AGENT_LOG_CAP: usize = 1024 * 1024;
+/// Largest workspace archive read back (it streams; nothing of it lands on disk).
+const WORKSPACE_LIMIT: u64 = 1024 * 1024 * 1024;
+/// Reading the final workspace and diffing it, off the async threads, must end by then.
+const POST_PROCESS_DEADLINE: Duration = Duration::from_secs(120);
+/// tmpfs sizes (MiB): /tmp in every container, /nab/verify in the verifier.
+const TMP_MB: i64 = 512;
+const VERIFY_SCRATCH_MB: i64 = 512;
+
+/// Shared by every trial of a run.
+#[derive(Clone)]
+pub struct TrialContext {
+    pub backend: Arc<dyn SandboxBackend>,
+    pub image: String,
+    pub run_id: String,
+    /// The run's model (`--model`), for agents that use the gateway.
+    pub model: Option<Arc<ModelSetup>>,
+}
+
+#[derive(Debug, Clone)]
+pub struct TrialJob {
+    pub task: Arc<Task>,
+    pub agent: AgentKind,
+    pub trial: u32,
+    /// `<out>/trials/<task>/<name>/`: agent.log, verify.log, diff.patch.
+    pub dir: PathBuf,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct TrialOutcome {
+    /// Why the trial failed; `None` is a pass. Everything the agent or its code can cause
+    /// ends here, never in a [`TrialError`].
+    pub failure: Option<FailureReason>,
+    pub tests_passed: Option<u32>,
+    pub tests_total: Option<u32>,
+    /// The hidden tests' own verdict (every verify step passed), apart from the
+    /// requirements and rule-breaking in `failure`; `None` when the verifier did not run.
+    pub verifier_passed: Option<bool>,
+    /// For a task that requires a compaction: whether the trial met that requirement.
+    pub compaction: Option<nab_protocol::CompactionCheck>,
+    pub exit_reason: SandboxExit,
+    pub agent_exit_code: Option<i64>,
+    /// Wall seconds of the agent phase.
+    pub agent_s: f64,
+    /// Of those, the seconds the trial's gateway waited for the model (agents with a model).
+    pub model_s: Option<f64>,
+    pub verify_s: f64,
+    /// For agents that used the gateway: tokens from its transcript, tools from the events.
+    pub metrics: Option<ModelMetrics>,
+    /// Protected workspace paths the agent's diff touched (see `tamper`).
+    pub tamper_flags: Vec<String>,
+    /// Requirements the trial broke (see `requirements`), for the record.
+    pub violations: Vec<String>,
+}
+
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum TrialError {
+    #[error("interrupted")]
+    Cancelled,
+    #[error(transparent)]
+    Sandbox(SandboxError),
+    #[error("the sandbox backend cannot run this trial: it lacks {0}")]
+    Unsupported(&'static str),
+    #[error(transparent)]
+    Plan(#[from] agent::PlanError),
+    #[error(transparent)]
+    Llm(#[from] llm::LlmError),
+    #[error(transparent)]
+    McpHost(#[from] mcp_host::McpHostError),
+    #[error("trial files in {dir}: {source}")]
+    Files {
+        dir: PathBuf,
+        source: std::io::Error,
+    },
+    /// The agent stopped because the model provider failed after the gateway's retries
+    /// (never the model's answer, never the agent's failure).
+    #[error("{0}")]
+    Provider(String),
+    /// The provider refused the run's configuration (a 401/403 for the key, a 404 for the
+    /// model or base URL): not the model's answer and not the agent's failure. Never
+    /// retried; the runner stops the run on it ([`crate::run::ProviderGuard`]).
+    #[error("{0}")]
+    ProviderConfig(String),
+    /// A replayed cassette had no answer for the agent's request: the agent's requests
+    /// changed. Infrastructure (the recording is stale), never retried (it would miss again).
+    #[error("{0}")]
+    ReplayMiss(String),
+    /// The task has an `environment:` but its image was not built before the run
+    /// (the CLI builds it; a library caller must call `image::ensure_suite_images`).
+    #[error(
+        "task {0} has an `environment:` but no image was built for it; build it first (`nab image build --tasks <dir>`)"
+    )]
+    NoTaskImage(String),
+}
+
+impl TrialOutcome {
+    pub fn passed(&self) -> bool {
+        self.failure.is_none()
+    }
+}
+
+impl TrialError {
+    /// Whether another attempt could end differently. A replay miss cannot: the same
+    /// agent sends the same request to the same cassette.
+    pub fn is_retryable(&self) -> bool {
+        !matches!(
+            self,
+            TrialError::ReplayMiss(_) | TrialError::NoTaskImage(_) | TrialError::ProviderConfig(_)
+        )
+    }
+
+    /// The kind of infrastructure fault, for the record's `error_kind`.
+    pub fn error_kind(&self) -> Option<ErrorKind> {
+        match self {
+            TrialError::Cancelled => None,
+            TrialError::Sandbox(_) | TrialError::Unsupported(_) => Some(ErrorKind::Sandbox),
+            TrialError::Provider(_) | TrialError::ProviderConfig(_) => Some(ErrorKind::Provider),
+            TrialError::ReplayMiss(_) => Some(ErrorKind::ReplayMiss),
+            TrialError::Plan(_)
+            | TrialError::Llm(_)
+            | TrialError::McpHost(_)
+            | TrialError::Files { .. }
+            | TrialError::NoTaskImage(_) => Some(ErrorKind::Harness),
+        }
+    }
+}
+
+impl From<SandboxError> for TrialError {
+    fn from(e: SandboxError) -> Self {
+        match e {
+            SandboxError::Cancelled => TrialError::Cancelled,
+            other => TrialError::Sandbox(other),
+        }
+    }
+}
+
+/// What must be removed when the trial ends, whichever way it ends.
+#[derive(Default)]
+struct Created {
+    containers: Vec<ContainerId>,
+    volumes: Vec<VolumeId>,
+    /// Disk quotas (workspace, /nab/out): removed last, once nothing binds them.
+    quotas: Vec<QuotaMount>,
+}
+
+pub async fn run_trial(
+    ctx: &TrialContext,
+    job: &TrialJob,
+    cancel: &CancellationToken,
+) -> Result<TrialOutcome, TrialError> {
+    let created = Mutex::new(Created::default());
+    // Cancellation ends the trial wherever it is, not only inside an exec: whatever the
+    // agent left behind (a FIFO, a huge workspace) cannot keep a step from being dropped.
+    // Blocking work already handed to a thread has its own deadline.
+    let result = tokio::select! {
+        r = run_inner(ctx, job, cancel, &created) => r,
+        _ = cancel.cancelled() => Err(TrialError::Cancelled),
+    };
+    let created = created.into_inner().unwrap_or_else(|p| p.into_inner());
+    // Cleanup is not cancellable: it must finish even after Ctrl-C. Each removal has a
+    // deadline, so an engine that hangs cannot keep the run from exiting (the end-of-run
+    // sweep and `nab clean` remove what is left).
+    for c in created.containers.iter().rev() {
+        match tokio::time::timeout(CLEANUP_DEADLINE, ctx.backend.destroy(c)).await {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => tracing::warn!("could not remove container {}: {e}", c.0),
+            Err(_) => tracing::warn!("removing container {} timed out", c.0),
+        }
+    }
+    for v in &created.volumes {
+        match tokio::time::timeout(CLEANUP_DEADLINE, ctx.backend.destroy_volume(v)).await {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => tracing::warn!("could not remove volume {}: {e}", v.0),
+            Err(_) => tracing::warn!("removing volume {} timed out", v.0),
+        }
+    }
+    for q in created.quotas {
+        let dir = q.dir().to_owned();
+        let removal = tokio::task::spawn_blocking(move || q.remove());
+        match tokio::time::timeout(CLEANUP_DEADLINE, removal).await {
+            Ok(Ok(Ok(()))) => {}
+            Ok(Ok(Err(e))) => tracing::warn!("{e}"),
+            Ok(Err(e)) => tracing::warn!("removing disk quota {}: {e}", dir.display()),
+            Err(_) => tracing::warn!("removing disk quota {} timed out", dir.display()),
+        }
+    }
+    result
+}
+
+/// Creates a `mb` MiB disk quota for `labels` and records it for removal; `None` when
+/// quotas are off (`NAB_DISK_QUOTA=off`).
+async fn make_quota(
+    created: &Mutex<Created>,
+    labels: Labels,
+    mb: i64,
+) -> Result<Option<QuotaMount>, TrialError> {
+    if !quota::enabled() {
+        return Ok(None);
+    }
+    let mb = u64::try_from(mb).unwrap_or(0);
+    let q = tokio::task::spawn_blocking(move || {
+        QuotaMount::create(
+            &quota::state_root(),
+            &labels,
+            mb,
+            crate::env::sandbox::SANDBOX_UID,
+        )
+    })
+    .await
+    .map_err(|e| TrialError::Sandbox(SandboxError::Io(std::io::Error::other(e))))?
+    .map_err(|e| TrialError::Sandbox(e.into()))?;
+    created
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .quotas
+        .push(q.clone());
+    Ok(Some(q))
+}
+
+/// Which of the trial's quotas the agent filled, as notes for agent.log.
+fn full_quotas(quotas: &[(&str, &Option<QuotaMount>)], mb: i64) -> Vec<String> {
+    quotas
+        .iter()
+        .filter_map(|(what, q)| {
+            let q = q.as_ref()?;
+            match q.is_full() {
+                Ok(true) => Some(format!(
+                    "[nab: {what} filled its disk quota of {mb} MiB (limits.disk_mb); writes past it failed]\n"
+                )),
+                Ok(false) => None,
+                Err(e) => {
+                    tracing::warn!("{e}");
+                    None
+                }
+            }
+        })
+        .collect()
+}
+
+/// How long one container or volume removal may take at the end of a trial.
+const CLEANUP_DEADLINE: Duration = Duration::from_secs(5);
+
+fn files_err(dir: &Path) -> impl FnOnce(std::io::Error) -> TrialError + '_ {
+    move |source| TrialError::Files {
+        dir: dir.to_owned(),
+        source,
+    }
+}
+
+/// Adds harness notes to the trial's agent.log.
+/// At most `cap + 1` bytes of `path` (enough to tell that it is longer than `cap`); a
+/// missing file reads as empty (the MCP host could not open it).
+fn read_capped(path: &Path, cap: usize) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let file = match std::fs::File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(e),
+    };
+    let mut bytes = Vec::new();
+    file.take(cap as u64 + 1).read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+fn append_log(dir: &Path, notes: &str) -> Result<(), TrialError> {
+    use std::io::Write;
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(dir.join(AGENT_LOG_FILE))
+        .and_then(|mut f| f.write_all(notes.as_bytes()))
+        .map_err(files_err(dir))
+}
+
+fn lockdown(task: &Task) -> Lockdown {
+    Lockdown {
+        cpus: task.spec.limits.cpus,
+        memory_mb: task.spec.limits.memory_mb,
+        pids: task.spec.limits.pids,
+        tmp_mb: TMP_MB,
+    }
+}
+
+/// What every phase of one trial shares.
+struct Scope<'a> {
+    ctx: &'a TrialContext,
+    job: &'a TrialJob,
+    cancel: &'a CancellationToken,
+    created: &'a Mutex<Created>,
+}
+
+impl Scope<'_> {
+    fn labels(&self, role: &str) -> Labels {
+        Labels {
+            run: self.ctx.run_id.clone(),
+            task: self.job.task.id().to_owned(),
+            trial: self.job.trial.to_string(),
+            role: role.to_owned(),
+        }
+    }
+
+    fn created(&self) -> std::sync::MutexGuard<'_, Created> {
+        self.created.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+/// The trial's image, and the task's workspace as the trial starts: its snapshot (to diff
+/// against) and its archive.
+struct Prepared {
+    image: String,
+    original: Snapshot,
+    tar: Vec<u8>,
+}
+
+/// The agent's container after it stopped, with what outlives it until the workspace is read.
+struct AgentRun<'a> {
+    container: ContainerId,
+    volume: VolumeId,
+    ws_quota: Option<QuotaMount>,
+    out_quota: Option<QuotaMount>,
+    session: Option<(&'a Arc<ModelSetup>, LlmSession)>,
+    /// The MCP servers' host, stopped; its socket folder is a bind source of the agent's
+    /// container, so it lives until that container is gone.
+    mcp: Option<McpHost>,
+    exit_reason: SandboxExit,
+    agent_exit_code: Option<i64>,
+    agent_s: f64,
+    model_s: Option<f64>,
+}
+
+/// What the agent left: its verdict so far, and what the verifier needs.
+struct Collected {
+    failure: Option<FailureReason>,
+    violations: Vec<String>,
+    compaction: Option<nab_protocol::CompactionCheck>,
+    tamper_flags: Vec<String>,
+    picks: Picks,
+    metrics: Option<ModelMetrics>,
+    volume: VolumeId,
+    exit_reason: SandboxExit,
+    agent_exit_code: Option<i64>,
+    agent_s: f64,
+    model_s: Option<f64>,
+}
+
+/// The verifier's findings.
+struct Verified {
+    failure: Option<FailureReason>,
+    tests_passed: Option<u32>,
+    tests_total: Option<u32>,
+    verify_s: f64,
+}
+
+impl Collected {
+    fn outcome(self, verified: Option<Verified>) -> TrialOutcome {
+        let verifier_passed = verified.as_ref().map(|v| v.failure.is_none());
+        let (v_failure, tests_passed, tests_total, verify_s) = match verified {
+            Some(v) => (v.failure, v.tests_passed, v.tests_total, v.verify_s),
+            None => (None, None, None, 0.0),
+        };
+        TrialOutcome {
+            // The agent's own rule-breaking outranks what the tests said.
+            failure: self.failure.or(v_failure),
+            tests_passed,
+            tests_total,
+            verifier_passed,
+            compaction: self.compaction,
+            exit_reason: self.exit_reason,
+            agent_exit_code: self.agent_exit_code,
+            agent_s: self.agent_s,
+            model_s: self.model_s,
+            verify_s,
+            metrics: self.metrics,
+            tamper_flags: self.tamper_flags,
+            violations: self.violations,
+        }
+    }
+}
+
+async fn run_inner(
+    ctx: &TrialContext,
+    job: &TrialJob,
+    cancel: &CancellationToken,
+    created: &Mutex<Created>,
+) -> Result<TrialOutcome, TrialError> {
+    let scope = Scope {
+        ctx,
+        job,
+        cancel,
+        created,
+    };
+    let prepared = prepare(&scope).await?;
+    let agent = agent_phase(&scope, &prepared.image, prepared.tar).await?;
+    let collected = collect(&scope, agent, prepared.original).await?;
+    if matches!(
+        collected.failure,
+        Some(FailureReason::WorkspaceTooLarge | FailureReason::DiskQuota)
+    ) {
+        // The verifier would have to take that workspace in: the verdict is already in.
+        return Ok(collected.outcome(None));
+    }
+    let verified = verify_phase(&scope, &prepared.image, &collected).await?;
+    Ok(collected.outcome(Some(verified)))
+}
+
+/// Checks the backend can run the trial, creates its folder, and packs the task's workspace.
+async fn prepare(scope: &Scope<'_>) -> Result<Prepared, TrialError> {
+    let dir = &scope.job.dir;
+    // This flow hands one workspace volume from the agent to a fresh verifier, mounts
+    // task folders from the host, and copies files as archives.
+    let caps = scope.ctx.backend.capabilities();
+    for (ok, what) in [
+        (caps.shared_volumes, "volumes shared between containers"),
+        (caps.bind_mounts, "host bind mounts"),
+        (caps.archive_copy, "archive copy"),
+    ] {
+        if !ok {
+            return Err(TrialError::Unsupported(what));
+        }
+    }
+    // A task with its own environment runs its own image, never the base in its place.
+    let task = &scope.job.task;
+    let image = match (&task.image, &task.spec.environment) {
+        (Some(i), _) => i.clone(),
+        (None, Some(_)) => return Err(TrialError::NoTaskImage(task.id().to_owned())),
+        (None, None) => scope.ctx.image.clone(),
+    };
+    std::fs::create_dir_all(dir).map_err(files_err(dir))?;
+    let ws_dir = task.workspace_dir();
+    let (original, tar) = tokio::task::spawn_blocking(move || {
+        Ok::<_, std::io::Error>((Snapshot::from_dir(&ws_dir)?, workspace::pack_dir(&ws_dir)?))
+    })
+    .await
+    .map_err(|e| files_err(dir)(std::io::Error::other(e)))?
+    .map_err(files_err(dir))?;
+    Ok(Prepared {
+        image,
+        original,
+        tar,
+    })
+}
+
+/// Runs the agent in its container on a fresh workspace volume, writes agent.log, and
+/// stops everything the agent started.
+async fn agent_phase<'a>(
+    scope: &Scope<'a>,
+    image: &str,
+    tar: Vec<u8>,
+) -> Result<AgentRun<'a>, TrialError> {
+    let (ctx, job, task, dir) = (scope.ctx, scope.job, &scope.job.task, &scope.job.dir);
+    // The workspace is a disk quota of its own (the verifier gets the same file system),
+    // and so is /nab/out: writes past them fail in the container, not on the host.
+    let disk_mb = task.spec.limits.disk_mb;
+    let ws_quota = make_quota(scope.created, scope.labels("workspace"), disk_mb).await?;
+    let volume = ctx
+        .backend
+        .create_volume(
+            &scope.labels("workspace"),
+            ws_quota.as_ref().map(|q| q.path()).as_deref(),
+        )
+        .await?;
+    scope.created().volumes.push(volume.clone());
+    // A gateway for agents that talk to a model; it lives until the agent has stopped.
+    let mut out_quota = None;
+    let session = match &ctx.model {
+        Some(m) if job.agent.uses_model(true) => {
+            out_quota = make_quota(scope.created, scope.labels("out"), disk_mb).await?;
+            let out = out_quota.as_ref().map(|q| q.path());
+            Some((
+                m,
+                LlmSession::start(m, task, &dir.join(TRANSCRIPT_FILE), out.as_deref()).await?,
+            ))
+        }
+        _ => None,
+    };
+    let mounts = session.as_ref().map(|(m, s)| ModelMounts {
+        socket: s.socket(),
+        out_dir: s.out_dir(),
+        nab_agent: m.nab_agent.as_deref(),
+        agent_model: &m.agent_model,
+    });
+    let mcp = start_mcp_servers(scope, image).await?;
+    let plan = job.agent.plan(
+        task,
+        mounts.as_ref(),
+        mcp.as_ref().map(|(h, _)| h.dir()).as_deref(),
+    )?;
+    // Python writes no byte code into the workspace: byte code there is a tamper flag, and
+    // an honest agent that runs the visible tests must not raise one.
+    let mut env = vec![
+        "HOME=/tmp".to_owned(),
+        "LANG=C.UTF-8".to_owned(),
+        "PYTHONDONTWRITEBYTECODE=1".to_owned(),
+    ];
+    env.extend(plan.env.iter().cloned());
+    let agent_spec = ContainerSpec {
+        image: image.to_owned(),
+        labels: scope.labels("agent"),
+        limits: lockdown(task),
+        workspace: Some(volume.clone()),
+        binds: plan.binds.clone(),
+        scratch_volumes: vec![],
+        tmpfs: vec![],
+        env: env.clone(),
+    };
+    let container = ctx.backend.create(&agent_spec).await?;
+    scope.created().containers.push(container.clone());
+    ctx.backend.copy_in(&container, "/workspace", tar).await?;
+
+    // An agent with a model is limited in its own time: the gateway's model time is not
+    // counted, up to the task's wall-clock cap (see `own_time_limit`).
+    let clock = session.as_ref().map(|(_, s)| s.model_clock());
+    let own_limit = Duration::from_secs_f64(task.spec.timeouts.agent_s);
+    let agent_started = Instant::now();
+    let (exit_reason, agent_exit_code) = match &plan.argv {
+        Some(argv) => {
+            let wall = match clock {
+                Some(_) => Duration::from_secs_f64(task.spec.timeouts.agent_wall_cap()),
+                None => own_limit,
+            };
+            let req = ExecRequest {
+                argv: argv.clone(),
+                user: ExecUser::Sandbox,
+                env,
+                workdir: "/workspace".into(),
+                timeout: wall,
+                output_cap: AGENT_LOG_CAP,
+            };
+            let exec = ctx.backend.exec(&container, &req, scope.cancel);
+            let (out, own_out) = match &clock {
+                Some(c) => {
+                    own_time::limit(exec, c, agent_started, own_limit, || {
+                        ctx.backend.kill(&container)
+                    })
+                    .await?
+                }
+                None => (exec.await?, false),
+            };
+            let mut log = out.output.to_text();
+            let reason = if own_out {
+                log.push_str(&format!(
+                    "[nab: agent killed at its {:.0} s limit of its own time ({:.1} s waiting for the model not counted)]\n",
+                    task.spec.timeouts.agent_s,
+                    clock.as_ref().map_or(0.0, |c| c.total().as_secs_f64())
+                ));
+                SandboxExit::Timeout
+            } else if out.timed_out {
+                log.push_str(&match clock {
+                    Some(_) => format!(
+                        "[nab: agent killed at the {:.0} s wall-clock cap of its phase (timeouts.agent_wall_s), model time included]\n",
+                        wall.as_secs_f64()
+                    ),
+                    None => format!(
+                        "[nab: agent killed at its {:.0} s deadline]\n",
+                        task.spec.timeouts.agent_s
+                    ),
+                });
+                SandboxExit::Timeout
+            } else if out.exit_code == Some(137) {
+                SandboxExit::Killed
+            } else {
+                SandboxExit::Exited
+            };
+            std::fs::write(dir.join(AGENT_LOG_FILE), log).map_err(files_err(dir))?;
+            (reason, out.exit_code)
+        }
+        None => {
+            std::fs::write(
+                dir.join(AGENT_LOG_FILE),
+                "[nab: null agent: nothing was run]\n",
+            )
+            .map_err(files_err(dir))?;
+            (SandboxExit::Exited, None)
+        }
+    };
+    let agent_s = agent_started.elapsed().as_secs_f64();
+    let model_s = clock.map(|c| c.total().as_secs_f64().min(agent_s));
+    // Stop everything the agent started before reading its workspace.
+    ctx.backend.kill(&container).await?;
+    let mcp = match mcp {
+        Some((mut host, sidecar)) => {
+            host.stop().await;
+            ctx.backend.kill(&sidecar).await?;
+            Some(host)
+        }
+        None => None,
+    };
+    Ok(AgentRun {
+        container,
+        volume,
+        ws_quota,
+        out_quota,
+        session,
+        mcp,
+        exit_reason,
+        agent_exit_code,
+        agent_s,
+        model_s,
+    })
+}
+
+/// The task's MCP servers (`mcp_servers:`): their sidecar container, which alone holds
+/// the task's `mcp/` folder, and the host's sockets the agent reaches them by.
+async fn start_mcp_servers(
+    scope: &Scope<'_>,
+    image: &str,
+) -> Result<Option<(McpHost, ContainerId)>, TrialError> {
+    let (ctx, task, dir) = (scope.ctx, &scope.job.task, &scope.job.dir);
+    if task.spec.mcp_servers.is_empty() {
+        return Ok(None);
+    }
+    let spec = ContainerSpec {
+        image: image.to_owned(),
+        labels: scope.labels("mcp"),
+        limits: lockdown(task),
+        workspace: None,
+        binds: vec![BindMount {
+            host: task.mcp_dir(),
+            container: "/nab/mcp".into(),
+            read_only: true,
+        }],
+        scratch_volumes: vec![],
+        tmpfs: vec![],
+        env: vec!["HOME=/tmp".to_owned(), "LANG=C.UTF-8".to_owned()],
+    };
+    let sidecar = ctx.backend.create(&spec).await?;
+    scope.created().containers.push(sidecar.clone());
+    let host = McpHost::start(
+        ctx.backend.clone(),
+        sidecar.clone(),
+        &task.spec.mcp_servers,
+        dir,
+    )?;
+    Ok(Some((host, sidecar)))
+}
+
+/// Takes in what the agent left: the quotas it filled, its workspace (diff.patch, tamper
+/// flags, expected files), then the gateway's transcript and events (metrics).
+async fn collect(
+    scope: &Scope<'_>,
+    agent: AgentRun<'_>,
+    original: Snapshot,
+) -> Result<Collected, TrialError> {
+    let (task, dir) = (&scope.job.task, &scope.job.dir);
+    let disk_mb = task.spec.limits.disk_mb;
+    let full = full_quotas(
+        &[
+            ("the workspace", &agent.ws_quota),
+            ("/nab/out", &agent.out_quota),
+        ],
+        disk_mb,
+    );
+    let ws_full = agent
+        .ws_quota
+        .as_ref()
+        .is_some_and(|q| q.is_full().unwrap_or(false));
+    if !full.is_empty() {
+        append_log(dir, &full.concat())?;
+    }
+    let (mut failure, tamper_flags, picks) =
+        read_workspace(scope, &agent.container, original, ws_full, !full.is_empty()).await?;
+    scope.ctx.backend.destroy(&agent.container).await?;
+    drop(agent.mcp);
+    // The gateway and /nab/out outlive the agent's container: Docker needs every bind
+    // source to exist while it copies the workspace out.
+    let metrics = match agent.session {
+        Some((m, s)) => Some(model_metrics(scope, m, s, agent.exit_reason, &mut failure).await?),
+        None => None,
+    };
+    // The cassette has no answer for a request the agent made: the agent stopped on a
+    // stale recording, and scoring its half-done workspace would report the recording's
+    // age as a regression.
+    if let Some(why) = metrics.as_ref().and_then(|m| m.replay_miss.clone()) {
+        return Err(TrialError::ReplayMiss(why));
+    }
+    // The provider refused the run's key or model: nothing the agent did is being scored.
+    if let Some(why) = metrics.as_ref().and_then(|m| m.provider.config.clone()) {
+        return Err(TrialError::ProviderConfig(why));
+    }
+    // The provider failed and the agent stopped on it: verifying the half-done workspace
+    // would score the provider, not the agent.
+    if let Some(why) = metrics.as_ref().and_then(|m| m.provider_failure.clone()) {
+        return Err(TrialError::Provider(why));
+    }
+    // A requirement the records do not show (a tool call no server served, a compaction
+    // no session shows) fails the trial, whatever the tests say.
+    let served = if task.spec.required_tool_calls.is_empty() {
+        Vec::new()
+    } else {
+        requirements::read_served(dir).map_err(|e| TrialError::Files {
+            dir: dir.clone(),
+            source: std::io::Error::other(e.to_string()),
+        })?
+    };
+    // Judged for nab-agent, and for any agent whose events claim a compaction (the claim is
+    // checked against the summaries the gateway answered); other agents are scored on their
+    // answers.
+    let compaction = match (&scope.job.agent, &metrics) {
+        (AgentKind::NabAgent, Some(m)) => Compaction::Judged(m.missing_compaction.clone()),
+        (_, Some(m)) if m.claims_compaction => Compaction::Judged(m.missing_compaction.clone()),
+        _ => {
+            if task
+                .spec
+                .agent
+                .as_ref()
+                .is_some_and(|a| a.requires_compaction.is_some())
+            {
+                append_log(
+                    dir,
+                    "[nab: the task's requires_compaction is a requirement on nab-agent's context management; it is not judged for this agent, whose answers decide]\n",
+                )?;
+            }
+            Compaction::NotJudged
+        }
+    };
+    let compaction_check = task
+        .spec
+        .agent
+        .as_ref()
+        .is_some_and(|a| a.requires_compaction.is_some())
+        .then(|| compaction.check());
+    let unmet = requirements::check(task, &served, compaction);
+    if let Some(f) = unmet.failure {
+        failure.get_or_insert(f);
+    }
+    Ok(Collected {
+        failure,
+        violations: unmet.violations,
+        compaction: compaction_check,
+        tamper_flags,
+        picks,
+        metrics,
+        volume: agent.volume,
+        exit_reason: agent.exit_reason,
+        agent_exit_code: agent.agent_exit_code,
+        agent_s: agent.agent_s,
+        model_s: agent.model_s,
+    })
+}
+
+/// Copies the agent's workspace out and diffs it against the original, writing diff.patch.
+/// Returns the failure so far (a full quota, a workspace too large or unreadable), the
+/// tamper flags and the files `expect_file` steps compare.
+async fn read_workspace(
+    scope: &Scope<'_>,
+    agent_c: &ContainerId,
+    original: Snapshot,
+    ws_full: bool,
+    quota_full: bool,
+) -> Result<(Option<FailureReason>, Vec<String>, Picks), TrialError> {
+    let (task, dir) = (&scope.job.task, &scope.job.dir);
+    // The archive streams into a parser on a blocking thread (nothing of it lands on the
+    // host's disk); the diff is computed there too. Both are the agent's data, so both
+    // have a deadline.
+    // The loader checked the globs; a failure here would be a harness defect.
+    let protected =
+        crate::task::Protected::new(&task.spec.protected).map_err(|e| TrialError::Files {
+            dir: task.dir.clone(),
+            source: std::io::Error::other(e.to_string()),
+        })?;
+    // The files `expect_file` steps compare come from this same archive: the workspace as
+    // the agent left it, before any verify step (whose code could rewrite it) ran.
+    let mut picks = Picks::new(
+        task.spec.verify.iter().filter_map(|s| match s {
+            VerifyStep::ExpectFile(f) => Some(f.path.as_str()),
+            _ => None,
+        }),
+        EXPECTED_CAP,
+    );
+    let (tx, rx) = tokio::sync::mpsc::channel(16);
+    let reader = tokio::task::spawn_blocking(move || {
+        Snapshot::from_tar_picking(
+            std::io::BufReader::new(crate::env::sandbox::ChunkReader::new(rx)),
+            &mut picks,
+        )
+        .map(|after| {
+            let patch = workspace::diff(&original, &after);
+            let flags = tamper::touched(&protected, &original, &after);
+            (after, patch, flags, picks)
+        })
+    });
+    // The agent decides how large its workspace is (sparse files included: the archive
+    // holds them at full size), so a workspace over the limit is its failure.
+    let post_deadline = tokio::time::Instant::now() + POST_PROCESS_DEADLINE;
+    let copied = if ws_full {
+        // The verdict is in; reading a full quota back would only cost time.
+        drop(tx);
+        Ok(Ok(()))
+    } else {
+        tokio::time::timeout_at(
+            post_deadline,
+            scope
+                .ctx
+                .backend
+                .copy_out(agent_c, "/workspace", tx, WORKSPACE_LIMIT),
+        )
+        .await
+    };
+    let read = tokio::time::timeout_at(post_deadline, reader).await;
+    let mut failure = match copied {
+        // Out of time: the reader below reports it.
+        Ok(Ok(())) | Err(_) => None,
+        Ok(Err(SandboxError::TooLarge { limit })) => {
+            append_log(
+                dir,
+                &format!(
+                    "[nab: the workspace is larger than {limit} bytes (sparse files count at their full size); not verified]\n"
+                ),
+            )?;
+            Some(FailureReason::WorkspaceTooLarge)
+        }
+        Ok(Err(e)) => return Err(e.into()),
+    };
+    if quota_full {
+        failure = Some(FailureReason::DiskQuota);
+    }
+    let mut tamper_flags = Vec::new();
+    let mut picks = Picks::default();
+    if failure.is_none() {
+        let why = match read {
+            Ok(Ok(Ok((_, patch, flags, picked)))) => {
+                std::fs::write(dir.join(DIFF_FILE), patch).map_err(files_err(dir))?;
+                tamper_flags = flags;
+                picks = picked;
+                None
+            }
+            Ok(Ok(Err(e))) => Some(format!("the workspace archive could not be read: {e}")),
+            Ok(Err(e)) => return Err(files_err(dir)(std::io::Error::other(e))),
+            Err(_) => Some(format!(
+                "copying, reading and diffing the workspace took longer than {} s",
+                POST_PROCESS_DEADLINE.as_secs()
+            )),
+        };
+        if let Some(why) = why {
+            append_log(dir, &format!("[nab: {why}]\n"))?;
+            failure = Some(FailureReason::BadAgentOutput);
+        }
+    }
+    Ok((failure, tamper_flags, picks))
+}
+
+/// Stops the gateway and computes the model metrics from its transcript and the agent's
+/// events; lines the agent made unreadable fail the trial (`failure`) and go to agent.log.
+async fn model_metrics(
+    scope: &Scope<'_>,
+    m: &ModelSetup,
+    s: LlmSession,
+    exit_reason: SandboxExit,
+    failure: &mut Option<FailureReason>,
+) -> Result<ModelMetrics, TrialError> {
+    let (task, dir) = (&scope.job.task, &scope.job.dir);
+    let out = s.finish(dir).await?;
+    // The transcript is written by the gateway, but every line holds what the
+    // agent sent: a line that does not read back is the agent's doing.
+    // Read as a stream, without the requests (each repeats the whole history).
+    let transcript = match nab_protocol::read_without_requests(&dir.join(TRANSCRIPT_FILE)) {
+        Ok(read) => read.records,
+        Err(e @ nab_protocol::JsonlError::Line { .. }) => {
+            append_log(dir, &format!("[nab: transcript: {e}]\n"))?;
+            failure.get_or_insert(FailureReason::BadAgentOutput);
+            Vec::new()
+        }
+        Err(e) => {
+            return Err(TrialError::Files {
+                dir: dir.clone(),
+                source: std::io::Error::other(e.to_string()),
+            });
+        }
+    };
+    if out.unreadable.is_some() || !out.bad_event_lines.is_empty() {
+        failure.get_or_insert(FailureReason::BadAgentOutput);
+    }
+    let mut metrics = ModelMetrics::compute(
+        &m.spec,
+        &transcript,
+        &out.events,
+        exit_reason == SandboxExit::Timeout,
+    );
+    if let Some(tier) = task.spec.agent.as_ref().and_then(|a| a.requires_compaction) {
+        // Summary requests the gateway answered, to check the agent's summarize events by.
+        let path = dir.join(nab_protocol::TRANSCRIPT_FILE);
+        let answered =
+            tokio::task::spawn_blocking(move || nab_protocol::answered_summary_requests(&path))
+                .await
+                .map_err(|e| files_err(dir)(std::io::Error::other(e)))?
+                // A line that does not read back was already the agent's `bad_agent_output`.
+                .map_or(0, |seqs| seqs.len());
+        metrics.missing_compaction = metrics::missing_compaction(tier, &out.events, answered);
+        metrics.claims_compaction = out
+            .events
+            .iter()
+            .any(|e| matches!(e.kind, nab_protocol::EventKind::Compaction { .. }));
+    }
+    metrics.cost_usd = cost::trial_cost(m.price.as_ref(), &metrics.usage());
+    // The gateway's own count also has the refusals past the transcript's cap.
+    metrics.refused_requests = metrics.refused_requests.max(out.refused_requests);
+    let mut notes = String::new();
+    if let Some(why) = &out.unreadable {
+        notes.push_str(&format!("[nab: events.jsonl: {why}]\n"));
+    }
+    for bad in &out.bad_event_lines {
+        notes.push_str(&format!("[nab: events.jsonl: ignored a line: {bad}]\n"));
+    }
+    if let Some(n) = &metrics.exit_reason_note {
+        notes.push_str(&format!("[nab: {n}]\n"));
+    }
+    if !notes.is_empty() {
+        append_log(dir, &notes)?;
+    }
+    Ok(metrics)
+}
+
+/// A fresh container runs the verify steps on the agent's workspace; nothing the agent ran
+/// survives into it. Writes verify.log and the test ids.
+async fn verify_phase(
+    scope: &Scope<'_>,
+    image: &str,
+    collected: &Collected,
+) -> Result<Verified, TrialError> {
+    let (ctx, task, dir) = (scope.ctx, &scope.job.task, &scope.job.dir);
+    // The hidden tests go in as this trial's copy with canaries planted under names drawn
+    // here, on the host, after the agent has stopped; see `verify::stage` for who owns what.
+    let shared = task.spec.verifier == VerifierMode::Shared;
+    let canary = canary::Canary::random(!shared);
+    let tests_dir = task.tests_dir();
+    let planted = canary.files();
+    // The MCP servers' record, written by the host from what they answered (see
+    // `mcp_host`), for the hidden tests to replay.
+    let record =
+        (!task.spec.mcp_servers.is_empty()).then(|| dir.join(nab_protocol::MCP_CALLS_FILE));
+    let nab_tree = tokio::task::spawn_blocking(move || {
+        let record = match record {
+            Some(path) => Some(read_capped(&path, mcp_host::RECORD_CAP)?),
+            None => None,
+        };
+        verify::stage::pack(&tests_dir, &planted, shared, record.as_deref())
+    })
+    .await
+    .map_err(|e| files_err(&task.tests_dir())(std::io::Error::other(e)))?
+    .map_err(files_err(&task.tests_dir()))?;
+    let verify_spec = ContainerSpec {
+        image: image.to_owned(),
+        labels: scope.labels("verify"),
+        limits: lockdown(task),
+        workspace: Some(collected.volume.clone()),
+        binds: vec![],
+        scratch_volumes: vec!["/nab".into()],
+        tmpfs: vec![
+            if shared {
+                TmpfsMount::shared(verify::stage::SCRATCH, VERIFY_SCRATCH_MB)
+            } else {
+                TmpfsMount {
+                    path: verify::stage::SCRATCH.into(),
+                    mb: VERIFY_SCRATCH_MB,
+                    uid: VERIFIER_UID,
+                    mode: 0o700,
+                }
+            },
+            TmpfsMount {
+                path: verify::stage::RPC.into(),
+                mb: 1,
+                uid: SANDBOX_UID,
+                mode: 0o755,
+            },
+        ],
+        env: vec!["HOME=/tmp".into(), "LANG=C.UTF-8".into()],
+    };
+    let verify_started = Instant::now();
+    let verifier = ctx.backend.create(&verify_spec).await?;
+    scope.created().containers.push(verifier.clone());
+    let v = verify::run_steps(
+        ctx.backend.as_ref(),
+        &verifier,
+        task,
+        verify::Inputs {
+            nab_tree,
+            picks: &collected.picks,
+            canary: &canary,
+        },
+        scope.cancel,
+    )
+    .await?;
+
+    let verify_s = verify_started.elapsed().as_secs_f64();
+    std::fs::write(dir.join(VERIFY_LOG_FILE), &v.log).map_err(files_err(dir))?;
+    // The ids the reports listed (canary left out), sorted: `nab validate` pins the
+    // oracle's in tests.lock.
+    let mut ids = v.test_ids.clone();
+    ids.sort();
+    ids.dedup();
+    let ids = serde_json::to_string_pretty(&ids).map_err(|e| files_err(dir)(e.into()))?;
+    std::fs::write(dir.join(TEST_IDS_FILE), ids + "\n").map_err(files_err(dir))?;
+    Ok(Verified {
+        failure: v.failure,
+        tests_passed: v.tests_passed,
+        tests_total: v.tests_total,
+        verify_s,
+    })
+}
