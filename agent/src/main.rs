@@ -74,7 +74,7 @@ struct RunArgs {
 }
 
 fn main() -> ExitCode {
-    nab_protocol::init_logging();
+    nab_protocol::logging::init();
     let cli = Cli::parse();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)

@@ -24,7 +24,7 @@ fn main() -> ExitCode {
 }
 
 async fn run() -> ExitCode {
-    nab_protocol::init_logging();
+    nab_protocol::logging::init();
     let cli = cli::Cli::parse();
     match cli.run().await {
         Ok(code) => code,

@@ -20,14 +20,14 @@
 //!
 //! The modules are private; what other crates use is re-exported below, item by item,
 //! among them the command-line surface of `cli` (`clap::Args` and a `run` per subcommand:
-//! [`JudgeArgs`] and [`run_judge`], [`PairwiseArgs`] and [`run_compare`], [`ReviewArgs`]
-//! and [`run_review`]).
+//! [`JudgeArgs`] and [`cli::judge::run`], [`PairwiseArgs`] and [`cli::compare::run`],
+//! [`ReviewArgs`] and [`cli::review::run`]).
 //!
 //! Models are reached only through the [`JudgeModel`] trait; the harness implements
 //! it with its gateway providers.
 
 mod answer_schema;
-mod cli;
+pub mod cli;
 mod combine;
 mod diff_budget;
 mod error;
@@ -52,11 +52,11 @@ mod window;
 mod hash;
 
 pub use cli::JudgeOpts;
-pub use cli::compare::{CompareSummary, PairwiseArgs, judge_pairs, run as run_compare};
-pub use cli::judge::{JudgeArgs, run as run_judge};
+pub use cli::compare::{CompareSummary, PairwiseArgs, judge_pairs};
+pub use cli::judge::JudgeArgs;
 pub use cli::review::{
     ReviewArgs, ReviewCommand, ReviewExportArgs, ReviewImportArgs, ReviewOutcome,
-    ReviewPairwiseExportArgs, SampleArgs, run as run_review,
+    ReviewPairwiseExportArgs, SampleArgs,
 };
 
 pub use answer_schema::pairwise_schema;

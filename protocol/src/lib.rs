@@ -31,7 +31,7 @@ mod events;
 mod files;
 mod json;
 mod jsonl;
-mod logging;
+pub mod logging;
 mod mcp;
 mod role;
 mod run;
@@ -45,7 +45,6 @@ mod versioned;
 
 pub use events::{CompactionTier, Event, EventKind, ExitReason, ToolStatus};
 pub use files::{JsonlAppender, WriteError, write_atomic, write_json_atomic, write_jsonl_atomic};
-pub use logging::init as init_logging;
 pub use mcp::{MAX_RESULT_TEXT, MCP_CALL_VERSION, McpCall};
 // The run folder: every file name, the typed run.json and pairwise verdict, the loader.
 pub use run::{
@@ -74,8 +73,8 @@ pub use trial::{
     TrialRecord, TrialStatus, VetoVerdict,
 };
 pub use upstream::{
-    HttpVerdict, cap as cap_text, classify_status, error_message as upstream_error_message,
-    is_context_overflow, is_validation_error,
+    HttpVerdict, cap_text, classify_status, is_context_overflow, is_validation_error,
+    upstream_error_message,
 };
 
 pub use json::to_sorted_string;

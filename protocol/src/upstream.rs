@@ -76,7 +76,7 @@ pub const MESSAGE_LIMIT: usize = 2000;
 /// OpenAI/Ollama/llama.cpp/DeepSeek/Kimi/GLM `{"error": {"message": …}}`, vLLM's
 /// top-level `{"message": …}`, FastAPI's `{"detail": "…"}` or `{"detail": [{"loc", "msg"}]}`,
 /// `{"error": "…"}`; otherwise the text itself. At most [`MESSAGE_LIMIT`] characters.
-pub fn error_message(body: &str) -> String {
+pub fn upstream_error_message(body: &str) -> String {
     let text = match serde_json::from_str::<Value>(body.trim()) {
         Ok(v) => message_of(&v).unwrap_or_else(|| body.trim().to_owned()),
         Err(_) => body.trim().to_owned(),
@@ -86,7 +86,7 @@ pub fn error_message(body: &str) -> String {
     } else {
         text
     };
-    cap(&text, MESSAGE_LIMIT)
+    cap_text(&text, MESSAGE_LIMIT)
 }
 
 fn message_of(v: &Value) -> Option<String> {
@@ -138,7 +138,7 @@ fn message_of(v: &Value) -> Option<String> {
 }
 
 /// The first `limit` characters of `text`, marked when cut.
-pub fn cap(text: &str, limit: usize) -> String {
+pub fn cap_text(text: &str, limit: usize) -> String {
     match text.char_indices().nth(limit) {
         Some((at, _)) => format!("{}… [{} more bytes]", &text[..at], text.len() - at),
         None => text.to_owned(),
@@ -217,22 +217,25 @@ mod tests {
 
     #[test]
     fn messages_come_out_of_every_shape() {
-        assert!(error_message(PYDANTIC_500).starts_with("7 validation errors"));
+        assert!(upstream_error_message(PYDANTIC_500).starts_with("7 validation errors"));
         assert_eq!(
-            error_message(FASTAPI_422),
+            upstream_error_message(FASTAPI_422),
             "1 validation error(s): body.messages.2.content: Input should be a valid string"
         );
-        assert!(error_message(VLLM_400).starts_with("\"auto\" tool choice requires"));
+        assert!(upstream_error_message(VLLM_400).starts_with("\"auto\" tool choice requires"));
         assert_eq!(
-            error_message(OLLAMA_400),
+            upstream_error_message(OLLAMA_400),
             "invalid message content type: <nil>"
         );
-        assert_eq!(error_message(r#"{"error":"plain"}"#), "plain");
-        assert_eq!(error_message(r#"{"detail":"Not Found"}"#), "Not Found");
-        assert_eq!(error_message("  text page \n"), "text page");
-        assert_eq!(error_message(""), "(empty body)");
+        assert_eq!(upstream_error_message(r#"{"error":"plain"}"#), "plain");
+        assert_eq!(
+            upstream_error_message(r#"{"detail":"Not Found"}"#),
+            "Not Found"
+        );
+        assert_eq!(upstream_error_message("  text page \n"), "text page");
+        assert_eq!(upstream_error_message(""), "(empty body)");
         let long = "x".repeat(MESSAGE_LIMIT + 10);
-        let got = error_message(&long);
+        let got = upstream_error_message(&long);
         assert!(got.ends_with("… [10 more bytes]"), "{got}");
     }
 

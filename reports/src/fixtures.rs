@@ -50,12 +50,12 @@ impl SynthSpec {
     }
 }
 
-pub fn task_id(i: usize) -> String {
+pub fn synth_task_id(i: usize) -> String {
     format!("task-{i:02}-{}", CATEGORIES[i % CATEGORIES.len()])
 }
 
 /// Trial records: each task has its own pass probability, spread from 0 to 1.
-pub fn records(spec: &SynthSpec) -> Vec<TrialRecord> {
+pub fn synth_records(spec: &SynthSpec) -> Vec<TrialRecord> {
     let mut rng = ChaCha8Rng::seed_from_u64(spec.seed);
     let mut out = Vec::new();
     for i in 0..spec.tasks {
@@ -67,7 +67,7 @@ pub fn records(spec: &SynthSpec) -> Vec<TrialRecord> {
         for t in 0..spec.trials {
             let mut r = TrialRecord::new(
                 &spec.run_id,
-                &task_id(i),
+                &synth_task_id(i),
                 CATEGORIES[i % CATEGORIES.len()],
                 t,
                 &spec.agent,
@@ -150,13 +150,17 @@ fn judge(rng: &mut ChaCha8Rng) -> JudgeRecord {
 
 /// Writes `records` as a run directory: results.jsonl, run.json, a tasks folder with
 /// instructions, and (if `spec.artifacts`) every trial's folder.
-pub fn write_run(dir: &Path, spec: &SynthSpec, records: &[TrialRecord]) -> std::io::Result<()> {
+pub fn write_synth_run(
+    dir: &Path,
+    spec: &SynthSpec,
+    records: &[TrialRecord],
+) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)?;
     let paths = RunPaths::new(dir);
     nab_protocol::write_jsonl_atomic(&paths.results(), records).map_err(std::io::Error::other)?;
     let tasks_dir = dir.join("tasks");
     for i in 0..spec.tasks {
-        let instruction = instruction_path(&tasks_dir, &task_id(i));
+        let instruction = instruction_path(&tasks_dir, &synth_task_id(i));
         if let Some(t) = instruction.parent() {
             std::fs::create_dir_all(t)?;
         }
@@ -164,7 +168,7 @@ pub fn write_run(dir: &Path, spec: &SynthSpec, records: &[TrialRecord]) -> std::
             instruction,
             format!(
                 "# {}\n\nThe function `paginate` in `src/app.py` drops the last item of each page.\nFix it so every item appears exactly once. Do not change the tests.\n",
-                task_id(i)
+                synth_task_id(i)
             ),
         )?;
     }

@@ -13,10 +13,14 @@
 //! - `cli`: the `nab report | compare | gate` subcommands, as `clap::Args` + `run`.
 //! - `finish`: what the runner calls at the end of `nab run`.
 //!
-//! Every module is private; the items other crates use are re-exported below, one by one
-//! (the synthetic-run fixtures only with the `test-support` feature).
+//! The subcommands (`cli::report`, `cli::compare`, `cli::gate`, `cli::leaderboard`: a
+//! `clap::Args` and a `run` each), the gate, the leaderboard, the number formats and the
+//! end-of-run summary are public areas, reached by path (`nab_reports::cli::gate::run`,
+//! `nab_reports::leaderboard::build`); the other modules are private, and the items other
+//! crates use most are re-exported below by their own names (the synthetic-run fixtures only
+//! with the `test-support` feature).
 
-mod cli;
+pub mod cli;
 mod compaction;
 mod compare;
 mod error;
@@ -24,10 +28,10 @@ mod finish;
 #[cfg(any(test, feature = "test-support"))]
 mod fixtures;
 pub mod format;
-mod gate;
+pub mod gate;
 mod html;
 mod judge_summary;
-mod leaderboard;
+pub mod leaderboard;
 mod mde;
 mod output;
 mod pairwise;
@@ -41,19 +45,9 @@ mod summary;
 mod table;
 mod trial;
 
-pub use cli::compare::run as run_compare;
-pub use cli::gate::{evaluate as evaluate_gate_run, run as run_gate, write as write_gate_outputs};
-pub use cli::leaderboard::{run as run_leaderboard, terminal as leaderboard_terminal};
-pub use cli::report::run as run_report;
 pub use cli::{CompareArgs, GateArgs, LeaderboardArgs, ReportArgs};
-pub use gate::{
-    GateConfig, GateOutcome, RuleOutcome, RuleResult, SignificanceTest, evaluate as evaluate_gate,
-};
-pub use leaderboard::row::Row as LeaderboardRow;
-pub use leaderboard::{
-    Leaderboard, Options as LeaderboardOptions, build as build_leaderboard, write_leaderboard,
-};
-pub use run_end::terminal as report_terminal;
+pub use gate::{GateConfig, GateOutcome, RuleOutcome, RuleResult, SignificanceTest};
+pub use leaderboard::{Leaderboard, write_leaderboard};
 pub use stats::{Z95, pass_at_k, wilson};
 
 // Synthetic runs for tests and benchmarks (feature `test-support`), never for a real run.
@@ -61,9 +55,7 @@ pub use compare::Comparison;
 pub use error::{ReportError, Result};
 pub use finish::{RunOutputs, write_outputs_at, write_run_outputs};
 #[cfg(any(test, feature = "test-support"))]
-pub use fixtures::{
-    SynthSpec, records as synth_records, task_id as synth_task_id, write_run as write_synth_run,
-};
+pub use fixtures::{SynthSpec, synth_records, synth_task_id, write_synth_run};
 pub use html::{render_compare, render_report};
 pub use nab_protocol::RunMeta;
 pub use run::Run;

@@ -37,12 +37,12 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     // Pairwise verdicts carry no cost (nab compare has no --prices).
     let factory = judge_factory(judge_call, None);
     let pairwise =
-        nab_judges::run_compare(pairwise, &runs.baseline, &runs.candidate, &factory).await?;
+        nab_judges::cli::compare::run(pairwise, &runs.baseline, &runs.candidate, &factory).await?;
     if let Some((judged, pairs_out)) = &pairwise.judged {
         print!("{}", judged.markdown);
         println!("wrote {}\n", pairs_out.display());
     }
-    let written = nab_reports::run_compare(&runs, pairwise.verdicts)?;
+    let written = nab_reports::cli::compare::run(&runs, pairwise.verdicts)?;
     print!("{}", written.comparison.terminal_summary());
     println!("\nwrote {}", written.html.display());
     Ok(ExitCode::SUCCESS)

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 pub type Args = nab_reports::GateArgs;
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    use nab_reports::{evaluate_gate_run as evaluate, write_gate_outputs as write};
+    use nab_reports::cli::gate::{evaluate, write};
     let run = evaluate(&args)?;
     print!("{}", run.markdown);
     write(&args, &run)?;

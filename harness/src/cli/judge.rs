@@ -25,7 +25,8 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         .map(nab_gateway::Prices::load)
         .transpose()?
         .map(std::sync::Arc::new);
-    let summary = nab_judges::run_judge(args.judge, &judge_factory(args.call, prices)).await?;
+    let summary =
+        nab_judges::cli::judge::run(args.judge, &judge_factory(args.call, prices)).await?;
     print!("{}", summary.markdown);
     println!(
         "\ngraded {} trial verdict(s), skipped {}, judge errors {} → {}",

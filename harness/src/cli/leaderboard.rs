@@ -6,8 +6,8 @@ use std::process::ExitCode;
 pub type Args = nab_reports::LeaderboardArgs;
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let r = nab_reports::run_leaderboard(&args)?;
-    print!("{}", nab_reports::leaderboard_terminal(&r.board));
+    let r = nab_reports::cli::leaderboard::run(&args)?;
+    print!("{}", nab_reports::cli::leaderboard::terminal(&r.board));
     for written in [&r.written.html, &r.written.markdown, &r.written.json] {
         println!("wrote {}", written.display());
     }

@@ -125,6 +125,6 @@ fn write_run(
         },
         out.display()
     );
-    print!("{}", nab_harness::run::summary_table(&joined.records));
+    print!("{}", nab_reports::run_end::tasks_table(&joined.records));
     Ok(())
 }

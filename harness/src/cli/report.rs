@@ -5,8 +5,8 @@ use std::process::ExitCode;
 pub type Args = nab_reports::ReportArgs;
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let o = nab_reports::run_report(&args)?;
-    print!("{}", nab_reports::report_terminal(&o));
+    let o = nab_reports::cli::report::run(&args)?;
+    print!("{}", nab_reports::run_end::terminal(&o));
     for written in [&o.report_html, &o.summary_json, &o.parquet] {
         println!("wrote {}", written.display());
     }

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 pub type Args = ReviewArgs;
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    match nab_judges::run_review(args)? {
+    match nab_judges::cli::review::run(args)? {
         ReviewOutcome::Exported(s) => {
             println!(
                 "sampled {} of {} eligible item(s) across {} task(s)",

@@ -2,9 +2,10 @@
 
 use super::common::{default_out, load_or_report};
 use nab_harness::exit::{BAD_INPUT, exit};
-use nab_harness::run::{CostLimit, Job, RunConfig, new_run_id, run_jobs_within, summary_table};
+use nab_harness::run::{CostLimit, Job, RunConfig, new_run_id, run_jobs_within};
 use nab_harness::trial::AgentKind;
 use nab_protocol::TrialStatus;
+use nab_reports::run_end::tasks_table;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -191,7 +192,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         let resume = format!("nab run --resume --out {} ...", out.display());
         return Ok(super::common::provider_config_stop(why, &resume));
     }
-    print!("{}", summary_table(&report.records));
+    print!("{}", tasks_table(&report.records));
     println!(
         "run {} → {}{}",
         report.run_id,

@@ -5,9 +5,10 @@
 use super::common::{default_out, load_or_report};
 use nab_harness::exit::{BAD_INPUT, INTERRUPTED, exit};
 use nab_harness::run::sweep::{Plan, Sweep, SweepConfig, SweepResume, models};
-use nab_harness::run::{CostLimit, new_run_id, summary_table};
+use nab_harness::run::{CostLimit, new_run_id};
 use nab_protocol::SweepIndex;
 use nab_protocol::TrialStatus;
+use nab_reports::run_end::tasks_table;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -207,7 +208,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
             run.agent,
             run.model.as_deref().unwrap_or("none")
         );
-        print!("{}", summary_table(&r.records));
+        print!("{}", tasks_table(&r.records));
         super::run_meta::finish(&r.dir, meta, &r.run_id);
         errors += r
             .records

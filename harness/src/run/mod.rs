@@ -12,7 +12,6 @@ pub mod progress;
 mod provider_guard;
 mod results;
 pub mod shard;
-mod summary;
 pub mod sweep;
 pub mod validate;
 
@@ -21,7 +20,6 @@ pub use engines::{Connected, EnginePool, Lease, NoEngine, PoolEngine};
 pub use progress::{Progress, Reporter};
 pub use provider_guard::ProviderGuard;
 pub use results::{ResultsFile, ResumeState};
-pub use summary::summary_table;
 
 use crate::task::Task;
 use crate::trial::agent::AgentKind;

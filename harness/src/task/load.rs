@@ -469,7 +469,7 @@ fn check_spec(folder: &Path, file: &Path, spec: &TaskSpec, issues: &mut Vec<Task
     }
     check_mcp_servers(spec, folder, &mut bad);
     for (i, p) in spec.replay_normalize.iter().enumerate() {
-        if let Err(e) = nab_gateway::compile_pattern(&p.pattern) {
+        if let Err(e) = nab_gateway::normalize::compile(&p.pattern) {
             bad(&format!("replay_normalize[{i}].pattern"), e.to_string());
         }
     }

@@ -175,7 +175,7 @@ fn recorded_model(spec: &str, dir: &Path) -> Result<String, ModelError> {
         dir: dir.to_owned(),
         message,
     };
-    let entries = nab_gateway::load_cassette_dir(dir).map_err(|e| err(e.to_string()))?;
+    let entries = nab_gateway::cassette::load_dir(dir).map_err(|e| err(e.to_string()))?;
     let mut models: Vec<String> = entries
         .iter()
         .filter_map(|e| e.request.get("model")?.as_str().map(str::to_owned))

@@ -2,7 +2,8 @@
 //! `nab review export|import`, with scripted judges from a model factory.
 
 use crate::common;
-use nab_judges::{CompareSummary, judge_pairs, run_compare, run_judge, run_review};
+use nab_judges::cli::{compare, judge, review};
+use nab_judges::{CompareSummary, judge_pairs};
 
 use nab_judges::JudgeArgs;
 use nab_judges::JudgeOpts;
@@ -130,7 +131,7 @@ async fn judge_grades_a_run_then_skips_already_judged_trials_and_reports_agreeme
     let tmp = tempfile::tempdir().unwrap();
     let run = make_run(tmp.path(), "run", "plain", 4);
     let tasks = tmp.path().join("tasks");
-    let s = run_judge(judge_args(&run, &tasks, false), &factory)
+    let s = judge::run(judge_args(&run, &tasks, false), &factory)
         .await
         .unwrap();
     assert_eq!(
@@ -173,11 +174,11 @@ async fn judge_grades_a_run_then_skips_already_judged_trials_and_reports_agreeme
         s.markdown
     );
 
-    let again = run_judge(judge_args(&run, &tasks, false), &factory)
+    let again = judge::run(judge_args(&run, &tasks, false), &factory)
         .await
         .unwrap();
     assert_eq!((again.graded, again.skipped), (0, 23));
-    let forced = run_judge(judge_args(&run, &tasks, true), &factory)
+    let forced = judge::run(judge_args(&run, &tasks, true), &factory)
         .await
         .unwrap();
     assert_eq!(forced.graded, 22);
@@ -196,13 +197,13 @@ async fn judge_grades_a_run_then_skips_already_judged_trials_and_reports_agreeme
 fn entry_point_futures_are_send() {
     fn assert_send<T: Send>(_: &T) {}
     let tmp = PathBuf::from("/nonexistent");
-    let f = run_judge(judge_args(&tmp, &tmp, false), &factory);
+    let f = judge::run(judge_args(&tmp, &tmp, false), &factory);
     assert_send(&f);
     let args = PairwiseArgs {
         tasks: Some(tmp.clone()),
         ..PairwiseArgs::default()
     };
-    let c = run_compare(args.clone(), &tmp, &tmp, &factory);
+    let c = compare::run(args.clone(), &tmp, &tmp, &factory);
     assert_send(&c);
     let j = judge_pairs(&args, &tmp, &tmp, None, &factory);
     assert_send(&j);
@@ -269,7 +270,7 @@ async fn compare_counts_wins_over_shared_trials() {
         pairs_out: Some(out.clone()),
         ..PairwiseArgs::default()
     };
-    let outcome = run_compare(args, &base, &cand, &factory).await.unwrap();
+    let outcome = compare::run(args, &base, &cand, &factory).await.unwrap();
     let (s, written) = outcome.judged.unwrap();
     assert_eq!(written, out);
     assert_eq!(outcome.verdicts.len(), 8, "every judged pair is a verdict");
@@ -300,7 +301,7 @@ async fn compare_counts_wins_over_shared_trials() {
             out: rev.clone(),
         }),
     };
-    let ReviewOutcome::Exported(e) = run_review(export).unwrap() else {
+    let ReviewOutcome::Exported(e) = review::run(export).unwrap() else {
         panic!()
     };
     assert_eq!(e.sampled, 8);
@@ -353,7 +354,7 @@ async fn compare_counts_wins_over_shared_trials() {
             seed: 1,
         }),
     };
-    let ReviewOutcome::Imported(rep) = run_review(import).unwrap() else {
+    let ReviewOutcome::Imported(rep) = review::run(import).unwrap() else {
         panic!()
     };
     let row = &rep.rows[0];
@@ -388,18 +389,19 @@ async fn review_export_is_blind_seeded_and_import_measures_agreement() {
     let tmp = tempfile::tempdir().unwrap();
     let run = make_run(tmp.path(), "run", "plain", 4);
     let tasks = tmp.path().join("tasks");
-    run_judge(judge_args(&run, &tasks, false), &factory)
+    judge::run(judge_args(&run, &tasks, false), &factory)
         .await
         .unwrap();
 
     let out1 = tmp.path().join("review1");
-    let ReviewOutcome::Exported(e) = run_review(export_args(&run, &tasks, &out1, 0.25, 7)).unwrap()
+    let ReviewOutcome::Exported(e) =
+        review::run(export_args(&run, &tasks, &out1, 0.25, 7)).unwrap()
     else {
         panic!()
     };
     assert_eq!((e.eligible, e.sampled, e.tasks), (11, 3, 3));
     let out2 = tmp.path().join("review2");
-    run_review(export_args(&run, &tasks, &out2, 0.25, 7)).unwrap();
+    review::run(export_args(&run, &tasks, &out2, 0.25, 7)).unwrap();
     for f in ["blind/items.jsonl", "blind/form.html"] {
         let a = std::fs::read_to_string(out1.join(f)).unwrap();
         assert_eq!(
@@ -437,7 +439,7 @@ async fn review_export_is_blind_seeded_and_import_measures_agreement() {
 
     // Full sample for the agreement test; the human agrees with judge a.
     let out = tmp.path().join("review");
-    run_review(export_args(&run, &tasks, &out, 1.0, 3)).unwrap();
+    review::run(export_args(&run, &tasks, &out, 1.0, 3)).unwrap();
     let key: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("review-key.json")).unwrap())
             .unwrap();
@@ -466,7 +468,7 @@ async fn review_export_is_blind_seeded_and_import_measures_agreement() {
             seed: 1,
         }),
     };
-    let ReviewOutcome::Imported(rep) = run_review(import(0.6)).unwrap() else {
+    let ReviewOutcome::Imported(rep) = review::run(import(0.6)).unwrap() else {
         panic!()
     };
     assert_eq!(rep.items, 11);
@@ -520,7 +522,7 @@ async fn review_export_is_blind_seeded_and_import_measures_agreement() {
         ),
     )
     .unwrap();
-    let err = run_review(import(0.6)).err().unwrap().to_string();
+    let err = review::run(import(0.6)).err().unwrap().to_string();
     assert!(
         err.contains("verdicts.jsonl:2") && err.contains("is a string"),
         "{err}"

@@ -1,7 +1,7 @@
 //! `nab compare`: compare.html, the terminal summary and pairwise judge input.
 
 use crate::common;
-use nab_reports::run_compare;
+use nab_reports::cli::compare;
 use nab_reports::synth_records;
 
 use nab_protocol::PairwiseVerdict;
@@ -17,7 +17,7 @@ fn run(args: &CompareArgs, pairwise: Option<&Path>) -> anyhow::Result<Comparison
         Some(p) => nab_protocol::read_jsonl::<PairwiseVerdict>(p)?.records,
         None => Vec::new(),
     };
-    Ok(run_compare(args, verdicts)?.comparison)
+    Ok(compare::run(args, verdicts)?.comparison)
 }
 use std::path::PathBuf;
 
@@ -132,7 +132,7 @@ fn the_mde_is_the_same_figure_and_sentence_on_every_page() {
         None,
     );
     let md_path = tmp.path().join("gate.md");
-    let gate = nab_reports::run_gate(&nab_reports::GateArgs {
+    let gate = nab_reports::cli::gate::run(&nab_reports::GateArgs {
         baseline: b,
         candidate: c.clone(),
         config: None,

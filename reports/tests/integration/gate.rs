@@ -1,13 +1,15 @@
 //! The CI gate on synthetic runs whose differences are known exactly.
 
 use crate::common;
-use nab_reports::{GateOutcome, RuleResult, evaluate_gate};
+use nab_reports::gate;
+use nab_reports::{GateOutcome, RuleResult};
 use nab_reports::{SynthSpec, synth_records};
 
 use nab_protocol::{ErrorKind, TrialRecord, TrialStatus};
 use nab_reports::Comparison;
+use nab_reports::GateArgs;
 use nab_reports::Run;
-use nab_reports::{GateArgs, run_gate};
+use nab_reports::cli::gate as gate_cli;
 use nab_reports::{GateConfig, RuleOutcome};
 
 fn baseline() -> (SynthSpec, Vec<TrialRecord>) {
@@ -65,7 +67,7 @@ fn a_candidate_losing_two_always_passing_tasks_at_5_trials_fails_by_the_exact_te
     assert_eq!(lost.len(), 2, "the fixture must have always-passing tasks");
     let b = common::write(tmp.path(), "base", &spec, &base);
     let c = common::write(tmp.path(), "cand", &spec, &cand);
-    let outcome = run_gate(&gate_args(tmp.path(), &b, &c)).unwrap();
+    let outcome = gate_cli::run(&gate_args(tmp.path(), &b, &c)).unwrap();
     assert!(!outcome.passed());
     let regressed = rule(&outcome, "task_regressed");
     assert_eq!(regressed.outcome, RuleOutcome::Fail, "{}", regressed.detail);
@@ -149,7 +151,7 @@ fn an_identical_candidate_passes_every_rule() {
     }
     let b = common::write(tmp.path(), "base", &spec, &base);
     let c = common::write(tmp.path(), "cand", &spec, &base);
-    let outcome = run_gate(&gate_args(tmp.path(), &b, &c)).unwrap();
+    let outcome = gate_cli::run(&gate_args(tmp.path(), &b, &c)).unwrap();
     assert!(outcome.passed(), "{:#?}", outcome.rules);
     // Every rule judged and passed, except the point-drop rule, off by default.
     assert!(
@@ -200,7 +202,7 @@ fn errors_where_they_cannot_move_a_pass_rate_do_not_fail_the_gate_but_are_report
         .count();
     let b = common::write(tmp.path(), "base", &spec, &base);
     let c = common::write(tmp.path(), "cand", &spec, &cand);
-    let outcome = run_gate(&gate_args(tmp.path(), &b, &c)).unwrap();
+    let outcome = gate_cli::run(&gate_args(tmp.path(), &b, &c)).unwrap();
     assert!(outcome.passed(), "{:#?}", outcome.rules);
     assert_eq!(outcome.comparison.paired.mean_diff, Some(0.0));
     let notes = outcome.notes.join("\n");
@@ -248,7 +250,7 @@ fn evaluate(base: &[TrialRecord], cand: &[TrialRecord], config: &GateConfig) -> 
     let p = std::path::Path::new(".");
     let b = Run::from_records(p, Default::default(), base.to_vec(), false);
     let c = Run::from_records(p, Default::default(), cand.to_vec(), false);
-    evaluate_gate(Comparison::compute(&b, &c, Vec::new(), 1).unwrap(), config)
+    gate::evaluate(Comparison::compute(&b, &c, Vec::new(), 1).unwrap(), config)
 }
 
 #[test]
@@ -496,7 +498,7 @@ fn a_changed_system_prompt_fails_only_the_rerecord_rule_not_the_error_rate_rules
     }
     let b = common::write(tmp.path(), "base", &spec, &base);
     let c = common::write(tmp.path(), "cand", &spec, &cand);
-    let outcome = run_gate(&gate_args(tmp.path(), &b, &c)).unwrap();
+    let outcome = gate_cli::run(&gate_args(tmp.path(), &b, &c)).unwrap();
     let failing: Vec<&str> = outcome.failing().map(|r| r.id).collect();
     assert_eq!(failing, ["replay_miss"], "{:#?}", outcome.rules);
     for id in ["error_rate_increase", "error_rate_limit"] {
@@ -514,7 +516,7 @@ fn a_changed_system_prompt_fails_only_the_rerecord_rule_not_the_error_rate_rules
         r.error = Some("docker: container died".into());
     }
     let c = common::write(tmp.path(), "cand2", &spec, &cand);
-    let outcome = run_gate(&gate_args(tmp.path(), &b, &c)).unwrap();
+    let outcome = gate_cli::run(&gate_args(tmp.path(), &b, &c)).unwrap();
     let failing: Vec<&str> = outcome.failing().map(|r| r.id).collect();
     assert!(failing.contains(&"error_rate_limit"), "{failing:?}");
 }
@@ -545,7 +547,7 @@ fn replay_misses_fail_with_the_rerecord_rule_not_as_regressions_and_drift_is_rep
     }
     let b = common::write(tmp.path(), "base", &spec, &base);
     let c = common::write(tmp.path(), "cand", &spec, &cand);
-    let outcome = run_gate(&gate_args(tmp.path(), &b, &c)).unwrap();
+    let outcome = gate_cli::run(&gate_args(tmp.path(), &b, &c)).unwrap();
     assert!(!outcome.passed());
     let failing: Vec<&str> = outcome.failing().map(|r| r.id).collect();
     assert_eq!(
@@ -619,7 +621,7 @@ fn quarantined_tasks_are_kept_out_of_scores_and_rules_and_shown_apart() {
         format!("- task: {}\n  reason: oracle flips under load\n", lost[0]),
     )
     .unwrap();
-    let o = run_gate(&gate_args(tmp.path(), &b, &c)).unwrap();
+    let o = gate_cli::run(&gate_args(tmp.path(), &b, &c)).unwrap();
     let rule = rule(&o, "task_regressed");
     assert_eq!(rule.tasks, [lost[1].clone()], "{}", rule.detail);
     assert!(!rule.detail.contains(lost[0].as_str()), "{}", rule.detail);
@@ -643,7 +645,11 @@ fn quarantined_tasks_are_kept_out_of_scores_and_rules_and_shown_apart() {
         ),
     )
     .unwrap();
-    assert!(run_gate(&gate_args(tmp.path(), &b, &c)).unwrap().passed());
+    assert!(
+        gate_cli::run(&gate_args(tmp.path(), &b, &c))
+            .unwrap()
+            .passed()
+    );
     // The report lists them apart.
     let out = nab_reports::write_run_outputs(&c).unwrap();
     assert_eq!(out.summary.quarantined.len(), 2);
@@ -651,7 +657,7 @@ fn quarantined_tasks_are_kept_out_of_scores_and_rules_and_shown_apart() {
     assert!(html.contains(&format!("data-quarantined=\"{}\"", lost[0])));
     // A malformed list is a clear error naming the file.
     std::fs::write(c.join("tasks/quarantine.yaml"), "- task: x\n").unwrap();
-    let e = run_gate(&gate_args(tmp.path(), &b, &c))
+    let e = gate_cli::run(&gate_args(tmp.path(), &b, &c))
         .unwrap_err()
         .to_string();
     assert!(e.contains("quarantine.yaml") && e.contains("reason"), "{e}");

@@ -3,8 +3,9 @@
 
 use nab_protocol::{RESULTS_FILE, RunMeta};
 use nab_protocol::{TrialRecord, TrialStatus};
-use nab_reports::{Leaderboard, LeaderboardOptions as Options, write_leaderboard};
-use nab_reports::{LeaderboardRow, build_leaderboard};
+use nab_reports::leaderboard::row::Row;
+use nab_reports::leaderboard::{self, Options};
+use nab_reports::{Leaderboard, write_leaderboard};
 use std::path::{Path, PathBuf};
 
 const HASH: &str = "sha256:1111111111111111111111111111111111111111111111111111111111111111";
@@ -128,7 +129,7 @@ fn close(a: Option<f64>, b: f64) -> bool {
 fn every_column_matches_the_hand_computed_values() {
     let tmp = tempfile::tempdir().unwrap();
     let (a, b) = two_runs(tmp.path());
-    let board = build_leaderboard(&[b, a], &Options::default()).unwrap();
+    let board = leaderboard::build(&[b, a], &Options::default()).unwrap();
     assert_eq!(board.common_tasks, IDS);
     assert!(board.mixed.is_empty() && board.excluded_tasks.is_empty());
     let (ra, rb) = (&board.rows[0], &board.rows[1]);
@@ -161,7 +162,7 @@ fn every_column_matches_the_hand_computed_values() {
     assert!(close(rb.pass_hat(2).unwrap().value, 0.25));
     assert!(close(ra.pass_at(1).unwrap().value, 0.5));
     // Categories (on the same tasks): A x = (1 + ½)/2, y = (0 + ½)/2; B x = ¼, y = ½.
-    let cat = |r: &LeaderboardRow, c: &str| {
+    let cat = |r: &Row, c: &str| {
         r.categories
             .iter()
             .find(|x| x.category == c)
@@ -234,8 +235,8 @@ fn the_same_seed_gives_the_same_leaderboard_json() {
     let tmp = tempfile::tempdir().unwrap();
     let (a, b) = two_runs(tmp.path());
     let dirs = [a, b];
-    let one = build_leaderboard(&dirs, &Options::default()).unwrap();
-    let two = build_leaderboard(&dirs, &Options::default()).unwrap();
+    let one = leaderboard::build(&dirs, &Options::default()).unwrap();
+    let two = leaderboard::build(&dirs, &Options::default()).unwrap();
     assert_eq!(
         serde_json::to_string(&one).unwrap(),
         serde_json::to_string(&two).unwrap()
@@ -258,7 +259,7 @@ fn runs_of_different_suites_or_task_sets_are_refused_unless_allowed() {
         &meta("nab-agent", "model-c", &IDS, Some(&other_hash)),
         &tasks,
     );
-    let e = build_leaderboard(&[a.clone(), newer.clone()], &Options::default())
+    let e = leaderboard::build(&[a.clone(), newer.clone()], &Options::default())
         .unwrap_err()
         .to_string();
     assert!(e.contains("different suite versions"), "{e}");
@@ -270,7 +271,7 @@ fn runs_of_different_suites_or_task_sets_are_refused_unless_allowed() {
         &meta("nab-agent", "model-d", &IDS[..3], Some(HASH)),
         &tasks[..3],
     );
-    let e = build_leaderboard(&[a.clone(), fewer.clone()], &Options::default())
+    let e = leaderboard::build(&[a.clone(), fewer.clone()], &Options::default())
         .unwrap_err()
         .to_string();
     assert!(
@@ -283,7 +284,7 @@ fn runs_of_different_suites_or_task_sets_are_refused_unless_allowed() {
         allow_mixed: true,
         ..Options::default()
     };
-    let board = build_leaderboard(&[a, newer, fewer], &allow).unwrap();
+    let board = leaderboard::build(&[a, newer, fewer], &allow).unwrap();
     assert_eq!(board.mixed.len(), 2, "{:?}", board.mixed);
     assert_eq!(board.common_tasks, ["t1", "t2", "t3"]);
     assert_eq!(board.excluded_tasks[0].task_id, "t4");
@@ -307,7 +308,7 @@ fn a_sweep_folder_counts_as_all_its_runs() {
     meta("nab-agent", "model-c", &IDS, Some(HASH))
         .write(&sweep.join("c"))
         .unwrap();
-    let board = build_leaderboard(&[sweep], &Options::default()).unwrap();
+    let board = leaderboard::build(&[sweep], &Options::default()).unwrap();
     assert_eq!(board.rows.len(), 2);
     assert!(
         board
@@ -351,7 +352,7 @@ fn a_hostile_run_folder_is_read_safely() {
         allow_mixed: true,
         ..Options::default()
     };
-    let board: Leaderboard = build_leaderboard(&[a.clone(), evil.clone()], &allow).unwrap();
+    let board: Leaderboard = leaderboard::build(&[a.clone(), evil.clone()], &allow).unwrap();
     assert!(
         board.notes.iter().any(|n| n.contains("cut off")),
         "{:?}",
@@ -400,7 +401,7 @@ fn a_hostile_run_folder_is_read_safely() {
             ("t4", "y", "PP"),
         ],
     );
-    let board = build_leaderboard(&[a.clone(), big.clone()], &Options::default()).unwrap();
+    let board = leaderboard::build(&[a.clone(), big.clone()], &Options::default()).unwrap();
     let out = write_leaderboard(&board, &tmp.path().join("lb2")).unwrap();
     let html_len = std::fs::metadata(&out.html).unwrap().len();
     assert!(html_len < 200_000, "{html_len} bytes");
@@ -412,7 +413,7 @@ fn a_hostile_run_folder_is_read_safely() {
         .unwrap()
         .set_len(300 << 20)
         .unwrap();
-    let e = build_leaderboard(&[a.clone(), big.clone()], &Options::default())
+    let e = leaderboard::build(&[a.clone(), big.clone()], &Options::default())
         .unwrap_err()
         .to_string();
     assert!(
@@ -421,7 +422,7 @@ fn a_hostile_run_folder_is_read_safely() {
     );
     std::fs::remove_file(&huge_results).unwrap();
     std::os::unix::fs::symlink("/dev/zero", &huge_results).unwrap();
-    let e = build_leaderboard(&[a, big], &Options::default())
+    let e = leaderboard::build(&[a, big], &Options::default())
         .unwrap_err()
         .to_string();
     assert!(e.contains("not a regular file"), "{e}");
@@ -436,7 +437,7 @@ fn a_bad_line_in_the_middle_is_an_error_naming_the_file_and_line() {
     let mut lines: Vec<&str> = text.lines().collect();
     lines.insert(2, "{not json");
     std::fs::write(&path, lines.join("\n") + "\n").unwrap();
-    let e = build_leaderboard(&[a, b], &Options::default())
+    let e = leaderboard::build(&[a, b], &Options::default())
         .unwrap_err()
         .to_string();
     assert!(e.contains("results.jsonl:3"), "{e}");
@@ -478,7 +479,7 @@ fn relabelling_failures_as_errors_never_lifts_a_row_or_its_rank() {
     };
     let honest = write_run("honest", false);
     let gamed = write_run("gamed", true);
-    let board = build_leaderboard(&[honest, gamed], &Options::default()).unwrap();
+    let board = leaderboard::build(&[honest, gamed], &Options::default()).unwrap();
     let row = |m: &str| {
         board
             .rows

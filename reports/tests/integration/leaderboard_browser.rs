@@ -5,11 +5,11 @@
 //! `target/nab-artifacts/leaderboard.png`.
 
 use crate::common;
+use nab_reports::leaderboard::{self, Options};
 use nab_reports::synth_records;
-use nab_reports::{build_leaderboard, write_leaderboard};
+use nab_reports::write_leaderboard;
 
 use nab_protocol::RunMeta;
-use nab_reports::LeaderboardOptions as Options;
 use serde_json::Value;
 use std::time::Duration;
 
@@ -63,9 +63,9 @@ fn the_leaderboard_renders_in_headless_chromium_offline_and_matches_leaderboard_
         meta.write(&dir).unwrap();
         dirs.push(dir);
     }
-    let refused = build_leaderboard(&dirs, &Options::default()).unwrap_err();
+    let refused = leaderboard::build(&dirs, &Options::default()).unwrap_err();
     assert!(refused.to_string().contains("--allow-mixed"));
-    let board = build_leaderboard(
+    let board = leaderboard::build(
         &dirs,
         &Options {
             allow_mixed: true,
