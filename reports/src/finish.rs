@@ -16,7 +16,8 @@ pub struct RunOutputs {
     pub summary_json: PathBuf,
     pub report_html: PathBuf,
     pub summary: RunSummary,
-    /// [`crate::run_end::tasks_table`] of the run's scored records.
+    /// [`crate::run_end::tasks_table`] of the run's scored records, made here where the
+    /// records are at hand.
     pub tasks_table: String,
 }
 

@@ -1,8 +1,8 @@
 //! The end of a run in the terminal, the one summary every command prints (`nab run`,
 //! `nab merge`, `nab sweep`, `nab report`): a table per task from the records, then what
-//! the written outputs say.
+//! the run's summary says ([`headline`]).
 
-use crate::finish::RunOutputs;
+use crate::summary::RunSummary;
 use nab_protocol::{TrialRecord, TrialStatus};
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -79,7 +79,7 @@ pub fn tasks_table(records: &[TrialRecord]) -> String {
 
 /// What the outputs say, in the terminal, before their paths: the pass rate with its
 /// interval, flaky tasks, trials with token-less model calls.
-pub fn headline(o: &RunOutputs) -> String {
+pub fn headline(summary: &RunSummary) -> String {
     let mut s = String::new();
     let pct = |v: Option<f64>| {
         v.map(|v| format!("{:.1}%", v * 100.0))
@@ -88,20 +88,20 @@ pub fn headline(o: &RunOutputs) -> String {
     let _ = writeln!(
         s,
         "pass rate {} (95% CI {} – {}) over {} tasks, {} trials, {} infrastructure errors",
-        pct(o.summary.pass_rate),
-        pct(o.summary.pass_rate_ci.map(|c| c.low)),
-        pct(o.summary.pass_rate_ci.map(|c| c.high)),
-        o.summary.tasks,
-        o.summary.trials,
-        o.summary.infra.error_trials
+        pct(summary.pass_rate),
+        pct(summary.pass_rate_ci.map(|c| c.low)),
+        pct(summary.pass_rate_ci.map(|c| c.high)),
+        summary.tasks,
+        summary.trials,
+        summary.infra.error_trials
     );
-    if !o.summary.flaky_tasks.is_empty() {
+    if !summary.flaky_tasks.is_empty() {
         let _ = writeln!(
             s,
             "{} flaky task(s) (verdicts flip across trials; flip rate = chance two trials disagree):",
-            o.summary.flaky_tasks.len()
+            summary.flaky_tasks.len()
         );
-        for f in &o.summary.flaky_tasks {
+        for f in &summary.flaky_tasks {
             let _ = writeln!(
                 s,
                 "  {:<40} {}/{} passed, flip rate {:.0}%",
@@ -112,20 +112,14 @@ pub fn headline(o: &RunOutputs) -> String {
             );
         }
     }
-    if o.summary.zero_token_trials > 0 {
+    if summary.zero_token_trials > 0 {
         let _ = writeln!(
             s,
             "{} trial(s) made model calls but recorded 0 tokens both ways: a provider fault, not a result",
-            o.summary.zero_token_trials
+            summary.zero_token_trials
         );
     }
     s
-}
-
-/// What `nab report` prints before the paths it wrote: [`tasks_table`] of the run's scored
-/// records, then [`headline`].
-pub fn terminal(o: &RunOutputs) -> String {
-    format!("{}{}", o.tasks_table, headline(o))
 }
 
 #[cfg(test)]

@@ -6,7 +6,11 @@ pub type Args = nab_reports::ReportArgs;
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let o = nab_reports::cli::report::run(&args)?;
-    print!("{}", nab_reports::run_end::terminal(&o));
+    print!(
+        "{}{}",
+        o.tasks_table,
+        nab_reports::run_end::headline(&o.summary)
+    );
     for written in [&o.report_html, &o.summary_json, &o.parquet] {
         println!("wrote {}", written.display());
     }
