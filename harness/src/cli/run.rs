@@ -2,11 +2,14 @@
 
 use super::common::{default_out, load_or_report};
 use nab_harness::exit::{BAD_INPUT, exit};
-use nab_harness::run::{CostLimit, Job, RunConfig, new_run_id, run_jobs_within};
+use nab_harness::run::shard::Share;
+use nab_harness::run::{CostLimit, Job, RunConfig, RunReport, new_run_id, run_jobs_within};
+use nab_harness::task::Task;
 use nab_harness::trial::AgentKind;
-use nab_protocol::TrialStatus;
+use nab_harness::trial::model::ModelSetup;
+use nab_protocol::{RunMeta, TrialStatus};
 use nab_reports::run_end::tasks_table;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
@@ -110,34 +113,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         .as_deref()
         .map(nab_gateway::Prices::load)
         .transpose()?;
-    let mut model = nab_harness::trial::model::prepare(
-        &agent,
-        args.model.as_deref(),
-        args.api_key_env.clone(),
-        &tasks,
-    )?;
-    let pricing = nab_harness::trial::cost::Pricing::resolve(prices.as_ref(), model.as_ref());
-    if let Some(note) = pricing.note() {
-        eprintln!("{note}");
-    }
-    // A dollar limit the gateway cannot price would be no limit: refused before anything runs.
-    nab_harness::trial::cost::require_price(
-        &pricing,
-        model.as_ref(),
-        &tasks,
-        args.max_cost_usd,
-        args.prices.as_deref(),
-    )?;
-    let cost_limit = args
-        .max_cost_usd
-        .map(CostLimit::new)
-        .transpose()?
-        .map(Arc::new);
-    if let Some(m) = model.as_mut() {
-        m.price = pricing.price().cloned();
-        m.max_retries = Some(args.max_retries);
-    }
-    let model = model.map(Arc::new);
+    let (model, cost_limit) = priced_model(&args, &agent, &tasks, prices.as_ref())?;
     // Judges are built before Docker so a bad --judge spec or rubric fails fast.
     let judge = nab_judges::TrialGrader::from_opts(
         &args.judge,
@@ -167,18 +143,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         args.resume,
         args.sharding.recorded(share.as_ref()),
     )?;
-    let jobs: Vec<Job> = tasks
-        .iter()
-        .flat_map(|t| {
-            (0..args.trials).map(|i| Job {
-                task: t.clone(),
-                agent: agent.clone(),
-                trial: i,
-                dir_name: i.to_string(),
-            })
-        })
-        .filter(|j| share.as_ref().is_none_or(|s| s.has(j.task.id(), j.trial)))
-        .collect();
+    let jobs = jobs_of(&tasks, &agent, args.trials, share.as_ref());
     let cfg = RunConfig {
         resume: args.resume,
         model,
@@ -186,32 +151,13 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         ..RunConfig::on_engines(engines, image, out.clone(), run_id, args.attempts)
     };
     let report = run_jobs_within(cfg, jobs, CancellationToken::new(), cost_limit.clone()).await?;
+    let resume = format!("nab run --resume --out {} ...", out.display());
     if let Some(why) = &report.provider_config {
         // One line, nothing scored: a table or report of 0% would read as the model's
         // result. run.json stays unfinished, as after an interruption.
-        let resume = format!("nab run --resume --out {} ...", out.display());
         return Ok(super::common::provider_config_stop(why, &resume));
     }
-    print!("{}", tasks_table(&report.records));
-    println!(
-        "run {} → {}{}",
-        report.run_id,
-        nab_protocol::RunPaths::new(&out).results().display(),
-        if report.resumed > 0 {
-            format!(" ({} trial(s) kept from before)", report.resumed)
-        } else {
-            String::new()
-        }
-    );
-    // The report's path is the last line on stdout: what a person opens next.
-    super::run_meta::finish(&out, meta, &report.run_id);
-    if report.leftovers > 0 {
-        eprintln!(
-            "warning: the end-of-run sweep removed {} leftover container(s)/volume(s)/disk quota(s)",
-            report.leftovers
-        );
-    }
-    let resume = format!("nab run --resume --out {} ...", out.display());
+    print_end(&out, meta, &report);
     let errors = report
         .records
         .iter()
@@ -223,4 +169,84 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         cost_limit.as_deref(),
         &resume,
     ))
+}
+
+/// The run's `--max-cost-usd` total, shared with the runner.
+type CostLimitRef = Arc<CostLimit>;
+
+/// The run's model (checked against the agent and every task), priced from the prices
+/// file, and the `--max-cost-usd` limit, which needs that price.
+fn priced_model(
+    args: &Args,
+    agent: &AgentKind,
+    tasks: &[Arc<Task>],
+    prices: Option<&nab_gateway::Prices>,
+) -> anyhow::Result<(Option<Arc<ModelSetup>>, Option<CostLimitRef>)> {
+    let mut model = nab_harness::trial::model::prepare(
+        agent,
+        args.model.as_deref(),
+        args.api_key_env.clone(),
+        tasks,
+    )?;
+    let pricing = nab_harness::trial::cost::Pricing::resolve(prices, model.as_ref());
+    if let Some(note) = pricing.note() {
+        eprintln!("{note}");
+    }
+    // A dollar limit the gateway cannot price would be no limit: refused before anything runs.
+    nab_harness::trial::cost::require_price(
+        &pricing,
+        model.as_ref(),
+        tasks,
+        args.max_cost_usd,
+        args.prices.as_deref(),
+    )?;
+    let cost_limit = args
+        .max_cost_usd
+        .map(CostLimit::new)
+        .transpose()?
+        .map(Arc::new);
+    if let Some(m) = model.as_mut() {
+        m.price = pricing.price().cloned();
+        m.max_retries = Some(args.max_retries);
+    }
+    Ok((model.map(Arc::new), cost_limit))
+}
+
+/// Every task's trials `0..trials`, those of this shard only with `--shard`.
+fn jobs_of(tasks: &[Arc<Task>], agent: &AgentKind, trials: u32, share: Option<&Share>) -> Vec<Job> {
+    tasks
+        .iter()
+        .flat_map(|t| {
+            (0..trials).map(|i| Job {
+                task: t.clone(),
+                agent: agent.clone(),
+                trial: i,
+                dir_name: i.to_string(),
+            })
+        })
+        .filter(|j| share.is_none_or(|s| s.has(j.task.id(), j.trial)))
+        .collect()
+}
+
+/// The tasks table, where the results are, run.json finished with the report's path (the
+/// last line on stdout: what a person opens next), and a warning for leftovers.
+fn print_end(out: &Path, meta: RunMeta, report: &RunReport) {
+    print!("{}", tasks_table(&report.records));
+    println!(
+        "run {} → {}{}",
+        report.run_id,
+        nab_protocol::RunPaths::new(out).results().display(),
+        if report.resumed > 0 {
+            format!(" ({} trial(s) kept from before)", report.resumed)
+        } else {
+            String::new()
+        }
+    );
+    super::run_meta::finish(out, meta, &report.run_id);
+    if report.leftovers > 0 {
+        eprintln!(
+            "warning: the end-of-run sweep removed {} leftover container(s)/volume(s)/disk quota(s)",
+            report.leftovers
+        );
+    }
 }

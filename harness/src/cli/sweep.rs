@@ -3,13 +3,18 @@
 //! interleaved across the runs, each provider under its own concurrency and pace.
 
 use super::common::{default_out, load_or_report};
+use nab_gateway::Pace;
 use nab_harness::exit::{BAD_INPUT, INTERRUPTED, exit};
-use nab_harness::run::sweep::{Plan, Sweep, SweepConfig, SweepResume, models};
+use nab_harness::run::shard::Share;
+use nab_harness::run::sweep::{Plan, Sweep, SweepConfig, SweepReport, SweepResume, models};
 use nab_harness::run::{CostLimit, new_run_id};
+use nab_harness::task::Task;
+use nab_harness::trial::model::ModelSetup;
+use nab_protocol::RunMeta;
 use nab_protocol::SweepIndex;
 use nab_protocol::TrialStatus;
 use nab_reports::run_end::tasks_table;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
@@ -52,114 +57,33 @@ pub struct Args {
 }
 
 pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let sweep = match Sweep::load(&args.file) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("{e}");
-            return Ok(exit(BAD_INPUT));
-        }
-    };
-    if args.jobs == Some(0) {
-        anyhow::bail!("-j/--jobs must be at least 1");
-    }
-    let f = &sweep.file;
-    let Some(mut tasks) = load_or_report(&f.tasks.dir, &f.tasks.ids) else {
-        return Ok(exit(BAD_INPUT));
-    };
-    let prices = args
-        .prices
-        .as_deref()
-        .map(nab_gateway::Prices::load)
-        .transpose()?;
-    // A known-wrong solution must exist in every task, as `nab run --agent wrong:` checks.
-    for (i, a) in sweep.agents.iter().enumerate() {
-        if let nab_harness::trial::AgentKind::Wrong(name) = a
-            && let Some(t) = tasks.iter().find(|t| !t.wrong.contains(name))
-        {
-            eprintln!(
-                "{}: field `agents[{i}]`: task {} has no wrong/{name}/ (it has: {:?})",
-                args.file.display(),
-                t.id(),
-                t.wrong
-            );
-            return Ok(exit(BAD_INPUT));
-        }
-    }
-    // Every run is cut as `nab run --shard` cuts it: shard K holds the same (task, trial)
-    // pairs of each run, so a sweep's shards stay balanced across its models.
-    let share = args.sharding.cut(&tasks, f.trials)?;
-    let plan = Plan::new(&sweep);
-    let paces = models::paces(&plan);
-    // Every model checked against every task (keys, trajectories, cassettes) before Docker.
-    let prices = models::Prices {
-        prices: prices.as_ref(),
-        file: args.prices.as_deref(),
-        max_cost_usd: args.max_cost_usd,
-    };
-    let models::Models {
+    let Some(Checked {
+        sweep,
+        mut tasks,
+        share,
+        plan,
+        paces,
         setups,
-        notes,
-        problems,
-    } = models::prepare(&plan, &paces, &tasks, prices);
-    for note in notes {
-        eprintln!("{note}");
-    }
-    let problems: Vec<String> = problems
-        .iter()
-        .map(|p| format!("{}: {p}", args.file.display()))
-        .collect();
-    if !problems.is_empty() {
-        eprintln!("{}", problems.join("\n"));
+    }) = check(&args)?
+    else {
         return Ok(exit(BAD_INPUT));
-    }
+    };
+    let f = &sweep.file;
     let sweep_id = args.id.clone().unwrap_or_else(new_run_id);
     let out = args
         .out
         .clone()
         .unwrap_or_else(|| default_out("sweep-", &sweep_id));
-    std::fs::create_dir_all(&out)
-        .map_err(|e| anyhow::anyhow!("cannot create the sweep folder {}: {e}", out.display()))?;
-    let index_runs = models::index_runs(&plan);
-    let mut index = SweepIndex::begin(&out, &args.file, &sweep.hash, index_runs, args.resume)?;
-    index.check_sharding(
-        &out,
-        args.resume,
-        share.as_ref().map(|s| &s.meta),
-        args.sharding.group.as_deref(),
-    )?;
+    let mut index = open_index(&args, &sweep, &plan, share.as_ref(), &out)?;
 
     let jobs = args.jobs.unwrap_or(f.jobs as usize);
     let (connected, image) = super::prepare_engines(&args.engines, jobs, &mut tasks).await?;
     let engines = connected.pool();
     index.write(&out)?;
-    let ids: Vec<String> = tasks.iter().map(|t| t.id().to_owned()).collect();
     let run_ids: Vec<String> = (0..plan.runs.len())
         .map(|i| format!("{sweep_id}-{:02}", i + 1))
         .collect();
-    let mut metas = Vec::with_capacity(plan.runs.len());
-    for (i, run) in plan.runs.iter().enumerate() {
-        metas.push(nab_harness::run::meta::start(
-            &out.join(&run.dir),
-            &run_ids[i],
-            &run.agent.to_string(),
-            run.model.as_deref(),
-            nab_harness::run::meta::Suite {
-                dir: &f.tasks.dir,
-                ids: &ids,
-            },
-            f.trials,
-            args.resume,
-            args.sharding.recorded(share.as_ref()),
-        )?);
-    }
-    eprintln!(
-        "sweep {}: {} run(s) × {} task(s) × {} trial(s) → {}",
-        args.file.display(),
-        plan.runs.len(),
-        tasks.len(),
-        f.trials,
-        out.display()
-    );
+    let metas = start_runs(&args, &sweep, &plan, &tasks, &out, &run_ids, share.as_ref())?;
     let cost_limit = args
         .max_cost_usd
         .map(CostLimit::new)
@@ -188,18 +112,225 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         // Dropping the sweep stops its trials where they are.
         () = interrupted_twice(cancel.clone()) => return Ok(exit(INTERRUPTED)),
     };
+    let resume = format!(
+        "nab sweep {} --resume --out {}",
+        args.file.display(),
+        out.display()
+    );
     if let Some((run, why)) = &report.provider_config {
-        let resume = format!(
-            "nab sweep {} --resume --out {}",
-            args.file.display(),
-            out.display()
-        );
         return Ok(super::common::provider_config_stop(
             &format!("run {run}: {why}"),
             &resume,
         ));
     }
 
+    let errors = print_runs(&plan, &report, metas);
+    finish_index(&mut index, &plan, &paces, &report, &out)?;
+    Ok(super::common::finish(
+        report.end(),
+        errors,
+        cost_limit.as_deref(),
+        &resume,
+    ))
+}
+
+/// A sweep whose file, tasks and models passed every check.
+struct Checked {
+    sweep: Sweep,
+    tasks: Vec<Arc<Task>>,
+    share: Option<Share>,
+    plan: Plan,
+    paces: Vec<Arc<Pace>>,
+    /// Each run's model, in the plan's order.
+    setups: Vec<Option<Arc<ModelSetup>>>,
+}
+
+/// The sweep file, its tasks and every model, checked before Docker or the sweep folder
+/// is touched. `None` when something is wrong (said on stderr): exit 2.
+fn check(args: &Args) -> anyhow::Result<Option<Checked>> {
+    let sweep = match Sweep::load(&args.file) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("{e}");
+            return Ok(None);
+        }
+    };
+    if args.jobs == Some(0) {
+        anyhow::bail!("-j/--jobs must be at least 1");
+    }
+    let f = &sweep.file;
+    let Some(tasks) = load_or_report(&f.tasks.dir, &f.tasks.ids) else {
+        return Ok(None);
+    };
+    let prices = args
+        .prices
+        .as_deref()
+        .map(nab_gateway::Prices::load)
+        .transpose()?;
+    if !wrong_solutions_exist(&args.file, &sweep, &tasks) {
+        return Ok(None);
+    }
+    // Every run is cut as `nab run --shard` cuts it: shard K holds the same (task, trial)
+    // pairs of each run, so a sweep's shards stay balanced across its models.
+    let share = args.sharding.cut(&tasks, f.trials)?;
+    let plan = Plan::new(&sweep);
+    let paces = models::paces(&plan);
+    let prices = models::Prices {
+        prices: prices.as_ref(),
+        file: args.prices.as_deref(),
+        max_cost_usd: args.max_cost_usd,
+    };
+    let Some(setups) = prepare_models(&args.file, &plan, &paces, &tasks, prices) else {
+        return Ok(None);
+    };
+    Ok(Some(Checked {
+        sweep,
+        tasks,
+        share,
+        plan,
+        paces,
+        setups,
+    }))
+}
+
+/// The sweep folder and its sweep.json: begun, or (with `--resume`) read back and checked
+/// against this sweep file and shard.
+fn open_index(
+    args: &Args,
+    sweep: &Sweep,
+    plan: &Plan,
+    share: Option<&Share>,
+    out: &Path,
+) -> anyhow::Result<SweepIndex> {
+    std::fs::create_dir_all(out)
+        .map_err(|e| anyhow::anyhow!("cannot create the sweep folder {}: {e}", out.display()))?;
+    let index_runs = models::index_runs(plan);
+    let mut index = SweepIndex::begin(out, &args.file, &sweep.hash, index_runs, args.resume)?;
+    index.check_sharding(
+        out,
+        args.resume,
+        share.map(|s| &s.meta),
+        args.sharding.group.as_deref(),
+    )?;
+    Ok(index)
+}
+
+/// sweep.json's last write: how each provider paced the sweep (said on stderr when it
+/// slowed), and its end time unless the sweep stopped early.
+fn finish_index(
+    index: &mut SweepIndex,
+    plan: &Plan,
+    paces: &[Arc<Pace>],
+    report: &SweepReport,
+    out: &Path,
+) -> anyhow::Result<()> {
+    index.providers = models::index_providers(plan, paces);
+    for p in index.providers.iter().filter(|p| p.slowed > 0) {
+        eprintln!(
+            "provider {}: {} answer(s) asked to slow down; requests waited {:.1} s in all",
+            p.name,
+            p.slowed,
+            p.waited_ms as f64 / 1000.0
+        );
+    }
+    // A sweep the cost limit stopped is not finished: `--resume` completes it.
+    if !report.interrupted && report.skipped == 0 && report.no_engine.is_none() {
+        index.finished_at = Some(nab_protocol::now_rfc3339());
+    }
+    index.write(out)?;
+    println!("\nsweep → {}", SweepIndex::path(out).display());
+    Ok(())
+}
+
+/// A known-wrong solution must exist in every task, as `nab run --agent wrong:` checks.
+/// False (and said on stderr) when an agent names one some task lacks.
+fn wrong_solutions_exist(file: &Path, sweep: &Sweep, tasks: &[Arc<Task>]) -> bool {
+    for (i, a) in sweep.agents.iter().enumerate() {
+        if let nab_harness::trial::AgentKind::Wrong(name) = a
+            && let Some(t) = tasks.iter().find(|t| !t.wrong.contains(name))
+        {
+            eprintln!(
+                "{}: field `agents[{i}]`: task {} has no wrong/{name}/ (it has: {:?})",
+                file.display(),
+                t.id(),
+                t.wrong
+            );
+            return false;
+        }
+    }
+    true
+}
+
+/// Every model checked against every task (keys, trajectories, cassettes) before Docker:
+/// each run's model setup, or `None` when a run is refused (all refusals said on stderr).
+fn prepare_models(
+    file: &Path,
+    plan: &Plan,
+    paces: &[Arc<Pace>],
+    tasks: &[Arc<Task>],
+    prices: models::Prices<'_>,
+) -> Option<Vec<Option<Arc<ModelSetup>>>> {
+    let models::Models {
+        setups,
+        notes,
+        problems,
+    } = models::prepare(plan, paces, tasks, prices);
+    for note in notes {
+        eprintln!("{note}");
+    }
+    let problems: Vec<String> = problems
+        .iter()
+        .map(|p| format!("{}: {p}", file.display()))
+        .collect();
+    if !problems.is_empty() {
+        eprintln!("{}", problems.join("\n"));
+        return None;
+    }
+    Some(setups)
+}
+
+/// Each run's folder and run.json, in the plan's order; then what the sweep runs, on stderr.
+fn start_runs(
+    args: &Args,
+    sweep: &Sweep,
+    plan: &Plan,
+    tasks: &[Arc<Task>],
+    out: &Path,
+    run_ids: &[String],
+    share: Option<&Share>,
+) -> anyhow::Result<Vec<RunMeta>> {
+    let f = &sweep.file;
+    let ids: Vec<String> = tasks.iter().map(|t| t.id().to_owned()).collect();
+    let mut metas = Vec::with_capacity(plan.runs.len());
+    for (i, run) in plan.runs.iter().enumerate() {
+        metas.push(nab_harness::run::meta::start(
+            &out.join(&run.dir),
+            &run_ids[i],
+            &run.agent.to_string(),
+            run.model.as_deref(),
+            nab_harness::run::meta::Suite {
+                dir: &f.tasks.dir,
+                ids: &ids,
+            },
+            f.trials,
+            args.resume,
+            args.sharding.recorded(share),
+        )?);
+    }
+    eprintln!(
+        "sweep {}: {} run(s) × {} task(s) × {} trial(s) → {}",
+        args.file.display(),
+        plan.runs.len(),
+        tasks.len(),
+        f.trials,
+        out.display()
+    );
+    Ok(metas)
+}
+
+/// Each run's table of tasks, its run.json finished, and a warning for leftovers the
+/// end-of-run sweep removed. Returns the number of trials that ended in an error.
+fn print_runs(plan: &Plan, report: &SweepReport, metas: Vec<RunMeta>) -> usize {
     let mut errors = 0;
     for ((run, r), meta) in plan.runs.iter().zip(&report.runs).zip(metas) {
         println!(
@@ -222,32 +353,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
             );
         }
     }
-    index.providers = models::index_providers(&plan, &paces);
-    for p in index.providers.iter().filter(|p| p.slowed > 0) {
-        eprintln!(
-            "provider {}: {} answer(s) asked to slow down; requests waited {:.1} s in all",
-            p.name,
-            p.slowed,
-            p.waited_ms as f64 / 1000.0
-        );
-    }
-    // A sweep the cost limit stopped is not finished: `--resume` completes it.
-    if !report.interrupted && report.skipped == 0 && report.no_engine.is_none() {
-        index.finished_at = Some(nab_protocol::now_rfc3339());
-    }
-    index.write(&out)?;
-    println!("\nsweep → {}", SweepIndex::path(&out).display());
-    let resume = format!(
-        "nab sweep {} --resume --out {}",
-        args.file.display(),
-        out.display()
-    );
-    Ok(super::common::finish(
-        report.end(),
-        errors,
-        cost_limit.as_deref(),
-        &resume,
-    ))
+    errors
 }
 
 /// The first Ctrl-C stops the sweep (running trials are stopped and cleaned up, finished

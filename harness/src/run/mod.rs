@@ -243,35 +243,13 @@ pub async fn run_jobs_within(
     cancel: CancellationToken,
     cost_limit: Option<Arc<CostLimit>>,
 ) -> Result<RunReport, RunError> {
-    std::fs::create_dir_all(&cfg.out_dir).map_err(|e| RunError::Results {
-        path: cfg.out_dir.clone(),
-        message: e.to_string(),
-    })?;
-    let results_path = RunPaths::new(&cfg.out_dir).results();
-    let resume = if cfg.resume {
-        ResumeState::load(&results_path)?
-    } else {
-        ResumeState::fresh(&results_path)?
-    };
-    let run_id = resume.run_id.clone().unwrap_or(cfg.run_id.clone());
-    let mut file = ResultsFile::open_append(&results_path)?;
-
-    let done: std::collections::HashSet<_> = resume
-        .records
-        .iter()
-        .filter(|r| r.status != TrialStatus::Error)
-        .map(|r| key(&r.task_id, &r.agent, r.trial))
-        .collect();
-    let mut records: Vec<TrialRecord> = resume
-        .records
-        .into_iter()
-        .filter(|r| r.status != TrialStatus::Error)
-        .collect();
+    let Resumed {
+        run_id,
+        mut file,
+        mut records,
+        pending,
+    } = resume(&cfg, jobs)?;
     let resumed = records.len();
-    let pending: Vec<Job> = jobs
-        .into_iter()
-        .filter(|j| !done.contains(&key(j.task.id(), &j.agent.to_string(), j.trial)))
-        .collect();
 
     let reporter = cfg.progress.clone();
     reporter.report(Progress::Started {
@@ -285,8 +263,111 @@ pub async fn run_jobs_within(
         model: cfg.model.clone(),
         guard: guard.clone(),
     };
+    let (tx, rx) = mpsc::channel::<Ended>(pending.len().max(1));
+    let mut executors = spawn_in_order(&cfg, &ctx, pending, &cancel, cost_limit.as_ref(), tx);
+    // Returning early (a second Ctrl-C) drops the executors: their trials stop where they are.
+    let Received {
+        mut interrupted,
+        mut write_error,
+    } = receive(
+        rx,
+        &guard,
+        reporter.as_ref(),
+        &mut file,
+        &mut records,
+        &cancel,
+        &run_id,
+    )
+    .await?;
+    while executors.join_next().await.is_some() {}
+    // Trials still held (too few 400s to call it the configuration) are scored as usual.
+    for rec in guard.finish() {
+        if let Err(e) = file.append(&rec) {
+            write_error.get_or_insert(e);
+        }
+        // Already counted on the progress bar when it was held back.
+        records.push(rec);
+    }
+    reporter.report(Progress::Finished);
+    let provider_config = guard.stopped();
+    interrupted |= cancel.is_cancelled() && provider_config.is_none();
+    // A safety net behind the per-trial cleanup: anything still labelled with this run.
+    let leftovers = cfg.engines.sweep(&format!("nab.run={run_id}")).await;
+    if let Some(e) = write_error {
+        return Err(e);
+    }
+    Ok(RunReport {
+        run_id,
+        records,
+        resumed,
+        interrupted,
+        leftovers,
+        skipped: cost_limit.as_ref().map_or(0, |l| l.skipped()),
+        lost_engines: cfg.engines.lost(),
+        no_engine: cfg.engines.all_lost(),
+        provider_config,
+    })
+}
+
+/// Where a run starts from: its results file open for appending, the records kept from
+/// before (errors run again) and the jobs still to run.
+struct Resumed {
+    run_id: String,
+    file: ResultsFile,
+    records: Vec<TrialRecord>,
+    pending: Vec<Job>,
+}
+
+/// Opens the run's results file, fresh or (with `--resume`) keeping its finished trials,
+/// and drops the jobs those trials already did.
+fn resume(cfg: &RunConfig, jobs: Vec<Job>) -> Result<Resumed, RunError> {
+    std::fs::create_dir_all(&cfg.out_dir).map_err(|e| RunError::Results {
+        path: cfg.out_dir.clone(),
+        message: e.to_string(),
+    })?;
+    let results_path = RunPaths::new(&cfg.out_dir).results();
+    let resume = if cfg.resume {
+        ResumeState::load(&results_path)?
+    } else {
+        ResumeState::fresh(&results_path)?
+    };
+    let run_id = resume.run_id.clone().unwrap_or(cfg.run_id.clone());
+    let file = ResultsFile::open_append(&results_path)?;
+
+    let done: std::collections::HashSet<_> = resume
+        .records
+        .iter()
+        .filter(|r| r.status != TrialStatus::Error)
+        .map(|r| key(&r.task_id, &r.agent, r.trial))
+        .collect();
+    let records: Vec<TrialRecord> = resume
+        .records
+        .into_iter()
+        .filter(|r| r.status != TrialStatus::Error)
+        .collect();
+    let pending: Vec<Job> = jobs
+        .into_iter()
+        .filter(|j| !done.contains(&key(j.task.id(), &j.agent.to_string(), j.trial)))
+        .collect();
+    Ok(Resumed {
+        run_id,
+        file,
+        records,
+        pending,
+    })
+}
+
+/// One executor per job, at most `cfg.jobs` running at once; each sends how its trial
+/// ended on `tx`.
+fn spawn_in_order(
+    cfg: &RunConfig,
+    ctx: &RunContext,
+    pending: Vec<Job>,
+    cancel: &CancellationToken,
+    cost_limit: Option<&Arc<CostLimit>>,
+    tx: mpsc::Sender<Ended>,
+) -> tokio::task::JoinSet<()> {
     let limit = Arc::new(Semaphore::new(cfg.jobs.max(1)));
-    let (tx, mut rx) = mpsc::channel::<Ended>(pending.len().max(1));
     let mut executors = tokio::task::JoinSet::new();
     // Trials start in the order of `pending`: each executor asks for its permit only once
     // the one before it has its own (the semaphore serves waiters first come, first
@@ -298,7 +379,7 @@ pub async fn run_jobs_within(
         let out_dir = cfg.out_dir.clone();
         let max_attempts = cfg.max_attempts.max(1);
         let judge = cfg.judge.clone();
-        let cost_limit = cost_limit.clone();
+        let cost_limit = cost_limit.cloned();
         let (my_turn_done, next) = tokio::sync::oneshot::channel::<()>();
         let turn = previous.replace(next);
         executors.spawn(async move {
@@ -331,8 +412,29 @@ pub async fn run_jobs_within(
             let _ = tx.send(rec).await;
         });
     }
-    drop(tx);
+    executors
+}
 
+/// How the dispatcher's loop ended.
+struct Received {
+    /// By a first Ctrl-C.
+    interrupted: bool,
+    /// The first failure to append to results.jsonl (the run was cancelled on it).
+    write_error: Option<RunError>,
+}
+
+/// The dispatcher's loop: each trial's end reported and its record appended to
+/// results.jsonl, until every executor is done. A first Ctrl-C cancels the run; a second
+/// returns [`RunError::Abandoned`] at once.
+async fn receive(
+    mut rx: mpsc::Receiver<Ended>,
+    guard: &ProviderGuard,
+    reporter: &dyn Reporter,
+    file: &mut ResultsFile,
+    records: &mut Vec<TrialRecord>,
+    cancel: &CancellationToken,
+    run_id: &str,
+) -> Result<Received, RunError> {
     let mut interrupted = false;
     let mut write_error = None;
     loop {
@@ -342,7 +444,7 @@ pub async fn run_jobs_within(
                     // A trial held back by the provider guard is written once a later
                     // answer clears it.
                     let released = guard.take_released();
-                    let rec = ended.report(reporter.as_ref());
+                    let rec = ended.report(reporter);
                     for rec in released.into_iter().chain(rec) {
                         if let Err(e) = file.append(&rec) {
                             write_error = Some(e);
@@ -356,7 +458,6 @@ pub async fn run_jobs_within(
             _ = tokio::signal::ctrl_c() => {
                 if interrupted {
                     // A second Ctrl-C: the user will not wait for the cleanup.
-                    // Returning drops the executors: their trials stop where they are.
                     eprintln!("\ninterrupted again: exiting now; `nab clean --run {run_id}` removes what is left");
                     return Err(RunError::Abandoned);
                 }
@@ -367,33 +468,9 @@ pub async fn run_jobs_within(
             }
         }
     }
-    while executors.join_next().await.is_some() {}
-    // Trials still held (too few 400s to call it the configuration) are scored as usual.
-    for rec in guard.finish() {
-        if let Err(e) = file.append(&rec) {
-            write_error.get_or_insert(e);
-        }
-        // Already counted on the progress bar when it was held back.
-        records.push(rec);
-    }
-    reporter.report(Progress::Finished);
-    let provider_config = guard.stopped();
-    interrupted |= cancel.is_cancelled() && provider_config.is_none();
-    // A safety net behind the per-trial cleanup: anything still labelled with this run.
-    let leftovers = cfg.engines.sweep(&format!("nab.run={run_id}")).await;
-    if let Some(e) = write_error {
-        return Err(e);
-    }
-    Ok(RunReport {
-        run_id,
-        records,
-        resumed,
+    Ok(Received {
         interrupted,
-        leftovers,
-        skipped: cost_limit.as_ref().map_or(0, |l| l.skipped()),
-        lost_engines: cfg.engines.lost(),
-        no_engine: cfg.engines.all_lost(),
-        provider_config,
+        write_error,
     })
 }
 

@@ -15,8 +15,9 @@ pub mod outcome;
 
 use crate::env::sandbox::SandboxBackend;
 use crate::run::{Job, RunConfig, run_jobs};
+use crate::task::Task;
 use crate::trial::agent::AgentKind;
-use corpus::Corpus;
+use corpus::{Corpus, Materialized};
 use outcome::{Observed, Row, judge};
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -118,46 +119,8 @@ pub async fn run(
         .await
         .map_err(SelftestError::Server)?;
     let files = corpus.materialize(&opts.out.join("corpus"), server.port())?;
-    let mut loaded = crate::task::load_suite(&files.tasks_dir, &[])
-        .map_err(|e| SelftestError::Suite(e.to_string()))?;
-    // As `nab run` does: each copied shipped task checked against its pinned test set.
-    // The corpus's own tasks have no JUnit report, so nothing to pin.
-    let warnings = crate::task::pinned::pin_suite(&files.tasks_dir, &mut loaded)
-        .map_err(|e| SelftestError::Suite(e.to_string()))?;
-    for t in &loaded {
-        if corpus::is_suite_task(t.id())
-            && t.pinned_tests.is_none()
-            && let Some(w) = warnings.iter().find(|w| w.contains(t.id()))
-        {
-            eprintln!("warning: {w}");
-        }
-    }
-    let mut loaded: Vec<Arc<crate::task::Task>> = loaded.into_iter().map(Arc::new).collect();
-    if let Some(docker) = &opts.task_images {
-        let used: std::collections::HashSet<&str> =
-            corpus.cases.iter().map(|c| c.task.as_str()).collect();
-        loaded.retain(|t| used.contains(t.id()));
-        let quiet = indicatif::ProgressBar::hidden();
-        crate::env::image::ensure_suite_images(
-            docker,
-            &opts.image,
-            &mut loaded,
-            false,
-            &quiet,
-            |i, n, img| {
-                eprintln!(
-                    "building task image {i}/{n} {} for {} ...",
-                    img.recipe.tag(),
-                    img.tasks.join(", ")
-                );
-            },
-        )
-        .await
-        .map_err(|e| SelftestError::Suite(e.to_string()))?;
-    }
-    let tasks: HashMap<String, Arc<crate::task::Task>> =
-        loaded.into_iter().map(|t| (t.id().to_owned(), t)).collect();
-    let all: Vec<Arc<crate::task::Task>> = tasks.values().cloned().collect();
+    let tasks = load_tasks(corpus, &files, &opts).await?;
+    let all: Vec<Arc<Task>> = tasks.values().cloned().collect();
     // Every case gets a gateway and /nab/out, as a `command:` agent of a run with a model.
     let model = crate::trial::model::ModelSetup::new(MODEL, None, &all).map_err(|errors| {
         SelftestError::Suite(
@@ -168,24 +131,7 @@ pub async fn run(
                 .join("; "),
         )
     })?;
-    let mut jobs = Vec::new();
-    let mut agents = Vec::new();
-    for case in &corpus.cases {
-        let task = tasks
-            .get(&case.task)
-            .ok_or_else(|| SelftestError::Suite(format!("no task {}", case.task)))?;
-        let script = &files.agents[&case.id];
-        let agent: AgentKind = format!("command:{}", script.display()).parse().map_err(
-            |e: crate::trial::agent::AgentParseError| SelftestError::Suite(e.to_string()),
-        )?;
-        agents.push(agent.to_string());
-        jobs.push(Job {
-            task: task.clone(),
-            agent,
-            trial: 0,
-            dir_name: case.id.clone(),
-        });
-    }
+    let (jobs, agents) = case_jobs(corpus, &files, &tasks)?;
     let cfg = RunConfig {
         engines: crate::run::EnginePool::single(opts.backend, opts.jobs),
         image: opts.image,
@@ -226,4 +172,79 @@ pub async fn run(
         interrupted: report.interrupted,
         trials_dir,
     })
+}
+
+/// The written-out corpus loaded as a suite, each copied shipped task pinned as `nab run`
+/// pins it, and (when asked) the images of the tasks the cases use built. By id.
+async fn load_tasks(
+    corpus: &Corpus,
+    files: &Materialized,
+    opts: &Options,
+) -> Result<HashMap<String, Arc<Task>>, SelftestError> {
+    let mut loaded = crate::task::load_suite(&files.tasks_dir, &[])
+        .map_err(|e| SelftestError::Suite(e.to_string()))?;
+    // As `nab run` does: each copied shipped task checked against its pinned test set.
+    // The corpus's own tasks have no JUnit report, so nothing to pin.
+    let warnings = crate::task::pinned::pin_suite(&files.tasks_dir, &mut loaded)
+        .map_err(|e| SelftestError::Suite(e.to_string()))?;
+    for t in &loaded {
+        if corpus::is_suite_task(t.id())
+            && t.pinned_tests.is_none()
+            && let Some(w) = warnings.iter().find(|w| w.contains(t.id()))
+        {
+            eprintln!("warning: {w}");
+        }
+    }
+    let mut loaded: Vec<Arc<Task>> = loaded.into_iter().map(Arc::new).collect();
+    if let Some(docker) = &opts.task_images {
+        let used: std::collections::HashSet<&str> =
+            corpus.cases.iter().map(|c| c.task.as_str()).collect();
+        loaded.retain(|t| used.contains(t.id()));
+        let quiet = indicatif::ProgressBar::hidden();
+        crate::env::image::ensure_suite_images(
+            docker,
+            &opts.image,
+            &mut loaded,
+            false,
+            &quiet,
+            |i, n, img| {
+                eprintln!(
+                    "building task image {i}/{n} {} for {} ...",
+                    img.recipe.tag(),
+                    img.tasks.join(", ")
+                );
+            },
+        )
+        .await
+        .map_err(|e| SelftestError::Suite(e.to_string()))?;
+    }
+    Ok(loaded.into_iter().map(|t| (t.id().to_owned(), t)).collect())
+}
+
+/// One job per case: its task, run by its hostile script as a `command:` agent. Returns
+/// the jobs and each case's agent name (how its record is found).
+fn case_jobs(
+    corpus: &Corpus,
+    files: &Materialized,
+    tasks: &HashMap<String, Arc<Task>>,
+) -> Result<(Vec<Job>, Vec<String>), SelftestError> {
+    let mut jobs = Vec::new();
+    let mut agents = Vec::new();
+    for case in &corpus.cases {
+        let task = tasks
+            .get(&case.task)
+            .ok_or_else(|| SelftestError::Suite(format!("no task {}", case.task)))?;
+        let script = &files.agents[&case.id];
+        let agent: AgentKind = format!("command:{}", script.display()).parse().map_err(
+            |e: crate::trial::agent::AgentParseError| SelftestError::Suite(e.to_string()),
+        )?;
+        agents.push(agent.to_string());
+        jobs.push(Job {
+            task: task.clone(),
+            agent,
+            trial: 0,
+            dir_name: case.id.clone(),
+        });
+    }
+    Ok((jobs, agents))
 }

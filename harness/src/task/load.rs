@@ -3,7 +3,9 @@
 
 use super::Task;
 use super::issue::{SuiteError, TaskIssue};
-use super::schema::{StepUser, TaskSpec, VerifierMode, VerifyStep};
+use super::schema::{
+    AgentOptions, GatewayOptions, Limits, StepUser, TaskSpec, VerifierMode, VerifyStep,
+};
 use super::{EXPECTED_CAP, EXPECTED_DIR};
 use std::path::{Path, PathBuf};
 
@@ -220,8 +222,52 @@ fn positive(v: f64) -> bool {
     v.is_finite() && v > 0.0
 }
 
+/// Checks every field of a parsed task.yaml; each problem becomes an issue naming the field.
+/// The sections run in the order of the file's fields, so the issues keep that order.
 fn check_spec(folder: &Path, file: &Path, spec: &TaskSpec, issues: &mut Vec<TaskIssue>) {
     let mut bad = |field: &str, msg: String| issues.push(TaskIssue::new(file, Some(field), msg));
+    check_identity(folder, spec, &mut bad);
+    check_timeouts(spec, &mut bad);
+    check_limits(&spec.limits, &mut bad);
+    check_verify(folder, spec, &mut bad);
+    if spec.solution.is_empty() || spec.solution[0].trim().is_empty() {
+        bad(
+            "solution",
+            "is empty; give the oracle's argv, e.g. [\"bash\", \"/nab/solution/solve.sh\"]".into(),
+        );
+    }
+    if let Some(agent) = &spec.agent {
+        check_agent(folder, agent, &mut bad);
+    }
+    check_budgets(spec, &mut bad);
+    if let Some(g) = &spec.gateway {
+        check_gateway(g, &mut bad);
+    }
+    check_required_tool_calls(spec, &mut bad);
+    check_mcp_servers(spec, folder, &mut bad);
+    for (i, p) in spec.replay_normalize.iter().enumerate() {
+        if let Err(e) = nab_gateway::normalize::compile(&p.pattern) {
+            bad(&format!("replay_normalize[{i}].pattern"), e.to_string());
+        }
+    }
+    if let Some(env) = &spec.environment {
+        for (field, msg) in super::environment::check(env) {
+            bad(&field, msg);
+        }
+    }
+    if let Err(e) = super::Protected::new(&spec.protected) {
+        bad(
+            &format!("protected[{}]", e.index),
+            format!(
+                "`{}` is not a valid glob ({}); use e.g. `build.gradle` or `scripts/**`",
+                e.glob, e.message
+            ),
+        );
+    }
+}
+
+/// The id (equal to the folder name, a valid name), the language and the description.
+fn check_identity(folder: &Path, spec: &TaskSpec, bad: &mut impl FnMut(&str, String)) {
     let folder_name = folder
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -255,6 +301,10 @@ fn check_spec(folder: &Path, file: &Path, spec: &TaskSpec, issues: &mut Vec<Task
             "must be one non-empty line (it is shown in tables)".into(),
         );
     }
+}
+
+/// `timeouts:`: positive seconds, and a wall-clock cap no shorter than the agent's time.
+fn check_timeouts(spec: &TaskSpec, bad: &mut impl FnMut(&str, String)) {
     for (name, v) in [
         ("timeouts.agent_s", spec.timeouts.agent_s),
         ("timeouts.verify_s", spec.timeouts.verify_s),
@@ -277,7 +327,10 @@ fn check_spec(folder: &Path, file: &Path, spec: &TaskSpec, issues: &mut Vec<Task
             ),
         );
     }
-    let l = &spec.limits;
+}
+
+/// `limits:`: each container limit within the range the sandbox can enforce.
+fn check_limits(l: &Limits, bad: &mut impl FnMut(&str, String)) {
     for (field, value, ok, allowed) in [
         (
             "limits.cpus",
@@ -308,6 +361,11 @@ fn check_spec(folder: &Path, file: &Path, spec: &TaskSpec, issues: &mut Vec<Task
             bad(field, format!("is {value}; allowed: {allowed}"));
         }
     }
+}
+
+/// `verify:`: at least one step, each well formed, and at least one the code under test
+/// cannot decide.
+fn check_verify(folder: &Path, spec: &TaskSpec, bad: &mut impl FnMut(&str, String)) {
     if spec.verify.is_empty() {
         bad(
             "verify",
@@ -315,7 +373,7 @@ fn check_spec(folder: &Path, file: &Path, spec: &TaskSpec, issues: &mut Vec<Task
         );
     }
     for (i, step) in spec.verify.iter().enumerate() {
-        check_step(folder, spec, i, step, &mut bad);
+        check_step(folder, spec, i, step, bad);
     }
     // A verdict must rest on something the code under test cannot say for itself: a step
     // of the verifier user, or a comparison on the host.
@@ -329,45 +387,46 @@ fn check_spec(folder: &Path, file: &Path, spec: &TaskSpec, issues: &mut Vec<Task
             "has only `user: sandbox` commands, whose exit status the code under test decides; add a step the verifier runs (the hidden tests) or a host-side check (`expect_stdout`, `expect_file`)".into(),
         );
     }
-    if spec.solution.is_empty() || spec.solution[0].trim().is_empty() {
+}
+
+/// `agent:`: a positive context window (required for compaction), a positive step cap and
+/// an MCP config that is a file in fixtures/.
+fn check_agent(folder: &Path, agent: &AgentOptions, bad: &mut impl FnMut(&str, String)) {
+    if agent.context_window == Some(0) {
         bad(
-            "solution",
-            "is empty; give the oracle's argv, e.g. [\"bash\", \"/nab/solution/solve.sh\"]".into(),
+            "agent.context_window",
+            "is 0; give a number of tokens greater than 0".into(),
         );
     }
-    if let Some(agent) = &spec.agent {
-        if agent.context_window == Some(0) {
+    if let Some(tier) = agent.requires_compaction
+        && agent.context_window.is_none()
+    {
+        bad(
+            "agent.requires_compaction",
+            format!(
+                "is `{}` but `agent.context_window` is not set; give the window (tokens) the agent must compact to, e.g. `agent: {{context_window: 16000}}`",
+                tier.as_str()
+            ),
+        );
+    }
+    if agent.max_steps == Some(0) {
+        bad("agent.max_steps", "is 0; give at least 1".into());
+    }
+    if let Some(cfg) = &agent.mcp_config {
+        let p = folder.join("fixtures").join(cfg);
+        if cfg.contains("..") || cfg.starts_with('/') || !p.is_file() {
             bad(
-                "agent.context_window",
-                "is 0; give a number of tokens greater than 0".into(),
-            );
-        }
-        if let Some(tier) = agent.requires_compaction
-            && agent.context_window.is_none()
-        {
-            bad(
-                "agent.requires_compaction",
+                "agent.mcp_config",
                 format!(
-                    "is `{}` but `agent.context_window` is not set; give the window (tokens) the agent must compact to, e.g. `agent: {{context_window: 16000}}`",
-                    tier.as_str()
+                    "`{cfg}` must name a file in fixtures/ (it reaches the agent as /nab/task/{cfg})"
                 ),
             );
         }
-        if agent.max_steps == Some(0) {
-            bad("agent.max_steps", "is 0; give at least 1".into());
-        }
-        if let Some(cfg) = &agent.mcp_config {
-            let p = folder.join("fixtures").join(cfg);
-            if cfg.contains("..") || cfg.starts_with('/') || !p.is_file() {
-                bad(
-                    "agent.mcp_config",
-                    format!(
-                        "`{cfg}` must name a file in fixtures/ (it reaches the agent as /nab/task/{cfg})"
-                    ),
-                );
-            }
-        }
     }
+}
+
+/// `budgets:`: no budget of 0, and a positive number of dollars.
+fn check_budgets(spec: &TaskSpec, bad: &mut impl FnMut(&str, String)) {
     if let Some(b) = &spec.budgets
         && (b.llm_calls == Some(0) || b.tokens == Some(0))
     {
@@ -384,51 +443,57 @@ fn check_spec(folder: &Path, file: &Path, spec: &TaskSpec, issues: &mut Vec<Task
             format!("is {usd}; give a positive number of US dollars, or leave it out"),
         );
     }
-    if let Some(g) = &spec.gateway {
-        if let Some(mb) = g.max_request_mb
-            && !(mb.is_finite() && (0.0625..=256.0).contains(&mb))
+}
+
+/// `gateway:`: sizes, connections and timeouts within the ranges the gateway accepts.
+fn check_gateway(g: &GatewayOptions, bad: &mut impl FnMut(&str, String)) {
+    if let Some(mb) = g.max_request_mb
+        && !(mb.is_finite() && (0.0625..=256.0).contains(&mb))
+    {
+        bad(
+            "gateway.max_request_mb",
+            format!("is {mb}; allowed: from 0.0625 (64 KiB) to 256 (MiB)"),
+        );
+    }
+    if let Some(n) = g.max_connections
+        && !(1..=256).contains(&n)
+    {
+        bad(
+            "gateway.max_connections",
+            format!("is {n}; allowed: from 1 to 256"),
+        );
+    }
+    for (name, v) in [
+        ("gateway.transcript_line_mb", g.transcript_line_mb),
+        ("gateway.transcript_file_mb", g.transcript_file_mb),
+        ("gateway.max_answer_mb", g.max_answer_mb),
+    ] {
+        if let Some(mb) = v
+            && !(mb.is_finite() && (0.0625..=1024.0).contains(&mb))
         {
             bad(
-                "gateway.max_request_mb",
-                format!("is {mb}; allowed: from 0.0625 (64 KiB) to 256 (MiB)"),
+                name,
+                format!("is {mb}; allowed: from 0.0625 (64 KiB) to 1024 (MiB)"),
             );
-        }
-        if let Some(n) = g.max_connections
-            && !(1..=256).contains(&n)
-        {
-            bad(
-                "gateway.max_connections",
-                format!("is {n}; allowed: from 1 to 256"),
-            );
-        }
-        for (name, v) in [
-            ("gateway.transcript_line_mb", g.transcript_line_mb),
-            ("gateway.transcript_file_mb", g.transcript_file_mb),
-            ("gateway.max_answer_mb", g.max_answer_mb),
-        ] {
-            if let Some(mb) = v
-                && !(mb.is_finite() && (0.0625..=1024.0).contains(&mb))
-            {
-                bad(
-                    name,
-                    format!("is {mb}; allowed: from 0.0625 (64 KiB) to 1024 (MiB)"),
-                );
-            }
-        }
-        for (name, v) in [
-            ("gateway.header_timeout_s", g.header_timeout_s),
-            ("gateway.read_timeout_s", g.read_timeout_s),
-        ] {
-            if let Some(v) = v
-                && !(positive(v) && v <= 3600.0)
-            {
-                bad(
-                    name,
-                    format!("is {v}; allowed: more than 0 and at most 3600 (seconds)"),
-                );
-            }
         }
     }
+    for (name, v) in [
+        ("gateway.header_timeout_s", g.header_timeout_s),
+        ("gateway.read_timeout_s", g.read_timeout_s),
+    ] {
+        if let Some(v) = v
+            && !(positive(v) && v <= 3600.0)
+        {
+            bad(
+                name,
+                format!("is {v}; allowed: more than 0 and at most 3600 (seconds)"),
+            );
+        }
+    }
+}
+
+/// `required_tool_calls:`: each names a tool of one of the task's MCP servers, at least once.
+fn check_required_tool_calls(spec: &TaskSpec, bad: &mut impl FnMut(&str, String)) {
     for (i, t) in spec.required_tool_calls.iter().enumerate() {
         if t.tool.trim().is_empty() {
             bad(
@@ -466,26 +531,6 @@ fn check_spec(folder: &Path, file: &Path, spec: &TaskSpec, issues: &mut Vec<Task
                 ),
             );
         }
-    }
-    check_mcp_servers(spec, folder, &mut bad);
-    for (i, p) in spec.replay_normalize.iter().enumerate() {
-        if let Err(e) = nab_gateway::normalize::compile(&p.pattern) {
-            bad(&format!("replay_normalize[{i}].pattern"), e.to_string());
-        }
-    }
-    if let Some(env) = &spec.environment {
-        for (field, msg) in super::environment::check(env) {
-            bad(&field, msg);
-        }
-    }
-    if let Err(e) = super::Protected::new(&spec.protected) {
-        bad(
-            &format!("protected[{}]", e.index),
-            format!(
-                "`{}` is not a valid glob ({}); use e.g. `build.gradle` or `scripts/**`",
-                e.glob, e.message
-            ),
-        );
     }
 }
 

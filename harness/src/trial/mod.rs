@@ -25,11 +25,12 @@ use crate::env::sandbox::{
 };
 use crate::env::workspace::{self, Picks, Snapshot};
 use crate::task::{EXPECTED_CAP, Task, VerifierMode, VerifyStep};
-use agent::ModelMounts;
+use agent::{AgentPlan, ModelMounts};
 use llm::LlmSession;
 use mcp_host::McpHost;
 use metrics::ModelMetrics;
 use model::ModelSetup;
+use nab_gateway::ModelClock;
 use nab_protocol::{AGENT_LOG_FILE, DIFF_FILE, TEST_IDS_FILE, TRANSCRIPT_FILE, VERIFY_LOG_FILE};
 use nab_protocol::{ErrorKind, FailureReason, SandboxExit};
 use requirements::Compaction;
@@ -493,15 +494,7 @@ async fn agent_phase<'a>(
     // The workspace is a disk quota of its own (the verifier gets the same file system),
     // and so is /nab/out: writes past them fail in the container, not on the host.
     let disk_mb = task.spec.limits.disk_mb;
-    let ws_quota = make_quota(scope.created, scope.labels("workspace"), disk_mb).await?;
-    let volume = ctx
-        .backend
-        .create_volume(
-            &scope.labels("workspace"),
-            ws_quota.as_ref().map(|q| q.path()).as_deref(),
-        )
-        .await?;
-    scope.created().volumes.push(volume.clone());
+    let (ws_quota, volume) = workspace_volume(scope, disk_mb).await?;
     // A gateway for agents that talk to a model; it lives until the agent has stopped.
     let mut out_quota = None;
     let session = match &ctx.model {
@@ -527,6 +520,88 @@ async fn agent_phase<'a>(
         mounts.as_ref(),
         mcp.as_ref().map(|(h, _)| h.dir()).as_deref(),
     )?;
+    let (container, env) = create_agent_container(scope, image, &volume, &plan, tar).await?;
+
+    // An agent with a model is limited in its own time: the gateway's model time is not
+    // counted, up to the task's wall-clock cap (see `own_time_limit`).
+    let clock = session.as_ref().map(|(_, s)| s.model_clock());
+    let agent_started = Instant::now();
+    let (exit_reason, agent_exit_code) = match &plan.argv {
+        Some(argv) => {
+            let clock = clock.as_deref();
+            run_agent(scope, &container, argv, env, clock, agent_started).await?
+        }
+        None => {
+            std::fs::write(
+                dir.join(AGENT_LOG_FILE),
+                "[nab: null agent: nothing was run]\n",
+            )
+            .map_err(files_err(dir))?;
+            (SandboxExit::Exited, None)
+        }
+    };
+    let agent_s = agent_started.elapsed().as_secs_f64();
+    let model_s = clock.map(|c| c.total().as_secs_f64().min(agent_s));
+    // Stop everything the agent started before reading its workspace.
+    ctx.backend.kill(&container).await?;
+    let mcp = match mcp {
+        Some((host, sidecar)) => Some(stop_mcp_servers(scope, host, &sidecar).await?),
+        None => None,
+    };
+    Ok(AgentRun {
+        container,
+        volume,
+        ws_quota,
+        out_quota,
+        session,
+        mcp,
+        exit_reason,
+        agent_exit_code,
+        agent_s,
+        model_s,
+    })
+}
+
+/// The workspace volume, on a disk quota of its own when quotas are on.
+async fn workspace_volume(
+    scope: &Scope<'_>,
+    disk_mb: i64,
+) -> Result<(Option<QuotaMount>, VolumeId), TrialError> {
+    let ws_quota = make_quota(scope.created, scope.labels("workspace"), disk_mb).await?;
+    let volume = scope
+        .ctx
+        .backend
+        .create_volume(
+            &scope.labels("workspace"),
+            ws_quota.as_ref().map(|q| q.path()).as_deref(),
+        )
+        .await?;
+    scope.created().volumes.push(volume.clone());
+    Ok((ws_quota, volume))
+}
+
+/// Stops the MCP servers' host and kills their sidecar; the host is returned, since its
+/// socket folder must outlive the agent's container.
+async fn stop_mcp_servers(
+    scope: &Scope<'_>,
+    mut host: McpHost,
+    sidecar: &ContainerId,
+) -> Result<McpHost, TrialError> {
+    host.stop().await;
+    scope.ctx.backend.kill(sidecar).await?;
+    Ok(host)
+}
+
+/// The agent's container, locked down, on the workspace volume, with the task's workspace
+/// copied in. Returns it and the environment the agent's command runs with.
+async fn create_agent_container(
+    scope: &Scope<'_>,
+    image: &str,
+    volume: &VolumeId,
+    plan: &AgentPlan,
+    tar: Vec<u8>,
+) -> Result<(ContainerId, Vec<String>), TrialError> {
+    let (ctx, task) = (scope.ctx, &scope.job.task);
     // Python writes no byte code into the workspace: byte code there is a tamper flag, and
     // an honest agent that runs the visible tests must not raise one.
     let mut env = vec![
@@ -548,97 +623,71 @@ async fn agent_phase<'a>(
     let container = ctx.backend.create(&agent_spec).await?;
     scope.created().containers.push(container.clone());
     ctx.backend.copy_in(&container, "/workspace", tar).await?;
+    Ok((container, env))
+}
 
-    // An agent with a model is limited in its own time: the gateway's model time is not
-    // counted, up to the task's wall-clock cap (see `own_time_limit`).
-    let clock = session.as_ref().map(|(_, s)| s.model_clock());
+/// Runs the agent's command until it exits or its time is up (its own time when it has a
+/// model `clock`, else the wall clock), and writes agent.log with why it was stopped.
+/// Returns how it ended and its exit code.
+async fn run_agent(
+    scope: &Scope<'_>,
+    container: &ContainerId,
+    argv: &[String],
+    env: Vec<String>,
+    clock: Option<&ModelClock>,
+    agent_started: Instant,
+) -> Result<(SandboxExit, Option<i64>), TrialError> {
+    let (ctx, task, dir) = (scope.ctx, &scope.job.task, &scope.job.dir);
     let own_limit = Duration::from_secs_f64(task.spec.timeouts.agent_s);
-    let agent_started = Instant::now();
-    let (exit_reason, agent_exit_code) = match &plan.argv {
-        Some(argv) => {
-            let wall = match clock {
-                Some(_) => Duration::from_secs_f64(task.spec.timeouts.agent_wall_cap()),
-                None => own_limit,
-            };
-            let req = ExecRequest {
-                argv: argv.clone(),
-                user: ExecUser::Sandbox,
-                env,
-                workdir: "/workspace".into(),
-                timeout: wall,
-                output_cap: AGENT_LOG_CAP,
-            };
-            let exec = ctx.backend.exec(&container, &req, scope.cancel);
-            let (out, own_out) = match &clock {
-                Some(c) => {
-                    own_time::limit(exec, c, agent_started, own_limit, || {
-                        ctx.backend.kill(&container)
-                    })
-                    .await?
-                }
-                None => (exec.await?, false),
-            };
-            let mut log = out.output.to_text();
-            let reason = if own_out {
-                log.push_str(&format!(
-                    "[nab: agent killed at its {:.0} s limit of its own time ({:.1} s waiting for the model not counted)]\n",
-                    task.spec.timeouts.agent_s,
-                    clock.as_ref().map_or(0.0, |c| c.total().as_secs_f64())
-                ));
-                SandboxExit::Timeout
-            } else if out.timed_out {
-                log.push_str(&match clock {
-                    Some(_) => format!(
-                        "[nab: agent killed at the {:.0} s wall-clock cap of its phase (timeouts.agent_wall_s), model time included]\n",
-                        wall.as_secs_f64()
-                    ),
-                    None => format!(
-                        "[nab: agent killed at its {:.0} s deadline]\n",
-                        task.spec.timeouts.agent_s
-                    ),
-                });
-                SandboxExit::Timeout
-            } else if out.exit_code == Some(137) {
-                SandboxExit::Killed
-            } else {
-                SandboxExit::Exited
-            };
-            std::fs::write(dir.join(AGENT_LOG_FILE), log).map_err(files_err(dir))?;
-            (reason, out.exit_code)
-        }
-        None => {
-            std::fs::write(
-                dir.join(AGENT_LOG_FILE),
-                "[nab: null agent: nothing was run]\n",
-            )
-            .map_err(files_err(dir))?;
-            (SandboxExit::Exited, None)
-        }
+    let wall = match clock {
+        Some(_) => Duration::from_secs_f64(task.spec.timeouts.agent_wall_cap()),
+        None => own_limit,
     };
-    let agent_s = agent_started.elapsed().as_secs_f64();
-    let model_s = clock.map(|c| c.total().as_secs_f64().min(agent_s));
-    // Stop everything the agent started before reading its workspace.
-    ctx.backend.kill(&container).await?;
-    let mcp = match mcp {
-        Some((mut host, sidecar)) => {
-            host.stop().await;
-            ctx.backend.kill(&sidecar).await?;
-            Some(host)
-        }
-        None => None,
+    let req = ExecRequest {
+        argv: argv.to_vec(),
+        user: ExecUser::Sandbox,
+        env,
+        workdir: "/workspace".into(),
+        timeout: wall,
+        output_cap: AGENT_LOG_CAP,
     };
-    Ok(AgentRun {
-        container,
-        volume,
-        ws_quota,
-        out_quota,
-        session,
-        mcp,
-        exit_reason,
-        agent_exit_code,
-        agent_s,
-        model_s,
-    })
+    let exec = ctx.backend.exec(container, &req, scope.cancel);
+    let (out, own_out) = match clock {
+        Some(c) => {
+            own_time::limit(exec, c, agent_started, own_limit, || {
+                ctx.backend.kill(container)
+            })
+            .await?
+        }
+        None => (exec.await?, false),
+    };
+    let mut log = out.output.to_text();
+    let reason = if own_out {
+        log.push_str(&format!(
+            "[nab: agent killed at its {:.0} s limit of its own time ({:.1} s waiting for the model not counted)]\n",
+            task.spec.timeouts.agent_s,
+            clock.map_or(0.0, |c| c.total().as_secs_f64())
+        ));
+        SandboxExit::Timeout
+    } else if out.timed_out {
+        log.push_str(&match clock {
+            Some(_) => format!(
+                "[nab: agent killed at the {:.0} s wall-clock cap of its phase (timeouts.agent_wall_s), model time included]\n",
+                wall.as_secs_f64()
+            ),
+            None => format!(
+                "[nab: agent killed at its {:.0} s deadline]\n",
+                task.spec.timeouts.agent_s
+            ),
+        });
+        SandboxExit::Timeout
+    } else if out.exit_code == Some(137) {
+        SandboxExit::Killed
+    } else {
+        SandboxExit::Exited
+    };
+    std::fs::write(dir.join(AGENT_LOG_FILE), log).map_err(files_err(dir))?;
+    Ok((reason, out.exit_code))
 }
 
 /// The task's MCP servers (`mcp_servers:`): their sidecar container, which alone holds
@@ -709,20 +758,8 @@ async fn collect(
         Some((m, s)) => Some(model_metrics(scope, m, s, agent.exit_reason, &mut failure).await?),
         None => None,
     };
-    // The cassette has no answer for a request the agent made: the agent stopped on a
-    // stale recording, and scoring its half-done workspace would report the recording's
-    // age as a regression.
-    if let Some(why) = metrics.as_ref().and_then(|m| m.replay_miss.clone()) {
-        return Err(TrialError::ReplayMiss(why));
-    }
-    // The provider refused the run's key or model: nothing the agent did is being scored.
-    if let Some(why) = metrics.as_ref().and_then(|m| m.provider.config.clone()) {
-        return Err(TrialError::ProviderConfig(why));
-    }
-    // The provider failed and the agent stopped on it: verifying the half-done workspace
-    // would score the provider, not the agent.
-    if let Some(why) = metrics.as_ref().and_then(|m| m.provider_failure.clone()) {
-        return Err(TrialError::Provider(why));
+    if let Some(m) = &metrics {
+        not_the_agents_doing(m)?;
     }
     // A requirement the records do not show (a tool call no server served, a compaction
     // no session shows) fails the trial, whatever the tests say.
@@ -734,27 +771,7 @@ async fn collect(
             source: std::io::Error::other(e.to_string()),
         })?
     };
-    // Judged for nab-agent, and for any agent whose events claim a compaction (the claim is
-    // checked against the summaries the gateway answered); other agents are scored on their
-    // answers.
-    let compaction = match (&scope.job.agent, &metrics) {
-        (AgentKind::NabAgent, Some(m)) => Compaction::Judged(m.missing_compaction.clone()),
-        (_, Some(m)) if m.claims_compaction => Compaction::Judged(m.missing_compaction.clone()),
-        _ => {
-            if task
-                .spec
-                .agent
-                .as_ref()
-                .is_some_and(|a| a.requires_compaction.is_some())
-            {
-                append_log(
-                    dir,
-                    "[nab: the task's requires_compaction is a requirement on nab-agent's context management; it is not judged for this agent, whose answers decide]\n",
-                )?;
-            }
-            Compaction::NotJudged
-        }
-    };
+    let compaction = judged_compaction(scope, metrics.as_ref())?;
     let compaction_check = task
         .spec
         .agent
@@ -780,20 +797,67 @@ async fn collect(
     })
 }
 
-/// Copies the agent's workspace out and diffs it against the original, writing diff.patch.
-/// Returns the failure so far (a full quota, a workspace too large or unreadable), the
-/// tamper flags and the files `expect_file` steps compare.
-async fn read_workspace(
+/// The trial's end is not the agent's to be scored on when the model's side failed it: a
+/// cassette without an answer, a refused configuration, a provider failure.
+fn not_the_agents_doing(metrics: &ModelMetrics) -> Result<(), TrialError> {
+    // The cassette has no answer for a request the agent made: the agent stopped on a
+    // stale recording, and scoring its half-done workspace would report the recording's
+    // age as a regression.
+    if let Some(why) = metrics.replay_miss.clone() {
+        return Err(TrialError::ReplayMiss(why));
+    }
+    // The provider refused the run's key or model: nothing the agent did is being scored.
+    if let Some(why) = metrics.provider.config.clone() {
+        return Err(TrialError::ProviderConfig(why));
+    }
+    // The provider failed and the agent stopped on it: verifying the half-done workspace
+    // would score the provider, not the agent.
+    if let Some(why) = metrics.provider_failure.clone() {
+        return Err(TrialError::Provider(why));
+    }
+    Ok(())
+}
+
+/// Whether the task's compaction requirement is judged for this trial, and on what.
+fn judged_compaction(
     scope: &Scope<'_>,
-    agent_c: &ContainerId,
-    original: Snapshot,
-    ws_full: bool,
-    quota_full: bool,
-) -> Result<(Option<FailureReason>, Vec<String>, Picks), TrialError> {
+    metrics: Option<&ModelMetrics>,
+) -> Result<Compaction, TrialError> {
     let (task, dir) = (&scope.job.task, &scope.job.dir);
-    // The archive streams into a parser on a blocking thread (nothing of it lands on the
-    // host's disk); the diff is computed there too. Both are the agent's data, so both
-    // have a deadline.
+    // Judged for nab-agent, and for any agent whose events claim a compaction (the claim is
+    // checked against the summaries the gateway answered); other agents are scored on their
+    // answers.
+    Ok(match (&scope.job.agent, metrics) {
+        (AgentKind::NabAgent, Some(m)) => Compaction::Judged(m.missing_compaction.clone()),
+        (_, Some(m)) if m.claims_compaction => Compaction::Judged(m.missing_compaction.clone()),
+        _ => {
+            if task
+                .spec
+                .agent
+                .as_ref()
+                .is_some_and(|a| a.requires_compaction.is_some())
+            {
+                append_log(
+                    dir,
+                    "[nab: the task's requires_compaction is a requirement on nab-agent's context management; it is not judged for this agent, whose answers decide]\n",
+                )?;
+            }
+            Compaction::NotJudged
+        }
+    })
+}
+
+/// What the blocking reader of the agent's workspace returns: the workspace as it was
+/// left, diff.patch's text, the tamper flags and the files `expect_file` steps compare.
+type WorkspaceRead = (Snapshot, String, Vec<String>, Picks);
+
+/// The blocking thread that parses the workspace archive as `rx` streams it in, and diffs
+/// it against `original`.
+fn spawn_reader(
+    task: &Task,
+    original: Snapshot,
+    rx: tokio::sync::mpsc::Receiver<bytes::Bytes>,
+) -> Result<tokio::task::JoinHandle<std::io::Result<WorkspaceRead>>, TrialError> {
     // The loader checked the globs; a failure here would be a harness defect.
     let protected =
         crate::task::Protected::new(&task.spec.protected).map_err(|e| TrialError::Files {
@@ -809,8 +873,7 @@ async fn read_workspace(
         }),
         EXPECTED_CAP,
     );
-    let (tx, rx) = tokio::sync::mpsc::channel(16);
-    let reader = tokio::task::spawn_blocking(move || {
+    Ok(tokio::task::spawn_blocking(move || {
         Snapshot::from_tar_picking(
             std::io::BufReader::new(crate::env::sandbox::ChunkReader::new(rx)),
             &mut picks,
@@ -820,7 +883,25 @@ async fn read_workspace(
             let flags = tamper::touched(&protected, &original, &after);
             (after, patch, flags, picks)
         })
-    });
+    }))
+}
+
+/// Copies the agent's workspace out and diffs it against the original, writing diff.patch.
+/// Returns the failure so far (a full quota, a workspace too large or unreadable), the
+/// tamper flags and the files `expect_file` steps compare.
+async fn read_workspace(
+    scope: &Scope<'_>,
+    agent_c: &ContainerId,
+    original: Snapshot,
+    ws_full: bool,
+    quota_full: bool,
+) -> Result<(Option<FailureReason>, Vec<String>, Picks), TrialError> {
+    let (task, dir) = (&scope.job.task, &scope.job.dir);
+    // The archive streams into a parser on a blocking thread (nothing of it lands on the
+    // host's disk); the diff is computed there too. Both are the agent's data, so both
+    // have a deadline.
+    let (tx, rx) = tokio::sync::mpsc::channel(16);
+    let reader = spawn_reader(task, original, rx)?;
     // The agent decides how large its workspace is (sparse files included: the archive
     // holds them at full size), so a workspace over the limit is its failure.
     let post_deadline = tokio::time::Instant::now() + POST_PROCESS_DEADLINE;
@@ -980,33 +1061,7 @@ async fn verify_phase(
     .await
     .map_err(|e| files_err(&task.tests_dir())(std::io::Error::other(e)))?
     .map_err(files_err(&task.tests_dir()))?;
-    let verify_spec = ContainerSpec {
-        image: image.to_owned(),
-        labels: scope.labels("verify"),
-        limits: lockdown(task),
-        workspace: Some(collected.volume.clone()),
-        binds: vec![],
-        scratch_volumes: vec!["/nab".into()],
-        tmpfs: vec![
-            if shared {
-                TmpfsMount::shared(verify::stage::SCRATCH, VERIFY_SCRATCH_MB)
-            } else {
-                TmpfsMount {
-                    path: verify::stage::SCRATCH.into(),
-                    mb: VERIFY_SCRATCH_MB,
-                    uid: VERIFIER_UID,
-                    mode: 0o700,
-                }
-            },
-            TmpfsMount {
-                path: verify::stage::RPC.into(),
-                mb: 1,
-                uid: SANDBOX_UID,
-                mode: 0o755,
-            },
-        ],
-        env: vec!["HOME=/tmp".into(), "LANG=C.UTF-8".into()],
-    };
+    let verify_spec = verifier_spec(scope, image, collected, shared);
     let verify_started = Instant::now();
     let verifier = ctx.backend.create(&verify_spec).await?;
     scope.created().containers.push(verifier.clone());
@@ -1038,4 +1093,43 @@ async fn verify_phase(
         tests_total: v.tests_total,
         verify_s,
     })
+}
+
+/// The verifier's container: locked down like the agent's, on the agent's workspace volume,
+/// with /nab a scratch volume of its own and tmpfs folders for its scratch space (the
+/// verifier user's alone, unless the task's verifier is `shared`) and the broker's socket.
+fn verifier_spec(
+    scope: &Scope<'_>,
+    image: &str,
+    collected: &Collected,
+    shared: bool,
+) -> ContainerSpec {
+    let task = &scope.job.task;
+    ContainerSpec {
+        image: image.to_owned(),
+        labels: scope.labels("verify"),
+        limits: lockdown(task),
+        workspace: Some(collected.volume.clone()),
+        binds: vec![],
+        scratch_volumes: vec!["/nab".into()],
+        tmpfs: vec![
+            if shared {
+                TmpfsMount::shared(verify::stage::SCRATCH, VERIFY_SCRATCH_MB)
+            } else {
+                TmpfsMount {
+                    path: verify::stage::SCRATCH.into(),
+                    mb: VERIFY_SCRATCH_MB,
+                    uid: VERIFIER_UID,
+                    mode: 0o700,
+                }
+            },
+            TmpfsMount {
+                path: verify::stage::RPC.into(),
+                mb: 1,
+                uid: SANDBOX_UID,
+                mode: 0o755,
+            },
+        ],
+        env: vec!["HOME=/tmp".into(), "LANG=C.UTF-8".into()],
+    }
 }

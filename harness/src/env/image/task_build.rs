@@ -7,8 +7,8 @@ use super::build::{BuildError, Ensured, image_exists};
 use super::recipe::Recipe;
 use super::sources::{SourcesError, host_sources_for};
 use super::task_recipe::{PIP_CA_IN_CONTEXT, SOURCES_IN_CONTEXT, TaskRecipe};
-use crate::env::sandbox::engine::{self, BuildEvent, Engine as Docker};
-use futures::StreamExt;
+use crate::env::sandbox::engine::{self, BuildEvent, Engine as Docker, EngineError};
+use futures::{Stream, StreamExt};
 use indicatif::ProgressBar;
 use std::collections::VecDeque;
 use std::time::Instant;
@@ -59,12 +59,47 @@ pub async fn ensure_task_image(
     }
     let names = tasks.join(", ");
     let started = Instant::now();
+    let context = build_context(recipe, &names)?;
+    let instructions = recipe.instructions();
+    let events = engine::build_image(docker, &tag, context);
+    let Watched {
+        step,
+        tail,
+        mut failure,
+    } = watch(events, progress, &tag, &names).await;
+    let failed_at = || {
+        step.checked_sub(1)
+            .and_then(|i| instructions.get(i))
+            .map(|i| i.command.clone().unwrap_or_else(|| i.line.clone()))
+            .unwrap_or_else(|| "(before the first step)".to_owned())
+    };
+    if failure.is_none() && !image_exists(docker, &tag).await? {
+        failure = Some("the image is absent after the build".to_owned());
+    }
+    if let Some(message) = failure {
+        return Err(TaskImageError::Failed {
+            tag,
+            tasks: names,
+            command: failed_at(),
+            message,
+            tail: tail.into_iter().collect::<Vec<_>>().join("\n"),
+        });
+    }
+    Ok(Ensured {
+        tag,
+        built_in: Some(started.elapsed()),
+    })
+}
+
+/// The build context: the recipe's Dockerfile, with the host's apt sources when it
+/// installs Debian packages and the host's CA bundle when it installs PyPI ones.
+fn build_context(recipe: &TaskRecipe, names: &str) -> Result<Vec<u8>, TaskImageError> {
     let sources = if recipe.apt.is_empty() {
         String::new()
     } else {
         host_sources_for(Recipe::default().suite)
             .map_err(|source| TaskImageError::Sources {
-                tasks: names.clone(),
+                tasks: names.to_owned(),
                 source,
             })?
             .iter()
@@ -75,15 +110,31 @@ pub async fn ensure_task_image(
         String::new()
     } else {
         host_pip_ca().ok_or_else(|| TaskImageError::NoPipCa {
-            tasks: names.clone(),
+            tasks: names.to_owned(),
         })?
     };
-    let context = pack_context(&recipe.dockerfile(), &sources, &pip_ca)?;
-    let instructions = recipe.instructions();
+    Ok(pack_context(&recipe.dockerfile(), &sources, &pip_ca)?)
+}
+
+/// What a build said: the last step it announced, its last lines, and why it failed.
+struct Watched {
+    step: usize,
+    tail: VecDeque<String>,
+    failure: Option<String>,
+}
+
+/// Follows a build's output to its end on `progress`, keeping the last [`TAIL_LINES`]
+/// lines for the error message.
+async fn watch(
+    events: impl Stream<Item = Result<BuildEvent, EngineError>>,
+    progress: &ProgressBar,
+    tag: &str,
+    names: &str,
+) -> Watched {
     let mut step = 0usize;
     let mut tail: VecDeque<String> = VecDeque::new();
     let mut failure: Option<String> = None;
-    let mut events = std::pin::pin!(engine::build_image(docker, &tag, context));
+    let mut events = std::pin::pin!(events);
     while let Some(ev) = events.next().await {
         let text = match ev {
             Ok(BuildEvent::Output(text)) => text,
@@ -118,28 +169,11 @@ pub async fn ensure_task_image(
             tail.push_back(line.to_owned());
         }
     }
-    let failed_at = || {
-        step.checked_sub(1)
-            .and_then(|i| instructions.get(i))
-            .map(|i| i.command.clone().unwrap_or_else(|| i.line.clone()))
-            .unwrap_or_else(|| "(before the first step)".to_owned())
-    };
-    if failure.is_none() && !image_exists(docker, &tag).await? {
-        failure = Some("the image is absent after the build".to_owned());
+    Watched {
+        step,
+        tail,
+        failure,
     }
-    if let Some(message) = failure {
-        return Err(TaskImageError::Failed {
-            tag,
-            tasks: names,
-            command: failed_at(),
-            message,
-            tail: tail.into_iter().collect::<Vec<_>>().join("\n"),
-        });
-    }
-    Ok(Ensured {
-        tag,
-        built_in: Some(started.elapsed()),
-    })
 }
 
 const SYSTEM_CA: &str = "/etc/ssl/certs/ca-certificates.crt";

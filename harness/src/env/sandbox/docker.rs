@@ -208,21 +208,7 @@ impl SandboxBackend for DockerBackend {
         let started = Instant::now();
         let exec = self
             .docker
-            .create_exec(
-                &c.0,
-                ExecConfig {
-                    cmd: Some(req.argv.clone()),
-                    env: Some(req.env.clone()),
-                    working_dir: Some(req.workdir.clone()),
-                    user: Some(req.user.spec()),
-                    attach_stdout: Some(true),
-                    attach_stderr: Some(true),
-                    attach_stdin: Some(false),
-                    tty: Some(false),
-                    privileged: Some(false),
-                    ..Default::default()
-                },
-            )
+            .create_exec(&c.0, exec_config(req))
             .await
             .map_err(SandboxError::docker("create exec"))?;
         let mut output = Capture::with_cap(req.output_cap);
@@ -535,5 +521,21 @@ impl SandboxBackend for DockerBackend {
             .await
             .map_err(|e| SandboxError::Io(std::io::Error::other(e)))??;
         Ok(swept)
+    }
+}
+
+/// A command run in a container: attached output, no stdin, no terminal, never privileged.
+fn exec_config(req: &ExecRequest) -> ExecConfig {
+    ExecConfig {
+        cmd: Some(req.argv.clone()),
+        env: Some(req.env.clone()),
+        working_dir: Some(req.workdir.clone()),
+        user: Some(req.user.spec()),
+        attach_stdout: Some(true),
+        attach_stderr: Some(true),
+        attach_stdin: Some(false),
+        tty: Some(false),
+        privileged: Some(false),
+        ..Default::default()
     }
 }

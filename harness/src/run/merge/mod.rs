@@ -93,6 +93,47 @@ pub fn join(shards: &[ShardRun], allow_partial: bool) -> Result<Joined, MergeErr
     let Some(first) = shards.first() else {
         return Err(MergeError::Mismatch("no shard folders given".into()));
     };
+    check_one_run(shards)?;
+    let task_ids = first.meta.task_ids.clone();
+    let trials = first.meta.trials.unwrap_or(0);
+    let mut warnings = Vec::new();
+    let taken = take_records(shards, &task_ids, trials, &mut warnings)?;
+    let missing = missing_pairs(
+        shards,
+        &task_ids,
+        trials,
+        &taken,
+        allow_partial,
+        &mut warnings,
+    )?;
+
+    let run_id = first
+        .meta
+        .group
+        .clone()
+        .or_else(|| first.meta.run_id.clone())
+        .unwrap_or_else(|| "merged".into());
+    let mut records = Vec::with_capacity(taken.len());
+    let mut origin = Vec::with_capacity(taken.len());
+    for (si, r) in taken.into_values() {
+        let mut r = r.clone();
+        r.run_id = run_id.clone();
+        records.push(r);
+        origin.push(si);
+    }
+    let meta = merged_meta(shards, run_id, task_ids);
+    Ok(Joined {
+        meta,
+        records,
+        origin,
+        missing,
+        warnings,
+    })
+}
+
+/// The run.json fields every shard must agree on, and no shard index given twice; all
+/// problems at once.
+fn check_one_run(shards: &[ShardRun]) -> Result<(), MergeError> {
     let mut problems = Vec::new();
     // Each field, by name: every shard must say the same, and a suite hash and trial
     // count must be there at all (without them the expected pairs are unknown).
@@ -155,17 +196,27 @@ pub fn join(shards: &[ShardRun], allow_partial: bool) -> Result<Joined, MergeErr
     if !problems.is_empty() {
         return Err(MergeError::Mismatch(problems.join("\n")));
     }
+    Ok(())
+}
 
-    let task_ids = first.meta.task_ids.clone();
-    let trials = first.meta.trials.unwrap_or(0);
-    let agent = first.meta.agent.clone().unwrap_or_default();
+/// Each (task position, trial) pair's record, with the index of the shard it came from.
+type Taken<'a> = BTreeMap<(usize, u32), (usize, &'a TrialRecord)>;
+
+/// Each (task position, trial) pair's record and the shard it came from. Records of
+/// another suite, trial count or agent, and pairs in two shards, are errors.
+fn take_records<'a>(
+    shards: &'a [ShardRun],
+    task_ids: &[String],
+    trials: u32,
+    warnings: &mut Vec<String>,
+) -> Result<Taken<'a>, MergeError> {
+    let agent = shards[0].meta.agent.clone().unwrap_or_default();
     let position: BTreeMap<&str, usize> = task_ids
         .iter()
         .enumerate()
         .map(|(i, t)| (t.as_str(), i))
         .collect();
-    let mut warnings = Vec::new();
-    let mut taken: BTreeMap<(usize, u32), (usize, &TrialRecord)> = BTreeMap::new();
+    let mut taken: Taken<'a> = BTreeMap::new();
     let mut duplicates = Vec::new();
     let mut foreign = Vec::new();
     for (si, s) in shards.iter().enumerate() {
@@ -230,6 +281,18 @@ pub fn join(shards: &[ShardRun], allow_partial: bool) -> Result<Joined, MergeErr
             listed(&duplicates)
         )));
     }
+    Ok(taken)
+}
+
+/// The suite's pairs no shard recorded: an error, or with `allow_partial` a warning.
+fn missing_pairs(
+    shards: &[ShardRun],
+    task_ids: &[String],
+    trials: u32,
+    taken: &Taken<'_>,
+    allow_partial: bool,
+    warnings: &mut Vec<String>,
+) -> Result<Vec<(String, u32)>, MergeError> {
     let missing: Vec<(String, u32)> = task_ids
         .iter()
         .enumerate()
@@ -256,24 +319,16 @@ pub fn join(shards: &[ShardRun], allow_partial: bool) -> Result<Joined, MergeErr
         }
         warnings.push(text);
     }
+    Ok(missing)
+}
 
-    let run_id = first
-        .meta
-        .group
-        .clone()
-        .or_else(|| first.meta.run_id.clone())
-        .unwrap_or_else(|| "merged".into());
-    let mut records = Vec::with_capacity(taken.len());
-    let mut origin = Vec::with_capacity(taken.len());
-    for (si, r) in taken.into_values() {
-        let mut r = r.clone();
-        r.run_id = run_id.clone();
-        records.push(r);
-        origin.push(si);
-    }
+/// The merged run.json: the first shard's agreed fields, times spanning the shards, and
+/// the shards it came from in index order.
+fn merged_meta(shards: &[ShardRun], run_id: String, task_ids: Vec<String>) -> RunMeta {
+    let first = &shards[0];
     let mut ordered: Vec<&ShardRun> = shards.iter().collect();
     ordered.sort_by_key(|s| s.meta.shard.as_ref().map(|m| m.index));
-    let meta = RunMeta {
+    RunMeta {
         run_id: Some(run_id),
         agent: first.meta.agent.clone(),
         model: first.meta.model.clone(),
@@ -302,14 +357,7 @@ pub fn join(shards: &[ShardRun], allow_partial: bool) -> Result<Joined, MergeErr
             })
             .collect(),
         ..RunMeta::default()
-    };
-    Ok(Joined {
-        meta,
-        records,
-        origin,
-        missing,
-        warnings,
-    })
+    }
 }
 
 /// `2/3, 3/3` when the shards say how many there are and some index was not given.

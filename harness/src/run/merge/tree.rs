@@ -287,6 +287,9 @@ impl Tree {
         Ok(true)
     }
 
+    /// Copies the open folder `fd` (`shown` in messages) into `dest`, in name order, no
+    /// deeper than the limits allow: folders and regular files; links and other kinds are
+    /// left out and said in the budget.
     fn copy_fd(
         &self,
         fd: OwnedFd,
@@ -306,32 +309,7 @@ impl Tree {
             source,
         })?;
         let mut dir = Dir::from_fd(fd).map_err(io(shown))?;
-        let mut names = Vec::new();
-        for entry in dir.iter() {
-            let entry = entry.map_err(io(shown))?;
-            let name = entry.file_name().to_string_lossy().into_owned();
-            if name == "." || name == ".." {
-                continue;
-            }
-            budget.entries += 1;
-            if budget.entries > self.limits.entries {
-                return Err(TreeError::Bound {
-                    path: shown.to_owned(),
-                    what: format!("more than {} files and folders", self.limits.entries),
-                });
-            }
-            // A name that is not UTF-8 cannot be copied faithfully; leave it out.
-            if entry.file_name().to_str().is_err() {
-                budget.skipped.push(format!(
-                    "{}: a name that is not UTF-8",
-                    shown.join(&name).display()
-                ));
-                continue;
-            }
-            names.push(name);
-        }
-        names.sort();
-        for name in names {
+        for name in self.names(&mut dir, shown, budget)? {
             let path = shown.join(&name);
             let st = fstatat(
                 &dir,
@@ -370,6 +348,41 @@ impl Tree {
             }
         }
         Ok(())
+    }
+
+    /// The names in `dir`, sorted, each counted against the budget's entries; a name that
+    /// is not UTF-8 cannot be copied faithfully, and is left out (and said).
+    fn names(
+        &self,
+        dir: &mut Dir,
+        shown: &Path,
+        budget: &mut Budget,
+    ) -> Result<Vec<String>, TreeError> {
+        let mut names = Vec::new();
+        for entry in dir.iter() {
+            let entry = entry.map_err(io(shown))?;
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name == "." || name == ".." {
+                continue;
+            }
+            budget.entries += 1;
+            if budget.entries > self.limits.entries {
+                return Err(TreeError::Bound {
+                    path: shown.to_owned(),
+                    what: format!("more than {} files and folders", self.limits.entries),
+                });
+            }
+            if entry.file_name().to_str().is_err() {
+                budget.skipped.push(format!(
+                    "{}: a name that is not UTF-8",
+                    shown.join(&name).display()
+                ));
+                continue;
+            }
+            names.push(name);
+        }
+        names.sort();
+        Ok(names)
     }
 
     fn copy_file(

@@ -4,7 +4,7 @@
 //! folder already holds skipped (`--resume`).
 
 use super::plan::{Plan, Unit};
-use super::schedule::{Slots, dispatch};
+use super::schedule::{Panicked, Slots, dispatch};
 use crate::run::{
     CostLimit, Ended, EnginePool, Job, Progress, Reporter, ResultsFile, ResumeState, RunContext,
     RunError, execute, execute_within,
@@ -141,20 +141,58 @@ pub async fn run_sweep(
     for i in 0..cfg.plan.runs.len() {
         runs.push(open_run(&cfg, i, &cancel)?);
     }
-    let units: Vec<Unit> = cfg
-        .plan
-        .units(cfg.tasks.len(), cfg.trials)
-        .into_iter()
-        .filter(|u| {
-            let id = cfg.tasks[u.task].id();
-            cfg.share.as_ref().is_none_or(|s| s.has(id, u.trial))
-                && !runs[u.run].done.contains(&(id.to_owned(), u.trial))
-        })
-        .collect();
+    let units = pending_units(&cfg, &runs);
     let reporter = cfg.progress.clone();
     reporter.report(Progress::Started {
         pending: units.len(),
     });
+    let mut write_error = None;
+    let panicked = run_units(
+        &cfg,
+        &mut runs,
+        units,
+        reporter.as_ref(),
+        &cancel,
+        &mut write_error,
+    )
+    .await;
+    let (plan, tasks) = (&cfg.plan, &cfg.tasks);
+    let provider_config = write_held(&mut runs, plan, &mut write_error);
+    reporter.report(Progress::Finished);
+    for Panicked(u) in &panicked {
+        let (run, task) = (&plan.runs[u.run].dir, tasks[u.task].id());
+        tracing::error!(
+            "a trial task panicked (a bug in nab): run {run} task {task} trial {}",
+            u.trial
+        );
+    }
+    let interrupted = cancel.is_cancelled() && provider_config.is_none();
+    let reports = run_reports(&cfg.engines, runs).await;
+    if let Some(e) = write_error {
+        return Err(e);
+    }
+    Ok(SweepReport {
+        runs: reports,
+        interrupted,
+        skipped: cfg.cost_limit.as_ref().map_or(0, |l| l.skipped()),
+        lost_engines: cfg.engines.lost(),
+        no_engine: cfg.engines.all_lost(),
+        provider_config,
+    })
+}
+
+/// Runs `units` across the sweep's runs, each trial's end reported and its record appended
+/// to its run's results.jsonl as it comes. Returns the units whose task panicked; the
+/// first failure to write a record is kept in `write_error` (the sweep is cancelled on it).
+async fn run_units(
+    cfg: &SweepConfig,
+    runs: &mut [RunState],
+    units: Vec<Unit>,
+    reporter: &dyn Reporter,
+    cancel: &CancellationToken,
+    write_error: &mut Option<RunError>,
+) -> Vec<Panicked> {
+    // The sweep's jobs, and each provider's pool under its own concurrency.
     let slots = Slots {
         jobs: cfg.jobs,
         pools: cfg
@@ -167,12 +205,11 @@ pub async fn run_sweep(
     let contexts: Vec<RunContext> = runs.iter().map(|r| r.ctx.clone()).collect();
     let dirs: Vec<PathBuf> = runs.iter().map(|r| r.dir.clone()).collect();
     let (plan, tasks, attempts) = (&cfg.plan, &cfg.tasks, cfg.attempts.max(1));
-    let mut write_error = None;
-    let panicked = dispatch(
+    dispatch(
         units,
         |u| plan.runs[u.run].pool,
         &slots,
-        &cancel,
+        cancel,
         |u| {
             let ctx = contexts[u.run].clone();
             let out_dir = dirs[u.run].clone();
@@ -198,7 +235,7 @@ pub async fn run_sweep(
             // Trials the provider guard held back are written once a later answer clears
             // them.
             let released = run.ctx.guard.take_released();
-            let rec = ended.report(reporter.as_ref());
+            let rec = ended.report(reporter);
             for rec in released.into_iter().chain(rec) {
                 if let Err(e) = run.file.append(&rec) {
                     write_error.get_or_insert(e);
@@ -208,7 +245,30 @@ pub async fn run_sweep(
             }
         },
     )
-    .await;
+    .await
+}
+
+/// The plan's units in this shard that their run has not recorded yet.
+fn pending_units(cfg: &SweepConfig, runs: &[RunState]) -> Vec<Unit> {
+    cfg.plan
+        .units(cfg.tasks.len(), cfg.trials)
+        .into_iter()
+        .filter(|u| {
+            let id = cfg.tasks[u.task].id();
+            cfg.share.as_ref().is_none_or(|s| s.has(id, u.trial))
+                && !runs[u.run].done.contains(&(id.to_owned(), u.trial))
+        })
+        .collect()
+}
+
+/// Writes the trials each run's provider guard still holds (too few refusals to call it
+/// the configuration: scored as usual). Returns the first run whose provider refused its
+/// configuration, with why.
+fn write_held(
+    runs: &mut [RunState],
+    plan: &Plan,
+    write_error: &mut Option<RunError>,
+) -> Option<(String, String)> {
     let mut provider_config = None;
     for (i, run) in runs.iter_mut().enumerate() {
         if let Some(why) = run.ctx.guard.stopped() {
@@ -222,22 +282,14 @@ pub async fn run_sweep(
             run.records.push(rec);
         }
     }
-    reporter.report(Progress::Finished);
-    for p in &panicked {
-        tracing::error!(
-            "a trial task panicked (a bug in nab): run {} task {} trial {}",
-            plan.runs[p.0.run].dir,
-            tasks[p.0.task].id(),
-            p.0.trial
-        );
-    }
-    let interrupted = cancel.is_cancelled() && provider_config.is_none();
+    provider_config
+}
+
+/// Each run's report, after the end-of-run sweep of what is still labelled with its id.
+async fn run_reports(engines: &EnginePool, runs: Vec<RunState>) -> Vec<SweepRunReport> {
     let mut reports = Vec::with_capacity(runs.len());
     for run in runs {
-        let leftovers = cfg
-            .engines
-            .sweep(&format!("nab.run={}", run.ctx.run_id))
-            .await;
+        let leftovers = engines.sweep(&format!("nab.run={}", run.ctx.run_id)).await;
         reports.push(SweepRunReport {
             run_id: run.ctx.run_id,
             dir: run.dir,
@@ -246,15 +298,5 @@ pub async fn run_sweep(
             leftovers,
         });
     }
-    if let Some(e) = write_error {
-        return Err(e);
-    }
-    Ok(SweepReport {
-        runs: reports,
-        interrupted,
-        skipped: cfg.cost_limit.as_ref().map_or(0, |l| l.skipped()),
-        lost_engines: cfg.engines.lost(),
-        no_engine: cfg.engines.all_lost(),
-        provider_config,
-    })
+    reports
 }

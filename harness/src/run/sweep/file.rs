@@ -199,6 +199,24 @@ fn parse_yaml(path: &Path, text: &str) -> Result<SweepFile, SweepIssue> {
 /// Every rule the types do not express; returns the parsed agents.
 fn check(path: &Path, f: &SweepFile, issues: &mut Vec<SweepIssue>) -> Vec<AgentKind> {
     let mut push = |field: String, message: String| issues.push(issue(path, Some(field), message));
+    let agents = check_agents(f, &mut push);
+    check_models(f, &agents, &mut push);
+    for (name, value) in [
+        ("trials", f.trials),
+        ("jobs", f.jobs),
+        ("attempts", f.attempts),
+    ] {
+        if value == 0 {
+            push(name.into(), "is 0; it must be at least 1".into());
+        }
+    }
+    check_tasks(f, &mut push);
+    check_providers(f, &mut push);
+    agents
+}
+
+/// `agents:`: at least one, each parsed, none twice. Returns those that parsed.
+fn check_agents(f: &SweepFile, push: &mut impl FnMut(String, String)) -> Vec<AgentKind> {
     if f.agents.is_empty() {
         push(
             "agents".into(),
@@ -226,6 +244,11 @@ fn check(path: &Path, f: &SweepFile, issues: &mut Vec<SweepIssue>) -> Vec<AgentK
             Err(e) => push(format!("agents[{i}]"), format!("`{a}`: {e}")),
         }
     }
+    agents
+}
+
+/// `models:`: each a provider spec, none twice, and at least one when nab-agent runs.
+fn check_models(f: &SweepFile, agents: &[AgentKind], push: &mut impl FnMut(String, String)) {
     for (i, m) in f.models.iter().enumerate() {
         if let Err(e) = nab_gateway::ProviderSpec::parse(m) {
             push(format!("models[{i}]"), e.to_string());
@@ -247,15 +270,10 @@ fn check(path: &Path, f: &SweepFile, issues: &mut Vec<SweepIssue>) -> Vec<AgentK
             format!("agent {a} needs a model and `models` lists none; add one, e.g. scripted:task"),
         );
     }
-    for (name, value) in [
-        ("trials", f.trials),
-        ("jobs", f.jobs),
-        ("attempts", f.attempts),
-    ] {
-        if value == 0 {
-            push(name.into(), "is 0; it must be at least 1".into());
-        }
-    }
+}
+
+/// `tasks:`: a folder, and each listed id a task folder in it, none twice.
+fn check_tasks(f: &SweepFile, push: &mut impl FnMut(String, String)) {
     let dir = &f.tasks.dir;
     if !dir.is_dir() {
         push(
@@ -265,22 +283,26 @@ fn check(path: &Path, f: &SweepFile, issues: &mut Vec<SweepIssue>) -> Vec<AgentK
                 dir.display()
             ),
         );
-    } else {
-        for (i, id) in f.tasks.ids.iter().enumerate() {
-            let plain = !id.is_empty() && !id.contains('/') && id != "." && id != "..";
-            if !plain || !dir.join(id).is_dir() {
-                push(
-                    format!("tasks.ids[{i}]"),
-                    format!("no task `{id}` in {}", dir.display()),
-                );
-            } else if let Some(j) = f.tasks.ids[..i].iter().position(|o| o == id) {
-                push(
-                    format!("tasks.ids[{i}]"),
-                    format!("`{id}` is listed twice (also tasks.ids[{j}])"),
-                );
-            }
+        return;
+    }
+    for (i, id) in f.tasks.ids.iter().enumerate() {
+        let plain = !id.is_empty() && !id.contains('/') && id != "." && id != "..";
+        if !plain || !dir.join(id).is_dir() {
+            push(
+                format!("tasks.ids[{i}]"),
+                format!("no task `{id}` in {}", dir.display()),
+            );
+        } else if let Some(j) = f.tasks.ids[..i].iter().position(|o| o == id) {
+            push(
+                format!("tasks.ids[{i}]"),
+                format!("`{id}` is listed twice (also tasks.ids[{j}])"),
+            );
         }
     }
+}
+
+/// `providers:`: each key the start of some model, and limits that allow something.
+fn check_providers(f: &SweepFile, push: &mut impl FnMut(String, String)) {
     for (key, limits) in &f.providers {
         let field = |name: &str| format!("providers.{key}.{name}");
         if !f.models.iter().any(|m| m.starts_with(key.as_str())) {
@@ -320,7 +342,6 @@ fn check(path: &Path, f: &SweepFile, issues: &mut Vec<SweepIssue>) -> Vec<AgentK
             );
         }
     }
-    agents
 }
 
 #[cfg(test)]

@@ -80,28 +80,8 @@ fn plan(folder: &Path, id: &str, out: &Path) -> Result<Plan, Vec<String>> {
             out.join(id).display()
         )]);
     }
-    for e in walkdir::WalkDir::new(folder)
-        .follow_links(false)
-        .into_iter()
-        .flatten()
-    {
-        if e.path_is_symlink() {
-            refusals.push(format!(
-                "{} is a symbolic link; an imported task holds only plain files",
-                e.path().strip_prefix(folder).unwrap_or(e.path()).display()
-            ));
-        }
-    }
-    let read = |rel: &str, refusals: &mut Vec<String>| -> Option<String> {
-        match std::fs::read_to_string(folder.join(rel)) {
-            Ok(t) => Some(t),
-            Err(e) => {
-                refusals.push(format!("{rel}: cannot read ({e}); a Harbor task needs it"));
-                None
-            }
-        }
-    };
-    let toml_text = read("task.toml", &mut refusals);
+    refuse_symlinks(folder, &mut refusals);
+    let toml_text = read_required(folder, "task.toml", &mut refusals);
     let toml = toml_text
         .as_deref()
         .map(harbor_toml::parse)
@@ -111,23 +91,7 @@ fn plan(folder: &Path, id: &str, out: &Path) -> Result<Plan, Vec<String>> {
             None
         });
     if let Some(t) = &toml {
-        if t.gpus > 0 || !t.gpu_types.is_empty() {
-            refusals.push(format!(
-                "needs GPUs (gpus = {}); nab's sandbox has none",
-                t.gpus
-            ));
-        }
-        if let Some(img) = &t.docker_image {
-            refusals.push(format!(
-                "prebuilt image (docker_image = \"{img}\"); nab builds every image from Debian packages and cannot pull images"
-            ));
-        }
-        if t.allow_internet {
-            refusals.push(
-                "needs the network at run time (allow_internet = true); nab's agent and verifier have none"
-                    .to_owned(),
-            );
-        }
+        refuse_toml(t, &mut refusals);
     }
     let env_dir = folder.join("environment");
     for compose in [
@@ -152,31 +116,13 @@ fn plan(folder: &Path, id: &str, out: &Path) -> Result<Plan, Vec<String>> {
     };
     refusals.extend(docker.refusals.iter().cloned());
     notes.extend(docker.notes.iter().cloned());
-    let _ = read("instruction.md", &mut refusals);
-    if let Some(text) = read("solution/solve.sh", &mut refusals) {
+    let _ = read_required(folder, "instruction.md", &mut refusals);
+    if let Some(text) = read_required(folder, "solution/solve.sh", &mut refusals) {
         refusals.extend(scripts::solve_script(&text));
     }
-    let script = read("tests/test.sh", &mut refusals).map(|t| scripts::test_script(&t));
-    let mut has_test_py = false;
-    for e in walkdir::WalkDir::new(folder.join("tests"))
-        .follow_links(false)
-        .into_iter()
-        .flatten()
-    {
-        let name = e.file_name().to_string_lossy().into_owned();
-        if !e.file_type().is_file() || name == "test.sh" {
-            continue;
-        }
-        has_test_py |= name.starts_with("test_") && name.ends_with(".py");
-        if (name.ends_with(".py") || name.ends_with(".sh"))
-            && let Ok(text) = std::fs::read_to_string(e.path())
-        {
-            refusals.extend(scripts::test_file(&name, &text));
-        }
-    }
-    if !has_test_py {
-        refusals.push("tests/ has no test_*.py for pytest to run".to_owned());
-    }
+    let script =
+        read_required(folder, "tests/test.sh", &mut refusals).map(|t| scripts::test_script(&t));
+    check_test_files(folder, &mut refusals);
     let (mut apt, mut pip) = (docker.apt.clone(), docker.pip.clone());
     if let Some(s) = &script {
         refusals.extend(s.refusals.iter().cloned());
@@ -200,6 +146,80 @@ fn plan(folder: &Path, id: &str, out: &Path) -> Result<Plan, Vec<String>> {
             refusals.dedup();
             Err(refusals)
         }
+    }
+}
+
+/// An imported task holds only plain files: every symbolic link in the folder is refused.
+fn refuse_symlinks(folder: &Path, refusals: &mut Vec<String>) {
+    for e in walkdir::WalkDir::new(folder)
+        .follow_links(false)
+        .into_iter()
+        .flatten()
+    {
+        if e.path_is_symlink() {
+            refusals.push(format!(
+                "{} is a symbolic link; an imported task holds only plain files",
+                e.path().strip_prefix(folder).unwrap_or(e.path()).display()
+            ));
+        }
+    }
+}
+
+/// A file every Harbor task has; `None` (and a refusal) when it cannot be read.
+fn read_required(folder: &Path, rel: &str, refusals: &mut Vec<String>) -> Option<String> {
+    match std::fs::read_to_string(folder.join(rel)) {
+        Ok(t) => Some(t),
+        Err(e) => {
+            refusals.push(format!("{rel}: cannot read ({e}); a Harbor task needs it"));
+            None
+        }
+    }
+}
+
+/// What task.toml asks for that nab's sandbox does not have: GPUs, a prebuilt image, the
+/// network.
+fn refuse_toml(t: &harbor_toml::HarborToml, refusals: &mut Vec<String>) {
+    if t.gpus > 0 || !t.gpu_types.is_empty() {
+        refusals.push(format!(
+            "needs GPUs (gpus = {}); nab's sandbox has none",
+            t.gpus
+        ));
+    }
+    if let Some(img) = &t.docker_image {
+        refusals.push(format!(
+            "prebuilt image (docker_image = \"{img}\"); nab builds every image from Debian packages and cannot pull images"
+        ));
+    }
+    if t.allow_internet {
+        refusals.push(
+            "needs the network at run time (allow_internet = true); nab's agent and verifier have none"
+                .to_owned(),
+        );
+    }
+}
+
+/// tests/ besides test.sh: at least one test_*.py for pytest, and no script that does what
+/// the verifier cannot (see `scripts::test_file`).
+fn check_test_files(folder: &Path, refusals: &mut Vec<String>) {
+    let mut has_test_py = false;
+    for e in walkdir::WalkDir::new(folder.join("tests"))
+        .follow_links(false)
+        .into_iter()
+        .flatten()
+    {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if !e.file_type().is_file() || name == "test.sh" {
+            continue;
+        }
+        has_test_py |= name.starts_with("test_") && name.ends_with(".py");
+        if (name.ends_with(".py") || name.ends_with(".sh"))
+            && let Ok(text) = std::fs::read_to_string(e.path())
+        {
+            refusals.extend(scripts::test_file(&name, &text));
+        }
+    }
+    if !has_test_py {
+        refusals.push("tests/ has no test_*.py for pytest to run".to_owned());
     }
 }
 

@@ -6,7 +6,9 @@
 //! working directory) is a refusal with its reason. Parsed with the `dockerfile-parser` crate.
 
 use crate::task::{debian_name, pinned_requirement};
-use dockerfile_parser::{Dockerfile, Instruction, ShellOrExecExpr};
+use dockerfile_parser::{
+    Dockerfile, FromInstruction, Instruction, MiscInstruction, ShellOrExecExpr,
+};
 use std::path::Path;
 
 /// Base images whose packages are Debian's (or close enough to name the same packages):
@@ -50,6 +52,9 @@ pub(super) struct DockerPlan {
     pub refusals: Vec<String>,
 }
 
+/// A COPY or ADD before its destination is checked: (source, absolute destination, unused).
+type RawCopy = (String, String, usize);
+
 pub(super) fn analyse(text: &str, env_dir: &Path) -> DockerPlan {
     let mut plan = DockerPlan::default();
     let df = match Dockerfile::parse(text) {
@@ -64,32 +69,12 @@ pub(super) fn analyse(text: &str, env_dir: &Path) -> DockerPlan {
     let mut cwd = String::from("/");
     // COPY destinations are resolved against the WORKDIR of their time and checked
     // against the final one, once it is known.
-    let mut raw_copies: Vec<(String, String, usize)> = Vec::new();
+    let mut raw_copies: Vec<RawCopy> = Vec::new();
     for ins in &df.instructions {
         match ins {
             Instruction::From(f) => {
                 froms += 1;
-                let name = f
-                    .image_parsed
-                    .image
-                    .rsplit('/')
-                    .next()
-                    .unwrap_or("")
-                    .to_owned();
-                let stock = f.image_parsed.registry.is_none()
-                    && !f.image_parsed.image.contains('/')
-                    && STOCK_BASES.contains(&name.as_str());
-                if stock {
-                    plan.notes.push(format!(
-                        "FROM {} → nab's base image (Debian bookworm)",
-                        f.image.content
-                    ));
-                } else {
-                    plan.refusals.push(format!(
-                        "prebuilt image `FROM {}`: nab builds every image from Debian packages and cannot pull images",
-                        f.image.content
-                    ));
-                }
+                from_step(f, &mut plan);
             }
             Instruction::Run(r) => {
                 let script = match &r.expr {
@@ -114,45 +99,13 @@ pub(super) fn analyse(text: &str, env_dir: &Path) -> DockerPlan {
             }
             Instruction::Env(e) => {
                 for v in &e.vars {
-                    if !HARMLESS_ENV.contains(&v.key.content.as_str()) {
-                        plan.refusals.push(format!(
-                            "`ENV {}`: nab's images set no environment variables for a task",
-                            v.key.content
-                        ));
-                    }
+                    env_var(&v.key.content, &mut plan);
                 }
             }
             Instruction::Cmd(c) => service_check("CMD", &c.expr, &mut plan),
             Instruction::Entrypoint(c) => service_check("ENTRYPOINT", &c.expr, &mut plan),
             Instruction::Label(_) | Instruction::Arg(_) => {}
-            Instruction::Misc(m) => {
-                let args = m.arguments.to_string();
-                let args = args.trim();
-                match m.instruction.content.to_ascii_uppercase().as_str() {
-                    "WORKDIR" => cwd = absolute(&cwd, args, true).trim_end_matches('/').to_owned(),
-                    "ADD" => {
-                        let mut words = shlex::split(args).unwrap_or_default();
-                        words.retain(|w| !w.starts_with("--"));
-                        let Some(dest) = words.pop() else { continue };
-                        for s in words {
-                            if s.contains("://") {
-                                plan.refusals.push(format!("`ADD {s}` downloads at build time"));
-                            } else if [".tar", ".tgz", ".gz", ".xz", ".bz2", ".zst"].iter().any(|x| s.ends_with(x)) {
-                                plan.refusals.push(format!("`ADD {s}` unpacks an archive; unpack it into the task's files instead"));
-                            } else {
-                                raw_copies.push((s, absolute(&cwd, &dest, true), 0));
-                            }
-                        }
-                    }
-                    "EXPOSE" => plan.refusals.push(format!(
-                        "a service (`EXPOSE {args}`): a service's state cannot be the verdict in a fresh verifier without a network"
-                    )),
-                    "HEALTHCHECK" => plan.refusals.push("a service (`HEALTHCHECK`)".to_owned()),
-                    "USER" => plan.notes.push(format!("USER {args} ignored: nab runs as uid 1000")),
-                    "VOLUME" | "SHELL" | "STOPSIGNAL" | "MAINTAINER" | "ONBUILD" => {}
-                    other => plan.refusals.push(format!("unknown Dockerfile instruction `{other}`")),
-                }
-            }
+            Instruction::Misc(m) => misc_step(m, &mut cwd, &mut raw_copies, &mut plan),
         }
     }
     if froms > 1 {
@@ -164,9 +117,106 @@ pub(super) fn analyse(text: &str, env_dir: &Path) -> DockerPlan {
             .push("environment/Dockerfile has no FROM".to_owned());
     }
     let workdir = (cwd != "/").then(|| cwd.clone());
+    place_copies(raw_copies, workdir.as_deref(), &mut plan);
+    plan.workdir = workdir;
+    refuse_setup_in_workdir(&mut plan);
+    plan.apt.sort();
+    plan.apt.dedup();
+    plan.pip.sort();
+    plan.pip.dedup();
+    plan
+}
+
+/// `ENV`: only variables that tune tools may be dropped; any other is refused.
+fn env_var(key: &str, plan: &mut DockerPlan) {
+    if !HARMLESS_ENV.contains(&key) {
+        plan.refusals.push(format!(
+            "`ENV {key}`: nab's images set no environment variables for a task"
+        ));
+    }
+}
+
+/// A set-up command that writes into the working directory would be hidden by the
+/// workspace nab mounts there: its files must come from COPY.
+fn refuse_setup_in_workdir(plan: &mut DockerPlan) {
+    if let Some(w) = &plan.workdir {
+        for s in &plan.setup {
+            if mentions_path(s, w) {
+                plan.refusals.push(format!(
+                    "`RUN {s}` works in the working directory {w}, which nab replaces with the task's workspace; ship those files instead"
+                ));
+            }
+        }
+    }
+}
+
+/// `FROM`: a stock Debian-like base is nab's base image; anything else is refused.
+fn from_step(f: &FromInstruction, plan: &mut DockerPlan) {
+    let name = f
+        .image_parsed
+        .image
+        .rsplit('/')
+        .next()
+        .unwrap_or("")
+        .to_owned();
+    let stock = f.image_parsed.registry.is_none()
+        && !f.image_parsed.image.contains('/')
+        && STOCK_BASES.contains(&name.as_str());
+    if stock {
+        plan.notes.push(format!(
+            "FROM {} → nab's base image (Debian bookworm)",
+            f.image.content
+        ));
+    } else {
+        plan.refusals.push(format!(
+            "prebuilt image `FROM {}`: nab builds every image from Debian packages and cannot pull images",
+            f.image.content
+        ));
+    }
+}
+
+/// The instructions the parser leaves untyped: WORKDIR moves `cwd`, ADD of plain files is
+/// a copy, services and unknown instructions are refused, the rest noted or ignored.
+fn misc_step(
+    m: &MiscInstruction,
+    cwd: &mut String,
+    raw_copies: &mut Vec<RawCopy>,
+    plan: &mut DockerPlan,
+) {
+    let args = m.arguments.to_string();
+    let args = args.trim();
+    match m.instruction.content.to_ascii_uppercase().as_str() {
+        "WORKDIR" => *cwd = absolute(cwd, args, true).trim_end_matches('/').to_owned(),
+        "ADD" => {
+            let mut words = shlex::split(args).unwrap_or_default();
+            words.retain(|w| !w.starts_with("--"));
+            let Some(dest) = words.pop() else { return };
+            for s in words {
+                if s.contains("://") {
+                    plan.refusals.push(format!("`ADD {s}` downloads at build time"));
+                } else if [".tar", ".tgz", ".gz", ".xz", ".bz2", ".zst"].iter().any(|x| s.ends_with(x)) {
+                    plan.refusals.push(format!("`ADD {s}` unpacks an archive; unpack it into the task's files instead"));
+                } else {
+                    raw_copies.push((s, absolute(cwd, &dest, true), 0));
+                }
+            }
+        }
+        "EXPOSE" => plan.refusals.push(format!(
+            "a service (`EXPOSE {args}`): a service's state cannot be the verdict in a fresh verifier without a network"
+        )),
+        "HEALTHCHECK" => plan.refusals.push("a service (`HEALTHCHECK`)".to_owned()),
+        "USER" => plan.notes.push(format!("USER {args} ignored: nab runs as uid 1000")),
+        "VOLUME" | "SHELL" | "STOPSIGNAL" | "MAINTAINER" | "ONBUILD" => {}
+        other => plan.refusals.push(format!("unknown Dockerfile instruction `{other}`")),
+    }
+}
+
+/// Each copy's destination made relative to the final working directory (which becomes
+/// /workspace); copies outside it, without one, or from outside environment/ are refused.
+fn place_copies(raw_copies: Vec<RawCopy>, workdir: Option<&str>, plan: &mut DockerPlan) {
     for (src, dest, _) in raw_copies {
-        let rel = match &workdir {
-            Some(w) if dest == *w || dest == format!("{w}/") => String::new(),
+        let rel = match workdir {
+            Some(w) if dest == w || dest == format!("{w}/") => String::new(),
             Some(w) => match dest.strip_prefix(&format!("{w}/")) {
                 Some(r) => r.to_owned(),
                 None => {
@@ -190,23 +240,6 @@ pub(super) fn analyse(text: &str, env_dir: &Path) -> DockerPlan {
         }
         plan.copies.push((src, rel));
     }
-    plan.workdir = workdir;
-    // A set-up command that writes into the working directory would be hidden by the
-    // workspace nab mounts there: its files must come from COPY.
-    if let Some(w) = &plan.workdir {
-        for s in &plan.setup {
-            if mentions_path(s, w) {
-                plan.refusals.push(format!(
-                    "`RUN {s}` works in the working directory {w}, which nab replaces with the task's workspace; ship those files instead"
-                ));
-            }
-        }
-    }
-    plan.apt.sort();
-    plan.apt.dedup();
-    plan.pip.sort();
-    plan.pip.dedup();
-    plan
 }
 
 /// `dest` made absolute against `cwd`; a destination naming a folder keeps its `/`.

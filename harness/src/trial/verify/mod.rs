@@ -23,7 +23,9 @@ use crate::env::sandbox::{
     ContainerId, ExecOutcome, ExecRequest, ExecUser, SandboxBackend, SandboxError,
 };
 use crate::env::workspace::Picks;
-use crate::task::{EXPECTED_CAP, StepUser, Task, VerifierMode, VerifyStep};
+use crate::task::{
+    EXPECTED_CAP, ExpectFile, ExpectStdout, StepUser, Task, VerifierMode, VerifyStep,
+};
 use crate::trial::canary::Canary;
 use crate::trial::expect;
 use crate::trial::junit::{self, Verdict};
@@ -185,116 +187,21 @@ pub(crate) async fn run_steps(
     let mut result = VerifyResult::default();
     let budget = Duration::from_secs_f64(task.spec.timeouts.verify_s);
     let started = std::time::Instant::now();
-    let shared = task.spec.verifier == VerifierMode::Shared;
-    let copied = backend.copy_in(c, "/nab", nab_tree).await;
-    if unless_gone(backend, c, copied).await?.is_none() {
-        let _ = writeln!(
-            result.log,
-            "[nab] the verifier container stopped before the hidden tests were in place\n"
-        );
-        result.failure = Some(FailureReason::VerifierCrashed);
-        return Ok(result);
-    }
-    if shared {
-        let _ = writeln!(
-            result.log,
-            "[nab] this task's hidden tests run beside the code under test (`verifier: shared`): that code could reach this verdict\n"
-        );
-    } else if close_workspace(backend, c, &mut result.log, cancel)
-        .await?
-        .is_none()
-    {
-        result.failure = Some(FailureReason::VerifierCrashed);
+    let steps = Steps {
+        backend,
+        c,
+        task,
+        picks,
+        canary,
+        shared: task.spec.verifier == VerifierMode::Shared,
+        cancel,
+    };
+    if !steps.stage(nab_tree, &mut result).await? {
         return Ok(result);
     }
     for (i, step) in task.spec.verify.iter().enumerate() {
         let left = budget.saturating_sub(started.elapsed());
-        let (argv, timeout_s, output_cap, user) = match step {
-            VerifyStep::Command(cmd) => (&cmd.argv, cmd.timeout_s, STEP_OUTPUT_CAP, cmd.user),
-            // One byte over the cap tells "too long" from "exactly the cap".
-            VerifyStep::ExpectStdout(s) => {
-                (&s.argv, s.timeout_s, EXPECTED_CAP as usize + 1, s.user)
-            }
-            VerifyStep::ExpectFile(f) => {
-                let _ = writeln!(
-                    result.log,
-                    "[nab] step {i}: expect_file {} equals {} (compare: {:?}, on the host)",
-                    f.path, f.equals, f.compare
-                );
-                let expected = expect::read_expected(task, &f.equals)?;
-                let checked = expect::check_file(f, picks, &expected);
-                if !count_check(&mut result, i, checked) {
-                    break;
-                }
-                continue;
-            }
-        };
-        let user = if shared { StepUser::Sandbox } else { user };
-        if user == StepUser::Verifier
-            && unless_gone(backend, c, start_broker(backend, c).await)
-                .await?
-                .is_none()
-        {
-            let _ = writeln!(
-                result.log,
-                "[nab] step {i}: could not start the broker: the verifier container has stopped\n"
-            );
-            result.failure = Some(FailureReason::VerifierCrashed);
-            break;
-        }
-        let timeout = Duration::from_secs_f64(timeout_s).min(left);
-        let req = exec_for(user, argv, timeout, output_cap);
-        let Some(out) = run_command(backend, c, i, &req, &mut result, cancel).await? else {
-            break;
-        };
-        let mut ok = out.exit_code == Some(0);
-        match step {
-            VerifyStep::Command(cmd) => {
-                if let Some(junit) = &cmd.junit {
-                    match read_junit(backend, c, junit, cancel).await? {
-                        Ok(report) => ok = count_junit(&mut result, i, junit, report, canary),
-                        Err(Gone) => {
-                            let _ = writeln!(
-                                result.log,
-                                "[nab] step {i}: the verifier container stopped before {junit} was read\n"
-                            );
-                            result.failure = Some(FailureReason::VerifierCrashed);
-                            break;
-                        }
-                    }
-                } else if !ok && user == StepUser::Sandbox && !shared {
-                    result.failure.get_or_insert(FailureReason::BuildFailed);
-                }
-            }
-            VerifyStep::ExpectStdout(s) if ok => {
-                let _ = writeln!(
-                    result.log,
-                    "[nab] step {i}: expect_stdout equals {} (compare: {:?}, on the host)",
-                    s.equals, s.compare
-                );
-                let expected = expect::read_expected(task, &s.equals)?;
-                let checked = if out.stdout.truncated() {
-                    Err((
-                        FailureReason::OutputMismatch,
-                        format!(
-                            "stdout is longer than the {EXPECTED_CAP}-byte cap (the expected data is at most that)"
-                        ),
-                    ))
-                } else {
-                    expect::compare(out.stdout.bytes(), &expected, s.compare)
-                        .map_err(|d| (FailureReason::OutputMismatch, format!("stdout {d}")))
-                };
-                if !count_check(&mut result, i, checked) {
-                    break;
-                }
-                continue;
-            }
-            // A command that failed is a failing test, whatever it printed.
-            VerifyStep::ExpectStdout(_) => count_test(&mut result, false),
-            VerifyStep::ExpectFile(_) => {}
-        }
-        if !ok {
-            result.failure.get_or_insert(FailureReason::TestsFailed);
+        if !steps.run(i, step, left, &mut result).await? {
             break;
         }
     }
@@ -308,6 +215,164 @@ pub(crate) async fn run_steps(
         result.failure = Some(FailureReason::TestSetMismatch);
     }
     Ok(result)
+}
+
+/// What every step of one verifier run shares.
+struct Steps<'a> {
+    backend: &'a dyn SandboxBackend,
+    c: &'a ContainerId,
+    task: &'a Task,
+    picks: &'a Picks,
+    canary: &'a Canary,
+    /// `verifier: shared`: every step runs as the sandbox user, beside the code under test.
+    shared: bool,
+    cancel: &'a CancellationToken,
+}
+
+impl Steps<'_> {
+    /// Copies `/nab` in and (unless the verifier is shared) makes /workspace private to its
+    /// owner. `false` when the container stopped first: `result.failure` has the verdict.
+    async fn stage(
+        &self,
+        nab_tree: Vec<u8>,
+        result: &mut VerifyResult,
+    ) -> Result<bool, SandboxError> {
+        let (backend, c) = (self.backend, self.c);
+        let copied = backend.copy_in(c, "/nab", nab_tree).await;
+        if unless_gone(backend, c, copied).await?.is_none() {
+            let _ = writeln!(
+                result.log,
+                "[nab] the verifier container stopped before the hidden tests were in place\n"
+            );
+            result.failure = Some(FailureReason::VerifierCrashed);
+            return Ok(false);
+        }
+        if self.shared {
+            let _ = writeln!(
+                result.log,
+                "[nab] this task's hidden tests run beside the code under test (`verifier: shared`): that code could reach this verdict\n"
+            );
+        } else if close_workspace(backend, c, &mut result.log, self.cancel)
+            .await?
+            .is_none()
+        {
+            result.failure = Some(FailureReason::VerifierCrashed);
+            return Ok(false);
+        }
+        Ok(true)
+    }
+
+    /// Runs step `i` within `left` of the verify budget and counts what it shows. `false`
+    /// when the steps stop here (it failed, or the verdict is in).
+    async fn run(
+        &self,
+        i: usize,
+        step: &VerifyStep,
+        left: Duration,
+        result: &mut VerifyResult,
+    ) -> Result<bool, SandboxError> {
+        let (backend, c) = (self.backend, self.c);
+        let (argv, timeout_s, output_cap, user) = match step {
+            VerifyStep::Command(cmd) => (&cmd.argv, cmd.timeout_s, STEP_OUTPUT_CAP, cmd.user),
+            // One byte over the cap tells "too long" from "exactly the cap".
+            VerifyStep::ExpectStdout(s) => {
+                (&s.argv, s.timeout_s, EXPECTED_CAP as usize + 1, s.user)
+            }
+            VerifyStep::ExpectFile(f) => return self.expect_file(i, f, result),
+        };
+        let user = if self.shared { StepUser::Sandbox } else { user };
+        if user == StepUser::Verifier
+            && unless_gone(backend, c, start_broker(backend, c).await)
+                .await?
+                .is_none()
+        {
+            let _ = writeln!(
+                result.log,
+                "[nab] step {i}: could not start the broker: the verifier container has stopped\n"
+            );
+            result.failure = Some(FailureReason::VerifierCrashed);
+            return Ok(false);
+        }
+        let timeout = Duration::from_secs_f64(timeout_s).min(left);
+        let req = exec_for(user, argv, timeout, output_cap);
+        let Some(out) = run_command(backend, c, i, &req, result, self.cancel).await? else {
+            return Ok(false);
+        };
+        let mut ok = out.exit_code == Some(0);
+        match step {
+            VerifyStep::Command(cmd) => {
+                if let Some(junit) = &cmd.junit {
+                    match read_junit(backend, c, junit, self.cancel).await? {
+                        Ok(report) => ok = count_junit(result, i, junit, report, self.canary),
+                        Err(Gone) => {
+                            let _ = writeln!(
+                                result.log,
+                                "[nab] step {i}: the verifier container stopped before {junit} was read\n"
+                            );
+                            result.failure = Some(FailureReason::VerifierCrashed);
+                            return Ok(false);
+                        }
+                    }
+                } else if !ok && user == StepUser::Sandbox && !self.shared {
+                    result.failure.get_or_insert(FailureReason::BuildFailed);
+                }
+            }
+            VerifyStep::ExpectStdout(s) if ok => return self.expect_stdout(i, s, &out, result),
+            // A command that failed is a failing test, whatever it printed.
+            VerifyStep::ExpectStdout(_) => count_test(result, false),
+            VerifyStep::ExpectFile(_) => {}
+        }
+        if !ok {
+            result.failure.get_or_insert(FailureReason::TestsFailed);
+            return Ok(false);
+        }
+        Ok(true)
+    }
+
+    /// An `expect_file` step: the picked workspace file compared on the host.
+    fn expect_file(
+        &self,
+        i: usize,
+        f: &ExpectFile,
+        result: &mut VerifyResult,
+    ) -> Result<bool, SandboxError> {
+        let _ = writeln!(
+            result.log,
+            "[nab] step {i}: expect_file {} equals {} (compare: {:?}, on the host)",
+            f.path, f.equals, f.compare
+        );
+        let expected = expect::read_expected(self.task, &f.equals)?;
+        let checked = expect::check_file(f, self.picks, &expected);
+        Ok(count_check(result, i, checked))
+    }
+
+    /// The stdout of an `expect_stdout` step's command that exited 0, compared on the host.
+    fn expect_stdout(
+        &self,
+        i: usize,
+        s: &ExpectStdout,
+        out: &ExecOutcome,
+        result: &mut VerifyResult,
+    ) -> Result<bool, SandboxError> {
+        let _ = writeln!(
+            result.log,
+            "[nab] step {i}: expect_stdout equals {} (compare: {:?}, on the host)",
+            s.equals, s.compare
+        );
+        let expected = expect::read_expected(self.task, &s.equals)?;
+        let checked = if out.stdout.truncated() {
+            Err((
+                FailureReason::OutputMismatch,
+                format!(
+                    "stdout is longer than the {EXPECTED_CAP}-byte cap (the expected data is at most that)"
+                ),
+            ))
+        } else {
+            expect::compare(out.stdout.bytes(), &expected, s.compare)
+                .map_err(|d| (FailureReason::OutputMismatch, format!("stdout {d}")))
+        };
+        Ok(count_check(result, i, checked))
+    }
 }
 
 /// Runs one step's command and logs it, then kills every process of the sandbox user.
