@@ -471,6 +471,156 @@ mod tests {
         );
     }
 
+    /// Every field set, keys in the order `results.jsonl` has always had them: the bytes
+    /// nab writes are part of its format (reports, merges and old runs read them).
+    const FULL: &str = concat!(
+        r#"{"v":1,"run_id":"run","task_id":"task","category":"terminal","trial":2,"#,
+        r#""trial_dir":"wrong-x","agent":"nab-agent","model":"scripted:task","#,
+        r#""status":"failed","reward":0.0,"tests_passed":3,"tests_total":4,"#,
+        r#""verifier_passed":true,"compaction":"missed","exit_reason":"timeout","#,
+        r#""agent_exit_code":137,"agent_s":12.5,"model_s":3.25,"verify_s":2.0,"#,
+        r#""error":"engine e1 became unreachable","error_kind":"sandbox","#,
+        r#""failure_reason":"missing_compaction","tamper_flags":["tests/conftest.py"],"#,
+        r#""verdict_reachable":true,"attempts":2,"engine":"e1","#,
+        r#""started_at":"2026-12-06T04:00:00Z","#,
+        r#""llm_calls":7,"input_tokens":1000,"output_tokens":200,"cached_tokens":300,"#,
+        r#""cache_write_tokens":50,"cost_usd":0.0125,"#,
+        r#""steps":5,"tool_calls":8,"tool_failures":2,"tool_failure_rate":0.25,"#,
+        r#""policy_blocks":1,"agent_exit_reason":"token_budget","budget_exceeded":true,"#,
+        r#""refused_requests":3,"violations":["required tool not called: mcp__t__x"],"#,
+        r#""replay_drift":["call 1: tool result differs"],"#,
+        r#""judges":[{"judge_model":"openai:j","rubric_id":"r","rubric_hash":"rh","#,
+        r#""prompt_hash":"ph","weighted_score":4.5,"#,
+        r#""scores":[{"dimension":"d","score":4,"evidence":"e"}],"#,
+        r#""vetoes":[{"id":"x","violated":false,"evidence":"none"}],"vetoed":false,"#,
+        r#""gate_passed":true,"error":null,"retries":1,"raw_output":"{}","#,
+        r#""input_tokens":10,"output_tokens":5,"cost_usd":0.001}]}"#
+    );
+
+    /// Every optional field absent: what [`TrialRecord::new`] writes.
+    const EMPTY: &str = concat!(
+        r#"{"v":1,"run_id":"run","task_id":"task","category":"terminal","trial":2,"#,
+        r#""agent":"nab-agent","model":null,"status":"error","reward":0.0,"#,
+        r#""tests_passed":null,"tests_total":null,"exit_reason":null,"#,
+        r#""agent_exit_code":null,"agent_s":0.0,"verify_s":0.0,"error":null,"#,
+        r#""attempts":1,"started_at":null,"llm_calls":null,"input_tokens":null,"#,
+        r#""output_tokens":null,"cached_tokens":null,"steps":null,"tool_calls":null,"#,
+        r#""tool_failures":null,"tool_failure_rate":null,"policy_blocks":null,"#,
+        r#""agent_exit_reason":null,"budget_exceeded":null}"#
+    );
+
+    /// [`FULL`], built field by field.
+    fn full() -> TrialRecord {
+        let mut r = TrialRecord::new("run", "task", "terminal", 2, "nab-agent");
+        r.trial_dir = Some("wrong-x".into());
+        r.model = Some("scripted:task".into());
+        r.status = TrialStatus::Failed;
+        r.reward = 0.0;
+        r.tests_passed = Some(3);
+        r.tests_total = Some(4);
+        r.verifier_passed = Some(true);
+        r.compaction = Some(CompactionCheck::Missed);
+        r.exit_reason = Some(SandboxExit::Timeout);
+        r.agent_exit_code = Some(137);
+        r.agent_s = 12.5;
+        r.model_s = Some(3.25);
+        r.verify_s = 2.0;
+        r.error = Some("engine e1 became unreachable".into());
+        r.error_kind = Some(ErrorKind::Sandbox);
+        r.failure_reason = Some(FailureReason::MissingCompaction);
+        r.tamper_flags = vec!["tests/conftest.py".into()];
+        r.verdict_reachable = true;
+        r.attempts = 2;
+        r.engine = Some("e1".into());
+        r.started_at = Some("2026-12-06T04:00:00Z".into());
+        r.llm_calls = Some(7);
+        r.input_tokens = Some(1000);
+        r.output_tokens = Some(200);
+        r.cached_tokens = Some(300);
+        r.cache_write_tokens = Some(50);
+        r.cost_usd = Some(0.0125);
+        r.steps = Some(5);
+        r.tool_calls = Some(8);
+        r.tool_failures = Some(2);
+        r.tool_failure_rate = Some(0.25);
+        r.policy_blocks = Some(1);
+        r.agent_exit_reason = Some("token_budget".into());
+        r.budget_exceeded = Some(true);
+        r.refused_requests = Some(3);
+        r.violations = vec!["required tool not called: mcp__t__x".into()];
+        r.replay_drift = vec!["call 1: tool result differs".into()];
+        r.judges = vec![JudgeRecord {
+            judge_model: "openai:j".into(),
+            rubric_id: "r".into(),
+            rubric_hash: "rh".into(),
+            prompt_hash: "ph".into(),
+            weighted_score: Some(4.5),
+            scores: vec![DimensionScore {
+                dimension: "d".into(),
+                score: 4,
+                evidence: "e".into(),
+            }],
+            vetoes: vec![VetoVerdict {
+                id: "x".into(),
+                violated: false,
+                evidence: "none".into(),
+            }],
+            vetoed: false,
+            gate_passed: Some(true),
+            error: None,
+            retries: 1,
+            raw_output: "{}".into(),
+            input_tokens: 10,
+            output_tokens: 5,
+            cost_usd: Some(0.001),
+        }];
+        r
+    }
+
+    #[test]
+    fn a_record_is_written_with_the_same_keys_in_the_same_order_as_ever() {
+        let full = full();
+        assert_eq!(serde_json::to_string(&full).unwrap(), FULL);
+        let empty = TrialRecord::new("run", "task", "terminal", 2, "nab-agent");
+        assert_eq!(serde_json::to_string(&empty).unwrap(), EMPTY);
+        // Read back and written again: the same record, the same bytes.
+        for (line, record) in [(FULL, full), (EMPTY, empty)] {
+            let read = TrialRecord::parse_line(line).unwrap();
+            assert_eq!(read, record);
+            assert_eq!(serde_json::to_string(&read).unwrap(), line);
+        }
+    }
+
+    #[test]
+    fn an_old_line_without_the_later_fields_reads_with_their_defaults() {
+        // A line as the first nab wrote it: none of the fields added since.
+        let old = concat!(
+            r#"{"v":1,"run_id":"run","task_id":"task","category":"terminal","trial":2,"#,
+            r#""agent":"nab-agent","model":null,"status":"passed","reward":1.0,"#,
+            r#""tests_passed":null,"tests_total":null,"exit_reason":"exited","#,
+            r#""agent_exit_code":0,"agent_s":1,"verify_s":0.5,"error":null,"#,
+            r#""llm_calls":null,"input_tokens":null,"output_tokens":null,"#,
+            r#""cached_tokens":null,"steps":null,"tool_calls":null,"tool_failures":null,"#,
+            r#""tool_failure_rate":null,"policy_blocks":null,"agent_exit_reason":null,"#,
+            r#""budget_exceeded":null,"a_field_from_a_newer_nab":{"x":1}}"#
+        );
+        let mut want = TrialRecord::new("run", "task", "terminal", 2, "nab-agent");
+        want.status = TrialStatus::Passed;
+        want.reward = 1.0;
+        want.exit_reason = Some(SandboxExit::Exited);
+        want.agent_exit_code = Some(0);
+        want.agent_s = 1.0;
+        want.verify_s = 0.5;
+        let read = TrialRecord::parse_line(old).unwrap();
+        assert_eq!(read, want);
+        assert_eq!(read.attempts, 1);
+        assert!(!read.verdict_reachable && read.tamper_flags.is_empty());
+        // A required field missing is still refused, by name.
+        let broken = old.replace(r#""status":"passed","#, "");
+        let err = TrialRecord::parse_line(&broken).unwrap_err().to_string();
+        assert!(err.contains("missing field `status`"), "{err}");
+    }
+
     #[test]
     fn round_trip_keeps_every_field() {
         let mut r = TrialRecord::new("run", "task", "terminal", 2, "nab-agent");
