@@ -213,7 +213,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         errors += r
             .records
             .iter()
-            .filter(|x| x.status == TrialStatus::Error)
+            .filter(|x| x.outcome.status == TrialStatus::Error)
             .count();
         if r.leftovers > 0 {
             eprintln!(
