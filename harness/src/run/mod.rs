@@ -440,8 +440,9 @@ pub(crate) async fn execute(
     if let Some(e) = tried.earlier_cost {
         usage.cost_usd = Some((usage.cost_usd.unwrap_or(0.0) + e).min(f64::MAX));
     }
-    let judges = match (judge, &answers) {
-        (Some(grader), Some(_)) => {
+    // Only a trial that reached its verdict is judged: an error left nothing to grade.
+    let judges = match (judge, answers.is_some()) {
+        (Some(grader), true) => {
             judging::judge_trial(grader, task, &tj.dir, &outcome.tamper_flags).await
         }
         _ => Vec::new(),
