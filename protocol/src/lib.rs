@@ -69,8 +69,8 @@ pub use transcript::{
     answered_summary_requests, parse_without_request, read_without_requests,
 };
 pub use trial::{
-    CompactionCheck, DimensionScore, ErrorKind, FailureReason, JudgeRecord, SandboxExit,
-    TrialRecord, TrialStatus, VetoVerdict,
+    AgentBehaviour, CompactionCheck, DimensionScore, ErrorKind, FailureReason, JudgeRecord,
+    ModelUsage, SandboxExit, TRIAL_VERSION, TrialOutcome, TrialRecord, TrialStatus, VetoVerdict,
 };
 pub use upstream::{
     HttpVerdict, cap_text, classify_status, is_context_overflow, is_validation_error,

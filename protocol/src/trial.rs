@@ -142,7 +142,10 @@ impl CompactionCheck {
     }
 }
 
-/// One trial of one task: identity, verdict, timings, metrics and judge verdicts.
+/// One trial of one task. Its identity is kept here; the rest comes in parts, one per
+/// producer, each written into the same JSON object as if its fields were the record's
+/// own (`#[serde(flatten)]`): a line of `results.jsonl` has the keys, order and defaults it
+/// always had. The runner assembles the record once, from the parts its phases return.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TrialRecord {
     /// The schema version the writer used ([`TRIAL_VERSION`] when this crate writes it).
@@ -162,9 +165,29 @@ pub struct TrialRecord {
     pub trial_dir: Option<String>,
     /// The agent as given to `--agent` (`nab-agent`, `oracle`, `command:<path>`, …).
     pub agent: String,
-    /// The model spec, for an agent that uses a model.
+    /// The model spec, for an agent that used a model.
     #[serde(default)]
     pub model: Option<String>,
+    /// What the trial ended as and how it ran: the trial's verdict, or the runner's
+    /// infrastructure error, with the runner's attempts.
+    #[serde(flatten)]
+    pub outcome: TrialOutcome,
+    /// What the agent asked of its model, from the gateway's transcript.
+    #[serde(flatten)]
+    pub usage: ModelUsage,
+    /// How the agent went about it, from its events and the gateway's refusals, and the
+    /// rules it broke.
+    #[serde(flatten)]
+    pub behaviour: AgentBehaviour,
+    /// LLM-judge results, one per judge, when the run was judged (the runner's judging).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub judges: Vec<JudgeRecord>,
+}
+
+/// What a trial ended as and how it ran: the verdict and timings the trial produces, or
+/// the infrastructure error its last attempt ended in, and the runner's attempts.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TrialOutcome {
     /// The verdict.
     pub status: TrialStatus,
     /// 1.0 when passed, else 0.0 (kept as a number so partial credit can come later).
@@ -232,9 +255,47 @@ pub struct TrialRecord {
     /// When the trial's (last) attempt started, RFC 3339 UTC.
     #[serde(default)]
     pub started_at: Option<String>,
+}
 
-    // Metrics. Tokens and calls come from the gateway transcript (authoritative);
-    // steps, tools and policy blocks from the agent's events. Absent when unknown.
+impl Default for TrialOutcome {
+    /// Nothing ran yet: `status: error` with no message, on attempt 1.
+    fn default() -> Self {
+        TrialOutcome {
+            status: TrialStatus::Error,
+            reward: 0.0,
+            tests_passed: None,
+            tests_total: None,
+            verifier_passed: None,
+            compaction: None,
+            exit_reason: None,
+            agent_exit_code: None,
+            agent_s: 0.0,
+            model_s: None,
+            verify_s: 0.0,
+            error: None,
+            error_kind: None,
+            failure_reason: None,
+            tamper_flags: Vec::new(),
+            verdict_reachable: false,
+            attempts: 1,
+            engine: None,
+            started_at: None,
+        }
+    }
+}
+
+impl TrialOutcome {
+    /// Whether the trial passed.
+    pub fn passed(&self) -> bool {
+        self.status == TrialStatus::Passed
+    }
+}
+
+/// What the agent asked of its model: calls and tokens from the gateway's transcript
+/// (authoritative, out of the agent's reach), priced by the run's `--prices`. All absent
+/// for an agent without a model.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ModelUsage {
     /// Model calls the gateway forwarded.
     #[serde(default)]
     pub llm_calls: Option<u64>,
@@ -253,10 +314,30 @@ pub struct TrialRecord {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cache_write_tokens: Option<u64>,
     /// The trial's model cost in US dollars: the gateway's token counts priced by the run's
-    /// `--prices` file. Absent when unknown (no prices given, no pattern matched the model,
-    /// no gateway) and on records written before this field existed; never a guess.
+    /// `--prices` file, its failed attempts' included. Absent when unknown (no prices
+    /// given, no pattern matched the model, no gateway) and on records written before this
+    /// field existed; never a guess.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cost_usd: Option<f64>,
+}
+
+impl ModelUsage {
+    /// The token counts as one [`Usage`](crate::Usage), an absent count as 0.
+    pub fn tokens(&self) -> crate::Usage {
+        crate::Usage {
+            prompt_tokens: self.input_tokens.unwrap_or(0),
+            completion_tokens: self.output_tokens.unwrap_or(0),
+            cached_tokens: self.cached_tokens.unwrap_or(0),
+            cache_write_tokens: self.cache_write_tokens.unwrap_or(0),
+        }
+    }
+}
+
+/// How the agent went about the task: steps, tools and policy blocks from its own events,
+/// its exit reason checked against the gateway's refusals, and the requirements and
+/// replay rules the harness found broken. Absent counts are unknown (no events, no model).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct AgentBehaviour {
     /// The agent's steps (from its events).
     #[serde(default)]
     pub steps: Option<u64>,
@@ -294,10 +375,6 @@ pub struct TrialRecord {
     /// first differs from the recording. Answered, so not an error; reported by the gate.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub replay_drift: Vec<String>,
-
-    /// LLM-judge results, one per judge, when the run was judged.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub judges: Vec<JudgeRecord>,
 }
 
 fn one() -> u32 {
@@ -316,41 +393,9 @@ impl TrialRecord {
             trial_dir: None,
             agent: agent.to_owned(),
             model: None,
-            status: TrialStatus::Error,
-            reward: 0.0,
-            tests_passed: None,
-            tests_total: None,
-            verifier_passed: None,
-            compaction: None,
-            exit_reason: None,
-            agent_exit_code: None,
-            agent_s: 0.0,
-            model_s: None,
-            verify_s: 0.0,
-            error: None,
-            error_kind: None,
-            failure_reason: None,
-            tamper_flags: Vec::new(),
-            verdict_reachable: false,
-            attempts: 1,
-            engine: None,
-            started_at: None,
-            llm_calls: None,
-            input_tokens: None,
-            output_tokens: None,
-            cached_tokens: None,
-            cache_write_tokens: None,
-            cost_usd: None,
-            steps: None,
-            tool_calls: None,
-            tool_failures: None,
-            tool_failure_rate: None,
-            policy_blocks: None,
-            agent_exit_reason: None,
-            budget_exceeded: None,
-            refused_requests: None,
-            violations: Vec::new(),
-            replay_drift: Vec::new(),
+            outcome: TrialOutcome::default(),
+            usage: ModelUsage::default(),
+            behaviour: AgentBehaviour::default(),
             judges: Vec::new(),
         }
     }
@@ -439,17 +484,17 @@ mod tests {
     fn a_minimal_v1_line_loads_with_defaults() {
         let line = r#"{"v":1,"run_id":"r","task_id":"t","category":"bug-fix","trial":0,"agent":"oracle","status":"passed","reward":1.0,"agent_s":1.5,"verify_s":0.5}"#;
         let r = TrialRecord::parse_line(line).unwrap();
-        assert_eq!(r.status, TrialStatus::Passed);
-        assert_eq!(r.attempts, 1);
-        assert!(r.judges.is_empty() && r.llm_calls.is_none());
+        assert_eq!(r.outcome.status, TrialStatus::Passed);
+        assert_eq!(r.outcome.attempts, 1);
+        assert!(r.judges.is_empty() && r.usage.llm_calls.is_none());
     }
 
     #[test]
     fn unknown_reasons_and_kinds_from_a_newer_writer_still_load() {
         let line = r#"{"v":1,"run_id":"r","task_id":"t","category":"c","trial":0,"agent":"a","status":"failed","reward":0.0,"agent_s":1,"verify_s":1,"failure_reason":"from_the_future","error_kind":"also_new"}"#;
         let r = TrialRecord::parse_line(line).unwrap();
-        assert_eq!(r.failure_reason, Some(FailureReason::Other));
-        assert_eq!(r.error_kind, Some(ErrorKind::Other));
+        assert_eq!(r.outcome.failure_reason, Some(FailureReason::Other));
+        assert_eq!(r.outcome.error_kind, Some(ErrorKind::Other));
         for reason in [FailureReason::TestsFailed, FailureReason::GatewayAbuse] {
             let json = serde_json::to_string(&reason).unwrap();
             assert_eq!(json, format!("\"{}\"", reason.as_str()));
@@ -460,26 +505,191 @@ mod tests {
     fn cost_is_optional_omitted_when_unknown_and_round_trips() {
         let old = r#"{"v":1,"run_id":"r","task_id":"t","category":"c","trial":0,"agent":"a","status":"passed","reward":1.0,"agent_s":1,"verify_s":1,"input_tokens":10}"#;
         let mut r = TrialRecord::parse_line(old).unwrap();
-        assert_eq!(r.cost_usd, None);
+        assert_eq!(r.usage.cost_usd, None);
         assert!(!serde_json::to_string(&r).unwrap().contains("cost_usd"));
-        r.cost_usd = Some(0.0125);
+        r.usage.cost_usd = Some(0.0125);
         let line = serde_json::to_string(&r).unwrap();
         assert!(line.contains(r#""cost_usd":0.0125"#), "{line}");
         assert_eq!(
-            TrialRecord::parse_line(&line).unwrap().cost_usd,
+            TrialRecord::parse_line(&line).unwrap().usage.cost_usd,
             Some(0.0125)
         );
+    }
+
+    /// Every field set, keys in the order `results.jsonl` has always had them: the bytes
+    /// nab writes are part of its format (reports, merges and old runs read them).
+    const FULL: &str = concat!(
+        r#"{"v":1,"run_id":"run","task_id":"task","category":"terminal","trial":2,"#,
+        r#""trial_dir":"wrong-x","agent":"nab-agent","model":"scripted:task","#,
+        r#""status":"failed","reward":0.0,"tests_passed":3,"tests_total":4,"#,
+        r#""verifier_passed":true,"compaction":"missed","exit_reason":"timeout","#,
+        r#""agent_exit_code":137,"agent_s":12.5,"model_s":3.25,"verify_s":2.0,"#,
+        r#""error":"engine e1 became unreachable","error_kind":"sandbox","#,
+        r#""failure_reason":"missing_compaction","tamper_flags":["tests/conftest.py"],"#,
+        r#""verdict_reachable":true,"attempts":2,"engine":"e1","#,
+        r#""started_at":"2026-12-06T04:00:00Z","#,
+        r#""llm_calls":7,"input_tokens":1000,"output_tokens":200,"cached_tokens":300,"#,
+        r#""cache_write_tokens":50,"cost_usd":0.0125,"#,
+        r#""steps":5,"tool_calls":8,"tool_failures":2,"tool_failure_rate":0.25,"#,
+        r#""policy_blocks":1,"agent_exit_reason":"token_budget","budget_exceeded":true,"#,
+        r#""refused_requests":3,"violations":["required tool not called: mcp__t__x"],"#,
+        r#""replay_drift":["call 1: tool result differs"],"#,
+        r#""judges":[{"judge_model":"openai:j","rubric_id":"r","rubric_hash":"rh","#,
+        r#""prompt_hash":"ph","weighted_score":4.5,"#,
+        r#""scores":[{"dimension":"d","score":4,"evidence":"e"}],"#,
+        r#""vetoes":[{"id":"x","violated":false,"evidence":"none"}],"vetoed":false,"#,
+        r#""gate_passed":true,"error":null,"retries":1,"raw_output":"{}","#,
+        r#""input_tokens":10,"output_tokens":5,"cost_usd":0.001}]}"#
+    );
+
+    /// Every optional field absent: what [`TrialRecord::new`] writes.
+    const EMPTY: &str = concat!(
+        r#"{"v":1,"run_id":"run","task_id":"task","category":"terminal","trial":2,"#,
+        r#""agent":"nab-agent","model":null,"status":"error","reward":0.0,"#,
+        r#""tests_passed":null,"tests_total":null,"exit_reason":null,"#,
+        r#""agent_exit_code":null,"agent_s":0.0,"verify_s":0.0,"error":null,"#,
+        r#""attempts":1,"started_at":null,"llm_calls":null,"input_tokens":null,"#,
+        r#""output_tokens":null,"cached_tokens":null,"steps":null,"tool_calls":null,"#,
+        r#""tool_failures":null,"tool_failure_rate":null,"policy_blocks":null,"#,
+        r#""agent_exit_reason":null,"budget_exceeded":null}"#
+    );
+
+    /// [`FULL`], every field spelled out (no `..Default`: a new field must be added here).
+    fn full() -> TrialRecord {
+        let mut r = TrialRecord {
+            v: TRIAL_VERSION,
+            run_id: "run".into(),
+            task_id: "task".into(),
+            category: "terminal".into(),
+            trial: 2,
+            trial_dir: Some("wrong-x".into()),
+            agent: "nab-agent".into(),
+            model: Some("scripted:task".into()),
+            outcome: TrialOutcome {
+                status: TrialStatus::Failed,
+                reward: 0.0,
+                tests_passed: Some(3),
+                tests_total: Some(4),
+                verifier_passed: Some(true),
+                compaction: Some(CompactionCheck::Missed),
+                exit_reason: Some(SandboxExit::Timeout),
+                agent_exit_code: Some(137),
+                agent_s: 12.5,
+                model_s: Some(3.25),
+                verify_s: 2.0,
+                error: Some("engine e1 became unreachable".into()),
+                error_kind: Some(ErrorKind::Sandbox),
+                failure_reason: Some(FailureReason::MissingCompaction),
+                tamper_flags: vec!["tests/conftest.py".into()],
+                verdict_reachable: true,
+                attempts: 2,
+                engine: Some("e1".into()),
+                started_at: Some("2026-12-06T04:00:00Z".into()),
+            },
+            usage: ModelUsage {
+                llm_calls: Some(7),
+                input_tokens: Some(1000),
+                output_tokens: Some(200),
+                cached_tokens: Some(300),
+                cache_write_tokens: Some(50),
+                cost_usd: Some(0.0125),
+            },
+            behaviour: AgentBehaviour {
+                steps: Some(5),
+                tool_calls: Some(8),
+                tool_failures: Some(2),
+                tool_failure_rate: Some(0.25),
+                policy_blocks: Some(1),
+                agent_exit_reason: Some("token_budget".into()),
+                budget_exceeded: Some(true),
+                refused_requests: Some(3),
+                violations: vec!["required tool not called: mcp__t__x".into()],
+                replay_drift: vec!["call 1: tool result differs".into()],
+            },
+            judges: Vec::new(),
+        };
+        r.judges = vec![JudgeRecord {
+            judge_model: "openai:j".into(),
+            rubric_id: "r".into(),
+            rubric_hash: "rh".into(),
+            prompt_hash: "ph".into(),
+            weighted_score: Some(4.5),
+            scores: vec![DimensionScore {
+                dimension: "d".into(),
+                score: 4,
+                evidence: "e".into(),
+            }],
+            vetoes: vec![VetoVerdict {
+                id: "x".into(),
+                violated: false,
+                evidence: "none".into(),
+            }],
+            vetoed: false,
+            gate_passed: Some(true),
+            error: None,
+            retries: 1,
+            raw_output: "{}".into(),
+            input_tokens: 10,
+            output_tokens: 5,
+            cost_usd: Some(0.001),
+        }];
+        r
+    }
+
+    #[test]
+    fn a_record_is_written_with_the_same_keys_in_the_same_order_as_ever() {
+        let full = full();
+        assert_eq!(serde_json::to_string(&full).unwrap(), FULL);
+        let empty = TrialRecord::new("run", "task", "terminal", 2, "nab-agent");
+        assert_eq!(serde_json::to_string(&empty).unwrap(), EMPTY);
+        // Read back and written again: the same record, the same bytes.
+        for (line, record) in [(FULL, full), (EMPTY, empty)] {
+            let read = TrialRecord::parse_line(line).unwrap();
+            assert_eq!(read, record);
+            assert_eq!(serde_json::to_string(&read).unwrap(), line);
+        }
+    }
+
+    #[test]
+    fn an_old_line_without_the_later_fields_reads_with_their_defaults() {
+        // A line as the first nab wrote it: none of the fields added since.
+        let old = concat!(
+            r#"{"v":1,"run_id":"run","task_id":"task","category":"terminal","trial":2,"#,
+            r#""agent":"nab-agent","model":null,"status":"passed","reward":1.0,"#,
+            r#""tests_passed":null,"tests_total":null,"exit_reason":"exited","#,
+            r#""agent_exit_code":0,"agent_s":1,"verify_s":0.5,"error":null,"#,
+            r#""llm_calls":null,"input_tokens":null,"output_tokens":null,"#,
+            r#""cached_tokens":null,"steps":null,"tool_calls":null,"tool_failures":null,"#,
+            r#""tool_failure_rate":null,"policy_blocks":null,"agent_exit_reason":null,"#,
+            r#""budget_exceeded":null,"a_field_from_a_newer_nab":{"x":1}}"#
+        );
+        let mut want = TrialRecord::new("run", "task", "terminal", 2, "nab-agent");
+        want.outcome.status = TrialStatus::Passed;
+        want.outcome.reward = 1.0;
+        want.outcome.exit_reason = Some(SandboxExit::Exited);
+        want.outcome.agent_exit_code = Some(0);
+        want.outcome.agent_s = 1.0;
+        want.outcome.verify_s = 0.5;
+        let read = TrialRecord::parse_line(old).unwrap();
+        assert_eq!(read, want);
+        assert_eq!(read.outcome.attempts, 1);
+        assert!(!read.outcome.verdict_reachable && read.outcome.tamper_flags.is_empty());
+        // A required field missing is still refused, by name.
+        let broken = old.replace(r#""status":"passed","#, "");
+        let err = TrialRecord::parse_line(&broken).unwrap_err().to_string();
+        assert!(err.contains("missing field `status`"), "{err}");
     }
 
     #[test]
     fn round_trip_keeps_every_field() {
         let mut r = TrialRecord::new("run", "task", "terminal", 2, "nab-agent");
-        r.status = TrialStatus::Failed;
-        r.exit_reason = Some(SandboxExit::Timeout);
-        r.violations
+        r.outcome.status = TrialStatus::Failed;
+        r.outcome.exit_reason = Some(SandboxExit::Timeout);
+        r.behaviour
+            .violations
             .push("required tool not called: mcp__t__x".into());
-        r.failure_reason = Some(FailureReason::Tampered);
-        r.tamper_flags.push("tests/conftest.py".into());
+        r.outcome.failure_reason = Some(FailureReason::Tampered);
+        r.outcome.tamper_flags.push("tests/conftest.py".into());
         let line = serde_json::to_string(&r).unwrap();
         assert!(line.contains(r#""exit_reason":"timeout""#));
         assert!(line.contains(r#""failure_reason":"tampered""#));

@@ -37,12 +37,14 @@ pub fn compaction_rows(run: &Run) -> Vec<CompactionRow> {
                 not_judged: 0,
             };
             for r in t.trial_indexes.iter().map(|&i| &run.records[i]) {
-                let Some(check) = r.compaction else { continue };
-                if r.status == TrialStatus::Error {
+                let Some(check) = r.outcome.compaction else {
+                    continue;
+                };
+                if r.outcome.status == TrialStatus::Error {
                     continue;
                 }
                 row.trials += 1;
-                row.answers_passed += u32::from(r.verifier_passed == Some(true));
+                row.answers_passed += u32::from(r.outcome.verifier_passed == Some(true));
                 match check {
                     CompactionCheck::Met => row.met += 1,
                     CompactionCheck::Missed => row.missed += 1,
@@ -62,7 +64,7 @@ mod tests {
 
     fn rec(task: &str, trial: u32, status: TrialStatus) -> TrialRecord {
         let mut r = TrialRecord::new("r", task, "long-context", trial, "nab-agent");
-        r.status = status;
+        r.outcome.status = status;
         r
     }
 
@@ -70,21 +72,21 @@ mod tests {
     fn answers_and_the_requirement_are_counted_apart() {
         // lc-a: right answers but no compaction; right answers with it; wrong answers with it.
         let mut missed = rec("lc-a", 0, TrialStatus::Failed);
-        missed.failure_reason = Some(FailureReason::MissingCompaction);
-        missed.verifier_passed = Some(true);
-        missed.compaction = Some(CompactionCheck::Missed);
+        missed.outcome.failure_reason = Some(FailureReason::MissingCompaction);
+        missed.outcome.verifier_passed = Some(true);
+        missed.outcome.compaction = Some(CompactionCheck::Missed);
         let mut met = rec("lc-a", 1, TrialStatus::Passed);
-        met.verifier_passed = Some(true);
-        met.compaction = Some(CompactionCheck::Met);
+        met.outcome.verifier_passed = Some(true);
+        met.outcome.compaction = Some(CompactionCheck::Met);
         let mut wrong = rec("lc-a", 2, TrialStatus::Failed);
-        wrong.verifier_passed = Some(false);
-        wrong.compaction = Some(CompactionCheck::Met);
+        wrong.outcome.verifier_passed = Some(false);
+        wrong.outcome.compaction = Some(CompactionCheck::Met);
         // An error trial judged nothing; another agent's trial is not judged.
         let mut error = rec("lc-a", 3, TrialStatus::Error);
-        error.compaction = Some(CompactionCheck::Missed);
+        error.outcome.compaction = Some(CompactionCheck::Missed);
         let mut other = rec("lc-b", 0, TrialStatus::Passed);
-        other.verifier_passed = Some(true);
-        other.compaction = Some(CompactionCheck::NotJudged);
+        other.outcome.verifier_passed = Some(true);
+        other.outcome.compaction = Some(CompactionCheck::NotJudged);
         // A task without the requirement has no row.
         let plain = rec("bug", 0, TrialStatus::Passed);
         let run = Run::from_records(

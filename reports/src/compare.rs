@@ -218,7 +218,7 @@ fn side(run: &Run, t: &TaskTrials) -> TaskSide {
     let all: Vec<_> = t.trial_indexes.iter().map(|&i| &run.records[i]).collect();
     let recs: Vec<_> = all
         .iter()
-        .filter(|r| r.status != TrialStatus::Error)
+        .filter(|r| r.outcome.status != TrialStatus::Error)
         .collect();
     let mean =
         |vals: Vec<f64>| (!vals.is_empty()).then(|| vals.iter().sum::<f64>() / vals.len() as f64);
@@ -231,14 +231,14 @@ fn side(run: &Run, t: &TaskTrials) -> TaskSide {
         mean_tokens: mean(recs.iter().filter_map(|r| trial_tokens(r)).collect()),
         mean_steps: mean(
             recs.iter()
-                .filter_map(|r| r.steps.map(|s| s as f64))
+                .filter_map(|r| r.behaviour.steps.map(|s| s as f64))
                 .collect(),
         ),
-        mean_cost_usd: mean(all.iter().filter_map(|r| r.cost_usd).collect()),
+        mean_cost_usd: mean(all.iter().filter_map(|r| r.usage.cost_usd).collect()),
         violations: t
             .trial_indexes
             .iter()
-            .flat_map(|&i| run.records[i].violations.iter().cloned())
+            .flat_map(|&i| run.records[i].behaviour.violations.iter().cloned())
             .collect(),
         zero_token_trials: t
             .trial_indexes
@@ -249,13 +249,18 @@ fn side(run: &Run, t: &TaskTrials) -> TaskSide {
             .trial_indexes
             .iter()
             .map(|&i| &run.records[i])
-            .filter(|r| r.error_kind == Some(ErrorKind::ReplayMiss))
-            .map(|r| r.error.clone().unwrap_or_else(|| "replay miss".into()))
+            .filter(|r| r.outcome.error_kind == Some(ErrorKind::ReplayMiss))
+            .map(|r| {
+                r.outcome
+                    .error
+                    .clone()
+                    .unwrap_or_else(|| "replay miss".into())
+            })
             .collect(),
         replay_drift: t
             .trial_indexes
             .iter()
-            .flat_map(|&i| run.records[i].replay_drift.iter().cloned())
+            .flat_map(|&i| run.records[i].behaviour.replay_drift.iter().cloned())
             .collect(),
     }
 }

@@ -74,38 +74,39 @@ pub fn synth_records(spec: &SynthSpec) -> Vec<TrialRecord> {
             );
             r.model = Some(spec.model.clone());
             if rng.random_bool(spec.error_rate.clamp(0.0, 1.0)) {
-                r.status = TrialStatus::Error;
-                r.error = Some("docker: container create failed: no space left on device".into());
-                r.attempts = 3;
+                r.outcome.status = TrialStatus::Error;
+                r.outcome.error =
+                    Some("docker: container create failed: no space left on device".into());
+                r.outcome.attempts = 3;
                 out.push(r);
                 continue;
             }
             let pass = rng.random_bool(p);
-            r.status = if pass {
+            r.outcome.status = if pass {
                 TrialStatus::Passed
             } else {
                 TrialStatus::Failed
             };
-            r.reward = if pass { 1.0 } else { 0.0 };
-            r.tests_total = Some(6);
-            r.tests_passed = Some(if pass { 6 } else { rng.random_range(0..6) });
-            r.exit_reason = Some(SandboxExit::Exited);
-            r.agent_exit_code = Some(0);
-            r.agent_s = rng.random_range(20.0..300.0);
-            r.verify_s = rng.random_range(1.0..20.0);
-            r.started_at = Some("2026-11-30T04:00:00.000Z".into());
-            r.llm_calls = Some(spec.turns as u64);
-            r.input_tokens = Some(rng.random_range(20_000..400_000));
-            r.output_tokens = Some(rng.random_range(1_000..20_000));
-            r.cached_tokens = Some(rng.random_range(0..10_000));
-            r.steps = Some(rng.random_range(3..45));
+            r.outcome.reward = if pass { 1.0 } else { 0.0 };
+            r.outcome.tests_total = Some(6);
+            r.outcome.tests_passed = Some(if pass { 6 } else { rng.random_range(0..6) });
+            r.outcome.exit_reason = Some(SandboxExit::Exited);
+            r.outcome.agent_exit_code = Some(0);
+            r.outcome.agent_s = rng.random_range(20.0..300.0);
+            r.outcome.verify_s = rng.random_range(1.0..20.0);
+            r.outcome.started_at = Some("2026-11-30T04:00:00.000Z".into());
+            r.usage.llm_calls = Some(spec.turns as u64);
+            r.usage.input_tokens = Some(rng.random_range(20_000..400_000));
+            r.usage.output_tokens = Some(rng.random_range(1_000..20_000));
+            r.usage.cached_tokens = Some(rng.random_range(0..10_000));
+            r.behaviour.steps = Some(rng.random_range(3..45));
             let calls = rng.random_range(3..40u64);
             let fails = rng.random_range(0..=calls / 4);
-            r.tool_calls = Some(calls);
-            r.tool_failures = Some(fails);
-            r.tool_failure_rate = Some(fails as f64 / calls as f64);
-            r.policy_blocks = Some(u64::from(rng.random_bool(0.05)));
-            r.agent_exit_reason = Some("final_answer".into());
+            r.behaviour.tool_calls = Some(calls);
+            r.behaviour.tool_failures = Some(fails);
+            r.behaviour.tool_failure_rate = Some(fails as f64 / calls as f64);
+            r.behaviour.policy_blocks = Some(u64::from(rng.random_bool(0.05)));
+            r.behaviour.agent_exit_reason = Some("final_answer".into());
             if spec.judged {
                 r.judges.push(judge(&mut rng));
             }
@@ -209,7 +210,7 @@ fn write_trial(dir: &Path, spec: &SynthSpec, r: &TrialRecord) -> std::io::Result
         d.diff(),
         "diff --git a/src/app.py b/src/app.py\nindex 3b18e51..a9c2f10 100644\n--- a/src/app.py\n+++ b/src/app.py\n@@ -10,7 +10,7 @@ def paginate(items, page, size):\n     \"\"\"Return one page of items.\"\"\"\n     start = page * size\n-    end = start + size - 1\n+    end = start + size\n     return items[start:end]\n \n \n",
     )?;
-    let verdict = if r.status == TrialStatus::Passed {
+    let verdict = if r.outcome.status == TrialStatus::Passed {
         "6 passed in 0.12s"
     } else {
         "FAILED tests/test_app.py::test_last_item - assert 9 in [..]\n1 failed, 5 passed in 0.14s"
@@ -218,7 +219,7 @@ fn write_trial(dir: &Path, spec: &SynthSpec, r: &TrialRecord) -> std::io::Result
         d.verify_log(),
         format!(
             "$ python3 -I -m pytest -q /nab/tests\n......\n{verdict}\nexit status: {}\n",
-            u8::from(r.status != TrialStatus::Passed)
+            u8::from(r.outcome.status != TrialStatus::Passed)
         ),
     )?;
     std::fs::write(d.agent_log(), "nab-agent 0.1.0 starting\n".repeat(40))?;

@@ -115,7 +115,7 @@ impl Run {
             }
             if let Some(t) = tasks.last_mut() {
                 t.trial_indexes.push(i);
-                match r.status {
+                match r.outcome.status {
                     TrialStatus::Passed => {
                         t.scored += 1;
                         t.passed += 1;

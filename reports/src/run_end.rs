@@ -24,13 +24,13 @@ pub fn tasks_table(records: &[TrialRecord]) -> String {
     for r in records {
         let row = rows.entry(&r.task_id).or_default();
         row.category = r.category.clone();
-        match r.status {
+        match r.outcome.status {
             TrialStatus::Passed => row.passed += 1,
             TrialStatus::Failed => row.failed += 1,
             TrialStatus::Error => row.errors += 1,
         }
-        row.agent_s += r.agent_s;
-        if r.exit_reason == Some(nab_protocol::SandboxExit::Timeout) {
+        row.agent_s += r.outcome.agent_s;
+        if r.outcome.exit_reason == Some(nab_protocol::SandboxExit::Timeout) {
             row.timeouts += 1;
         }
     }
@@ -130,7 +130,7 @@ mod tests {
     fn errors_count_as_not_passed_in_the_last_line() {
         let rec = |task: &str, s: TrialStatus| {
             let mut r = TrialRecord::new("r", task, "c", 0, "a");
-            r.status = s;
+            r.outcome.status = s;
             r
         };
         let t = tasks_table(&[

@@ -89,25 +89,25 @@ fn records(
         for n in 0..trials {
             let mut r = TrialRecord::new(run, &format!("task-{i:02}"), "sim", n, "sim-agent");
             if uniform(rng) < noise.error_rate {
-                r.status = TrialStatus::Error;
-                r.error_kind = Some(ErrorKind::Sandbox);
-                r.error = Some("docker: container create failed".into());
+                r.outcome.status = TrialStatus::Error;
+                r.outcome.error_kind = Some(ErrorKind::Sandbox);
+                r.outcome.error = Some("docker: container create failed".into());
                 out.push(r);
                 continue;
             }
             let pass = uniform(rng) < *p;
-            r.status = if pass {
+            r.outcome.status = if pass {
                 TrialStatus::Passed
             } else {
                 TrialStatus::Failed
             };
-            r.reward = f64::from(u8::from(pass));
+            r.outcome.reward = f64::from(u8::from(pass));
             let tokens = t.tokens * (noise.token_sigma * normal(rng)).exp();
-            r.input_tokens = Some(tokens.round() as u64);
-            r.output_tokens = Some(0);
-            r.steps =
+            r.usage.input_tokens = Some(tokens.round() as u64);
+            r.usage.output_tokens = Some(0);
+            r.behaviour.steps =
                 Some((t.steps * (0.5 * noise.token_sigma * normal(rng)).exp()).round() as u64);
-            r.cost_usd = Some(tokens * 3e-6);
+            r.usage.cost_usd = Some(tokens * 3e-6);
             out.push(r);
         }
     }
@@ -316,14 +316,14 @@ mod tests {
         let recs = records("a", &tasks, &rates, 50, noise, &mut rng);
         let errors = recs
             .iter()
-            .filter(|r| r.status == TrialStatus::Error)
+            .filter(|r| r.outcome.status == TrialStatus::Error)
             .count() as f64;
         assert!((errors / recs.len() as f64 - 0.03).abs() < 0.01, "{errors}");
         // The log of a task's tokens has sd σ = 1 around its typical value.
         let t0: Vec<f64> = recs
             .iter()
             .filter(|r| r.task_id == "task-00")
-            .filter_map(|r| r.input_tokens)
+            .filter_map(|r| r.usage.input_tokens)
             .map(|t| (t as f64 / tasks[0].tokens).ln())
             .collect();
         let m = t0.iter().sum::<f64>() / t0.len() as f64;

@@ -198,15 +198,15 @@ pub use crate::judge_summary::JudgeSummary;
 /// A trial that made model calls but recorded 0 tokens in both directions: almost certainly
 /// a provider fault (an empty or failed response counted as a call), not a result.
 pub fn is_zero_token(r: &TrialRecord) -> bool {
-    r.llm_calls.unwrap_or(0) > 0
-        && r.input_tokens.unwrap_or(0) == 0
-        && r.output_tokens.unwrap_or(0) == 0
+    r.usage.llm_calls.unwrap_or(0) > 0
+        && r.usage.input_tokens.unwrap_or(0) == 0
+        && r.usage.output_tokens.unwrap_or(0) == 0
 }
 
 /// Per-trial values for the distributions (scored trials only: an infrastructure error
 /// says nothing about the agent's cost).
 pub fn trial_tokens(r: &TrialRecord) -> Option<f64> {
-    match (r.input_tokens, r.output_tokens) {
+    match (r.usage.input_tokens, r.usage.output_tokens) {
         (None, None) => None,
         (i, o) => Some(i.unwrap_or(0).saturating_add(o.unwrap_or(0)) as f64),
     }
@@ -215,7 +215,7 @@ pub fn trial_tokens(r: &TrialRecord) -> Option<f64> {
 /// The agent's own seconds of a trial: its agent phase less the time the gateway waited
 /// for the model (what the agent time limit counts).
 pub fn own_seconds(r: &TrialRecord) -> f64 {
-    (r.agent_s - r.model_s.unwrap_or(0.0)).max(0.0)
+    (r.outcome.agent_s - r.outcome.model_s.unwrap_or(0.0)).max(0.0)
 }
 
 impl RunSummary {
@@ -252,7 +252,7 @@ impl RunSummary {
         let scored: Vec<&TrialRecord> = run
             .records
             .iter()
-            .filter(|r| r.status != TrialStatus::Error)
+            .filter(|r| r.outcome.status != TrialStatus::Error)
             .collect();
 
         RunSummary {
@@ -266,7 +266,7 @@ impl RunSummary {
             scored_trials: scored.len(),
             passed_trials: scored
                 .iter()
-                .filter(|r| r.status == TrialStatus::Passed)
+                .filter(|r| r.outcome.status == TrialStatus::Passed)
                 .count(),
             max_trials_per_task: max_n,
             pass_rate,
@@ -354,27 +354,29 @@ fn usage_and_safety(run: &Run) -> (UsageTotals, SafetySummary) {
     let mut safety = SafetySummary::default();
     // Saturating: token counts are what an upstream reported, absurd ones included.
     for r in &run.records {
-        usage.llm_calls = usage.llm_calls.saturating_add(r.llm_calls.unwrap_or(0));
+        usage.llm_calls = usage
+            .llm_calls
+            .saturating_add(r.usage.llm_calls.unwrap_or(0));
         usage.input_tokens = usage
             .input_tokens
-            .saturating_add(r.input_tokens.unwrap_or(0));
+            .saturating_add(r.usage.input_tokens.unwrap_or(0));
         usage.output_tokens = usage
             .output_tokens
-            .saturating_add(r.output_tokens.unwrap_or(0));
+            .saturating_add(r.usage.output_tokens.unwrap_or(0));
         usage.cached_tokens = usage
             .cached_tokens
-            .saturating_add(r.cached_tokens.unwrap_or(0));
+            .saturating_add(r.usage.cached_tokens.unwrap_or(0));
         usage.cache_write_tokens = usage
             .cache_write_tokens
-            .saturating_add(r.cache_write_tokens.unwrap_or(0));
-        if let Some(c) = r.cost_usd {
+            .saturating_add(r.usage.cache_write_tokens.unwrap_or(0));
+        if let Some(c) = r.usage.cost_usd {
             let total = usage.cost_usd.get_or_insert(0.0);
             *total = (*total + c).min(f64::MAX);
             usage.cost_known_trials += 1;
         }
-        safety.violations += r.violations.len();
-        safety.trials_with_violations += usize::from(!r.violations.is_empty());
-        safety.policy_blocks += r.policy_blocks.unwrap_or(0);
+        safety.violations += r.behaviour.violations.len();
+        safety.trials_with_violations += usize::from(!r.behaviour.violations.is_empty());
+        safety.policy_blocks += r.behaviour.policy_blocks.unwrap_or(0);
     }
     usage.total_tokens = usage.input_tokens.saturating_add(usage.output_tokens);
     (usage, safety)
@@ -387,16 +389,16 @@ fn distributions(run: &Run, scored: &[&TrialRecord]) -> Distributions {
     };
     Distributions {
         tokens: Dist::of(&collect(&trial_tokens)),
-        steps: Dist::of(&collect(&|r| r.steps.map(|s| s as f64))),
-        tool_failure_rate: Dist::of(&collect(&|r| r.tool_failure_rate)),
-        agent_s: Dist::of(&collect(&|r| Some(r.agent_s))),
-        model_s: Dist::of(&collect(&|r| r.model_s)),
-        own_s: Dist::of(&collect(&|r| r.model_s.map(|_| own_seconds(r)))),
+        steps: Dist::of(&collect(&|r| r.behaviour.steps.map(|s| s as f64))),
+        tool_failure_rate: Dist::of(&collect(&|r| r.behaviour.tool_failure_rate)),
+        agent_s: Dist::of(&collect(&|r| Some(r.outcome.agent_s))),
+        model_s: Dist::of(&collect(&|r| r.outcome.model_s)),
+        own_s: Dist::of(&collect(&|r| r.outcome.model_s.map(|_| own_seconds(r)))),
         // Every trial with a cost: an error's calls were paid for too.
         cost_usd: Dist::of(
             &run.records
                 .iter()
-                .filter_map(|r| r.cost_usd)
+                .filter_map(|r| r.usage.cost_usd)
                 .collect::<Vec<_>>(),
         ),
     }
@@ -408,18 +410,20 @@ fn infra_summary(run: &Run) -> InfraSummary {
     let mut msgs: BTreeMap<String, usize> = BTreeMap::new();
     let mut kinds: BTreeMap<String, usize> = BTreeMap::new();
     for r in &run.records {
-        if r.attempts > 1 {
+        if r.outcome.attempts > 1 {
             infra.retried_trials += 1;
         }
-        if r.status == TrialStatus::Error {
+        if r.outcome.status == TrialStatus::Error {
             infra.error_trials += 1;
             let msg = r
+                .outcome
                 .error
                 .as_deref()
                 .unwrap_or("infrastructure error (no message)");
             let first: String = msg.lines().next().unwrap_or("").chars().take(200).collect();
             *msgs.entry(first).or_default() += 1;
             let kind = r
+                .outcome
                 .error_kind
                 .and_then(|k| serde_json::to_value(k).ok())
                 .and_then(|v| v.as_str().map(str::to_owned))
@@ -456,7 +460,9 @@ fn infra_summary(run: &Run) -> InfraSummary {
 /// passed, with a bootstrap over tasks. Absent unless every trial has a cost (a partial
 /// sum would understate it).
 pub fn cost_per_solved(run: &Run, resamples: usize) -> Option<stats::ratio::Ratio> {
-    if run.records.is_empty() || run.records.iter().any(|r| r.cost_usd.is_none()) || resamples == 0
+    if run.records.is_empty()
+        || run.records.iter().any(|r| r.usage.cost_usd.is_none())
+        || resamples == 0
     {
         return None;
     }
@@ -467,7 +473,7 @@ pub fn cost_per_solved(run: &Run, resamples: usize) -> Option<stats::ratio::Rati
             let cost: f64 = t
                 .trial_indexes
                 .iter()
-                .filter_map(|&i| run.records[i].cost_usd)
+                .filter_map(|&i| run.records[i].usage.cost_usd)
                 .sum();
             (cost, f64::from(t.passed))
         })
@@ -509,12 +515,12 @@ mod tests {
             .enumerate()
             .map(|(i, (task, s, cost))| {
                 let mut r = TrialRecord::new("r", task, "c", i as u32, "a");
-                r.status = match s {
+                r.outcome.status = match s {
                     'P' => TrialStatus::Passed,
                     'F' => TrialStatus::Failed,
                     _ => TrialStatus::Error,
                 };
-                r.cost_usd = *cost;
+                r.usage.cost_usd = *cost;
                 r
             })
             .collect();
@@ -556,10 +562,10 @@ mod tests {
     #[test]
     fn the_agents_own_time_and_the_model_time_are_both_summarised() {
         let mut r = run(&[("a", 'P', None), ("b", 'F', None)]);
-        r.records[0].agent_s = 100.0;
-        r.records[0].model_s = Some(70.0);
-        r.records[1].agent_s = 50.0;
-        r.records[1].model_s = Some(10.0);
+        r.records[0].outcome.agent_s = 100.0;
+        r.records[0].outcome.model_s = Some(70.0);
+        r.records[1].outcome.agent_s = 50.0;
+        r.records[1].outcome.model_s = Some(10.0);
         let s = RunSummary::compute(&r);
         let d = &s.distributions;
         assert_eq!(

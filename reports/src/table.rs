@@ -37,7 +37,11 @@ pub fn trials_frame(run: &Run) -> PolarsResult<DataFrame> {
         .map(|t| {
             Series::new(
                 "".into(),
-                t.violations.iter().map(String::as_str).collect::<Vec<_>>(),
+                t.behaviour
+                    .violations
+                    .iter()
+                    .map(String::as_str)
+                    .collect::<Vec<_>>(),
             )
         })
         .collect();
@@ -48,34 +52,37 @@ pub fn trials_frame(run: &Run) -> PolarsResult<DataFrame> {
         col!("trial", |t| t.trial),
         col!("agent", |t| t.agent.as_str()),
         col!("model", |t| t.model.as_deref()),
-        col!("status", |t| status_str(t.status)),
-        col!("passed", |t| match t.status {
+        col!("status", |t| status_str(t.outcome.status)),
+        col!("passed", |t| match t.outcome.status {
             TrialStatus::Error => None,
             s => Some(s == TrialStatus::Passed),
         }),
-        col!("reward", |t| t.reward),
-        col!("tests_passed", |t| t.tests_passed),
-        col!("tests_total", |t| t.tests_total),
-        col!("verifier_passed", |t| t.verifier_passed),
-        col!("compaction", |t| t.compaction.map(|c| c.as_str())),
-        col!("exit_reason", |t| t.exit_reason.map(exit_str)),
-        col!("agent_exit_code", |t| t.agent_exit_code),
-        col!("agent_exit_reason", |t| t.agent_exit_reason.as_deref()),
-        col!("agent_s", |t| t.agent_s),
-        col!("verify_s", |t| t.verify_s),
-        col!("error", |t| t.error.as_deref()),
-        col!("attempts", |t| t.attempts),
-        col!("started_at", |t| t.started_at.as_deref()),
-        col!("llm_calls", |t| t.llm_calls),
-        col!("input_tokens", |t| t.input_tokens),
-        col!("output_tokens", |t| t.output_tokens),
-        col!("cached_tokens", |t| t.cached_tokens),
-        col!("steps", |t| t.steps),
-        col!("tool_calls", |t| t.tool_calls),
-        col!("tool_failures", |t| t.tool_failures),
-        col!("tool_failure_rate", |t| t.tool_failure_rate),
-        col!("policy_blocks", |t| t.policy_blocks),
-        col!("budget_exceeded", |t| t.budget_exceeded),
+        col!("reward", |t| t.outcome.reward),
+        col!("tests_passed", |t| t.outcome.tests_passed),
+        col!("tests_total", |t| t.outcome.tests_total),
+        col!("verifier_passed", |t| t.outcome.verifier_passed),
+        col!("compaction", |t| t.outcome.compaction.map(|c| c.as_str())),
+        col!("exit_reason", |t| t.outcome.exit_reason.map(exit_str)),
+        col!("agent_exit_code", |t| t.outcome.agent_exit_code),
+        col!("agent_exit_reason", |t| t
+            .behaviour
+            .agent_exit_reason
+            .as_deref()),
+        col!("agent_s", |t| t.outcome.agent_s),
+        col!("verify_s", |t| t.outcome.verify_s),
+        col!("error", |t| t.outcome.error.as_deref()),
+        col!("attempts", |t| t.outcome.attempts),
+        col!("started_at", |t| t.outcome.started_at.as_deref()),
+        col!("llm_calls", |t| t.usage.llm_calls),
+        col!("input_tokens", |t| t.usage.input_tokens),
+        col!("output_tokens", |t| t.usage.output_tokens),
+        col!("cached_tokens", |t| t.usage.cached_tokens),
+        col!("steps", |t| t.behaviour.steps),
+        col!("tool_calls", |t| t.behaviour.tool_calls),
+        col!("tool_failures", |t| t.behaviour.tool_failures),
+        col!("tool_failure_rate", |t| t.behaviour.tool_failure_rate),
+        col!("policy_blocks", |t| t.behaviour.policy_blocks),
+        col!("budget_exceeded", |t| t.behaviour.budget_exceeded),
         Column::new("violations".into(), violations),
         col!("judge_score", |t| {
             let s: Vec<f64> = t.judges.iter().filter_map(|j| j.weighted_score).collect();

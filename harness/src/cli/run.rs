@@ -161,7 +161,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     let errors = report
         .records
         .iter()
-        .filter(|r| r.status == TrialStatus::Error)
+        .filter(|r| r.outcome.status == TrialStatus::Error)
         .count();
     Ok(super::common::finish(
         report.end(),

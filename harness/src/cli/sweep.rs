@@ -344,7 +344,7 @@ fn print_runs(plan: &Plan, report: &SweepReport, metas: Vec<RunMeta>) -> usize {
         errors += r
             .records
             .iter()
-            .filter(|x| x.status == TrialStatus::Error)
+            .filter(|x| x.outcome.status == TrialStatus::Error)
             .count();
         if r.leftovers > 0 {
             eprintln!(

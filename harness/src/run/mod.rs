@@ -24,9 +24,9 @@ pub use results::{ResultsFile, ResumeState};
 use crate::task::Task;
 use crate::trial::agent::AgentKind;
 use crate::trial::model::ModelSetup;
-use crate::trial::{TrialContext, TrialError, TrialJob, run_trial};
+use crate::trial::{TrialContext, TrialError, TrialJob, TrialParts, run_trial};
 use nab_protocol::RunPaths;
-use nab_protocol::{TrialRecord, TrialStatus};
+use nab_protocol::{AgentBehaviour, ModelUsage, TrialOutcome, TrialRecord, TrialStatus};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -203,7 +203,7 @@ pub(crate) async fn execute_within(
     match trial.await {
         Some(rec) => {
             if let Some(l) = limit {
-                l.add(rec.cost_usd);
+                l.add(rec.usage.cost_usd);
             }
             Ended::Record(Box::new(rec))
         }
@@ -337,13 +337,13 @@ fn resume(cfg: &RunConfig, jobs: Vec<Job>) -> Result<Resumed, RunError> {
     let done: std::collections::HashSet<_> = resume
         .records
         .iter()
-        .filter(|r| r.status != TrialStatus::Error)
+        .filter(|r| r.outcome.status != TrialStatus::Error)
         .map(|r| key(&r.task_id, &r.agent, r.trial))
         .collect();
     let records: Vec<TrialRecord> = resume
         .records
         .into_iter()
-        .filter(|r| r.status != TrialStatus::Error)
+        .filter(|r| r.outcome.status != TrialStatus::Error)
         .collect();
     let pending: Vec<Job> = jobs
         .into_iter()
@@ -476,7 +476,9 @@ async fn receive(
 
 /// Runs one job with bounded retries for infrastructure errors. `None` when interrupted
 /// (the trial is not recorded, so `--resume` runs it again). `nab sweep` runs its trials
-/// through it too.
+/// through it too. The trial's record is assembled here, once, from the parts its phases
+/// return: the trial's outcome, model usage and agent behaviour (or its last attempt's
+/// error), the attempts, and the judges' verdicts.
 pub(crate) async fn execute(
     ctx: &RunContext,
     job: &Job,
@@ -486,33 +488,96 @@ pub(crate) async fn execute(
     cancel: &CancellationToken,
 ) -> Option<TrialRecord> {
     let task = &job.task;
-    let mut rec = TrialRecord::new(
-        &ctx.run_id,
-        task.id(),
-        task.spec.category.as_str(),
-        job.trial,
-        &job.agent.to_string(),
-    );
-    rec.started_at = Some(nab_protocol::now_rfc3339());
-    // The record names its folder when it is not the trial index, so readers find it.
-    if job.dir_name != job.trial.to_string() {
-        rec.trial_dir = Some(job.dir_name.clone());
-    }
-    let dir = RunPaths::new(out_dir)
-        .trial(task.id(), &job.dir_name)
-        .path()
-        .to_owned();
+    let started_at = nab_protocol::now_rfc3339();
     let tj = TrialJob {
         task: task.clone(),
         agent: job.agent.clone(),
         trial: job.trial,
-        dir,
+        dir: RunPaths::new(out_dir)
+            .trial(task.id(), &job.dir_name)
+            .path()
+            .to_owned(),
     };
-    // What the attempts before this one spent: the money is gone whether or not the
+    let (last, tried) = attempt(ctx, &tj, max_attempts, cancel).await?;
+    let (mut outcome, model, mut usage, behaviour, answers) = match last {
+        Last::Verdict(p) => (p.outcome, p.model, p.usage, p.behaviour, Some(p.provider)),
+        Last::Error(e) => (
+            e,
+            None,
+            ModelUsage::default(),
+            AgentBehaviour::default(),
+            None,
+        ),
+    };
+    outcome.attempts = tried.count;
+    outcome.engine = tried.engine;
+    outcome.started_at = Some(started_at);
+    // What the attempts before the last spent: the money is gone whether or not an
     // attempt ended in an infrastructure error, so the record's cost covers them all.
+    if let Some(e) = tried.earlier_cost {
+        usage.cost_usd = Some((usage.cost_usd.unwrap_or(0.0) + e).min(f64::MAX));
+    }
+    // Only a trial that reached its verdict is judged: an error left nothing to grade.
+    let judges = match (judge, answers.is_some()) {
+        (Some(grader), true) => {
+            judging::judge_trial(grader, task, &tj.dir, &outcome.tamper_flags).await
+        }
+        _ => Vec::new(),
+    };
+    let rec = TrialRecord {
+        v: nab_protocol::TRIAL_VERSION,
+        run_id: ctx.run_id.clone(),
+        task_id: task.id().to_owned(),
+        category: task.spec.category.as_str().to_owned(),
+        trial: job.trial,
+        // The record names its folder when it is not the trial index, so readers find it.
+        trial_dir: (job.dir_name != job.trial.to_string()).then(|| job.dir_name.clone()),
+        agent: job.agent.to_string(),
+        model,
+        outcome,
+        usage,
+        behaviour,
+        judges,
+    };
+    match answers {
+        // Held back (or dropped) while the provider's 400s may be the configuration.
+        Some(answers) => ctx.guard.admit(rec, &answers),
+        None => Some(rec),
+    }
+}
+
+/// What a trial's attempts add to its record.
+#[derive(Default)]
+struct Tried {
+    /// How many attempts ran.
+    count: u32,
+    /// The engine of the last attempt, when the run names its engines.
+    engine: Option<String>,
+    /// What the attempts that ended in an error spent, when the model has a price.
+    earlier_cost: Option<f64>,
+}
+
+/// How a trial's last attempt ended.
+enum Last {
+    /// The trial reached its verdict.
+    Verdict(Box<TrialParts>),
+    /// An infrastructure error: the outcome says which.
+    Error(TrialOutcome),
+}
+
+/// Runs the attempts of one trial until one reaches a verdict, an error is not worth
+/// retrying, or `max_attempts` ran. `None` when interrupted, when no engine was ever
+/// leased, or when the provider refused the run's configuration (the run stops).
+async fn attempt(
+    ctx: &RunContext,
+    tj: &TrialJob,
+    max_attempts: u32,
+    cancel: &CancellationToken,
+) -> Option<(Last, Tried)> {
     let price = ctx.model.as_ref().and_then(|m| m.price.clone());
     let transcript = tj.dir.join(nab_protocol::TRANSCRIPT_FILE);
-    let mut earlier: Option<f64> = None;
+    let mut tried = Tried::default();
+    let mut error: Option<TrialOutcome> = None;
     // The engine of the last attempt, kept for the next unless it was lost.
     let mut kept: Option<Lease> = None;
     for attempt in 1..=max_attempts {
@@ -520,113 +585,94 @@ pub(crate) async fn execute(
             Some(l) => l,
             None => match ctx.engines.acquire(cancel).await {
                 Ok(l) => l,
-                Err(NoEngine::Cancelled) => return None,
                 // Never started: not recorded, so `--resume` runs it.
+                Err(NoEngine::Cancelled) => return None,
                 Err(NoEngine::AllLost(_)) if attempt == 1 => return None,
                 // The last attempt's error stands, and says why there is no other.
                 Err(e @ NoEngine::AllLost(_)) => {
-                    if let Some(err) = rec.error.as_mut() {
+                    if let Some(err) = error.as_mut().and_then(|o| o.error.as_mut()) {
                         err.push_str(&format!("; not retried: {e}"));
                     }
                     break;
                 }
             },
         };
-        rec.attempts = attempt;
+        tried.count = attempt;
         if ctx.engines.names_engines() {
-            rec.engine = Some(lease.name().to_owned());
+            tried.engine = Some(lease.name().to_owned());
         }
         // An attempt that fails before its gateway starts must not price the last one's
         // transcript again (the gateway also starts each attempt on a fresh file).
         if attempt > 1 {
             let _ = std::fs::remove_file(&transcript);
         }
-        match run_trial(&ctx.on(&lease), &tj, cancel).await {
-            Ok(o) => {
-                // Judging needs no engine: its slot goes to the next trial.
-                drop(lease);
-                rec.status = if o.passed() {
-                    TrialStatus::Passed
-                } else {
-                    TrialStatus::Failed
-                };
-                rec.reward = if o.passed() { 1.0 } else { 0.0 };
-                rec.failure_reason = o.failure;
-                rec.tamper_flags = o.tamper_flags.clone();
-                rec.verdict_reachable = task.spec.verifier == crate::task::VerifierMode::Shared;
-                rec.tests_passed = o.tests_passed;
-                rec.tests_total = o.tests_total;
-                rec.verifier_passed = o.verifier_passed;
-                rec.compaction = o.compaction;
-                rec.exit_reason = Some(o.exit_reason);
-                rec.agent_exit_code = o.agent_exit_code;
-                rec.agent_s = o.agent_s;
-                rec.model_s = o.model_s;
-                rec.verify_s = o.verify_s;
-                rec.error = None;
-                rec.error_kind = None;
-                rec.violations.clear();
-                if let Some(m) = &o.metrics {
-                    m.apply(&mut rec);
-                }
-                rec.violations = o.violations.clone();
-                if let Some(e) = earlier {
-                    rec.cost_usd = Some((rec.cost_usd.unwrap_or(0.0) + e).min(f64::MAX));
-                }
-                if let Some(grader) = judge {
-                    rec.judges =
-                        judging::judge_trial(grader, task, &tj.dir, &rec.tamper_flags).await;
-                }
-                let answers = o.metrics.map(|m| m.provider).unwrap_or_default();
-                // Held back (or dropped) while the provider's 400s may be the configuration.
-                return ctx.guard.admit(rec, &answers);
-            }
+        let e = match run_trial(&ctx.on(&lease), tj, cancel).await {
+            // The lease goes with the return: judging needs no engine.
+            Ok(parts) => return Some((Last::Verdict(Box::new(parts)), tried)),
             Err(TrialError::Cancelled) => return None,
             Err(TrialError::ProviderConfig(why)) => {
                 // Not recorded: the run stops, and `--resume` runs it after the fix.
                 ctx.guard.stop(why);
                 return None;
             }
-            Err(e) => {
-                tracing::warn!(
-                    "{} {} trial {} attempt {attempt}: {e}",
-                    task.id(),
-                    job.agent,
-                    job.trial
-                );
-                rec.status = TrialStatus::Error;
-                rec.error = Some(format!("{e:#}"));
-                rec.error_kind = e.error_kind();
-                // A lost engine is no fault of the trial's: the next attempt goes to
-                // another engine at once (no backoff: it is not this engine's hiccup).
-                let engine_lost = !ctx.engines.check(&lease).await;
-                if engine_lost {
-                    rec.error = Some(format!("engine {} became unreachable: {e:#}", lease.name()));
-                    rec.error_kind = Some(nab_protocol::ErrorKind::Sandbox);
-                }
-                if let Some(p) = &price {
-                    let spent = attempt_cost(p, &transcript).await;
-                    earlier = Some((earlier.unwrap_or(0.0) + spent).min(f64::MAX));
-                    rec.cost_usd = earlier;
-                }
-                if !e.is_retryable() && !engine_lost {
-                    break;
-                }
-                if engine_lost {
-                    continue;
-                }
-                kept = Some(lease);
-                if attempt < max_attempts {
-                    let backoff = Duration::from_secs(2u64.pow(attempt.min(5)));
-                    tokio::select! {
-                        _ = tokio::time::sleep(backoff) => {}
-                        _ = cancel.cancelled() => return None,
-                    }
-                }
-            }
+            Err(e) => e,
+        };
+        let (outcome, engine_lost) = failed_attempt(ctx, tj, attempt, &e, &lease).await;
+        error = Some(outcome);
+        if let Some(p) = &price {
+            let spent = attempt_cost(p, &transcript).await;
+            tried.earlier_cost = Some((tried.earlier_cost.unwrap_or(0.0) + spent).min(f64::MAX));
+        }
+        if engine_lost {
+            continue;
+        }
+        if !e.is_retryable() {
+            break;
+        }
+        kept = Some(lease);
+        if attempt < max_attempts && !back_off(attempt, cancel).await {
+            return None;
         }
     }
-    Some(rec)
+    // Every way out of the loop above follows an attempt that ended in an error.
+    Some((Last::Error(error?), tried))
+}
+
+/// The outcome of `attempt`, which ended in infrastructure error `e`, and whether its
+/// engine became unreachable (then the engine is the fault, not the trial: the next
+/// attempt goes to another engine at once, with no backoff).
+async fn failed_attempt(
+    ctx: &RunContext,
+    tj: &TrialJob,
+    attempt: u32,
+    e: &TrialError,
+    lease: &Lease,
+) -> (TrialOutcome, bool) {
+    let (task, agent, trial) = (tj.task.id(), &tj.agent, tj.trial);
+    tracing::warn!("{task} {agent} trial {trial} attempt {attempt}: {e}");
+    let engine_lost = !ctx.engines.check(lease).await;
+    let (error, error_kind) = if engine_lost {
+        let error = format!("engine {} became unreachable: {e:#}", lease.name());
+        (error, Some(nab_protocol::ErrorKind::Sandbox))
+    } else {
+        (format!("{e:#}"), e.error_kind())
+    };
+    let outcome = TrialOutcome {
+        status: TrialStatus::Error,
+        error: Some(error),
+        error_kind,
+        ..TrialOutcome::default()
+    };
+    (outcome, engine_lost)
+}
+
+/// Waits before attempt `attempt + 1` (2, 4, … 32 s); `false` when interrupted meanwhile.
+async fn back_off(attempt: u32, cancel: &CancellationToken) -> bool {
+    let backoff = Duration::from_secs(2u64.pow(attempt.min(5)));
+    tokio::select! {
+        _ = tokio::time::sleep(backoff) => true,
+        _ = cancel.cancelled() => false,
+    }
 }
 
 /// What a failed attempt spent: its transcript's usage (the gateway's counts) at `price`.

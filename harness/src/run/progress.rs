@@ -82,13 +82,14 @@ fn trial_words(rec: &TrialRecord) -> String {
         .map(|m| format!(" {m}"))
         .unwrap_or_default();
     let engine = rec
+        .outcome
         .engine
         .as_deref()
         .map(|e| format!(" on {e}"))
         .unwrap_or_default();
     format!(
         "{} {}{model} {:?}{engine}",
-        rec.task_id, rec.agent, rec.status
+        rec.task_id, rec.agent, rec.outcome.status
     )
 }
 
@@ -164,14 +165,14 @@ mod tests {
         let l = Lines::default();
         assert_eq!(l.line(Progress::Started { pending: 3 }), None);
         let mut rec = TrialRecord::new("run", "t1", "cat", 0, "oracle");
-        rec.status = TrialStatus::Passed;
+        rec.outcome.status = TrialStatus::Passed;
         assert_eq!(
             l.line(Progress::Trial(&rec)).as_deref(),
             Some("[1/3] t1 oracle Passed")
         );
         assert_eq!(l.line(Progress::Dropped), None);
         rec.task_id = "t2".into();
-        rec.status = TrialStatus::Failed;
+        rec.outcome.status = TrialStatus::Failed;
         assert_eq!(
             l.line(Progress::Trial(&rec)).as_deref(),
             Some("[3/3] t2 oracle Failed")
@@ -190,7 +191,7 @@ mod tests {
         let l = Lines::default();
         l.line(Progress::Started { pending });
         let mut rec = TrialRecord::new("run", "t1", "cat", 0, agent);
-        rec.status = status;
+        rec.outcome.status = status;
         edit(&mut rec);
         l.line(Progress::Trial(&rec))
     }
@@ -203,7 +204,7 @@ mod tests {
             rec.model = Some("openai:m@http://127.0.0.1:9/v1".into());
         };
         let engine: fn(&mut TrialRecord) = |rec| {
-            rec.engine = Some("unix:///tmp/d2/docker.sock".into());
+            rec.outcome.engine = Some("unix:///tmp/d2/docker.sock".into());
         };
         for (pending, agent, status, edit, want) in [
             (
@@ -236,7 +237,7 @@ mod tests {
         assert!(first.starts_with("[1/4] --max-cost-usd reached"), "{first}");
         assert_eq!(l.line(Progress::Skipped), None);
         let mut rec = TrialRecord::new("run", "t1", "cat", 0, "oracle");
-        rec.status = TrialStatus::Passed;
+        rec.outcome.status = TrialStatus::Passed;
         assert_eq!(
             l.line(Progress::Trial(&rec)).as_deref(),
             Some("[3/4] t1 oracle Passed")

@@ -105,7 +105,7 @@ mod tests {
         let p = nab_protocol::RunPaths::new(dir.path()).results();
         let mut f = ResultsFile::open_append(&p).unwrap();
         let mut r = TrialRecord::new("run1", "t", "terminal", 0, "oracle");
-        r.status = TrialStatus::Passed;
+        r.outcome.status = TrialStatus::Passed;
         f.append(&r).unwrap();
         drop(f);
         std::fs::OpenOptions::new()

@@ -88,7 +88,10 @@ impl Costs {
         // The last record of a pair wins (a resumed run retried it).
         let mut latest: BTreeMap<(&str, u32), (f64, TrialStatus)> = BTreeMap::new();
         for r in &run.records {
-            latest.insert((&r.task_id, r.trial), (r.agent_s + r.verify_s, r.status));
+            latest.insert(
+                (&r.task_id, r.trial),
+                (r.outcome.agent_s + r.outcome.verify_s, r.outcome.status),
+            );
         }
         let mut sums: BTreeMap<&str, (f64, u32)> = BTreeMap::new();
         for ((task, _), (secs, status)) in latest {
@@ -371,9 +374,9 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let rec = |task: &str, trial, secs: f64, status| {
             let mut r = TrialRecord::new("r", task, "c", trial, "oracle");
-            r.agent_s = secs;
-            r.verify_s = 1.0;
-            r.status = status;
+            r.outcome.agent_s = secs;
+            r.outcome.verify_s = 1.0;
+            r.outcome.status = status;
             r
         };
         let records = [

@@ -55,12 +55,12 @@ fn show(rs: &[&TrialRecord]) -> String {
     let Some(first) = rs.first() else {
         return "-".into();
     };
-    if rs.iter().all(|r| r.status == first.status) {
-        return word(first.status).into();
+    if rs.iter().all(|r| r.outcome.status == first.outcome.status) {
+        return word(first.outcome.status).into();
     }
     let passed = rs
         .iter()
-        .filter(|r| r.status == TrialStatus::Passed)
+        .filter(|r| r.outcome.status == TrialStatus::Passed)
         .count();
     format!("pass {passed}/{}", rs.len())
 }
@@ -86,7 +86,7 @@ pub fn verdicts(tasks: &[Arc<Task>], records: &[TrialRecord]) -> Verdicts {
         let mut issues = Vec::new();
         let mut mixed = false;
         let mut expect = |name: &str, rs: &[&TrialRecord], want: TrialStatus| {
-            if rs.is_empty() || rs.iter().any(|r| r.status != want) {
+            if rs.is_empty() || rs.iter().any(|r| r.outcome.status != want) {
                 let must = if want == TrialStatus::Passed {
                     "pass"
                 } else {
@@ -94,7 +94,7 @@ pub fn verdicts(tasks: &[Arc<Task>], records: &[TrialRecord]) -> Verdicts {
                 };
                 issues.push(format!("{name} {} (must {must})", show(rs)));
             }
-            mixed |= rs.iter().any(|r| r.status != rs[0].status);
+            mixed |= rs.iter().any(|r| r.outcome.status != rs[0].outcome.status);
         };
         let oracle = get("oracle");
         expect("oracle", &oracle, TrialStatus::Passed);
@@ -110,7 +110,7 @@ pub fn verdicts(tasks: &[Arc<Task>], records: &[TrialRecord]) -> Verdicts {
             unstable.push(t.id().to_owned());
         }
         for r in oracle.iter().chain(&null) {
-            if let Some(e) = &r.error {
+            if let Some(e) = &r.outcome.error {
                 issues.push(format!("{}: {e}", r.agent));
             }
         }
@@ -156,7 +156,7 @@ mod tests {
 
     fn rec(task: &str, agent: &str, trial: u32, status: TrialStatus) -> TrialRecord {
         let mut r = TrialRecord::new("r", task, "bug-fix", trial, agent);
-        r.status = status;
+        r.outcome.status = status;
         r
     }
 

@@ -39,16 +39,17 @@ impl Observed {
             })
             .unwrap_or_default();
         Observed {
-            status: Some(r.status),
-            failure: r.failure_reason,
+            status: Some(r.outcome.status),
+            failure: r.outcome.failure_reason,
             // The kind's snake_case name, else the message.
-            error: r.error.as_ref().map(|e| {
-                r.error_kind
+            error: r.outcome.error.as_ref().map(|e| {
+                r.outcome
+                    .error_kind
                     .and_then(|k| serde_json::to_value(k).ok())
                     .and_then(|v| v.as_str().map(str::to_owned))
                     .unwrap_or_else(|| e.clone())
             }),
-            tamper_flags: r.tamper_flags.clone(),
+            tamper_flags: r.outcome.tamper_flags.clone(),
             refusals,
             verify_log: std::fs::read_to_string(files.verify_log()).unwrap_or_default(),
         }

@@ -2,53 +2,41 @@
 //! the agent cannot touch; steps, tool calls and policy blocks come from the agent's own
 //! events; the exit reason comes from the events and is cross-checked with the transcript.
 
+use nab_gateway::TranscriptMetrics;
 use nab_protocol::TranscriptLine;
-use nab_protocol::TrialRecord;
+use nab_protocol::{AgentBehaviour, ModelUsage};
 use nab_protocol::{CompactionTier, Event, EventKind, ToolStatus};
 
-/// What a trial with a model adds to its record.
+/// What a trial with a model found in its gateway's transcript and its agent's events: two
+/// parts of its record, and what the trial itself acts on.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct ModelMetrics {
-    pub model: String,
-    pub llm_calls: u64,
-    pub input_tokens: u64,
-    pub output_tokens: u64,
-    pub cached_tokens: u64,
-    /// Of the input tokens, those written to the provider's prompt cache.
-    pub cache_write_tokens: u64,
-    /// The tokens above priced by the run's `--prices` ([`crate::trial::cost`]); `None` without a
-    /// price for the model.
-    pub cost_usd: Option<f64>,
-    /// Absent when the agent wrote no events.
-    pub steps: Option<u64>,
-    pub tool_calls: Option<u64>,
-    pub tool_failures: Option<u64>,
-    pub tool_failure_rate: Option<f64>,
-    pub policy_blocks: Option<u64>,
-    pub agent_exit_reason: Option<String>,
-    pub budget_exceeded: bool,
-    /// Requests the gateway refused (see `TrialRecord::refused_requests`).
-    pub refused_requests: u64,
+pub(crate) struct ModelMetrics {
+    /// The model's spec, the record's `model`.
+    pub(crate) model: String,
+    /// Calls and tokens from the transcript; `cost_usd` is set by the trial, which knows
+    /// the price ([`crate::trial::cost`]).
+    pub(crate) usage: ModelUsage,
+    /// Steps and tools from the events, the exit reason checked against the transcript;
+    /// `violations` is left to the trial's requirements.
+    pub(crate) behaviour: AgentBehaviour,
     /// Why the exit reason differs from what the agent's events said, if it does.
-    pub exit_reason_note: Option<String>,
+    pub(crate) exit_reason_note: Option<String>,
     /// Why the trial shows no compaction that the task's `agent.requires_compaction` asks
     /// for ([`missing_compaction`]); `None` when it shows one or the task asks none.
-    pub missing_compaction: Option<String>,
+    pub(crate) missing_compaction: Option<String>,
     /// The agent's events claim a compaction (of any tier, succeeded or not): such a claim
     /// is checked against the gateway whatever the agent.
-    pub claims_compaction: bool,
+    pub(crate) claims_compaction: bool,
     /// Set when the agent stopped because the model provider failed (see
     /// [`provider_failure`]): the trial is an infrastructure error, not the agent's failure.
-    pub provider_failure: Option<String>,
+    pub(crate) provider_failure: Option<String>,
     /// Set when a replayed call found no recording: the gateway's message, naming the
     /// first difference. The trial is an infrastructure error (`replay_miss`): the agent's
     /// requests changed and the cassette must be recorded again.
-    pub replay_miss: Option<String>,
-    /// Calls answered from the cassette after normalization (see `TrialRecord::replay_drift`).
-    pub replay_drift: Vec<String>,
+    pub(crate) replay_miss: Option<String>,
     /// What the provider answered the trial's calls: a 401/403/404, or 400s with no answer,
     /// are the run's configuration (see [`crate::trial::provider_answers`]).
-    pub provider: crate::trial::provider_answers::ProviderAnswers,
+    pub(crate) provider: crate::trial::provider_answers::ProviderAnswers,
 }
 
 /// The gateway's `error_code`s that mean the provider itself failed after the gateway's
@@ -89,144 +77,160 @@ pub(crate) fn provider_failure(
 }
 
 impl ModelMetrics {
-    /// The gateway's token counts of the trial, as one usage.
-    pub fn usage(&self) -> nab_protocol::Usage {
-        nab_protocol::Usage {
-            prompt_tokens: self.input_tokens,
-            completion_tokens: self.output_tokens,
-            cached_tokens: self.cached_tokens,
-            cache_write_tokens: self.cache_write_tokens,
-        }
-    }
-
     /// Computes everything from the transcript and the events. `timed_out`: the harness
     /// killed the agent at its deadline.
-    pub fn compute(
+    pub(crate) fn compute(
         model: &str,
         transcript: &[TranscriptLine],
         events: &[Event],
         timed_out: bool,
     ) -> ModelMetrics {
-        let t = nab_gateway::TranscriptMetrics::from_lines(transcript);
-        let mut m = ModelMetrics {
-            model: model.to_owned(),
-            llm_calls: t.llm_calls,
-            input_tokens: t.input_tokens,
-            output_tokens: t.output_tokens,
-            cached_tokens: t.cached_tokens,
-            cache_write_tokens: t.cache_write_tokens,
-            budget_exceeded: t.budget_exceeded.is_some(),
-            refused_requests: t.refused_requests,
-            ..Default::default()
+        let t = TranscriptMetrics::from_lines(transcript);
+        // No events at all (a command agent): nothing is known of its steps and tools.
+        let mut behaviour = if events.is_empty() {
+            AgentBehaviour::default()
+        } else {
+            from_events(events)
         };
-        if !events.is_empty() {
-            let (mut calls, mut failures, mut blocks, mut max_step) = (0u64, 0u64, 0u64, 0u64);
-            let mut finish = None;
-            for e in events {
-                match &e.kind {
-                    EventKind::ToolCall { status, step, .. } => {
-                        calls += 1;
-                        if *status != ToolStatus::Ok {
-                            failures += 1;
-                        }
-                        max_step = max_step.max(u64::from(*step));
-                    }
-                    EventKind::PolicyBlock { .. } => blocks += 1,
-                    EventKind::ModelCall { step, .. } => max_step = max_step.max(u64::from(*step)),
-                    EventKind::Finish {
-                        exit_reason, steps, ..
-                    } => finish = Some((*exit_reason, u64::from(*steps))),
-                    // Counted elsewhere (compactions from the trial's own check) or not
-                    // counted; a kind added to the protocol must be placed here.
-                    EventKind::Start { .. }
-                    | EventKind::Diagnostics { .. }
-                    | EventKind::Compaction { .. }
-                    | EventKind::Mcp { .. }
-                    | EventKind::Unknown => {}
-                }
-            }
-            m.steps = Some(finish.map_or(max_step, |(_, s)| s));
-            m.tool_calls = Some(calls);
-            m.tool_failures = Some(failures);
-            m.tool_failure_rate = Some(if calls == 0 {
-                0.0
-            } else {
-                failures as f64 / calls as f64
-            });
-            m.policy_blocks = Some(blocks);
-            m.agent_exit_reason = finish.map(|(r, _)| r.as_str().to_owned());
+        let exit_reason_note = settle_exit_reason(
+            &mut behaviour.agent_exit_reason,
+            t.budget_exceeded.as_deref(),
+            timed_out,
+        );
+        behaviour.budget_exceeded = Some(t.budget_exceeded.is_some());
+        behaviour.refused_requests = Some(t.refused_requests);
+        behaviour.replay_drift = replay_drift(transcript);
+        ModelMetrics {
+            model: model.to_owned(),
+            usage: usage(&t),
+            provider_failure: provider_failure(transcript, behaviour.agent_exit_reason.as_deref()),
+            provider: crate::trial::provider_answers::ProviderAnswers::of(transcript),
+            replay_miss: replay_miss(transcript),
+            behaviour,
+            exit_reason_note,
+            missing_compaction: None,
+            claims_compaction: false,
         }
-        // The gateway's refusal is what stopped the agent, whatever its events say.
-        let refused = t.budget_exceeded.as_deref().map(|b| match b {
-            "tokens" => "token_budget",
-            "llm_calls" => "call_budget",
-            "usd" => "cost_budget",
-            other => other,
-        });
-        match (refused, m.agent_exit_reason.as_deref()) {
-            (Some(r), Some(e)) if r != e => {
-                m.exit_reason_note = Some(format!(
-                    "the agent's events say `{e}` but the gateway refused a call ({r}); recorded `{r}`"
-                ));
-                m.agent_exit_reason = Some(r.to_owned());
-            }
-            (Some(r), None) => m.agent_exit_reason = Some(r.to_owned()),
-            (None, Some(e @ ("token_budget" | "call_budget" | "cost_budget"))) => {
-                m.exit_reason_note = Some(format!(
-                    "the agent's events say `{e}` but the gateway refused no call"
-                ));
-            }
-            _ => {}
-        }
-        if m.agent_exit_reason.is_none() && timed_out {
-            m.agent_exit_reason = Some("timeout".into());
-        }
-        m.provider_failure = provider_failure(transcript, m.agent_exit_reason.as_deref());
-        m.provider = crate::trial::provider_answers::ProviderAnswers::of(transcript);
-        m.replay_miss = transcript
-            .iter()
-            .filter(|l| l.error_code.as_deref() == Some("replay_miss"))
-            .min_by_key(|l| l.seq)
-            .map(|l| l.error.clone().unwrap_or_else(|| "replay miss".into()));
-        let mut drifted: Vec<&TranscriptLine> = transcript
-            .iter()
-            .filter(|l| l.replay_drift.is_some())
-            .collect();
-        drifted.sort_by_key(|l| l.seq);
-        m.replay_drift = drifted
-            .iter()
-            .map(|l| {
-                format!(
-                    "call {}: {}",
-                    l.seq,
-                    l.replay_drift.as_deref().unwrap_or("")
-                )
-            })
-            .collect();
-        m
     }
+}
 
-    /// Copies the metrics into a trial record.
-    pub fn apply(&self, rec: &mut TrialRecord) {
-        rec.model = Some(self.model.clone());
-        rec.llm_calls = Some(self.llm_calls);
-        rec.input_tokens = Some(self.input_tokens);
-        rec.output_tokens = Some(self.output_tokens);
-        rec.cached_tokens = Some(self.cached_tokens);
-        // Kept apart from cache reads, and only where there were some (most providers
-        // never write to a cache).
-        rec.cache_write_tokens = (self.cache_write_tokens > 0).then_some(self.cache_write_tokens);
-        rec.cost_usd = self.cost_usd;
-        rec.steps = self.steps;
-        rec.tool_calls = self.tool_calls;
-        rec.tool_failures = self.tool_failures;
-        rec.tool_failure_rate = self.tool_failure_rate;
-        rec.policy_blocks = self.policy_blocks;
-        rec.agent_exit_reason = self.agent_exit_reason.clone();
-        rec.budget_exceeded = Some(self.budget_exceeded);
-        rec.refused_requests = Some(self.refused_requests);
-        rec.replay_drift = self.replay_drift.clone();
+/// The gateway's counts, as the record has them: cache writes only where there were some
+/// (most providers never write to a cache). Not priced yet.
+fn usage(t: &TranscriptMetrics) -> ModelUsage {
+    ModelUsage {
+        llm_calls: Some(t.llm_calls),
+        input_tokens: Some(t.input_tokens),
+        output_tokens: Some(t.output_tokens),
+        cached_tokens: Some(t.cached_tokens),
+        cache_write_tokens: (t.cache_write_tokens > 0).then_some(t.cache_write_tokens),
+        cost_usd: None,
     }
+}
+
+/// Steps, tool calls, policy blocks and the exit reason the agent's events claim.
+fn from_events(events: &[Event]) -> AgentBehaviour {
+    let (mut calls, mut failures, mut blocks, mut max_step) = (0u64, 0u64, 0u64, 0u64);
+    let mut finish = None;
+    for e in events {
+        match &e.kind {
+            EventKind::ToolCall { status, step, .. } => {
+                calls += 1;
+                if *status != ToolStatus::Ok {
+                    failures += 1;
+                }
+                max_step = max_step.max(u64::from(*step));
+            }
+            EventKind::PolicyBlock { .. } => blocks += 1,
+            EventKind::ModelCall { step, .. } => max_step = max_step.max(u64::from(*step)),
+            EventKind::Finish {
+                exit_reason, steps, ..
+            } => finish = Some((*exit_reason, u64::from(*steps))),
+            // Counted elsewhere (compactions from the trial's own check) or not
+            // counted; a kind added to the protocol must be placed here.
+            EventKind::Start { .. }
+            | EventKind::Diagnostics { .. }
+            | EventKind::Compaction { .. }
+            | EventKind::Mcp { .. }
+            | EventKind::Unknown => {}
+        }
+    }
+    AgentBehaviour {
+        steps: Some(finish.map_or(max_step, |(_, s)| s)),
+        tool_calls: Some(calls),
+        tool_failures: Some(failures),
+        tool_failure_rate: Some(if calls == 0 {
+            0.0
+        } else {
+            failures as f64 / calls as f64
+        }),
+        policy_blocks: Some(blocks),
+        agent_exit_reason: finish.map(|(r, _)| r.as_str().to_owned()),
+        ..AgentBehaviour::default()
+    }
+}
+
+/// Settles the exit reason: the gateway's budget refusal (`budget`, its resource) is what
+/// stopped the agent, whatever its events say; an agent killed at its deadline with no
+/// reason of its own `timeout`. Returns why the reason differs from the events', if it does.
+fn settle_exit_reason(
+    reason: &mut Option<String>,
+    budget: Option<&str>,
+    timed_out: bool,
+) -> Option<String> {
+    let refused = budget.map(|b| match b {
+        "tokens" => "token_budget",
+        "llm_calls" => "call_budget",
+        "usd" => "cost_budget",
+        other => other,
+    });
+    let mut note = None;
+    match (refused, reason.as_deref()) {
+        (Some(r), Some(e)) if r != e => {
+            note = Some(format!(
+                "the agent's events say `{e}` but the gateway refused a call ({r}); recorded `{r}`"
+            ));
+            *reason = Some(r.to_owned());
+        }
+        (Some(r), None) => *reason = Some(r.to_owned()),
+        (None, Some(e @ ("token_budget" | "call_budget" | "cost_budget"))) => {
+            note = Some(format!(
+                "the agent's events say `{e}` but the gateway refused no call"
+            ));
+        }
+        _ => {}
+    }
+    if reason.is_none() && timed_out {
+        *reason = Some("timeout".into());
+    }
+    note
+}
+
+/// The gateway's message for the first replayed call that found no recording.
+fn replay_miss(transcript: &[TranscriptLine]) -> Option<String> {
+    transcript
+        .iter()
+        .filter(|l| l.error_code.as_deref() == Some("replay_miss"))
+        .min_by_key(|l| l.seq)
+        .map(|l| l.error.clone().unwrap_or_else(|| "replay miss".into()))
+}
+
+/// The calls answered from the cassette only after normalization, in call order.
+fn replay_drift(transcript: &[TranscriptLine]) -> Vec<String> {
+    let mut drifted: Vec<&TranscriptLine> = transcript
+        .iter()
+        .filter(|l| l.replay_drift.is_some())
+        .collect();
+    drifted.sort_by_key(|l| l.seq);
+    drifted
+        .iter()
+        .map(|l| {
+            format!(
+                "call {}: {}",
+                l.seq,
+                l.replay_drift.as_deref().unwrap_or("")
+            )
+        })
+        .collect()
 }
 
 /// Checks a task's `agent.requires_compaction`: the agent's events must show a compaction
@@ -371,31 +375,28 @@ mod tests {
             }),
         ];
         let m = ModelMetrics::compute("scripted:task", &transcript, &events, false);
+        let u = &m.usage;
         assert_eq!(
             (
-                m.llm_calls,
-                m.input_tokens,
-                m.output_tokens,
-                m.cached_tokens
+                u.llm_calls,
+                u.input_tokens,
+                u.output_tokens,
+                u.cached_tokens
             ),
-            (2, 200, 20, 80)
+            (Some(2), Some(200), Some(20), Some(80))
         );
-        // Cache writes are summed apart from the reads and reach the record.
-        assert_eq!(m.cache_write_tokens, 20);
-        let mut rec = TrialRecord::new("r", "t", "c", 0, "a");
-        m.apply(&mut rec);
+        // Cache writes are summed apart from the reads; not priced here.
+        assert_eq!((u.cache_write_tokens, u.cost_usd), (Some(20), None));
+        let b = &m.behaviour;
+        assert_eq!(b.steps, Some(3));
         assert_eq!(
-            (rec.cached_tokens, rec.cache_write_tokens),
-            (Some(80), Some(20))
-        );
-        assert_eq!(m.steps, Some(3));
-        assert_eq!(
-            (m.tool_calls, m.tool_failures, m.policy_blocks),
+            (b.tool_calls, b.tool_failures, b.policy_blocks),
             (Some(3), Some(2), Some(1))
         );
-        assert!((m.tool_failure_rate.unwrap() - 2.0 / 3.0).abs() < 1e-9);
-        assert_eq!(m.agent_exit_reason.as_deref(), Some("final_answer"));
-        assert!(!m.budget_exceeded && m.exit_reason_note.is_none());
+        assert!((b.tool_failure_rate.unwrap() - 2.0 / 3.0).abs() < 1e-9);
+        assert_eq!(b.agent_exit_reason.as_deref(), Some("final_answer"));
+        assert_eq!(b.budget_exceeded, Some(false));
+        assert!(m.exit_reason_note.is_none());
     }
 
     #[test]
@@ -407,16 +408,31 @@ mod tests {
             message: None,
         })];
         let m = ModelMetrics::compute("m", &transcript, &events, false);
-        assert_eq!(m.agent_exit_reason.as_deref(), Some("token_budget"));
-        assert!(m.budget_exceeded);
+        assert_eq!(
+            m.behaviour.agent_exit_reason.as_deref(),
+            Some("token_budget")
+        );
+        assert_eq!(m.behaviour.budget_exceeded, Some(true));
         assert!(m.exit_reason_note.unwrap().contains("`error`"));
-        assert_eq!(m.llm_calls, 1, "a refused call is not a model call");
+        assert_eq!(
+            m.usage.llm_calls,
+            Some(1),
+            "a refused call is not a model call"
+        );
+        // No cache writes: none recorded.
+        assert_eq!(m.usage.cache_write_tokens, None);
         // No events at all (a command agent): the refusal still gives the reason.
         let m = ModelMetrics::compute("m", &transcript, &[], false);
-        assert_eq!(m.agent_exit_reason.as_deref(), Some("token_budget"));
-        assert_eq!(m.steps, None);
+        assert_eq!(
+            m.behaviour.agent_exit_reason.as_deref(),
+            Some("token_budget")
+        );
+        assert_eq!(m.behaviour.steps, None);
         let m = ModelMetrics::compute("m", &[line(0, &[], None, Some("llm_calls"))], &[], false);
-        assert_eq!(m.agent_exit_reason.as_deref(), Some("call_budget"));
+        assert_eq!(
+            m.behaviour.agent_exit_reason.as_deref(),
+            Some("call_budget")
+        );
     }
 
     #[test]
@@ -525,7 +541,7 @@ mod tests {
             Some("replay miss: first difference at `messages[0].content`")
         );
         assert_eq!(
-            m.replay_drift,
+            m.behaviour.replay_drift,
             vec![
                 "call 1: messages[3].content: `in 0.001s` → `in 0.000s`".to_string(),
                 "call 2: messages[5].content: `in 0.002s` → `in 0.001s`".to_string(),
@@ -535,9 +551,6 @@ mod tests {
             m.provider_failure.is_none(),
             "a miss is not a provider fault"
         );
-        let mut rec = TrialRecord::new("r", "t", "bug-fix", 0, "nab-agent");
-        m.apply(&mut rec);
-        assert_eq!(rec.replay_drift, m.replay_drift);
     }
 
     fn compaction(tier: CompactionTier, succeeded: bool) -> Event {

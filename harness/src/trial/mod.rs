@@ -32,6 +32,7 @@ use metrics::ModelMetrics;
 use model::ModelSetup;
 use nab_gateway::ModelClock;
 use nab_protocol::{AGENT_LOG_FILE, DIFF_FILE, TEST_IDS_FILE, TRANSCRIPT_FILE, VERIFY_LOG_FILE};
+use nab_protocol::{AgentBehaviour, ModelUsage, TrialOutcome, TrialStatus};
 use nab_protocol::{ErrorKind, FailureReason, SandboxExit};
 use requirements::Compaction;
 use std::path::{Path, PathBuf};
@@ -68,31 +69,23 @@ pub struct TrialJob {
     pub dir: PathBuf,
 }
 
+/// A trial that reached its verdict: the parts of its [`nab_protocol::TrialRecord`] it
+/// produced, for the runner to assemble with its own (identity, attempts, judges).
 #[derive(Debug, Clone, PartialEq)]
-pub struct TrialOutcome {
-    /// Why the trial failed; `None` is a pass. Everything the agent or its code can cause
-    /// ends here, never in a [`TrialError`].
-    pub failure: Option<FailureReason>,
-    pub tests_passed: Option<u32>,
-    pub tests_total: Option<u32>,
-    /// The hidden tests' own verdict (every verify step passed), apart from the
-    /// requirements and rule-breaking in `failure`; `None` when the verifier did not run.
-    pub verifier_passed: Option<bool>,
-    /// For a task that requires a compaction: whether the trial met that requirement.
-    pub compaction: Option<nab_protocol::CompactionCheck>,
-    pub exit_reason: SandboxExit,
-    pub agent_exit_code: Option<i64>,
-    /// Wall seconds of the agent phase.
-    pub agent_s: f64,
-    /// Of those, the seconds the trial's gateway waited for the model (agents with a model).
-    pub model_s: Option<f64>,
-    pub verify_s: f64,
-    /// For agents that used the gateway: tokens from its transcript, tools from the events.
-    pub metrics: Option<ModelMetrics>,
-    /// Protected workspace paths the agent's diff touched (see `tamper`).
-    pub tamper_flags: Vec<String>,
-    /// Requirements the trial broke (see `requirements`), for the record.
-    pub violations: Vec<String>,
+pub struct TrialParts {
+    /// The verdict, the tests, the timings and the tamper flags; the runner adds its
+    /// attempts. A failure is anything the agent or its code can cause, never a
+    /// [`TrialError`].
+    pub outcome: TrialOutcome,
+    /// The model's spec, for an agent that used the gateway.
+    pub model: Option<String>,
+    /// For an agent that used the gateway: calls and tokens from its transcript, priced.
+    pub usage: ModelUsage,
+    /// Steps and tools from the agent's events (with a model), and the requirements the
+    /// trial broke (see `requirements`).
+    pub behaviour: AgentBehaviour,
+    /// What the provider answered the trial's calls, for the runner's [`crate::run::ProviderGuard`].
+    pub provider: provider_answers::ProviderAnswers,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -134,12 +127,6 @@ pub enum TrialError {
         "task {0} has an `environment:` but no image was built for it; build it first (`nab image build --tasks <dir>`)"
     )]
     NoTaskImage(String),
-}
-
-impl TrialOutcome {
-    pub fn passed(&self) -> bool {
-        self.failure.is_none()
-    }
 }
 
 impl TrialError {
@@ -190,7 +177,7 @@ pub async fn run_trial(
     ctx: &TrialContext,
     job: &TrialJob,
     cancel: &CancellationToken,
-) -> Result<TrialOutcome, TrialError> {
+) -> Result<TrialParts, TrialError> {
     let created = Mutex::new(Created::default());
     // Cancellation ends the trial wherever it is, not only inside an exec: whatever the
     // agent left behind (a FIFO, a huge workspace) cannot keep a step from being dropped.
@@ -395,27 +382,47 @@ struct Verified {
 }
 
 impl Collected {
-    fn outcome(self, verified: Option<Verified>) -> TrialOutcome {
+    /// The trial's parts of its record, once the verifier ran (or was not needed).
+    /// `verdict_reachable`: the task's hidden tests ran beside the code under test.
+    fn parts(self, verified: Option<Verified>, verdict_reachable: bool) -> TrialParts {
         let verifier_passed = verified.as_ref().map(|v| v.failure.is_none());
         let (v_failure, tests_passed, tests_total, verify_s) = match verified {
             Some(v) => (v.failure, v.tests_passed, v.tests_total, v.verify_s),
             None => (None, None, None, 0.0),
         };
-        TrialOutcome {
-            // The agent's own rule-breaking outranks what the tests said.
-            failure: self.failure.or(v_failure),
+        // The agent's own rule-breaking outranks what the tests said.
+        let failure = self.failure.or(v_failure);
+        let outcome = TrialOutcome {
+            status: match failure {
+                None => TrialStatus::Passed,
+                Some(_) => TrialStatus::Failed,
+            },
+            reward: if failure.is_none() { 1.0 } else { 0.0 },
             tests_passed,
             tests_total,
             verifier_passed,
             compaction: self.compaction,
-            exit_reason: self.exit_reason,
+            exit_reason: Some(self.exit_reason),
             agent_exit_code: self.agent_exit_code,
             agent_s: self.agent_s,
             model_s: self.model_s,
             verify_s,
-            metrics: self.metrics,
+            failure_reason: failure,
             tamper_flags: self.tamper_flags,
-            violations: self.violations,
+            verdict_reachable,
+            ..TrialOutcome::default()
+        };
+        let (model, usage, mut behaviour, provider) = match self.metrics {
+            Some(m) => (Some(m.model), m.usage, m.behaviour, m.provider),
+            None => Default::default(),
+        };
+        behaviour.violations = self.violations;
+        TrialParts {
+            outcome,
+            model,
+            usage,
+            behaviour,
+            provider,
         }
     }
 }
@@ -425,13 +432,14 @@ async fn run_inner(
     job: &TrialJob,
     cancel: &CancellationToken,
     created: &Mutex<Created>,
-) -> Result<TrialOutcome, TrialError> {
+) -> Result<TrialParts, TrialError> {
     let scope = Scope {
         ctx,
         job,
         cancel,
         created,
     };
+    let reachable = job.task.spec.verifier == VerifierMode::Shared;
     let prepared = prepare(&scope).await?;
     let agent = agent_phase(&scope, &prepared.image, prepared.tar).await?;
     let collected = collect(&scope, agent, prepared.original).await?;
@@ -440,10 +448,10 @@ async fn run_inner(
         Some(FailureReason::WorkspaceTooLarge | FailureReason::DiskQuota)
     ) {
         // The verifier would have to take that workspace in: the verdict is already in.
-        return Ok(collected.outcome(None));
+        return Ok(collected.parts(None, reachable));
     }
     let verified = verify_phase(&scope, &prepared.image, &collected).await?;
-    Ok(collected.outcome(Some(verified)))
+    Ok(collected.parts(Some(verified), reachable))
 }
 
 /// Checks the backend can run the trial, creates its folder, and packs the task's workspace.
@@ -1014,9 +1022,10 @@ async fn model_metrics(
             .iter()
             .any(|e| matches!(e.kind, nab_protocol::EventKind::Compaction { .. }));
     }
-    metrics.cost_usd = cost::trial_cost(m.price.as_ref(), &metrics.usage());
+    metrics.usage.cost_usd = cost::trial_cost(m.price.as_ref(), &metrics.usage.tokens());
     // The gateway's own count also has the refusals past the transcript's cap.
-    metrics.refused_requests = metrics.refused_requests.max(out.refused_requests);
+    let refused = &mut metrics.behaviour.refused_requests;
+    *refused = Some(refused.unwrap_or(0).max(out.refused_requests));
     let mut notes = String::new();
     if let Some(why) = &out.unreadable {
         notes.push_str(&format!("[nab: events.jsonl: {why}]\n"));

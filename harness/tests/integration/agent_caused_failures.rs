@@ -39,9 +39,22 @@ async fn agent_caused_faults_are_failures_with_a_reason_never_errors() {
     };
     for (id, want) in cases {
         let r = st.record(id);
-        assert_eq!(r.status, TrialStatus::Failed, "{id}: {r:?}\n{}", logs(id));
-        assert_eq!(r.failure_reason, Some(want), "{id}: {r:?}\n{}", logs(id));
-        assert!(r.error.is_none() && r.error_kind.is_none(), "{id}: {r:?}");
+        assert_eq!(
+            r.outcome.status,
+            TrialStatus::Failed,
+            "{id}: {r:?}\n{}",
+            logs(id)
+        );
+        assert_eq!(
+            r.outcome.failure_reason,
+            Some(want),
+            "{id}: {r:?}\n{}",
+            logs(id)
+        );
+        assert!(
+            r.outcome.error.is_none() && r.outcome.error_kind.is_none(),
+            "{id}: {r:?}"
+        );
     }
     // The keeper survived the attack: the check ran after it, the build as the sandbox user
     // and the check as the verifier's own user.

@@ -99,15 +99,15 @@ fn small_run(dir: &Path, run_id: &str, trials: &[(&str, u32, TrialStatus)], diff
         )
         .unwrap();
         let mut r = TrialRecord::new(run_id, task, "bug-fix", *trial, "nab-agent");
-        r.status = *status;
+        r.outcome.status = *status;
         if *status == TrialStatus::Error {
-            r.error = Some("docker: no space left on device".into());
+            r.outcome.error = Some("docker: no space left on device".into());
         } else {
-            r.reward = f64::from(u8::from(*status == TrialStatus::Passed));
-            r.exit_reason = Some(SandboxExit::Exited);
-            r.input_tokens = Some(1000);
-            r.output_tokens = Some(100);
-            r.steps = Some(3);
+            r.outcome.reward = f64::from(u8::from(*status == TrialStatus::Passed));
+            r.outcome.exit_reason = Some(SandboxExit::Exited);
+            r.usage.input_tokens = Some(1000);
+            r.usage.output_tokens = Some(100);
+            r.behaviour.steps = Some(3);
         }
         lines.push_str(&serde_json::to_string(&r).unwrap());
         lines.push('\n');
@@ -184,7 +184,11 @@ fn judge_grades_a_run_through_the_gateway_provider() {
         a[0].input_tokens > 0 && a[0].output_tokens > 0,
         "judge usage recorded"
     );
-    assert_eq!(recs[0].input_tokens, Some(1000), "agent tokens untouched");
+    assert_eq!(
+        recs[0].usage.input_tokens,
+        Some(1000),
+        "agent tokens untouched"
+    );
 
     // The string score was rejected and retried once; the veto then fails the gate in Rust.
     let b = &recs[1].judges[0];
@@ -284,8 +288,8 @@ fn two_runs(tmp: &Path, lose: &[usize]) -> (PathBuf, PathBuf) {
         .map(|mut r| {
             r.run_id = "cand".into();
             if lose.iter().any(|&i| r.task_id == task_id(i)) {
-                r.status = TrialStatus::Failed;
-                r.reward = 0.0;
+                r.outcome.status = TrialStatus::Failed;
+                r.outcome.reward = 0.0;
             }
             r
         })

@@ -97,14 +97,14 @@ async fn validate_flags_a_known_wrong_solution_that_passes() {
         .find(|r| r.task_id == "term-log-report" && r.agent == "oracle")
         .unwrap();
     assert_eq!(
-        (oracle.tests_passed, oracle.tests_total),
+        (oracle.outcome.tests_passed, oracle.outcome.tests_total),
         (Some(3), Some(3))
     );
     let null = recs
         .iter()
         .find(|r| r.task_id == "term-log-report" && r.agent == "null")
         .unwrap();
-    assert_eq!(null.tests_passed, Some(0));
+    assert_eq!(null.outcome.tests_passed, Some(0));
     assert_eq!(
         common::labelled(&format!("nab.run={run_id}")),
         (vec![], vec![])
@@ -144,7 +144,7 @@ async fn run_writes_records_and_resume_skips_completed_trials_after_a_torn_line(
     assert!(
         first
             .iter()
-            .all(|r| r.status == TrialStatus::Passed && r.reward == 1.0)
+            .all(|r| r.outcome.status == TrialStatus::Passed && r.outcome.reward == 1.0)
     );
     for t in 0..2 {
         for f in [
@@ -210,9 +210,9 @@ async fn nab_agent_without_a_model_plays_the_scripted_trajectory_and_ends_with_t
     );
     let recs = records(&out);
     assert_eq!(recs.len(), 1);
-    assert_eq!(recs[0].status, TrialStatus::Passed, "{:?}", recs[0]);
+    assert_eq!(recs[0].outcome.status, TrialStatus::Passed, "{:?}", recs[0]);
     assert!(
-        recs[0].llm_calls.unwrap_or(0) > 0,
+        recs[0].usage.llm_calls.unwrap_or(0) > 0,
         "the agent talked to the scripted model through the gateway: {:?}",
         recs[0]
     );

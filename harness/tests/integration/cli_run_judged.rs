@@ -36,7 +36,7 @@ async fn run_grades_each_verified_trial_and_writes_the_report() {
         .map(|l| TrialRecord::parse_line(l).unwrap())
         .collect();
     assert_eq!(recs.len(), 1);
-    assert_eq!(recs[0].status, TrialStatus::Passed);
+    assert_eq!(recs[0].outcome.status, TrialStatus::Passed);
     let j = &recs[0].judges;
     assert_eq!(j.len(), 1, "graded after verification");
     assert!(
@@ -47,7 +47,7 @@ async fn run_grades_each_verified_trial_and_writes_the_report() {
     assert!((j[0].weighted_score.unwrap() - 13.0 / 3.0).abs() < 1e-9);
     assert!(j[0].input_tokens > 0, "judge tokens on the verdict");
     assert_eq!(
-        recs[0].input_tokens, None,
+        recs[0].usage.input_tokens, None,
         "the oracle used no model tokens"
     );
 

@@ -181,12 +181,12 @@ async fn trials_split_over_two_engines_and_survive_losing_one() {
     let recs = records(&out);
     assert_eq!(recs.len(), 4, "{stderr}");
     assert!(
-        recs.iter().all(|r| r.status == TrialStatus::Passed),
+        recs.iter().all(|r| r.outcome.status == TrialStatus::Passed),
         "{recs:#?}"
     );
     for e in &engines {
         assert!(
-            recs.iter().any(|r| r.engine.as_deref() == Some(e)),
+            recs.iter().any(|r| r.outcome.engine.as_deref() == Some(e)),
             "no trial ran on {e}: {recs:#?}"
         );
         assert!(
@@ -219,15 +219,15 @@ async fn trials_split_over_two_engines_and_survive_losing_one() {
     let recs = records(&out);
     assert_eq!(recs.len(), 8, "{stderr}");
     assert!(
-        recs.iter().all(|r| r.status == TrialStatus::Passed),
+        recs.iter().all(|r| r.outcome.status == TrialStatus::Passed),
         "{recs:#?}\n{stderr}"
     );
-    let retried: Vec<_> = recs.iter().filter(|r| r.attempts == 2).collect();
+    let retried: Vec<_> = recs.iter().filter(|r| r.outcome.attempts == 2).collect();
     assert!(
         !retried.is_empty()
             && retried
                 .iter()
-                .all(|r| r.engine.as_deref() == Some("default")),
+                .all(|r| r.outcome.engine.as_deref() == Some("default")),
         "the trial in flight on the stopped engine is retried on the first: {recs:#?}\n{stderr}"
     );
     assert!(

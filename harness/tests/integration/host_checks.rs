@@ -154,15 +154,18 @@ async fn attacks_on_host_checks_fail_and_expected_data_never_enters_a_container(
         } else {
             TrialStatus::Passed
         };
-        assert_eq!(r.status, status, "{id}: {r:?}\n{}", logs(id));
-        assert_eq!(r.failure_reason, want, "{id}: {r:?}\n{}", logs(id));
-        assert!(r.error.is_none() && r.error_kind.is_none(), "{id}: {r:?}");
+        assert_eq!(r.outcome.status, status, "{id}: {r:?}\n{}", logs(id));
+        assert_eq!(r.outcome.failure_reason, want, "{id}: {r:?}\n{}", logs(id));
+        assert!(
+            r.outcome.error.is_none() && r.outcome.error_kind.is_none(),
+            "{id}: {r:?}"
+        );
     }
     // Each check counts as a test.
     assert_eq!(
         (
-            records["correct"].tests_passed,
-            records["correct"].tests_total
+            records["correct"].outcome.tests_passed,
+            records["correct"].outcome.tests_total
         ),
         (Some(2), Some(2))
     );

@@ -300,9 +300,14 @@ impl Hostile {
             .rec
             .as_ref()
             .unwrap_or_else(|| panic!("no trial record; exit {:?}\n{}", self.exit, self.stderr));
-        assert_eq!(rec.status, TrialStatus::Failed, "{rec:?}\n{}", self.stderr);
-        assert_eq!(rec.failure_reason, Some(reason), "{rec:?}");
-        assert_eq!(rec.error, None);
+        assert_eq!(
+            rec.outcome.status,
+            TrialStatus::Failed,
+            "{rec:?}\n{}",
+            self.stderr
+        );
+        assert_eq!(rec.outcome.failure_reason, Some(reason), "{rec:?}");
+        assert_eq!(rec.outcome.error, None);
         rec
     }
 
@@ -410,7 +415,10 @@ async fn ctrl_c_ends_a_run_within_10_s_whatever_the_agent_left_behind() {
 async fn the_agent_deadline_ends_a_trial_blocked_on_fifos_and_it_fails() {
     let h = failing("deadline", BLOCKER, 5, FailureReason::BadAgentOutput).await;
     let rec = h.rec.as_ref().unwrap();
-    assert_eq!(rec.exit_reason, Some(nab_protocol::SandboxExit::Timeout));
+    assert_eq!(
+        rec.outcome.exit_reason,
+        Some(nab_protocol::SandboxExit::Timeout)
+    );
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -566,7 +574,7 @@ async fn a_64_mib_request_flood_over_many_connections_is_refused_within_bounds()
     // the closed connection), and each one is on the record.
     let seen = log.lines().filter(|l| l.contains("HTTP/1.1 413")).count();
     assert_eq!(
-        rec.refused_requests,
+        rec.behaviour.refused_requests,
         Some(32),
         "{seen} refusals seen by the agent"
     );

@@ -99,32 +99,38 @@ async fn scripted_nab_agent_solves_the_spine_tasks_and_a_spent_budget_stops_it()
     );
     for r in recs.iter().filter(|r| r.task_id != "py-budget") {
         let dir = out.join("trials").join(&r.task_id).join("0");
-        assert_eq!(r.status, TrialStatus::Passed, "{r:?}\n{}", show(&o));
+        assert_eq!(r.outcome.status, TrialStatus::Passed, "{r:?}\n{}", show(&o));
         assert_eq!(r.model.as_deref(), Some("scripted:task"));
-        assert_eq!(r.agent_exit_reason.as_deref(), Some("final_answer"));
-        assert_eq!(r.budget_exceeded, Some(false));
+        assert_eq!(
+            r.behaviour.agent_exit_reason.as_deref(),
+            Some("final_answer")
+        );
+        assert_eq!(r.behaviour.budget_exceeded, Some(false));
         // Model calls and tokens are the transcript's.
         let lines = transcript_lines(&dir);
-        assert_eq!(r.llm_calls, Some(lines.len() as u64));
+        assert_eq!(r.usage.llm_calls, Some(lines.len() as u64));
         let input: u64 = lines
             .iter()
             .filter_map(|l| l.usage)
             .map(|u| u.prompt_tokens)
             .sum();
-        assert_eq!(r.input_tokens, Some(input));
-        assert!(input > 0 && r.output_tokens.unwrap() > 0);
+        assert_eq!(r.usage.input_tokens, Some(input));
+        assert!(input > 0 && r.usage.output_tokens.unwrap() > 0);
         // The cost is the gateway's tokens at the matching entry's rates.
-        let cached = r.cached_tokens.unwrap();
+        let cached = r.usage.cached_tokens.unwrap();
         let want = ((input - cached) as f64 * 2.0
             + cached as f64 * 0.5
-            + r.output_tokens.unwrap() as f64 * 8.0)
+            + r.usage.output_tokens.unwrap() as f64 * 8.0)
             / 1e6;
-        let cost = r.cost_usd.expect("a priced model's record has cost_usd");
+        let cost = r
+            .usage
+            .cost_usd
+            .expect("a priced model's record has cost_usd");
         assert!((cost - want).abs() < 1e-12, "{cost} != {want}");
         // One model call per step; the final answer is a step without tools.
-        assert_eq!(r.steps, Some(lines.len() as u64), "{r:?}");
+        assert_eq!(r.behaviour.steps, Some(lines.len() as u64), "{r:?}");
         assert!(
-            r.tool_calls.unwrap() >= 3 && r.tool_failures == Some(0),
+            r.behaviour.tool_calls.unwrap() >= 3 && r.behaviour.tool_failures == Some(0),
             "{r:?}"
         );
         let events = std::fs::read_to_string(dir.join(nab_protocol::EVENTS_FILE)).unwrap();
@@ -137,14 +143,18 @@ async fn scripted_nab_agent_solves_the_spine_tasks_and_a_spent_budget_stops_it()
         );
     }
     let b = recs.iter().find(|r| r.task_id == "py-budget").unwrap();
-    assert_eq!(b.status, TrialStatus::Failed, "{b:?}");
+    assert_eq!(b.outcome.status, TrialStatus::Failed, "{b:?}");
     assert_eq!(
-        b.agent_exit_reason.as_deref(),
+        b.behaviour.agent_exit_reason.as_deref(),
         Some("token_budget"),
         "{b:?}"
     );
-    assert_eq!(b.budget_exceeded, Some(true));
-    assert_eq!(b.llm_calls, Some(1), "the refused call is not a model call");
+    assert_eq!(b.behaviour.budget_exceeded, Some(true));
+    assert_eq!(
+        b.usage.llm_calls,
+        Some(1),
+        "the refused call is not a model call"
+    );
     let lines = transcript_lines(&out.join("trials/py-budget/0"));
     assert_eq!(
         lines.last().unwrap().budget_exceeded.as_deref(),
@@ -181,8 +191,8 @@ async fn the_recorded_spine_run_replays_and_passes() {
         show(&o)
     );
     for r in &recs {
-        assert_eq!(r.status, TrialStatus::Passed, "{r:?}\n{}", show(&o));
-        assert_eq!(r.cost_usd, None, "{r:?}");
+        assert_eq!(r.outcome.status, TrialStatus::Passed, "{r:?}\n{}", show(&o));
+        assert_eq!(r.usage.cost_usd, None, "{r:?}");
         let lines = transcript_lines(&out.join("trials").join(&r.task_id).join("0"));
         assert!(lines.iter().all(|l| l.error.is_none()), "{lines:?}");
         assert!(
@@ -241,15 +251,15 @@ async fn a_changed_system_prompt_is_a_replay_miss_error_with_a_diff_that_shows_i
     assert_eq!(recs.len(), 1, "{}", show(&o));
     // Not the agent's failure: the recording is stale. Not retried, not verified.
     let r = &recs[0];
-    assert_eq!(r.status, TrialStatus::Error, "{r:?}");
+    assert_eq!(r.outcome.status, TrialStatus::Error, "{r:?}");
     assert_eq!(
-        r.error_kind,
+        r.outcome.error_kind,
         Some(nab_protocol::ErrorKind::ReplayMiss),
         "{r:?}"
     );
-    assert_eq!(r.attempts, 1, "a replay miss is not retried: {r:?}");
-    assert_eq!(r.failure_reason, None);
-    let err = r.error.as_deref().unwrap();
+    assert_eq!(r.outcome.attempts, 1, "a replay miss is not retried: {r:?}");
+    assert_eq!(r.outcome.failure_reason, None);
+    let err = r.outcome.error.as_deref().unwrap();
     assert!(
         err.contains("messages[0].content") && err.contains(added),
         "{err}"
@@ -343,16 +353,19 @@ async fn a_command_agent_gets_the_gateways_token_counts_and_never_sees_the_key()
     // ... and the record has the gateway's numbers, not the agent's claims.
     assert_eq!(
         (
-            r.llm_calls,
-            r.input_tokens,
-            r.output_tokens,
-            r.cached_tokens
+            r.usage.llm_calls,
+            r.usage.input_tokens,
+            r.usage.output_tokens,
+            r.usage.cached_tokens
         ),
         (Some(1), Some(123), Some(45), Some(7)),
         "{r:?}"
     );
-    assert_eq!(r.agent_exit_reason.as_deref(), Some("final_answer"));
-    assert_eq!(r.steps, Some(1));
+    assert_eq!(
+        r.behaviour.agent_exit_reason.as_deref(),
+        Some("final_answer")
+    );
+    assert_eq!(r.behaviour.steps, Some(1));
 
     // The agent really inspected its environment and /proc, and got the answer.
     let trial = out.join("trials/term-log-report/0");
@@ -413,8 +426,8 @@ async fn a_reached_cost_limit_starts_no_new_trial_and_resume_completes_the_run()
     assert_eq!(recs.len(), 1, "{}", show(&o));
     let first = recs[0].clone();
     assert_eq!(first.trial, 0);
-    assert_eq!(first.status, TrialStatus::Passed, "{first:?}");
-    assert!(first.cost_usd.unwrap() > 0.01, "{first:?}");
+    assert_eq!(first.outcome.status, TrialStatus::Passed, "{first:?}");
+    assert!(first.usage.cost_usd.unwrap() > 0.01, "{first:?}");
     for t in ["1", "2"] {
         assert!(
             !out.join("trials/term-log-report").join(t).exists(),
@@ -440,7 +453,7 @@ async fn a_reached_cost_limit_starts_no_new_trial_and_resume_completes_the_run()
         show(&o)
     );
     assert_eq!(recs[0], first, "the trial that ran is kept, not run again");
-    assert!(recs.iter().all(|r| r.status == TrialStatus::Passed));
+    assert!(recs.iter().all(|r| r.outcome.status == TrialStatus::Passed));
 }
 
 /// A `command:` agent that makes three model calls through the gateway.
@@ -489,13 +502,17 @@ async fn absurd_usage_from_a_priced_upstream_saturates_and_the_cost_limit_stops_
     let recs = records(&out);
     assert_eq!(recs.len(), 1, "{}", show(&o));
     let r = &recs[0];
-    assert_eq!(r.llm_calls, Some(3), "{r:?}");
+    assert_eq!(r.usage.llm_calls, Some(3), "{r:?}");
     assert_eq!(
-        (r.input_tokens, r.output_tokens, r.cached_tokens),
+        (
+            r.usage.input_tokens,
+            r.usage.output_tokens,
+            r.usage.cached_tokens
+        ),
         (Some(max), Some(max), Some(max)),
         "{r:?}"
     );
-    assert_eq!(r.cost_usd, Some(f64::MAX), "{r:?}");
+    assert_eq!(r.usage.cost_usd, Some(f64::MAX), "{r:?}");
     let stdout = String::from_utf8_lossy(&o.stdout);
     assert!(stdout.contains("report "), "{}", show(&o));
     let summary: serde_json::Value = serde_json::from_str(
@@ -554,7 +571,7 @@ async fn mcp_servers_are_reached_only_by_socket_and_required_calls_pin_their_arg
     assert_eq!(recs.len(), 2, "{}", show(&o));
     let solved = recs.iter().find(|r| r.task_id == task).unwrap();
     assert_eq!(
-        solved.status,
+        solved.outcome.status,
         TrialStatus::Passed,
         "{solved:?}\n{}",
         show(&o)
@@ -569,18 +586,18 @@ async fn mcp_servers_are_reached_only_by_socket_and_required_calls_pin_their_arg
         .iter()
         .find(|r| r.task_id == "mcp-other-ticket")
         .unwrap();
-    assert_eq!(wrong.status, TrialStatus::Failed, "{wrong:?}");
+    assert_eq!(wrong.outcome.status, TrialStatus::Failed, "{wrong:?}");
     assert_eq!(
-        wrong.failure_reason,
+        wrong.outcome.failure_reason,
         Some(nab_protocol::FailureReason::MissingToolCalls),
         "{wrong:?}"
     );
     assert!(
-        wrong.violations.iter().any(|v| v.contains(
+        wrong.behaviour.violations.iter().any(|v| v.contains(
             r#"required tool call `mcp__tracker__get_ticket` with {"id":"SHIP-142"} served never"#
         )),
         "{:?}",
-        wrong.violations
+        wrong.behaviour.violations
     );
 
     // An agent that looks for the tracker's data finds only the sockets; the socket is
@@ -738,11 +755,11 @@ exit 0
     let verify_log = std::fs::read_to_string(out.join("trials").join(task).join("0/verify.log"))
         .unwrap_or_default();
     assert_eq!(
-        recs[0].status,
+        recs[0].outcome.status,
         TrialStatus::Passed,
         "{:?}\n{}\n{verify_log}",
         recs[0],
         show(&o)
     );
-    assert_eq!(recs[0].tests_passed, Some(2), "{:?}", recs[0]);
+    assert_eq!(recs[0].outcome.tests_passed, Some(2), "{:?}", recs[0]);
 }

@@ -91,25 +91,36 @@ async fn waiting_for_a_slow_model_does_not_count_against_the_agents_time_limit()
 
     // 6 s with the model, 1 s of its own: past 4 s of wall time, within 4 s of its own.
     let (r, log) = run(root.path(), 3, 1, &server).await;
-    assert_eq!(r.exit_reason, Some(SandboxExit::Exited), "{r:?}\n{log}");
-    assert_eq!(r.llm_calls, Some(3));
-    let model = r.model_s.expect("model time is recorded");
+    assert_eq!(
+        r.outcome.exit_reason,
+        Some(SandboxExit::Exited),
+        "{r:?}\n{log}"
+    );
+    assert_eq!(r.usage.llm_calls, Some(3));
+    let model = r.outcome.model_s.expect("model time is recorded");
     assert!(model >= 6.0, "three 2 s answers: {model}");
     assert!(
-        r.agent_s > 4.0,
+        r.outcome.agent_s > 4.0,
         "the wall time is over the limit: {}",
-        r.agent_s
+        r.outcome.agent_s
     );
-    assert!(r.agent_s - model < 4.0, "its own time is not: {r:?}");
+    assert!(
+        r.outcome.agent_s - model < 4.0,
+        "its own time is not: {r:?}"
+    );
 
     // 6 s of its own: killed at the 4 s limit, the note says what was not counted.
     let other = common::agent_root();
     let (r, log) = run(other.path(), 1, 6, &server).await;
-    assert_eq!(r.exit_reason, Some(SandboxExit::Timeout), "{r:?}\n{log}");
+    assert_eq!(
+        r.outcome.exit_reason,
+        Some(SandboxExit::Timeout),
+        "{r:?}\n{log}"
+    );
     assert!(log.contains("limit of its own time"), "{log}");
-    let model = r.model_s.unwrap();
+    let model = r.outcome.model_s.unwrap();
     assert!(
-        model >= 2.0 && r.agent_s - model >= 4.0 && r.agent_s < 20.0,
+        model >= 2.0 && r.outcome.agent_s - model >= 4.0 && r.outcome.agent_s < 20.0,
         "{r:?}"
     );
 }

@@ -51,10 +51,13 @@ async fn an_empty_stream_after_retries_is_a_provider_error_naming_it() {
             .records;
     assert_eq!(records.len(), 1);
     let r = &records[0];
-    assert_eq!(r.status, TrialStatus::Error, "{r:?}");
-    assert_eq!(r.error_kind, Some(ErrorKind::Provider), "{r:?}");
-    assert!(r.failure_reason.is_none(), "not the agent's failure: {r:?}");
-    let error = r.error.as_deref().unwrap();
+    assert_eq!(r.outcome.status, TrialStatus::Error, "{r:?}");
+    assert_eq!(r.outcome.error_kind, Some(ErrorKind::Provider), "{r:?}");
+    assert!(
+        r.outcome.failure_reason.is_none(),
+        "not the agent's failure: {r:?}"
+    );
+    let error = r.outcome.error.as_deref().unwrap();
     assert!(
         error.contains(&spec) && error.contains("stream_truncated"),
         "the error names the provider and the fault: {error}"
@@ -154,11 +157,11 @@ async fn a_retried_trial_costs_what_every_attempt_spent() {
     assert_eq!(records.len(), 1, "{show}");
     let r = &records[0];
     assert_eq!(
-        (r.status, r.error_kind, r.attempts),
+        (r.outcome.status, r.outcome.error_kind, r.outcome.attempts),
         (TrialStatus::Error, Some(ErrorKind::Provider), 2),
         "{r:?}"
     );
-    let cost = r.cost_usd.expect("the attempts' cost is recorded");
+    let cost = r.usage.cost_usd.expect("the attempts' cost is recorded");
     assert!((cost - 2.2).abs() < 1e-9, "{cost}: {r:?}");
 }
 

@@ -174,13 +174,17 @@ async fn forged_reports_and_patched_runners_are_caught_by_the_canary() {
     );
     for task in TASKS {
         let (r, log) = &got[task];
-        assert_eq!(r.status, TrialStatus::Failed, "{task}: {r:?}\n{log}");
-        assert!(r.error.is_none(), "{task}: {r:?}");
+        assert_eq!(
+            r.outcome.status,
+            TrialStatus::Failed,
+            "{task}: {r:?}\n{log}"
+        );
+        assert!(r.outcome.error.is_none(), "{task}: {r:?}");
         let yaml = std::fs::read_to_string(suite.join(task).join("task.yaml")).unwrap();
         if yaml.contains("\nverifier: shared") {
             assert!(
                 matches!(
-                    r.failure_reason,
+                    r.outcome.failure_reason,
                     Some(FailureReason::Tampered | FailureReason::TestsFailed)
                 ),
                 "{task}: {r:?}\n{log}"
@@ -188,7 +192,7 @@ async fn forged_reports_and_patched_runners_are_caught_by_the_canary() {
         } else {
             // The runner was out of the forgery's reach: its report shows the bug.
             assert_eq!(
-                r.failure_reason,
+                r.outcome.failure_reason,
                 Some(FailureReason::TestsFailed),
                 "{task}: {r:?}\n{log}"
             );
@@ -217,9 +221,9 @@ async fn a_report_that_is_not_the_pinned_test_set_fails_the_oracle() {
     lock.write(&suite).unwrap();
     let got = run(root.path(), "pinned", &suite, "oracle", &[task]);
     let (r, log) = &got[task];
-    assert_eq!(r.status, TrialStatus::Failed, "{r:?}\n{log}");
+    assert_eq!(r.outcome.status, TrialStatus::Failed, "{r:?}\n{log}");
     assert_eq!(
-        r.failure_reason,
+        r.outcome.failure_reason,
         Some(FailureReason::TestSetMismatch),
         "{r:?}\n{log}"
     );
@@ -233,5 +237,5 @@ async fn a_report_that_is_not_the_pinned_test_set_fails_the_oracle() {
     real.write(&suite).unwrap();
     let got = run(root.path(), "pinned-real", &suite, "oracle", &[task]);
     let (r, log) = &got[task];
-    assert_eq!(r.status, TrialStatus::Passed, "{r:?}\n{log}");
+    assert_eq!(r.outcome.status, TrialStatus::Passed, "{r:?}\n{log}");
 }

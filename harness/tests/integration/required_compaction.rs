@@ -201,24 +201,25 @@ fn summarize_events(out: &Path, task: &str) -> usize {
 }
 
 fn assert_missing_compaction(r: &TrialRecord) {
-    assert_eq!(r.status, TrialStatus::Failed, "{r:?}");
+    assert_eq!(r.outcome.status, TrialStatus::Failed, "{r:?}");
     assert_eq!(
-        r.failure_reason,
+        r.outcome.failure_reason,
         Some(FailureReason::MissingCompaction),
         "{r:?}"
     );
     assert!(
-        r.violations
+        r.behaviour
+            .violations
             .iter()
             .any(|v| v.contains("requires a `summarize` compaction")),
         "{:?}",
-        r.violations
+        r.behaviour.violations
     );
     // The tests themselves passed: the compaction alone failed it, and the record says so
     // apart from the answers.
-    assert_eq!(r.tests_passed, r.tests_total, "{r:?}");
-    assert_eq!(r.verifier_passed, Some(true), "{r:?}");
-    assert_eq!(r.compaction, Some(CompactionCheck::Missed), "{r:?}");
+    assert_eq!(r.outcome.tests_passed, r.outcome.tests_total, "{r:?}");
+    assert_eq!(r.outcome.verifier_passed, Some(true), "{r:?}");
+    assert_eq!(r.outcome.compaction, Some(CompactionCheck::Missed), "{r:?}");
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -245,15 +246,31 @@ async fn a_required_compaction_passes_when_the_gateway_saw_it_and_fails_when_it_
         .records;
     assert_eq!(recs.len(), 2, "{}", show(&o));
     let small = record(&recs, "lc-compacts");
-    assert_eq!(small.status, TrialStatus::Passed, "{small:?}\n{}", show(&o));
-    assert!(small.violations.is_empty(), "{:?}", small.violations);
-    assert_eq!(small.compaction, Some(CompactionCheck::Met), "{small:?}");
-    assert_eq!(small.verifier_passed, Some(true), "{small:?}");
+    assert_eq!(
+        small.outcome.status,
+        TrialStatus::Passed,
+        "{small:?}\n{}",
+        show(&o)
+    );
+    assert!(
+        small.behaviour.violations.is_empty(),
+        "{:?}",
+        small.behaviour.violations
+    );
+    assert_eq!(
+        small.outcome.compaction,
+        Some(CompactionCheck::Met),
+        "{small:?}"
+    );
+    assert_eq!(small.outcome.verifier_passed, Some(true), "{small:?}");
     assert!(summarize_events(&out, "lc-compacts") >= 1);
     let large = record(&recs, "lc-never-compacts");
     assert_missing_compaction(large);
     assert_eq!(summarize_events(&out, "lc-never-compacts"), 0);
-    assert_eq!(large.agent_exit_reason.as_deref(), Some("final_answer"));
+    assert_eq!(
+        large.behaviour.agent_exit_reason.as_deref(),
+        Some("final_answer")
+    );
 
     // A command agent claiming a summary: counted only when the gateway answered one.
     let suite = root.path().join("claim-suite");
@@ -278,24 +295,38 @@ async fn a_required_compaction_passes_when_the_gateway_saw_it_and_fails_when_it_
     let forged = record(&recs, "lc-forged-summary");
     assert_missing_compaction(forged);
     assert!(
-        forged.violations[0].contains("no summarization request"),
+        forged.behaviour.violations[0].contains("no summarization request"),
         "{:?}",
-        forged.violations
+        forged.behaviour.violations
     );
     let asked = record(&recs, "lc-asked-summary");
-    assert_eq!(asked.status, TrialStatus::Passed, "{asked:?}\n{}", show(&o));
-    assert_eq!(asked.llm_calls, Some(1), "{asked:?}");
-    assert_eq!(asked.compaction, Some(CompactionCheck::Met), "{asked:?}");
+    assert_eq!(
+        asked.outcome.status,
+        TrialStatus::Passed,
+        "{asked:?}\n{}",
+        show(&o)
+    );
+    assert_eq!(asked.usage.llm_calls, Some(1), "{asked:?}");
+    assert_eq!(
+        asked.outcome.compaction,
+        Some(CompactionCheck::Met),
+        "{asked:?}"
+    );
     // An agent that claims no compaction is scored on its answers alone, and its record and
     // log say the requirement was not judged.
     let plain = record(&recs, "lc-no-claim");
-    assert_eq!(plain.status, TrialStatus::Passed, "{plain:?}\n{}", show(&o));
     assert_eq!(
-        plain.compaction,
+        plain.outcome.status,
+        TrialStatus::Passed,
+        "{plain:?}\n{}",
+        show(&o)
+    );
+    assert_eq!(
+        plain.outcome.compaction,
         Some(CompactionCheck::NotJudged),
         "{plain:?}"
     );
-    assert_eq!(plain.verifier_passed, Some(true), "{plain:?}");
+    assert_eq!(plain.outcome.verifier_passed, Some(true), "{plain:?}");
     let log = std::fs::read_to_string(out.join("trials/lc-no-claim/0/agent.log")).unwrap();
     assert!(log.contains("it is not judged for this agent"), "{log}");
 }

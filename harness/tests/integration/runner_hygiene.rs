@@ -42,7 +42,8 @@ async fn shipped_runner_attacks_do_not_pass_a_task() {
     for id in ["c-macro", "c-shadow", "c-libc", "java-classpath"] {
         let r = st.record(id);
         assert!(
-            r.tests_total.unwrap_or(0) > 1 && r.tests_passed < r.tests_total,
+            r.outcome.tests_total.unwrap_or(0) > 1
+                && r.outcome.tests_passed < r.outcome.tests_total,
             "{id}: {r:?}\n{}",
             log(id)
         );

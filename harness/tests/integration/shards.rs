@@ -79,7 +79,11 @@ fn verdicts(run: &Path) -> Verdicts {
                 (r.task_id.clone(), r.trial),
                 format!(
                     "{:?} {:?} {:?}/{:?} {:?}",
-                    r.status, r.failure_reason, r.tests_passed, r.tests_total, r.exit_reason
+                    r.outcome.status,
+                    r.outcome.failure_reason,
+                    r.outcome.tests_passed,
+                    r.outcome.tests_total,
+                    r.outcome.exit_reason
                 ),
             )
         })

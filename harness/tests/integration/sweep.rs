@@ -180,7 +180,7 @@ async fn two_models_one_rate_limited_finish_balanced_and_the_other_is_not_held_b
             "every (task, trial) once"
         );
         for r in &recs {
-            assert_ne!(r.status, TrialStatus::Error, "{r:?}");
+            assert_ne!(r.outcome.status, TrialStatus::Error, "{r:?}");
         }
         // An ordinary run folder: run.json and report.html as `nab run` writes them.
         assert!(run.join(nab_protocol::RUN_META_FILE).is_file());
@@ -192,7 +192,9 @@ async fn two_models_one_rate_limited_finish_balanced_and_the_other_is_not_held_b
     }
     let scripted = records(&runs[0]);
     assert!(
-        scripted.iter().all(|r| r.status == TrialStatus::Passed),
+        scripted
+            .iter()
+            .all(|r| r.outcome.status == TrialStatus::Passed),
         "{scripted:?}"
     );
     // The limited model was slowed down by its 429s, and retried past them ...
@@ -252,10 +254,13 @@ async fn retries_that_run_out_are_an_error_naming_the_provider() {
     let recs = records(&run_dirs(&out)[0]);
     assert_eq!(recs.len(), 1, "{}", show(&o));
     let r = &recs[0];
-    assert_eq!(r.status, TrialStatus::Error, "{r:?}");
-    assert_eq!(r.error_kind, Some(ErrorKind::Provider), "{r:?}");
-    assert!(r.failure_reason.is_none(), "not the agent's failure: {r:?}");
-    let error = r.error.as_deref().unwrap();
+    assert_eq!(r.outcome.status, TrialStatus::Error, "{r:?}");
+    assert_eq!(r.outcome.error_kind, Some(ErrorKind::Provider), "{r:?}");
+    assert!(
+        r.outcome.failure_reason.is_none(),
+        "not the agent's failure: {r:?}"
+    );
+    let error = r.outcome.error.as_deref().unwrap();
     assert!(
         error.contains("always-limited") && error.contains("provider_http_error"),
         "the error names the provider: {error}"
@@ -474,7 +479,7 @@ async fn a_max_cost_is_one_total_across_the_sweeps_models() {
     let first = records(&runs[0]);
     assert_eq!(first.len(), 1, "{}", show(&o));
     assert!(
-        (first[0].cost_usd.unwrap() - 0.012).abs() < 1e-12,
+        (first[0].usage.cost_usd.unwrap() - 0.012).abs() < 1e-12,
         "{first:?}"
     );
     assert!(
@@ -579,7 +584,7 @@ async fn sweep_shards_run_concurrently_and_merge_into_the_whole_sweep() {
         } else {
             TrialStatus::Failed
         };
-        assert!(recs.iter().all(|r| r.status == want), "{recs:#?}");
+        assert!(recs.iter().all(|r| r.outcome.status == want), "{recs:#?}");
         assert!(run.join(nab_protocol::REPORT_FILE).is_file());
     }
     let snapshot = |dir: &Path| -> Vec<(PathBuf, Vec<u8>)> {

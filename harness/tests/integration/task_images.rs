@@ -184,7 +184,11 @@ async fn a_task_image_is_built_once_shared_cached_and_locked_down_like_the_base(
         } else {
             TrialStatus::Passed
         };
-        assert_eq!(r.status, want, "{} {}: {r:?}\n{log}", r.task_id, r.agent);
+        assert_eq!(
+            r.outcome.status, want,
+            "{} {}: {r:?}\n{log}",
+            r.task_id, r.agent
+        );
         if want == TrialStatus::Passed {
             assert!(log.contains("CHECK-OK"), "{log}");
         }
@@ -214,8 +218,8 @@ async fn a_task_image_is_built_once_shared_cached_and_locked_down_like_the_base(
     )
     .await
     .unwrap();
-    assert_eq!(report.records[0].status, TrialStatus::Error);
-    let err = report.records[0].error.clone().unwrap_or_default();
+    assert_eq!(report.records[0].outcome.status, TrialStatus::Error);
+    let err = report.records[0].outcome.error.clone().unwrap_or_default();
     assert!(err.contains("no image was built"), "{err}");
 }
 

@@ -112,13 +112,13 @@ echo done
     let verify_log =
         std::fs::read_to_string(trial_dir.join(nab_protocol::VERIFY_LOG_FILE)).unwrap();
     assert_eq!(
-        planter.status,
+        planter.outcome.status,
         TrialStatus::Passed,
         "{planter:?}\n{verify_log}"
     );
     assert!(verify_log.contains("VERIFIER-OK"), "{verify_log}");
-    assert_eq!(planter.exit_reason, Some(SandboxExit::Exited));
-    assert_eq!(planter.agent_exit_code, Some(0));
+    assert_eq!(planter.outcome.exit_reason, Some(SandboxExit::Exited));
+    assert_eq!(planter.outcome.agent_exit_code, Some(0));
     let agent_log = std::fs::read_to_string(trial_dir.join(nab_protocol::AGENT_LOG_FILE)).unwrap();
     assert!(
         agent_log.contains("got instruction: plant things"),
@@ -147,20 +147,20 @@ echo done
         .find(|r| r.task_id == "sleeper")
         .unwrap();
     assert_eq!(
-        sleeper.exit_reason,
+        sleeper.outcome.exit_reason,
         Some(SandboxExit::Timeout),
         "{sleeper:?}"
     );
     assert_eq!(
-        sleeper.status,
+        sleeper.outcome.status,
         TrialStatus::Failed,
         "a timeout is a task failure, not an error"
     );
-    assert!(sleeper.error.is_none());
+    assert!(sleeper.outcome.error.is_none());
     assert!(
-        sleeper.agent_s >= 3.0 && sleeper.agent_s < 60.0,
+        sleeper.outcome.agent_s >= 3.0 && sleeper.outcome.agent_s < 60.0,
         "{}",
-        sleeper.agent_s
+        sleeper.outcome.agent_s
     );
     let sleeper_log = std::fs::read_to_string(out.join("trials/sleeper/0/agent.log")).unwrap();
     assert!(

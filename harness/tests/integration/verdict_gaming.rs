@@ -22,10 +22,10 @@ async fn planted_pytest_hooks_and_an_early_exit_do_not_pass_a_python_task() {
     // before anything runs, and a pytest.ini pointing pytest at the workspace's own tests.
     let record = st.record("pytest-hooks");
     let log = st.log(TASK, "pytest-hooks", nab_protocol::VERIFY_LOG_FILE);
-    assert_eq!(record.status, TrialStatus::Failed, "{log}");
+    assert_eq!(record.outcome.status, TrialStatus::Failed, "{log}");
     // The planted files are recorded as tampering, for the report and the judge.
     assert_eq!(
-        record.tamper_flags,
+        record.outcome.tamper_flags,
         [
             "conftest.py",
             "pager/conftest.py",
@@ -36,7 +36,8 @@ async fn planted_pytest_hooks_and_an_early_exit_do_not_pass_a_python_task() {
         "{record:?}"
     );
     assert!(
-        record.tests_total.unwrap_or(0) > 0 && record.tests_passed < record.tests_total,
+        record.outcome.tests_total.unwrap_or(0) > 0
+            && record.outcome.tests_passed < record.outcome.tests_total,
         "the hidden tests ran and some failed: {record:?}\n{log}"
     );
 
@@ -44,9 +45,9 @@ async fn planted_pytest_hooks_and_an_early_exit_do_not_pass_a_python_task() {
     // imported in (as uid 1000), never the runner, which reports the import as an error.
     let record = st.record("pytest-early-exit");
     let log = st.log(TASK, "pytest-early-exit", nab_protocol::VERIFY_LOG_FILE);
-    assert_eq!(record.status, TrialStatus::Failed, "{log}");
+    assert_eq!(record.outcome.status, TrialStatus::Failed, "{log}");
     assert_eq!(
-        record.failure_reason,
+        record.outcome.failure_reason,
         Some(nab_protocol::FailureReason::TestsFailed),
         "{log}"
     );

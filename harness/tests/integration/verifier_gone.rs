@@ -80,13 +80,16 @@ async fn a_verifier_that_is_gone_before_its_steps_is_a_failure_not_an_error() {
     let log = std::fs::read_to_string(out.join("trials/gone/0/verify.log")).unwrap_or_default();
     assert_eq!(records.len(), 1, "{}", String::from_utf8_lossy(&o.stderr));
     let r = &records[0];
-    assert_eq!(r.status, TrialStatus::Failed, "{r:?}\n{log}");
+    assert_eq!(r.outcome.status, TrialStatus::Failed, "{r:?}\n{log}");
     assert_eq!(
-        r.failure_reason,
+        r.outcome.failure_reason,
         Some(FailureReason::VerifierCrashed),
         "{r:?}\n{log}"
     );
-    assert!(r.error.is_none() && r.error_kind.is_none(), "{r:?}");
+    assert!(
+        r.outcome.error.is_none() && r.outcome.error_kind.is_none(),
+        "{r:?}"
+    );
     // The verify log says the container stopped (before the hidden tests were in place, or
     // under the first step), and the check after it never ran.
     assert!(

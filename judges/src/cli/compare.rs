@@ -191,10 +191,12 @@ fn shared_trials<'a>(
 ) -> impl Iterator<Item = (&'a TrialRecord, &'a TrialRecord)> {
     cand.records
         .iter()
-        .filter(|r| r.status != TrialStatus::Error)
+        .filter(|r| r.outcome.status != TrialStatus::Error)
         .filter_map(|c| {
             let b = base.records.iter().find(|b| {
-                b.task_id == c.task_id && b.trial == c.trial && b.status != TrialStatus::Error
+                b.task_id == c.task_id
+                    && b.trial == c.trial
+                    && b.outcome.status != TrialStatus::Error
             })?;
             Some((b, c))
         })

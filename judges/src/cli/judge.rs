@@ -53,7 +53,7 @@ pub async fn run(args: JudgeArgs, factory: ModelFactory<'_>) -> anyhow::Result<J
     let mut summary = JudgeSummary::default();
     for i in 0..records.len() {
         // An infrastructure error left nothing meaningful to grade.
-        if records[i].status == TrialStatus::Error {
+        if records[i].outcome.status == TrialStatus::Error {
             summary.skipped += 1;
             continue;
         }

@@ -44,7 +44,7 @@ fn make_run(root: &Path, name: &str, tag: &str, tasks: usize) -> PathBuf {
         for i in 0..3u32 {
             let mut r = TrialRecord::new(RUN_ID, &task, "bug-fix", i, AGENT);
             r.model = Some(MODEL.into());
-            r.status = if t == 0 && i == 2 {
+            r.outcome.status = if t == 0 && i == 2 {
                 TrialStatus::Error
             } else {
                 TrialStatus::Passed
@@ -141,7 +141,7 @@ async fn judge_grades_a_run_then_skips_already_judged_trials_and_reports_agreeme
     );
     let records = read_records(&run);
     for r in &records {
-        if r.status == TrialStatus::Error {
+        if r.outcome.status == TrialStatus::Error {
             assert!(r.judges.is_empty(), "infrastructure errors are not judged");
             continue;
         }
@@ -152,7 +152,7 @@ async fn judge_grades_a_run_then_skips_already_judged_trials_and_reports_agreeme
         assert_eq!(a.scores[0].score, quality(t, r.trial));
         assert!(a.prompt_hash.starts_with("sha256:") && a.rubric_id == "code-quality");
         // Agent tokens untouched; judge tokens kept on the judge record.
-        assert!(r.input_tokens.is_none() && a.input_tokens > 0);
+        assert!(r.usage.input_tokens.is_none() && a.input_tokens > 0);
         assert!(
             run.join("trials")
                 .join(&r.task_id)

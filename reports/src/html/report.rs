@@ -106,7 +106,7 @@ fn task_row(run: &Run, t: &TaskTrials) -> TaskRow {
         .collect();
     let scored: Vec<_> = recs
         .iter()
-        .filter(|(_, r)| r.status != TrialStatus::Error)
+        .filter(|(_, r)| r.outcome.status != TrialStatus::Error)
         .collect();
     TaskRow {
         id: t.task_id.clone(),
@@ -125,25 +125,25 @@ fn task_row(run: &Run, t: &TaskTrials) -> TaskRow {
         mean_steps: mean(
             &scored
                 .iter()
-                .filter_map(|(_, r)| r.steps.map(|s| s as f64))
+                .filter_map(|(_, r)| r.behaviour.steps.map(|s| s as f64))
                 .collect::<Vec<_>>(),
         ),
         mean_cost_usd: mean(
             &recs
                 .iter()
-                .filter_map(|(_, r)| r.cost_usd)
+                .filter_map(|(_, r)| r.usage.cost_usd)
                 .collect::<Vec<_>>(),
         ),
         total_cost_usd: recs
             .iter()
-            .filter_map(|(_, r)| r.cost_usd)
+            .filter_map(|(_, r)| r.usage.cost_usd)
             .fold(None, |sum, c| Some(sum.unwrap_or(0.0) + c)),
         trials: recs
             .iter()
             .map(|(i, r)| TrialLink {
                 idx: *i,
                 trial: r.trial,
-                status: status_word(r.status),
+                status: status_word(r.outcome.status),
             })
             .collect(),
     }
@@ -183,12 +183,12 @@ fn charts(run: &Run, summary: &RunSummary) -> Value {
     let scored: Vec<_> = run
         .records
         .iter()
-        .filter(|r| r.status != TrialStatus::Error)
+        .filter(|r| r.outcome.status != TrialStatus::Error)
         .collect();
     let tokens: Vec<f64> = scored.iter().filter_map(|r| trial_tokens(r)).collect();
     let steps: Vec<f64> = scored
         .iter()
-        .filter_map(|r| r.steps.map(|s| s as f64))
+        .filter_map(|r| r.behaviour.steps.map(|s| s as f64))
         .collect();
     let d = &summary.distributions;
     context! {

@@ -116,7 +116,7 @@ mod tests {
             .iter()
             .map(|(id, n, s)| {
                 let mut r = TrialRecord::new("r", id, "cat", *n, "a");
-                r.status = *s;
+                r.outcome.status = *s;
                 r
             })
             .collect();

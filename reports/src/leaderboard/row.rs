@@ -87,7 +87,7 @@ fn scored<'a>(run: &'a Run, t: &TaskTrials) -> Vec<&'a TrialRecord> {
     t.trial_indexes
         .iter()
         .map(|&i| &run.records[i])
-        .filter(|r| r.status != TrialStatus::Error)
+        .filter(|r| r.outcome.status != TrialStatus::Error)
         .collect()
 }
 
@@ -144,9 +144,9 @@ impl Row {
         let error_trials = run
             .records
             .iter()
-            .filter(|r| r.status == TrialStatus::Error)
+            .filter(|r| r.outcome.status == TrialStatus::Error)
             .count();
-        let all_costs: Option<Vec<f64>> = run.records.iter().map(|r| r.cost_usd).collect();
+        let all_costs: Option<Vec<f64>> = run.records.iter().map(|r| r.usage.cost_usd).collect();
         Row {
             label,
             agent: run.agent(),
@@ -179,9 +179,11 @@ impl Row {
             cost_known_trials: costs.known_trials,
             cost_per_solved: costs.per_solved,
             total_cost_usd: all_costs.filter(|c| !c.is_empty()).map(|c| c.iter().sum()),
-            agent_s_per_task: mean_over_tasks(&per_task, &|r| Some(r.agent_s)),
-            own_s_per_task: mean_over_tasks(&per_task, &|r| r.model_s.map(|_| own_seconds(r))),
-            model_s_per_task: mean_over_tasks(&per_task, &|r| r.model_s),
+            agent_s_per_task: mean_over_tasks(&per_task, &|r| Some(r.outcome.agent_s)),
+            own_s_per_task: mean_over_tasks(&per_task, &|r| {
+                r.outcome.model_s.map(|_| own_seconds(r))
+            }),
+            model_s_per_task: mean_over_tasks(&per_task, &|r| r.outcome.model_s),
             wall_s: wall_seconds(run),
             trials: run.records.len(),
             error_trials,
@@ -281,13 +283,13 @@ impl Costs {
         let known_trials = all
             .iter()
             .flatten()
-            .filter(|r| r.cost_usd.is_some())
+            .filter(|r| r.usage.cost_usd.is_some())
             .count();
         let fully_priced = trials > 0 && known_trials == trials;
         Costs {
             known_trials,
             per_task_usd: if fully_priced {
-                mean_over_tasks(all, &|r| r.cost_usd)
+                mean_over_tasks(all, &|r| r.usage.cost_usd)
             } else {
                 None
             },
@@ -313,7 +315,7 @@ fn cost_per_solved(
         .zip(tasks)
         .map(|(recs, t)| {
             (
-                recs.iter().filter_map(|r| r.cost_usd).sum(),
+                recs.iter().filter_map(|r| r.usage.cost_usd).sum(),
                 f64::from(t.passed),
             )
         })

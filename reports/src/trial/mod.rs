@@ -84,7 +84,7 @@ impl TrialView {
             task_id: rec.task_id.clone(),
             category: rec.category.clone(),
             trial: rec.trial,
-            status: format!("{:?}", rec.status).to_lowercase(),
+            status: format!("{:?}", rec.outcome.status).to_lowercase(),
             instruction,
             trajectory,
             events: events.iter().map(EventRow::from_event).collect(),
@@ -93,62 +93,63 @@ impl TrialView {
             agent_log: text(TrialDir::agent_log).map(|s| Text::tail(&s, MAX_LOG_CHARS)),
             judges: rec.judges.clone(),
             metrics: metrics(rec),
-            violations: rec.violations.clone(),
-            error: rec.error.clone(),
-            failure_reason: rec.failure_reason.map(|r| r.as_str().to_owned()),
-            tamper_flags: rec.tamper_flags.clone(),
+            violations: rec.behaviour.violations.clone(),
+            error: rec.outcome.error.clone(),
+            failure_reason: rec.outcome.failure_reason.map(|r| r.as_str().to_owned()),
+            tamper_flags: rec.outcome.tamper_flags.clone(),
         }
     }
 }
 
 fn metrics(r: &TrialRecord) -> Vec<(String, String)> {
+    let (o, u, b) = (&r.outcome, &r.usage, &r.behaviour);
     let opt = |v: Option<u64>| v.map(|v| v.to_string()).unwrap_or_else(|| "—".into());
     let mut m = vec![
-        ("status".into(), format!("{:?}", r.status).to_lowercase()),
+        ("status".into(), format!("{:?}", o.status).to_lowercase()),
         (
             "tests".into(),
-            match (r.tests_passed, r.tests_total) {
+            match (o.tests_passed, o.tests_total) {
                 (Some(p), Some(t)) => format!("{p}/{t}"),
                 _ => "—".into(),
             },
         ),
         (
             "hidden tests' verdict".into(),
-            match r.verifier_passed {
+            match o.verifier_passed {
                 Some(true) => "passed".into(),
                 Some(false) => "failed".into(),
                 None => "—".into(),
             },
         ),
-        ("steps".into(), opt(r.steps)),
-        ("model calls".into(), opt(r.llm_calls)),
-        ("input tokens".into(), opt(r.input_tokens)),
-        ("output tokens".into(), opt(r.output_tokens)),
-        ("cached tokens (cache reads)".into(), opt(r.cached_tokens)),
-        ("tool calls".into(), opt(r.tool_calls)),
-        ("tool failures".into(), opt(r.tool_failures)),
+        ("steps".into(), opt(b.steps)),
+        ("model calls".into(), opt(u.llm_calls)),
+        ("input tokens".into(), opt(u.input_tokens)),
+        ("output tokens".into(), opt(u.output_tokens)),
+        ("cached tokens (cache reads)".into(), opt(u.cached_tokens)),
+        ("tool calls".into(), opt(b.tool_calls)),
+        ("tool failures".into(), opt(b.tool_failures)),
         (
             "tool failure rate".into(),
-            r.tool_failure_rate
+            b.tool_failure_rate
                 .map(|v| format!("{:.1}%", v * 100.0))
                 .unwrap_or_else(|| "—".into()),
         ),
-        ("dangerous commands blocked".into(), opt(r.policy_blocks)),
-        ("agent time (wall)".into(), format!("{:.1} s", r.agent_s)),
-        ("verify time".into(), format!("{:.1} s", r.verify_s)),
+        ("dangerous commands blocked".into(), opt(b.policy_blocks)),
+        ("agent time (wall)".into(), format!("{:.1} s", o.agent_s)),
+        ("verify time".into(), format!("{:.1} s", o.verify_s)),
         (
             "sandbox exit".into(),
-            r.exit_reason
+            o.exit_reason
                 .map(|e| format!("{e:?}").to_lowercase())
                 .unwrap_or_else(|| "—".into()),
         ),
         (
             "agent exit reason".into(),
-            r.agent_exit_reason.clone().unwrap_or_else(|| "—".into()),
+            b.agent_exit_reason.clone().unwrap_or_else(|| "—".into()),
         ),
-        ("attempts".into(), r.attempts.to_string()),
+        ("attempts".into(), o.attempts.to_string()),
     ];
-    if let Some(c) = r.compaction {
+    if let Some(c) = o.compaction {
         // A requirement on nab-agent's context management, apart from the answers.
         m.push((
             "compaction required (nab-agent only)".into(),
@@ -158,10 +159,10 @@ fn metrics(r: &TrialRecord) -> Vec<(String, String)> {
             },
         ));
     }
-    if let Some(w) = r.cache_write_tokens {
+    if let Some(w) = u.cache_write_tokens {
         m.push(("cache-write tokens".into(), w.to_string()));
     }
-    if let Some(model) = r.model_s {
+    if let Some(model) = o.model_s {
         // What the agent's time limit counts, and what it does not.
         m.push((
             "agent's own time (its limit)".into(),
@@ -169,13 +170,13 @@ fn metrics(r: &TrialRecord) -> Vec<(String, String)> {
         ));
         m.push(("waiting for the model".into(), format!("{model:.1} s")));
     }
-    if let Some(c) = r.cost_usd {
+    if let Some(c) = u.cost_usd {
         m.push(("cost".into(), crate::format::usd(Some(c))));
     }
-    if let Some(b) = r.budget_exceeded {
+    if let Some(b) = b.budget_exceeded {
         m.push(("budget exceeded".into(), b.to_string()));
     }
-    if let Some(n) = r.refused_requests.filter(|n| *n > 0) {
+    if let Some(n) = b.refused_requests.filter(|n| *n > 0) {
         m.push(("refused requests".into(), n.to_string()));
     }
     m

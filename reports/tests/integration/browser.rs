@@ -27,9 +27,10 @@ fn the_report_renders_in_headless_chromium_offline_and_matches_summary_json() {
     let mut recs = synth_records(&spec);
     // Priced trials (what `nab run --prices` writes), so the cost card and column render.
     for r in recs.iter_mut() {
-        r.cost_usd = r
+        r.usage.cost_usd = r
+            .usage
             .input_tokens
-            .zip(r.output_tokens)
+            .zip(r.usage.output_tokens)
             .map(|(i, o)| (i as f64 * 2.0 + o as f64 * 8.0) / 1e6);
     }
     let dir = common::write(tmp.path(), "run", &spec, &recs);

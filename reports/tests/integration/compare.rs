@@ -46,8 +46,8 @@ fn writes_compare_html_and_reports_paired_statistics_and_pairwise_results() {
     for r in cand.iter_mut() {
         r.run_id = "cand".into();
         match &r.task_id[..7] {
-            "task-00" => r.status = TrialStatus::Failed,
-            "task-01" => r.status = TrialStatus::Passed,
+            "task-00" => r.outcome.status = TrialStatus::Failed,
+            "task-01" => r.outcome.status = TrialStatus::Passed,
             _ => {}
         }
     }
@@ -118,7 +118,7 @@ fn the_mde_is_the_same_figure_and_sentence_on_every_page() {
     let mut cand = base.clone();
     for r in cand.iter_mut().filter(|r| r.trial < 2) {
         r.run_id = "cand".into();
-        r.status = TrialStatus::Failed;
+        r.outcome.status = TrialStatus::Failed;
     }
     let b = common::write(tmp.path(), "base", &spec, &base);
     let c = common::write(tmp.path(), "cand", &spec, &cand);
@@ -270,12 +270,12 @@ fn compare_shows_both_runs_costs_the_delta_and_the_per_task_costs() {
     let spec = common::spec("base", 12, 2, false);
     let mut base = synth_records(&spec);
     for r in base.iter_mut() {
-        r.cost_usd = Some(0.02);
+        r.usage.cost_usd = Some(0.02);
     }
     let mut cand = base.clone();
     for r in cand.iter_mut() {
         r.run_id = "cand".into();
-        r.cost_usd = Some(0.05);
+        r.usage.cost_usd = Some(0.05);
     }
     let b = common::write(tmp.path(), "base", &spec, &base);
     let c = common::write(tmp.path(), "cand", &spec, &cand);
@@ -314,7 +314,7 @@ fn compare_shows_both_runs_costs_the_delta_and_the_per_task_costs() {
     // Every trial priced: cost per solved task is the total over the passes.
     let passes = cand
         .iter()
-        .filter(|r| r.status == TrialStatus::Passed)
+        .filter(|r| r.outcome.status == TrialStatus::Passed)
         .count() as f64;
     let per = cmp.candidate.cost_per_solved.unwrap();
     assert!((per.value.unwrap() - ct / passes).abs() < 1e-9, "{per:?}");

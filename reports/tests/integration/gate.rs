@@ -41,8 +41,8 @@ fn losing_two(base: &[TrialRecord]) -> (Vec<String>, Vec<TrialRecord>) {
     for r in cand.iter_mut() {
         r.run_id = "cand".into();
         if lost.contains(&r.task_id) {
-            r.status = TrialStatus::Failed;
-            r.reward = 0.0;
+            r.outcome.status = TrialStatus::Failed;
+            r.outcome.reward = 0.0;
         }
     }
     (lost, cand)
@@ -147,7 +147,7 @@ fn an_identical_candidate_passes_every_rule() {
     let (spec, mut base) = baseline();
     // Priced, so the cost rule is judged too (without a cost it is skipped).
     for r in base.iter_mut() {
-        r.cost_usd = Some(0.01);
+        r.usage.cost_usd = Some(0.01);
     }
     let b = common::write(tmp.path(), "base", &spec, &base);
     let c = common::write(tmp.path(), "cand", &spec, &base);
@@ -191,14 +191,14 @@ fn errors_where_they_cannot_move_a_pass_rate_do_not_fail_the_gate_but_are_report
     let mut cand = base.clone();
     for r in cand.iter_mut() {
         if r.task_id == all_error || (never[1..4].contains(&r.task_id) && r.trial < 2) {
-            r.status = TrialStatus::Error;
-            r.reward = 0.0;
-            r.error = Some("docker: engine unavailable".into());
+            r.outcome.status = TrialStatus::Error;
+            r.outcome.reward = 0.0;
+            r.outcome.error = Some("docker: engine unavailable".into());
         }
     }
     let errors = cand
         .iter()
-        .filter(|r| r.status == TrialStatus::Error)
+        .filter(|r| r.outcome.status == TrialStatus::Error)
         .count();
     let b = common::write(tmp.path(), "base", &spec, &base);
     let c = common::write(tmp.path(), "cand", &spec, &cand);
@@ -258,10 +258,11 @@ fn token_growth_and_fatal_violations_fail_with_one_line_each() {
     let (_, base) = baseline();
     let mut cand = base.clone();
     for r in cand.iter_mut() {
-        r.input_tokens = r.input_tokens.map(|t| t * 2);
-        r.output_tokens = r.output_tokens.map(|t| t * 2);
+        r.usage.input_tokens = r.usage.input_tokens.map(|t| t * 2);
+        r.usage.output_tokens = r.usage.output_tokens.map(|t| t * 2);
     }
     cand[3]
+        .behaviour
         .violations
         .push("container left behind: nab-trial-3".into());
     let o = evaluate(&base, &cand, &GateConfig::default());
@@ -288,7 +289,7 @@ fn a_significant_drop_fails_by_the_paired_test_even_under_a_loose_absolute_limit
     for r in cand.iter_mut() {
         let i: usize = r.task_id[5..7].parse().unwrap();
         if i.is_multiple_of(2) {
-            r.status = TrialStatus::Failed;
+            r.outcome.status = TrialStatus::Failed;
         }
     }
     let cfg = config("max_pass_rate_drop: 1.0\nfail_on_lost_tasks: false\n");
@@ -311,12 +312,12 @@ fn at_one_trial_per_task_the_drop_rule_is_the_exact_binomial_test() {
     let spec = common::spec("base", 12, 1, false);
     let mut base = synth_records(&spec);
     for r in base.iter_mut() {
-        r.status = TrialStatus::Passed;
+        r.outcome.status = TrialStatus::Passed;
     }
     let worse = |n: usize| {
         let mut c = base.clone();
         for r in c.iter_mut().take(n) {
-            r.status = TrialStatus::Failed;
+            r.outcome.status = TrialStatus::Failed;
         }
         c
     };
@@ -349,9 +350,9 @@ fn an_agent_cannot_hide_a_regression_by_abstaining() {
     let (_, base) = baseline();
     let mut cand = base.clone();
     for r in cand.iter_mut() {
-        if r.status == TrialStatus::Failed {
-            r.status = TrialStatus::Error;
-            r.error = Some("agent crashed the verifier".into());
+        if r.outcome.status == TrialStatus::Failed {
+            r.outcome.status = TrialStatus::Error;
+            r.outcome.error = Some("agent crashed the verifier".into());
         }
     }
     let o = evaluate(&base, &cand, &GateConfig::default());
@@ -395,9 +396,9 @@ fn a_candidate_erroring_where_the_baseline_passed_fails_the_gate() {
         .cloned()
         .map(|mut r| {
             if lost.contains(&r.task_id) {
-                r.status = TrialStatus::Error;
-                r.error_kind = Some(ErrorKind::Sandbox);
-                r.error = Some("docker: container died".into());
+                r.outcome.status = TrialStatus::Error;
+                r.outcome.error_kind = Some(ErrorKind::Sandbox);
+                r.outcome.error = Some("docker: container died".into());
             }
             r
         })
@@ -432,7 +433,7 @@ fn a_few_errors_in_one_task_stay_under_the_limit_but_a_rise_everywhere_fails_it(
     // error rate rose by the same 0.2, so the paired interval is [0.2, 0.2].
     let mut cand = base.clone();
     for r in cand.iter_mut().filter(|r| r.trial == 0) {
-        r.status = TrialStatus::Error;
+        r.outcome.status = TrialStatus::Error;
     }
     let o = evaluate(&base, &cand, &GateConfig::default());
     let lim = rule(&o, "error_rate_limit");
@@ -450,15 +451,15 @@ fn a_few_errors_in_one_task_stay_under_the_limit_but_a_rise_everywhere_fails_it(
 fn zero_token_trials_fail_the_gate_and_are_named() {
     let (_, base) = baseline();
     let mut cand = base.clone();
-    cand[7].llm_calls = Some(4);
-    cand[7].input_tokens = Some(0);
-    cand[7].output_tokens = Some(0);
+    cand[7].usage.llm_calls = Some(4);
+    cand[7].usage.input_tokens = Some(0);
+    cand[7].usage.output_tokens = Some(0);
     let o = evaluate(&base, &cand, &GateConfig::default());
     let z = rule(&o, "zero_token_trials");
     assert_eq!(z.outcome, RuleOutcome::Fail, "{}", z.detail);
     assert_eq!(z.tasks, [cand[7].task_id.clone()]);
     // No model call, no tokens: not a provider fault.
-    cand[7].llm_calls = Some(0);
+    cand[7].usage.llm_calls = Some(0);
     let o = evaluate(&base, &cand, &GateConfig::default());
     let z = rule(&o, "zero_token_trials");
     assert_eq!(z.outcome, RuleOutcome::Pass, "{}", z.detail);
@@ -471,7 +472,7 @@ fn too_few_tasks_or_trials_are_not_evidence_and_do_not_fail() {
     let base = synth_records(&spec);
     let mut cand = base.clone();
     for r in cand.iter_mut() {
-        r.status = TrialStatus::Failed;
+        r.outcome.status = TrialStatus::Failed;
     }
     let o = evaluate(&base, &cand, &GateConfig::default());
     let sig = rule(&o, "pass_rate_significant_drop");
@@ -491,10 +492,10 @@ fn a_changed_system_prompt_fails_only_the_rerecord_rule_not_the_error_rate_rules
     for r in cand.iter_mut() {
         // One changed word in the system prompt: every request of every trial misses.
         r.run_id = "cand".into();
-        r.status = TrialStatus::Error;
-        r.error_kind = Some(ErrorKind::ReplayMiss);
-        r.error = Some("replay miss: first difference at `messages[0].content`".into());
-        r.reward = 0.0;
+        r.outcome.status = TrialStatus::Error;
+        r.outcome.error_kind = Some(ErrorKind::ReplayMiss);
+        r.outcome.error = Some("replay miss: first difference at `messages[0].content`".into());
+        r.outcome.reward = 0.0;
     }
     let b = common::write(tmp.path(), "base", &spec, &base);
     let c = common::write(tmp.path(), "cand", &spec, &cand);
@@ -512,8 +513,8 @@ fn a_changed_system_prompt_fails_only_the_rerecord_rule_not_the_error_rate_rules
 
     // The same errors without a replay miss are abstention, and the error rules catch it.
     for r in cand.iter_mut() {
-        r.error_kind = Some(ErrorKind::Sandbox);
-        r.error = Some("docker: container died".into());
+        r.outcome.error_kind = Some(ErrorKind::Sandbox);
+        r.outcome.error = Some("docker: container died".into());
     }
     let c = common::write(tmp.path(), "cand2", &spec, &cand);
     let outcome = gate_cli::run(&gate_args(tmp.path(), &b, &c)).unwrap();
@@ -533,13 +534,13 @@ fn replay_misses_fail_with_the_rerecord_rule_not_as_regressions_and_drift_is_rep
         r.run_id = "cand".into();
         if r.task_id == missed {
             // Every trial of an always-passing task: what a changed system prompt does.
-            r.status = TrialStatus::Error;
-            r.error_kind = Some(ErrorKind::ReplayMiss);
-            r.error = Some(miss.into());
-            r.reward = 0.0;
+            r.outcome.status = TrialStatus::Error;
+            r.outcome.error_kind = Some(ErrorKind::ReplayMiss);
+            r.outcome.error = Some(miss.into());
+            r.outcome.reward = 0.0;
         }
         if r.task_id == drifted {
-            r.replay_drift = vec![
+            r.behaviour.replay_drift = vec![
                 "call 3: messages[7].content: `Ran 9 tests in 0.001s` → `Ran 9 tests in 0.000s`"
                     .into(),
             ];
@@ -667,12 +668,12 @@ fn quarantined_tasks_are_kept_out_of_scores_and_rules_and_shown_apart() {
 fn cost_growth_fails_past_its_limit_passes_under_it_and_skips_without_costs() {
     let (_, mut base) = baseline();
     for r in base.iter_mut() {
-        r.cost_usd = Some(0.10);
+        r.usage.cost_usd = Some(0.10);
     }
     let grown = |factor: f64| {
         let mut c = base.clone();
         for r in c.iter_mut() {
-            r.cost_usd = Some(0.10 * factor);
+            r.usage.cost_usd = Some(0.10 * factor);
         }
         c
     };

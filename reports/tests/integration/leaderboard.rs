@@ -33,15 +33,15 @@ fn trial(m: &RunMeta, task: &str, category: &str, n: u32, s: char) -> TrialRecor
         m.agent.as_deref().unwrap_or("a"),
     );
     r.model = m.model.clone();
-    r.status = match s {
+    r.outcome.status = match s {
         'P' => TrialStatus::Passed,
         'F' => TrialStatus::Failed,
         _ => TrialStatus::Error,
     };
-    r.reward = f64::from(u8::from(s == 'P'));
-    r.agent_s = 10.0;
-    r.input_tokens = Some(100);
-    r.output_tokens = Some(10);
+    r.outcome.reward = f64::from(u8::from(s == 'P'));
+    r.outcome.agent_s = 10.0;
+    r.usage.input_tokens = Some(100);
+    r.usage.output_tokens = Some(10);
     r
 }
 
@@ -83,7 +83,7 @@ fn two_runs(root: &Path) -> (PathBuf, PathBuf) {
             .enumerate()
             .map(|(n, s)| {
                 let mut r = trial(&ma, id, cat, n as u32, s);
-                r.cost_usd = Some(if (*id, n) == ("t1", 0) {
+                r.usage.cost_usd = Some(if (*id, n) == ("t1", 0) {
                     0.03
                 } else if s == 'E' {
                     0.005
@@ -110,8 +110,8 @@ fn two_runs(root: &Path) -> (PathBuf, PathBuf) {
             .map(|(n, s)| {
                 let mut r = trial(&mb, id, cat, n as u32, s);
                 // No cost recorded (no --prices): shown as unknown, never as $0.
-                r.input_tokens = Some(if (*id, n) == ("t4", 1) { 500 } else { 300 });
-                r.output_tokens = Some(0);
+                r.usage.input_tokens = Some(if (*id, n) == ("t4", 1) { 500 } else { 300 });
+                r.usage.output_tokens = Some(0);
                 r
             })
             .collect::<Vec<_>>()

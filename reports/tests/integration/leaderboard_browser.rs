@@ -45,7 +45,7 @@ fn the_leaderboard_renders_in_headless_chromium_offline_and_matches_leaderboard_
         if i == 0 {
             // Only the first run was priced: the others show "—".
             for r in &mut recs {
-                r.cost_usd = Some(0.002 * (1 + r.trial) as f64);
+                r.usage.cost_usd = Some(0.002 * (1 + r.trial) as f64);
             }
         }
         if i == 2 {

@@ -27,7 +27,7 @@ fn writes_typed_parquet_summary_json_and_a_self_contained_report() {
     let json: RunSummary = serde_json::from_slice(&bytes).unwrap();
     assert_eq!(json.tasks, 28);
     assert_eq!(json.trials, 140);
-    let errors = recs.iter().filter(|r| r.error.is_some()).count();
+    let errors = recs.iter().filter(|r| r.outcome.error.is_some()).count();
     assert!(errors > 0);
     assert_eq!(json.infra.error_trials, errors);
     assert_eq!(json.scored_trials, 140 - errors);
@@ -155,12 +155,12 @@ fn a_trial_page_shows_its_failure_reason_and_tamper_flags() {
     let tmp = tempfile::tempdir().unwrap();
     let spec = common::spec("r-tamper", 2, 1, true);
     let mut recs = synth_records(&spec);
-    recs[0].status = nab_protocol::TrialStatus::Failed;
-    recs[0].reward = 0.0;
-    recs[0].error = None;
-    recs[0].error_kind = None;
-    recs[0].failure_reason = Some(nab_protocol::FailureReason::TestsFailed);
-    recs[0].tamper_flags = vec!["conftest.py".into(), "pkg/<evil>.pth".into()];
+    recs[0].outcome.status = nab_protocol::TrialStatus::Failed;
+    recs[0].outcome.reward = 0.0;
+    recs[0].outcome.error = None;
+    recs[0].outcome.error_kind = None;
+    recs[0].outcome.failure_reason = Some(nab_protocol::FailureReason::TestsFailed);
+    recs[0].outcome.tamper_flags = vec!["conftest.py".into(), "pkg/<evil>.pth".into()];
     let dir = common::write(tmp.path(), "run", &spec, &recs);
     let out = write_run_outputs(&dir).unwrap();
     let report = std::fs::read_to_string(&out.report_html).unwrap();
@@ -202,10 +202,10 @@ fn zero_token_trials_are_flagged_in_summary_json_and_report_html() {
     assert!(!html.contains("data-summary=\"zero_token_trials\""));
 
     // Model calls answered with nothing: a provider fault dressed up as a result.
-    let r = recs.iter_mut().find(|r| r.error.is_none()).unwrap();
-    r.llm_calls = Some(3);
-    r.input_tokens = Some(0);
-    r.output_tokens = Some(0);
+    let r = recs.iter_mut().find(|r| r.outcome.error.is_none()).unwrap();
+    r.usage.llm_calls = Some(3);
+    r.usage.input_tokens = Some(0);
+    r.usage.output_tokens = Some(0);
     let out = write_run_outputs(&common::write(tmp.path(), "zero", &spec, &recs)).unwrap();
     assert_eq!(out.summary.zero_token_trials, 1);
     let json = std::fs::read_to_string(&out.summary_json).unwrap();
@@ -233,15 +233,15 @@ fn cost_shows_in_summary_json_and_report_html_per_task_and_in_total() {
 
     // Every trial of task 0 costs $0.01, of task 1 $0.25, task 2's trials none.
     for r in recs.iter_mut() {
-        r.cost_usd = match &r.task_id[..7] {
+        r.usage.cost_usd = match &r.task_id[..7] {
             "task-00" => Some(0.01),
             "task-01" => Some(0.25),
             _ => None,
         };
     }
     let out = write_run_outputs(&common::write(tmp.path(), "priced", &spec, &recs)).unwrap();
-    let priced = recs.iter().filter(|r| r.cost_usd.is_some()).count();
-    let total: f64 = recs.iter().filter_map(|r| r.cost_usd).sum();
+    let priced = recs.iter().filter(|r| r.usage.cost_usd.is_some()).count();
+    let total: f64 = recs.iter().filter_map(|r| r.usage.cost_usd).sum();
     assert_eq!(out.summary.usage.cost_known_trials, priced);
     assert!((out.summary.usage.cost_usd.unwrap() - total).abs() < 1e-12);
     let json = std::fs::read_to_string(&out.summary_json).unwrap();
@@ -284,25 +284,25 @@ fn the_compaction_requirement_is_reported_apart_from_the_answers() {
     let spec = common::spec("r-compaction", 2, 2, true);
     let mut recs = synth_records(&spec);
     for r in recs.iter_mut() {
-        r.error = None;
-        r.error_kind = None;
+        r.outcome.error = None;
+        r.outcome.error_kind = None;
     }
     // Task 0 requires a compaction: trial 0 answered right but never compacted, trial 1
     // compacted and answered right. Task 1 requires none.
     let (a, b) = recs.split_at_mut(1);
     let missed = &mut a[0];
-    missed.status = nab_protocol::TrialStatus::Failed;
-    missed.reward = 0.0;
-    missed.failure_reason = Some(nab_protocol::FailureReason::MissingCompaction);
-    missed.verifier_passed = Some(true);
-    missed.compaction = Some(nab_protocol::CompactionCheck::Missed);
+    missed.outcome.status = nab_protocol::TrialStatus::Failed;
+    missed.outcome.reward = 0.0;
+    missed.outcome.failure_reason = Some(nab_protocol::FailureReason::MissingCompaction);
+    missed.outcome.verifier_passed = Some(true);
+    missed.outcome.compaction = Some(nab_protocol::CompactionCheck::Missed);
     let met = &mut b[0];
     assert_eq!(met.task_id, missed.task_id);
-    met.status = nab_protocol::TrialStatus::Passed;
-    met.reward = 1.0;
-    met.failure_reason = None;
-    met.verifier_passed = Some(true);
-    met.compaction = Some(nab_protocol::CompactionCheck::Met);
+    met.outcome.status = nab_protocol::TrialStatus::Passed;
+    met.outcome.reward = 1.0;
+    met.outcome.failure_reason = None;
+    met.outcome.verifier_passed = Some(true);
+    met.outcome.compaction = Some(nab_protocol::CompactionCheck::Met);
     let task = missed.task_id.clone();
     let dir = common::write(tmp.path(), "run", &spec, &recs);
     let out = write_run_outputs(&dir).unwrap();

@@ -149,7 +149,7 @@ mod tests {
 
     fn line(task: &str, trial: u32, status: TrialStatus) -> String {
         let mut r = TrialRecord::new("r", task, "c", trial, "oracle");
-        r.status = status;
+        r.outcome.status = status;
         serde_json::to_string(&r).unwrap() + "\n"
     }
 
@@ -164,7 +164,7 @@ mod tests {
         assert!(torn);
         assert_eq!(recs.len(), 2);
         assert_eq!(
-            (recs[0].task_id.as_str(), recs[0].status),
+            (recs[0].task_id.as_str(), recs[0].outcome.status),
             ("a", TrialStatus::Passed)
         );
 

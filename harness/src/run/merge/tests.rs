@@ -42,12 +42,12 @@ fn shard_named(root: &Path, name: &str, k: u32, n: u32, pairs: &[(&str, u32)]) -
     let mut recs = Vec::new();
     for (t, i) in pairs {
         let mut r = TrialRecord::new(&format!("run-{k}"), t, "bug-fix", *i, "oracle");
-        r.status = if i % 2 == 0 {
+        r.outcome.status = if i % 2 == 0 {
             TrialStatus::Passed
         } else {
             TrialStatus::Failed
         };
-        r.agent_s = 1.5;
+        r.outcome.agent_s = 1.5;
         recs.push(r);
         let td = dir.join("trials").join(t).join(i.to_string());
         std::fs::create_dir_all(&td).unwrap();

@@ -110,7 +110,7 @@ fn open_run(cfg: &SweepConfig, i: usize, cancel: &CancellationToken) -> Result<R
     let records: Vec<TrialRecord> = before
         .records
         .into_iter()
-        .filter(|r| r.status != TrialStatus::Error)
+        .filter(|r| r.outcome.status != TrialStatus::Error)
         .collect();
     let done = records
         .iter()

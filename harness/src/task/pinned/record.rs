@@ -35,7 +35,11 @@ pub fn record(
             .collect();
         // An oracle that did not pass says nothing about the test set; the table above
         // already names it.
-        if oracle.is_empty() || oracle.iter().any(|r| r.status != TrialStatus::Passed) {
+        if oracle.is_empty()
+            || oracle
+                .iter()
+                .any(|r| r.outcome.status != TrialStatus::Passed)
+        {
             continue;
         }
         let mut sets = Vec::new();
