@@ -7,6 +7,7 @@
 mod common;
 
 mod browser;
+mod code_shape;
 mod compare;
 mod docs_links;
 mod gate;
