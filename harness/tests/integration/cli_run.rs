@@ -9,6 +9,7 @@ use nab_protocol::{TrialRecord, TrialStatus};
 use std::io::Write as _;
 use std::path::Path;
 use std::process::{Command, Stdio};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 fn nab() -> Command {
@@ -265,9 +266,35 @@ async fn a_second_sigint_ends_nab_at_once_with_the_interrupted_code() {
         std::thread::sleep(Duration::from_millis(300));
     }
     std::thread::sleep(Duration::from_secs(1));
+    // stderr is read as it comes: the second SIGINT goes only once nab has said it took the
+    // first (two signals sent close together may reach it as one).
+    let said = Arc::new(Mutex::new(String::new()));
+    let reader = {
+        let said = said.clone();
+        let mut err = child.stderr.take().unwrap();
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = std::io::Read::read(&mut err, &mut buf) {
+                if n == 0 {
+                    break;
+                }
+                said.lock()
+                    .unwrap()
+                    .push_str(&String::from_utf8_lossy(&buf[..n]));
+            }
+        })
+    };
     let pid = nix::unistd::Pid::from_raw(child.id() as i32);
     nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGINT).unwrap();
-    std::thread::sleep(Duration::from_millis(50));
+    let first = Instant::now();
+    while !said.lock().unwrap().contains("interrupted:") {
+        assert!(
+            first.elapsed() < Duration::from_secs(30),
+            "nab never said it was interrupted: {}",
+            said.lock().unwrap()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
     nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGINT).unwrap();
     let waited = Instant::now();
     let status = loop {
@@ -280,8 +307,8 @@ async fn a_second_sigint_ends_nab_at_once_with_the_interrupted_code() {
         }
         std::thread::sleep(Duration::from_millis(50));
     };
-    let mut stderr = String::new();
-    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut stderr).unwrap();
+    reader.join().unwrap();
+    let stderr = said.lock().unwrap().clone();
     assert_eq!(status.code(), Some(130), "{stderr}");
     assert!(
         stderr.contains(&format!(

@@ -256,6 +256,11 @@ impl Steps<'_> {
             .await?
             .is_none()
         {
+            // The tests are copied in but not yet protected: the log says why no step ran.
+            let _ = writeln!(
+                result.log,
+                "[nab] the verifier container stopped before the hidden tests were in place\n"
+            );
             result.failure = Some(FailureReason::VerifierCrashed);
             return Ok(false);
         }
