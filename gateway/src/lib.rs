@@ -39,6 +39,7 @@ mod recorder;
 mod redact;
 mod server;
 mod spec;
+pub mod trial_cassette;
 
 pub use budget::{BudgetKind, Budgets};
 pub use canonical::{canonical_json, request_key};

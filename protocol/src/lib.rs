@@ -16,6 +16,7 @@
 //! - `mcp`: one line of `mcp_calls.jsonl`, a tool call a task's MCP server answered.
 //! - `sweep`: `sweep.json`, a sweep folder's index of its runs (written by the harness,
 //!   read by the harness and reports).
+//! - `bundle`: a results bundle's manifest and what `nab regrade` concluded about it.
 //! - `transcript`: one line of the gateway's `transcript.jsonl`.
 //! - `scripted`: the assistant turns a scripted model plays (`trajectory.yaml`).
 //! - [`Usage`]: token usage as providers report it; [`Role`]: who wrote a chat message.
@@ -27,6 +28,7 @@
 
 #![warn(missing_docs)]
 
+mod bundle;
 mod events;
 mod files;
 mod json;
@@ -43,17 +45,21 @@ mod upstream;
 mod usage;
 mod versioned;
 
+pub use bundle::{
+    BUNDLE_KIND, BUNDLE_MANIFEST_FILE, BUNDLE_VERSION, BundleManifest, BundledRun, BundledTrial,
+    FileDigest, RegradeOutcome, RegradedRun,
+};
 pub use events::{CompactionTier, Event, EventKind, ExitReason, ToolStatus};
 pub use files::{JsonlAppender, WriteError, write_atomic, write_json_atomic, write_jsonl_atomic};
 pub use mcp::{MAX_RESULT_TEXT, MCP_CALL_VERSION, McpCall};
 // The run folder: every file name, the typed run.json and pairwise verdict, the loader.
 pub use run::{
-    AGENT_LOG_FILE, BadWinner, COMPARE_FILE, DEFAULT_TASKS_DIR, DIFF_FILE, EVENTS_FILE,
+    AGENT_LOG_FILE, AgentBuild, BadWinner, COMPARE_FILE, DEFAULT_TASKS_DIR, DIFF_FILE, EVENTS_FILE,
     INSTRUCTION_FILE, JUDGE_ATTEMPTS_FILE, LayoutError, MCP_CALLS_FILE, MCP_LOG_FILE, MergedShard,
     PAIRWISE_FILE, PARQUET_FILE, PairwiseVerdict, REPORT_FILE, RESULTS_FILE, REVIEW_DIR,
-    RUN_META_FILE, RUN_META_VERSION, RunFolder, RunFolderError, RunMeta, RunPaths, SUMMARY_FILE,
-    ShardMeta, SuiteError, TEST_IDS_FILE, TRANSCRIPT_FILE, TRIALS_DIR, TreeReadError, TrialDir,
-    VERIFY_LOG_FILE, Winner, hash_entry, hash_tree, instruction_path, resolve_tasks_dir,
+    RUN_META_FILE, RUN_META_VERSION, RunFolder, RunFolderError, RunMeta, RunPaths, RunProvenance,
+    SUMMARY_FILE, ShardMeta, SuiteError, TEST_IDS_FILE, TRANSCRIPT_FILE, TRIALS_DIR, TreeReadError,
+    TrialDir, VERIFY_LOG_FILE, Winner, hash_entry, hash_tree, instruction_path, resolve_tasks_dir,
     suite_hash,
 };
 pub use scripted::{

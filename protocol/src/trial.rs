@@ -17,6 +17,17 @@ pub enum TrialStatus {
     Error,
 }
 
+impl TrialStatus {
+    /// The verdict as it is written in `results.jsonl`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TrialStatus::Passed => "passed",
+            TrialStatus::Failed => "failed",
+            TrialStatus::Error => "error",
+        }
+    }
+}
+
 /// How the agent's container ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

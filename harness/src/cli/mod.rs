@@ -1,5 +1,6 @@
 //! Subcommands, one file each. Adding one is a file plus one enum variant.
 
+mod bundle;
 mod clean;
 mod common;
 mod compare;
@@ -12,6 +13,7 @@ mod judge;
 mod leaderboard;
 mod man;
 mod merge;
+mod regrade;
 mod report;
 mod review;
 mod run;
@@ -84,6 +86,24 @@ enum Command {
     /// sweep.json lists the runs for `nab leaderboard`; every run folder works with
     /// `nab report`, `nab compare` and `nab gate`. Example: ci/sweep.example.yaml.
     Sweep(sweep::Args),
+    /// Pack a run or sweep folder into one file to publish: records, reports, logs, each
+    /// trial's recorded model answers, and a manifest of hashes and provenance.
+    ///
+    /// Secret-looking text is redacted; trials that cannot be re-graded (a command: agent,
+    /// an infrastructure error, answers not on record whole) are listed. Anyone re-grades
+    /// the file offline with `nab regrade`. Example: nab bundle runs/sweep-1 --out
+    /// sweep-1.nab.tar.zst
+    Bundle(bundle::Args),
+    /// Re-grade a bundle offline, with no model and no key: replay every trial's recorded
+    /// answers through the same agent and the local hidden tests; exit 1 on any divergence.
+    ///
+    /// Refuses a suite, test set or image that is not the one the runs used (naming what
+    /// differs) and a bundle that does not match its manifest (naming the file or trial).
+    /// Each trial's verdict, tests passed, steps and tokens are compared with its record;
+    /// regrade.md names the first differing request of a trial that diverged, and
+    /// <FILE>.regrade.json records the outcome for `nab leaderboard`. Exit status: 0 every
+    /// re-gradable trial identical, 1 a divergence or an edited bundle, 2 refused.
+    Regrade(regrade::Args),
     /// Run the built-in hostile agents against the harness; exit 1 if any attack fooled it.
     Selftest(selftest::Args),
     /// Print nab's shell completion script (bash, zsh, fish, elvish or powershell).
@@ -121,6 +141,8 @@ impl Cli {
             Command::Compare(a) => compare::run(a).await,
             Command::Gate(a) => gate::run(a),
             Command::Leaderboard(a) => leaderboard::run(a),
+            Command::Bundle(a) => bundle::run(a),
+            Command::Regrade(a) => regrade::run(a).await,
             Command::Selftest(a) => selftest::run(a).await,
             Command::Sweep(a) => sweep::run(a).await,
             Command::Completions(a) => completions::run(a),

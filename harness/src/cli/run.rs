@@ -123,25 +123,20 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         ),
     )?
     .map(Arc::new);
-    let ids: Vec<String> = tasks.iter().map(|t| t.id().to_owned()).collect();
     // The share is cut before Docker is touched: a bad --balance-from fails fast.
     let share = args.sharding.cut(&tasks, args.trials)?;
     let (connected, image) = super::prepare_engines(&args.engines, args.jobs, &mut tasks).await?;
     let engines = connected.pool();
     let run_id = args.run_id.clone().unwrap_or_else(new_run_id);
     let out = args.out.clone().unwrap_or_else(|| default_out("", &run_id));
-    let meta = nab_harness::run::meta::start(
+    let meta = start_meta(
+        &args,
         &out,
         &run_id,
-        &args.agent,
-        model.as_ref().map(|m| m.spec.as_str()),
-        nab_harness::run::meta::Suite {
-            dir: &args.tasks,
-            ids: &ids,
-        },
-        args.trials,
-        args.resume,
-        args.sharding.recorded(share.as_ref()),
+        model.as_deref(),
+        &tasks,
+        &image,
+        share.as_ref(),
     )?;
     let jobs = jobs_of(&tasks, &agent, args.trials, share.as_ref());
     let cfg = RunConfig {
@@ -169,6 +164,36 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         cost_limit.as_deref(),
         &resume,
     ))
+}
+
+/// run.json, written before the first trial: the run's specs, suite and share, and its
+/// provenance (agent build, images, test set, price).
+fn start_meta(
+    args: &Args,
+    out: &Path,
+    run_id: &str,
+    model: Option<&ModelSetup>,
+    tasks: &[Arc<Task>],
+    image: &str,
+    share: Option<&Share>,
+) -> anyhow::Result<RunMeta> {
+    let ids: Vec<String> = tasks.iter().map(|t| t.id().to_owned()).collect();
+    let mut meta = nab_harness::run::meta::start(
+        out,
+        run_id,
+        &args.agent,
+        model.map(|m| m.spec.as_str()),
+        nab_harness::run::meta::Suite {
+            dir: &args.tasks,
+            ids: &ids,
+        },
+        args.trials,
+        args.resume,
+        args.sharding.recorded(share),
+    )?;
+    let provenance = nab_harness::run::provenance::of_run(model, image, tasks, &args.tasks);
+    nab_harness::run::provenance::record(out, &mut meta, provenance)?;
+    Ok(meta)
 }
 
 /// The run's `--max-cost-usd` total, shared with the runner.

@@ -83,12 +83,17 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     let run_ids: Vec<String> = (0..plan.runs.len())
         .map(|i| format!("{sweep_id}-{:02}", i + 1))
         .collect();
-    let metas = start_runs(&args, &sweep, &plan, &tasks, &out, &run_ids, share.as_ref())?;
-    let cost_limit = args
-        .max_cost_usd
-        .map(CostLimit::new)
-        .transpose()?
-        .map(Arc::new);
+    let mut metas = start_runs(&args, &sweep, &plan, &tasks, &out, &run_ids, share.as_ref())?;
+    record_provenance(
+        &mut metas,
+        &plan,
+        &setups,
+        &image,
+        &tasks,
+        &f.tasks.dir,
+        &out,
+    )?;
+    let cost_limit = cost_limit(&args)?;
     let cancel = CancellationToken::new();
     let cfg = SweepConfig {
         plan: plan.clone(),
@@ -112,11 +117,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         // Dropping the sweep stops its trials where they are.
         () = interrupted_twice(cancel.clone()) => return Ok(exit(INTERRUPTED)),
     };
-    let resume = format!(
-        "nab sweep {} --resume --out {}",
-        args.file.display(),
-        out.display()
-    );
+    let resume = resume_command(&args, &out);
     if let Some((run, why)) = &report.provider_config {
         return Ok(super::common::provider_config_stop(
             &format!("run {run}: {why}"),
@@ -287,6 +288,42 @@ fn prepare_models(
         return None;
     }
     Some(setups)
+}
+
+/// `--max-cost-usd`, shared with the sweep's trials.
+fn cost_limit(args: &Args) -> anyhow::Result<Option<Arc<CostLimit>>> {
+    Ok(args
+        .max_cost_usd
+        .map(CostLimit::new)
+        .transpose()?
+        .map(Arc::new))
+}
+
+/// The command that continues this sweep.
+fn resume_command(args: &Args, out: &Path) -> String {
+    format!(
+        "nab sweep {} --resume --out {}",
+        args.file.display(),
+        out.display()
+    )
+}
+
+/// Each run's provenance (agent build, images, test set, price) in its run.json.
+fn record_provenance(
+    metas: &mut [RunMeta],
+    plan: &Plan,
+    setups: &[Option<Arc<ModelSetup>>],
+    image: &str,
+    tasks: &[Arc<Task>],
+    tasks_dir: &Path,
+    out: &Path,
+) -> anyhow::Result<()> {
+    for ((meta, run), setup) in metas.iter_mut().zip(&plan.runs).zip(setups) {
+        let provenance =
+            nab_harness::run::provenance::of_run(setup.as_deref(), image, tasks, tasks_dir);
+        nab_harness::run::provenance::record(&out.join(&run.dir), meta, provenance)?;
+    }
+    Ok(())
 }
 
 /// Each run's folder and run.json, in the plan's order; then what the sweep runs, on stderr.

@@ -72,6 +72,7 @@ pub fn start(
         shard: sharding.shard,
         group: sharding.group,
         merged_from: Vec::new(),
+        provenance: before.provenance,
     };
     meta.write(out)?;
     Ok(meta)

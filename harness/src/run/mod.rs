@@ -2,6 +2,7 @@
 //! executors that run trials and report over a channel. An interruption flows through
 //! the same cancellation token a deadline uses, so cleanup has one code path.
 
+pub mod bundle;
 pub mod cost_limit;
 mod engines;
 pub mod judge_model;
@@ -9,7 +10,9 @@ mod judging;
 pub mod merge;
 pub mod meta;
 pub mod progress;
+pub mod provenance;
 mod provider_guard;
+pub mod regrade;
 mod results;
 pub mod shard;
 pub mod sweep;

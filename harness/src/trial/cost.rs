@@ -172,6 +172,7 @@ mod tests {
             pace: None,
             max_retries: None,
             price: None,
+            trial_cassettes: None,
         }
     }
 

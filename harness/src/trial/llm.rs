@@ -2,7 +2,7 @@
 //! host folder the agent may write (/nab/out), and the transcript in the trial folder.
 //! The API key stays in this process: the provider adds it to upstream requests only.
 
-use crate::task::{Task, mib};
+use crate::task::mib;
 use crate::trial::model::ModelSetup;
 use nab_gateway::{Gateway, GatewayConfig, GatewayHandle, GatewayLimits, build_provider};
 use nab_protocol::EVENTS_FILE;
@@ -88,16 +88,18 @@ fn chmod(path: &Path, mode: u32) -> std::io::Result<()> {
 }
 
 impl LlmSession {
-    /// Starts the gateway for one trial; its transcript is written to `transcript`.
-    /// `out_dir` is the host folder for /nab/out (a disk quota's mount point); without
-    /// one, a temporary folder.
+    /// Starts the gateway for one trial; its transcript is written to the trial folder's
+    /// transcript.jsonl. `out_dir` is the host folder for /nab/out (a disk quota's mount
+    /// point); without one, a temporary folder.
     pub(crate) async fn start(
         setup: &ModelSetup,
-        task: &Task,
-        transcript: &Path,
+        job: &super::TrialJob,
         out_dir: Option<&Path>,
     ) -> Result<LlmSession, LlmError> {
-        let provider = build_provider(&setup.spec, &setup.provider_options(task))?;
+        let task = &job.task;
+        let transcript = &job.dir.join(nab_protocol::TRANSCRIPT_FILE);
+        let spec = setup.spec_for(task.id(), job.trial);
+        let provider = build_provider(&spec, &setup.provider_options(task))?;
         // Short paths: a Unix socket path has at most 107 bytes.
         let socket_dir = tempfile::Builder::new().prefix("nab-gw-").tempdir()?;
         crate::env::sandbox::host_perms::private_dir(socket_dir.path())?;

@@ -509,10 +509,7 @@ async fn agent_phase<'a>(
         Some(m) if job.agent.uses_model(true) => {
             out_quota = make_quota(scope.created, scope.labels("out"), disk_mb).await?;
             let out = out_quota.as_ref().map(|q| q.path());
-            Some((
-                m,
-                LlmSession::start(m, task, &dir.join(TRANSCRIPT_FILE), out.as_deref()).await?,
-            ))
+            Some((m, LlmSession::start(m, job, out.as_deref()).await?))
         }
         _ => None,
     };

@@ -30,6 +30,10 @@ pub struct ModelSetup {
     pub max_retries: Option<u32>,
     /// The rate `--prices` gives this model ([`crate::trial::cost`]); `None`: trials have no cost.
     pub price: Option<nab_gateway::ModelPrice>,
+    /// `nab regrade`: each trial replays its own cassette, `<root>/<task>/<trial>/`,
+    /// instead of `spec` (a live model's trials of one task got different answers to the
+    /// same first request, so one shared cassette cannot answer them all).
+    pub trial_cassettes: Option<PathBuf>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -120,6 +124,7 @@ impl ModelSetup {
             pace: None,
             max_retries: None,
             price: None,
+            trial_cassettes: None,
         };
         let mut errors = Vec::new();
         for t in tasks {
@@ -135,6 +140,32 @@ impl ModelSetup {
             Ok(setup)
         } else {
             Err(errors)
+        }
+    }
+
+    /// Replays every trial from its own cassette under `root` (`<root>/<task>/<trial>/`),
+    /// telling the agent `agent_model`, as the recorded run did.
+    pub fn replaying_trials(root: PathBuf, agent_model: String) -> ModelSetup {
+        ModelSetup {
+            spec: format!("replay:{}", root.display()),
+            agent_model,
+            api_key_env: None,
+            nab_agent: None,
+            pace: None,
+            max_retries: None,
+            price: None,
+            trial_cassettes: Some(root),
+        }
+    }
+
+    /// The provider spec trial `trial` of `task` plays.
+    pub fn spec_for(&self, task: &str, trial: u32) -> String {
+        match &self.trial_cassettes {
+            Some(root) => format!(
+                "replay:{}",
+                root.join(task).join(trial.to_string()).display()
+            ),
+            None => self.spec.clone(),
         }
     }
 

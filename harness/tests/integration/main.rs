@@ -19,6 +19,7 @@ mod import_harbor;
 mod model_gateway;
 mod model_time;
 mod provider_failure;
+mod regrade;
 mod report_forgery;
 mod required_compaction;
 mod runner_hygiene;

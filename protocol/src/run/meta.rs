@@ -61,6 +61,40 @@ pub struct RunMeta {
     /// Set by `nab merge`: the shards this run was joined from, in shard order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub merged_from: Vec<MergedShard>,
+    /// What the run was set up with beyond its specs: the agent's build, the images, the
+    /// test set and the price, so a bundle of it can be checked (`nab bundle`, `nab regrade`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub provenance: Option<RunProvenance>,
+}
+
+/// The set-up of a run that its specs do not name.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct RunProvenance {
+    /// The nab-agent binary mounted into the sandbox: its version and SHA-256.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent_build: Option<AgentBuild>,
+    /// The base image's tag (it names its recipe's hash).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base_image: Option<String>,
+    /// Each task that has an image of its own: its tag (which names the recipe's hash).
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub task_images: std::collections::BTreeMap<String, String>,
+    /// `sha256:<hex>` of the suite's `tests.lock` (the pinned hidden-test set), when it has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tests_lock: Option<String>,
+    /// USD per million tokens the run priced its model at (`--prices`): input, cached
+    /// input, cache write, output.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub price_per_mtok: Option<[f64; 4]>,
+}
+
+/// Which nab-agent ran.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AgentBuild {
+    /// The version it reports (`nab-agent --version`'s number).
+    pub version: String,
+    /// `sha256:<hex>` of the binary.
+    pub sha256: String,
 }
 
 /// Which share of a sharded run a run folder holds.

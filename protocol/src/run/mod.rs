@@ -31,7 +31,7 @@ pub use layout::{
     RESULTS_FILE, REVIEW_DIR, RUN_META_FILE, RunPaths, SUMMARY_FILE, TEST_IDS_FILE,
     TRANSCRIPT_FILE, TRIALS_DIR, TrialDir, VERIFY_LOG_FILE, instruction_path,
 };
-pub use meta::{MergedShard, RUN_META_VERSION, RunMeta, ShardMeta};
+pub use meta::{AgentBuild, MergedShard, RUN_META_VERSION, RunMeta, RunProvenance, ShardMeta};
 pub use pairwise::{BadWinner, PairwiseVerdict, Winner};
 pub use suite::{
     DEFAULT_TASKS_DIR, SuiteError, TreeReadError, hash_entry, hash_tree, resolve_tasks_dir,

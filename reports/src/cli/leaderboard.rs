@@ -7,8 +7,9 @@ use std::path::PathBuf;
 
 #[derive(Debug, Clone, clap::Args)]
 pub struct LeaderboardArgs {
-    /// Run folders (holding results.jsonl) and sweep folders (holding sweep.json, or run
-    /// subfolders), one row per run.
+    /// Run folders (holding results.jsonl), sweep folders (holding sweep.json, or run
+    /// subfolders) and bundles (`nab bundle` files; a row re-graded here by `nab regrade`
+    /// says so), one row per run.
     #[arg(value_name = "DIR", required = true)]
     pub dirs: Vec<PathBuf>,
     /// Where to write leaderboard.html, leaderboard.md and leaderboard.json (created if
@@ -41,6 +42,15 @@ pub struct LeaderboardRun {
 
 /// Builds the leaderboard of the DIRs and writes its pages.
 pub fn run(args: &LeaderboardArgs) -> anyhow::Result<LeaderboardRun> {
+    run_with(args, Vec::new())
+}
+
+/// [`run`], with some DIRs unpacked from bundles (`sources` says which and how they were
+/// re-graded).
+pub fn run_with(
+    args: &LeaderboardArgs,
+    sources: Vec<leaderboard::Source>,
+) -> anyhow::Result<LeaderboardRun> {
     let out = match (&args.out, args.dirs.as_slice()) {
         (Some(o), _) => o.clone(),
         (None, [one]) => one.clone(),
@@ -55,6 +65,7 @@ pub fn run(args: &LeaderboardArgs) -> anyhow::Result<LeaderboardRun> {
             allow_mixed: args.allow_mixed,
             seed: args.seed,
             draws: args.draws as usize,
+            sources,
         },
     )?;
     let written = leaderboard::write_leaderboard(&board, &out)?;

@@ -51,6 +51,20 @@ pub struct Options {
     /// Draws of that fallback (used only when a test's exact distribution is too large),
     /// and resamples of the cost-per-solved-task bootstrap.
     pub draws: usize,
+    /// Runs read out of a bundle: what to call their folder, and what re-grading the
+    /// bundle here found.
+    pub sources: Vec<Source>,
+}
+
+/// A run folder unpacked from a bundle (`nab leaderboard FILE`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Source {
+    /// Where it was unpacked.
+    pub dir: PathBuf,
+    /// How the page names it: the bundle and the run's folder in it.
+    pub shown_as: String,
+    /// `re-graded here on <date>: …`, when `nab regrade` left an outcome for this bundle.
+    pub regraded: Option<String>,
 }
 
 impl Default for Options {
@@ -59,6 +73,7 @@ impl Default for Options {
             allow_mixed: false,
             seed: stats::bootstrap::DEFAULT_SEED,
             draws: stats::signflip::DRAWS,
+            sources: Vec::new(),
         }
     }
 }
@@ -114,7 +129,27 @@ pub fn build(dirs: &[PathBuf], options: &Options) -> Result<Leaderboard> {
         .collect::<Result<Vec<_>>>()?;
     let mut board = rank(runs, options)?;
     board.notes.splice(0..0, inputs.notes);
+    apply_sources(&mut board, &options.sources);
     Ok(board)
+}
+
+/// Rows read from a bundle name the bundle, and those re-graded here say so in their label
+/// (on every page) and in a note.
+fn apply_sources(board: &mut Leaderboard, sources: &[Source]) {
+    for row in &mut board.rows {
+        let Some(s) = sources
+            .iter()
+            .find(|s| s.dir.display().to_string() == row.run_dir)
+        else {
+            continue;
+        };
+        row.run_dir = s.shown_as.clone();
+        if let Some(text) = &s.regraded {
+            row.label = format!("{} (re-graded)", row.label);
+            row.regraded = Some(text.clone());
+            board.notes.push(format!("{}: {text}", row.label));
+        }
+    }
 }
 
 /// Unique labels: a second run of the same pair gets its run id (or folder) appended, and

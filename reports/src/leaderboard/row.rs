@@ -15,6 +15,9 @@ pub struct Row {
     pub model: Option<String>,
     pub run_id: Option<String>,
     pub run_dir: String,
+    /// What `nab regrade` found here for the bundle this run came from, if it was re-graded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub regraded: Option<String>,
     /// The suite hash run.json records.
     pub suite_hash: Option<String>,
     /// The observed rank (1 = best; tied rows share the better rank) and its simultaneous
@@ -153,6 +156,7 @@ impl Row {
             model: run.model(),
             run_id: run.run_id(),
             run_dir: run.dir.display().to_string(),
+            regraded: None,
             suite_hash: run.meta.tasks_hash.clone(),
             rank: RankInterval {
                 rank: 0,

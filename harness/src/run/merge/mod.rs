@@ -348,6 +348,7 @@ fn merged_meta(shards: &[ShardRun], run_id: String, task_ids: Vec<String>) -> Ru
         command: None,
         shard: None,
         group: first.meta.group.clone(),
+        provenance: first.meta.provenance.clone(),
         merged_from: ordered
             .iter()
             .map(|s| MergedShard {
