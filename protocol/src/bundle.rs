@@ -128,6 +128,10 @@ pub struct RegradedRun {
     pub diverged: Vec<String>,
     /// Trials that could not be re-graded, each with the reason.
     pub not_regradable: Vec<String>,
+    /// Of those, the ones recorded as passed: passes nobody could check, so the regrade
+    /// does not confirm the run.
+    #[serde(default)]
+    pub unverified_passes: Vec<String>,
 }
 
 impl RegradeOutcome {
@@ -138,12 +142,16 @@ impl RegradeOutcome {
         PathBuf::from(name)
     }
 
-    /// Whether every trial was re-graded, and identically.
-    pub fn all_identical(&self) -> bool {
-        self.shard.is_none()
-            && self
-                .runs
-                .iter()
-                .all(|r| r.diverged.is_empty() && r.not_regradable.is_empty())
+    /// Whether the regrade confirms the bundle: every trial was played (no shard), none
+    /// diverged, and every recorded pass was re-graded.
+    pub fn confirms(&self) -> bool {
+        self.shard.is_none() && self.runs.iter().all(RegradedRun::confirms)
+    }
+}
+
+impl RegradedRun {
+    /// No trial diverged and every recorded pass was re-graded.
+    pub fn confirms(&self) -> bool {
+        self.diverged.is_empty() && self.unverified_passes.is_empty()
     }
 }

@@ -4,7 +4,7 @@
 //! rows say whether `nab regrade` re-graded it here.
 
 use nab_harness::run::bundle::open::{Limits, unpack};
-use nab_protocol::{BundleManifest, RegradeOutcome};
+use nab_protocol::{BundleManifest, RegradeOutcome, RegradedRun};
 use nab_reports::leaderboard::Source;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -63,25 +63,11 @@ fn sources_of(file: &Path, root: &Path, manifest: &BundleManifest) -> Vec<Source
         .runs
         .iter()
         .map(|run| {
-            let regraded = outcome.as_ref().and_then(|o| {
-                let r = o.runs.iter().find(|r| r.dir == run.dir)?;
-                Some(format!(
-                    "re-graded here on {}: {} trial(s) identical, {} diverged{}, {} not re-gradable{}",
-                    o.regraded_at.get(..10).unwrap_or(&o.regraded_at),
-                    r.identical,
-                    r.diverged.len(),
-                    if r.diverged.is_empty() {
-                        String::new()
-                    } else {
-                        format!(" ({})", r.diverged.join(", "))
-                    },
-                    r.not_regradable.len(),
-                    o.shard
-                        .as_deref()
-                        .map(|s| format!(", shard {s} only"))
-                        .unwrap_or_default()
-                ))
-            });
+            let regraded = outcome
+                .as_ref()
+                .and_then(|o| Some((o, o.runs.iter().find(|r| r.dir == run.dir)?)));
+            let confirmed = regraded.is_some_and(|(o, r)| o.shard.is_none() && r.confirms());
+            let regraded = regraded.map(|(o, r)| describe(o, r));
             Source {
                 dir: if run.dir.is_empty() {
                     root.to_owned()
@@ -94,7 +80,39 @@ fn sources_of(file: &Path, root: &Path, manifest: &BundleManifest) -> Vec<Source
                     format!("{}#{}", file.display(), run.dir)
                 },
                 regraded,
+                confirmed,
             }
         })
         .collect()
+}
+
+/// `re-graded here on <date>: 40 trial(s) identical, 0 diverged, 1 not re-gradable …`.
+fn describe(o: &RegradeOutcome, r: &RegradedRun) -> String {
+    let list = |v: &[String]| {
+        if v.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", v.join(", "))
+        }
+    };
+    format!(
+        "re-graded here on {}: {} trial(s) identical, {} diverged{}, {} not re-gradable{}{}",
+        o.regraded_at.get(..10).unwrap_or(&o.regraded_at),
+        r.identical,
+        r.diverged.len(),
+        list(&r.diverged),
+        r.not_regradable.len(),
+        if r.unverified_passes.is_empty() {
+            String::new()
+        } else {
+            format!(
+                ", of them passes nobody can check{}",
+                list(&r.unverified_passes)
+            )
+        },
+        o.shard
+            .as_deref()
+            .map(|s| format!(", shard {s} only"))
+            .unwrap_or_default()
+    )
 }

@@ -101,8 +101,11 @@ enum Command {
     /// differs) and a bundle that does not match its manifest (naming the file or trial).
     /// Each trial's verdict, tests passed, steps and tokens are compared with its record;
     /// regrade.md names the first differing request of a trial that diverged, and
-    /// <FILE>.regrade.json records the outcome for `nab leaderboard`. Exit status: 0 every
-    /// re-gradable trial identical, 1 a divergence or an edited bundle, 2 refused.
+    /// <FILE>.regrade.json records the outcome for `nab leaderboard`. Which trials can be
+    /// replayed is decided from the bundle's files, not its manifest, and a recorded pass that
+    /// cannot be replayed fails the regrade. Exit status: 0 every re-gradable trial identical
+    /// and every pass re-graded, 1 a divergence, an unverifiable pass or an edited bundle, 2
+    /// refused.
     Regrade(regrade::Args),
     /// Run the built-in hostile agents against the harness; exit 1 if any attack fooled it.
     Selftest(selftest::Args),

@@ -177,10 +177,12 @@ fn finish(
     print!("{}", table(results));
     println!("{}", headline(&o));
     println!("details → {}", ws.root.join("regrade.md").display());
-    let diverged = o.runs.iter().any(|r| !r.diverged.is_empty());
-    Ok(if diverged {
-        exit(FAILED)
-    } else {
+    // A pass that could not be played again is not confirmed: the regrade fails, as it
+    // does for a divergence (a forger's cheapest move is to make a forged pass unreplayable).
+    let confirmed = o.runs.iter().all(|r| r.confirms());
+    Ok(if confirmed {
         ExitCode::SUCCESS
+    } else {
+        exit(FAILED)
     })
 }

@@ -67,6 +67,16 @@ fn unpack(bundle: &Path, into: &Path) {
 /// A copy of `bundle` at `out` with `edit` applied to its files, and a manifest rewritten
 /// to agree: every hash recomputed, the trials listed as the records say.
 fn forge(bundle: &Path, out: &Path, edit: impl FnOnce(&Path)) {
+    forge_then(bundle, out, edit, |_| {});
+}
+
+/// [`forge`], and then `lie` about the manifest.
+fn forge_then(
+    bundle: &Path,
+    out: &Path,
+    edit: impl FnOnce(&Path),
+    lie: impl FnOnce(&mut BundleManifest),
+) {
     let dir = tempfile::tempdir().unwrap();
     unpack(bundle, dir.path());
     edit(dir.path());
@@ -93,6 +103,7 @@ fn forge(bundle: &Path, out: &Path, edit: impl FnOnce(&Path)) {
             .unwrap();
         t.status = r.outcome.status;
     }
+    lie(&mut m);
     std::fs::write(&manifest_path, serde_json::to_vec_pretty(&m).unwrap()).unwrap();
     let file = std::fs::File::create(out).unwrap();
     let mut tar = tar::Builder::new(zstd::stream::Encoder::new(file, 3).unwrap().auto_finish());
@@ -140,12 +151,21 @@ async fn a_bundle_regrades_identically_and_each_forgery_is_caught_with_its_trial
         &std::fs::read_to_string(nab_protocol::RegradeOutcome::path_for(&bundle)).unwrap(),
     )
     .unwrap();
-    assert!(outcome.all_identical(), "{outcome:?}");
+    assert!(outcome.confirms(), "{outcome:?}");
     assert_eq!(
         regraded_row(&bundle)
             .as_deref()
             .map(|r| r.contains("2 trial(s) identical, 0 diverged")),
         Some(true)
+    );
+
+    // Again into the same folder: the trials already played are kept, none is played again.
+    let (code, said) = regrade(&bundle);
+    assert_eq!(code, Some(0), "{said}");
+    assert!(said.contains("2 trial(s) identical"), "{said}");
+    assert!(
+        !said.contains("[1/"),
+        "a resumed regrade played a trial again: {said}"
     );
 
     // A failed trial would read as passed: here a pass is flipped to a failure with its
@@ -208,6 +228,41 @@ async fn a_bundle_regrades_identically_and_each_forgery_is_caught_with_its_trial
         said.contains(&format!("trial {TASK}/0 is in the run's plan")),
         "{said}"
     );
+
+    // The cheapest way past a replay: make a pass impossible to replay (a transcript line
+    // marked as cut by the cap), and call an honest trial "not re-gradable" in the
+    // manifest. The regrade decides re-gradability itself and fails on a pass it cannot play.
+    let unplayable = root.path().join("unplayable.nab.tar.zst");
+    forge_then(
+        &bundle,
+        &unplayable,
+        |dir| {
+            let path = dir.join(format!("trials/{TASK}/0/transcript.jsonl"));
+            let text = std::fs::read_to_string(&path).unwrap();
+            let mut lines: Vec<serde_json::Value> = text
+                .lines()
+                .map(|l| serde_json::from_str(l).unwrap())
+                .collect();
+            lines[2]["response"] =
+                serde_json::json!({"nab_omitted": {"reason": "line_cap", "bytes": 9}});
+            let text: String = lines.iter().map(|l| l.to_string() + "\n").collect();
+            std::fs::write(&path, text).unwrap();
+        },
+        |m| {
+            for t in m.runs[0].trials.iter_mut() {
+                t.not_regradable = Some("trust me".into());
+            }
+        },
+    );
+    let (code, said) = regrade(&unplayable);
+    assert_eq!(code, Some(1), "{said}");
+    assert!(
+        said.contains(&format!("1 recorded pass(es) nobody can check: {TASK}/0")),
+        "{said}"
+    );
+    assert!(said.contains("1 trial(s) identical"), "{said}");
+    let row = regraded_row(&unplayable).unwrap();
+    assert!(row.contains("passes nobody can check"), "{row}");
 
     // An unforged file edit, without rewriting the manifest, is caught by its hash.
     let edited = root.path().join("edited.nab.tar.zst");

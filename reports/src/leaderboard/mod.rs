@@ -65,6 +65,8 @@ pub struct Source {
     pub shown_as: String,
     /// `re-graded here on <date>: …`, when `nab regrade` left an outcome for this bundle.
     pub regraded: Option<String>,
+    /// Whether that regrade confirmed the run (nothing diverged, every pass was played).
+    pub confirmed: bool,
 }
 
 impl Default for Options {
@@ -145,7 +147,12 @@ fn apply_sources(board: &mut Leaderboard, sources: &[Source]) {
         };
         row.run_dir = s.shown_as.clone();
         if let Some(text) = &s.regraded {
-            row.label = format!("{} (re-graded)", row.label);
+            let mark = if s.confirmed {
+                "re-graded"
+            } else {
+                "re-grade did not confirm it"
+            };
+            row.label = format!("{} ({mark})", row.label);
             row.regraded = Some(text.clone());
             board.notes.push(format!("{}: {text}", row.label));
         }

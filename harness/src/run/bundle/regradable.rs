@@ -55,3 +55,44 @@ pub fn read_transcript(path: &Path) -> Result<Vec<TranscriptLine>, String> {
         .map(|r| r.records)
         .map_err(|e| format!("its transcript cannot be read: {e}"))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(agent: &str, status: TrialStatus) -> TrialRecord {
+        let mut r = TrialRecord::new("r", "t", "bug-fix", 0, agent);
+        r.outcome.status = status;
+        r
+    }
+
+    #[test]
+    fn what_cannot_be_regraded_says_why() {
+        let dir = tempfile::tempdir().unwrap();
+        let why = |agent, status, redacted| why_not(&record(agent, status), dir.path(), redacted);
+        assert_eq!(why("oracle", TrialStatus::Passed, false), None);
+        assert_eq!(why("wrong:off-by-one", TrialStatus::Failed, false), None);
+        assert!(
+            why("command:/bin/agent", TrialStatus::Passed, false)
+                .unwrap()
+                .contains("command:")
+        );
+        assert!(
+            why("nab-agent", TrialStatus::Error, false)
+                .unwrap()
+                .contains("infrastructure")
+        );
+        assert!(
+            why("nab-agent", TrialStatus::Passed, false)
+                .unwrap()
+                .contains("no recorded model answers")
+        );
+        std::fs::write(dir.path().join(nab_protocol::TRANSCRIPT_FILE), "").unwrap();
+        assert_eq!(why("nab-agent", TrialStatus::Passed, false), None);
+        assert!(
+            why("nab-agent", TrialStatus::Passed, true)
+                .unwrap()
+                .contains("redacted")
+        );
+    }
+}

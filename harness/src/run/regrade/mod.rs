@@ -14,9 +14,10 @@ pub mod outcome;
 pub mod replay;
 
 use crate::run::bundle::open::{Limits, unpack};
+use crate::run::bundle::regradable::why_not;
 use crate::task::Task;
 use crate::task::pinned::LOCK_FILE;
-use nab_protocol::{BundleManifest, BundledRun};
+use nab_protocol::{BundleManifest, BundledRun, RunFolder};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -61,11 +62,56 @@ impl Workspace {
         }
         let manifest = unpack(bundle, &unpacked, Limits::default())?;
         std::fs::write(&stamp, format!("{bundle_sha256}\n"))?;
-        Ok(Workspace {
+        let mut ws = Workspace {
             root: root.to_owned(),
             manifest,
             bundle_sha256,
-        })
+        };
+        ws.judge_regradable()?;
+        Ok(ws)
+    }
+
+    /// Which trials can be played again is decided here, from the bundle's files, never
+    /// taken from the manifest: its author could mark a forged pass "not re-gradable" to
+    /// keep it from being checked. (A pass that cannot be played again fails the regrade.)
+    fn judge_regradable(&mut self) -> anyhow::Result<()> {
+        let root = self.root.join("bundle");
+        for run in &mut self.manifest.runs {
+            let folder = RunFolder::open(&root.join(&run.dir))?;
+            let prefix = if run.dir.is_empty() {
+                String::new()
+            } else {
+                format!("{}/", run.dir)
+            };
+            for t in &mut run.trials {
+                let Some(record) = folder
+                    .records
+                    .iter()
+                    .find(|r| r.task_id == t.task && r.trial == t.trial)
+                else {
+                    continue;
+                };
+                let dir = folder.trial_dir(record)?;
+                let transcript = format!(
+                    "{prefix}{}/{}/{}/{}",
+                    nab_protocol::TRIALS_DIR,
+                    t.task,
+                    t.trial,
+                    nab_protocol::TRANSCRIPT_FILE
+                );
+                let redacted = self.manifest.redactions.contains_key(&transcript);
+                t.not_regradable = why_not(record, dir.path(), redacted);
+                // A trial of an agent other than the run's is not this run's trial.
+                if run.agent.as_deref() != Some(record.agent.as_str()) {
+                    t.not_regradable = Some(format!(
+                        "its record names agent `{}`, the run `{}`",
+                        record.agent,
+                        run.agent.as_deref().unwrap_or("")
+                    ));
+                }
+            }
+        }
+        Ok(())
     }
 
     /// A run's folder as the bundle holds it.

@@ -3,7 +3,7 @@
 
 use super::compare::Compared;
 use super::{Workspace, run_name};
-use nab_protocol::{BUNDLE_VERSION, BundledRun, RegradeOutcome, RegradedRun};
+use nab_protocol::{BUNDLE_VERSION, BundledRun, RegradeOutcome, RegradedRun, TrialStatus};
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -35,25 +35,32 @@ pub fn outcome(ws: &Workspace, results: &[RunResult<'_>], shard: Option<String>)
                     .map(|c| format!("{}/{}", c.task, c.trial))
                     .collect(),
                 not_regradable: r.skipped.clone(),
+                unverified_passes: r
+                    .run
+                    .trials
+                    .iter()
+                    .filter(|t| t.not_regradable.is_some() && t.status == TrialStatus::Passed)
+                    .map(|t| format!("{}/{}", t.task, t.trial))
+                    .collect(),
             })
             .collect(),
     }
 }
 
-/// The table: one line per trial played again, then the trials that were not.
+/// The table: per run, one line per trial played again, then the trials that were not.
 pub fn table(results: &[RunResult<'_>]) -> String {
     let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "{:<14} {:<36} {:<34} {:<34} result",
-        "run", "trial", "recorded", "played again"
-    );
     for r in results {
+        let _ = writeln!(out, "{}", run_name(r.run));
+        let _ = writeln!(
+            out,
+            "  {:<34} {:<36} {:<36} result",
+            "trial", "recorded", "played again"
+        );
         for c in &r.compared {
             let _ = writeln!(
                 out,
-                "{:<14} {:<36} {:<34} {:<34} {}",
-                run_name(r.run),
+                "  {:<34} {:<36} {:<36} {}",
                 format!("{}/{}", c.task, c.trial),
                 c.recorded.describe(),
                 c.replayed.as_ref().map_or("-".into(), |v| v.describe()),
@@ -65,7 +72,7 @@ pub fn table(results: &[RunResult<'_>]) -> String {
             );
         }
         for s in &r.skipped {
-            let _ = writeln!(out, "not re-gradable: {s}");
+            let _ = writeln!(out, "  not re-gradable: {s}");
         }
     }
     out
@@ -107,9 +114,23 @@ pub fn headline(o: &RegradeOutcome) -> String {
     let identical: usize = o.runs.iter().map(|r| r.identical).sum();
     let diverged: usize = o.runs.iter().map(|r| r.diverged.len()).sum();
     let skipped: usize = o.runs.iter().map(|r| r.not_regradable.len()).sum();
+    let unverified: Vec<&String> = o.runs.iter().flat_map(|r| &r.unverified_passes).collect();
     format!(
-        "{} run(s): {identical} trial(s) identical, {diverged} diverged, {skipped} not re-gradable{}",
+        "{} run(s): {identical} trial(s) identical, {diverged} diverged, {skipped} not re-gradable{}{}",
         o.runs.len(),
+        if unverified.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " (among them {} recorded pass(es) nobody can check: {})",
+                unverified.len(),
+                unverified
+                    .iter()
+                    .map(|s| s.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        },
         o.shard
             .as_deref()
             .map(|s| format!(" (shard {s} only)"))
