@@ -5,7 +5,8 @@
 //! run.json must agree, so a trial edited, added or taken out is named.
 
 use nab_protocol::{
-    BUNDLE_KIND, BUNDLE_MANIFEST_FILE, BUNDLE_VERSION, BundleManifest, RunFolder, TrialStatus,
+    BUNDLE_KIND, BUNDLE_MANIFEST_FILE, BUNDLE_VERSION, BundleManifest, FileDigest, RunFolder,
+    TrialStatus,
 };
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Read;
@@ -15,7 +16,10 @@ use std::path::{Component, Path, PathBuf};
 #[derive(Debug, Clone, Copy)]
 pub struct Limits {
     pub entries: usize,
+    /// All files together, unpacked.
     pub bytes: u64,
+    /// One file (a transcript is capped at 64 MiB by the gateway that writes it).
+    pub file_bytes: u64,
 }
 
 impl Default for Limits {
@@ -23,6 +27,7 @@ impl Default for Limits {
         Limits {
             entries: 500_000,
             bytes: 32 << 30,
+            file_bytes: 1 << 30,
         }
     }
 }
@@ -95,6 +100,10 @@ pub fn unpack(bundle: &Path, into: &Path, limits: Limits) -> Result<BundleManife
             return Err(bad("appears twice"));
         }
         let size = entry.header().size().map_err(|e| not_a_bundle(bundle, e))?;
+        if size > limits.file_bytes {
+            let what = format!("{} bytes in one file ({name})", limits.file_bytes);
+            return Err(too_large(bundle, what));
+        }
         total += size;
         if total > limits.bytes {
             return Err(too_large(
@@ -181,15 +190,20 @@ fn verify(
             problems.push(format!("{rel}: a path outside the bundle"));
             continue;
         };
-        match std::fs::read(dir.join(&path)) {
+        // Hashed as a stream: a file may be up to `Limits::file_bytes`.
+        let file = dir.join(&path);
+        let found = std::fs::metadata(&file).map(|m| m.len()).and_then(|bytes| {
+            Ok(FileDigest {
+                bytes,
+                sha256: crate::run::provenance::file_sha256(&file)?,
+            })
+        });
+        match found {
             Err(_) => problems.push(format!("{rel}: listed in the manifest but absent")),
-            Ok(bytes) => {
-                if super::digest(&bytes) != *want {
-                    problems.push(format!(
-                        "{rel}: its content differs from the manifest's hash"
-                    ));
-                }
-            }
+            Ok(d) if d != *want => problems.push(format!(
+                "{rel}: its content differs from the manifest's hash"
+            )),
+            Ok(_) => {}
         }
     }
     let listed: BTreeSet<PathBuf> = manifest
@@ -287,6 +301,37 @@ fn run_problems(dir: &Path, run: &nab_protocol::BundledRun) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn bundle_of(files: &[(&str, usize)]) -> tempfile::NamedTempFile {
+        let file = tempfile::NamedTempFile::new().unwrap();
+        let enc = zstd::stream::Encoder::new(file.reopen().unwrap(), 1).unwrap();
+        let mut tar = tar::Builder::new(enc.auto_finish());
+        for (name, size) in files {
+            super::super::append(&mut tar, name, &vec![b'x'; *size]).unwrap();
+        }
+        drop(tar.into_inner().unwrap());
+        file
+    }
+
+    #[test]
+    fn a_bundle_over_its_limits_is_refused_before_it_is_written_out() {
+        let limits = Limits {
+            entries: 3,
+            bytes: 10_000,
+            file_bytes: 4_000,
+        };
+        let out = tempfile::tempdir().unwrap();
+        let big = bundle_of(&[("a", 5_000)]);
+        let e = unpack(big.path(), &out.path().join("1"), limits).unwrap_err();
+        assert!(e.to_string().contains("bytes in one file (a)"), "{e}");
+        assert!(!out.path().join("1/a").exists());
+        let many = bundle_of(&[("a", 1), ("b", 1), ("c", 1), ("d", 1)]);
+        let e = unpack(many.path(), &out.path().join("2"), limits).unwrap_err();
+        assert!(e.to_string().contains("3 entries"), "{e}");
+        let total = bundle_of(&[("a", 3_500), ("b", 3_500), ("c", 3_500)]);
+        let e = unpack(total.path(), &out.path().join("3"), limits).unwrap_err();
+        assert!(e.to_string().contains("10000 bytes unpacked"), "{e}");
+    }
 
     #[test]
     fn only_plain_relative_paths_are_taken() {
