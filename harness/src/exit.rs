@@ -26,7 +26,7 @@ Exit codes:
   0    success: everything checked passed
   1    a failure was found: a trial error or every engine lost (run), an invalid task (validate), a failed rule
        (gate), an attack that fooled the harness (selftest), a trial that re-graded differently or an
-       edited bundle (regrade)
+       edited bundle (regrade), every verdict asked for failed (judge)
   2    bad input: arguments, tasks or run folders that do not read, or a provider that refused the
        run's key or model (run, sweep: stopped, no trial scored); nothing was judged
   3    the cost limit (--max-cost-usd) was reached: trials not yet started were skipped

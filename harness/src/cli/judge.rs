@@ -41,5 +41,14 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         Ok(o) => println!("wrote {}", o.report_html.display()),
         Err(e) => eprintln!("warning: the report was not rewritten: {e}"),
     }
+    // Nothing graded at all is not a success: every verdict asked for came back an error.
+    if summary.graded > 0 && summary.judge_errors == summary.graded {
+        eprintln!(
+            "every one of the {} verdict(s) failed: the judges' answers and errors are in each trial's {}",
+            summary.graded,
+            nab_protocol::JUDGE_ATTEMPTS_FILE
+        );
+        return Ok(nab_harness::exit::exit(nab_harness::exit::FAILED));
+    }
     Ok(ExitCode::SUCCESS)
 }

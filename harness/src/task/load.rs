@@ -9,6 +9,47 @@ use super::schema::{
 use super::{EXPECTED_CAP, EXPECTED_DIR};
 use std::path::{Path, PathBuf};
 
+/// The sub-folders of `dir` (the suite's task ids), sorted.
+fn task_names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .map(|rd| {
+            rd.flatten()
+                .filter(|e| e.path().is_dir())
+                .filter_map(|e| e.file_name().to_str().map(str::to_owned))
+                .filter(|n| !n.starts_with('.'))
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    names
+}
+
+/// `; did you mean …?` naming the tasks of `dir` nearest to `id`; empty when none is near.
+pub fn suggest(dir: &Path, id: &str) -> String {
+    did_you_mean(id, &task_names(dir))
+}
+
+/// `; did you mean `py-pagination-offbyone`?` for a mistyped id: the nearest names by edit
+/// distance (within a third of the id's length), or those that contain it; empty when none is
+/// close.
+pub(crate) fn did_you_mean(id: &str, names: &[String]) -> String {
+    let near = |n: &String| {
+        strsim::levenshtein(id, n) <= (id.chars().count() / 3).max(2)
+            || (id.len() >= 3 && n.contains(id))
+    };
+    let found: Vec<String> = names
+        .iter()
+        .filter(|n| near(n))
+        .take(3)
+        .map(|n| format!("`{n}`"))
+        .collect();
+    if found.is_empty() {
+        String::new()
+    } else {
+        format!("; did you mean {}?", found.join(" or "))
+    }
+}
+
 /// Loads `ids` from `tasks_dir` (every sub-folder when `ids` is empty) and checks them all.
 /// Returns every problem found across the suite, not just the first.
 pub fn load_suite(tasks_dir: &Path, ids: &[String]) -> Result<Vec<Task>, SuiteError> {
@@ -57,7 +98,7 @@ pub fn load_suite(tasks_dir: &Path, ids: &[String]) -> Result<Vec<Task>, SuiteEr
                 issues.push(TaskIssue::new(
                     &p,
                     None,
-                    format!("no task `{id}` in {}", dir.display()),
+                    format!("no task `{id}` in {}{}", dir.display(), suggest(&dir, id)),
                 ));
             }
         }
@@ -724,5 +765,30 @@ fn check_mcp_servers(spec: &TaskSpec, folder: &Path, bad: &mut impl FnMut(&str, 
                 );
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::did_you_mean;
+
+    #[test]
+    fn a_mistyped_id_gets_the_nearest_names_and_a_far_one_gets_none() {
+        let names: Vec<String> = [
+            "py-pagination-offbyone",
+            "loc-py-cache-key",
+            "term-log-report",
+        ]
+        .map(str::to_owned)
+        .to_vec();
+        assert_eq!(
+            did_you_mean("py-pagination-offbyon", &names),
+            "; did you mean `py-pagination-offbyone`?"
+        );
+        assert_eq!(
+            did_you_mean("log-report", &names),
+            "; did you mean `term-log-report`?"
+        );
+        assert_eq!(did_you_mean("rs-kvstore-ttl", &names), "");
     }
 }

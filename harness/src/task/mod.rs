@@ -14,7 +14,7 @@ mod schema;
 
 pub use environment::{debian_name, pinned_requirement};
 pub use issue::{SuiteError, TaskIssue};
-pub use load::{load_suite, load_task};
+pub use load::{load_suite, load_task, suggest};
 pub use protected::Protected;
 pub use required_call::{MadeCall, RequiredCall};
 pub use schema::{

@@ -219,6 +219,19 @@ fn judge_grades_a_run_through_the_gateway_provider() {
         "{out}"
     );
     assert_eq!(read_records(&run)[0].judges, recs[0].judges);
+
+    // Forced again with a judge that never answers with a verdict (one answer that is not
+    // JSON, then nothing): every verdict is an error, and the command fails.
+    let broken = tmp.path().join("broken_judge.yaml");
+    std::fs::write(&broken, "turns:\n  - content: \"not a verdict\"\n").unwrap();
+    let broken = format!("scripted:{}", broken.display());
+    let spent = nab(&["judge", "--run", s(&run), "--judge", &broken, "--force"]);
+    let (out, err) = text(&spent);
+    assert_eq!(spent.status.code(), Some(1), "{out}{err}");
+    assert!(
+        err.contains("every one of the 2 verdict(s) failed"),
+        "{err}"
+    );
 }
 
 #[test]

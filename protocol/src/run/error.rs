@@ -18,6 +18,14 @@ pub enum RunFolderError {
         /// The folder given.
         path: PathBuf,
     },
+    /// The folder is a sweep's (it holds `sweep.json`), not a run's.
+    #[error(
+        "{path} is a sweep folder, not a run: rank its runs with `nab leaderboard {path}`, or pass one of the run folders it lists in sweep.json"
+    )]
+    ASweep {
+        /// The folder given.
+        path: PathBuf,
+    },
     /// `results.jsonl` could not be read.
     #[error("cannot read the results of {path}: {source}")]
     Results {

@@ -27,6 +27,11 @@ impl RunFolder {
     pub fn open(dir: &Path) -> Result<RunFolder, RunFolderError> {
         let paths = RunPaths::new(dir);
         let results = paths.results();
+        if !results.is_file() && dir.join(crate::sweep::SWEEP_INDEX_FILE).is_file() {
+            return Err(RunFolderError::ASweep {
+                path: dir.to_owned(),
+            });
+        }
         if !results.is_file() {
             return Err(RunFolderError::NotARun {
                 path: dir.to_owned(),
@@ -76,6 +81,12 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let e = RunFolder::open(dir.path()).unwrap_err().to_string();
         assert!(e.contains("no results.jsonl"), "{e}");
+        std::fs::write(dir.path().join(crate::sweep::SWEEP_INDEX_FILE), "{}").unwrap();
+        let e = RunFolder::open(dir.path()).unwrap_err().to_string();
+        assert!(
+            e.contains("is a sweep folder") && e.contains("nab leaderboard"),
+            "{e}"
+        );
         let rec = TrialRecord::new("r", "t", "c", 0, "oracle");
         let line = serde_json::to_string(&rec).unwrap();
         std::fs::write(

@@ -290,7 +290,11 @@ fn check_tasks(f: &SweepFile, push: &mut impl FnMut(String, String)) {
         if !plain || !dir.join(id).is_dir() {
             push(
                 format!("tasks.ids[{i}]"),
-                format!("no task `{id}` in {}", dir.display()),
+                format!(
+                    "no task `{id}` in {}{}",
+                    dir.display(),
+                    crate::task::suggest(dir, id)
+                ),
             );
         } else if let Some(j) = f.tasks.ids[..i].iter().position(|o| o == id) {
             push(
