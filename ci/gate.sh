@@ -8,7 +8,8 @@
 # existing build (its nab-agent must sit beside it) instead of building.
 # Outputs (kept as CI artifacts): target/nab-ci/run/ (results.jsonl, results.parquet,
 # summary.json, report.html), compare.html, gate-junit.xml, gate-summary.md.
-# Exit status: 0 gate passed, 1 gate failed, 2 the gate could not run (bad input).
+# Exit status: 0 gate passed, 1 gate failed, 2 the gate could not run (bad input), 4 the gate
+# was inconclusive (no pass-rate rule had enough tasks or trials to run).
 # When the agent's requests changed (a new prompt, a new tool), the gate fails with its
 # `replay_miss` rule: run ci/rerecord.sh and commit ci/cassette and ci/baseline with the change.
 set -euo pipefail

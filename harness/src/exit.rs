@@ -17,6 +17,9 @@ pub const BAD_INPUT: u8 = 2;
 /// and not recorded; `--resume` runs them. A run that also had a trial error exits
 /// [`FAILED`] instead.
 pub const COST_LIMIT: u8 = 3;
+/// `gate`: no rule failed, but no rule that compares pass rates could run (too few tasks or
+/// trials): neither a pass nor a failure.
+pub const INCONCLUSIVE: u8 = 4;
 /// Interrupted by Ctrl-C (128 + SIGINT); what finished is kept.
 pub const INTERRUPTED: u8 = 130;
 
@@ -31,6 +34,8 @@ Exit codes:
        run's key or model (run, sweep: stopped, no trial scored); nothing was judged
   3    the cost limit (--max-cost-usd) was reached: trials not yet started were skipped
        and not recorded (--resume runs them); 1 takes precedence when a trial errored
+  4    inconclusive (gate): no rule failed, but no rule comparing pass rates could run (too few
+       tasks or trials)
   130  interrupted (Ctrl-C); finished trials are kept";
 
 /// `code` as the process's exit status.

@@ -283,10 +283,15 @@ fn report_writes_the_html_summary_and_parquet() {
 /// A baseline and a candidate from the same synthetic records; `lose` lists task indexes
 /// whose every candidate trial fails.
 fn two_runs(tmp: &Path, lose: &[usize]) -> (PathBuf, PathBuf) {
+    // 5 trials: enough for the gate's per-task exact test (5/5 → 0/5 is p = 1/252).
+    two_runs_of(tmp, 12, 5, lose)
+}
+
+/// [`two_runs`] with `tasks` tasks of `trials` trials.
+fn two_runs_of(tmp: &Path, tasks: usize, trials: u32, lose: &[usize]) -> (PathBuf, PathBuf) {
     let base_spec = SynthSpec {
         artifacts: false,
-        // 5 trials: enough for the gate's per-task exact test (5/5 → 0/5 is p = 1/252).
-        ..SynthSpec::new("base", 12, 5)
+        ..SynthSpec::new("base", tasks, trials)
     };
     let base = tmp.join("base");
     let recs = synth_records(&base_spec);
@@ -321,6 +326,19 @@ fn gate_passes_an_identical_candidate() {
     let xml = std::fs::read_to_string(&junit).expect("junit written");
     assert!(xml.contains("<testsuite"), "{xml}");
     assert!(!xml.contains("<failure"), "{xml}");
+}
+
+/// Three tasks of two trials, every one lost: no rule that compares pass rates can run on
+/// so little, and a skipped rule must not read as a pass.
+#[test]
+fn gate_is_inconclusive_when_no_pass_rate_rule_could_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (base, cand) = two_runs_of(tmp.path(), 3, 2, &[0, 1, 2]);
+    let o = paired("gate", &base, &cand, &[]);
+    let out = exited(&o, 4);
+    assert!(out.contains("## nab gate: ⚠️ inconclusive"), "{out}");
+    assert!(!out.contains("✅ passed"), "{out}");
+    assert!(text(&o).1.contains("gate: inconclusive"), "{}", text(&o).1);
 }
 
 #[test]

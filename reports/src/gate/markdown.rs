@@ -26,10 +26,16 @@ pub fn render(g: &GateOutcome) -> String {
     s
 }
 
-/// Passed, or failed with the failing rules.
+/// Passed, inconclusive, or failed with the failing rules.
 fn write_verdict(s: &mut String, g: &GateOutcome) {
     let failing: Vec<_> = g.failing().collect();
-    if failing.is_empty() {
+    if g.verdict() == super::GateVerdict::Inconclusive {
+        let _ = writeln!(
+            s,
+            "## nab gate: ⚠️ inconclusive\n\nNo rule failed, but none of the rules that compare pass rates ({}) could run (see why below): a drop in the pass rate would not have been seen. Run more tasks or trials.\n",
+            super::PASS_RATE_RULES.join(", ")
+        );
+    } else if failing.is_empty() {
         let _ = writeln!(s, "## nab gate: ✅ passed\n");
     } else {
         let _ = writeln!(s, "## nab gate: ❌ failed ({} rule(s))\n", failing.len());

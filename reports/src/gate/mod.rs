@@ -55,9 +55,42 @@ pub struct GateOutcome {
     pub comparison: Comparison,
 }
 
+/// What the gate concludes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GateVerdict {
+    /// No rule failed, and some rule that compares pass rates ran.
+    Passed,
+    /// A rule failed.
+    Failed,
+    /// No rule failed, but no rule that compares pass rates could run (too few tasks or
+    /// trials, or all of them off): a drop from 100% to 0% would have passed unseen.
+    Inconclusive,
+}
+
+/// The rules that can see a drop in the pass rate; at least one must run for a pass.
+pub const PASS_RATE_RULES: &[&str] = &[pass_rate::SIG_ID, pass_rate::ABS_ID, task_regression::ID];
+
 impl GateOutcome {
+    /// No rule failed (an inconclusive gate has not failed either; see [`Self::verdict`]).
     pub fn passed(&self) -> bool {
         self.rules.iter().all(|r| r.outcome != RuleOutcome::Fail)
+    }
+
+    /// Passed, failed, or inconclusive when no pass-rate rule could run.
+    pub fn verdict(&self) -> GateVerdict {
+        if !self.passed() {
+            return GateVerdict::Failed;
+        }
+        let judged = self
+            .rules
+            .iter()
+            .any(|r| PASS_RATE_RULES.contains(&r.id) && r.outcome == RuleOutcome::Pass);
+        if judged {
+            GateVerdict::Passed
+        } else {
+            GateVerdict::Inconclusive
+        }
     }
 
     pub fn failing(&self) -> impl Iterator<Item = &RuleResult> {

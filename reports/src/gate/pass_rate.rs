@@ -6,7 +6,7 @@ use super::{GateConfig, RuleOutcome, RuleResult, pts};
 use crate::compare::{Comparison, PASS_RATE_RANGE};
 use crate::stats;
 
-const SIG_ID: &str = "pass_rate_significant_drop";
+pub(super) const SIG_ID: &str = "pass_rate_significant_drop";
 const SIG_TITLE: &str = "Pass rate did not drop significantly";
 
 /// Fails when the exact sign-flip test over per-task differences (every trial counts, an
@@ -67,7 +67,7 @@ pub(super) fn significant_drop(cmp: &Comparison, config: &GateConfig) -> RuleRes
     }
 }
 
-const ABS_ID: &str = "pass_rate_absolute_drop";
+pub(super) const ABS_ID: &str = "pass_rate_absolute_drop";
 const ABS_TITLE: &str = "Pass rate dropped no more than allowed";
 
 /// Fails when the paired point estimate drops by more than `max_pass_rate_drop`.

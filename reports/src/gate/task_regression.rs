@@ -15,7 +15,7 @@ use super::{GateConfig, RuleOutcome, RuleResult};
 use crate::compare::{Comparison, TaskSide};
 use crate::stats::{fisher::fisher_drop, tarone::tarone};
 
-const ID: &str = "task_regressed";
+pub(super) const ID: &str = "task_regressed";
 const TITLE: &str = "No task regressed significantly (exact test per task)";
 
 pub(super) fn rule(cmp: &Comparison, config: &GateConfig) -> RuleResult {
