@@ -504,9 +504,14 @@ pub(crate) async fn execute(
     let (last, tried) = attempt(ctx, &tj, max_attempts, cancel).await?;
     let (mut outcome, model, mut usage, behaviour, answers) = match last {
         Last::Verdict(p) => (p.outcome, p.model, p.usage, p.behaviour, Some(p.provider)),
+        // An errored trial still names the model it was for (its progress line, a sweep's
+        // records).
         Last::Error(e) => (
             e,
-            None,
+            ctx.model
+                .as_ref()
+                .filter(|_| job.agent.uses_model(true))
+                .map(|m| m.spec.clone()),
             ModelUsage::default(),
             AgentBehaviour::default(),
             None,

@@ -256,6 +256,16 @@ async fn retries_that_run_out_are_an_error_naming_the_provider() {
     let r = &recs[0];
     assert_eq!(r.outcome.status, TrialStatus::Error, "{r:?}");
     assert_eq!(r.outcome.error_kind, Some(ErrorKind::Provider), "{r:?}");
+    assert_eq!(
+        r.model.as_deref(),
+        Some(spec.as_str()),
+        "an error names its model"
+    );
+    assert!(
+        show(&o).contains(&format!("term-log-report nab-agent {spec} Error")),
+        "the progress line names the model: {}",
+        show(&o)
+    );
     assert!(
         r.outcome.failure_reason.is_none(),
         "not the agent's failure: {r:?}"
