@@ -142,6 +142,9 @@ async fn a_bundle_regrades_identically_and_each_forgery_is_caught_with_its_trial
     let bundle = root.path().join("run.nab.tar.zst");
     let said = run_ok(nab().arg("bundle").arg(&run).arg("--out").arg(&bundle));
     assert!(said.contains("2 trial(s) (2 re-gradable)"), "{said}");
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(&bundle).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o644, "a bundle is made to be published");
 
     // The honest bundle: every trial identical, the outcome kept beside the bundle.
     let (code, said) = regrade(&bundle);

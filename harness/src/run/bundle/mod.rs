@@ -89,6 +89,11 @@ pub fn write(source: &Path, out: &Path, opts: &BundleOptions) -> anyhow::Result<
     let text = serde_json::to_vec_pretty(&manifest)?;
     append(&mut tar, BUNDLE_MANIFEST_FILE, &text)?;
     tar.into_inner()?.flush()?;
+    // A bundle is made to be published: readable by everyone (a temporary file is 0600).
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(staging.path(), std::fs::Permissions::from_mode(0o644))?;
+    }
     staging
         .persist(out)
         .map_err(|e| anyhow::anyhow!("cannot write {}: {}", out.display(), e.error))?;
