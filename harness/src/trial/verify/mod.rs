@@ -106,7 +106,7 @@ async fn unless_gone<T>(
     match result {
         Ok(v) => Ok(Some(v)),
         Err(e @ SandboxError::Docker { .. }) => {
-            if backend.is_running(c).await? {
+            if still_running(backend, c).await? {
                 Err(e)
             } else {
                 Ok(None)
@@ -114,6 +114,26 @@ async fn unless_gone<T>(
         }
         Err(e) => Err(e),
     }
+}
+
+/// Whether `c` is still running once a refused engine call has had time to show. A killed
+/// container refuses an exec ("cannot exec in a stopped state") a moment before the engine's
+/// own state stops saying running, so one look can blame the engine for what the code under
+/// test did; a container that is truly running still is after the grace.
+async fn still_running(
+    backend: &dyn SandboxBackend,
+    c: &ContainerId,
+) -> Result<bool, SandboxError> {
+    const LOOKS: u32 = 10;
+    for look in 0..LOOKS {
+        if !backend.is_running(c).await? {
+            return Ok(false);
+        }
+        if look + 1 < LOOKS {
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+    }
+    Ok(true)
 }
 
 /// Makes /workspace readable by its owner alone, so that no verifier process can load code
