@@ -246,27 +246,68 @@ pub(crate) async fn ensure_task_images(
     Ok(built)
 }
 
-/// Connects the engines of `--engine` (or the default one), builds the base and task images
-/// on the first, and copies them to every other engine that lacks them. Returns the
-/// engines and the base image's tag.
+/// What a command has once its engines are ready for trials.
+pub(crate) struct Prepared {
+    pub connected: nab_harness::run::Connected,
+    /// The base image's tag.
+    pub image: String,
+    /// The task images still being built (trials of other tasks need not wait).
+    pub images: std::sync::Arc<nab_harness::run::TaskImages>,
+    /// Where the run's progress goes: the same lines or bar as the image builds'.
+    pub progress: std::sync::Arc<dyn nab_harness::run::Reporter>,
+}
+
+impl Prepared {
+    /// Waits for every task image, for a command that runs no trial before they are all
+    /// there.
+    pub(crate) async fn all_images(&self) -> anyhow::Result<()> {
+        self.images.all_ready().await.map_err(anyhow::Error::msg)
+    }
+}
+
+/// Connects the engines of `--engine` (or the default one) and builds the base image on
+/// the first, then starts building the missing task images there in the background (each
+/// copied to every other engine that lacks it): the trials of tasks on the base image need
+/// not wait for them. Every task with an `environment:` is pointed at its image's tag.
 pub(crate) async fn prepare_engines(
     opts: &common::EngineOpts,
     jobs: usize,
     tasks: &mut [std::sync::Arc<nab_harness::task::Task>],
-) -> anyhow::Result<(nab_harness::run::Connected, String)> {
+) -> anyhow::Result<Prepared> {
+    use nab_harness::env::image::{image_exists, suite_images};
     let connected = opts.connect(jobs).await?;
     let image = ensure_image(connected.first(), false).await?;
-    ensure_task_images(connected.first(), &image, tasks, false).await?;
-    let mut tags = vec![image.clone()];
-    for t in tasks.iter() {
-        if let Some(tag) = &t.image
-            && !tags.contains(tag)
-        {
-            tags.push(tag.clone());
+    let progress = nab_harness::run::progress::for_stderr();
+    connected
+        .spread_images(std::slice::from_ref(&image), progress.as_ref())
+        .await?;
+    let mut missing = Vec::new();
+    for img in suite_images(&image, tasks) {
+        let tag = img.recipe.tag();
+        for t in tasks.iter_mut() {
+            if img.tasks.iter().any(|id| id == t.id()) {
+                std::sync::Arc::make_mut(t).image = Some(tag.clone());
+            }
+        }
+        if image_exists(connected.first(), &tag).await? {
+            connected
+                .spread_images(std::slice::from_ref(&tag), progress.as_ref())
+                .await?;
+        } else {
+            missing.push(img);
         }
     }
-    connected.spread_images(&tags).await?;
-    Ok((connected, image))
+    let images = if missing.is_empty() {
+        nab_harness::run::TaskImages::present()
+    } else {
+        nab_harness::run::TaskImages::start(connected.clone(), missing, progress.clone())
+    };
+    Ok(Prepared {
+        connected,
+        image,
+        images,
+        progress,
+    })
 }
 
 #[cfg(test)]

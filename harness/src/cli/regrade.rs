@@ -73,24 +73,8 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         return Ok(exit(BAD_INPUT));
     }
     say_agent_build(&ws);
-    let (connected, image) = super::prepare_engines(&args.engines, args.jobs, &mut tasks).await?;
-    let problems: Vec<String> = ws
-        .manifest
-        .runs
-        .iter()
-        .flat_map(|r| image_problems(r, &image, &tasks))
-        .collect();
-    if !problems.is_empty() {
-        eprintln!(
-            "refused: the images built here are not the ones the bundle's runs used:\n{}",
-            problems.join("\n")
-        );
+    let Some(engines) = ready_engines(&args, &ws, &mut tasks).await? else {
         return Ok(exit(BAD_INPUT));
-    }
-    let engines = Engines {
-        jobs: connected.pool().capacity(),
-        pool: connected.pool(),
-        image,
     };
     let by_id: HashMap<String, Arc<Task>> = tasks
         .iter()
@@ -118,6 +102,36 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         &results,
         args.shard.map(|s| format!("{}/{}", s.index, s.count)),
     )
+}
+
+/// The engines, with the images built here, or `None` (said on stderr) when those are not
+/// the images the bundle's runs used.
+async fn ready_engines(
+    args: &Args,
+    ws: &Workspace,
+    tasks: &mut [Arc<Task>],
+) -> anyhow::Result<Option<Engines>> {
+    let prepared = super::prepare_engines(&args.engines, args.jobs, tasks).await?;
+    let image = prepared.image.clone();
+    let problems: Vec<String> = ws
+        .manifest
+        .runs
+        .iter()
+        .flat_map(|r| image_problems(r, &image, tasks))
+        .collect();
+    if !problems.is_empty() {
+        eprintln!(
+            "refused: the images built here are not the ones the bundle's runs used:\n{}",
+            problems.join("\n")
+        );
+        return Ok(None);
+    }
+    prepared.all_images().await?;
+    Ok(Some(Engines {
+        jobs: prepared.connected.pool().capacity(),
+        pool: prepared.connected.pool(),
+        image,
+    }))
 }
 
 /// The tasks every run names, loaded from `tasks_dir`, and where the suite is not the

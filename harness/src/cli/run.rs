@@ -125,8 +125,8 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     .map(Arc::new);
     // The share is cut before Docker is touched: a bad --balance-from fails fast.
     let share = args.sharding.cut(&tasks, args.trials)?;
-    let (connected, image) = super::prepare_engines(&args.engines, args.jobs, &mut tasks).await?;
-    let engines = connected.pool();
+    let prepared = super::prepare_engines(&args.engines, args.jobs, &mut tasks).await?;
+    let (engines, image) = (prepared.connected.pool(), prepared.image.clone());
     let run_id = args.run_id.clone().unwrap_or_else(new_run_id);
     let out = args.out.clone().unwrap_or_else(|| default_out("", &run_id));
     let meta = start_meta(
@@ -143,6 +143,8 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         resume: args.resume,
         model,
         judge,
+        images: prepared.images.clone(),
+        progress: prepared.progress.clone(),
         ..RunConfig::on_engines(engines, image, out.clone(), run_id, args.attempts)
     };
     let report = run_jobs_within(cfg, jobs, CancellationToken::new(), cost_limit.clone()).await?;

@@ -77,8 +77,10 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut index = open_index(&args, &sweep, &plan, share.as_ref(), &out)?;
 
     let jobs = args.jobs.unwrap_or(f.jobs as usize);
-    let (connected, image) = super::prepare_engines(&args.engines, jobs, &mut tasks).await?;
-    let engines = connected.pool();
+    let prepared = super::prepare_engines(&args.engines, jobs, &mut tasks).await?;
+    // A sweep's runs share their trials' slots: its images are built first.
+    prepared.all_images().await?;
+    let (engines, image) = (prepared.connected.pool(), prepared.image.clone());
     index.write(&out)?;
     let run_ids: Vec<String> = (0..plan.runs.len())
         .map(|i| format!("{sweep_id}-{:02}", i + 1))

@@ -46,14 +46,18 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         println!("{} task(s): every field and file is valid", tasks.len());
         return Ok(ExitCode::SUCCESS);
     }
-    let (connected, image) = super::prepare_engines(&args.engines, args.jobs, &mut tasks).await?;
-    let engines = connected.pool();
+    let prepared = super::prepare_engines(&args.engines, args.jobs, &mut tasks).await?;
+    let (engines, image) = (prepared.connected.pool(), prepared.image.clone());
     let run_id = args.run_id.unwrap_or_else(new_run_id);
     let out = args
         .out
         .unwrap_or_else(|| default_out("validate-", &run_id));
     let jobs = validate::jobs(&tasks, args.repeat);
-    let cfg = RunConfig::on_engines(engines, image, out.clone(), run_id, args.attempts);
+    let cfg = RunConfig {
+        images: prepared.images.clone(),
+        progress: prepared.progress.clone(),
+        ..RunConfig::on_engines(engines, image, out.clone(), run_id, args.attempts)
+    };
     let started = std::time::Instant::now();
     let report = run_jobs(cfg, jobs, CancellationToken::new()).await?;
     let v = validate::verdicts(&tasks, &report.records);

@@ -5,6 +5,7 @@
 //! waiting for a slot go to the others; once every engine is lost, waiting trials get
 //! [`NoEngine::AllLost`] and the run stops.
 
+use super::progress::{Progress, Reporter};
 use crate::env::sandbox::engine::url::EngineSpec;
 use crate::env::sandbox::{SandboxBackend, Swept};
 use std::sync::{Arc, Mutex};
@@ -252,6 +253,7 @@ impl EnginePool {
 }
 
 /// The connected engines of `--engine` (or the default one), each with its slots.
+#[derive(Clone)]
 pub struct Connected {
     /// `(name, engine, slots)`, in the order given.
     pub engines: Vec<(String, crate::env::sandbox::Engine, usize)>,
@@ -282,23 +284,30 @@ impl Connected {
         &self.engines[0].1
     }
 
-    /// Copies each of `tags` from the first engine to every other engine that lacks it.
-    pub async fn spread_images(&self, tags: &[String]) -> anyhow::Result<()> {
+    /// Copies each of `tags` from the first engine to every other engine that lacks it,
+    /// telling `progress`.
+    pub async fn spread_images(
+        &self,
+        tags: &[String],
+        progress: &dyn Reporter,
+    ) -> anyhow::Result<()> {
         use crate::env::sandbox::engine::{copy_image, image_exists};
         for (name, e, _) in &self.engines[1..] {
             for tag in tags {
                 if image_exists(e, tag).await? {
                     continue;
                 }
-                eprintln!("copying image {tag} to engine {name} ...");
+                progress.report(Progress::Note(&format!(
+                    "copying image {tag} to engine {name} ..."
+                )));
                 let started = std::time::Instant::now();
                 copy_image(self.first(), e, tag)
                     .await
                     .map_err(|err| anyhow::anyhow!("copying {tag} to engine {name}: {err}"))?;
-                eprintln!(
+                progress.report(Progress::Note(&format!(
                     "copied image {tag} to engine {name} in {:.1} s",
                     started.elapsed().as_secs_f64()
-                );
+                )));
             }
         }
         Ok(())

@@ -16,6 +16,7 @@ pub mod regrade;
 mod results;
 pub mod shard;
 pub mod sweep;
+pub mod task_images;
 pub mod validate;
 
 pub use cost_limit::CostLimit;
@@ -23,6 +24,7 @@ pub use engines::{Connected, EnginePool, Lease, NoEngine, PoolEngine};
 pub use progress::{Progress, Reporter};
 pub use provider_guard::ProviderGuard;
 pub use results::{ResultsFile, ResumeState};
+pub use task_images::TaskImages;
 
 use crate::task::Task;
 use crate::trial::agent::AgentKind;
@@ -64,6 +66,8 @@ pub struct RunConfig {
     pub model: Option<Arc<crate::trial::model::ModelSetup>>,
     /// `--judge`: grade each verified trial (None: not judged).
     pub judge: Option<Arc<nab_judges::TrialGrader>>,
+    /// The task images still being built; their trials run last and wait for them.
+    pub images: Arc<TaskImages>,
 }
 
 impl RunConfig {
@@ -87,6 +91,7 @@ impl RunConfig {
             progress: progress::for_stderr(),
             model: None,
             judge: None,
+            images: TaskImages::present(),
         }
     }
 }
@@ -145,6 +150,8 @@ pub struct RunContext {
     pub model: Option<Arc<ModelSetup>>,
     /// Stops the run when its provider refuses the configuration.
     pub guard: Arc<ProviderGuard>,
+    /// The task images still being built.
+    pub images: Arc<TaskImages>,
 }
 
 impl RunContext {
@@ -250,8 +257,16 @@ pub async fn run_jobs_within(
         run_id,
         mut file,
         mut records,
-        pending,
+        mut pending,
     } = resume(&cfg, jobs)?;
+    // Trials whose image is still being built go last, so the others fill the slots
+    // meanwhile (a stable sort: the order is kept within each part).
+    pending.sort_by_key(|j| {
+        j.task
+            .image
+            .as_deref()
+            .is_some_and(|t| cfg.images.is_building(t))
+    });
     let resumed = records.len();
 
     let reporter = cfg.progress.clone();
@@ -265,6 +280,7 @@ pub async fn run_jobs_within(
         run_id: run_id.clone(),
         model: cfg.model.clone(),
         guard: guard.clone(),
+        images: cfg.images.clone(),
     };
     let (tx, rx) = mpsc::channel::<Ended>(pending.len().max(1));
     let mut executors = spawn_in_order(&cfg, &ctx, pending, &cancel, cost_limit.as_ref(), tx);
@@ -491,6 +507,7 @@ pub(crate) async fn execute(
     cancel: &CancellationToken,
 ) -> Option<TrialRecord> {
     let task = &job.task;
+    let ready = image_ready(ctx, task, cancel).await;
     let started_at = nab_protocol::now_rfc3339();
     let tj = TrialJob {
         task: task.clone(),
@@ -501,7 +518,11 @@ pub(crate) async fn execute(
             .path()
             .to_owned(),
     };
-    let (last, tried) = attempt(ctx, &tj, max_attempts, cancel).await?;
+    let (last, tried) = match ready {
+        Ok(()) => attempt(ctx, &tj, max_attempts, cancel).await?,
+        // Interrupted while it waited: not recorded, as any trial that never started.
+        Err(failed) => (Last::Error(failed?), Tried::default()),
+    };
     let (mut outcome, model, mut usage, behaviour, answers) = match last {
         Last::Verdict(p) => (p.outcome, p.model, p.usage, p.behaviour, Some(p.provider)),
         // An errored trial still names the model it was for (its progress line, a sweep's
@@ -551,6 +572,28 @@ pub(crate) async fn execute(
         // Held back (or dropped) while the provider's 400s may be the configuration.
         Some(answers) => ctx.guard.admit(rec, &answers),
         None => Some(rec),
+    }
+}
+
+/// Waits for the task's own image when it is still being built. `Err(None)` when
+/// interrupted meanwhile; `Err(Some(outcome))`, an image error, when its build failed.
+async fn image_ready(
+    ctx: &RunContext,
+    task: &Task,
+    cancel: &CancellationToken,
+) -> Result<(), Option<TrialOutcome>> {
+    let Some(tag) = &task.image else {
+        return Ok(());
+    };
+    match ctx.images.ready(tag, cancel).await {
+        Ok(()) => Ok(()),
+        Err(task_images::NotReady::Cancelled) => Err(None),
+        Err(task_images::NotReady::Failed(why)) => Err(Some(TrialOutcome {
+            status: TrialStatus::Error,
+            error: Some(why),
+            error_kind: Some(nab_protocol::ErrorKind::Image),
+            ..TrialOutcome::default()
+        })),
     }
 }
 

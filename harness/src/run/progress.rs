@@ -22,6 +22,9 @@ pub enum Progress<'a> {
     Interrupting,
     /// Every trial has ended.
     Finished,
+    /// Something the run does beside its trials (a task image built meanwhile): one line,
+    /// shown above the bar.
+    Note(&'a str),
 }
 
 /// Receives the runner's progress events.
@@ -42,9 +45,9 @@ pub struct Bar(indicatif::ProgressBar);
 impl Bar {
     pub fn new(target: indicatif::ProgressDrawTarget) -> Bar {
         let bar = indicatif::ProgressBar::with_draw_target(None, target);
-        if let Ok(style) =
-            indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} [{elapsed}] {msg}")
-        {
+        if let Ok(style) = indicatif::ProgressStyle::with_template(
+            "{bar:30} {pos}/{len} [{elapsed}, ~{eta} left] {msg}",
+        ) {
             bar.set_style(style);
         }
         Bar(bar)
@@ -69,6 +72,7 @@ impl Reporter for Bar {
                 .0
                 .set_message("interrupted: stopping trials and removing their containers"),
             Progress::Finished => self.0.finish_and_clear(),
+            Progress::Note(line) => self.0.println(line),
         }
     }
 }
@@ -93,12 +97,28 @@ fn trial_words(rec: &TrialRecord) -> String {
     )
 }
 
-/// One plain line on stderr per finished trial: `[3/28] task agent Passed`.
+/// One plain line on stderr per finished trial: `[3/28] task agent Passed`, and how long
+/// the rest should take once that is worth saying (`[12/28, ~3 min left] ...`).
 #[derive(Default)]
 pub struct Lines {
     total: AtomicUsize,
     done: AtomicUsize,
     skipped: AtomicUsize,
+    started: std::sync::OnceLock<std::time::Instant>,
+}
+
+/// `~N s left` or `~N min left` for `done` of `total` trials ended after `elapsed`, at the
+/// pace so far; `None` until a trial has ended, at the end, and under 10 s (noise).
+fn time_left(elapsed: std::time::Duration, done: usize, total: usize) -> Option<String> {
+    if done == 0 || done >= total {
+        return None;
+    }
+    let left = elapsed.as_secs_f64() / done as f64 * (total - done) as f64;
+    match left {
+        l if l < 10.0 => None,
+        l if l < 90.0 => Some(format!("~{:.0} s left", l)),
+        l => Some(format!("~{:.0} min left", (l / 60.0).ceil())),
+    }
 }
 
 impl Lines {
@@ -106,17 +126,19 @@ impl Lines {
         match event {
             Progress::Started { pending } => {
                 self.total.store(pending, Ordering::Relaxed);
+                let _ = self.started.set(std::time::Instant::now());
                 None
             }
             Progress::Trial(rec) => {
                 let n = self.done.fetch_add(1, Ordering::Relaxed) + 1;
+                let total = self.total.load(Ordering::Relaxed);
+                let elapsed = self.started.get().map(|s| s.elapsed()).unwrap_or_default();
+                let left = time_left(elapsed, n, total)
+                    .map(|l| format!(", {l}"))
+                    .unwrap_or_default();
                 // The model is named: a sweep's lines mix the runs of several; so is
                 // the engine, when a pool has more than one.
-                Some(format!(
-                    "[{n}/{}] {}",
-                    self.total.load(Ordering::Relaxed),
-                    trial_words(rec)
-                ))
+                Some(format!("[{n}/{total}{left}] {}", trial_words(rec)))
             }
             Progress::Dropped => {
                 self.done.fetch_add(1, Ordering::Relaxed);
@@ -132,6 +154,7 @@ impl Lines {
                     )
                 })
             }
+            Progress::Note(line) => Some(line.to_owned()),
             // The runner says so on stderr itself.
             Progress::Interrupting | Progress::Finished => None,
         }
@@ -227,6 +250,23 @@ mod tests {
                 Some(want)
             );
         }
+    }
+
+    #[test]
+    fn time_left_is_said_at_the_pace_so_far_once_it_is_worth_saying() {
+        let s = std::time::Duration::from_secs;
+        assert_eq!(time_left(s(60), 1, 28).as_deref(), Some("~27 min left"));
+        assert_eq!(time_left(s(20), 2, 5).as_deref(), Some("~30 s left"));
+        assert_eq!(time_left(s(2), 1, 3), None, "under 10 s is noise");
+        assert_eq!(time_left(s(600), 28, 28), None, "nothing is left");
+        assert_eq!(time_left(s(0), 0, 28), None, "no pace yet");
+    }
+
+    #[test]
+    fn a_note_is_a_line_of_its_own() {
+        let l = Lines::default();
+        let note = "built task image nab-task:1 (t1) in 3.0 s";
+        assert_eq!(l.line(Progress::Note(note)).as_deref(), Some(note));
     }
 
     #[test]

@@ -145,6 +145,7 @@ pub async fn run(
         progress: opts.progress,
         model: Some(Arc::new(model)),
         judge: None,
+        images: crate::run::TaskImages::present(),
     };
     let report = run_jobs(cfg, jobs, cancel).await?;
     drop(server);

@@ -324,3 +324,96 @@ async fn nab_removes_only_images_it_built() {
     let listed = nab_harness::env::image::list_images(&docker).await.unwrap();
     assert!(listed.iter().all(|i| i.tag != tag));
 }
+
+/// `nab run` on a suite whose task images are missing: the task on the base image runs
+/// while they build (its trial ends before the slow image is built), the task whose image
+/// builds passes on it, and the task whose build fails is an image error naming the failing
+/// command, without stopping the others.
+#[tokio::test(flavor = "multi_thread")]
+async fn trials_on_the_base_image_run_while_task_images_build_and_a_failed_build_errors_only_its_task()
+ {
+    let base = common::base_image().await;
+    let root = common::agent_root();
+    let suite = root.path().join("suite");
+    let token = common::unique("bg");
+    let env = |last: &str| {
+        format!(
+            "environment:\n  setup:\n    - \"printf built-as-root > /opt/nab-env-marker && chmod 644 /opt/nab-env-marker\"\n    - \"echo {token}\"\n    - \"{last}\"\n"
+        )
+    };
+    make_task(&suite, "slow-env", &env("sleep 25"), "yes-no-jq");
+    make_task(&suite, "broken-env", &env("exit 3"), "yes-no-jq");
+    make_task(&suite, "plain", "", "no");
+    // Without an apt package the image has no jq: check only the set-up's marker.
+    for id in ["slow-env", "broken-env"] {
+        let check = suite.join(id).join("tests/check.sh");
+        let text = std::fs::read_to_string(&check).unwrap().replace(
+            r#"echo "$side" | grep -qxF jq=3 || { echo "FAIL: jq absent in the task image"; exit 1; }"#,
+            "",
+        );
+        write(
+            &check,
+            &text.replace(r#"[ "$want_env" = yes ]"#, r#"[ "$want_env" = yes-no-jq ]"#),
+        );
+    }
+    for d in ["slow-env", "broken-env", "plain"] {
+        std::fs::set_permissions(
+            suite.join(d),
+            std::os::unix::fs::PermissionsExt::from_mode(0o755),
+        )
+        .unwrap();
+    }
+    let tasks: Vec<Arc<_>> = load_suite(&suite, &[])
+        .unwrap_or_else(|e| panic!("{e}"))
+        .into_iter()
+        .map(Arc::new)
+        .collect();
+    let _cleanup: Vec<RemoveImage> = suite_images(&base, &tasks)
+        .iter()
+        .map(|i| RemoveImage(i.recipe.tag()))
+        .collect();
+
+    let (run_id, _sweep, out) = common::run_slot(root.path(), "bg-images");
+    let o = common::nab_run(&run_id, 1)
+        .args(["--agent", "oracle", "-j", "1", "--tasks"])
+        .arg(&suite)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{stderr}");
+    let records = nab_protocol::read_jsonl::<nab_protocol::TrialRecord>(
+        &out.join(nab_protocol::RESULTS_FILE),
+    )
+    .unwrap()
+    .records;
+    let status = |id: &str| {
+        let r = records.iter().find(|r| r.task_id == id).unwrap();
+        (
+            r.outcome.status,
+            r.outcome.error_kind,
+            r.outcome.error.clone().unwrap_or_default(),
+        )
+    };
+    assert_eq!(status("plain").0, TrialStatus::Passed, "{stderr}");
+    assert_eq!(status("slow-env").0, TrialStatus::Passed, "{stderr}");
+    let (st, kind, error) = status("broken-env");
+    assert_eq!(st, TrialStatus::Error, "{stderr}");
+    assert_eq!(kind, Some(nab_protocol::ErrorKind::Image));
+    assert!(
+        error.contains("broken-env") && error.contains("setup[2]: exit 3"),
+        "{error}"
+    );
+    // The base image's trial ended before the slow image was built: it did not wait.
+    let at = |needle: &str| {
+        stderr
+            .find(needle)
+            .unwrap_or_else(|| panic!("no {needle:?} in:\n{stderr}"))
+    };
+    assert!(at("plain oracle Passed") < at("(slow-env) in"), "{stderr}");
+    assert_eq!(
+        records[0].task_id, "plain",
+        "trials on the base image go first"
+    );
+}

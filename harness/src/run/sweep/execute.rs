@@ -123,6 +123,7 @@ fn open_run(cfg: &SweepConfig, i: usize, cancel: &CancellationToken) -> Result<R
             run_id,
             model: cfg.models.get(i).cloned().flatten(),
             guard: Arc::new(crate::run::ProviderGuard::new(cancel.clone())),
+            images: crate::run::TaskImages::present(),
         },
         file: ResultsFile::open_append(&results)?,
         resumed: records.len(),
