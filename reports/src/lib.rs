@@ -3,7 +3,7 @@
 //! - `stats`: the statistics, each a small pure function with its formula.
 //! - `run`: a run directory loaded (through [`nab_protocol::RunFolder`]), grouped by task.
 //! - `summary`: the run's aggregates (`summary.json`); `judge_summary` the judges' part.
-//! - `table`: `results.parquet` via polars.
+//! - `table`: `results.parquet`, written with the `parquet` crate.
 //! - `trial`: one trial's artifacts (trajectory, diff, logs) for its view.
 //! - `html`: the self-contained `report.html` and `compare.html` (minijinja templates).
 //! - `mde`: the one minimum detectable effect every page shows.

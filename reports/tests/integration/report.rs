@@ -13,7 +13,10 @@ fn writes_typed_parquet_summary_json_and_a_self_contained_report() {
     spec.error_rate = 0.05;
     spec.turns = 4;
     spec.long_output_chars = 50_000;
-    let recs = synth_records(&spec);
+    let mut recs = synth_records(&spec);
+    // Lists of every shape in the list column: two, one, none.
+    recs[0].behaviour.violations = vec!["no_wrappers".into(), "protected_file".into()];
+    recs[1].behaviour.violations = vec!["compaction".into()];
     let dir = common::write(tmp.path(), "run", &spec, &recs);
     let out = write_run_outputs(&dir).unwrap();
 
@@ -93,6 +96,26 @@ fn writes_typed_parquet_summary_json_and_a_self_contained_report() {
         errors,
         "absent is null, not 0"
     );
+    // The values are the records', row for row.
+    let lists = df.column("violations").unwrap().list().unwrap().clone();
+    let row = |i: usize| -> Vec<String> {
+        let items = lists.get_as_series(i).unwrap();
+        let items = items.str().unwrap();
+        (0..items.len())
+            .map(|j| items.get(j).unwrap().to_owned())
+            .collect()
+    };
+    assert_eq!(row(0), ["no_wrappers", "protected_file"]);
+    assert_eq!(row(1), ["compaction"]);
+    assert!(row(2).is_empty());
+    let tokens = df.column("input_tokens").unwrap().u64().unwrap().clone();
+    let trials = df.column("trial").unwrap().u32().unwrap().clone();
+    let tasks = df.column("task_id").unwrap().str().unwrap().clone();
+    for (i, r) in recs.iter().enumerate() {
+        assert_eq!(tokens.get(i), r.usage.input_tokens, "row {i}");
+        assert_eq!(trials.get(i), Some(r.trial), "row {i}");
+        assert_eq!(tasks.get(i), Some(r.task_id.as_str()), "row {i}");
+    }
 
     // The page: no external reference of any kind, and every trial view embedded.
     let html = std::fs::read_to_string(&out.report_html).unwrap();
