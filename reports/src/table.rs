@@ -61,13 +61,26 @@ impl Values {
     }
 }
 
-/// The table's columns, in order: one row per trial. Judge results are flattened to the
-/// mean weighted score and whether any judge vetoed.
+/// The table's columns, in order: one row per trial.
 fn columns(r: &[TrialRecord]) -> Vec<(&'static str, Values)> {
-    fn col<T>(r: &[TrialRecord], f: impl Fn(&TrialRecord) -> Option<T>) -> Vec<Option<T>> {
-        r.iter().map(f).collect()
-    }
-    let s = |f: fn(&TrialRecord) -> Option<&str>| Values::Str(col(r, |t| f(t).map(str::to_owned)));
+    let mut all = outcome_columns(r);
+    all.extend(usage_columns(r));
+    all
+}
+
+/// A column of `f` of each record.
+fn col<T>(r: &[TrialRecord], f: impl Fn(&TrialRecord) -> Option<T>) -> Vec<Option<T>> {
+    r.iter().map(f).collect()
+}
+
+/// A string column of `f` of each record.
+fn strs(r: &[TrialRecord], f: fn(&TrialRecord) -> Option<&str>) -> Values {
+    Values::Str(col(r, |t| f(t).map(str::to_owned)))
+}
+
+/// The trial's identity, verdict and timings.
+fn outcome_columns(r: &[TrialRecord]) -> Vec<(&'static str, Values)> {
+    let s = |f| strs(r, f);
     vec![
         ("run_id", s(|t| Some(&t.run_id))),
         ("task_id", s(|t| Some(&t.task_id))),
@@ -120,6 +133,13 @@ fn columns(r: &[TrialRecord]) -> Vec<(&'static str, Values)> {
             Values::U32(col(r, |t| Some(t.outcome.attempts))),
         ),
         ("started_at", s(|t| t.outcome.started_at.as_deref())),
+    ]
+}
+
+/// What the trial spent and how the agent behaved; judge results are flattened to the mean
+/// weighted score and whether any judge vetoed.
+fn usage_columns(r: &[TrialRecord]) -> Vec<(&'static str, Values)> {
+    vec![
         ("llm_calls", Values::U64(col(r, |t| t.usage.llm_calls))),
         (
             "input_tokens",
