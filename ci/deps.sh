@@ -3,12 +3,14 @@
 # it runs apt only when something is missing.
 #   mmdebstrap, debian-archive-keyring   build the base image from the machine's apt sources
 #   docker.io                            the sandbox engine (skipped when docker exists)
+#   e2fsprogs, mount                     per-trial disk quotas (mkfs.ext4, mount -o loop)
+# and, for the tests only (not with --run, which ci/setup.sh uses: a first run needs none):
 #   chromium + fonts                     the report test opens report.html in headless Chromium
 #   openssl, python3                     test fixtures (a private CA; scripted command agents)
-#   e2fsprogs, mount                     per-trial disk quotas (mkfs.ext4, mount -o loop)
 set -euo pipefail
 
-packages=(mmdebstrap debian-archive-keyring chromium fonts-liberation fonts-dejavu-core openssl python3 e2fsprogs mount)
+packages=(mmdebstrap debian-archive-keyring e2fsprogs mount)
+[ "${1:-}" = "--run" ] || packages+=(chromium fonts-liberation fonts-dejavu-core openssl python3)
 command -v docker >/dev/null || packages+=(docker.io)
 need=()
 for p in "${packages[@]}"; do
