@@ -259,14 +259,9 @@ pub async fn run_jobs_within(
         mut records,
         mut pending,
     } = resume(&cfg, jobs)?;
-    // Trials whose image is still being built go last, so the others fill the slots
-    // meanwhile (a stable sort: the order is kept within each part).
-    pending.sort_by_key(|j| {
-        j.task
-            .image
-            .as_deref()
-            .is_some_and(|t| cfg.images.is_building(t))
-    });
+    // Trials whose image is still being built go last, in the order the images are built,
+    // so the others fill the slots meanwhile (a stable sort: the order is kept otherwise).
+    pending.sort_by_key(|j| cfg.images.queue_position(j.task.image.as_deref()));
     let resumed = records.len();
 
     let reporter = cfg.progress.clone();
