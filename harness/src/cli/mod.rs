@@ -84,7 +84,9 @@ enum Command {
     /// own concurrency and request pace (`providers:`); a 429/503/529 slows only that
     /// provider, and its retries still end, as an `error` naming it, after max_retries.
     /// sweep.json lists the runs for `nab leaderboard`; every run folder works with
-    /// `nab report`, `nab compare` and `nab gate`. Example: ci/sweep.example.yaml.
+    /// `nab report`, `nab compare` and `nab gate`. A whole sweep that ran to its end
+    /// writes and prints its leaderboard (DIR/leaderboard.html). Example:
+    /// ci/sweep.example.yaml.
     Sweep(sweep::Args),
     /// Pack a run or sweep folder into one file to publish: records, reports, logs, each
     /// trial's recorded model answers, and a manifest of hashes and provenance.
@@ -263,6 +265,18 @@ impl Prepared {
     pub(crate) async fn all_images(&self) -> anyhow::Result<()> {
         self.images.all_ready().await.map_err(anyhow::Error::msg)
     }
+}
+
+/// [`prepare_engines`], then waits for every task image: for a command that runs no trial
+/// before they are all there (a sweep, whose runs share their trials' slots; a regrade).
+pub(crate) async fn prepare_with_images(
+    opts: &common::EngineOpts,
+    jobs: usize,
+    tasks: &mut [std::sync::Arc<nab_harness::task::Task>],
+) -> anyhow::Result<Prepared> {
+    let prepared = prepare_engines(opts, jobs, tasks).await?;
+    prepared.all_images().await?;
+    Ok(prepared)
 }
 
 /// Connects the engines of `--engine` (or the default one) and builds the base image on

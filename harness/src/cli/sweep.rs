@@ -77,9 +77,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut index = open_index(&args, &sweep, &plan, share.as_ref(), &out)?;
 
     let jobs = args.jobs.unwrap_or(f.jobs as usize);
-    let prepared = super::prepare_engines(&args.engines, jobs, &mut tasks).await?;
-    // A sweep's runs share their trials' slots: its images are built first.
-    prepared.all_images().await?;
+    let prepared = super::prepare_with_images(&args.engines, jobs, &mut tasks).await?;
     let (engines, image) = (prepared.connected.pool(), prepared.image.clone());
     index.write(&out)?;
     let run_ids: Vec<String> = (0..plan.runs.len())
@@ -97,6 +95,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     )?;
     let cost_limit = cost_limit(&args)?;
     let cancel = CancellationToken::new();
+    let whole = share.is_none();
     let cfg = SweepConfig {
         plan: plan.clone(),
         tasks,
@@ -110,7 +109,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         image,
         models: setups,
         run_ids,
-        progress: nab_harness::run::progress::for_stderr(),
+        progress: prepared.progress.clone(),
         cost_limit: cost_limit.clone(),
         share,
     };
@@ -129,12 +128,47 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
 
     let errors = print_runs(&plan, &report, metas);
     finish_index(&mut index, &plan, &paces, &report, &out)?;
+    rank_if_whole(whole, &report, &out);
     Ok(super::common::finish(
         report.end(),
         errors,
         cost_limit.as_deref(),
         &resume,
     ))
+}
+
+/// A whole sweep that ran to its end is ranked at once; a shard or a stopped sweep is not
+/// (`nab leaderboard` ranks it once merged or resumed).
+fn rank_if_whole(whole: bool, report: &SweepReport, out: &Path) {
+    if whole && !report.interrupted && report.no_engine.is_none() {
+        print_leaderboard(out);
+    }
+}
+
+/// Ranks the sweep's runs as `nab leaderboard SWEEP` does, and says where the pages are. A
+/// leaderboard that cannot be built (every trial an error, say) is said, not an error of
+/// the sweep: its results are all written.
+fn print_leaderboard(out: &Path) {
+    use clap::{Args as _, FromArgMatches as _};
+    // Its defaults are the command's own: parsed as `nab leaderboard SWEEP` would be.
+    let command = nab_reports::LeaderboardArgs::augment_args(clap::Command::new("leaderboard"));
+    let parsed = command
+        .try_get_matches_from([std::ffi::OsStr::new("leaderboard"), out.as_os_str()])
+        .and_then(|m| nab_reports::LeaderboardArgs::from_arg_matches(&m));
+    let args = match parsed {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("leaderboard: {e}");
+            return;
+        }
+    };
+    match nab_reports::cli::leaderboard::run_with(&args, Vec::new()) {
+        Ok(r) => {
+            print!("{}", nab_reports::cli::leaderboard::terminal(&r.board));
+            println!("leaderboard {}", r.written.html.display());
+        }
+        Err(e) => eprintln!("no leaderboard for this sweep: {e:#}"),
+    }
 }
 
 /// A sweep whose file, tasks and models passed every check.

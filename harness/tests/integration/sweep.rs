@@ -216,6 +216,20 @@ async fn two_models_one_rate_limited_finish_balanced_and_the_other_is_not_held_b
     assert!(!lines.is_empty());
     assert!(lines.iter().all(|l| l.retries == 0));
 
+    // The sweep ended with its leaderboard, written into the sweep folder and named last.
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    let html = out.join("leaderboard.html");
+    assert!(
+        html.is_file() && out.join("leaderboard.json").is_file(),
+        "{}",
+        show(&o)
+    );
+    assert!(
+        stdout
+            .trim_end()
+            .ends_with(&format!("leaderboard {}", html.display())),
+        "{stdout}"
+    );
     // The sweep folder is what `nab leaderboard` reads.
     let lb = Command::new(env!("CARGO_BIN_EXE_nab"))
         .arg("leaderboard")
@@ -558,6 +572,10 @@ async fn sweep_shards_run_concurrently_and_merge_into_the_whole_sweep() {
     for (k, child) in (1..=2).zip(children) {
         let o = child.wait_with_output().unwrap();
         assert!(o.status.success(), "shard {k}: {}", show(&o));
+        assert!(
+            !shard_out(k).join("leaderboard.html").exists(),
+            "a shard is not ranked alone"
+        );
         let index = sweep_json(&shard_out(k));
         assert_eq!(index.shard.as_ref().map(|s| s.index), Some(k), "{index:?}");
         assert_eq!(index.group.as_deref(), Some(group.as_str()));
