@@ -271,7 +271,16 @@ async fn junk_on_stdout_is_kept_aside_and_server_requests_are_answered() {
         .call("mcp__junky__echo", serde_json::json!({"text": "hi"}))
         .await;
     assert_eq!(out.text, "client answered my ping; echo: hi", "{out:?}");
-    let tail = m.ring_tail("junky", 200).join("\n");
+    // stderr has its own reader: the call's answer can come back before its last stderr
+    // lines are in the ring.
+    let mut tail = String::new();
+    for _ in 0..50 {
+        tail = m.ring_tail("junky", 200).join("\n");
+        if tail.contains("stderr: working on call 1 step 4") {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
     assert!(
         tail.contains("stdout: MCP fixture server starting"),
         "{tail}"
