@@ -3,22 +3,35 @@
   const table = document.getElementById("tasks");
   const tbody = table ? table.tBodies[0] : null;
 
-  // Sorting: click a header with data-sort; numbers compare as numbers.
-  if (table) {
-    table.querySelectorAll("th[data-sort]").forEach((th) => {
+  // Sorting: click a header with data-sort; numbers compare as numbers. Every page's main
+  // table (#tasks) and any table marked .sortable.
+  document.querySelectorAll("table#tasks, table.sortable").forEach((t) => {
+    const body = t.tBodies[0];
+    t.querySelectorAll("th[data-sort]").forEach((th) => {
       th.addEventListener("click", () => {
         const key = th.dataset.sort;
         const numeric = th.dataset.type === "n";
         const dir = th.classList.contains("asc") ? -1 : 1;
-        table.querySelectorAll("th").forEach((h) => h.classList.remove("asc", "desc"));
+        t.querySelectorAll("th").forEach((h) => h.classList.remove("asc", "desc"));
         th.classList.add(dir === 1 ? "asc" : "desc");
-        const rows = Array.from(tbody.rows);
+        const rows = Array.from(body.rows);
         rows.sort((a, b) => {
           const x = a.dataset[key], y = b.dataset[key];
           const c = numeric ? parseFloat(x) - parseFloat(y) : x.localeCompare(y);
           return c * dir;
         });
-        rows.forEach((r) => tbody.appendChild(r));
+        rows.forEach((r) => body.appendChild(r));
+      });
+    });
+  });
+
+  // The leaderboard's task × model matrix: only the tasks where the rows differ.
+  const differ = document.getElementById("only-differ");
+  const tm = document.getElementById("task-matrix");
+  if (differ && tm) {
+    differ.addEventListener("change", () => {
+      Array.from(tm.tBodies[0].rows).forEach((r) => {
+        r.style.display = differ.checked && parseFloat(r.dataset.spread) === 0 ? "none" : "";
       });
     });
   }
@@ -55,19 +68,27 @@
     const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
     return await new Response(stream).text();
   }
-  async function openFromHash() {
+  // `#trial-<n>` (the n-th record) or `#task=<id>&trial=<n>` (what other pages link to:
+  // it names the trial, so it holds whatever order the records are in).
+  function blobFromHash() {
     const m = /^#trial-(\d+)$/.exec(location.hash);
-    if (!m || !view) {
+    if (m) return document.getElementById("blob-" + m[1]);
+    const p = new URLSearchParams(location.hash.slice(1));
+    if (!p.has("task") || !p.has("trial")) return null;
+    return Array.from(document.querySelectorAll("script[data-task]"))
+      .find((b) => b.dataset.task === p.get("task") && b.dataset.trial === p.get("trial")) || null;
+  }
+  async function openFromHash() {
+    const blob = view ? blobFromHash() : null;
+    if (!blob) {
       if (view) view.classList.remove("open");
       return;
     }
-    const blob = document.getElementById("blob-" + m[1]);
-    if (!blob) return;
     title.textContent = blob.dataset.title;
     body.innerHTML = "<p class=\"na\">loading…</p>";
     view.classList.add("open");
     body.innerHTML = await expand(blob);
-    view.dataset.loaded = m[1];
+    view.dataset.loaded = blob.id.slice("blob-".length);
     view.scrollIntoView({ block: "start" });
   }
   function failed(e) {

@@ -9,6 +9,8 @@
 
 pub mod compare;
 pub mod leaderboard;
+pub mod links;
+pub mod pareto;
 pub mod report;
 pub mod svg;
 

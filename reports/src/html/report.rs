@@ -39,6 +39,9 @@ struct TaskRow {
 #[derive(Serialize)]
 struct Blob {
     idx: usize,
+    /// The trial's task and number: what a link from another page names.
+    task: String,
+    trial: u32,
     title: String,
     data: String,
 }
@@ -166,6 +169,8 @@ fn trial_blobs(env: &Environment<'_>, run: &Run) -> Result<Vec<Blob>> {
         let html = render(env, "trial.html", context! { t => view })?;
         blobs.push(Blob {
             idx,
+            task: rec.task_id.clone(),
+            trial: rec.trial,
             title: format!("{} · trial {}", rec.task_id, rec.trial),
             data: pack(&html),
         });

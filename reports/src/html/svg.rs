@@ -3,7 +3,7 @@
 use crate::stats::Interval;
 use std::fmt::Write;
 
-fn esc(s: &str) -> String {
+pub(super) fn esc(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")

@@ -19,6 +19,24 @@ pub fn short(s: &str) -> String {
     out
 }
 
+/// `s` in at most `n` characters for a chart, where the start says most: a model spec's
+/// endpoint (`@http://…`) is dropped (the page's tables keep it), then the end is cut.
+/// Two models served from one URL keep their names: `openai:model-a`, `openai:model-b`.
+pub fn fit(s: &str, n: usize) -> String {
+    let s = short(s);
+    let without_url = match s.find('@') {
+        Some(at) if s[at..].contains("://") => s[..at].to_owned(),
+        _ => s,
+    };
+    let chars: Vec<char> = without_url.chars().collect();
+    if chars.len() <= n || n == 0 {
+        return without_url;
+    }
+    let mut out: String = chars[..n - 1].iter().collect();
+    out.push('…');
+    out
+}
+
 /// A row's name: `agent · model`.
 pub fn label(agent: Option<&str>, model: Option<&str>) -> String {
     format!(
@@ -40,5 +58,11 @@ mod tests {
         assert_eq!(s.chars().count(), MAX_NAME_CHARS);
         assert!(s.ends_with('…'));
         assert_eq!(label(Some("nab-agent"), None), "nab-agent · (no model)");
+        let a = fit("nab-agent · openai:model-a@http://127.0.0.1:18611/v1", 28);
+        let b = fit("nab-agent · openai:model-b@http://127.0.0.1:18611/v1", 28);
+        assert_eq!(a, "nab-agent · openai:model-a");
+        assert_ne!(a, b, "{a} / {b}: the two models still read apart");
+        assert_eq!(fit(&"m".repeat(50), 28).chars().count(), 28);
+        assert_eq!(fit("short", 28), "short");
     }
 }

@@ -8,7 +8,7 @@ use super::Leaderboard;
 use super::display::short;
 use super::row::Row;
 use super::significance::Significance;
-use crate::format::{pct, ratio_usd, seconds, tokens, usd};
+use crate::format::{pct, points, ratio_usd, seconds, tokens, usd};
 use std::fmt::Write;
 
 /// How many excluded tasks are listed before "and N more".
@@ -218,13 +218,13 @@ fn significance_cell(sig: &Significance, i: usize, j: usize) -> String {
         None => "".to_owned(),
         Some((sign, p)) => match (p.mean_diff, p.p_holm) {
             (Some(d), Some(ph)) if p.significant => {
-                format!("**{:+.1}** (p={})", sign * d * 100.0, p_text(ph))
+                format!("**{}** (p {})", points(sign * d), p_text(ph))
             }
             (Some(d), Some(ph)) => {
-                format!("{:+.1} n.s. (p={})", sign * d * 100.0, p_text(ph))
+                format!("{} n.s. (p {})", points(sign * d), p_text(ph))
             }
             (Some(d), None) => {
-                format!("{:+.1} untested (n={})", sign * d * 100.0, p.tasks)
+                format!("{} untested (n={})", points(sign * d), p.tasks)
             }
             _ => "—".to_owned(),
         },
@@ -286,10 +286,11 @@ fn write_common_tasks_and_runs(s: &mut String, b: &Leaderboard) {
 }
 
 fn p_text(p: f64) -> String {
+    // `<` followed by a digit is no tag to a Markdown renderer, so it needs no entity.
     if p < 0.001 {
-        "&lt;0.001".to_owned()
+        "< 0.001".to_owned()
     } else {
-        format!("{p:.3}")
+        format!("= {p:.3}")
     }
 }
 

@@ -9,6 +9,7 @@
 //! - [`common`]: the common task set (every run has trials of it) and the pass@k sets.
 //! - [`row`]: one row's metrics.
 //! - [`significance`]: the pairwise matrix.
+//! - [`task_matrix`]: each common task's passes in every row.
 //! - [`markdown`]: `leaderboard.md`; the page is `crate::html::leaderboard`.
 //! - [`write`]: the three files.
 
@@ -19,6 +20,7 @@ pub mod markdown;
 pub mod mixed;
 pub mod row;
 pub mod significance;
+pub mod task_matrix;
 pub mod write;
 
 use crate::error::{ReportError, Result};
@@ -110,6 +112,8 @@ pub struct Leaderboard {
     /// The k shown in the main table (see [`CommonTasks::headline_k`]).
     pub headline_k: Option<u32>,
     pub significance: Significance,
+    /// The common tasks × the rows (in the rows' order): where the rows differ.
+    pub task_matrix: Vec<task_matrix::TaskLine>,
     pub ranks: RankMethod,
     /// How the runs' task sets or suite versions differ; empty when they match. Non-empty
     /// only with `--allow-mixed`.
@@ -216,7 +220,9 @@ pub fn rank(runs: Vec<Run>, options: &Options) -> Result<Leaderboard> {
                 .join(", "),
         });
     }
-    let (rows, significance) = ranked_rows(&runs, labels, &common, options);
+    let (rows, order, significance) = ranked_rows(&runs, labels, &common, options);
+    let ordered: Vec<&Run> = order.iter().map(|&i| &runs[i]).collect();
+    let task_matrix = task_matrix::build(&ordered, &common);
     Ok(Leaderboard {
         v: LEADERBOARD_VERSION,
         rows,
@@ -226,6 +232,7 @@ pub fn rank(runs: Vec<Run>, options: &Options) -> Result<Leaderboard> {
         excluded_tasks: common.excluded,
         k_sets: common.k_sets,
         significance,
+        task_matrix,
         ranks: RankMethod {
             level: 1.0 - significance::ALPHA,
             explanation: RANK_EXPLANATION.to_owned(),
@@ -266,19 +273,20 @@ fn torn_tail_notes(runs: &[Run], labels: &[String]) -> Vec<String> {
         .collect()
 }
 
-/// The rows best first, with their rank intervals, and the significance matrix they are
-/// read off.
+/// The rows best first, with their rank intervals, which run each row is (an index into
+/// `runs`), and the significance matrix they are read off.
 fn ranked_rows(
     runs: &[Run],
     labels: Vec<String>,
     common: &CommonTasks,
     options: &Options,
-) -> (Vec<Row>, Significance) {
+) -> (Vec<Row>, Vec<usize>, Significance) {
     // Best first; the order every table, the matrix and the JSON share.
-    let mut rows: Vec<(Row, &Run)> = runs
+    let mut rows: Vec<(Row, usize)> = runs
         .iter()
         .zip(labels)
-        .map(|(r, l)| (Row::compute(l, r, common, options.draws, options.seed), r))
+        .enumerate()
+        .map(|(i, (r, l))| (Row::compute(l, r, common, options.draws, options.seed), i))
         .collect();
     rows.sort_by(|(a, _), (b, _)| {
         b.pass_rate
@@ -286,9 +294,10 @@ fn ranked_rows(
             .total_cmp(&a.pass_rate.unwrap_or(0.0))
             .then_with(|| a.label.cmp(&b.label))
     });
-    let rates: Vec<Vec<f64>> = rows
+    let order: Vec<usize> = rows.iter().map(|(_, i)| *i).collect();
+    let rates: Vec<Vec<f64>> = order
         .iter()
-        .map(|(_, r)| row::task_rates(r, common))
+        .map(|&i| row::task_rates(&runs[i], common))
         .collect();
     let draws = stats::Draws {
         draws: options.draws,
@@ -311,7 +320,7 @@ fn ranked_rows(
             row
         })
         .collect();
-    (rows, significance)
+    (rows, order, significance)
 }
 
 /// Every run's quarantined tasks, each once (the first run's entry).

@@ -34,7 +34,7 @@ pub fn write_leaderboard(b: &Leaderboard, out_dir: &Path) -> Result<LeaderboardO
     json.push(b'\n');
     // Everything is rendered before anything is written: a render error leaves the old
     // files as they were.
-    let html = crate::html::render_leaderboard(b)?;
+    let html = crate::html::render_leaderboard(b, out_dir)?;
     let md = super::markdown::render(b);
     write_file(&out.json, &json)?;
     write_file(&out.markdown, md.as_bytes())?;

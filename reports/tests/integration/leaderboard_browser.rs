@@ -54,6 +54,10 @@ fn the_leaderboard_renders_in_headless_chromium_offline_and_matches_leaderboard_
             recs.push(extra);
         }
         let dir = common::write(tmp.path(), &format!("run-{i}"), &spec, &recs);
+        if i < 2 {
+            // Two runs have their report: the matrix links into them; the others say none.
+            nab_reports::write_run_outputs(&dir).unwrap();
+        }
         // Every run records the same suite except the last: ranked only with --allow-mixed.
         let mut meta = RunMeta::read(&dir).unwrap();
         meta.tasks_hash = Some(format!(
@@ -79,7 +83,8 @@ fn the_leaderboard_renders_in_headless_chromium_offline_and_matches_leaderboard_
     assert_eq!(rows.len(), 4);
     assert_eq!(json["common_tasks"].as_array().unwrap().len(), 28);
 
-    let page = common::chrome::WatchedTab::showing((1600, 1400), &out.html);
+    // 1,280 px: a laptop's window. Every ranking column is on screen without scrolling.
+    let page = common::chrome::WatchedTab::showing((1280, 1000), &out.html);
     let eval = |js: &str| page.eval(js);
 
     // Every row's numbers in the DOM equal leaderboard.json, as shown.
@@ -146,7 +151,6 @@ fn the_leaderboard_renders_in_headless_chromium_offline_and_matches_leaderboard_
         assert_eq!(text("pass_hat_k"), pct(&hat["value"]));
         assert_eq!(text("error_rate"), pct(&row["error_rate"]));
         assert!(!text("tokens_per_task").starts_with('—'));
-        assert_eq!(text("wall"), "1.0 h");
         let cost = text("cost_per_task");
         match row["cost_per_task_usd"].as_f64() {
             Some(c) if c < 1.0 => assert_eq!(cost, format!("${c:.4}")),
@@ -164,6 +168,13 @@ fn the_leaderboard_renders_in_headless_chromium_offline_and_matches_leaderboard_
             .count(),
         3
     );
+    // Wall time is the run's (from run.json), in the runs table: a sweep's runs share it.
+    assert_eq!(
+        eval("Array.from(document.querySelectorAll('#runs [data-col=wall]')).map(e => e.textContent).join(',')").as_str(),
+        Some("1.0 h,1.0 h,1.0 h,1.0 h")
+    );
+    assert_fits(&page, 1280);
+
     // The page names its one task set and says what the rank intervals mean.
     assert_eq!(
         eval("document.querySelectorAll('#common-tasks code').length").as_u64(),
@@ -228,6 +239,9 @@ fn the_leaderboard_renders_in_headless_chromium_offline_and_matches_leaderboard_
     assert_eq!(v.len(), 4);
     assert!(v.windows(2).all(|w| w[0] <= w[1]), "{v:?}");
 
+    assert_task_matrix(&page, &json);
+    assert_pareto(&page, &json);
+
     std::thread::sleep(Duration::from_millis(200));
     page.screenshot("leaderboard.png");
     std::fs::copy(
@@ -236,5 +250,151 @@ fn the_leaderboard_renders_in_headless_chromium_offline_and_matches_leaderboard_
     )
     .unwrap();
 
+    open_a_matrix_link(&page, &json);
     page.assert_ran_clean_and_offline("leaderboard.html");
+}
+
+/// Nothing of the ranking table is off-screen: the page does not scroll sideways and every
+/// header's right edge is inside the window.
+fn assert_fits(page: &common::chrome::WatchedTab, width: u64) {
+    let m: Value = serde_json::from_str(
+        page.eval(
+            "JSON.stringify({vw: document.documentElement.clientWidth, sw: document.documentElement.scrollWidth, wrap: document.getElementById('ranking-wrap').scrollWidth - document.getElementById('ranking-wrap').clientWidth, rights: Array.from(document.querySelectorAll('#tasks th, #tasks td')).map(e => e.getBoundingClientRect().right)})",
+        )
+        .as_str()
+        .unwrap(),
+    )
+    .unwrap();
+    let vw = m["vw"].as_f64().unwrap();
+    assert!(vw <= width as f64 && vw > width as f64 - 40.0, "{m}");
+    assert!(
+        m["sw"].as_f64().unwrap() <= vw,
+        "the page scrolls sideways: {m}"
+    );
+    assert_eq!(
+        m["wrap"].as_f64(),
+        Some(0.0),
+        "the ranking scrolls inside: {m}"
+    );
+    let rights = m["rights"].as_array().unwrap();
+    assert_eq!(rights.len(), 12 * 5, "12 columns, a header and 4 rows");
+    assert!(
+        rights.iter().all(|r| r.as_f64().unwrap() <= vw),
+        "a ranking cell is off-screen at {width} px: {m}"
+    );
+}
+
+/// The task × model matrix: a line per common task, a cell per row with its passes, the
+/// lines that separate the rows first, and links only into runs that have a report.
+fn assert_task_matrix(page: &common::chrome::WatchedTab, json: &Value) {
+    let lines = json["task_matrix"].as_array().unwrap();
+    assert_eq!(lines.len(), 28);
+    let dom: Value = serde_json::from_str(
+        page.eval(
+            "JSON.stringify(Array.from(document.querySelectorAll('#task-matrix tbody tr')).map(tr => ({task: tr.dataset.task, spread: parseFloat(tr.dataset.spread), cells: Array.from(tr.querySelectorAll('td.mc')).map(td => ({text: td.textContent.trim(), link: !!td.querySelector('a')}))})))",
+        )
+        .as_str()
+        .unwrap(),
+    )
+    .unwrap();
+    let dom = dom.as_array().unwrap();
+    assert_eq!(dom.len(), 28);
+    let spreads: Vec<f64> = dom.iter().map(|l| l["spread"].as_f64().unwrap()).collect();
+    assert!(
+        spreads.windows(2).all(|w| w[0] >= w[1]),
+        "widest spread first: {spreads:?}"
+    );
+    let rows = json["rows"].as_array().unwrap();
+    for l in dom {
+        let line = lines.iter().find(|x| x["task_id"] == l["task"]).unwrap();
+        for (j, cell) in l["cells"].as_array().unwrap().iter().enumerate() {
+            let c = &line["cells"][j];
+            let text = cell["text"].as_str().unwrap();
+            assert!(
+                text.starts_with(&format!("{}/{}", c["passed"], c["trials"])),
+                "{text} {c}"
+            );
+            assert_eq!(
+                c["errors"].as_u64().unwrap() > 0,
+                text.contains('⚠'),
+                "{text}"
+            );
+            let has_report = rows[j]["run_dir"].as_str().unwrap().ends_with("run-0")
+                || rows[j]["run_dir"].as_str().unwrap().ends_with("run-1");
+            assert_eq!(
+                cell["link"].as_bool(),
+                Some(has_report),
+                "{}",
+                rows[j]["run_dir"]
+            );
+        }
+    }
+    // "Only the tasks where the rows differ" hides exactly the lines of spread 0.
+    let shown = page.eval(
+        "(() => { const c = document.getElementById('only-differ'); c.click(); const n = Array.from(document.querySelectorAll('#task-matrix tbody tr')).filter(r => r.style.display !== 'none').length; c.click(); return n; })()",
+    );
+    let differing = lines
+        .iter()
+        .filter(|l| l["spread"].as_f64() > Some(0.0))
+        .count();
+    assert_eq!(shown.as_u64(), Some(differing as u64));
+    // Sorting by the first row's column puts its weakest tasks first.
+    let sorted = page.eval(
+        "(() => { document.querySelector('#task-matrix th[data-sort=c0]').click(); return JSON.stringify(Array.from(document.querySelectorAll('#task-matrix tbody tr')).map(r => parseFloat(r.dataset.c0))); })()",
+    );
+    let v: Vec<f64> = serde_json::from_str(sorted.as_str().unwrap()).unwrap();
+    assert!(v.windows(2).all(|w| w[0] <= w[1]), "{v:?}");
+}
+
+/// The cost chart: a dot per row, the Pareto front marked. Only one run is priced, so it
+/// plots tokens per task.
+fn assert_pareto(page: &common::chrome::WatchedTab, json: &Value) {
+    let dots = page.eval("document.querySelectorAll('#pareto .dot').length");
+    assert_eq!(
+        dots.as_u64(),
+        Some(json["rows"].as_array().unwrap().len() as u64)
+    );
+    let front = page.eval("document.querySelectorAll('#pareto .dot.on-front').length");
+    assert!(front.as_u64().unwrap() >= 1);
+    let title = page.eval("document.querySelector('#pareto title').textContent");
+    assert!(
+        title.as_str().unwrap().contains("tokens per task"),
+        "{title}"
+    );
+}
+
+/// A matrix link opens that task's trial in the run's report: the trial the JSON names.
+fn open_a_matrix_link(page: &common::chrome::WatchedTab, json: &Value) {
+    let target: Value = serde_json::from_str(
+        page.eval(
+            "(() => { const a = document.querySelector('#task-matrix td.mc a'); const td = a.closest('td'); return JSON.stringify({href: a.href, task: td.closest('tr').dataset.task, col: parseInt(td.dataset.col)}); })()",
+        )
+        .as_str()
+        .unwrap(),
+    )
+    .unwrap();
+    let line = json["task_matrix"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["task_id"] == target["task"])
+        .unwrap();
+    let trial = &line["cells"][target["col"].as_u64().unwrap() as usize]["open_trial"];
+    page.tab
+        .navigate_to(target["href"].as_str().unwrap())
+        .unwrap()
+        .wait_until_navigated()
+        .unwrap();
+    let want = format!("{} · trial {}", target["task"].as_str().unwrap(), trial);
+    let mut shown = Value::Null;
+    for _ in 0..100 {
+        shown = page.eval(
+            "document.getElementById('trial-view') && document.getElementById('trial-view').classList.contains('open') ? document.getElementById('trial-title').textContent : ''",
+        );
+        if shown.as_str() == Some(want.as_str()) {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    panic!("the report opened {shown}, not {want} ({})", target["href"]);
 }
