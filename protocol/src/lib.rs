@@ -60,7 +60,7 @@ pub use run::{
     RUN_META_FILE, RUN_META_VERSION, RunFolder, RunFolderError, RunMeta, RunPaths, RunProvenance,
     SUMMARY_FILE, ShardMeta, SuiteError, TEST_IDS_FILE, TRANSCRIPT_FILE, TRIALS_DIR, TreeReadError,
     TrialDir, VERIFY_LOG_FILE, Winner, hash_entry, hash_tree, instruction_path, resolve_tasks_dir,
-    suite_hash,
+    suite_hash, task_hashes,
 };
 pub use scripted::{
     ChunkOptions, SUMMARY_REQUEST_MARKER, ScriptedToolCall, ScriptedTurn, Trajectory,

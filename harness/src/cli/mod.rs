@@ -67,13 +67,16 @@ enum Command {
     /// One row per run (agent/model pair): pass rate (every trial counts, an infrastructure
     /// error as not passed) with a 95% Wilson interval and the rate over scored trials beside
     /// it, pass@k and pass^k, per-category pass rates, tokens, dollar cost per task and per
-    /// solved task, agent time (own and waiting for the model), wall time, error rate. Every
-    /// figure on a page uses one task set, the tasks every run has (named on the page). Every
-    /// pair of rows is compared with the exact sign-flip test over those tasks,
-    /// Holm-corrected over the matrix, and the rank intervals are read off that matrix: they
-    /// hold every row's true rank at once with probability at least 95%. A sweep folder
-    /// counts as all its runs. Runs of different task sets or suite versions (run.json
-    /// tasks_hash) are refused unless --allow-mixed, which the pages then state.
+    /// solved task, agent time (own and waiting for the model), error rate; a task × model
+    /// matrix whose cells open that trial in the run's report; pass rate against cost per
+    /// task with its Pareto front. Every figure on a page uses one task set, the tasks every
+    /// run has (named on the page). Every pair of rows is compared with the exact sign-flip
+    /// test over those tasks, Holm-corrected over the matrix, and the rank intervals are read
+    /// off that matrix: they hold every row's true rank at once with probability at least
+    /// 95%. A sweep folder counts as all its runs. Runs of different subsets of one suite
+    /// (every shared task with the same files, run.json task_hashes) are ranked on the tasks
+    /// they share, and the page says so; runs of different task sets or suite versions
+    /// otherwise are refused unless --allow-mixed, which the pages then state.
     ///
     /// Example: nab leaderboard runs/sweep-1 --out runs/sweep-1
     Leaderboard(leaderboard::Args),

@@ -376,8 +376,9 @@ fn start_runs(
     let ids: Vec<String> = tasks.iter().map(|t| t.id().to_owned()).collect();
     let mut metas = Vec::with_capacity(plan.runs.len());
     for (i, run) in plan.runs.iter().enumerate() {
-        metas.push(nab_harness::run::meta::start(
-            &out.join(&run.dir),
+        let dir = out.join(&run.dir);
+        let mut meta = nab_harness::run::meta::start(
+            &dir,
             &run_ids[i],
             &run.agent.to_string(),
             run.model.as_deref(),
@@ -388,7 +389,14 @@ fn start_runs(
             f.trials,
             args.resume,
             args.sharding.recorded(share),
-        )?);
+        )?;
+        // The model's alias names the run on every page (`agent · alias`).
+        let alias = run.model.as_ref().and_then(|m| f.aliases.get(m));
+        if let Some(alias) = alias {
+            meta.label = Some(format!("{} · {}", run.agent, alias.trim()));
+            meta.write(&dir)?;
+        }
+        metas.push(meta);
     }
     eprintln!(
         "sweep {}: {} run(s) × {} task(s) × {} trial(s) → {}",

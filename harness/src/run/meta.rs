@@ -61,6 +61,9 @@ pub fn start(
         model: model.map(str::to_owned),
         tasks_dir: Some(tasks_dir_from(out, suite.dir)),
         tasks_hash: Some(nab_protocol::suite_hash(suite.dir, suite.ids)?),
+        task_hashes: nab_protocol::task_hashes(suite.dir, suite.ids)?,
+        // A sweep names its runs after writing this (its `aliases:`); a resumed run keeps it.
+        label: before.label,
         task_ids: suite.ids.to_vec(),
         trials: Some(trials),
         started_at: before
@@ -172,6 +175,11 @@ mod tests {
         start_oracle(&out, &tasks, &["t1".into()], 1, false);
         let meta = RunMeta::read(&out).unwrap();
         assert!(meta.tasks_hash.as_deref().unwrap().starts_with("sha256:"));
+        // Each task's own hash too, so subsets of the suite can be compared.
+        assert_eq!(
+            meta.task_hashes.keys().collect::<Vec<_>>(),
+            meta.task_ids.iter().collect::<Vec<_>>()
+        );
         assert_eq!(meta.task_ids, ["t1"]);
 
         // The artifact is downloaded somewhere else: ../../tasks no longer leads anywhere.

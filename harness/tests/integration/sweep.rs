@@ -158,7 +158,7 @@ async fn two_models_one_rate_limited_finish_balanced_and_the_other_is_not_held_b
     let file = write_sweep(
         root.path(),
         &format!(
-            "agents: [nab-agent]\nmodels: [scripted:task, '{limited}']\n{}trials: 2\njobs: 2\nattempts: 1\nproviders:\n  'openai[': {{concurrency: 1, max_retries: 4}}\n",
+            "agents: [nab-agent]\nmodels: [scripted:task, '{limited}']\n{}trials: 2\njobs: 2\nattempts: 1\nproviders:\n  'openai[': {{concurrency: 1, max_retries: 4}}\naliases: {{'{limited}': limited}}\n",
             tasks_yaml(&TASKS)
         ),
     );
@@ -230,6 +230,17 @@ async fn two_models_one_rate_limited_finish_balanced_and_the_other_is_not_held_b
             .ends_with(&format!("leaderboard {}", html.display())),
         "{stdout}"
     );
+    // The alias names the limited model's row; the other keeps its spec.
+    let board: Value =
+        serde_json::from_slice(&std::fs::read(out.join("leaderboard.json")).unwrap()).unwrap();
+    let mut labels: Vec<&str> = board["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["label"].as_str().unwrap())
+        .collect();
+    labels.sort();
+    assert_eq!(labels, ["nab-agent · limited", "nab-agent · scripted:task"]);
     // The sweep folder is what `nab leaderboard` reads.
     let lb = Command::new(env!("CARGO_BIN_EXE_nab"))
         .arg("leaderboard")

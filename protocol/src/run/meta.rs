@@ -32,6 +32,14 @@ pub struct RunMeta {
     /// folder can check the tasks it is given (absent in runs before it was recorded).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tasks_hash: Option<String>,
+    /// Each task's own hash ([`task_hashes`](super::task_hashes)), so runs of different
+    /// subsets of one suite can be compared on the tasks they share (absent in older runs).
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub task_hashes: std::collections::BTreeMap<String, String>,
+    /// A short name for the run on leaderboards and pages (a sweep file's `aliases:`);
+    /// absent: `agent · model`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
     /// The tasks the run used, in the order it ran them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub task_ids: Vec<String>,

@@ -35,5 +35,5 @@ pub use meta::{AgentBuild, MergedShard, RUN_META_VERSION, RunMeta, RunProvenance
 pub use pairwise::{BadWinner, PairwiseVerdict, Winner};
 pub use suite::{
     DEFAULT_TASKS_DIR, SuiteError, TreeReadError, hash_entry, hash_tree, resolve_tasks_dir,
-    suite_hash,
+    suite_hash, task_hashes,
 };

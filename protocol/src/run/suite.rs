@@ -80,6 +80,19 @@ pub fn suite_hash(tasks_dir: &Path, task_ids: &[String]) -> Result<String> {
     Ok(format!("sha256:{:x}", hasher.finalize()))
 }
 
+/// `sha256:<hex>` of each task alone (the same walk as [`suite_hash`], one task at a time),
+/// by id: runs of different subsets of one suite are compared on the tasks they share when
+/// those tasks' hashes agree.
+pub fn task_hashes(
+    tasks_dir: &Path,
+    task_ids: &[String],
+) -> Result<std::collections::BTreeMap<String, String>> {
+    task_ids
+        .iter()
+        .map(|id| Ok((id.clone(), suite_hash(tasks_dir, std::slice::from_ref(id))?)))
+        .collect()
+}
+
 /// A file of a hashed tree that could not be read.
 #[derive(Debug, thiserror::Error)]
 #[error("cannot read {path}: {source}")]

@@ -163,12 +163,16 @@ fn apply_sources(board: &mut Leaderboard, sources: &[Source]) {
     }
 }
 
-/// Unique labels: a second run of the same pair gets its run id (or folder) appended, and
+/// Unique labels: run.json's `label` or `agent · model`; a second run of the same pair gets its run id (or folder) appended, and
 /// a number if even that repeats.
 fn labels(runs: &[Run]) -> Vec<String> {
+    // A sweep's alias (run.json `label`) when there is one, else `agent · model`.
     let base: Vec<String> = runs
         .iter()
-        .map(|r| display::label(r.agent().as_deref(), r.model().as_deref()))
+        .map(|r| match &r.meta.label {
+            Some(l) if !l.trim().is_empty() => display::short(l),
+            _ => display::label(r.agent().as_deref(), r.model().as_deref()),
+        })
         .collect();
     let mut out: Vec<String> = base
         .iter()
@@ -207,7 +211,8 @@ pub fn rank(runs: Vec<Run>, options: &Options) -> Result<Leaderboard> {
                 .join("\n"),
         });
     }
-    let mut notes = mixed::unchecked(&labels, &refs);
+    let mut notes: Vec<String> = mixed::subsets(&labels, &refs).into_iter().collect();
+    notes.extend(mixed::unchecked(&labels, &refs));
     notes.extend(torn_tail_notes(&runs, &labels));
 
     let common = CommonTasks::of(&labels, &refs);

@@ -299,6 +299,67 @@ fn runs_of_different_suites_or_task_sets_are_refused_unless_allowed() {
 }
 
 #[test]
+fn subsets_of_one_suite_rank_on_their_common_tasks_and_say_so() {
+    let tmp = tempfile::tempdir().unwrap();
+    let versioned = |model: &str, ids: &[&str], version: &str| {
+        let mut m = meta(
+            "nab-agent",
+            model,
+            ids,
+            Some(&format!("sha256:{}", ids.len())),
+        );
+        m.task_hashes = ids
+            .iter()
+            .map(|id| ((*id).to_owned(), format!("sha256:{id}-{version}")))
+            .collect();
+        m
+    };
+    let tasks = [
+        ("t1", "x", "PP"),
+        ("t2", "x", "PF"),
+        ("t3", "y", "FF"),
+        ("t4", "y", "PP"),
+    ];
+    let (all, _) = run(
+        &tmp.path().join("all"),
+        &versioned("model-a", &IDS, "1"),
+        &tasks,
+    );
+    let (part, _) = run(
+        &tmp.path().join("part"),
+        &versioned("model-b", &IDS[..2], "1"),
+        &tasks[..2],
+    );
+    // Not mixed: ranked without --allow-mixed on the two tasks both ran, and said so.
+    let board = leaderboard::build(&[all.clone(), part.clone()], &Options::default()).unwrap();
+    assert!(board.mixed.is_empty(), "{:?}", board.mixed);
+    assert_eq!(board.common_tasks, ["t1", "t2"]);
+    let note = board
+        .notes
+        .iter()
+        .find(|n| n.contains("different subsets of one suite"))
+        .unwrap_or_else(|| panic!("{:?}", board.notes));
+    assert!(note.contains("ran 4") && note.contains("ran 2"), "{note}");
+    // The same subset with one shared task edited is another suite: refused, and named.
+    let (edited, _) = run(
+        &tmp.path().join("edited"),
+        &{
+            let mut m = versioned("model-c", &IDS[..2], "1");
+            m.task_hashes.insert("t2".into(), "sha256:t2-2".into());
+            m
+        },
+        &tasks[..2],
+    );
+    let e = leaderboard::build(&[all, edited], &Options::default())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("different versions of the same tasks") && e.contains("t2"),
+        "{e}"
+    );
+}
+
+#[test]
 fn a_sweep_folder_counts_as_all_its_runs() {
     let tmp = tempfile::tempdir().unwrap();
     let sweep = tmp.path().join("sweep");

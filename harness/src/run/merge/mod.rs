@@ -334,6 +334,8 @@ fn merged_meta(shards: &[ShardRun], run_id: String, task_ids: Vec<String>) -> Ru
         model: first.meta.model.clone(),
         tasks_dir: None,
         tasks_hash: first.meta.tasks_hash.clone(),
+        task_hashes: first.meta.task_hashes.clone(),
+        label: first.meta.label.clone(),
         task_ids,
         trials: first.meta.trials,
         started_at: shards

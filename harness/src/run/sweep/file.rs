@@ -13,6 +13,8 @@
 //! trials: 3                            # per task and run (default 1)
 //! jobs: 4                              # trials at once, over the whole sweep (default 1)
 //! attempts: 3                          # per trial when the infrastructure fails (default 3)
+//! aliases:                             # optional: how the leaderboard names a model
+//!   "openai:deepseek-chat@https://api.deepseek.com/v1": deepseek-chat
 //! providers:                           # optional, keyed by a model spec or its start
 //!   "openai:deepseek-chat":
 //!     concurrency: 2                   # trials of these models at once
@@ -51,6 +53,10 @@ pub struct SweepFile {
     pub attempts: u32,
     #[serde(default)]
     pub providers: BTreeMap<String, ProviderLimits>,
+    /// Short names for models on the leaderboard and pages, keyed by a model spec as
+    /// `models:` lists it (recorded as each run's `label` in run.json).
+    #[serde(default)]
+    pub aliases: BTreeMap<String, String>,
 }
 
 fn one() -> u32 {
@@ -212,7 +218,44 @@ fn check(path: &Path, f: &SweepFile, issues: &mut Vec<SweepIssue>) -> Vec<AgentK
     }
     check_tasks(f, &mut push);
     check_providers(f, &mut push);
+    check_aliases(f, &mut push);
     agents
+}
+
+/// The longest alias: a name for a table cell, not a description.
+const MAX_ALIAS_CHARS: usize = 40;
+
+/// `aliases:`: each key a listed model, each name short, printable and used once.
+fn check_aliases(f: &SweepFile, push: &mut impl FnMut(String, String)) {
+    let mut names: BTreeMap<&str, &str> = BTreeMap::new();
+    for (model, alias) in &f.aliases {
+        let field = format!("aliases.{model}");
+        if !f.models.contains(model) {
+            push(
+                field.clone(),
+                format!(
+                    "`{model}` is not one of the models; a key is a model spec exactly as `models` lists it"
+                ),
+            );
+        }
+        let name = alias.trim();
+        if name.is_empty()
+            || name.chars().count() > MAX_ALIAS_CHARS
+            || name.chars().any(char::is_control)
+        {
+            push(
+                field,
+                format!(
+                    "`{alias}` is not a usable name: 1 to {MAX_ALIAS_CHARS} printable characters"
+                ),
+            );
+        } else if let Some(other) = names.insert(name, model) {
+            push(
+                field,
+                format!("`{name}` already names `{other}`; each alias names one model"),
+            );
+        }
+    }
 }
 
 /// `agents:`: at least one, each parsed, none twice. Returns those that parsed.
@@ -413,6 +456,27 @@ mod tests {
             (
                 format!("agents: [nab-agent]\nmodels: [scripted:task]\n{tasks}trails: 2\n"),
                 vec!["sweep.yaml:", "unknown field `trails`"],
+            ),
+            (
+                format!(
+                    "agents: [nab-agent]\nmodels: [scripted:task]\n{tasks}aliases: {{'scripted:trajectory': s}}\n"
+                ),
+                vec![
+                    "field `aliases.scripted:trajectory`",
+                    "is not one of the models",
+                ],
+            ),
+            (
+                format!(
+                    "agents: [nab-agent]\nmodels: [scripted:task, 'replay:c']\n{tasks}aliases: {{'scripted:task': same, 'replay:c': same}}\n"
+                ),
+                vec!["`same` already names `replay:c`"],
+            ),
+            (
+                format!(
+                    "agents: [nab-agent]\nmodels: [scripted:task]\n{tasks}aliases: {{'scripted:task': ' '}}\n"
+                ),
+                vec!["field `aliases.scripted:task`", "not a usable name"],
             ),
             (
                 format!(
