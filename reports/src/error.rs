@@ -43,6 +43,9 @@ pub enum ReportError {
     },
     #[error("{path}: {message}")]
     LeaderboardInput { path: PathBuf, message: String },
+    /// A file `nab export` refuses to read or write, and why.
+    #[error("{path}: {message}")]
+    ExportInput { path: PathBuf, message: String },
     #[error(
         "refusing to rank runs of different task sets or suite versions:\n{details}\npass --allow-mixed to rank them anyway (the leaderboard then says so on every page)"
     )]

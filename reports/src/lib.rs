@@ -3,27 +3,30 @@
 //! - `stats`: the statistics, each a small pure function with its formula.
 //! - `run`: a run directory loaded (through [`nab_protocol::RunFolder`]), grouped by task.
 //! - `summary`: the run's aggregates (`summary.json`); `judge_summary` the judges' part.
-//! - `table`: `results.parquet`, written with the `parquet` crate.
+//! - `table`: typed tables (`results.parquet`, the export's), in Parquet and CSV.
 //! - `trial`: one trial's artifacts (trajectory, diff, logs) for its view.
 //! - `html`: the self-contained `report.html` and `compare.html` (minijinja templates).
 //! - `mde`: the one minimum detectable effect every page shows.
 //! - `compare`: the paired comparison of two runs.
 //! - `gate`: the CI gate (rules, Markdown, JUnit XML).
 //! - `leaderboard`: many runs ranked on common tasks (`nab leaderboard`).
-//! - `cli`: the `nab report | compare | gate` subcommands, as `clap::Args` + `run`.
+//! - `export`: the trials of many runs as CSV or Parquet tables (`nab export`).
+//! - `cli`: the `nab report | compare | gate | leaderboard | export` subcommands, as
+//!   `clap::Args` + `run`.
 //! - `finish`: what the runner calls at the end of `nab run`.
 //!
-//! The subcommands (`cli::report`, `cli::compare`, `cli::gate`, `cli::leaderboard`: a
-//! `clap::Args` and a `run` each), the gate, the leaderboard, the number formats and the
-//! end-of-run summary are public areas, reached by path (`nab_reports::cli::gate::run`,
-//! `nab_reports::leaderboard::build`); the other modules are private, and the items other
-//! crates use most are re-exported below by their own names (the synthetic-run fixtures only
-//! with the `test-support` feature).
+//! The subcommands (`cli::report`, `cli::compare`, `cli::gate`, `cli::leaderboard`,
+//! `cli::export`: a `clap::Args` and a `run` each), the gate, the leaderboard, the export,
+//! the number formats and the end-of-run summary are public areas, reached by path
+//! (`nab_reports::cli::gate::run`, `nab_reports::leaderboard::build`); the other modules are
+//! private, and the items other crates use most are re-exported below by their own names
+//! (the synthetic-run fixtures only with the `test-support` feature).
 
 pub mod cli;
 mod compaction;
 mod compare;
 mod error;
+pub mod export;
 mod finish;
 #[cfg(any(test, feature = "test-support"))]
 mod fixtures;
@@ -45,7 +48,7 @@ mod summary;
 mod table;
 mod trial;
 
-pub use cli::{CompareArgs, GateArgs, LeaderboardArgs, ReportArgs};
+pub use cli::{CompareArgs, ExportArgs, GateArgs, LeaderboardArgs, ReportArgs};
 pub use gate::{GateConfig, GateOutcome, RuleOutcome, RuleResult, SignificanceTest};
 pub use leaderboard::{Leaderboard, write_leaderboard};
 pub use stats::{Z95, pass_at_k, wilson};

@@ -77,16 +77,23 @@ impl Run {
     ///
     /// A trial recorded twice (a resumed run that retried it) counts once: the last line wins.
     pub fn load(dir: &Path) -> Result<Run> {
+        let (run, quarantine) = Run::load_unquarantined(dir)?;
+        Ok(run.quarantine(&quarantine))
+    }
+
+    /// [`Run::load`] with every trial kept, quarantined or not, and the suite's quarantine
+    /// list beside it (empty when the suite cannot be found or does not match its hash):
+    /// for an export, which lists every trial and marks those the scores leave out.
+    pub(crate) fn load_unquarantined(
+        dir: &Path,
+    ) -> Result<(Run, Vec<crate::quarantine::QuarantineEntry>)> {
         let folder = RunFolder::open(dir)?;
         let run = Run::from_records(dir, folder.meta, folder.records, folder.truncated_tail);
-        // The suite's quarantine list, when the suite can be found (and matches its hash).
-        match nab_protocol::resolve_tasks_dir(&run.meta, dir, None) {
-            Ok(tasks) => {
-                let q = crate::quarantine::load(&tasks)?;
-                Ok(run.quarantine(&q))
-            }
-            Err(_) => Ok(run),
-        }
+        let quarantine = match nab_protocol::resolve_tasks_dir(&run.meta, dir, None) {
+            Ok(tasks) => crate::quarantine::load(&tasks)?,
+            Err(_) => Vec::new(),
+        };
+        Ok((run, quarantine))
     }
 
     /// Builds a run from records already in memory (tests, benchmarks, the runner).

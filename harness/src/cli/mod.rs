@@ -6,6 +6,7 @@ mod common;
 mod compare;
 mod completions;
 mod docs;
+mod export;
 mod gate;
 mod image;
 mod import;
@@ -80,6 +81,20 @@ enum Command {
     ///
     /// Example: nab leaderboard runs/sweep-1 --out runs/sweep-1
     Leaderboard(leaderboard::Args),
+    /// Export runs and sweeps as tables for analysis: trials, tasks and runs, in CSV or Parquet.
+    ///
+    /// Writes trials.<ext> (one row per trial of every run: the run folder, results.parquet's
+    /// columns, then the record's other fields), tasks.<ext> (one row per run and task: trials,
+    /// passed, failed, errors, pass rate, mean tokens, cost and time) and runs.<ext> (one row per
+    /// run: agent, model, dates, tasks, trials, pass rate with its 95% interval, error rate,
+    /// tokens, cost; summary.json's figures). CSV and Parquet have the same columns in the same
+    /// order; in CSV an empty cell is an absent value and a list is a JSON array. A sweep folder
+    /// counts as all its runs. Every trial is a row, a quarantined task's marked; a bad run
+    /// folder (a results.jsonl that is a link, a FIFO, too large or with a garbage line) stops
+    /// the export, naming the file, and nothing is written.
+    ///
+    /// Example: nab export --format parquet --out analysis/ runs/sweep-1 runs/baseline
+    Export(export::Args),
     /// Run a sweep file: agents × models × tasks × trials, one run folder per (agent, model).
     ///
     /// Trials are interleaved across the runs (round r is trial r of every task for every
@@ -149,6 +164,7 @@ impl Cli {
             Command::Compare(a) => compare::run(a).await,
             Command::Gate(a) => gate::run(a),
             Command::Leaderboard(a) => leaderboard::run(a),
+            Command::Export(a) => export::run(a),
             Command::Bundle(a) => bundle::run(a),
             Command::Regrade(a) => regrade::run(a).await,
             Command::Selftest(a) => selftest::run(a).await,

@@ -280,6 +280,73 @@ fn report_writes_the_html_summary_and_parquet() {
     assert_eq!(missing.status.code(), Some(2), "bad input is exit 2");
 }
 
+#[test]
+fn export_writes_three_tables_and_refuses_a_hostile_run_with_nothing_written() {
+    let tmp = tempfile::tempdir().unwrap();
+    let sweep = tmp.path().join("sweep");
+    for (name, tasks) in [("m1", 3), ("m2", 5)] {
+        let spec = SynthSpec::new(name, tasks, 2);
+        synth_run(&sweep.join(name), &spec, &synth_records(&spec)).unwrap();
+    }
+    let out = tmp.path().join("tables");
+    let o = nab(&["export", "--format", "parquet", "--out", s(&out), s(&sweep)]);
+    let printed = succeeded(&o);
+    assert!(
+        printed.contains("exported 16 trial(s) of 2 run(s)"),
+        "{printed}"
+    );
+    for table in ["trials", "tasks", "runs"] {
+        let file = out.join(format!("{table}.parquet"));
+        assert!(
+            printed.contains(&format!("wrote {}", file.display())),
+            "{printed}"
+        );
+        assert_eq!(&std::fs::read(&file).unwrap()[..4], b"PAR1", "{table}");
+    }
+
+    // Without --out, CSV into the current folder: a header and a line per row.
+    let cwd = tmp.path().join("cwd");
+    std::fs::create_dir_all(&cwd).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_nab"))
+        .args(["export", s(&sweep.join("m2"))])
+        .current_dir(&cwd)
+        .output()
+        .unwrap();
+    succeeded(&o);
+    let lines = |t: &str| {
+        std::fs::read_to_string(cwd.join(t))
+            .unwrap()
+            .lines()
+            .count()
+    };
+    assert_eq!(
+        (lines("trials.csv"), lines("tasks.csv"), lines("runs.csv")),
+        (11, 6, 2)
+    );
+    assert!(
+        !sweep.join("m2").join("trials.csv").exists(),
+        "a run folder is never written to"
+    );
+
+    // A results.jsonl that is a link to /dev/zero: exit 2 naming it, no table written.
+    let bad = sweep.join("m1").join(nab_protocol::RESULTS_FILE);
+    std::fs::remove_file(&bad).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", &bad).unwrap();
+    let empty = tmp.path().join("empty");
+    let o = nab(&["export", "--out", s(&empty), s(&sweep)]);
+    let err = failed(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains(&bad.display().to_string()) && err.contains("not a regular file"),
+        "{err}"
+    );
+    assert!(!empty.exists(), "nothing written");
+
+    let o = nab(&["export", "--format", "xlsx", s(&sweep)]);
+    let err = failed(&o);
+    assert!(err.contains("csv") && err.contains("parquet"), "{err}");
+}
+
 /// A baseline and a candidate from the same synthetic records; `lose` lists task indexes
 /// whose every candidate trial fails.
 fn two_runs(tmp: &Path, lose: &[usize]) -> (PathBuf, PathBuf) {

@@ -10,6 +10,7 @@ mod browser;
 mod code_shape;
 mod compare;
 mod docs_links;
+mod export;
 mod gate;
 mod gate_simulation;
 mod leaderboard;
