@@ -15,3 +15,5 @@ mod gate_simulation;
 mod leaderboard;
 mod leaderboard_browser;
 mod report;
+mod view;
+mod view_browser;
