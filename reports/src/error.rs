@@ -46,6 +46,9 @@ pub enum ReportError {
     /// A file `nab export` refuses to read or write, and why.
     #[error("{path}: {message}")]
     ExportInput { path: PathBuf, message: String },
+    /// The folder `nab view` was asked to index is not one.
+    #[error("{path}: {message}")]
+    ViewInput { path: PathBuf, message: String },
     #[error(
         "refusing to rank runs of different task sets or suite versions:\n{details}\npass --allow-mixed to rank them anyway (the leaderboard then says so on every page)"
     )]

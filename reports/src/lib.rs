@@ -5,22 +5,24 @@
 //! - `summary`: the run's aggregates (`summary.json`); `judge_summary` the judges' part.
 //! - `table`: typed tables (`results.parquet`, the export's), in Parquet and CSV.
 //! - `trial`: one trial's artifacts (trajectory, diff, logs) for its view.
-//! - `html`: the self-contained `report.html` and `compare.html` (minijinja templates).
+//! - `html`: the self-contained `report.html`, `compare.html`, `leaderboard.html` and the
+//!   viewer's `index.html` (minijinja templates).
 //! - `mde`: the one minimum detectable effect every page shows.
 //! - `compare`: the paired comparison of two runs.
 //! - `gate`: the CI gate (rules, Markdown, JUnit XML).
 //! - `leaderboard`: many runs ranked on common tasks (`nab leaderboard`).
 //! - `export`: the trials of many runs as CSV or Parquet tables (`nab export`).
-//! - `cli`: the `nab report | compare | gate | leaderboard | export` subcommands, as
-//!   `clap::Args` + `run`.
+//! - `view`: the index page over a folder of runs and sweeps (`nab view`).
+//! - `cli`: the `nab report | compare | gate | leaderboard | export | view` subcommands,
+//!   as `clap::Args` + `run`.
 //! - `finish`: what the runner calls at the end of `nab run`.
 //!
 //! The subcommands (`cli::report`, `cli::compare`, `cli::gate`, `cli::leaderboard`,
-//! `cli::export`: a `clap::Args` and a `run` each), the gate, the leaderboard, the export,
-//! the number formats and the end-of-run summary are public areas, reached by path
-//! (`nab_reports::cli::gate::run`, `nab_reports::leaderboard::build`); the other modules are
-//! private, and the items other crates use most are re-exported below by their own names
-//! (the synthetic-run fixtures only with the `test-support` feature).
+//! `cli::export`, `cli::view`: a `clap::Args` and a `run` each), the gate, the leaderboard,
+//! the export, the viewer, the number formats and the end-of-run summary are public areas,
+//! reached by path (`nab_reports::cli::gate::run`, `nab_reports::leaderboard::build`); the
+//! other modules are private, and the items other crates use most are re-exported below by
+//! their own names (the synthetic-run fixtures only with the `test-support` feature).
 
 pub mod cli;
 mod compaction;
@@ -47,8 +49,9 @@ mod stats;
 mod summary;
 mod table;
 mod trial;
+pub mod view;
 
-pub use cli::{CompareArgs, ExportArgs, GateArgs, LeaderboardArgs, ReportArgs};
+pub use cli::{CompareArgs, ExportArgs, GateArgs, LeaderboardArgs, ReportArgs, ViewArgs};
 pub use gate::{GateConfig, GateOutcome, RuleOutcome, RuleResult, SignificanceTest};
 pub use leaderboard::{Leaderboard, write_leaderboard};
 pub use stats::{Z95, pass_at_k, wilson};

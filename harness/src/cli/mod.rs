@@ -23,6 +23,7 @@ mod selftest;
 mod shard_opts;
 mod sweep;
 mod validate;
+mod view;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -95,6 +96,19 @@ enum Command {
     ///
     /// Example: nab export --format parquet --out analysis/ runs/sweep-1 runs/baseline
     Export(export::Args),
+    /// Write DIR/index.html: every run and sweep under DIR, to filter, sort, open and compare.
+    ///
+    /// One row per run folder (a folder holding results.jsonl) found under DIR, a few levels
+    /// down and never through a symbolic link: agent, model, start, tasks, trials, pass rate
+    /// (as in its report), errors, cost when priced, and its sweep. Filter by any word, sort
+    /// by any column, open a run's report or its sweep's leaderboard, list a run's trials and
+    /// open one in the report, or tick two runs to see them side by side on their common
+    /// tasks with the `nab compare` command for the paired statistics. The page is static and
+    /// self-contained, its links relative: run `nab view` again to refresh it, or publish the
+    /// folder as it is. A folder that cannot be read is left out with a note.
+    ///
+    /// Example: nab view runs   (then open runs/index.html)
+    View(view::Args),
     /// Run a sweep file: agents × models × tasks × trials, one run folder per (agent, model).
     ///
     /// Trials are interleaved across the runs (round r is trial r of every task for every
@@ -165,6 +179,7 @@ impl Cli {
             Command::Gate(a) => gate::run(a),
             Command::Leaderboard(a) => leaderboard::run(a),
             Command::Export(a) => export::run(a),
+            Command::View(a) => view::run(a),
             Command::Bundle(a) => bundle::run(a),
             Command::Regrade(a) => regrade::run(a).await,
             Command::Selftest(a) => selftest::run(a).await,

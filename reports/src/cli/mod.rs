@@ -1,4 +1,5 @@
-//! The `nab report`, `nab compare`, `nab gate`, `nab leaderboard` and `nab export`
+//! The `nab report`, `nab compare`, `nab gate`, `nab leaderboard`, `nab export` and
+//! `nab view`
 //! subcommands. The `nab` binary flattens each `*Args` into its subcommand and calls the
 //! matching `run`.
 
@@ -7,9 +8,11 @@ pub mod export;
 pub mod gate;
 pub mod leaderboard;
 pub mod report;
+pub mod view;
 
 pub use compare::CompareArgs;
 pub use export::ExportArgs;
 pub use gate::GateArgs;
 pub use leaderboard::LeaderboardArgs;
 pub use report::ReportArgs;
+pub use view::ViewArgs;

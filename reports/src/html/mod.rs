@@ -13,6 +13,7 @@ pub mod links;
 pub mod pareto;
 pub mod report;
 pub mod svg;
+pub mod view;
 
 use crate::error::{ReportError, Result};
 use base64::Engine;
@@ -24,6 +25,7 @@ use std::io::Write;
 pub use compare::render_compare;
 pub use leaderboard::render_leaderboard;
 pub use report::{render_report, render_report_at};
+pub use view::render_view;
 
 const TEMPLATES: &[(&str, &str)] = &[
     ("base.css", include_str!("../../templates/base.css")),
@@ -36,6 +38,8 @@ const TEMPLATES: &[(&str, &str)] = &[
         "leaderboard.html",
         include_str!("../../templates/leaderboard.html"),
     ),
+    ("view.html", include_str!("../../templates/view.html")),
+    ("view.js", include_str!("../../templates/view.js")),
 ];
 
 /// `0.6789` → `67.9%`; absent → `—`.

@@ -16,3 +16,5 @@ mod gate_simulation;
 mod leaderboard;
 mod leaderboard_browser;
 mod report;
+mod view;
+mod view_browser;
