@@ -9,7 +9,9 @@ const SECTION: &str = "diff --git ";
 /// Lines of a section that are kept whole: the header and the size/hash line.
 const HEADER_LINES: usize = 2;
 
-fn sections(diff: &str) -> Vec<&str> {
+/// The diff's sections: one per file, each from its `diff --git` line, and the harness's
+/// closing list; text before the first file is a section of its own.
+pub(crate) fn sections(diff: &str) -> Vec<&str> {
     let mut starts: Vec<usize> = diff
         .match_indices(SECTION)
         .map(|(i, _)| i)

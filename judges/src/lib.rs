@@ -27,6 +27,7 @@
 //! it with its gateway providers.
 
 mod answer_schema;
+mod bytecode;
 pub mod cli;
 mod combine;
 mod diff_budget;

@@ -37,7 +37,7 @@ impl TrialMaterial {
                 "task instruction not found ({e}); pass --tasks with the suite folder the run used"
             ),
         })?;
-        let diff = read(&dir.diff())?;
+        let diff = crate::bytecode::set_aside_bytecode(&read(&dir.diff())?);
         let (events, transcript) = trajectory_files(&dir);
         Ok(TrialMaterial {
             instruction,

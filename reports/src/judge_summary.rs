@@ -9,7 +9,7 @@
 
 use crate::run::Run;
 use crate::stats::{self, Interval};
-use nab_protocol::{JudgeRecord, TrialRecord};
+use nab_protocol::{JudgeRecord, TrialRecord, TrialStatus};
 use serde::{Deserialize, Serialize};
 
 /// A vetoed trial's score in the mean: a rubric's weighted score lies on the 1–5 scale,
@@ -46,6 +46,53 @@ pub struct JudgeSummary {
     /// none was priced.
     #[serde(default)]
     pub cost_usd: Option<f64>,
+    /// The score over the trials the hidden tests passed, and over those they failed: a
+    /// judge that scores failures as high as passes is not telling the work apart.
+    #[serde(default)]
+    pub by_verdict: Vec<VerdictScore>,
+}
+
+/// The judges' score over the trials of one verdict.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct VerdictScore {
+    /// `passed` or `failed` (errors are not judged).
+    pub verdict: String,
+    /// Trials of this verdict with a score (vetoed ones included).
+    pub trials: usize,
+    /// Tasks with such a trial.
+    pub tasks: usize,
+    /// Mean over those tasks of each task's mean trial score, as `mean_score`.
+    pub mean_score: Option<f64>,
+    pub vetoed_trials: usize,
+}
+
+/// [`VerdictScore`] for each verdict that has a scored trial.
+fn by_verdict(run: &Run) -> Vec<VerdictScore> {
+    [
+        (TrialStatus::Passed, "passed"),
+        (TrialStatus::Failed, "failed"),
+    ]
+    .into_iter()
+    .filter_map(|(status, word)| {
+        let of = |r: &TrialRecord| r.outcome.status == status;
+        let per_task = by_task(run, |r| of(r).then(|| trial_score(&r.judges)).flatten());
+        let scored: Vec<&TrialRecord> = run
+            .records
+            .iter()
+            .filter(|r| of(r) && trial_score(&r.judges).is_some())
+            .collect();
+        (!scored.is_empty()).then(|| VerdictScore {
+            verdict: word.to_owned(),
+            trials: scored.len(),
+            tasks: per_task.len(),
+            mean_score: mean(&per_task),
+            vetoed_trials: scored
+                .iter()
+                .filter(|r| r.judges.iter().any(|j| j.vetoed))
+                .count(),
+        })
+    })
+    .collect()
 }
 
 /// A trial's score: [`VETO_SCORE`] if any judge vetoed it, else the mean of its judges'
@@ -128,6 +175,7 @@ pub fn summarize(run: &Run) -> Option<JudgeSummary> {
             .map(|r| r.judges.iter().filter(|j| j.error.is_some()).count())
             .sum(),
         cost_usd: (!costs.is_empty()).then(|| costs.iter().sum()),
+        by_verdict: by_verdict(run),
     })
 }
 
@@ -178,6 +226,40 @@ mod tests {
             "{i:?}"
         );
         assert!((s.cost_usd.unwrap() - 0.008).abs() < 1e-12);
+    }
+
+    #[test]
+    fn scores_are_split_by_the_hidden_tests_verdict() {
+        let mut r = run(vec![
+            ("a", vec![judge(5.0, false)]),
+            ("a", vec![judge(3.0, false)]),
+            ("b", vec![judge(4.0, true)]),
+            ("b", vec![judge(2.0, false)]),
+        ]);
+        let statuses = [
+            TrialStatus::Passed,
+            TrialStatus::Passed,
+            TrialStatus::Failed,
+            TrialStatus::Failed,
+        ];
+        for (rec, st) in r.records.iter_mut().zip(statuses) {
+            rec.outcome.status = st;
+        }
+        let r = Run::from_records(Path::new("r"), RunMeta::default(), r.records, false);
+        let s = summarize(&r).unwrap();
+        let [passed, failed] = &s.by_verdict[..] else {
+            panic!("{:?}", s.by_verdict)
+        };
+        assert_eq!(
+            (passed.verdict.as_str(), passed.trials, passed.tasks),
+            ("passed", 2, 1)
+        );
+        assert_eq!(passed.mean_score, Some(4.0));
+        assert_eq!(
+            (failed.verdict.as_str(), failed.trials, failed.vetoed_trials),
+            ("failed", 2, 1)
+        );
+        assert_eq!(failed.mean_score, Some(1.5), "the veto counts as 1");
     }
 
     #[test]

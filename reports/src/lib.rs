@@ -62,6 +62,8 @@ pub use error::{ReportError, Result};
 pub use finish::{RunOutputs, write_outputs_at, write_run_outputs};
 #[cfg(any(test, feature = "test-support"))]
 pub use fixtures::{SynthSpec, synth_records, synth_task_id, write_synth_run};
+#[cfg(any(test, feature = "test-support"))]
+pub use html::trial_views;
 pub use html::{render_compare, render_report};
 pub use nab_protocol::RunMeta;
 pub use run::Run;

@@ -19,6 +19,7 @@ pub struct Args {
 
 pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     let run_dir = args.judge.run.clone();
+    let tasks = args.judge.tasks.clone();
     let prices = args
         .prices
         .as_deref()
@@ -36,8 +37,14 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         nab_protocol::RunPaths::new(&run_dir).results().display()
     );
     // The verdicts are in results.jsonl whatever happens here; a report that cannot be
-    // rewritten is worth a warning, not a failed command.
-    match nab_reports::write_run_outputs(&run_dir) {
+    // rewritten is worth a warning, not a failed command. It reads the suite the judges
+    // read (`--tasks`), so a copied run's trial views still show their instructions.
+    let report = nab_reports::ReportArgs {
+        run: run_dir.clone(),
+        out: None,
+        tasks,
+    };
+    match nab_reports::cli::report::run(&report) {
         Ok(o) => println!("wrote {}", o.report_html.display()),
         Err(e) => eprintln!("warning: the report was not rewritten: {e}"),
     }

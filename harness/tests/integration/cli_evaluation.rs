@@ -235,6 +235,50 @@ fn judge_grades_a_run_through_the_gateway_provider() {
 }
 
 #[test]
+fn the_report_judge_rewrites_reads_the_suite_given_with_tasks() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = tmp.path().join("run");
+    small_run(
+        &run,
+        "r1",
+        &[
+            ("t-a", 0, TrialStatus::Passed),
+            ("t-b", 0, TrialStatus::Failed),
+        ],
+        DIFF,
+    );
+    // A copied run folder: the suite run.json names is gone, and --tasks points at it.
+    let moved = tmp.path().join("elsewhere");
+    std::fs::rename(run.join("tasks"), &moved).unwrap();
+    let spec = format!("scripted:{}", fixture("judge_answers.yaml"));
+    let o = nab(&[
+        "judge",
+        "--run",
+        s(&run),
+        "--judge",
+        &spec,
+        "--tasks",
+        s(&moved),
+    ]);
+    let out = succeeded(&o);
+    assert!(out.contains("graded 2 trial verdict(s)"), "{out}");
+    let html = std::fs::read_to_string(run.join(nab_protocol::REPORT_FILE)).unwrap();
+    let views = nab_reports::trial_views(&html);
+    assert_eq!(views.len(), 2);
+    for (title, view) in &views {
+        let task = title.split(' ').next().unwrap();
+        assert!(
+            view.contains(&format!("Fix the off-by-one in `paginate` ({task})."))
+                || view.contains(&format!(
+                    "Fix the off-by-one in <code>paginate</code> ({task})."
+                )),
+            "the trial view of {title} shows its instruction: {}",
+            &view[..view.len().min(600)]
+        );
+    }
+}
+
+#[test]
 fn judge_rejects_a_bad_spec_and_a_missing_judge() {
     let tmp = tempfile::tempdir().unwrap();
     let run = tmp.path().join("run");

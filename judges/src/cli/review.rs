@@ -26,8 +26,13 @@ pub enum ReviewCommand {
 /// How both exports draw their sample, and what its items are shown with.
 #[derive(clap::Args, Debug, Clone)]
 pub struct SampleArgs {
+    /// The share of the eligible items to draw, in (0, 1].
     #[arg(long, default_value_t = 0.1)]
     pub fraction: f64,
+    /// The fewest items drawn, whatever the fraction (all when fewer are eligible): an
+    /// agreement figure over one or two items says nothing.
+    #[arg(long, value_name = "N", default_value_t = crate::review::DEFAULT_MIN_ITEMS)]
+    pub min_items: usize,
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
     /// The rubric the trials were judged with (default: the shipped code-quality rubric).
@@ -44,7 +49,10 @@ impl SampleArgs {
     fn load(&self) -> anyhow::Result<(Rubric, Sample)> {
         Ok((
             load_rubric(self.rubric.as_deref())?,
-            Sample::new(self.fraction, self.seed)?,
+            Sample {
+                min_items: self.min_items,
+                ..Sample::new(self.fraction, self.seed)?
+            },
         ))
     }
 }

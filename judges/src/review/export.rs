@@ -1,7 +1,9 @@
 //! The blind, seeded, task-stratified review sample.
 //!
 //! Sampling: among trials that have a scored verdict for the rubric, the sample size is
-//! ⌈fraction·N⌉ (at least 1). Each task gets ⌊fraction·nₜ⌋ items, and the remaining slots
+//! ⌈fraction·N⌉, but at least `min_items` (20 by default, or all N when there are fewer):
+//! agreement measured on one or two items says nothing. Below, "fraction" is the one the
+//! sample is drawn at: the larger of `--fraction` and min_items / N. Each task gets ⌊fraction·nₜ⌋ items, and the remaining slots
 //! go to the tasks with the largest remainders (ties broken by a seeded shuffle); within a
 //! task, trials are drawn by a seeded shuffle. The same run, fraction and seed always give
 //! the same sample.
@@ -48,15 +50,21 @@ pub struct ExportSummary {
     pub key_path: PathBuf,
 }
 
-/// How a review sample is drawn: the fraction of the eligible items, and the seed of its
-/// shuffles. [`Sample::new`] refuses a fraction outside (0, 1].
+/// How a review sample is drawn: the fraction of the eligible items, the fewest items it
+/// holds, and the seed of its shuffles. [`Sample::new`] refuses a fraction outside (0, 1].
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Sample {
     /// In (0, 1].
     pub fraction: f64,
+    /// The fewest items drawn (all of them when fewer are eligible).
+    pub min_items: usize,
     /// The seed of every shuffle of the sample.
     pub seed: u64,
 }
+
+/// The fewest items a review sample holds by default: enough for an agreement figure with
+/// an interval narrower than the whole scale.
+pub const DEFAULT_MIN_ITEMS: usize = 20;
 
 impl Sample {
     /// A sample of `fraction` (in (0, 1], as `--fraction` says) drawn with `seed`.
@@ -66,7 +74,21 @@ impl Sample {
                 "--fraction {fraction} is not allowed; use a number in (0, 1]"
             )));
         }
-        Ok(Sample { fraction, seed })
+        Ok(Sample {
+            fraction,
+            min_items: DEFAULT_MIN_ITEMS,
+            seed,
+        })
+    }
+
+    /// The fraction drawn from `eligible` items: `fraction`, raised to reach `min_items`.
+    pub fn fraction_of(&self, eligible: usize) -> f64 {
+        if eligible == 0 {
+            return self.fraction;
+        }
+        self.fraction
+            .max(self.min_items as f64 / eligible as f64)
+            .min(1.0)
     }
 }
 
@@ -183,7 +205,7 @@ pub fn export(
         .iter()
         .map(|r| (r.task_id.clone(), r.trial))
         .collect();
-    let picked = stratified_sample(&keys, sample.fraction, sample.seed);
+    let picked = stratified_sample(&keys, sample.fraction_of(keys.len()), sample.seed);
     let names = secret_names(&run.records);
     let mut items = Vec::new();
     let mut entries = Vec::new();
@@ -328,6 +350,28 @@ mod tests {
         let s = stratified_sample(&skewed, 0.5, 1);
         assert_eq!(s.iter().filter(|(t, _)| t == "big").count(), 10);
         assert_eq!(s.iter().filter(|(t, _)| t == "small").count(), 1);
+    }
+
+    #[test]
+    fn a_small_fraction_still_draws_the_minimum() {
+        let s = Sample::new(0.1, 7).unwrap();
+        assert_eq!(s.min_items, DEFAULT_MIN_ITEMS);
+        // 10 eligible at 0.1 would be 1 item: all 10 are drawn instead.
+        assert_eq!(s.fraction_of(10), 1.0);
+        let ten: Vec<(String, u32)> = (0..10).map(|i| (format!("t{i}"), 0)).collect();
+        assert_eq!(stratified_sample(&ten, s.fraction_of(10), 7).len(), 10);
+        // 400 eligible at 0.1 is 40, above the minimum: the fraction stands.
+        assert_eq!(s.fraction_of(400), 0.1);
+        // 84 eligible: 20 drawn, not 9.
+        let eligible: Vec<(String, u32)> = (0..28)
+            .flat_map(|t| (0..3).map(move |i| (format!("task-{t:02}"), i)))
+            .collect();
+        assert_eq!(stratified_sample(&eligible, s.fraction_of(84), 7).len(), 20);
+        let custom = Sample { min_items: 1, ..s };
+        assert_eq!(
+            stratified_sample(&eligible, custom.fraction_of(84), 7).len(),
+            9
+        );
     }
 
     #[test]

@@ -14,7 +14,7 @@ pub mod import;
 pub mod pairwise;
 
 pub use agreement::AgreementRow;
-pub use export::{ExportSummary, Sample, export};
+pub use export::{DEFAULT_MIN_ITEMS, ExportSummary, Sample, export};
 pub use import::{ReviewReport, import};
 
 use serde::{Deserialize, Serialize};

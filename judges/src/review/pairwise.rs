@@ -81,7 +81,7 @@ pub fn export_pairwise(
     sample: Sample,
 ) -> Result<ExportSummary, JudgeError> {
     let keys = judged_trials(pairwise_file)?;
-    let picked = stratified_sample(&keys, sample.fraction, sample.seed);
+    let picked = stratified_sample(&keys, sample.fraction_of(keys.len()), sample.seed);
     let mut names = secret_names(&baseline.records);
     names.extend(secret_names(&candidate.records));
     names.sort_by(|a, b| b.len().cmp(&a.len()).then(a.cmp(b)));

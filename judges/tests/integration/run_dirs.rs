@@ -294,6 +294,7 @@ async fn compare_counts_wins_over_shared_trials() {
             pairwise: out.clone(),
             sample: SampleArgs {
                 fraction: 1.0,
+                min_items: 20,
                 seed: 5,
                 rubric: None,
                 tasks: Some(tmp.path().join("tasks")),
@@ -375,6 +376,8 @@ fn export_args(run: &Path, tasks: &Path, out: &Path, fraction: f64, seed: u64) -
             run: run.into(),
             sample: SampleArgs {
                 fraction,
+                // The sample's size here is the fraction's alone (the minimum has its own test).
+                min_items: 1,
                 seed,
                 rubric: None,
                 tasks: Some(tasks.into()),

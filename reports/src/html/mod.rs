@@ -115,6 +115,41 @@ pub(crate) fn render(env: &Environment<'_>, name: &str, ctx: Value) -> Result<St
         })
 }
 
+/// Every trial view embedded in a report page, unpacked: `(data-title, view HTML)`. For
+/// tests that check what a view shows (the views are packed, so the page's text is not).
+#[cfg(any(test, feature = "test-support"))]
+pub fn trial_views(report_html: &str) -> Vec<(String, String)> {
+    use std::io::Read;
+    let mut out = Vec::new();
+    for part in report_html
+        .split("<script type=\"application/x-nab-trial\"")
+        .skip(1)
+    {
+        let title = part
+            .split("data-title=\"")
+            .nth(1)
+            .and_then(|t| t.split('"').next())
+            .unwrap_or_default()
+            .to_owned();
+        let body = part
+            .split_once('>')
+            .and_then(|(_, b)| b.split_once("</script>"))
+            .map(|(b, _)| b.trim())
+            .unwrap_or_default();
+        let Ok(bytes) = base64::engine::general_purpose::STANDARD.decode(body) else {
+            continue;
+        };
+        let mut html = String::new();
+        if flate2::read::GzDecoder::new(&bytes[..])
+            .read_to_string(&mut html)
+            .is_ok()
+        {
+            out.push((title, html));
+        }
+    }
+    out
+}
+
 /// gzip + base64, for a trial view embedded in the page.
 pub(crate) fn pack(html: &str) -> String {
     let mut gz = GzEncoder::new(Vec::new(), Compression::new(6));

@@ -97,6 +97,24 @@ fn the_report_renders_in_headless_chromium_offline_and_matches_summary_json() {
         cost > 0.0 && (cost_shown - cost).abs() <= step + 1e-12,
         "{cost_shown} vs {cost}"
     );
+    // The judges' score split by the hidden tests' verdict, as summary.json has it.
+    let split = summary["judges"]["by_verdict"].as_array().unwrap();
+    assert_eq!(
+        split.len(),
+        2,
+        "synthetic runs have judged passes and failures"
+    );
+    for v in split {
+        let shown = page.eval(&format!(
+            "document.querySelector('[data-judge-verdict={}] b').textContent",
+            v["verdict"].as_str().unwrap()
+        ));
+        assert_eq!(
+            shown.as_str().unwrap(),
+            format!("{:.2}", v["mean_score"].as_f64().unwrap()),
+            "{v}"
+        );
+    }
     assert_eq!(summary["tasks"], 28);
     assert_eq!(summary["trials"], 140);
 
