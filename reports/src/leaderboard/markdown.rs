@@ -308,5 +308,8 @@ mod tests {
         assert_eq!(usd(None), "—");
         assert_eq!(seconds(Some(90.0)), "1.5 min");
         assert_eq!(tokens(Some(123_456.0)), "123.5k");
+        // A p-value reads the same raw and rendered: no entity.
+        assert_eq!(p_text(0.0001), "< 0.001");
+        assert_eq!(p_text(0.0123), "= 0.012");
     }
 }
