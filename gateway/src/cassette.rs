@@ -50,8 +50,9 @@ pub fn entry_path(dir: &Path, key: &str) -> PathBuf {
     dir.join(format!("{key}.json"))
 }
 
-/// Reads every entry of a cassette directory, sorted by key.
-pub fn load_dir(dir: &Path) -> Result<Vec<CassetteEntry>, ProviderError> {
+/// The entry files of a cassette directory (`*.json`), in file-name order: key order, since
+/// a file is named by its key.
+pub fn entry_files(dir: &Path) -> Result<Vec<PathBuf>, ProviderError> {
     let read = std::fs::read_dir(dir).map_err(|e| {
         cassette_err(
             dir,
@@ -60,20 +61,25 @@ pub fn load_dir(dir: &Path) -> Result<Vec<CassetteEntry>, ProviderError> {
             ),
         )
     })?;
-    let mut entries = Vec::new();
+    let mut files = Vec::new();
     for item in read {
-        let item = item.map_err(|e| cassette_err(dir, e))?;
-        let path = item.path();
-        if path.extension().and_then(|e| e.to_str()) != Some("json") {
-            continue;
+        let path = item.map_err(|e| cassette_err(dir, e))?.path();
+        if path.extension().and_then(|e| e.to_str()) == Some("json") {
+            files.push(path);
         }
-        entries.push(read_entry(&path)?);
     }
-    entries.sort_by(|a, b| a.key.cmp(&b.key));
-    Ok(entries)
+    files.sort();
+    Ok(files)
 }
 
-fn read_entry(path: &Path) -> Result<CassetteEntry, ProviderError> {
+/// Reads every entry of a cassette directory, sorted by key. This holds the whole
+/// cassette: a replay reads entries one at a time ([`entry_files`], [`read_entry`]).
+pub fn load_dir(dir: &Path) -> Result<Vec<CassetteEntry>, ProviderError> {
+    entry_files(dir)?.iter().map(|p| read_entry(p)).collect()
+}
+
+/// One entry file, checked: a supported version, named by its key.
+pub fn read_entry(path: &Path) -> Result<CassetteEntry, ProviderError> {
     let text = std::fs::read_to_string(path).map_err(|e| cassette_err(path, e))?;
     let entry: CassetteEntry = serde_json::from_str(&text)
         .map_err(|e| cassette_err(path, format!("not a cassette entry: {e}")))?;

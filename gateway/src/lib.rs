@@ -20,6 +20,7 @@ mod assemble;
 mod budget;
 mod canonical;
 pub mod cassette;
+pub mod cassette_index;
 mod client;
 mod dialect;
 mod error;

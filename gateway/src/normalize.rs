@@ -136,6 +136,16 @@ impl Normalizer {
         })
     }
 
+    /// The rules, as text: two normalizers with the same fingerprint key requests alike
+    /// (a cassette's index is shared between them).
+    pub fn fingerprint(&self) -> String {
+        self.rules
+            .iter()
+            .map(|r| format!("{}\u{0}{}", r.regex.as_str(), r.replace))
+            .collect::<Vec<_>>()
+            .join("\u{1}")
+    }
+
     /// One tool result's text with every volatile token replaced.
     pub fn text<'a>(&self, text: &'a str) -> Cow<'a, str> {
         let mut out = Cow::Borrowed(text);

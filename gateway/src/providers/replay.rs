@@ -8,7 +8,8 @@ use crate::canonical::{
     canonical_request, closeness, describe_difference, describe_drift, first_difference,
     matching_form, request_key,
 };
-use crate::cassette::{CassetteEntry, RecordedResponse, entry_path, load_dir};
+use crate::cassette::{CassetteEntry, RecordedResponse, entry_path, read_entry};
+use crate::cassette_index::CassetteIndex;
 use crate::error::ProviderError;
 use crate::normalize::Normalizer;
 use crate::provider::{Provider, ProviderResponse, wants_stream};
@@ -16,59 +17,98 @@ use futures::StreamExt;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
-/// A cassette entry with the form it is matched on.
-struct Recorded {
-    entry: CassetteEntry,
-    /// [`matching_form`] of `entry.request`, under this provider's normalizer.
-    matching: Value,
-}
+/// The recordings under one key, read from their files.
+type Group = Arc<[CassetteEntry]>;
 
 pub struct ReplayProvider {
     dir: PathBuf,
     normalizer: Normalizer,
-    /// By matching key, computed from each entry's request when the cassette is opened
-    /// (so cassettes recorded before normalization, or under other normalizers, still
-    /// load). Two recordings that differ only in volatile tokens share a key; they are
-    /// kept in file-name order and the one recorded exactly as asked is preferred.
-    entries: HashMap<String, Vec<Recorded>>,
+    /// Which files answer which key (shared by the trials replaying this cassette). Keys
+    /// are computed from each entry's request when the index is built (so cassettes
+    /// recorded before normalization, or under other normalizers, still load). Two
+    /// recordings that differ only in volatile tokens share a key; they are kept in
+    /// file-name order and the one recorded exactly as asked is preferred.
+    index: Arc<CassetteIndex>,
+    /// The recordings this trial has asked for, each read once: a trial holds its own
+    /// exchanges, never the whole cassette.
+    read: Mutex<HashMap<String, Group>>,
     /// How many times each key was asked in this trial: picks the n-th recording.
     asked: Mutex<HashMap<String, usize>>,
 }
 
+fn locked<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
 impl ReplayProvider {
-    /// Loads the whole cassette up front, so a malformed file fails before the trial starts.
+    /// Indexes the cassette (every entry is read once, so a malformed file fails before
+    /// the trial starts; the trials of one process share the index).
     pub fn open(dir: PathBuf, normalizer: Normalizer) -> Result<Self, ProviderError> {
-        let mut entries: HashMap<String, Vec<Recorded>> = HashMap::new();
-        for entry in load_dir(&dir)? {
-            let key = request_key(&entry.request, &normalizer);
-            let matching = matching_form(&entry.request, &normalizer);
-            entries
-                .entry(key)
-                .or_default()
-                .push(Recorded { entry, matching });
-        }
+        let index = CassetteIndex::shared(&dir, &normalizer)?;
         Ok(ReplayProvider {
             dir,
             normalizer,
-            entries,
+            index,
+            read: Mutex::new(HashMap::new()),
             asked: Mutex::new(HashMap::new()),
         })
     }
 
-    /// The recording that answers `request`: its key and entry, or `None` on a miss.
-    fn lookup(&self, request: &Value) -> (String, Option<&CassetteEntry>) {
+    /// The recordings under `key`, read from their files the first time (none: a miss).
+    fn group(&self, key: &str) -> Result<Option<Group>, ProviderError> {
+        if let Some(g) = locked(&self.read).get(key) {
+            return Ok(Some(g.clone()));
+        }
+        let files = self.index.files_for(key);
+        if files.is_empty() {
+            return Ok(None);
+        }
+        let group: Group = files
+            .iter()
+            .map(|f| read_entry(f))
+            .collect::<Result<Vec<_>, _>>()?
+            .into();
+        locked(&self.read).insert(key.to_owned(), group.clone());
+        Ok(Some(group))
+    }
+
+    /// The recording that answers `request`: its key and entry (the group and the
+    /// entry's place in it), or `None` on a miss.
+    fn lookup(&self, request: &Value) -> Result<(String, Option<(Group, usize)>), ProviderError> {
         let key = request_key(request, &self.normalizer);
-        let found = self.entries.get(&key).and_then(|group| {
-            let canonical = canonical_request(request);
-            group
-                .iter()
-                .find(|r| r.entry.request == canonical)
-                .or(group.first())
-                .map(|r| &r.entry)
-        });
-        (key, found)
+        let Some(group) = self.group(&key)? else {
+            return Ok((key, None));
+        };
+        let canonical = canonical_request(request);
+        let at = group
+            .iter()
+            .position(|e| e.request == canonical)
+            .unwrap_or(0);
+        Ok((key, Some((group, at))))
+    }
+
+    /// The recorded request nearest to `requested` (in matching form) and how close it
+    /// is, read one entry at a time: a miss is rare, and the cassette is never held whole.
+    fn nearest(&self, requested: &Value) -> Option<(CassetteEntry, Value)> {
+        // Ranked by closeness, then by the smaller key (a deterministic choice among equals).
+        type Rank = ((bool, usize, usize), std::cmp::Reverse<String>);
+        let mut best: Option<(Rank, CassetteEntry, Value)> = None;
+        for file in self.index.files() {
+            let Ok(entry) = read_entry(file) else {
+                continue;
+            };
+            let matching = matching_form(&entry.request, &self.normalizer);
+            let rank = (
+                closeness(&matching, requested),
+                std::cmp::Reverse(entry.key.clone()),
+            );
+            if best.as_ref().is_none_or(|(b, _, _)| rank > *b) {
+                best = Some((rank, entry, matching));
+            }
+        }
+        best.map(|(_, entry, matching)| (entry, matching))
     }
 
     fn miss(&self, key: &str, request: &Value) -> ProviderError {
@@ -86,22 +126,16 @@ impl ReplayProvider {
             requested.get("model").unwrap_or(&Value::Null),
             n_msgs
         );
-        let nearest = self.entries.values().flatten().max_by_key(|r| {
-            (
-                closeness(&r.matching, &requested),
-                std::cmp::Reverse(r.entry.key.clone()),
-            )
-        });
-        match nearest {
+        match self.nearest(&requested) {
             None => text.push_str(" The cassette is empty."),
-            Some(r) => {
-                let (_, common, _) = closeness(&r.matching, &requested);
+            Some((entry, matching)) => {
+                let (_, common, _) = closeness(&matching, &requested);
                 text.push_str(&format!(
                     "\nnearest recorded request: {} ({} leading messages equal)\n",
-                    entry_path(&self.dir, &r.entry.key).display(),
+                    entry_path(&self.dir, &entry.key).display(),
                     common
                 ));
-                if let Some(d) = first_difference(&r.matching, &requested) {
+                if let Some(d) = first_difference(&matching, &requested) {
                     text.push_str(&describe_difference(&d));
                 }
             }
@@ -120,18 +154,21 @@ impl Provider for ReplayProvider {
     }
 
     fn replay_drift(&self, request: &Value) -> Option<String> {
-        let (_, entry) = self.lookup(request);
-        let d = first_difference(&entry?.request, &canonical_request(request))?;
+        let (_, Some((group, at))) = self.lookup(request).ok()? else {
+            return None;
+        };
+        let d = first_difference(&group[at].request, &canonical_request(request))?;
         Some(describe_drift(&d))
     }
 
     async fn send(&self, request: &Value) -> Result<ProviderResponse, ProviderError> {
-        let (key, entry) = self.lookup(request);
-        let Some(entry) = entry else {
+        let (key, found) = self.lookup(request)?;
+        let Some((group, at)) = found else {
             return Err(self.miss(&key, request));
         };
+        let entry = &group[at];
         let n = {
-            let mut asked = self.asked.lock().unwrap_or_else(|p| p.into_inner());
+            let mut asked = locked(&self.asked);
             let n = asked.entry(key.clone()).or_insert(0);
             *n += 1;
             *n - 1

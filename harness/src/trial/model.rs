@@ -7,6 +7,7 @@
 use crate::task::Task;
 use nab_gateway::{ProviderOptions, build_provider};
 use nab_gateway::{ProviderSpec, ScriptSource};
+use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -206,11 +207,16 @@ fn recorded_model(spec: &str, dir: &Path) -> Result<String, ModelError> {
         dir: dir.to_owned(),
         message,
     };
-    let entries = nab_gateway::cassette::load_dir(dir).map_err(|e| err(e.to_string()))?;
-    let mut models: Vec<String> = entries
-        .iter()
-        .filter_map(|e| e.request.get("model")?.as_str().map(str::to_owned))
-        .collect();
+    // One entry at a time: the cassette is never held whole (a suite's is megabytes).
+    let mut models: Vec<String> = Vec::new();
+    for file in nab_gateway::cassette::entry_files(dir).map_err(|e| err(e.to_string()))? {
+        let entry = nab_gateway::cassette::read_entry(&file).map_err(|e| err(e.to_string()))?;
+        if let Some(m) = entry.request.get("model").and_then(Value::as_str)
+            && !models.iter().any(|x| x == m)
+        {
+            models.push(m.to_owned());
+        }
+    }
     models.sort();
     models.dedup();
     match models.as_slice() {
