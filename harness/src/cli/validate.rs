@@ -16,8 +16,10 @@ use tokio_util::sync::CancellationToken;
 pub struct Args {
     #[arg(long, default_value = "tasks")]
     tasks: PathBuf,
-    #[arg(short = 'j', long = "jobs", default_value_t = 1)]
-    jobs: usize,
+    /// Checks at once (default: one per processor, as many as the available memory holds
+    /// at the largest task's memory limit). The slowest tasks' checks start first.
+    #[arg(short = 'j', long = "jobs")]
+    jobs: Option<usize>,
     #[command(flatten)]
     engines: super::common::EngineOpts,
     /// Output folder (default runs/validate-<run id>).
@@ -46,13 +48,27 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         println!("{} task(s): every field and file is valid", tasks.len());
         return Ok(ExitCode::SUCCESS);
     }
-    let prepared = super::prepare_engines(&args.engines, args.jobs, &mut tasks).await?;
+    let width = args
+        .jobs
+        .unwrap_or_else(|| validate::default_jobs(&tasks))
+        .max(1);
+    let prepared = super::prepare_engines(&args.engines, width, &mut tasks).await?;
     let (engines, image) = (prepared.connected.pool(), prepared.image.clone());
     let run_id = args.run_id.unwrap_or_else(new_run_id);
     let out = args
         .out
         .unwrap_or_else(|| default_out("validate-", &run_id));
     let jobs = validate::jobs(&tasks, args.repeat);
+    eprintln!(
+        "validate: {} task(s), {} check(s), {width} at once{}",
+        tasks.len(),
+        jobs.len(),
+        if args.jobs.is_none() {
+            " (-j from the processors and memory here)"
+        } else {
+            ""
+        }
+    );
     let cfg = RunConfig {
         images: prepared.images.clone(),
         progress: prepared.progress.clone(),

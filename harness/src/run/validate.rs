@@ -11,10 +11,18 @@ use std::fmt::Write as _;
 use std::sync::Arc;
 
 /// The oracle, the null agent and every known-wrong solution of each task, `repeat` times
-/// each (folders `oracle`, or `oracle.<i>` when repeated).
+/// each (folders `oracle`, or `oracle.<i>` when repeated), the slowest tasks' first: a
+/// check's time is mostly its verification (building and running the hidden tests), so
+/// tasks are ordered by their verify timeout, longest first, and the long checks start
+/// while the short ones fill the other slots instead of trailing at the end.
 pub fn jobs(tasks: &[Arc<Task>], repeat: u32) -> Vec<Job> {
+    let mut by_cost: Vec<&Arc<Task>> = tasks.iter().collect();
+    by_cost.sort_by(|a, b| {
+        let cost = |t: &Task| t.spec.timeouts.verify_s + t.spec.timeouts.agent_s / 10.0;
+        cost(b).total_cmp(&cost(a))
+    });
     let mut jobs = Vec::new();
-    for t in tasks {
+    for t in by_cost {
         let mut agents = vec![AgentKind::Oracle, AgentKind::Null];
         agents.extend(t.wrong.iter().map(|w| AgentKind::Wrong(w.clone())));
         for a in agents {
@@ -34,6 +42,28 @@ pub fn jobs(tasks: &[Arc<Task>], repeat: u32) -> Vec<Job> {
         }
     }
     jobs
+}
+
+/// `nab validate`'s `-j` when none is given: a check per processor, as many as the
+/// memory available holds at the largest task's memory limit (each check runs one
+/// container at a time under that limit), and at least one.
+pub fn default_jobs(tasks: &[Arc<Task>]) -> usize {
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let need_mb = tasks
+        .iter()
+        .map(|t| t.spec.limits.memory_mb.max(1) as u64)
+        .max()
+        .unwrap_or(1);
+    let fit = available_memory_mb().map_or(cpus, |mb| (mb / need_mb) as usize);
+    cpus.min(fit).max(1)
+}
+
+/// MemAvailable from /proc/meminfo, in MiB (none where there is no such file).
+fn available_memory_mb() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024)
 }
 
 /// The table `nab validate` prints, its problem count and the tasks whose verdicts
@@ -171,6 +201,27 @@ mod tests {
             }
         }
         out
+    }
+
+    #[test]
+    fn the_slowest_tasks_checks_come_first_and_the_default_width_fits_the_machine() {
+        let tasks_dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tasks");
+        let tasks: Vec<Arc<Task>> = [
+            "py-pagination-offbyone",
+            "go-relay-key-ordering",
+            "sh-csv-quoting",
+        ]
+        .iter()
+        .map(|id| Arc::new(crate::task::load_task(&tasks_dir.join(id)).unwrap()))
+        .collect();
+        let order: Vec<f64> = jobs(&tasks, 1)
+            .iter()
+            .map(|j| j.task.spec.timeouts.verify_s)
+            .collect();
+        assert!(order.windows(2).all(|w| w[0] >= w[1]), "{order:?}");
+        let j = default_jobs(&tasks);
+        let cpus = std::thread::available_parallelism().unwrap().get();
+        assert!(j >= 1 && j <= cpus, "{j} of {cpus}");
     }
 
     #[test]
