@@ -163,16 +163,54 @@ fn trial_blobs(env: &Environment<'_>, run: &Run) -> Result<Vec<Blob>> {
             None
         }
     };
-    let mut blobs = Vec::with_capacity(run.records.len());
-    for (idx, rec) in run.records.iter().enumerate() {
+    // Each view is read, rendered and compressed on its own: the page's main cost, spread
+    // over the processors (the views come back in record order).
+    let one = |idx: usize| -> Result<Blob> {
+        let rec = &run.records[idx];
         let view = TrialView::load(&run.dir, tasks_dir.as_deref(), rec);
         let html = render(env, "trial.html", context! { t => view })?;
-        blobs.push(Blob {
+        Ok(Blob {
             idx,
             task: rec.task_id.clone(),
             trial: rec.trial,
             title: format!("{} · trial {}", rec.task_id, rec.trial),
             data: pack(&html),
+        })
+    };
+    let workers = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(run.records.len().max(1));
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut parts: Vec<Vec<Result<Blob>>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut done = Vec::new();
+                    loop {
+                        let idx = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        if idx >= run.records.len() {
+                            return done;
+                        }
+                        done.push(one(idx));
+                    }
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_default())
+            .collect()
+    });
+    let mut blobs: Vec<Blob> = parts
+        .iter_mut()
+        .flat_map(std::mem::take)
+        .collect::<Result<_>>()?;
+    blobs.sort_by_key(|b| b.idx);
+    if blobs.len() != run.records.len() {
+        // A worker panicked (its views are missing): render the page without guessing.
+        return Err(crate::error::ReportError::Render {
+            template: "trial.html".into(),
+            message: "a trial view could not be rendered".into(),
         });
     }
     Ok(blobs)
