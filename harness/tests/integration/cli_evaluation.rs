@@ -578,6 +578,8 @@ fn review_export_writes_a_blind_sample_of_a_judged_run() {
             s(&run),
             "--fraction",
             "0.5",
+            "--min-items",
+            "1",
             "--seed",
             "3",
         ],
@@ -585,6 +587,21 @@ fn review_export_writes_a_blind_sample_of_a_judged_run() {
         "sampled 5 of 10",
     );
     assert_eq!(items.lines().count(), 5);
+    // By default a sample holds at least 20 items: all 10 here, whatever the fraction.
+    let all = review_export(
+        &[
+            "export",
+            "--run",
+            s(&run),
+            "--fraction",
+            "0.1",
+            "--seed",
+            "3",
+        ],
+        &tmp.path().join("review-default"),
+        "sampled 10 of 10",
+    );
+    assert_eq!(all.lines().count(), 10);
     assert!(
         !items.contains("nab-agent") && !items.contains("replay:cassettes"),
         "blind"
