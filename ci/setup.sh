@@ -15,10 +15,10 @@ stage() {
 stage 1 "system packages a run needs (Debian's; under a minute when they are missing)"
 ci/deps.sh --run
 
-stage 2 "release build of nab and nab-agent (about 5 min on 2 cores the first time; cargo shows its progress)"
+stage 2 "release build of nab, nab-agent and nab-relay (about 5 min on 2 cores the first time; cargo shows its progress)"
 # Only the two binaries a run uses: not the agent's MCP test server, nor the server side of
 # the MCP SDK that only it needs (nab-agent's default feature `mcp-fixture`).
-cargo build --release -p nab-harness -p nab-agent --bin nab --bin nab-agent --no-default-features
+cargo build --release -p nab-harness -p nab-agent -p nab-relay --bin nab --bin nab-agent --bin nab-relay --no-default-features
 
 stage 3 "the base image (about 1 min the first time; then reused)"
 ./target/release/nab image build

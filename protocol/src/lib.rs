@@ -22,6 +22,8 @@
 //! - [`Usage`]: token usage as providers report it; [`Role`]: who wrote a chat message.
 //! - `logging`: the tracing set-up both binaries share (one feature set for the whole
 //!   workspace, so no crate is built twice).
+//! - `relay`: the frames `nab-relay` and the harness exchange to carry a container's
+//!   Unix-socket connections to the harness's machine (remote engines).
 //! - `upstream`: the retry table for failed model calls, shared by nab-agent and the gateway.
 //!
 //! The modules are private: every item is re-exported at the crate root, one by one.
@@ -35,6 +37,7 @@ mod json;
 mod jsonl;
 pub mod logging;
 mod mcp;
+mod relay;
 mod role;
 mod run;
 mod scripted;
@@ -52,6 +55,10 @@ pub use bundle::{
 pub use events::{CompactionTier, Event, EventKind, ExitReason, ToolStatus};
 pub use files::{JsonlAppender, WriteError, write_atomic, write_json_atomic, write_jsonl_atomic};
 pub use mcp::{MAX_RESULT_TEXT, MCP_CALL_VERSION, McpCall};
+pub use relay::{
+    FrameBuffer, FrameError, FrameHeader, FrameKind, MAX_PAYLOAD, RELAY_HEADER, data_frames,
+    decode_header, encode_frame,
+};
 // The run folder: every file name, the typed run.json and pairwise verdict, the loader.
 pub use run::{
     AGENT_LOG_FILE, AgentBuild, BadWinner, COMPARE_FILE, DEFAULT_TASKS_DIR, DIFF_FILE, EVENTS_FILE,

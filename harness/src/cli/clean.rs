@@ -20,7 +20,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     // Every engine is connected first: a typo in one --engine cleans nothing.
     let connected = args.engines.connect(1).await?;
-    for (name, docker, _) in connected.engines {
+    for (name, docker, _, _) in connected.engines {
         let swept = DockerBackend::new(docker).sweep(&label).await?;
         println!(
             "{name}: removed {} container(s), {} volume(s) and {} disk quota(s) labelled {label}",

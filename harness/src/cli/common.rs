@@ -42,9 +42,11 @@ pub struct EngineOpts {
     /// tcp://host:port (TLS when DOCKER_TLS_VERIFY is set, certificates from
     /// DOCKER_CERT_PATH), https://host:port, or `default` (DOCKER_HOST, else the local
     /// socket: what nab uses without --engine). Options after `#`: slots=N (trials at once
-    /// on it; default -j) and tls=DIR (ca.pem, cert.pem, key.pem for this engine). The
-    /// engines must see this machine's paths (bind mounts, the gateway socket): engines on
-    /// this host, or hosts sharing the paths. See docs/src/guide/scale-out.md, "A pool of Docker engines".
+    /// on it; default -j), tls=DIR (ca.pem, cert.pem, key.pem for this engine), and remote
+    /// or local: a remote engine (the default for tcp:// and https://) sees none of this
+    /// machine's files, so inputs are copied in and the gateway's and MCP servers' sockets
+    /// relayed through its API; a local one gets them as bind mounts. See
+    /// docs/src/guide/scale-out.md, "A pool of Docker engines".
     #[arg(long = "engine", value_name = "URL")]
     pub engines: Vec<nab_harness::env::sandbox::engine::url::EngineSpec>,
 }

@@ -127,9 +127,10 @@ async fn ready_engines(
         return Ok(None);
     }
     prepared.all_images().await?;
+    let pool = prepared.connected.pool()?;
     Ok(Some(Engines {
-        jobs: prepared.connected.pool().capacity(),
-        pool: prepared.connected.pool(),
+        jobs: pool.capacity(),
+        pool,
         image,
     }))
 }

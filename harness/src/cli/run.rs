@@ -126,7 +126,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     // The share is cut before Docker is touched: a bad --balance-from fails fast.
     let share = args.sharding.cut(&tasks, args.trials)?;
     let prepared = super::prepare_engines(&args.engines, args.jobs, &mut tasks).await?;
-    let (engines, image) = (prepared.connected.pool(), prepared.image.clone());
+    let (engines, image) = (prepared.connected.pool()?, prepared.image.clone());
     let run_id = args.run_id.clone().unwrap_or_else(new_run_id);
     let out = args.out.clone().unwrap_or_else(|| default_out("", &run_id));
     let meta = start_meta(

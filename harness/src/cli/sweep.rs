@@ -78,7 +78,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
 
     let jobs = args.jobs.unwrap_or(f.jobs as usize);
     let prepared = super::prepare_with_images(&args.engines, jobs, &mut tasks).await?;
-    let (engines, image) = (prepared.connected.pool(), prepared.image.clone());
+    let (engines, image) = (prepared.connected.pool()?, prepared.image.clone());
     index.write(&out)?;
     let run_ids: Vec<String> = (0..plan.runs.len())
         .map(|i| format!("{sweep_id}-{:02}", i + 1))

@@ -53,7 +53,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         .unwrap_or_else(|| validate::default_jobs(&tasks))
         .max(1);
     let prepared = super::prepare_engines(&args.engines, width, &mut tasks).await?;
-    let (engines, image) = (prepared.connected.pool(), prepared.image.clone());
+    let (engines, image) = (prepared.connected.pool()?, prepared.image.clone());
     let run_id = args.run_id.unwrap_or_else(new_run_id);
     let out = args
         .out

@@ -255,8 +255,9 @@ impl EnginePool {
 /// The connected engines of `--engine` (or the default one), each with its slots.
 #[derive(Clone)]
 pub struct Connected {
-    /// `(name, engine, slots)`, in the order given.
-    pub engines: Vec<(String, crate::env::sandbox::Engine, usize)>,
+    /// `(name, engine, slots, remote)`, in the order given (`remote`: it shares no paths
+    /// with this machine, see `EngineSpec::remote`).
+    pub engines: Vec<(String, crate::env::sandbox::Engine, usize, bool)>,
 }
 
 impl Connected {
@@ -267,14 +268,19 @@ impl Connected {
         if specs.is_empty() {
             let e = crate::env::sandbox::connect().await?;
             return Ok(Connected {
-                engines: vec![("default".into(), e, jobs.max(1))],
+                engines: vec![("default".into(), e, jobs.max(1), false)],
             });
         }
         check_distinct(specs)?;
         let mut engines = Vec::new();
         for s in specs {
             let e = crate::env::sandbox::connect_to(&s.addr).await?;
-            engines.push((s.addr.to_string(), e, s.slots.unwrap_or(jobs.max(1))));
+            engines.push((
+                s.addr.to_string(),
+                e,
+                s.slots.unwrap_or(jobs.max(1)),
+                s.remote,
+            ));
         }
         Ok(Connected { engines })
     }
@@ -292,7 +298,7 @@ impl Connected {
         progress: &dyn Reporter,
     ) -> anyhow::Result<()> {
         use crate::env::sandbox::engine::{copy_image, image_exists};
-        for (name, e, _) in &self.engines[1..] {
+        for (name, e, _, _) in &self.engines[1..] {
             for tag in tags {
                 if image_exists(e, tag).await? {
                     continue;
@@ -313,18 +319,28 @@ impl Connected {
         Ok(())
     }
 
-    /// The pool the runner schedules over.
-    pub fn pool(&self) -> Arc<EnginePool> {
-        EnginePool::new(
-            self.engines
-                .iter()
-                .map(|(name, e, slots)| PoolEngine {
-                    name: name.clone(),
-                    backend: Arc::new(crate::env::sandbox::DockerBackend::new(e.clone())),
-                    slots: *slots,
-                })
-                .collect(),
-        )
+    /// The pool the runner schedules over. A remote engine needs `nab-relay` on this
+    /// machine (beside `nab`) and runs without host disk quotas (see `remote`).
+    pub fn pool(&self) -> anyhow::Result<Arc<EnginePool>> {
+        use crate::env::sandbox::{DockerBackend, Remote};
+        let mut engines = Vec::new();
+        for (name, e, slots, remote) in &self.engines {
+            let backend = if *remote {
+                if crate::env::sandbox::quota::enabled() {
+                    anyhow::bail!("engine {name}: {}", crate::env::sandbox::RemoteError::Quota);
+                }
+                let relay = crate::trial::model::locate_binary("nab-relay")?;
+                DockerBackend::remote(e.clone(), Remote::new(relay))
+            } else {
+                DockerBackend::new(e.clone())
+            };
+            engines.push(PoolEngine {
+                name: name.clone(),
+                backend: Arc::new(backend),
+                slots: *slots,
+            });
+        }
+        Ok(EnginePool::new(engines))
     }
 }
 

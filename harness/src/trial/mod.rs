@@ -11,6 +11,7 @@ pub(crate) mod llm;
 pub(crate) mod mcp_host;
 pub(crate) mod metrics;
 pub mod model;
+pub(crate) mod out_copy;
 pub(crate) mod own_time;
 pub(crate) mod provider_answers;
 pub(crate) mod requirements;
@@ -549,6 +550,12 @@ async fn agent_phase<'a>(
     let model_s = clock.map(|c| c.total().as_secs_f64().min(agent_s));
     // Stop everything the agent started before reading its workspace.
     ctx.backend.kill(&container).await?;
+    if let Some((_, s)) = session
+        .as_ref()
+        .filter(|_| !ctx.backend.capabilities().live_binds)
+    {
+        out_copy::copy_back_events(ctx.backend.as_ref(), &container, s.out_dir()).await;
+    }
     let mcp = match mcp {
         Some((host, sidecar)) => Some(stop_mcp_servers(scope, host, &sidecar).await?),
         None => None,

@@ -240,13 +240,20 @@ pub fn locate_nab_agent() -> Result<PathBuf, LocateError> {
         let p = PathBuf::from(p);
         return check_binary(&p).map(|()| p);
     }
+    locate_binary("nab-agent")
+}
+
+/// Finds the binary `name` of this workspace (`nab-agent`, `nab-relay`) next to the
+/// running `nab`, building its package with cargo when it is missing there and this is a
+/// source checkout.
+pub fn locate_binary(name: &str) -> Result<PathBuf, LocateError> {
     let exe = std::env::current_exe().map_err(LocateError::CurrentExe)?;
     // `target/<profile>/nab`, or `target/<profile>/deps/<test>` when run from a test.
     let mut dir = exe.parent().map(Path::to_path_buf).unwrap_or_default();
     if dir.file_name().is_some_and(|n| n == "deps") {
         dir.pop();
     }
-    let candidate = dir.join("nab-agent");
+    let candidate = dir.join(name);
     if candidate.is_file() {
         return check_binary(&candidate).map(|()| candidate);
     }
@@ -258,11 +265,11 @@ pub fn locate_nab_agent() -> Result<PathBuf, LocateError> {
     let workspace = dir.parent().and_then(Path::parent);
     match workspace {
         Some(ws) if ws.join("agent").join("Cargo.toml").is_file() => {
-            eprintln!("building nab-agent (cargo build -p nab-agent) ...");
+            eprintln!("building {name} (cargo build -p {name}) ...");
             let mut cmd = std::process::Command::new(
                 std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()),
             );
-            cmd.current_dir(ws).args(["build", "-p", "nab-agent"]);
+            cmd.current_dir(ws).args(["build", "-p", name]);
             if profile == "release" {
                 cmd.arg("--release");
             }

@@ -20,6 +20,7 @@ mod model_gateway;
 mod model_time;
 mod provider_failure;
 mod regrade;
+mod remote_engine;
 mod report_forgery;
 mod required_compaction;
 mod runner_hygiene;

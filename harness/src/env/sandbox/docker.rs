@@ -37,15 +37,163 @@ fn sandbox_user() -> String {
 #[derive(Clone)]
 pub struct DockerBackend {
     docker: Docker,
+    /// Set for an engine that shares no paths with this machine (see `remote`).
+    remote: Option<std::sync::Arc<super::Remote>>,
 }
 
 impl DockerBackend {
     pub fn new(docker: Docker) -> Self {
-        DockerBackend { docker }
+        DockerBackend {
+            docker,
+            remote: None,
+        }
+    }
+
+    /// A backend for an engine that cannot see this machine's files: binds are carried
+    /// through the API instead (see `remote`).
+    pub fn remote(docker: Docker, remote: super::Remote) -> Self {
+        DockerBackend {
+            docker,
+            remote: Some(std::sync::Arc::new(remote)),
+        }
     }
 
     pub fn docker(&self) -> &Docker {
         &self.docker
+    }
+
+    async fn create_started(&self, spec: &ContainerSpec) -> Result<ContainerId, SandboxError> {
+        let body = ContainerCreateBody {
+            image: Some(spec.image.clone()),
+            cmd: Some(IDLE.iter().map(|s| s.to_string()).collect()),
+            entrypoint: Some(vec![]),
+            user: Some(KEEPER_USER.into()),
+            env: Some(spec.env.clone()),
+            working_dir: Some("/workspace".into()),
+            labels: Some(spec.labels.to_map()),
+            network_disabled: Some(true),
+            hostname: Some("sandbox".into()),
+            host_config: Some(Self::host_config(spec)),
+            ..Default::default()
+        };
+        let created =
+            self.docker
+                .create_container(None, body)
+                .await
+                .map_err(SandboxError::docker(format!(
+                    "create container from {}",
+                    spec.image
+                )))?;
+        let id = ContainerId(created.id);
+        if let Err(e) = self.docker.start_container(&id.0, None).await {
+            let _ = self.destroy(&id).await;
+            return Err(SandboxError::docker("start container")(e));
+        }
+        Ok(id)
+    }
+
+    /// A container on a remote engine: created without binds, then given what they held
+    /// (files copied into `/nab`, sockets relayed by `nab-relay`).
+    async fn create_remote(
+        &self,
+        remote: &super::Remote,
+        spec: &ContainerSpec,
+    ) -> Result<ContainerId, SandboxError> {
+        use super::remote::{RemoteError, carry, relay};
+        let carried = carry::carry(&spec.binds, remote.relay_bin()).map_err(RemoteError::from)?;
+        let id = self
+            .create_started(&super::remote::without_binds(spec))
+            .await?;
+        let set_up = async {
+            if !carried.tar.is_empty() {
+                self.copy_in(&id, carry::ROOT, carried.tar).await?;
+            }
+            if carried.sockets.is_empty() {
+                return Ok(());
+            }
+            let mut argv = vec![format!("{}/{}", carry::ROOT, carry::RELAY_PATH)];
+            argv.extend(carried.sockets.iter().map(|s| s.container.clone()));
+            let proc = self.attach_as(&id, &argv, &[], KEEPER_USER).await?;
+            let handle = relay::start(proc, &carried.sockets)
+                .await
+                .map_err(RemoteError::from)?;
+            remote.keep_relay(&id, handle.abort_handle());
+            Ok::<(), SandboxError>(())
+        };
+        if let Err(e) = set_up.await {
+            let _ = self.destroy(&id).await;
+            return Err(e);
+        }
+        Ok(id)
+    }
+
+    /// Starts argv as `user` (`uid:gid`) with its standard input and output attached.
+    async fn attach_as(
+        &self,
+        c: &ContainerId,
+        argv: &[String],
+        env: &[String],
+        user: &str,
+    ) -> Result<AttachedProcess, SandboxError> {
+        let exec = self
+            .docker
+            .create_exec(
+                &c.0,
+                ExecConfig {
+                    cmd: Some(argv.to_vec()),
+                    env: Some(env.to_vec()),
+                    working_dir: Some("/".into()),
+                    user: Some(user.to_owned()),
+                    attach_stdout: Some(true),
+                    attach_stderr: Some(true),
+                    attach_stdin: Some(true),
+                    tty: Some(false),
+                    privileged: Some(false),
+                    ..Default::default()
+                },
+            )
+            .await
+            .map_err(SandboxError::docker("create attached exec"))?;
+        let (mut output, input) = match self
+            .docker
+            .start_exec(&exec.id, Some(StartExecOptions::default()))
+            .await
+            .map_err(SandboxError::docker("start attached exec"))?
+        {
+            StartExecResults::Attached { output, input } => (output, input),
+            StartExecResults::Detached => {
+                return Err(SandboxError::Io(std::io::Error::other(
+                    "exec unexpectedly detached",
+                )));
+            }
+        };
+        // Small channels: a reader that stops reading stops the pump, and Docker's
+        // stream waits (the process blocks on a full pipe) instead of memory growing.
+        let (out_tx, stdout) = tokio::sync::mpsc::channel(8);
+        let (err_tx, stderr) = tokio::sync::mpsc::channel(8);
+        tokio::spawn(async move {
+            while let Some(Ok(item)) = output.next().await {
+                let sent = match item {
+                    LogOutput::StdOut { message } | LogOutput::Console { message } => {
+                        out_tx.send(message).await.is_ok()
+                    }
+                    // Nobody reading standard error must not stop standard output.
+                    LogOutput::StdErr { message } => {
+                        let _ = err_tx.try_send(message);
+                        true
+                    }
+                    LogOutput::StdIn { .. } => true,
+                };
+                if !sent {
+                    break;
+                }
+            }
+        });
+        Ok(AttachedProcess {
+            stdin: input,
+            stdout,
+            stderr,
+        })
     }
 
     fn host_config(spec: &ContainerSpec) -> HostConfig {
@@ -127,6 +275,7 @@ impl SandboxBackend for DockerBackend {
             bind_mounts: true,
             shared_volumes: true,
             archive_copy: true,
+            live_binds: self.remote.is_none(),
         }
     }
 
@@ -139,6 +288,9 @@ impl SandboxBackend for DockerBackend {
         labels: &Labels,
         bind: Option<&std::path::Path>,
     ) -> Result<VolumeId, SandboxError> {
+        if bind.is_some() && self.remote.is_some() {
+            return Err(super::RemoteError::Quota.into());
+        }
         // The local driver binds the folder when a container mounts the volume.
         let driver_opts = bind.map(|p| {
             HashMap::from([
@@ -160,33 +312,10 @@ impl SandboxBackend for DockerBackend {
     }
 
     async fn create(&self, spec: &ContainerSpec) -> Result<ContainerId, SandboxError> {
-        let body = ContainerCreateBody {
-            image: Some(spec.image.clone()),
-            cmd: Some(IDLE.iter().map(|s| s.to_string()).collect()),
-            entrypoint: Some(vec![]),
-            user: Some(KEEPER_USER.into()),
-            env: Some(spec.env.clone()),
-            working_dir: Some("/workspace".into()),
-            labels: Some(spec.labels.to_map()),
-            network_disabled: Some(true),
-            hostname: Some("sandbox".into()),
-            host_config: Some(Self::host_config(spec)),
-            ..Default::default()
-        };
-        let created =
-            self.docker
-                .create_container(None, body)
-                .await
-                .map_err(SandboxError::docker(format!(
-                    "create container from {}",
-                    spec.image
-                )))?;
-        let id = ContainerId(created.id);
-        if let Err(e) = self.docker.start_container(&id.0, None).await {
-            let _ = self.destroy(&id).await;
-            return Err(SandboxError::docker("start container")(e));
+        match &self.remote {
+            Some(remote) => self.create_remote(remote, spec).await,
+            None => self.create_started(spec).await,
         }
-        Ok(id)
     }
 
     async fn copy_in(&self, c: &ContainerId, dest: &str, tar: Vec<u8>) -> Result<(), SandboxError> {
@@ -198,7 +327,6 @@ impl SandboxBackend for DockerBackend {
             .await
             .map_err(SandboxError::docker(format!("copy into {dest}")))
     }
-
     async fn exec(
         &self,
         c: &ContainerId,
@@ -322,65 +450,7 @@ impl SandboxBackend for DockerBackend {
         argv: &[String],
         env: &[String],
     ) -> Result<AttachedProcess, SandboxError> {
-        let exec = self
-            .docker
-            .create_exec(
-                &c.0,
-                ExecConfig {
-                    cmd: Some(argv.to_vec()),
-                    env: Some(env.to_vec()),
-                    working_dir: Some("/".into()),
-                    user: Some(sandbox_user()),
-                    attach_stdout: Some(true),
-                    attach_stderr: Some(true),
-                    attach_stdin: Some(true),
-                    tty: Some(false),
-                    privileged: Some(false),
-                    ..Default::default()
-                },
-            )
-            .await
-            .map_err(SandboxError::docker("create attached exec"))?;
-        let (mut output, input) = match self
-            .docker
-            .start_exec(&exec.id, Some(StartExecOptions::default()))
-            .await
-            .map_err(SandboxError::docker("start attached exec"))?
-        {
-            StartExecResults::Attached { output, input } => (output, input),
-            StartExecResults::Detached => {
-                return Err(SandboxError::Io(std::io::Error::other(
-                    "exec unexpectedly detached",
-                )));
-            }
-        };
-        // Small channels: a reader that stops reading stops the pump, and Docker's
-        // stream waits (the process blocks on a full pipe) instead of memory growing.
-        let (out_tx, stdout) = tokio::sync::mpsc::channel(8);
-        let (err_tx, stderr) = tokio::sync::mpsc::channel(8);
-        tokio::spawn(async move {
-            while let Some(Ok(item)) = output.next().await {
-                let sent = match item {
-                    LogOutput::StdOut { message } | LogOutput::Console { message } => {
-                        out_tx.send(message).await.is_ok()
-                    }
-                    // Nobody reading standard error must not stop standard output.
-                    LogOutput::StdErr { message } => {
-                        let _ = err_tx.try_send(message);
-                        true
-                    }
-                    LogOutput::StdIn { .. } => true,
-                };
-                if !sent {
-                    break;
-                }
-            }
-        });
-        Ok(AttachedProcess {
-            stdin: input,
-            stdout,
-            stderr,
-        })
+        self.attach_as(c, argv, env, &sandbox_user()).await
     }
 
     async fn copy_out(
@@ -465,6 +535,9 @@ impl SandboxBackend for DockerBackend {
     }
 
     async fn destroy(&self, c: &ContainerId) -> Result<(), SandboxError> {
+        if let Some(remote) = &self.remote {
+            remote.end_relay(c);
+        }
         let opts = RemoveContainerOptionsBuilder::default()
             .force(true)
             .v(true)

@@ -8,6 +8,7 @@ mod docker;
 pub mod engine;
 pub(crate) mod host_perms;
 pub(crate) mod quota;
+pub mod remote;
 mod spec;
 
 pub use capture::Capture;
@@ -15,6 +16,7 @@ pub use chunks::ChunkReader;
 pub use docker::DockerBackend;
 pub use engine::{ConnectError, Engine, EngineError, PingError, connect, connect_to};
 pub use quota::{QuotaError, QuotaMount};
+pub use remote::{Remote, RemoteError};
 pub use spec::{BindMount, ContainerSpec, Labels, Lockdown, TmpfsMount};
 
 use async_trait::async_trait;
@@ -65,6 +67,9 @@ pub struct Capabilities {
     pub shared_volumes: bool,
     /// Files move as tar archives without the host resolving any symlink.
     pub archive_copy: bool,
+    /// What the container writes into a writable bind is on the host as it is written.
+    /// Without it (a remote engine), the trial copies `/nab/out` back itself.
+    pub live_binds: bool,
 }
 
 /// A command run by argv — never a shell string the harness builds.
@@ -106,6 +111,8 @@ pub enum SandboxError {
     TooLarge { limit: u64 },
     #[error(transparent)]
     Quota(#[from] QuotaError),
+    #[error(transparent)]
+    Remote(#[from] RemoteError),
     #[error("{0}")]
     Io(#[from] std::io::Error),
 }

@@ -9,7 +9,9 @@
 //!
 //! Options after `#`, comma-separated: `slots=N` (trials at once on this engine, 1..=256;
 //! default: the command's `-j`), `tls=DIR` (TLS with `ca.pem`, `cert.pem` and `key.pem`
-//! from DIR, for this engine alone). Parsing is strict: an unknown scheme, option or a
+//! from DIR, for this engine alone), `remote` (the engine sees none of this machine's
+//! files: inputs are copied in and sockets relayed through its API; the default for
+//! tcp:// and https://) or `local` (it does see them, so they are bind-mounted). Parsing is strict: an unknown scheme, option or a
 //! repeated option is an error naming it, because a typo must not silently run every
 //! trial on one engine.
 
@@ -48,6 +50,10 @@ pub struct EngineSpec {
     pub addr: EngineAddr,
     /// `#slots=N`; `None`: the command's `-j`.
     pub slots: Option<usize>,
+    /// The engine shares no paths with this machine: what local engines get by bind
+    /// mounts is carried through its API (`#remote`; the default for tcp:// and https://,
+    /// `#local` says a tcp:// engine does see this machine's paths).
+    pub remote: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -61,7 +67,9 @@ pub enum EngineUrlError {
     RelativeSocket(String),
     #[error("engine `{url}`: {why}")]
     Address { url: String, why: String },
-    #[error("engine `{url}`: unknown option `{option}`; options are slots=N and tls=DIR")]
+    #[error(
+        "engine `{url}`: unknown option `{option}`; options are slots=N, tls=DIR, remote and local"
+    )]
     Option { url: String, option: String },
     #[error("engine `{url}`: option `{option}` is given twice")]
     Repeated { url: String, option: String },
@@ -71,6 +79,10 @@ pub enum EngineUrlError {
     TlsDir { url: String },
     #[error("engine `{url}`: tls=DIR is for tcp:// and https:// engines")]
     TlsNotTcp { url: String },
+    #[error("engine `{url}`: `{option}` takes no value")]
+    Flag { url: String, option: String },
+    #[error("engine `{url}`: an engine is either remote or local, not both")]
+    RemoteAndLocal { url: String },
 }
 
 impl EngineSpec {
@@ -86,13 +98,76 @@ impl EngineSpec {
             Some((u, o)) => (u, Some(o)),
             None => (s, None),
         };
+        let Options {
+            slots,
+            tls_dir,
+            paths,
+        } = Options::parse(s, options)?;
+        let addr = if url == "default" {
+            EngineAddr::Default
+        } else if let Some(path) = url.strip_prefix("unix://") {
+            if !path.starts_with('/') {
+                return Err(EngineUrlError::RelativeSocket(s.into()));
+            }
+            EngineAddr::Unix(PathBuf::from(path))
+        } else if let Some(rest) = url.strip_prefix("tcp://") {
+            let tls = if tls_verify { Tls::FromEnv } else { Tls::Off };
+            tcp(s, rest, tls)?
+        } else if let Some(rest) = url.strip_prefix("https://") {
+            tcp(s, rest, Tls::FromEnv)?
+        } else {
+            return Err(EngineUrlError::Scheme(s.into()));
+        };
+        let addr = match (addr, tls_dir) {
+            (EngineAddr::Tcp { host, port, .. }, Some(dir)) => EngineAddr::Tcp {
+                host,
+                port,
+                tls: Tls::Dir(dir),
+            },
+            (_, Some(_)) => return Err(EngineUrlError::TlsNotTcp { url: s.into() }),
+            (addr, None) => addr,
+        };
+        let remote = paths.unwrap_or(matches!(addr, EngineAddr::Tcp { .. }));
+        Ok(EngineSpec {
+            addr,
+            slots,
+            remote,
+        })
+    }
+}
+
+/// The options after `#`.
+#[derive(Default)]
+struct Options {
+    slots: Option<usize>,
+    tls_dir: Option<PathBuf>,
+    /// `Some(true)` for `#remote`, `Some(false)` for `#local`.
+    paths: Option<bool>,
+}
+
+impl Options {
+    /// Parses `options` (comma-separated) of the engine URL `s`.
+    fn parse(s: &str, options: Option<&str>) -> Result<Options, EngineUrlError> {
         let mut slots = None;
         let mut tls_dir = None;
+        let mut paths: Option<bool> = None;
         for opt in options.into_iter().flat_map(|o| o.split(',')) {
             let (key, value) = opt.split_once('=').unwrap_or((opt, ""));
             let seen = match key {
                 "slots" => slots.is_some(),
                 "tls" => tls_dir.is_some(),
+                "remote" | "local" => {
+                    if opt.contains('=') {
+                        return Err(EngineUrlError::Flag {
+                            url: s.into(),
+                            option: key.into(),
+                        });
+                    }
+                    if paths.replace(key == "remote").is_some() {
+                        return Err(EngineUrlError::RemoteAndLocal { url: s.into() });
+                    }
+                    continue;
+                }
                 _ => {
                     return Err(EngineUrlError::Option {
                         url: s.into(),
@@ -123,31 +198,11 @@ impl EngineSpec {
                 tls_dir = Some(PathBuf::from(value));
             }
         }
-        let addr = if url == "default" {
-            EngineAddr::Default
-        } else if let Some(path) = url.strip_prefix("unix://") {
-            if !path.starts_with('/') {
-                return Err(EngineUrlError::RelativeSocket(s.into()));
-            }
-            EngineAddr::Unix(PathBuf::from(path))
-        } else if let Some(rest) = url.strip_prefix("tcp://") {
-            let tls = if tls_verify { Tls::FromEnv } else { Tls::Off };
-            tcp(s, rest, tls)?
-        } else if let Some(rest) = url.strip_prefix("https://") {
-            tcp(s, rest, Tls::FromEnv)?
-        } else {
-            return Err(EngineUrlError::Scheme(s.into()));
-        };
-        let addr = match (addr, tls_dir) {
-            (EngineAddr::Tcp { host, port, .. }, Some(dir)) => EngineAddr::Tcp {
-                host,
-                port,
-                tls: Tls::Dir(dir),
-            },
-            (_, Some(_)) => return Err(EngineUrlError::TlsNotTcp { url: s.into() }),
-            (addr, None) => addr,
-        };
-        Ok(EngineSpec { addr, slots })
+        Ok(Options {
+            slots,
+            tls_dir,
+            paths,
+        })
     }
 }
 
@@ -256,13 +311,26 @@ mod tests {
             ok("unix:///run/d2/docker.sock"),
             EngineSpec {
                 addr: EngineAddr::Unix("/run/d2/docker.sock".into()),
-                slots: None
+                slots: None,
+                remote: false,
             }
         );
         let s = ok("unix:///var/run/docker.sock#slots=4");
         assert_eq!(s.slots, Some(4));
         assert_eq!(s.addr.to_string(), "unix:///var/run/docker.sock");
         assert_eq!(ok("default#slots=2").addr, EngineAddr::Default);
+    }
+
+    #[test]
+    fn remote_is_the_default_for_tcp_and_said_for_sockets() {
+        assert!(ok("tcp://build-1").remote);
+        assert!(ok("https://build-1").remote);
+        assert!(!ok("tcp://127.0.0.1#local").remote);
+        assert!(ok("unix:///run/far/docker.sock#remote,slots=2").remote);
+        assert!(!ok("unix:///run/docker.sock").remote);
+        assert!(!ok("default").remote);
+        assert!(err("default#remote,local").contains("either remote or local"));
+        assert!(err("default#remote=yes").contains("takes no value"));
     }
 
     #[test]

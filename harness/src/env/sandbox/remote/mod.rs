@@ -1,0 +1,73 @@
+//! Engines that share no paths with this machine (`--engine tcp://…`, `ssh://…`, or any
+//! engine with `#remote`): what a local engine gets by bind mounts, a remote one gets
+//! through its API. Host files are copied into the container's `/nab` (`carry`), the
+//! host's Unix sockets (the model gateway, MCP servers) are reached through `nab-relay`
+//! over an exec stream (`relay`), and what the agent writes to `/nab/out` is copied back
+//! after it stops (the trial asks: see `Capabilities::live_binds`).
+
+pub(crate) mod carry;
+pub(crate) mod relay;
+
+use super::{ContainerId, ContainerSpec};
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+/// Why a container could not be set up on a remote engine.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum RemoteError {
+    #[error(transparent)]
+    Carry(#[from] carry::CarryError),
+    #[error(transparent)]
+    Relay(#[from] relay::RelayError),
+    #[error(
+        "disk quotas are host folders bound into the container, which a remote engine cannot see; set NAB_DISK_QUOTA=off to run there without them"
+    )]
+    Quota,
+}
+
+/// What a backend needs for a remote engine.
+#[derive(Debug)]
+pub struct Remote {
+    /// The `nab-relay` binary on this machine, copied into containers that need sockets.
+    relay_bin: PathBuf,
+    /// The relay of each container that has one, ended with it.
+    relays: Mutex<HashMap<String, tokio::task::AbortHandle>>,
+}
+
+impl Remote {
+    pub fn new(relay_bin: PathBuf) -> Remote {
+        Remote {
+            relay_bin,
+            relays: Mutex::new(HashMap::new()),
+        }
+    }
+
+    pub(crate) fn relay_bin(&self) -> &std::path::Path {
+        &self.relay_bin
+    }
+
+    pub(crate) fn keep_relay(&self, c: &ContainerId, handle: tokio::task::AbortHandle) {
+        let mut relays = self.relays.lock().unwrap_or_else(|p| p.into_inner());
+        relays.insert(c.0.clone(), handle);
+    }
+
+    /// Ends the relay of `c`, if it has one.
+    pub(crate) fn end_relay(&self, c: &ContainerId) {
+        let mut relays = self.relays.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(h) = relays.remove(&c.0) {
+            h.abort();
+        }
+    }
+}
+
+/// `spec` without its binds, with `/nab` a scratch volume to carry them into.
+pub(crate) fn without_binds(spec: &ContainerSpec) -> ContainerSpec {
+    let mut local = spec.clone();
+    local.binds.clear();
+    if !local.scratch_volumes.iter().any(|v| v == carry::ROOT) {
+        local.scratch_volumes.push(carry::ROOT.to_owned());
+    }
+    local
+}

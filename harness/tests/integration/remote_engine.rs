@@ -1,0 +1,271 @@
+//! `--engine …#remote` against an engine that shares nothing nab could lean on:
+//! `ci/remote-engine.sh` starts a `dockerd` in its own network namespace and its own mount
+//! namespace, where /tmp, /var/lib/nab, /root and this checkout are empty folders. Nothing
+//! is bind-mounted from this machine there: the task's files are copied in, the gateway's
+//! and the MCP servers' sockets are relayed by `nab-relay` over an exec stream.
+//!
+//! The test checks that the engine really cannot see these paths, that a container there
+//! is locked down as a local one is (and that the code under test cannot take the relay
+//! or the copied inputs), that whole tasks pass and fail there as they do here, and that
+//! nothing of the run is left on the engine.
+
+use crate::common;
+
+use nab_harness::env::sandbox::engine::url::EngineAddr;
+use nab_harness::env::sandbox::{
+    BindMount, ContainerSpec, DockerBackend, ExecRequest, ExecUser, Labels, Lockdown, Remote,
+    SandboxBackend,
+};
+use nab_protocol::{TrialRecord, TrialStatus};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+use tokio_util::sync::CancellationToken;
+
+fn script() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../ci/remote-engine.sh")
+}
+
+/// Starts the remote engine (once per machine) and returns its socket.
+fn start_engine() -> PathBuf {
+    let out = Command::new(script()).arg("start").output().unwrap();
+    assert!(out.status.success(), "{}", common::show(&out));
+    let url = String::from_utf8_lossy(&out.stdout).trim().to_owned();
+    PathBuf::from(url.strip_prefix("unix://").unwrap())
+}
+
+fn remote_docker(socket: &Path, args: &[&str]) -> String {
+    let out = Command::new("docker")
+        .arg("-H")
+        .arg(format!("unix://{}", socket.display()))
+        .args(args)
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr)
+}
+
+/// The images the run needs, copied from this machine's engine as `nab run` copies them
+/// to the engines of a pool.
+async fn with_images(socket: &Path, tags: &[String]) -> nab_harness::env::sandbox::Engine {
+    let local = nab_harness::env::sandbox::connect().await.unwrap();
+    let remote = nab_harness::env::sandbox::connect_to(&EngineAddr::Unix(socket.to_owned()))
+        .await
+        .unwrap();
+    for tag in tags {
+        if !nab_harness::env::sandbox::engine::image_exists(&remote, tag)
+            .await
+            .unwrap()
+        {
+            nab_harness::env::sandbox::engine::copy_image(&local, &remote, tag)
+                .await
+                .unwrap();
+        }
+    }
+    remote
+}
+
+const PROBE: &str = r#"
+echo "net=$(ls /sys/class/net | tr '\n' ' ')"
+awk '$2 == "/" {print "rootmount=" $4}' /proc/mounts
+echo "uid=$(id -u)"
+echo "instruction=$(cat /nab/instruction.md)"
+echo changed >> /nab/instruction.md 2>/dev/null && echo instruction_w=writable || echo instruction_w=readonly
+rm -f /nab/echo.sock 2>/dev/null; [ -S /nab/echo.sock ] && echo socket=kept || echo socket=gone
+touch /nab/forged 2>/dev/null && echo nab_w=writable || echo nab_w=readonly
+touch /nab/out/events.jsonl 2>/dev/null && echo out_w=writable || echo out_w=readonly
+pid=$(pgrep -x nab-relay); echo "relay_pid=$pid"
+kill -KILL $pid 2>/dev/null && echo relay_kill=done || echo relay_kill=refused; sleep 0.2
+echo "echo=$(python3 -c 'import socket; s = socket.socket(socket.AF_UNIX); s.connect("/nab/echo.sock"); s.sendall(b"ping"); print(s.recv(16).decode())')"
+"#;
+
+fn value<'a>(out: &'a str, key: &str) -> &'a str {
+    out.lines()
+        .find_map(|l| l.strip_prefix(&format!("{key}=")))
+        .unwrap_or_else(|| panic!("no {key} in probe output:\n{out}"))
+        .trim()
+}
+
+/// An echo server on a host Unix socket: what the relay must reach.
+fn echo_server(path: &Path) -> tokio::task::JoinHandle<()> {
+    let listener = tokio::net::UnixListener::bind(path).unwrap();
+    tokio::spawn(async move {
+        while let Ok((mut s, _)) = listener.accept().await {
+            tokio::spawn(async move {
+                let (mut r, mut w) = s.split();
+                let _ = tokio::io::copy(&mut r, &mut w).await;
+            });
+        }
+    })
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_remote_engine_that_sees_none_of_our_paths_runs_tasks_locked_down() {
+    let socket = start_engine();
+    let image = common::base_image().await;
+    let engine = with_images(&socket, std::slice::from_ref(&image)).await;
+
+    // The engine cannot see this checkout: a bind of it is an empty folder there.
+    let checkout = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let seen = remote_docker(
+        &socket,
+        &[
+            "run",
+            "--rm",
+            "--network",
+            "none",
+            "-v",
+            &format!("{}:/x", checkout.display()),
+            &image,
+            "ls",
+            "-A",
+            "/x",
+        ],
+    );
+    assert_eq!(
+        seen.trim(),
+        "",
+        "the remote engine sees {}",
+        checkout.display()
+    );
+
+    probe_a_container(&engine, &image).await;
+    run_tasks(&socket);
+}
+
+async fn probe_a_container(engine: &nab_harness::env::sandbox::Engine, image: &str) {
+    let host = tempfile::tempdir().unwrap();
+    std::fs::write(host.path().join("instruction.md"), "fix the bug").unwrap();
+    let echo = host.path().join("echo.sock");
+    let _server = echo_server(&echo);
+    std::fs::create_dir(host.path().join("out")).unwrap();
+    let relay = nab_harness::trial::model::locate_binary("nab-relay").unwrap();
+    let backend = DockerBackend::remote(engine.clone(), Remote::new(relay));
+    let run = common::unique("remote-probe");
+    let ro = |h: &Path, c: &str| BindMount {
+        host: h.to_owned(),
+        container: c.into(),
+        read_only: true,
+    };
+    let spec = ContainerSpec {
+        image: image.to_owned(),
+        labels: Labels {
+            run: run.clone(),
+            task: "probe".into(),
+            trial: "0".into(),
+            role: "agent".into(),
+        },
+        limits: Lockdown {
+            cpus: 0.5,
+            memory_mb: 300,
+            pids: 77,
+            tmp_mb: 16,
+        },
+        workspace: None,
+        binds: vec![
+            ro(&host.path().join("instruction.md"), "/nab/instruction.md"),
+            ro(&echo, "/nab/echo.sock"),
+            BindMount {
+                host: host.path().join("out"),
+                container: "/nab/out".into(),
+                read_only: false,
+            },
+        ],
+        scratch_volumes: vec![],
+        tmpfs: vec![],
+        env: vec!["HOME=/tmp".into()],
+    };
+    let c = backend.create(&spec).await.unwrap();
+    let req = ExecRequest {
+        argv: vec!["bash".into(), "-c".into(), PROBE.into()],
+        user: ExecUser::Sandbox,
+        env: vec![],
+        workdir: "/".into(),
+        timeout: Duration::from_secs(60),
+        output_cap: 64 * 1024,
+    };
+    let out = backend
+        .exec(&c, &req, &CancellationToken::new())
+        .await
+        .unwrap();
+    let out = out.output.to_text();
+    backend.destroy(&c).await.unwrap();
+    assert_eq!(value(&out, "net"), "lo", "{out}");
+    assert!(value(&out, "rootmount").starts_with("ro"), "{out}");
+    assert_eq!(value(&out, "uid"), "1000");
+    assert_eq!(value(&out, "instruction"), "fix the bug");
+    // The copied inputs and the relay are root's: the code under test can neither rewrite
+    // them, nor put its own socket in the relay's place, nor stop the relay.
+    assert_eq!(value(&out, "instruction_w"), "readonly", "{out}");
+    assert_eq!(value(&out, "socket"), "kept", "{out}");
+    assert_eq!(value(&out, "nab_w"), "readonly", "{out}");
+    assert_eq!(value(&out, "out_w"), "writable", "{out}");
+    assert_ne!(value(&out, "relay_pid"), "", "no relay seen: {out}");
+    assert_eq!(value(&out, "relay_kill"), "refused", "{out}");
+    assert_eq!(value(&out, "echo"), "ping", "{out}");
+}
+
+fn run_tasks(socket: &Path) {
+    let root = tempfile::tempdir().unwrap();
+    let url = format!("unix://{}#remote", socket.display());
+    let tasks = [
+        "py-pagination-offbyone",
+        "mcp-config-service",
+        "term-log-report",
+    ];
+    for (agent, expect) in [
+        ("oracle", TrialStatus::Passed),
+        ("nab-agent", TrialStatus::Passed),
+        ("null", TrialStatus::Failed),
+    ] {
+        let run_id = common::unique(&format!("remote-{agent}"));
+        let out = root.path().join(agent);
+        let mut cmd = common::nab_run(&run_id, 1);
+        let o = cmd
+            .env("NAB_LOG", "error")
+            .env("NAB_DISK_QUOTA", "off")
+            .args(["--engine", &url, "--agent", agent, "-j", "2", "--tasks"])
+            .arg(common::repo_tasks())
+            .arg("--out")
+            .arg(&out)
+            .args(tasks)
+            .output()
+            .unwrap();
+        let records: Vec<TrialRecord> =
+            std::fs::read_to_string(out.join(nab_protocol::RESULTS_FILE))
+                .unwrap_or_default()
+                .lines()
+                .map(|l| serde_json::from_str(l).unwrap())
+                .collect();
+        assert_eq!(records.len(), 3, "{agent}: {}", common::show(&o));
+        for r in &records {
+            assert_eq!(
+                r.outcome.status,
+                expect,
+                "{agent} on {}: {}",
+                r.task_id,
+                common::show(&o)
+            );
+        }
+        if agent == "nab-agent" {
+            // The agent's events came back from the engine: its steps are counted.
+            assert!(
+                records.iter().all(|r| r.behaviour.steps.unwrap_or(0) > 0),
+                "{records:?}"
+            );
+        }
+        let left = remote_docker(
+            socket,
+            &["ps", "-aq", "--filter", &format!("label=nab.run={run_id}")],
+        ) + &remote_docker(
+            socket,
+            &[
+                "volume",
+                "ls",
+                "-q",
+                "--filter",
+                &format!("label=nab.run={run_id}"),
+            ],
+        );
+        assert_eq!(left.trim(), "", "{agent}: left on the remote engine");
+    }
+}
