@@ -6,6 +6,7 @@
 //! transcript and replay work the same whatever API the agent speaks.
 
 mod agent;
+mod failures;
 mod python_clients;
 mod upstream;
 
