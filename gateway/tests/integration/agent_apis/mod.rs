@@ -305,3 +305,39 @@ async fn a_recording_in_one_api_replays_to_another() {
     gw.shutdown().await;
     assert_eq!(server.received_requests().await.unwrap().len(), 2);
 }
+
+/// `scripted:` serves every API, whole and streamed: its call, then its final text, with
+/// the counts the transcript holds.
+#[tokio::test]
+async fn the_scripted_provider_serves_each_api() {
+    let root = tempfile::tempdir().unwrap();
+    let traj = root.path().join("trajectory.yaml");
+    std::fs::write(
+        &traj,
+        format!("turns:\n  - content: Reading.\n    tool_calls:\n      - name: {TOOL}\n        arguments: {}\n  - content: {FINAL_TEXT}\n", call_args()),
+    )
+    .unwrap();
+    for api in [Api::Chat, Api::Messages, Api::Responses] {
+        for stream in [false, true] {
+            let dir = tempfile::tempdir().unwrap();
+            let spec = format!("scripted:{}", traj.display());
+            let gw = start(dir.path(), &spec, Budgets::default()).await;
+            let first = turn(gw.socket_path(), api, stream, false).await;
+            let (_, name, args) = first.call.clone().expect("a call");
+            assert_eq!((name.as_str(), args), (TOOL, call_args()), "{api:?}");
+            let second = turn(gw.socket_path(), api, stream, true).await;
+            assert_eq!(second.text, FINAL_TEXT, "{api:?} {stream}");
+            gw.shutdown().await;
+            let lines = transcript(&dir.path().join(nab_protocol::TRANSCRIPT_FILE));
+            for (read, line) in [first, second].iter().zip(&lines) {
+                let u = line.usage.unwrap();
+                assert!(u.prompt_tokens > 0, "{api:?}");
+                assert_eq!(
+                    (read.prompt, read.output),
+                    (u.prompt_tokens, u.completion_tokens),
+                    "{api:?} {stream}"
+                );
+            }
+        }
+    }
+}
