@@ -7,10 +7,12 @@
 # and, for the tests only (not with --run, which ci/setup.sh uses: a first run needs none):
 #   chromium + fonts                     the report test opens report.html in headless Chromium
 #   openssl, python3                     test fixtures (a private CA; scripted command agents)
+#   python3-venv                         the official openai/anthropic Python clients the
+#                                        gateway tests use, in target/pyclients (ci/python-clients.sh)
 set -euo pipefail
 
 packages=(mmdebstrap debian-archive-keyring e2fsprogs mount)
-[ "${1:-}" = "--run" ] || packages+=(chromium fonts-liberation fonts-dejavu-core openssl python3)
+[ "${1:-}" = "--run" ] || packages+=(chromium fonts-liberation fonts-dejavu-core openssl python3 python3-venv)
 command -v docker >/dev/null || packages+=(docker.io)
 need=()
 for p in "${packages[@]}"; do
@@ -22,4 +24,5 @@ if [ "${#need[@]}" -gt 0 ]; then
   $sudo apt-get update
   $sudo apt-get install -y --no-install-recommends "${need[@]}"
 fi
+[ "${1:-}" = "--run" ] || "$(dirname "$0")/python-clients.sh"
 command -v cargo >/dev/null || { echo "cargo is missing: install a Rust toolchain (rustup) first" >&2; exit 1; }

@@ -1,7 +1,9 @@
 //! The Native AgentBench model gateway and its providers.
 //!
-//! The agent runs without network and without keys; it speaks the OpenAI chat-completions
-//! protocol over a Unix socket to a [`Gateway`] on the host, which adds credentials,
+//! The agent runs without network and without keys; it speaks OpenAI chat completions,
+//! the Anthropic Messages API or the OpenAI Responses API ([`agent_api`], each translated to
+//! and from chat completions, the canonical form) over a Unix socket to a [`Gateway`] on
+//! the host, which adds credentials,
 //! enforces the trial's [`Budgets`], retries what can be retried, passes streams through
 //! as they arrive, and writes every exchange to `transcript.jsonl`
 //! ([`nab_protocol::TranscriptLine`]). Trial metrics come from that transcript
@@ -15,6 +17,7 @@
 //! the gateways of one provider spreads their requests (rpm) and holds them all back after
 //! a 429/503/529 (`nab sweep`).
 
+mod agent_api;
 mod allowlist;
 mod assemble;
 mod budget;

@@ -1,7 +1,9 @@
-//! The gateway: an OpenAI-compatible HTTP server on a Unix socket, one per trial. It
+//! The gateway: an HTTP server on a Unix socket, one per trial, serving chat completions,
+//! Anthropic Messages and OpenAI Responses ([`crate::agent_api`]). It
 //! enforces budgets, forwards to the provider through a [`Client`] (retries, timeouts),
 //! passes streams through chunk by chunk, and records every exchange.
 
+use crate::agent_api::{AgentApi, EventWriter};
 use crate::allowlist;
 use crate::assemble::Assembler;
 use crate::budget::{Budget, Budgets, Reservation, TokenAsk};
@@ -314,10 +316,20 @@ fn error_body(kind: &str, code: &str, message: &str) -> Value {
     json!({"error": {"type": kind, "code": code, "message": message, "param": null}})
 }
 
+/// An error answer in the shape of the API the agent spoke; `body` is OpenAI-style.
+fn reply_error(api: AgentApi, status: StatusCode, body: Value) -> Response<Body> {
+    json_response(status, &api.error_body(status, body))
+}
+
 async fn handle(state: Arc<State>, req: Request<Incoming>) -> Result<Response<Body>, Infallible> {
     let path = req.uri().path().to_owned();
+    let api = AgentApi::at(&path);
+    if req.method() == Method::POST
+        && let Some(api) = api
+    {
+        return Ok(chat(state, req, api).await);
+    }
     let resp = match (req.method(), path.as_str()) {
-        (&Method::POST, "/v1/chat/completions" | "/chat/completions") => chat(state, req).await,
         (&Method::GET, "/v1/models" | "/models") => {
             let data: Vec<Value> = state
                 .client
@@ -328,13 +340,14 @@ async fn handle(state: Arc<State>, req: Request<Incoming>) -> Result<Response<Bo
                 .collect();
             json_response(StatusCode::OK, &json!({"object": "list", "data": data}))
         }
-        (m, p) => json_response(
+        (m, p) => reply_error(
+            api.unwrap_or(AgentApi::ChatCompletions),
             StatusCode::NOT_FOUND,
-            &error_body(
+            error_body(
                 "invalid_request_error",
                 "not_found",
                 &format!(
-                    "the gateway serves POST /v1/chat/completions and GET /v1/models, not {m} {p}"
+                    "the gateway serves POST /v1/chat/completions (OpenAI chat completions), POST /v1/messages (Anthropic Messages), POST /v1/responses (OpenAI Responses) and GET /v1/models, not {m} {p}"
                 ),
             ),
         ),
@@ -346,6 +359,8 @@ async fn handle(state: Arc<State>, req: Request<Incoming>) -> Result<Response<Bo
 /// pool and its token reservation until it is recorded.
 struct Exchange {
     state: Arc<State>,
+    /// The API the agent spoke, which its answer is translated into.
+    api: AgentApi,
     seq: u64,
     stream: bool,
     request: Value,
@@ -397,35 +412,54 @@ impl Exchange {
     }
 }
 
-/// `POST /v1/chat/completions`: the request is taken in and admitted, forwarded to the
-/// provider, and its answer passed back; every exchange, refused or not, is recorded.
-async fn chat(state: Arc<State>, req: Request<Incoming>) -> Response<Body> {
+/// `POST /v1/chat/completions`, `/v1/messages` or `/v1/responses`: the request is taken
+/// in (as a chat request) and admitted, forwarded to the provider, and its answer passed
+/// back in the agent's API; every exchange, refused or not, is recorded.
+async fn chat(state: Arc<State>, req: Request<Incoming>, api: AgentApi) -> Response<Body> {
     let started = Instant::now();
-    let intake = match accept(&state, req, started).await {
+    let intake = match accept(&state, req, started, api).await {
         Ok(i) => i,
         Err(refusal) => return refusal,
     };
-    match admit(&state, intake, started).await {
+    match admit(&state, intake, started, api).await {
         Ok(ex) => forward(&state, ex).await,
         Err(refusal) => refusal,
     }
 }
 
-/// Reads the request within the limits and checks it against the allowlist; a refusal is
-/// recorded and its answer returned.
+/// Reads the request within the limits, translates it into a chat request and checks that
+/// against the allowlist; a refusal is recorded and its answer returned.
 async fn accept(
     state: &Arc<State>,
     req: Request<Incoming>,
     started: Instant,
+    api: AgentApi,
 ) -> Result<Intake, Response<Body>> {
-    let intake = match intake::take(req.into_body(), &state.limits, &state.parsed).await {
+    let mut intake = match intake::take(req.into_body(), &state.limits, &state.parsed).await {
         Ok(i) => i,
         Err(r) => {
             let body = error_body("invalid_request_error", r.code, &r.message);
             refused(state, started, r.bytes, false, r.code, r.message);
-            return Err(json_response(r.status, &body));
+            return Err(reply_error(api, r.status, body));
         }
     };
+    let stream = wants_stream(&intake.request);
+    match api.to_chat(std::mem::take(&mut intake.request)) {
+        Ok(chat) => intake.request = chat,
+        Err(e) => {
+            let body = json!({"error": {"type": "invalid_request_error", "code": "invalid_request",
+                "message": e.to_string(), "param": e.param}});
+            refused(
+                state,
+                started,
+                Some(intake.bytes),
+                stream,
+                "invalid_request",
+                e.to_string(),
+            );
+            return Err(reply_error(api, StatusCode::BAD_REQUEST, body));
+        }
+    }
     if let Err(e) = allowlist::check(&intake.request) {
         let body = e.error_body();
         let stream = wants_stream(&intake.request);
@@ -439,7 +473,7 @@ async fn accept(
             "not_allowed",
             e.message,
         );
-        return Err(json_response(StatusCode::BAD_REQUEST, &body));
+        return Err(reply_error(api, StatusCode::BAD_REQUEST, body));
     }
     Ok(intake)
 }
@@ -450,6 +484,7 @@ async fn admit(
     state: &Arc<State>,
     intake: Intake,
     started: Instant,
+    api: AgentApi,
 ) -> Result<Exchange, Response<Body>> {
     let Intake {
         request,
@@ -461,6 +496,7 @@ async fn admit(
         prompt_estimate: bytes / 4,
     };
     let mut ex = Exchange {
+        api,
         seq: state.seq.fetch_add(1, Ordering::SeqCst),
         state: state.clone(),
         stream: wants_stream(&request),
@@ -489,7 +525,7 @@ async fn admit(
                 Some((refusal.message(), "budget_exceeded")),
                 Some(refusal.kind.transcript_name().to_owned()),
             );
-            Err(json_response(StatusCode::TOO_MANY_REQUESTS, &body))
+            Err(reply_error(api, StatusCode::TOO_MANY_REQUESTS, body))
         }
     }
 }
@@ -510,6 +546,7 @@ async fn forward(state: &Arc<State>, mut ex: Exchange) -> Response<Body> {
         a.undo(&mut ex.request);
     }
     let retries = opened.retries;
+    let api = ex.api;
     match opened.result {
         Err(e) => {
             let (status, body) = error_for_agent(&e, retries);
@@ -521,11 +558,11 @@ async fn forward(state: &Arc<State>, mut ex: Exchange) -> Response<Body> {
                 Some((e.to_string(), e.code())),
                 None,
             );
-            json_response(status, &body)
+            reply_error(api, status, body)
         }
         Ok(ProviderResponse::Json { status, body }) => {
             let usage = body.get("usage").and_then(Usage::from_openai);
-            let text = body.to_string();
+            let text = api.answer_text(&body);
             ex.record(Some(body), usage, Some(status), retries, None, None);
             let mut resp = Response::new(Full::new(Bytes::from(text)).boxed());
             resp.headers_mut().insert(
@@ -537,7 +574,9 @@ async fn forward(state: &Arc<State>, mut ex: Exchange) -> Response<Body> {
         Ok(ProviderResponse::Stream { status, chunks }) => {
             let chunks = state.client.with_idle_timeout(chunks);
             let (tx, rx) = mpsc::channel::<Bytes>(64);
-            state.tracker.spawn(pump(ex, chunks, tx, status, retries));
+            state
+                .tracker
+                .spawn(pump(ex, chunks, tx, status, retries, api.stream()));
             event_stream_response(rx)
         }
     }
@@ -563,17 +602,20 @@ fn event_stream_response(rx: mpsc::Receiver<Bytes>) -> Response<Body> {
     resp
 }
 
-/// Passes the provider's chunks to the agent as they come, reassembling them for the
-/// transcript; a failure mid-stream becomes an SSE `error` event and is recorded.
+/// Passes the provider's chunks to the agent as they come (as events of the agent's API,
+/// written by `events`), reassembling them for the transcript; a failure mid-stream becomes
+/// an error event and is recorded.
 async fn pump(
     ex: Exchange,
     mut chunks: crate::provider::ChunkStream,
     tx: mpsc::Sender<Bytes>,
     status: u16,
     retries: u32,
+    mut events: Box<dyn EventWriter>,
 ) {
     let mut assembler = Assembler::new();
     let mut error: Option<(String, &str)> = None;
+    let wait = ex.state.limits.read_timeout;
     loop {
         let item = tokio::select! {
             biased;
@@ -586,36 +628,23 @@ async fn pump(
         let Some(item) = item else { break };
         match item {
             Ok(text) => {
-                match serde_json::from_str::<Value>(&text) {
-                    Ok(chunk) => assembler.push(&chunk),
+                let chunk = match serde_json::from_str::<Value>(&text) {
+                    Ok(chunk) => {
+                        assembler.push(&chunk);
+                        Some(chunk)
+                    }
                     Err(e) => {
                         error.get_or_insert((
                             format!("the provider sent a chunk that is not JSON: {e}"),
                             "invalid_provider_response",
                         ));
+                        None
                     }
-                }
-                let frame = Bytes::from(format!("data: {text}\n\n"));
-                let wait = ex.state.limits.read_timeout;
-                match tokio::time::timeout(wait, tx.send(frame)).await {
-                    Ok(Ok(())) => {}
-                    Ok(Err(_)) => {
-                        error.get_or_insert((
-                            "the agent closed the connection mid-stream".into(),
-                            "agent_disconnected",
-                        ));
-                        break;
-                    }
-                    Err(_) => {
-                        error.get_or_insert((
-                            format!(
-                                "the agent took no part of the stream for {}s (gateway.read_timeout_s)",
-                                wait.as_secs_f64()
-                            ),
-                            "agent_stalled",
-                        ));
-                        break;
-                    }
+                };
+                let frames = events.chunk(&text, chunk.as_ref());
+                if let Err(e) = send_frames(&tx, frames, wait).await {
+                    error.get_or_insert(e);
+                    break;
                 }
             }
             Err(e) => {
@@ -624,7 +653,7 @@ async fn pump(
                     e.code(),
                     &format!("{e} (after {retries} retries)"),
                 );
-                let _ = tx.send(Bytes::from(format!("data: {body}\n\n"))).await;
+                let _ = tx.send(events.error(&body)).await;
                 error = Some((e.to_string(), e.code()));
                 break;
             }
@@ -637,12 +666,41 @@ async fn pump(
                 "provider_stream_error",
             ));
         }
-        let _ = tx.send(Bytes::from_static(b"data: [DONE]\n\n")).await;
+        let _ = send_frames(&tx, events.end(), wait).await;
     }
     drop(tx);
     let usage = assembler.usage().and_then(Usage::from_openai);
     let response = (assembler.chunk_count() > 0).then(|| assembler.finish());
     ex.record(response, usage, Some(status), retries, error, None);
+}
+
+/// Sends `frames` to the agent, each within `wait`; `Err` says why the agent is gone.
+async fn send_frames(
+    tx: &mpsc::Sender<Bytes>,
+    frames: Vec<Bytes>,
+    wait: Duration,
+) -> Result<(), (String, &'static str)> {
+    for frame in frames {
+        match tokio::time::timeout(wait, tx.send(frame)).await {
+            Ok(Ok(())) => {}
+            Ok(Err(_)) => {
+                return Err((
+                    "the agent closed the connection mid-stream".into(),
+                    "agent_disconnected",
+                ));
+            }
+            Err(_) => {
+                return Err((
+                    format!(
+                        "the agent took no part of the stream for {}s (gateway.read_timeout_s)",
+                        wait.as_secs_f64()
+                    ),
+                    "agent_stalled",
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The status and OpenAI-style body telling the agent what could not be recovered.

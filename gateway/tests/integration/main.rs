@@ -6,6 +6,7 @@
 
 mod common;
 
+mod agent_apis;
 mod allowlist;
 mod answer_cap;
 mod anthropic;
