@@ -20,8 +20,14 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     // Every engine is connected first: a typo in one --engine cleans nothing.
     let connected = args.engines.connect(1).await?;
-    for (name, docker, _, _) in connected.engines {
-        let swept = DockerBackend::new(docker).sweep(&label).await?;
+    for (name, docker, _, remote) in connected.engines {
+        // A remote engine's quotas are on its machine; nab-relay is not needed to remove them.
+        let backend = if remote {
+            DockerBackend::remote(docker, nab_harness::env::sandbox::Remote::new(None))
+        } else {
+            DockerBackend::new(docker)
+        };
+        let swept = backend.sweep(&label).await?;
         println!(
             "{name}: removed {} container(s), {} volume(s) and {} disk quota(s) labelled {label}",
             swept.containers, swept.volumes, swept.quotas

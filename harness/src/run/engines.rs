@@ -320,17 +320,14 @@ impl Connected {
     }
 
     /// The pool the runner schedules over. A remote engine needs `nab-relay` on this
-    /// machine (beside `nab`) and runs without host disk quotas (see `remote`).
+    /// machine (beside `nab`; see `remote`).
     pub fn pool(&self) -> anyhow::Result<Arc<EnginePool>> {
         use crate::env::sandbox::{DockerBackend, Remote};
         let mut engines = Vec::new();
         for (name, e, slots, remote) in &self.engines {
             let backend = if *remote {
-                if crate::env::sandbox::quota::enabled() {
-                    anyhow::bail!("engine {name}: {}", crate::env::sandbox::RemoteError::Quota);
-                }
                 let relay = crate::trial::model::locate_binary("nab-relay")?;
-                DockerBackend::remote(e.clone(), Remote::new(relay))
+                DockerBackend::remote(e.clone(), Remote::new(Some(relay)))
             } else {
                 DockerBackend::new(e.clone())
             };

@@ -99,8 +99,10 @@ pub(crate) const OUT_PATH: &str = "/nab/out";
 pub struct ModelMounts<'a> {
     /// The gateway's Unix socket on the host.
     pub socket: &'a Path,
-    /// A host folder writable by uid 1000, mounted at /nab/out.
+    /// A folder writable by uid 1000, mounted at /nab/out: on this machine, or on the
+    /// engine's when `out_on_engine` (a disk quota made there).
     pub out_dir: &'a Path,
+    pub out_on_engine: bool,
     /// The nab-agent binary on the host (needed only by `nab-agent`).
     pub nab_agent: Option<&'a Path>,
     /// The `--model` nab-agent is given.
@@ -162,6 +164,7 @@ impl AgentKind {
             host,
             container: container.to_owned(),
             read_only: true,
+            on_engine: false,
         };
         // Every agent sees the instruction and the fixtures; only the oracle-like ones
         // see a solution. Nothing of tests/ is ever mounted here.
@@ -186,6 +189,7 @@ impl AgentKind {
                 host: m.out_dir.to_owned(),
                 container: OUT_PATH.into(),
                 read_only: false,
+                on_engine: m.out_on_engine,
             });
         }
         let argv = match self {
@@ -320,6 +324,7 @@ mod tests {
         let m = ModelMounts {
             socket: Path::new("/tmp/gw/llm.sock"),
             out_dir: Path::new("/tmp/out"),
+            out_on_engine: false,
             nab_agent: Some(Path::new("/build/nab-agent")),
             agent_model: "scripted",
         };
@@ -366,6 +371,7 @@ mod tests {
         let m = ModelMounts {
             socket: Path::new("/tmp/gw/llm.sock"),
             out_dir: Path::new("/tmp/out"),
+            out_on_engine: false,
             nab_agent: Some(Path::new("/build/nab-agent")),
             agent_model: "scripted",
         };

@@ -21,7 +21,7 @@ pub(crate) mod verify;
 pub use agent::AgentKind;
 
 use crate::env::sandbox::{
-    BindMount, ContainerId, ContainerSpec, ExecRequest, ExecUser, Labels, Lockdown, QuotaMount,
+    BindMount, ContainerId, ContainerSpec, DiskQuota, ExecRequest, ExecUser, Labels, Lockdown,
     SANDBOX_UID, SandboxBackend, SandboxError, TmpfsMount, VERIFIER_UID, VolumeId, quota,
 };
 use crate::env::workspace::{self, Picks, Snapshot};
@@ -171,7 +171,7 @@ struct Created {
     containers: Vec<ContainerId>,
     volumes: Vec<VolumeId>,
     /// Disk quotas (workspace, /nab/out): removed last, once nothing binds them.
-    quotas: Vec<QuotaMount>,
+    quotas: Vec<DiskQuota>,
 }
 
 pub async fn run_trial(
@@ -206,70 +206,74 @@ pub async fn run_trial(
         }
     }
     for q in created.quotas {
-        let dir = q.dir().to_owned();
-        let removal = tokio::task::spawn_blocking(move || q.remove());
-        match tokio::time::timeout(CLEANUP_DEADLINE, removal).await {
-            Ok(Ok(Ok(()))) => {}
-            Ok(Ok(Err(e))) => tracing::warn!("{e}"),
-            Ok(Err(e)) => tracing::warn!("removing disk quota {}: {e}", dir.display()),
-            Err(_) => tracing::warn!("removing disk quota {} timed out", dir.display()),
+        // A helper container on a remote engine takes longer than an unmount here.
+        let deadline = if q.on_engine() {
+            QUOTA_HELPER_DEADLINE
+        } else {
+            CLEANUP_DEADLINE
+        };
+        match tokio::time::timeout(deadline, ctx.backend.remove_quota(&q)).await {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => tracing::warn!("removing disk quota {}: {e}", q.describe()),
+            Err(_) => tracing::warn!("removing disk quota {} timed out", q.describe()),
         }
     }
     result
 }
 
-/// Creates a `mb` MiB disk quota for `labels` and records it for removal; `None` when
-/// quotas are off (`NAB_DISK_QUOTA=off`).
+/// Creates a `mb` MiB disk quota for `labels` where the engine binds it (`image`: the
+/// trial's, which the engine has) and records it for removal; `None` when quotas are off
+/// (`NAB_DISK_QUOTA=off`).
 async fn make_quota(
-    created: &Mutex<Created>,
-    labels: Labels,
+    scope: &Scope<'_>,
+    role: &str,
     mb: i64,
-) -> Result<Option<QuotaMount>, TrialError> {
+    image: &str,
+) -> Result<Option<DiskQuota>, TrialError> {
     if !quota::enabled() {
         return Ok(None);
     }
     let mb = u64::try_from(mb).unwrap_or(0);
-    let q = tokio::task::spawn_blocking(move || {
-        QuotaMount::create(
-            &quota::state_root(),
-            &labels,
-            mb,
-            crate::env::sandbox::SANDBOX_UID,
-        )
-    })
-    .await
-    .map_err(|e| TrialError::Sandbox(SandboxError::Io(std::io::Error::other(e))))?
-    .map_err(|e| TrialError::Sandbox(e.into()))?;
-    created
-        .lock()
-        .unwrap_or_else(|p| p.into_inner())
-        .quotas
-        .push(q.clone());
+    let labels = scope.labels(role);
+    let owner = crate::env::sandbox::SANDBOX_UID;
+    let q = scope
+        .ctx
+        .backend
+        .create_quota(&labels, mb, owner, image)
+        .await?;
+    scope.created().quotas.push(q.clone());
     Ok(Some(q))
 }
 
-/// Which of the trial's quotas the agent filled, as notes for agent.log.
-fn full_quotas(quotas: &[(&str, &Option<QuotaMount>)], mb: i64) -> Vec<String> {
-    quotas
-        .iter()
-        .filter_map(|(what, q)| {
-            let q = q.as_ref()?;
-            match q.is_full() {
-                Ok(true) => Some(format!(
+/// Which of the trial's quotas the agent filled, as notes for agent.log; and whether the
+/// first (the workspace's) is full.
+async fn full_quotas(
+    backend: &dyn SandboxBackend,
+    quotas: &[(&str, &Option<DiskQuota>)],
+    mb: i64,
+) -> (Vec<String>, bool) {
+    let mut notes = Vec::new();
+    let mut first_full = false;
+    for (i, (what, q)) in quotas.iter().enumerate() {
+        let Some(q) = q else { continue };
+        match backend.quota_full(q).await {
+            Ok(true) => {
+                first_full |= i == 0;
+                notes.push(format!(
                     "[nab: {what} filled its disk quota of {mb} MiB (limits.disk_mb); writes past it failed]\n"
-                )),
-                Ok(false) => None,
-                Err(e) => {
-                    tracing::warn!("{e}");
-                    None
-                }
+                ));
             }
-        })
-        .collect()
+            Ok(false) => {}
+            Err(e) => tracing::warn!("disk quota {}: {e}", q.describe()),
+        }
+    }
+    (notes, first_full)
 }
 
 /// How long one container or volume removal may take at the end of a trial.
 const CLEANUP_DEADLINE: Duration = Duration::from_secs(5);
+/// How long removing a disk quota on a remote engine may take (a helper container).
+const QUOTA_HELPER_DEADLINE: Duration = Duration::from_secs(30);
 
 fn files_err(dir: &Path) -> impl FnOnce(std::io::Error) -> TrialError + '_ {
     move |source| TrialError::Files {
@@ -347,8 +351,8 @@ struct Prepared {
 struct AgentRun<'a> {
     container: ContainerId,
     volume: VolumeId,
-    ws_quota: Option<QuotaMount>,
-    out_quota: Option<QuotaMount>,
+    ws_quota: Option<DiskQuota>,
+    out_quota: Option<DiskQuota>,
     session: Option<(&'a Arc<ModelSetup>, LlmSession)>,
     /// The MCP servers' host, stopped; its socket folder is a bind source of the agent's
     /// container, so it lives until that container is gone.
@@ -503,20 +507,26 @@ async fn agent_phase<'a>(
     // The workspace is a disk quota of its own (the verifier gets the same file system),
     // and so is /nab/out: writes past them fail in the container, not on the host.
     let disk_mb = task.spec.limits.disk_mb;
-    let (ws_quota, volume) = workspace_volume(scope, disk_mb).await?;
+    let (ws_quota, volume) = workspace_volume(scope, disk_mb, image).await?;
     // A gateway for agents that talk to a model; it lives until the agent has stopped.
     let mut out_quota = None;
     let session = match &ctx.model {
         Some(m) if job.agent.uses_model(true) => {
-            out_quota = make_quota(scope.created, scope.labels("out"), disk_mb).await?;
-            let out = out_quota.as_ref().map(|q| q.path());
+            out_quota = make_quota(scope, "out", disk_mb, image).await?;
+            // A quota on a remote engine's machine is bound there; the session's folder
+            // here then receives events.jsonl when it is copied back.
+            let here = out_quota.as_ref().filter(|q| !q.on_engine());
+            let out = here.map(|q| q.mount_path());
             Some((m, LlmSession::start(m, job, out.as_deref()).await?))
         }
         _ => None,
     };
+    let out_on_engine = out_quota.as_ref().filter(|q| q.on_engine());
+    let out_on_engine = out_on_engine.map(|q| q.mount_path());
     let mounts = session.as_ref().map(|(m, s)| ModelMounts {
         socket: s.socket(),
-        out_dir: s.out_dir(),
+        out_dir: out_on_engine.as_deref().unwrap_or(s.out_dir()),
+        out_on_engine: out_on_engine.is_some(),
         nab_agent: m.nab_agent.as_deref(),
         agent_model: &m.agent_model,
     });
@@ -578,14 +588,15 @@ async fn agent_phase<'a>(
 async fn workspace_volume(
     scope: &Scope<'_>,
     disk_mb: i64,
-) -> Result<(Option<QuotaMount>, VolumeId), TrialError> {
-    let ws_quota = make_quota(scope.created, scope.labels("workspace"), disk_mb).await?;
+    image: &str,
+) -> Result<(Option<DiskQuota>, VolumeId), TrialError> {
+    let ws_quota = make_quota(scope, "workspace", disk_mb, image).await?;
     let volume = scope
         .ctx
         .backend
         .create_volume(
             &scope.labels("workspace"),
-            ws_quota.as_ref().map(|q| q.path()).as_deref(),
+            ws_quota.as_ref().map(|q| q.mount_path()).as_deref(),
         )
         .await?;
     scope.created().volumes.push(volume.clone());
@@ -721,6 +732,7 @@ async fn start_mcp_servers(
             host: task.mcp_dir(),
             container: "/nab/mcp".into(),
             read_only: true,
+            on_engine: false,
         }],
         scratch_volumes: vec![],
         tmpfs: vec![],
@@ -746,17 +758,15 @@ async fn collect(
 ) -> Result<Collected, TrialError> {
     let (task, dir) = (&scope.job.task, &scope.job.dir);
     let disk_mb = task.spec.limits.disk_mb;
-    let full = full_quotas(
+    let (full, ws_full) = full_quotas(
+        scope.ctx.backend.as_ref(),
         &[
             ("the workspace", &agent.ws_quota),
             ("/nab/out", &agent.out_quota),
         ],
         disk_mb,
-    );
-    let ws_full = agent
-        .ws_quota
-        .as_ref()
-        .is_some_and(|q| q.is_full().unwrap_or(false));
+    )
+    .await;
     if !full.is_empty() {
         append_log(dir, &full.concat())?;
     }

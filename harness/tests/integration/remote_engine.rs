@@ -130,6 +130,81 @@ async fn a_remote_engine_that_sees_none_of_our_paths_runs_tasks_locked_down() {
 
     probe_a_container(&engine, &image).await;
     run_tasks(&socket);
+    fill_the_disk(&socket);
+    assert_eq!(
+        remote_docker(
+            &socket,
+            &[
+                "run",
+                "--rm",
+                "-v",
+                "/var/lib/nab:/q",
+                &image,
+                "find",
+                "/q",
+                "-mindepth",
+                "2"
+            ]
+        )
+        .trim(),
+        "",
+        "disk quotas left on the engine's machine"
+    );
+}
+
+/// The attack on the quotas made on the engine's machine: an agent that writes without
+/// end into its workspace and /nab/out fails for the quota, and the engine's disk holds
+/// no more than the quota.
+fn fill_the_disk(socket: &Path) {
+    let root = tempfile::tempdir().unwrap();
+    let task = "py-pagination-offbyone";
+    let suite = root.path().join("suite");
+    common::copy_dir(&common::repo_tasks().join(task), &suite.join(task));
+    let yaml = suite.join(task).join("task.yaml");
+    let text = std::fs::read_to_string(&yaml).unwrap();
+    std::fs::write(&yaml, text.replace("pids: 256}", "pids: 256, disk_mb: 32}")).unwrap();
+    let agent = root.path().join("fill.sh");
+    common::write_exec(
+        &agent,
+        "#!/bin/sh\ndd if=/dev/zero of=/nab/out/fill bs=1M count=200 2>/dev/null\n\
+         dd if=/dev/zero of=/workspace/fill bs=1M count=200 2>/dev/null\n\
+         df -k /workspace /nab/out\n",
+    );
+    let run_id = common::unique("remote-fill");
+    let out = root.path().join("out");
+    let o = common::nab_run(&run_id, 1)
+        .env("NAB_LOG", "error")
+        .args(["--engine", &format!("unix://{}#remote", socket.display())])
+        .args(["--model", "scripted:task", "--tasks"])
+        .arg(&suite)
+        .arg(format!("--agent=command:{}", agent.display()))
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let rec: TrialRecord = serde_json::from_str(
+        std::fs::read_to_string(out.join(nab_protocol::RESULTS_FILE))
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(
+        rec.outcome.status,
+        TrialStatus::Failed,
+        "{}",
+        common::show(&o)
+    );
+    assert_eq!(
+        rec.outcome.failure_reason,
+        Some(nab_protocol::FailureReason::DiskQuota),
+        "{}",
+        common::show(&o)
+    );
+    let log =
+        std::fs::read_to_string(out.join("trials").join(task).join("0").join("agent.log")).unwrap();
+    assert!(log.contains("filled its disk quota of 32 MiB"), "{log}");
 }
 
 async fn probe_a_container(engine: &nab_harness::env::sandbox::Engine, image: &str) {
@@ -139,12 +214,13 @@ async fn probe_a_container(engine: &nab_harness::env::sandbox::Engine, image: &s
     let _server = echo_server(&echo);
     std::fs::create_dir(host.path().join("out")).unwrap();
     let relay = nab_harness::trial::model::locate_binary("nab-relay").unwrap();
-    let backend = DockerBackend::remote(engine.clone(), Remote::new(relay));
+    let backend = DockerBackend::remote(engine.clone(), Remote::new(Some(relay)));
     let run = common::unique("remote-probe");
     let ro = |h: &Path, c: &str| BindMount {
         host: h.to_owned(),
         container: c.into(),
         read_only: true,
+        on_engine: false,
     };
     let spec = ContainerSpec {
         image: image.to_owned(),
@@ -168,6 +244,7 @@ async fn probe_a_container(engine: &nab_harness::env::sandbox::Engine, image: &s
                 host: host.path().join("out"),
                 container: "/nab/out".into(),
                 read_only: false,
+                on_engine: false,
             },
         ],
         scratch_volumes: vec![],
@@ -222,7 +299,6 @@ fn run_tasks(socket: &Path) {
         let mut cmd = common::nab_run(&run_id, 1);
         let o = cmd
             .env("NAB_LOG", "error")
-            .env("NAB_DISK_QUOTA", "off")
             .args(["--engine", &url, "--agent", agent, "-j", "2", "--tasks"])
             .arg(common::repo_tasks())
             .arg("--out")

@@ -100,7 +100,7 @@ impl DockerBackend {
         spec: &ContainerSpec,
     ) -> Result<ContainerId, SandboxError> {
         use super::remote::{RemoteError, carry, relay};
-        let carried = carry::carry(&spec.binds, remote.relay_bin()).map_err(RemoteError::from)?;
+        let carried = carry::carry(&spec.binds, remote.relay_bin()?).map_err(RemoteError::from)?;
         let id = self
             .create_started(&super::remote::without_binds(spec))
             .await?;
@@ -288,9 +288,6 @@ impl SandboxBackend for DockerBackend {
         labels: &Labels,
         bind: Option<&std::path::Path>,
     ) -> Result<VolumeId, SandboxError> {
-        if bind.is_some() && self.remote.is_some() {
-            return Err(super::RemoteError::Quota.into());
-        }
         // The local driver binds the folder when a container mounts the volume.
         let driver_opts = bind.map(|p| {
             HashMap::from([
@@ -558,6 +555,35 @@ impl SandboxBackend for DockerBackend {
         }
     }
 
+    async fn create_quota(
+        &self,
+        labels: &Labels,
+        mb: u64,
+        owner: u32,
+        image: &str,
+    ) -> Result<super::DiskQuota, SandboxError> {
+        match &self.remote {
+            Some(_) => super::remote::quota::create(&self.docker, labels, mb, owner, image)
+                .await
+                .map(super::DiskQuota::Engine),
+            None => super::disk_quota::create_on_host(labels, mb, owner).await,
+        }
+    }
+
+    async fn quota_full(&self, q: &super::DiskQuota) -> Result<bool, SandboxError> {
+        match q {
+            super::DiskQuota::Host(h) => super::disk_quota::host_full(h).await,
+            super::DiskQuota::Engine(e) => super::remote::quota::is_full(&self.docker, e).await,
+        }
+    }
+
+    async fn remove_quota(&self, q: &super::DiskQuota) -> Result<(), SandboxError> {
+        match q {
+            super::DiskQuota::Host(h) => super::disk_quota::remove_on_host(h).await,
+            super::DiskQuota::Engine(e) => super::remote::quota::remove(&self.docker, e).await,
+        }
+    }
+
     async fn sweep(&self, label: &str) -> Result<Swept, SandboxError> {
         let mut swept = Swept::default();
         let opts = ListContainersOptionsBuilder::default()
@@ -588,6 +614,10 @@ impl SandboxBackend for DockerBackend {
             swept.volumes += 1;
         }
         // Quotas last: their images were bound into the containers removed above.
+        if self.remote.is_some() {
+            swept.quotas = super::remote::quota::sweep(&self.docker, label).await?;
+            return Ok(swept);
+        }
         let root = super::quota::state_root();
         let label = label.to_owned();
         swept.quotas = tokio::task::spawn_blocking(move || super::quota::sweep(&root, &label))

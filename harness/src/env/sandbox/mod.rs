@@ -4,6 +4,7 @@
 
 mod capture;
 mod chunks;
+mod disk_quota;
 mod docker;
 pub mod engine;
 pub(crate) mod host_perms;
@@ -13,6 +14,7 @@ mod spec;
 
 pub use capture::Capture;
 pub use chunks::ChunkReader;
+pub use disk_quota::DiskQuota;
 pub use docker::DockerBackend;
 pub use engine::{ConnectError, Engine, EngineError, PingError, connect, connect_to};
 pub use quota::{QuotaError, QuotaMount};
@@ -222,4 +224,31 @@ pub trait SandboxBackend: Send + Sync {
     /// Removes every container and volume whose labels match `label` (`key` or
     /// `key=value`), then every disk quota so labelled.
     async fn sweep(&self, label: &str) -> Result<Swept, SandboxError>;
+    /// A disk quota of `mb` MiB for `labels`, owned inside by `owner`, where this backend's
+    /// containers can bind it (`image`: one the engine has, for engines that make quotas
+    /// with a helper container). By default a quota on this machine (`quota`).
+    async fn create_quota(
+        &self,
+        labels: &Labels,
+        mb: u64,
+        owner: u32,
+        image: &str,
+    ) -> Result<DiskQuota, SandboxError> {
+        let _ = image;
+        disk_quota::create_on_host(labels, mb, owner).await
+    }
+    /// Whether the agent used the whole quota (less than 1 MiB, or no inode, left).
+    async fn quota_full(&self, q: &DiskQuota) -> Result<bool, SandboxError> {
+        match q {
+            DiskQuota::Host(h) => disk_quota::host_full(h).await,
+            DiskQuota::Engine(_) => Err(RemoteError::NotRemote.into()),
+        }
+    }
+    /// Unmounts and deletes the quota (safe to call again).
+    async fn remove_quota(&self, q: &DiskQuota) -> Result<(), SandboxError> {
+        match q {
+            DiskQuota::Host(h) => disk_quota::remove_on_host(h).await,
+            DiskQuota::Engine(_) => Err(RemoteError::NotRemote.into()),
+        }
+    }
 }

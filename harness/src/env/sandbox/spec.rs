@@ -31,6 +31,9 @@ pub struct BindMount {
     pub host: PathBuf,
     pub container: String,
     pub read_only: bool,
+    /// `host` is a path on the engine's machine (a disk quota made there), bound as it is
+    /// even on a remote engine, where host paths are copied instead.
+    pub on_engine: bool,
 }
 
 /// A size-limited tmpfs, owned by `uid` with permissions `mode`.

@@ -56,7 +56,7 @@ fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> CarryError + '_ {
 /// of the sandbox user's.
 pub(crate) fn carry(binds: &[BindMount], relay: &Path) -> Result<Carried, CarryError> {
     let mut packer = Packer::default();
-    for b in binds {
+    for b in binds.iter().filter(|b| !b.on_engine) {
         let rel = b
             .container
             .strip_prefix(ROOT)
@@ -227,6 +227,7 @@ mod tests {
             host: host.to_owned(),
             container: container.to_owned(),
             read_only,
+            on_engine: false,
         }
     }
 

@@ -6,6 +6,7 @@
 //! after it stops (the trial asks: see `Capabilities::live_binds`).
 
 pub(crate) mod carry;
+pub mod quota;
 pub(crate) mod relay;
 
 use super::{ContainerId, ContainerSpec};
@@ -21,31 +22,32 @@ pub enum RemoteError {
     Carry(#[from] carry::CarryError),
     #[error(transparent)]
     Relay(#[from] relay::RelayError),
-    #[error(
-        "disk quotas are host folders bound into the container, which a remote engine cannot see; set NAB_DISK_QUOTA=off to run there without them"
-    )]
-    Quota,
+    #[error("a disk quota on a remote engine was handed to a backend of a local one")]
+    NotRemote,
+    #[error("no nab-relay binary was located for this remote engine")]
+    NoRelay,
 }
 
 /// What a backend needs for a remote engine.
 #[derive(Debug)]
 pub struct Remote {
-    /// The `nab-relay` binary on this machine, copied into containers that need sockets.
-    relay_bin: PathBuf,
+    /// The `nab-relay` binary on this machine, copied into containers that need sockets
+    /// (`None` for commands that start no trial, such as `nab clean`).
+    relay_bin: Option<PathBuf>,
     /// The relay of each container that has one, ended with it.
     relays: Mutex<HashMap<String, tokio::task::AbortHandle>>,
 }
 
 impl Remote {
-    pub fn new(relay_bin: PathBuf) -> Remote {
+    pub fn new(relay_bin: Option<PathBuf>) -> Remote {
         Remote {
             relay_bin,
             relays: Mutex::new(HashMap::new()),
         }
     }
 
-    pub(crate) fn relay_bin(&self) -> &std::path::Path {
-        &self.relay_bin
+    pub(crate) fn relay_bin(&self) -> Result<&std::path::Path, RemoteError> {
+        self.relay_bin.as_deref().ok_or(RemoteError::NoRelay)
     }
 
     pub(crate) fn keep_relay(&self, c: &ContainerId, handle: tokio::task::AbortHandle) {
@@ -62,10 +64,11 @@ impl Remote {
     }
 }
 
-/// `spec` without its binds, with `/nab` a scratch volume to carry them into.
+/// `spec` without the binds of this machine's paths (those on the engine's machine stay),
+/// with `/nab` a scratch volume to carry them into.
 pub(crate) fn without_binds(spec: &ContainerSpec) -> ContainerSpec {
     let mut local = spec.clone();
-    local.binds.clear();
+    local.binds.retain(|b| b.on_engine);
     if !local.scratch_volumes.iter().any(|v| v == carry::ROOT) {
         local.scratch_volumes.push(carry::ROOT.to_owned());
     }
