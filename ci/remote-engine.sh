@@ -27,7 +27,7 @@ start)
         # must reach the containers that bind them.
         mount --make-rshared /
         for d in $HIDE; do
-            if [ -d "$d" ]; then mount -t tmpfs -o size=256m,mode=1777 tmpfs "$d"; fi
+            mkdir -p "$d" && mount -t tmpfs -o size=256m,mode=1777 tmpfs "$d"
         done
         ip link set lo up
         exec dockerd --config-file "$DIR/daemon.json" --data-root "$DIR/data" \

@@ -53,6 +53,7 @@ const REMOVE: &str = r#"for dir in "$@"; do
   if mountpoint -q "$dir/mnt"; then umount "$dir/mnt" || umount -l "$dir/mnt"; fi
   if mountpoint -q "$dir/mnt"; then echo "still mounted: $dir/mnt" >&2; exit 1; fi
   rm -rf -- "$dir"
+  rmdir "$(dirname "$dir")" 2>/dev/null || true
 done"#;
 
 fn helper_config(image: &str, argv: Vec<String>) -> ContainerCreateBody {
