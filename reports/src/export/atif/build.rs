@@ -75,7 +75,7 @@ fn session_id(r: &TrialRecord) -> String {
 
 /// The system prompt and the instruction, timed at the agent's start.
 fn prompt_steps(calls: &Calls, events: &Events) -> Vec<Step> {
-    let ts = events.started_at().and_then(super::turn::timestamp);
+    let ts = events.started_at().and_then(super::time::timestamp);
     let mut out = Vec::new();
     for (source, text) in [
         (Source::System, &calls.system),

@@ -130,7 +130,7 @@ impl Events {
             };
             if steps.last().is_none_or(|(s, _)| s != step) {
                 let mut st = Step::new(Source::Agent, String::new());
-                st.timestamp = super::turn::timestamp(&e.ts);
+                st.timestamp = super::time::timestamp(&e.ts);
                 st.extra = Some(object(json!({ "agent_step": step })));
                 steps.push((*step, st));
             }
@@ -155,7 +155,7 @@ impl Events {
             _ => None,
         }) {
             let mut st = Step::new(Source::Agent, message);
-            st.timestamp = super::turn::timestamp(&ts);
+            st.timestamp = super::time::timestamp(&ts);
             out.push(st);
         }
         out

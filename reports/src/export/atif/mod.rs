@@ -5,6 +5,7 @@
 //! - [`schema`]: the format's types, as nab writes them.
 //! - [`read`]: a trial's files opened as hostile input (no links, no FIFOs, size caps).
 //! - [`events`], [`transcript`], [`turn`]: what each file gives the trajectory.
+//! - [`time`]: step times.
 //! - [`build`]: one trial's trajectory.
 //!
 //! The layout is `<root>/<task>/<trial folder>.json`; the root is the run's own `atif/`
@@ -14,6 +15,7 @@ pub mod build;
 pub mod events;
 pub mod read;
 pub mod schema;
+pub mod time;
 pub mod transcript;
 pub mod turn;
 

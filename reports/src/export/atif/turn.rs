@@ -5,6 +5,7 @@
 
 use super::events::CallStatus;
 use super::schema::{Extra, Metrics, Observation, ObservationResult, Source, Step, ToolCall};
+use super::time::timestamp;
 use nab_protocol::{Omitted, TranscriptLine};
 use serde_json::{Value, json};
 use std::collections::HashMap;
@@ -175,15 +176,6 @@ pub fn text_of(v: Option<&Value>) -> Option<String> {
         }
         _ => None,
     }
-}
-
-/// `ts` as an RFC 3339 UTC time with milliseconds, when it is one; a line may say
-/// anything, and a step without a time is better than a document that does not validate.
-pub fn timestamp(ts: &str) -> Option<String> {
-    chrono::DateTime::parse_from_rfc3339(ts).ok().map(|t| {
-        t.with_timezone(&chrono::Utc)
-            .to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
-    })
 }
 
 fn object(v: Value) -> Extra {
