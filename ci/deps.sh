@@ -8,7 +8,8 @@
 #   chromium + fonts                     the report test opens report.html in headless Chromium
 #   openssl, python3                     test fixtures (a private CA; scripted command agents)
 #   python3-venv                         the official openai/anthropic Python clients the
-#                                        gateway tests use, in target/pyclients (ci/python-clients.sh)
+#                                        gateway tests use, in target/pyclients (ci/python-clients.sh),
+#                                        and ci/atif-validator.sh: Harbor's ATIF validator
 set -euo pipefail
 
 packages=(mmdebstrap debian-archive-keyring e2fsprogs mount)

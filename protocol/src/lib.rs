@@ -61,13 +61,13 @@ pub use relay::{
 };
 // The run folder: every file name, the typed run.json and pairwise verdict, the loader.
 pub use run::{
-    AGENT_LOG_FILE, AgentBuild, BadWinner, COMPARE_FILE, DEFAULT_TASKS_DIR, DIFF_FILE, EVENTS_FILE,
-    INSTRUCTION_FILE, JUDGE_ATTEMPTS_FILE, LayoutError, MCP_CALLS_FILE, MCP_LOG_FILE, MergedShard,
-    PAIRWISE_FILE, PARQUET_FILE, PairwiseVerdict, REPORT_FILE, RESULTS_FILE, REVIEW_DIR,
-    RUN_META_FILE, RUN_META_VERSION, RunFolder, RunFolderError, RunMeta, RunPaths, RunProvenance,
-    SUMMARY_FILE, ShardMeta, SuiteError, TEST_IDS_FILE, TRANSCRIPT_FILE, TRIALS_DIR, TreeReadError,
-    TrialDir, VERIFY_LOG_FILE, Winner, hash_entry, hash_tree, instruction_path, resolve_tasks_dir,
-    suite_hash, task_hashes,
+    AGENT_LOG_FILE, ATIF_DIR, AgentBuild, BadWinner, COMPARE_FILE, DEFAULT_TASKS_DIR, DIFF_FILE,
+    EVENTS_FILE, INSTRUCTION_FILE, JUDGE_ATTEMPTS_FILE, LayoutError, MCP_CALLS_FILE, MCP_LOG_FILE,
+    MergedShard, PAIRWISE_FILE, PARQUET_FILE, PairwiseVerdict, REPORT_FILE, RESULTS_FILE,
+    REVIEW_DIR, RUN_META_FILE, RUN_META_VERSION, RunFolder, RunFolderError, RunMeta, RunPaths,
+    RunProvenance, SUMMARY_FILE, ShardMeta, SuiteError, TEST_IDS_FILE, TRANSCRIPT_FILE, TRIALS_DIR,
+    TreeReadError, TrialDir, VERIFY_LOG_FILE, Winner, hash_entry, hash_tree, instruction_path,
+    resolve_tasks_dir, suite_hash, task_hashes,
 };
 pub use scripted::{
     ChunkOptions, SUMMARY_REQUEST_MARKER, ScriptedToolCall, ScriptedTurn, Trajectory,

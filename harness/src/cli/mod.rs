@@ -82,7 +82,8 @@ enum Command {
     ///
     /// Example: nab leaderboard runs/sweep-1 --out runs/sweep-1
     Leaderboard(leaderboard::Args),
-    /// Export runs and sweeps as tables for analysis: trials, tasks and runs, in CSV or Parquet.
+    /// Export runs and sweeps as tables for analysis (trials, tasks and runs, in CSV or
+    /// Parquet), or each trial's trajectory in ATIF.
     ///
     /// Writes trials.<ext> (one row per trial of every run: the run folder, results.parquet's
     /// columns, then the record's other fields), tasks.<ext> (one row per run and task: trials,
@@ -93,6 +94,10 @@ enum Command {
     /// counts as all its runs. Every trial is a row, a quarantined task's marked; a bad run
     /// folder (a results.jsonl that is a link, a FIFO, too large or with a garbage line) stops
     /// the export, naming the file, and nothing is written.
+    ///
+    /// With --format atif (or `nab export atif DIR...`) it writes each trial's trajectory in
+    /// ATIF, Harbor's Agent Trajectory Interchange Format, to <run>/atif/<task>/<trial>.json
+    /// (the report links it once rewritten) or, for one run, to --out.
     ///
     /// Example: nab export --format parquet --out analysis/ runs/sweep-1 runs/baseline
     Export(export::Args),

@@ -7,6 +7,7 @@
 mod common;
 
 mod agent_caused_failures;
+mod atif_export;
 mod cli_docs;
 mod cli_evaluation;
 mod cli_run;

@@ -21,6 +21,9 @@ pub const PAIRWISE_FILE: &str = "pairwise.jsonl";
 pub const REVIEW_DIR: &str = "review";
 /// The folder of per-trial folders.
 pub const TRIALS_DIR: &str = "trials";
+/// The folder of the trials' trajectories in ATIF (`atif/<task>/<trial>.json`), written by
+/// `nab export --format atif` and linked from the report.
+pub const ATIF_DIR: &str = "atif";
 
 /// The agent's change, as a unified diff.
 pub const DIFF_FILE: &str = "diff.patch";
@@ -141,6 +144,22 @@ impl RunPaths {
             }
         }
         Ok(self.trial(&record.task_id, folder))
+    }
+
+    /// `<root>/<task>/<trial folder>.json`: where the trial `record` describes has its ATIF
+    /// trajectory in a folder of trajectories `root` (the run's [`ATIF_DIR`], or another).
+    /// The names are checked as in [`RunPaths::trial_of`].
+    pub fn atif_in(root: &Path, record: &TrialRecord) -> Result<PathBuf, LayoutError> {
+        let dir = RunPaths::new(root).trial_of(record)?;
+        let mut path = root.join(&record.task_id);
+        let folder = dir.path().file_name().unwrap_or_default().to_string_lossy();
+        path.push(format!("{folder}.json"));
+        Ok(path)
+    }
+
+    /// `<run>/atif/<task>/<trial folder>.json` ([`RunPaths::atif_in`] the run's `atif/`).
+    pub fn atif_of(&self, record: &TrialRecord) -> Result<PathBuf, LayoutError> {
+        RunPaths::atif_in(&self.root.join(ATIF_DIR), record)
     }
 }
 

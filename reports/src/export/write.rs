@@ -61,6 +61,7 @@ fn encode(format: Format, name: &str, columns: &Columns) -> Result<Vec<u8>, Stri
     match format {
         Format::Csv => csv_file::encode(columns).map_err(|e| e.to_string()),
         Format::Parquet => parquet_file::encode(name, columns).map_err(|e| e.to_string()),
+        Format::Atif => Err("ATIF is a trajectory format, not a table format".into()),
     }
 }
 

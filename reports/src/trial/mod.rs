@@ -46,6 +46,9 @@ pub struct TrialView {
     pub failure_reason: Option<String>,
     /// Protected workspace paths the agent's diff touched.
     pub tamper_flags: Vec<String>,
+    /// The link to the trial's ATIF trajectory (`atif/<task>/<trial>.json`, relative to
+    /// the report beside the run folder), when that file exists.
+    pub atif: Option<String>,
 }
 
 /// Reads a file as text, lossily; `None` when it is absent or unreadable (the report shows
@@ -97,8 +100,25 @@ impl TrialView {
             error: rec.outcome.error.clone(),
             failure_reason: rec.outcome.failure_reason.map(|r| r.as_str().to_owned()),
             tamper_flags: rec.outcome.tamper_flags.clone(),
+            atif: atif_link(run_dir, rec),
         }
     }
+}
+
+/// The href of the trial's ATIF file, only when it is a regular file (a report never links
+/// a file that is not there, and a link in the run folder is not the trial's file).
+fn atif_link(run_dir: &Path, rec: &TrialRecord) -> Option<String> {
+    let path = RunPaths::new(run_dir).atif_of(rec).ok()?;
+    if !std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file()) {
+        return None;
+    }
+    let name = path.file_name()?.to_string_lossy().into_owned();
+    Some(format!(
+        "{}/{}/{}",
+        nab_protocol::ATIF_DIR,
+        crate::html::links::encode_component(&rec.task_id),
+        crate::html::links::encode_component(&name)
+    ))
 }
 
 fn metrics(r: &TrialRecord) -> Vec<(String, String)> {

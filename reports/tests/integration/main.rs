@@ -11,6 +11,7 @@ mod code_shape;
 mod compare;
 mod docs_links;
 mod export;
+mod export_atif;
 mod gate;
 mod gate_simulation;
 mod leaderboard;
