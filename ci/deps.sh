@@ -7,13 +7,14 @@
 # and, for the tests only (not with --run, which ci/setup.sh uses: a first run needs none):
 #   chromium + fonts                     the report test opens report.html in headless Chromium
 #   openssl, python3                     test fixtures (a private CA; scripted command agents)
+#   openssh-server                       the ssh:// engine test runs its own sshd on 127.0.0.1
 #   python3-venv                         the official openai/anthropic Python clients the
 #                                        gateway tests use, in target/pyclients (ci/python-clients.sh),
 #                                        and ci/atif-validator.sh: Harbor's ATIF validator
 set -euo pipefail
 
 packages=(mmdebstrap debian-archive-keyring e2fsprogs mount)
-[ "${1:-}" = "--run" ] || packages+=(chromium fonts-liberation fonts-dejavu-core openssl python3 python3-venv)
+[ "${1:-}" = "--run" ] || packages+=(chromium fonts-liberation fonts-dejavu-core openssl python3 python3-venv openssh-server)
 command -v docker >/dev/null || packages+=(docker.io)
 need=()
 for p in "${packages[@]}"; do

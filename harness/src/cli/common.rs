@@ -40,10 +40,11 @@ pub fn default_out(prefix: &str, run_id: &str) -> PathBuf {
 pub struct EngineOpts {
     /// A Docker engine to run trials on; repeat it for a pool. unix:///path.sock,
     /// tcp://host:port (TLS when DOCKER_TLS_VERIFY is set, certificates from
-    /// DOCKER_CERT_PATH), https://host:port, or `default` (DOCKER_HOST, else the local
+    /// DOCKER_CERT_PATH), https://host:port, ssh://[user@]host[:port] (`docker system
+    /// dial-stdio` over ssh, or $NAB_SSH), or `default` (DOCKER_HOST, else the local
     /// socket: what nab uses without --engine). Options after `#`: slots=N (trials at once
     /// on it; default -j), tls=DIR (ca.pem, cert.pem, key.pem for this engine), and remote
-    /// or local: a remote engine (the default for tcp:// and https://) sees none of this
+    /// or local: a remote engine (the default for tcp://, https:// and ssh://) sees none of this
     /// machine's files, so inputs are copied in and the gateway's and MCP servers' sockets
     /// relayed through its API; a local one gets them as bind mounts. See
     /// docs/src/guide/scale-out.md, "A pool of Docker engines".

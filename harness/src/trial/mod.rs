@@ -509,18 +509,7 @@ async fn agent_phase<'a>(
     let disk_mb = task.spec.limits.disk_mb;
     let (ws_quota, volume) = workspace_volume(scope, disk_mb, image).await?;
     // A gateway for agents that talk to a model; it lives until the agent has stopped.
-    let mut out_quota = None;
-    let session = match &ctx.model {
-        Some(m) if job.agent.uses_model(true) => {
-            out_quota = make_quota(scope, "out", disk_mb, image).await?;
-            // A quota on a remote engine's machine is bound there; the session's folder
-            // here then receives events.jsonl when it is copied back.
-            let here = out_quota.as_ref().filter(|q| !q.on_engine());
-            let out = here.map(|q| q.mount_path());
-            Some((m, LlmSession::start(m, job, out.as_deref()).await?))
-        }
-        _ => None,
-    };
+    let (out_quota, session) = start_session(scope, disk_mb, image).await?;
     let out_on_engine = out_quota.as_ref().filter(|q| q.on_engine());
     let out_on_engine = out_on_engine.map(|q| q.mount_path());
     let mounts = session.as_ref().map(|(m, s)| ModelMounts {
@@ -582,6 +571,27 @@ async fn agent_phase<'a>(
         agent_s,
         model_s,
     })
+}
+
+/// The trial's gateway, for agents that talk to a model, with /nab/out on a disk quota of
+/// its own. A quota on a remote engine's machine is bound there; the session's folder here
+/// then receives events.jsonl when it is copied back.
+async fn start_session<'a>(
+    scope: &Scope<'a>,
+    disk_mb: i64,
+    image: &str,
+) -> Result<(Option<DiskQuota>, Option<(&'a Arc<ModelSetup>, LlmSession)>), TrialError> {
+    let (ctx, job) = (scope.ctx, scope.job);
+    match &ctx.model {
+        Some(m) if job.agent.uses_model(true) => {
+            let out_quota = make_quota(scope, "out", disk_mb, image).await?;
+            let here = out_quota.as_ref().filter(|q| !q.on_engine());
+            let out = here.map(|q| q.mount_path());
+            let session = LlmSession::start(m, job, out.as_deref()).await?;
+            Ok((out_quota, Some((m, session))))
+        }
+        _ => Ok((None, None)),
+    }
 }
 
 /// The workspace volume, on a disk quota of its own when quotas are on.

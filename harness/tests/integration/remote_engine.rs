@@ -129,33 +129,44 @@ async fn a_remote_engine_that_sees_none_of_our_paths_runs_tasks_locked_down() {
     );
 
     probe_a_container(&engine, &image).await;
-    run_tasks(&socket);
-    fill_the_disk(&socket);
-    assert_eq!(
-        remote_docker(
-            &socket,
-            &[
-                "run",
-                "--rm",
-                "-v",
-                "/var/lib/nab:/q",
-                &image,
-                "find",
-                "/q",
-                "-mindepth",
-                "2"
-            ]
-        )
-        .trim(),
-        "",
-        "disk quotas left on the engine's machine"
+    for run_id in run_tasks(&socket)
+        .into_iter()
+        .chain([fill_the_disk(&socket)])
+    {
+        assert_nothing_left(&socket, &image, &run_id);
+    }
+}
+
+/// No container, volume or disk quota of `run_id` is left on the engine (or its machine).
+fn assert_nothing_left(socket: &Path, image: &str, run_id: &str) {
+    let label = format!("label=nab.run={run_id}");
+    let left = remote_docker(socket, &["ps", "-aq", "--filter", &label])
+        + &remote_docker(socket, &["volume", "ls", "-q", "--filter", &label]);
+    assert_eq!(left.trim(), "", "{run_id}: left on the remote engine");
+    let quotas = format!("/q/engine-quota/run-{run_id}");
+    let listed = remote_docker(
+        socket,
+        &[
+            "run",
+            "--rm",
+            "-v",
+            "/var/lib/nab:/q",
+            image,
+            "ls",
+            "-A",
+            &quotas,
+        ],
+    );
+    assert!(
+        listed.contains("No such file"),
+        "{run_id}: disk quotas left on the engine's machine: {listed}"
     );
 }
 
 /// The attack on the quotas made on the engine's machine: an agent that writes without
 /// end into its workspace and /nab/out fails for the quota, and the engine's disk holds
 /// no more than the quota.
-fn fill_the_disk(socket: &Path) {
+fn fill_the_disk(socket: &Path) -> String {
     let root = tempfile::tempdir().unwrap();
     let task = "py-pagination-offbyone";
     let suite = root.path().join("suite");
@@ -205,6 +216,7 @@ fn fill_the_disk(socket: &Path) {
     let log =
         std::fs::read_to_string(out.join("trials").join(task).join("0").join("agent.log")).unwrap();
     assert!(log.contains("filled its disk quota of 32 MiB"), "{log}");
+    run_id
 }
 
 async fn probe_a_container(engine: &nab_harness::env::sandbox::Engine, image: &str) {
@@ -281,7 +293,9 @@ async fn probe_a_container(engine: &nab_harness::env::sandbox::Engine, image: &s
     assert_eq!(value(&out, "echo"), "ping", "{out}");
 }
 
-fn run_tasks(socket: &Path) {
+/// Runs three agents on three tasks there; returns the run ids.
+fn run_tasks(socket: &Path) -> Vec<String> {
+    let mut run_ids = Vec::new();
     let root = tempfile::tempdir().unwrap();
     let url = format!("unix://{}#remote", socket.display());
     let tasks = [
@@ -329,19 +343,147 @@ fn run_tasks(socket: &Path) {
                 "{records:?}"
             );
         }
-        let left = remote_docker(
-            socket,
-            &["ps", "-aq", "--filter", &format!("label=nab.run={run_id}")],
-        ) + &remote_docker(
-            socket,
-            &[
-                "volume",
-                "ls",
-                "-q",
-                "--filter",
-                &format!("label=nab.run={run_id}"),
-            ],
-        );
-        assert_eq!(left.trim(), "", "{agent}: left on the remote engine");
+        run_ids.push(run_id);
     }
+    run_ids
+}
+
+/// An sshd of the test's own on 127.0.0.1, whose sessions reach the remote engine
+/// (`SetEnv DOCKER_HOST=…`): `ssh://root@127.0.0.1:PORT` is then that engine, by Docker's
+/// `docker system dial-stdio` convention. Stopped when dropped.
+struct Sshd {
+    child: std::process::Child,
+    dir: tempfile::TempDir,
+    port: u16,
+}
+
+impl Sshd {
+    fn start(engine_socket: &Path) -> Sshd {
+        let sshd = Path::new("/usr/sbin/sshd");
+        assert!(
+            sshd.exists(),
+            "this test needs sshd: install openssh-server (ci/deps.sh does)"
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        let keygen = |path: &Path| {
+            let o = Command::new("ssh-keygen")
+                .args(["-q", "-t", "ed25519", "-N", "", "-f"])
+                .arg(path)
+                .output()
+                .unwrap();
+            assert!(o.status.success(), "{}", common::show(&o));
+        };
+        keygen(&d.join("host_key"));
+        keygen(&d.join("client_key"));
+        std::fs::copy(d.join("client_key.pub"), d.join("authorized_keys")).unwrap();
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        std::fs::write(
+            d.join("sshd_config"),
+            format!(
+                "Port {port}\nListenAddress 127.0.0.1\nHostKey {d}/host_key\n\
+                 AuthorizedKeysFile {d}/authorized_keys\nStrictModes no\n\
+                 PermitRootLogin prohibit-password\nPasswordAuthentication no\n\
+                 PidFile {d}/sshd.pid\nSetEnv DOCKER_HOST=unix://{sock}\n",
+                d = d.display(),
+                sock = engine_socket.display()
+            ),
+        )
+        .unwrap();
+        std::fs::create_dir_all("/run/sshd").unwrap();
+        let child = Command::new(sshd)
+            .arg("-D")
+            .arg("-f")
+            .arg(d.join("sshd_config"))
+            .arg("-E")
+            .arg(d.join("sshd.log"))
+            .spawn()
+            .unwrap();
+        // The client: the key, and no prompt about the unknown host.
+        common::write_exec(
+            &d.join("ssh"),
+            &format!(
+                "#!/bin/sh\nexec ssh -F /dev/null -i {d}/client_key -o StrictHostKeyChecking=no \
+                 -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR \"$@\"\n",
+                d = d.display()
+            ),
+        );
+        for _ in 0..50 {
+            if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        Sshd { child, dir, port }
+    }
+
+    fn wrapper(&self) -> PathBuf {
+        self.dir.path().join("ssh")
+    }
+}
+
+impl Drop for Sshd {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_ssh_engine_runs_tasks_through_docker_system_dial_stdio() {
+    let socket = start_engine();
+    let image = common::base_image().await;
+    with_images(&socket, std::slice::from_ref(&image)).await;
+    let sshd = Sshd::start(&socket);
+    let root = tempfile::tempdir().unwrap();
+    let run_id = common::unique("remote-ssh");
+    let out = root.path().join("out");
+    let url = format!("ssh://root@127.0.0.1:{}", sshd.port);
+    let o = common::nab_run(&run_id, 1)
+        .env("NAB_LOG", "error")
+        .env("NAB_SSH", sshd.wrapper())
+        .args(["--engine", &url, "--agent", "nab-agent", "--tasks"])
+        .arg(common::repo_tasks())
+        .arg("--out")
+        .arg(&out)
+        .args(["py-pagination-offbyone", "mcp-config-service"])
+        .output()
+        .unwrap();
+    let text = std::fs::read_to_string(out.join(nab_protocol::RESULTS_FILE)).unwrap_or_default();
+    let records: Vec<TrialRecord> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(records.len(), 2, "{}", common::show(&o));
+    for r in &records {
+        assert_eq!(
+            r.outcome.status,
+            TrialStatus::Passed,
+            "{}: {}",
+            r.task_id,
+            common::show(&o)
+        );
+    }
+    assert_nothing_left(&socket, &image, &run_id);
+
+    // A key the server does not know: a clear error naming the engine, nothing run.
+    let o = common::nab_run(&common::unique("remote-ssh-bad"), 1)
+        .env("NAB_LOG", "error")
+        .args(["--engine", &url, "--agent", "oracle", "--tasks"])
+        .arg(common::repo_tasks())
+        .arg("--out")
+        .arg(root.path().join("bad"))
+        .arg("py-pagination-offbyone")
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains(&url) && err.contains("docker version` failed"),
+        "{err}"
+    );
 }

@@ -3,6 +3,7 @@
 //! everything else holds an [`Engine`] and calls these functions.
 
 mod images;
+pub mod ssh;
 pub mod url;
 
 pub use images::{BuildEvent, build_image, image_labels, images_labelled, remove_image};
@@ -36,6 +37,12 @@ pub enum ConnectError {
         path.display()
     )]
     Certificate { engine: String, path: PathBuf },
+    #[error("engine {engine}: {source}")]
+    Ssh {
+        engine: String,
+        #[source]
+        source: ssh::SshError,
+    },
 }
 
 /// Our own deadlines bound every call; bollard's default 2-minute request timeout would
@@ -66,6 +73,16 @@ pub async fn connect_to(addr: &EngineAddr) -> Result<Engine, ConnectError> {
         EngineAddr::Default => return connect().await,
         EngineAddr::Unix(path) => Engine::connect_with_unix(&path.to_string_lossy(), secs, version)
             .map_err(unreachable)?,
+        EngineAddr::Ssh(target) => {
+            let socket = ssh::bridge(target)
+                .await
+                .map_err(|source| ConnectError::Ssh {
+                    engine: engine.clone(),
+                    source,
+                })?;
+            Engine::connect_with_unix(&socket.to_string_lossy(), secs, version)
+                .map_err(unreachable)?
+        }
         EngineAddr::Tcp {
             host,
             port,

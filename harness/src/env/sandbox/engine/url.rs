@@ -5,7 +5,9 @@
 //! - `unix:///absolute/path.sock`;
 //! - `tcp://host:port` (plain HTTP, port default 2375, unless `DOCKER_TLS_VERIFY` is set:
 //!   then TLS with the client certificates in `DOCKER_CERT_PATH`, default `~/.docker`,
-//!   port default 2376), `https://host:port` (always TLS).
+//!   port default 2376), `https://host:port` (always TLS);
+//! - `ssh://[user@]host[:port]` (Docker's convention: `docker system dial-stdio` over ssh;
+//!   see `ssh`).
 //!
 //! Options after `#`, comma-separated: `slots=N` (trials at once on this engine, 1..=256;
 //! default: the command's `-j`), `tls=DIR` (TLS with `ca.pem`, `cert.pem` and `key.pem`
@@ -32,6 +34,7 @@ pub enum EngineAddr {
         port: u16,
         tls: Tls,
     },
+    Ssh(super::ssh::SshTarget),
 }
 
 /// Whether a `tcp://` engine is reached over TLS, and with which certificates.
@@ -60,7 +63,7 @@ pub struct EngineSpec {
 #[non_exhaustive]
 pub enum EngineUrlError {
     #[error(
-        "engine `{0}`: unknown scheme; use unix:///path, tcp://host:port, https://host:port or default"
+        "engine `{0}`: unknown scheme; use unix:///path, tcp://host:port, https://host:port, ssh://[user@]host[:port] or default"
     )]
     Scheme(String),
     #[error("engine `{0}`: the Unix socket path must be absolute (unix:///run/docker.sock)")]
@@ -115,6 +118,8 @@ impl EngineSpec {
             tcp(s, rest, tls)?
         } else if let Some(rest) = url.strip_prefix("https://") {
             tcp(s, rest, Tls::FromEnv)?
+        } else if let Some(rest) = url.strip_prefix("ssh://") {
+            ssh(s, rest)?
         } else {
             return Err(EngineUrlError::Scheme(s.into()));
         };
@@ -127,7 +132,7 @@ impl EngineSpec {
             (_, Some(_)) => return Err(EngineUrlError::TlsNotTcp { url: s.into() }),
             (addr, None) => addr,
         };
-        let remote = paths.unwrap_or(matches!(addr, EngineAddr::Tcp { .. }));
+        let remote = paths.unwrap_or(matches!(addr, EngineAddr::Tcp { .. } | EngineAddr::Ssh(_)));
         Ok(EngineSpec {
             addr,
             slots,
@@ -206,6 +211,33 @@ impl Options {
     }
 }
 
+/// `[user@]host[:port]` of an ssh:// URL, with nothing after it (the port: ssh's default).
+fn ssh(url: &str, rest: &str) -> Result<EngineAddr, EngineUrlError> {
+    let bad = |why: &str| EngineUrlError::Address {
+        url: url.into(),
+        why: why.into(),
+    };
+    let rest = rest.strip_suffix('/').unwrap_or(rest);
+    let (user, hostport) = match rest.split_once('@') {
+        Some((u, h)) if !u.is_empty() && !u.contains(':') => (Some(u.to_owned()), h),
+        Some(_) => return Err(bad("the user before `@` is missing or has a `:`")),
+        None => (None, rest),
+    };
+    // Reuse the tcp form's host:port rules; the port given or none.
+    let explicit = hostport.rsplit_once(':').is_some() && !hostport.ends_with(']');
+    let EngineAddr::Tcp { host, port, .. } = tcp(url, hostport, Tls::Off)? else {
+        return Err(bad("not host[:port]"));
+    };
+    if host.starts_with('-') {
+        return Err(bad("a host cannot start with `-`"));
+    }
+    Ok(EngineAddr::Ssh(super::ssh::SshTarget {
+        user,
+        host,
+        port: explicit.then_some(port),
+    }))
+}
+
 /// `host[:port]` of a tcp:// or https:// URL, with nothing after it.
 fn tcp(url: &str, rest: &str, tls: Tls) -> Result<EngineAddr, EngineUrlError> {
     let bad = |why: &str| EngineUrlError::Address {
@@ -269,6 +301,7 @@ impl std::fmt::Display for EngineAddr {
                 tls: Tls::Off,
             } => write!(f, "tcp://{host}:{port}"),
             EngineAddr::Tcp { host, port, .. } => write!(f, "https://{host}:{port}"),
+            EngineAddr::Ssh(t) => write!(f, "{t}"),
         }
     }
 }
@@ -334,6 +367,17 @@ mod tests {
     }
 
     #[test]
+    fn ssh_engines_by_dockers_convention() {
+        let s = ok("ssh://ci@build-1:2222");
+        assert!(s.remote);
+        assert_eq!(s.addr.to_string(), "ssh://ci@build-1:2222");
+        assert_eq!(ok("ssh://build-1").addr.to_string(), "ssh://build-1");
+        assert!(err("ssh://@build-1").contains("user"));
+        assert!(err("ssh://-oProxyCommand=x").contains("cannot start with `-`"));
+        assert!(err("ssh://h/path").contains("only host:port"));
+    }
+
+    #[test]
     fn tcp_ports_and_tls() {
         assert_eq!(
             ok("tcp://10.0.0.5:2375").addr,
@@ -368,9 +412,9 @@ mod tests {
     #[test]
     fn bad_urls_are_refused_by_name() {
         assert!(
-            err("ssh://host").contains("unknown scheme"),
+            err("npipe://host").contains("unknown scheme"),
             "{}",
-            err("ssh://host")
+            err("npipe://host")
         );
         assert!(err("/var/run/docker.sock").contains("unknown scheme"));
         assert!(err("unix://docker.sock").contains("must be absolute"));
