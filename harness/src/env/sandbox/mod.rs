@@ -7,6 +7,7 @@ mod chunks;
 mod docker;
 pub mod engine;
 pub(crate) mod host_perms;
+mod podman;
 pub(crate) mod quota;
 mod spec;
 
@@ -14,6 +15,7 @@ pub use capture::Capture;
 pub use chunks::ChunkReader;
 pub use docker::DockerBackend;
 pub use engine::{ConnectError, Engine, EngineError, PingError, connect, connect_to};
+pub use podman::Flavor;
 pub use quota::{QuotaError, QuotaMount};
 pub use spec::{BindMount, ContainerSpec, Labels, Lockdown, TmpfsMount};
 
@@ -108,6 +110,9 @@ pub enum SandboxError {
     Quota(#[from] QuotaError),
     #[error("{0}")]
     Io(#[from] std::io::Error),
+    /// The engine lacks something the lockdown needs; the text names it and the fix.
+    #[error("{0}")]
+    Unsupported(String),
 }
 
 impl SandboxError {
