@@ -7,10 +7,12 @@
 # and, for the tests only (not with --run, which ci/setup.sh uses: a first run needs none):
 #   chromium + fonts                     the report test opens report.html in headless Chromium
 #   openssl, python3                     test fixtures (a private CA; scripted command agents)
+#   podman, catatonit                    the tests that run on Podman too (ci/podman.sh starts
+#                                        its service; catatonit is the init it gives containers)
 set -euo pipefail
 
 packages=(mmdebstrap debian-archive-keyring e2fsprogs mount)
-[ "${1:-}" = "--run" ] || packages+=(chromium fonts-liberation fonts-dejavu-core openssl python3)
+[ "${1:-}" = "--run" ] || packages+=(chromium fonts-liberation fonts-dejavu-core openssl python3 podman catatonit)
 command -v docker >/dev/null || packages+=(docker.io)
 need=()
 for p in "${packages[@]}"; do

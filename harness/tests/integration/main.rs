@@ -18,6 +18,7 @@ mod hostile_output;
 mod import_harbor;
 mod model_gateway;
 mod model_time;
+mod podman_run;
 mod provider_failure;
 mod regrade;
 mod report_forgery;
