@@ -51,7 +51,11 @@ async fn on_podman_the_oracle_passes_and_the_null_agent_fails() {
         let (records, text) = run(agent, &root.path().join(agent), &run_id);
         assert_eq!(records.len(), TASKS.len(), "{text}");
         for r in &records {
-            assert_eq!(r.outcome.status, want, "{} with {agent}: {r:?}\n{text}", r.task_id);
+            assert_eq!(
+                r.outcome.status, want,
+                "{} with {agent}: {r:?}\n{text}",
+                r.task_id
+            );
         }
         assert_eq!(
             common::podman::labelled(&format!("nab.run={run_id}")),

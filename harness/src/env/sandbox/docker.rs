@@ -247,7 +247,7 @@ impl SandboxBackend for DockerBackend {
                 SandboxError::docker("start container")(e),
             )),
             Ok(()) if matches!(flavor, Flavor::Podman(_)) => {
-                podman::own_tmpfs(&self.docker, &id, &Self::tmpfs_mounts(spec)).await
+                podman::settle(&self.docker, &id, &Self::tmpfs_mounts(spec), &spec.limits).await
             }
             Ok(()) => Ok(()),
         };

@@ -66,13 +66,14 @@ pub fn write_exec(path: &Path, text: &str) {
 /// Names of containers and volumes carrying `label` (via the docker CLI, independent of
 /// the code under test).
 pub fn labelled(label: &str) -> (Vec<String>, Vec<String>) {
-    labelled_with("docker", label)
+    labelled_with(&["docker"], label)
 }
 
-/// [`labelled`] with another engine's CLI (`podman`).
-pub fn labelled_with(cli: &str, label: &str) -> (Vec<String>, Vec<String>) {
+/// [`labelled`] with another engine's CLI (`podman` and its options).
+pub fn labelled_with(cli: &[&str], label: &str) -> (Vec<String>, Vec<String>) {
     let run = |args: &[&str]| {
-        let out = std::process::Command::new(cli)
+        let out = std::process::Command::new(cli[0])
+            .args(&cli[1..])
             .args(args)
             .output()
             .expect("engine CLI");

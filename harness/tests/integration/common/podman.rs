@@ -60,10 +60,18 @@ pub async fn base_image(podman: &Engine) -> String {
     tag
 }
 
+/// The podman CLI speaking to [`socket`]'s service (rootful or a user's).
+fn cli() -> Vec<String> {
+    ["podman", "--remote", "--url", &url()]
+        .map(str::to_owned)
+        .to_vec()
+}
+
 /// Names of Podman's containers and volumes carrying `label` (via the podman CLI,
 /// independent of the code under test).
 pub fn labelled(label: &str) -> (Vec<String>, Vec<String>) {
-    super::labelled_with("podman", label)
+    let cli = cli();
+    super::labelled_with(&cli.iter().map(String::as_str).collect::<Vec<_>>(), label)
 }
 
 /// Removes Podman's containers and volumes carrying `nab.run=<id>` when dropped.
@@ -74,12 +82,14 @@ impl Drop for SweepOnDrop {
         let (containers, volumes) = labelled(&format!("nab.run={}", self.0));
         if !containers.is_empty() {
             let _ = std::process::Command::new("podman")
+                .args(&cli()[1..])
                 .args(["rm", "-f", "-v"])
                 .args(&containers)
                 .output();
         }
         if !volumes.is_empty() {
             let _ = std::process::Command::new("podman")
+                .args(&cli()[1..])
                 .args(["volume", "rm", "-f"])
                 .args(&volumes)
                 .output();
