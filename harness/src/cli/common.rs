@@ -38,13 +38,14 @@ pub fn default_out(prefix: &str, run_id: &str) -> PathBuf {
 /// `--engine URL` (repeatable), shared by the commands that run containers.
 #[derive(Debug, Clone, clap::Args)]
 pub struct EngineOpts {
-    /// A Docker engine to run trials on; repeat it for a pool. unix:///path.sock,
+    /// A Docker engine to run trials on (or Podman's Docker-compatible service, e.g.
+    /// unix:///run/podman/podman.sock); repeat it for a pool. unix:///path.sock,
     /// tcp://host:port (TLS when DOCKER_TLS_VERIFY is set, certificates from
     /// DOCKER_CERT_PATH), https://host:port, or `default` (DOCKER_HOST, else the local
     /// socket: what nab uses without --engine). Options after `#`: slots=N (trials at once
     /// on it; default -j) and tls=DIR (ca.pem, cert.pem, key.pem for this engine). The
     /// engines must see this machine's paths (bind mounts, the gateway socket): engines on
-    /// this host, or hosts sharing the paths. See docs/src/guide/scale-out.md, "A pool of Docker engines".
+    /// this host, or hosts sharing the paths. See docs/src/guide/scale-out.md, "A pool of Docker engines" and "Podman".
     #[arg(long = "engine", value_name = "URL")]
     pub engines: Vec<nab_harness::env::sandbox::engine::url::EngineSpec>,
 }

@@ -23,6 +23,8 @@ touch /workspace/probe 2>/dev/null && echo ws=writable || echo ws=readonly
 touch /tmp/probe 2>/dev/null && echo tmp=writable || echo tmp=readonly
 echo "uid=$(id -u)"
 grep -E '^(CapEff|CapPrm|CapBnd|NoNewPrivs):' /proc/self/status | tr -d '\t ' 
+# Root in a user namespace of its own (Podman's default seccomp profile allows it).
+unshare -Ur true 2>/dev/null && echo userns=made || echo userns=refused
 for f in /sys/fs/cgroup/pids.max /sys/fs/cgroup/pids/pids.max; do [ -r $f ] && echo "pids.max=$(cat $f)"; done
 for f in /sys/fs/cgroup/memory.max /sys/fs/cgroup/memory/memory.limit_in_bytes; do [ -r $f ] && echo "memory.max=$(cat $f)"; done
 [ -e /nab/tests ] && echo tests=present || echo tests=absent
@@ -178,6 +180,7 @@ async fn probe(backend: DockerBackend, image: String, run: &str) {
     assert_eq!(value(&out, "CapPrm"), "0000000000000000");
     assert_eq!(value(&out, "CapBnd"), "0000000000000000");
     assert_eq!(value(&out, "NoNewPrivs"), "1");
+    assert_eq!(value(&out, "userns"), "refused");
     assert_eq!(value(&out, "pids.max"), "77");
     assert_eq!(
         value(&out, "memory.max"),

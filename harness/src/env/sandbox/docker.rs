@@ -68,7 +68,7 @@ impl DockerBackend {
         all
     }
 
-    fn host_config(spec: &ContainerSpec, flavor: &Flavor) -> HostConfig {
+    fn host_config(spec: &ContainerSpec, flavor: &Flavor, security_opt: Vec<String>) -> HostConfig {
         let mut mounts = Vec::new();
         if let Some(v) = &spec.workspace {
             mounts.push(Mount {
@@ -106,7 +106,7 @@ impl DockerBackend {
             network_mode: Some("none".into()),
             readonly_rootfs: Some(true),
             cap_drop: Some(vec!["ALL".into()]),
-            security_opt: Some(vec!["no-new-privileges:true".into()]),
+            security_opt: Some(security_opt),
             privileged: Some(false),
             pids_limit: Some(spec.limits.pids),
             memory: Some(memory),
@@ -227,7 +227,11 @@ impl SandboxBackend for DockerBackend {
             labels: Some(spec.labels.to_map()),
             network_disabled: Some(true),
             hostname: Some("sandbox".into()),
-            host_config: Some(Self::host_config(spec, &flavor)),
+            host_config: Some(Self::host_config(
+                spec,
+                &flavor,
+                podman::security_opt(&flavor)?,
+            )),
             ..Default::default()
         };
         let created = self

@@ -9,6 +9,7 @@ pub mod engine;
 pub(crate) mod host_perms;
 mod podman;
 pub(crate) mod quota;
+mod seccomp;
 mod spec;
 
 pub use capture::Capture;

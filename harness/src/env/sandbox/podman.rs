@@ -5,6 +5,8 @@
 //!   copies what the image holds at the mount point into the tmpfs (which would show what
 //!   nab mounts over, e.g. the image's /tmp). So a tmpfs is mounted root-owned with
 //!   `notmpcopyup`, and [`settle`] gives each its owner and mode once the container runs.
+//! - seccomp: Podman's default profile lets anyone make a user namespace; nab's own
+//!   (see `seccomp`) does not.
 //! - limits: rootless Podman may drop the cgroup limits with only a warning in its log, so
 //!   [`settle`] reads them back from inside and refuses a container without them.
 //! - errors Podman gives for what its host lacks (its init binary, raising rlimits) name
@@ -39,6 +41,18 @@ pub(super) async fn detect(docker: &Docker) -> Result<Flavor, SandboxError> {
         Some(c) => Flavor::Podman(c.version),
         None => Flavor::Docker,
     })
+}
+
+/// `no-new-privileges` everywhere; on Podman also nab's seccomp profile (see
+/// [`super::seccomp`]), as Podman's default lets the sandbox user make user namespaces.
+pub(super) fn security_opt(flavor: &Flavor) -> Result<Vec<String>, SandboxError> {
+    let mut opts = vec!["no-new-privileges:true".to_owned()];
+    if let Flavor::Podman(_) = flavor {
+        let profile = super::seccomp::podman_profile()
+            .map_err(|e| SandboxError::Unsupported(e.to_string()))?;
+        opts.push(format!("seccomp={}", profile.display()));
+    }
+    Ok(opts)
 }
 
 /// The tmpfs options for `flavor`. Both: size-limited, no set-uid, no devices.
