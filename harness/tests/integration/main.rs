@@ -15,6 +15,7 @@ mod engine_pool;
 mod host_checks;
 mod host_permissions;
 mod hostile_output;
+mod image_import;
 mod import_harbor;
 mod model_gateway;
 mod model_time;
