@@ -45,9 +45,13 @@ pub async fn engine() -> Option<Engine> {
     }
 }
 
+/// Held while the base image is copied: tests running at once copy it once.
+static COPYING: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
 /// The base image on `podman`: copied from Docker (save, load) when missing there.
 pub async fn base_image(podman: &Engine) -> String {
     let tag = super::base_image().await;
+    let _copying = COPYING.lock().await;
     let docker = nab_harness::env::sandbox::connect().await.unwrap();
     if !nab_harness::env::sandbox::engine::image_exists(podman, &tag)
         .await
