@@ -11,10 +11,12 @@
 #   python3-venv                         the official openai/anthropic Python clients the
 #                                        gateway tests use, in target/pyclients (ci/python-clients.sh),
 #                                        and ci/atif-validator.sh: Harbor's ATIF validator
+#   podman, catatonit                    the tests that run on Podman too (ci/podman.sh starts
+#                                        its service; catatonit is the init it gives containers)
 set -euo pipefail
 
 packages=(mmdebstrap debian-archive-keyring e2fsprogs mount)
-[ "${1:-}" = "--run" ] || packages+=(chromium fonts-liberation fonts-dejavu-core openssl python3 python3-venv openssh-server)
+[ "${1:-}" = "--run" ] || packages+=(chromium fonts-liberation fonts-dejavu-core openssl python3 python3-venv openssh-server podman catatonit)
 command -v docker >/dev/null || packages+=(docker.io)
 need=()
 for p in "${packages[@]}"; do

@@ -38,7 +38,8 @@ pub fn default_out(prefix: &str, run_id: &str) -> PathBuf {
 /// `--engine URL` (repeatable), shared by the commands that run containers.
 #[derive(Debug, Clone, clap::Args)]
 pub struct EngineOpts {
-    /// A Docker engine to run trials on; repeat it for a pool. unix:///path.sock,
+    /// A Docker engine to run trials on (or Podman's Docker-compatible service, e.g.
+    /// unix:///run/podman/podman.sock); repeat it for a pool. unix:///path.sock,
     /// tcp://host:port (TLS when DOCKER_TLS_VERIFY is set, certificates from
     /// DOCKER_CERT_PATH), https://host:port, ssh://[user@]host[:port] (`docker system
     /// dial-stdio` over ssh, or $NAB_SSH), or `default` (DOCKER_HOST, else the local
@@ -47,7 +48,7 @@ pub struct EngineOpts {
     /// or local: a remote engine (the default for tcp://, https:// and ssh://) sees none of this
     /// machine's files, so inputs are copied in and the gateway's and MCP servers' sockets
     /// relayed through its API; a local one gets them as bind mounts. See
-    /// docs/src/guide/scale-out.md, "A pool of Docker engines".
+    /// docs/src/guide/scale-out.md, "A pool of Docker engines" and "Podman".
     #[arg(long = "engine", value_name = "URL")]
     pub engines: Vec<nab_harness::env::sandbox::engine::url::EngineSpec>,
 }

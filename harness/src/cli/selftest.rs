@@ -40,6 +40,10 @@ pub struct Args {
     /// List the cases (id, class, attack) and exit.
     #[arg(long)]
     list: bool,
+    /// The engine to attack (default: DOCKER_HOST, else the local socket), as `nab run
+    /// --engine` takes it: e.g. unix:///run/podman/podman.sock for Podman.
+    #[arg(long, value_name = "URL")]
+    engine: Option<nab_harness::env::sandbox::engine::url::EngineSpec>,
     /// Case ids or classes to run (default: all): control, agent-failure, expected-data,
     /// runner-forgery, tampering, requirements, gateway, sandbox.
     cases: Vec<String>,
@@ -54,7 +58,10 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         return Ok(ExitCode::SUCCESS);
     }
-    let docker = nab_harness::env::sandbox::connect().await?;
+    let docker = match &args.engine {
+        Some(e) => nab_harness::env::sandbox::connect_to(&e.addr).await?,
+        None => nab_harness::env::sandbox::connect().await?,
+    };
     let image = super::ensure_image(&docker, false).await?;
     let run_id = args.run_id.unwrap_or_else(new_run_id);
     let out = args

@@ -1,11 +1,13 @@
 //! What the sandbox promises, checked from inside a real container. One container carries
 //! several probes (2 shared cores): network, read-only root, writable workspace, identity
-//! and capabilities, cgroup limits, absent hidden tests, the output cap, and the deadline.
+//! and capabilities, cgroup limits, absent hidden tests, tmpfs sizes, owners and contents,
+//! the output cap, and the deadline. The same probes run on Docker and on Podman.
 
 use crate::common;
 
 use nab_harness::env::sandbox::{
-    ContainerSpec, DockerBackend, ExecRequest, ExecUser, Labels, Lockdown, SandboxBackend,
+    ContainerSpec, DockerBackend, ExecRequest, ExecUser, Flavor, Labels, Lockdown, SandboxBackend,
+    TmpfsMount, VERIFIER_UID,
 };
 use std::time::Duration;
 use tokio_util::sync::CancellationToken;
@@ -21,11 +23,22 @@ touch /workspace/probe 2>/dev/null && echo ws=writable || echo ws=readonly
 touch /tmp/probe 2>/dev/null && echo tmp=writable || echo tmp=readonly
 echo "uid=$(id -u)"
 grep -E '^(CapEff|CapPrm|CapBnd|NoNewPrivs):' /proc/self/status | tr -d '\t ' 
+# Root in a user namespace of its own (Podman's default seccomp profile allows it).
+unshare -Ur true 2>/dev/null && echo userns=made || echo userns=refused
 for f in /sys/fs/cgroup/pids.max /sys/fs/cgroup/pids/pids.max; do [ -r $f ] && echo "pids.max=$(cat $f)"; done
 for f in /sys/fs/cgroup/memory.max /sys/fs/cgroup/memory/memory.limit_in_bytes; do [ -r $f ] && echo "memory.max=$(cat $f)"; done
 [ -e /nab/tests ] && echo tests=present || echo tests=absent
 [ -e /nab/solution ] && echo solution=present || echo solution=absent
+# The image planted /tmp/planted: the tmpfs over /tmp does not show it.
+[ -e /tmp/planted ] && echo tmpplanted=present || echo tmpplanted=absent
+echo "private=$(stat -c '%u:%g:%a' /nab/private)"
+ls -A /nab/private >/dev/null 2>&1 && echo privatels=readable || echo privatels=denied
+touch /nab/private/x 2>/dev/null && echo privatew=writable || echo privatew=denied
 "#;
+
+/// The base image with a file where every container mounts a tmpfs: an engine that copies
+/// the image up into a tmpfs (Podman does unless told `notmpcopyup`) would show it.
+const PLANTED: &str = "FROM {base}\nCOPY planted /tmp/planted\n";
 
 fn value<'a>(out: &'a str, key: &str) -> &'a str {
     out.lines()
@@ -39,12 +52,75 @@ fn value<'a>(out: &'a str, key: &str) -> &'a str {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_container_is_locked_down_capped_and_killed_at_its_deadline() {
-    let image = common::base_image().await;
-    let backend = DockerBackend::new(nab_harness::env::sandbox::connect().await.unwrap());
+    let docker = nab_harness::env::sandbox::connect().await.unwrap();
+    let image = planted_image(&docker, &common::base_image().await).await;
     let run = common::unique("lockdown");
     let _sweep = common::SweepOnDrop(run.clone());
+    probe(DockerBackend::new(docker), image, &run).await;
+    assert_eq!(
+        common::labelled(&format!("nab.run={run}")),
+        (vec![], vec![])
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn on_podman_a_container_is_locked_down_capped_and_killed_at_its_deadline() {
+    let Some(podman) = common::podman::engine().await else {
+        return;
+    };
+    let base = common::podman::base_image(&podman).await;
+    let image = planted_image(&podman, &base).await;
+    let run = common::unique("lockdown-podman");
+    let _sweep = common::podman::SweepOnDrop(run.clone());
+    let backend = DockerBackend::new(podman);
+    assert!(
+        matches!(backend.flavor().await.unwrap(), Flavor::Podman(_)),
+        "the engine at {} is not Podman",
+        common::podman::url()
+    );
+    probe(backend, image, &run).await;
+    assert_eq!(
+        common::podman::labelled(&format!("nab.run={run}")),
+        (vec![], vec![])
+    );
+}
+
+/// [`PLANTED`] on `engine`, built when missing.
+async fn planted_image(engine: &nab_harness::env::sandbox::Engine, base: &str) -> String {
+    use futures::StreamExt;
+    let tag = format!("nab-test-planted:{}", base.rsplit(':').next().unwrap());
+    if nab_harness::env::sandbox::engine::image_exists(engine, &tag)
+        .await
+        .unwrap()
+    {
+        return tag;
+    }
+    let mut tar = tar::Builder::new(Vec::new());
+    for (name, body) in [
+        ("Dockerfile", PLANTED.replace("{base}", base)),
+        ("planted", "planted by the image\n".to_owned()),
+    ] {
+        let mut h = tar::Header::new_gnu();
+        h.set_size(body.len() as u64);
+        h.set_mode(0o644);
+        h.set_cksum();
+        tar.append_data(&mut h, name, body.as_bytes()).unwrap();
+    }
+    let context = tar.into_inner().unwrap();
+    let events: Vec<_> = nab_harness::env::sandbox::engine::build_image(engine, &tag, context)
+        .collect()
+        .await;
+    for ev in events {
+        if let nab_harness::env::sandbox::engine::BuildEvent::Failed(m) = ev.unwrap() {
+            panic!("building {tag}: {m}");
+        }
+    }
+    tag
+}
+
+async fn probe(backend: DockerBackend, image: String, run: &str) {
     let labels = Labels {
-        run: run.clone(),
+        run: run.to_owned(),
         task: "probe".into(),
         trial: "0".into(),
         role: "agent".into(),
@@ -62,7 +138,12 @@ async fn a_container_is_locked_down_capped_and_killed_at_its_deadline() {
         workspace: Some(volume.clone()),
         binds: vec![],
         scratch_volumes: vec![],
-        tmpfs: vec![],
+        tmpfs: vec![TmpfsMount {
+            path: "/nab/private".into(),
+            mb: 4,
+            uid: VERIFIER_UID,
+            mode: 0o700,
+        }],
         env: vec!["HOME=/tmp".into()],
     };
     let c = backend.create(&spec).await.unwrap();
@@ -99,6 +180,7 @@ async fn a_container_is_locked_down_capped_and_killed_at_its_deadline() {
     assert_eq!(value(&out, "CapPrm"), "0000000000000000");
     assert_eq!(value(&out, "CapBnd"), "0000000000000000");
     assert_eq!(value(&out, "NoNewPrivs"), "1");
+    assert_eq!(value(&out, "userns"), "refused");
     assert_eq!(value(&out, "pids.max"), "77");
     assert_eq!(
         value(&out, "memory.max"),
@@ -106,6 +188,29 @@ async fn a_container_is_locked_down_capped_and_killed_at_its_deadline() {
     );
     assert_eq!(value(&out, "tests"), "absent");
     assert_eq!(value(&out, "solution"), "absent");
+    assert_eq!(
+        value(&out, "tmpplanted"),
+        "absent",
+        "the image's /tmp shows through"
+    );
+    assert_eq!(
+        value(&out, "private"),
+        format!("{VERIFIER_UID}:{VERIFIER_UID}:700")
+    );
+    assert_eq!(value(&out, "privatels"), "denied");
+    assert_eq!(value(&out, "privatew"), "denied");
+    let mine = backend
+        .exec(
+            &c,
+            &ExecRequest {
+                user: ExecUser::Verifier,
+                ..req(vec!["touch", "/nab/private/ok"], 60, 4096)
+            },
+            &cancel,
+        )
+        .await
+        .unwrap();
+    assert_eq!(mine.exit_code, Some(0), "{}", mine.output);
 
     // The tmpfs /tmp is size-limited (16 MiB here).
     let fill = backend
@@ -167,8 +272,4 @@ async fn a_container_is_locked_down_capped_and_killed_at_its_deadline() {
 
     backend.destroy(&c).await.unwrap();
     backend.destroy_volume(&volume).await.unwrap();
-    assert_eq!(
-        common::labelled(&format!("nab.run={run}")),
-        (vec![], vec![])
-    );
 }

@@ -26,6 +26,8 @@ pub enum BuildError {
     Io(#[from] std::io::Error),
     #[error("Docker refused the image import of {tag}: {source}")]
     Import { tag: String, source: EngineError },
+    #[error("the engine could not finish the image {tag}: {message}")]
+    Configure { tag: String, message: String },
     #[error("Docker error while checking for image {tag}: {source}")]
     Inspect { tag: String, source: EngineError },
 }
@@ -169,5 +171,9 @@ async fn import(docker: &Engine, recipe: &Recipe, tarball: &Path) -> Result<(), 
             ImportError::Tarball(e) => BuildError::Io(e),
             ImportError::Inspect(source) => BuildError::Inspect { tag, source },
             ImportError::Engine(source) => BuildError::Import { tag, source },
+            other => BuildError::Configure {
+                tag,
+                message: other.to_string(),
+            },
         })
 }

@@ -1,5 +1,6 @@
 //! The Docker backend. Every container is locked down the same way; see `create`.
 
+use super::podman::{self, Flavor};
 use super::{
     AttachedProcess, Capabilities, Capture, ContainerId, ContainerSpec, ExecOutcome, ExecRequest,
     Labels, SandboxBackend, SandboxError, Swept, VolumeId,
@@ -39,6 +40,8 @@ pub struct DockerBackend {
     docker: Docker,
     /// Set for an engine that shares no paths with this machine (see `remote`).
     remote: Option<std::sync::Arc<super::Remote>>,
+    /// Docker or Podman, asked once, at the first container.
+    flavor: std::sync::Arc<tokio::sync::OnceCell<Flavor>>,
 }
 
 impl DockerBackend {
@@ -46,6 +49,7 @@ impl DockerBackend {
         DockerBackend {
             docker,
             remote: None,
+            flavor: Default::default(),
         }
     }
 
@@ -55,7 +59,15 @@ impl DockerBackend {
         DockerBackend {
             docker,
             remote: Some(std::sync::Arc::new(remote)),
+            flavor: Default::default(),
         }
+    }
+
+    /// Which engine this is (Docker, or Podman with its version).
+    pub async fn flavor(&self) -> Result<&Flavor, SandboxError> {
+        self.flavor
+            .get_or_try_init(|| super::podman::detect(&self.docker))
+            .await
     }
 
     pub fn docker(&self) -> &Docker {
@@ -63,6 +75,7 @@ impl DockerBackend {
     }
 
     async fn create_started(&self, spec: &ContainerSpec) -> Result<ContainerId, SandboxError> {
+        let flavor = self.flavor().await?.clone();
         let body = ContainerCreateBody {
             image: Some(spec.image.clone()),
             cmd: Some(IDLE.iter().map(|s| s.to_string()).collect()),
@@ -73,21 +86,37 @@ impl DockerBackend {
             labels: Some(spec.labels.to_map()),
             network_disabled: Some(true),
             hostname: Some("sandbox".into()),
-            host_config: Some(Self::host_config(spec)),
+            host_config: Some(Self::host_config(
+                spec,
+                &flavor,
+                podman::security_opt(&flavor)?,
+            )),
             ..Default::default()
         };
-        let created =
-            self.docker
-                .create_container(None, body)
-                .await
-                .map_err(SandboxError::docker(format!(
-                    "create container from {}",
-                    spec.image
-                )))?;
+        let created = self
+            .docker
+            .create_container(None, body)
+            .await
+            .map_err(|e| {
+                with_hint(
+                    &flavor,
+                    SandboxError::docker(format!("create container from {}", spec.image))(e),
+                )
+            })?;
         let id = ContainerId(created.id);
-        if let Err(e) = self.docker.start_container(&id.0, None).await {
+        let started = match self.docker.start_container(&id.0, None).await {
+            Err(e) => Err(with_hint(
+                &flavor,
+                SandboxError::docker("start container")(e),
+            )),
+            Ok(()) if matches!(flavor, Flavor::Podman(_)) => {
+                podman::settle(&self.docker, &id, &Self::tmpfs_mounts(spec), &spec.limits).await
+            }
+            Ok(()) => Ok(()),
+        };
+        if let Err(e) = started {
             let _ = self.destroy(&id).await;
-            return Err(SandboxError::docker("start container")(e));
+            return Err(e);
         }
         Ok(id)
     }
@@ -196,7 +225,14 @@ impl DockerBackend {
         })
     }
 
-    fn host_config(spec: &ContainerSpec) -> HostConfig {
+    /// Every tmpfs of a container: /tmp and the spec's own.
+    fn tmpfs_mounts(spec: &ContainerSpec) -> Vec<super::TmpfsMount> {
+        let mut all = vec![super::TmpfsMount::shared("/tmp", spec.limits.tmp_mb)];
+        all.extend(spec.tmpfs.iter().cloned());
+        all
+    }
+
+    fn host_config(spec: &ContainerSpec, flavor: &Flavor, security_opt: Vec<String>) -> HostConfig {
         let mut mounts = Vec::new();
         if let Some(v) = &spec.workspace {
             mounts.push(Mount {
@@ -225,19 +261,16 @@ impl DockerBackend {
             });
         }
         // tmpfs sizes bound memory use from files; mode 1777 lets uid 1000 write /tmp.
-        let mut tmpfs = HashMap::from([(
-            "/tmp".to_owned(),
-            super::TmpfsMount::shared("/tmp", spec.limits.tmp_mb).options(),
-        )]);
-        for t in &spec.tmpfs {
-            tmpfs.insert(t.path.clone(), t.options());
-        }
+        let tmpfs = Self::tmpfs_mounts(spec)
+            .iter()
+            .map(|t| (t.path.clone(), podman::tmpfs_options(t, flavor)))
+            .collect();
         let memory = spec.limits.memory_mb * 1024 * 1024;
         HostConfig {
             network_mode: Some("none".into()),
             readonly_rootfs: Some(true),
             cap_drop: Some(vec!["ALL".into()]),
-            security_opt: Some(vec!["no-new-privileges:true".into()]),
+            security_opt: Some(security_opt),
             privileged: Some(false),
             pids_limit: Some(spec.limits.pids),
             memory: Some(memory),
@@ -251,6 +284,45 @@ impl DockerBackend {
             ipc_mode: Some("private".into()),
             ..Default::default()
         }
+    }
+}
+
+impl DockerBackend {
+    /// Streams the archive of `path` into `into`, at most `limit` bytes.
+    async fn download(
+        &self,
+        c: &ContainerId,
+        path: &str,
+        into: tokio::sync::mpsc::Sender<bytes::Bytes>,
+        limit: u64,
+    ) -> Result<(), SandboxError> {
+        let opts = DownloadFromContainerOptionsBuilder::default()
+            .path(path)
+            .build();
+        let mut stream = self.docker.download_from_container(&c.0, Some(opts));
+        let mut total = 0u64;
+        while let Some(chunk) = stream.next().await {
+            let chunk = chunk.map_err(SandboxError::docker(format!("copy {path} out")))?;
+            total += chunk.len() as u64;
+            if total > limit {
+                return Err(SandboxError::TooLarge { limit });
+            }
+            if into.send(chunk).await.is_err() {
+                break;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `e` with Podman's hint for it, when there is one.
+fn with_hint(flavor: &Flavor, e: SandboxError) -> SandboxError {
+    let text = e.to_string();
+    match (flavor, podman::hint(&text)) {
+        (Flavor::Podman(v), Some(hint)) => {
+            SandboxError::Unsupported(format!("{text}\n(Podman {v}) {hint}"))
+        }
+        _ => e,
     }
 }
 
@@ -457,22 +529,24 @@ impl SandboxBackend for DockerBackend {
         into: tokio::sync::mpsc::Sender<bytes::Bytes>,
         limit: u64,
     ) -> Result<(), SandboxError> {
-        let opts = DownloadFromContainerOptionsBuilder::default()
-            .path(path)
-            .build();
-        let mut stream = self.docker.download_from_container(&c.0, Some(opts));
-        let mut total = 0u64;
-        while let Some(chunk) = stream.next().await {
-            let chunk = chunk.map_err(SandboxError::docker(format!("copy {path} out")))?;
-            total += chunk.len() as u64;
-            if total > limit {
-                return Err(SandboxError::TooLarge { limit });
-            }
-            if into.send(chunk).await.is_err() {
-                break;
-            }
+        // Podman (4.3) archives a stopped container's volume as a lone `/` entry: such a
+        // container is started again for the copy (its keeper alone: whatever the agent
+        // ran died with it) and killed after it.
+        let restarted =
+            matches!(self.flavor().await?, Flavor::Podman(_)) && !self.is_running(c).await?;
+        if restarted {
+            self.docker
+                .start_container(&c.0, None)
+                .await
+                .map_err(SandboxError::docker(
+                    "start the stopped container to copy out of it",
+                ))?;
         }
-        Ok(())
+        let copied = self.download(c, path, into, limit).await;
+        if restarted {
+            self.kill(c).await?;
+        }
+        copied
     }
 
     async fn kill(&self, c: &ContainerId) -> Result<(), SandboxError> {

@@ -3,14 +3,15 @@
 //! everything else holds an [`Engine`] and calls these functions.
 
 mod images;
+mod import;
 pub mod ssh;
 pub mod url;
 
 pub use images::{BuildEvent, build_image, image_labels, images_labelled, remove_image};
+pub use import::{ImportError, import_rootfs};
 
-use bollard::query_parameters::CreateImageOptionsBuilder;
 use futures::StreamExt;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 use url::{EngineAddr, Tls};
 
@@ -156,53 +157,6 @@ pub async fn image_exists(engine: &Engine, tag: &str) -> Result<bool, EngineErro
         }) => Ok(false),
         Err(e) => Err(e),
     }
-}
-
-/// Imports a root file system tarball as `repo:tag` with Dockerfile-style `changes`
-/// (`POST /images/create` with `fromSrc=-`, the API form of `docker import`;
-/// `import_image` would be `docker load`), then checks the tag exists: an import that
-/// streams no error can still fail silently.
-pub async fn import_rootfs(
-    engine: &Engine,
-    repo: &str,
-    tag: &str,
-    changes: Vec<String>,
-    tarball: &Path,
-) -> Result<(), ImportError> {
-    let options = CreateImageOptionsBuilder::default()
-        .from_src("-")
-        .repo(repo)
-        .tag(tag)
-        .changes(changes)
-        .build();
-    let file = tokio::fs::File::open(tarball).await?;
-    let body = tokio_util::io::ReaderStream::new(file);
-    let mut events = engine.create_image(Some(options), Some(bollard::body_try_stream(body)), None);
-    while let Some(ev) = events.next().await {
-        ev?;
-    }
-    if !image_exists(engine, &format!("{repo}:{tag}"))
-        .await
-        .map_err(ImportError::Inspect)?
-    {
-        return Err(ImportError::Engine(EngineError::DockerStreamError {
-            error: "the image is absent after import".into(),
-        }));
-    }
-    Ok(())
-}
-
-/// Why an import failed.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum ImportError {
-    #[error("cannot read the tarball: {0}")]
-    Tarball(#[from] std::io::Error),
-    #[error(transparent)]
-    Engine(#[from] EngineError),
-    /// The check after the import failed.
-    #[error(transparent)]
-    Inspect(EngineError),
 }
 
 /// Copies the image tagged `tag` from `from` to `to` (`docker save | docker load`, streamed

@@ -8,8 +8,10 @@ mod disk_quota;
 mod docker;
 pub mod engine;
 pub(crate) mod host_perms;
+mod podman;
 pub(crate) mod quota;
 pub mod remote;
+mod seccomp;
 mod spec;
 
 pub use capture::Capture;
@@ -17,6 +19,7 @@ pub use chunks::ChunkReader;
 pub use disk_quota::DiskQuota;
 pub use docker::DockerBackend;
 pub use engine::{ConnectError, Engine, EngineError, PingError, connect, connect_to};
+pub use podman::Flavor;
 pub use quota::{QuotaError, QuotaMount};
 pub use remote::{Remote, RemoteError};
 pub use spec::{BindMount, ContainerSpec, Labels, Lockdown, TmpfsMount};
@@ -117,6 +120,9 @@ pub enum SandboxError {
     Remote(#[from] RemoteError),
     #[error("{0}")]
     Io(#[from] std::io::Error),
+    /// The engine lacks something the lockdown needs; the text names it and the fix.
+    #[error("{0}")]
+    Unsupported(String),
 }
 
 impl SandboxError {

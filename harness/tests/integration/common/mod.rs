@@ -2,6 +2,8 @@
 //! suites, and label-based checks for leftovers.
 #![allow(dead_code)]
 
+pub mod podman;
+
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -64,11 +66,17 @@ pub fn write_exec(path: &Path, text: &str) {
 /// Names of containers and volumes carrying `label` (via the docker CLI, independent of
 /// the code under test).
 pub fn labelled(label: &str) -> (Vec<String>, Vec<String>) {
+    labelled_with(&["docker"], label)
+}
+
+/// [`labelled`] with another engine's CLI (`podman` and its options).
+pub fn labelled_with(cli: &[&str], label: &str) -> (Vec<String>, Vec<String>) {
     let run = |args: &[&str]| {
-        let out = std::process::Command::new("docker")
+        let out = std::process::Command::new(cli[0])
+            .args(&cli[1..])
             .args(args)
             .output()
-            .expect("docker CLI");
+            .expect("engine CLI");
         String::from_utf8_lossy(&out.stdout)
             .lines()
             .map(str::to_owned)
