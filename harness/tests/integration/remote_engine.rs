@@ -27,14 +27,14 @@ fn script() -> PathBuf {
 }
 
 /// Starts the remote engine (once per machine) and returns its socket.
-fn start_engine() -> PathBuf {
+pub(crate) fn start_engine() -> PathBuf {
     let out = Command::new(script()).arg("start").output().unwrap();
     assert!(out.status.success(), "{}", common::show(&out));
     let url = String::from_utf8_lossy(&out.stdout).trim().to_owned();
     PathBuf::from(url.strip_prefix("unix://").unwrap())
 }
 
-fn remote_docker(socket: &Path, args: &[&str]) -> String {
+pub(crate) fn remote_docker(socket: &Path, args: &[&str]) -> String {
     let out = Command::new("docker")
         .arg("-H")
         .arg(format!("unix://{}", socket.display()))
@@ -46,7 +46,10 @@ fn remote_docker(socket: &Path, args: &[&str]) -> String {
 
 /// The images the run needs, copied from this machine's engine as `nab run` copies them
 /// to the engines of a pool.
-async fn with_images(socket: &Path, tags: &[String]) -> nab_harness::env::sandbox::Engine {
+pub(crate) async fn with_images(
+    socket: &Path,
+    tags: &[String],
+) -> nab_harness::env::sandbox::Engine {
     let local = nab_harness::env::sandbox::connect().await.unwrap();
     let remote = nab_harness::env::sandbox::connect_to(&EngineAddr::Unix(socket.to_owned()))
         .await

@@ -85,6 +85,27 @@ async fn on_podman_a_container_is_locked_down_capped_and_killed_at_its_deadline(
     );
 }
 
+#[tokio::test(flavor = "multi_thread")]
+async fn on_a_remote_engine_a_container_is_locked_down_capped_and_killed_at_its_deadline() {
+    // The engine of `remote_engine`: its own network and mount namespaces, none of our paths.
+    let socket = crate::remote_engine::start_engine();
+    let base = common::base_image().await;
+    let engine = crate::remote_engine::with_images(&socket, std::slice::from_ref(&base)).await;
+    let image = planted_image(&engine, &base).await;
+    let run = common::unique("lockdown-remote");
+    let relay = nab_harness::trial::model::locate_binary("nab-relay").unwrap();
+    let backend =
+        DockerBackend::remote(engine, nab_harness::env::sandbox::Remote::new(Some(relay)));
+    probe(backend, image, &run).await;
+    let label = format!("label=nab.run={run}");
+    let left = crate::remote_engine::remote_docker(&socket, &["ps", "-aq", "--filter", &label])
+        + &crate::remote_engine::remote_docker(
+            &socket,
+            &["volume", "ls", "-q", "--filter", &label],
+        );
+    assert_eq!(left.trim(), "", "left on the remote engine");
+}
+
 /// [`PLANTED`] on `engine`, built when missing.
 async fn planted_image(engine: &nab_harness::env::sandbox::Engine, base: &str) -> String {
     use futures::StreamExt;
