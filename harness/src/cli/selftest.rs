@@ -41,7 +41,8 @@ pub struct Args {
     #[arg(long)]
     list: bool,
     /// The engine to attack (default: DOCKER_HOST, else the local socket), as `nab run
-    /// --engine` takes it: e.g. unix:///run/podman/podman.sock for Podman.
+    /// --engine` takes it: e.g. unix:///run/podman/podman.sock for Podman, or a remote
+    /// engine (`#remote`, tcp://, ssh://).
     #[arg(long, value_name = "URL")]
     engine: Option<nab_harness::env::sandbox::engine::url::EngineSpec>,
     /// Case ids or classes to run (default: all): control, agent-failure, expected-data,
@@ -68,8 +69,18 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         .out
         .unwrap_or_else(|| default_out("selftest-", &run_id));
     let started = std::time::Instant::now();
+    // A remote engine (`#remote`, tcp://, ssh://) is attacked as `nab run` uses it: inputs
+    // copied in, sockets relayed, quotas made on its machine.
+    let backend = match args.engine.as_ref().filter(|e| e.remote) {
+        Some(_) => {
+            let relay = nab_harness::trial::model::locate_binary("nab-relay")?;
+            let remote = nab_harness::env::sandbox::Remote::new(Some(relay));
+            DockerBackend::remote(docker.clone(), remote)
+        }
+        None => DockerBackend::new(docker.clone()),
+    };
     let opts = Options {
-        backend: Arc::new(DockerBackend::new(docker.clone())),
+        backend: Arc::new(backend),
         task_images: Some(docker),
         image,
         out: out.clone(),

@@ -22,6 +22,9 @@ pub(crate) struct LlmSession {
     /// Holds the socket; enterable by nab's user alone (see `sandbox::host_perms`).
     _socket_dir: tempfile::TempDir,
     out_dir: OutDir,
+    /// Why the events a remote engine held could not be copied back (a link, too large):
+    /// read as an unreadable events.jsonl (see `out_copy`).
+    pub(crate) events_refused: Option<String>,
 }
 
 /// /nab/out on the host: a mounted disk quota the trial owns and removes, or (quotas
@@ -133,6 +136,7 @@ impl LlmSession {
             gateway,
             _socket_dir: socket_dir,
             out_dir,
+            events_refused: None,
         })
     }
 
@@ -160,6 +164,9 @@ impl LlmSession {
         let mut out = tokio::task::spawn_blocking(move || read_events(&src, &dest))
             .await
             .map_err(|e| LlmError::Io(std::io::Error::other(e)))??;
+        if let Some(why) = self.events_refused {
+            out.unreadable = Some(format!("{why}; ignored"));
+        }
         out.refused_requests = gateway.refused_requests;
         Ok(out)
     }

@@ -509,7 +509,7 @@ async fn agent_phase<'a>(
     let disk_mb = task.spec.limits.disk_mb;
     let (ws_quota, volume) = workspace_volume(scope, disk_mb, image).await?;
     // A gateway for agents that talk to a model; it lives until the agent has stopped.
-    let (out_quota, session) = start_session(scope, disk_mb, image).await?;
+    let (out_quota, mut session) = start_session(scope, disk_mb, image).await?;
     let out_on_engine = out_quota.as_ref().filter(|q| q.on_engine());
     let out_on_engine = out_on_engine.map(|q| q.mount_path());
     let mounts = session.as_ref().map(|(m, s)| ModelMounts {
@@ -549,11 +549,10 @@ async fn agent_phase<'a>(
     let model_s = clock.map(|c| c.total().as_secs_f64().min(agent_s));
     // Stop everything the agent started before reading its workspace.
     ctx.backend.kill(&container).await?;
-    if let Some((_, s)) = session
-        .as_ref()
-        .filter(|_| !ctx.backend.capabilities().live_binds)
-    {
-        out_copy::copy_back_events(ctx.backend.as_ref(), &container, s.out_dir()).await;
+    let remote = !ctx.backend.capabilities().live_binds;
+    if let Some((_, s)) = session.as_mut().filter(|_| remote) {
+        let refused = out_copy::copy_back_events(ctx.backend.as_ref(), &container, s.out_dir());
+        s.events_refused = refused.await;
     }
     let mcp = match mcp {
         Some((host, sidecar)) => Some(stop_mcp_servers(scope, host, &sidecar).await?),
