@@ -39,6 +39,7 @@
 //! (`nab_harness::run::merge::join`, `nab_harness::selftest::run`). Everything else is
 //! `pub(crate)` (`unreachable_pub` is on).
 
+pub mod agents;
 pub mod env;
 pub mod exit;
 pub mod run;

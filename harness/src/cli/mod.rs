@@ -1,5 +1,6 @@
 //! Subcommands, one file each. Adding one is a file plus one enum variant.
 
+mod agent_images;
 mod bundle;
 mod clean;
 mod common;

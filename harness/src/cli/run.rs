@@ -19,9 +19,16 @@ pub struct Args {
     /// Folder with one sub-folder per task.
     #[arg(long, default_value = "tasks")]
     tasks: PathBuf,
-    /// nab-agent | oracle | null | wrong:<name> | command:<path>
+    /// nab-agent | oracle | null | wrong:<name> | command:<path> | a declared agent:
+    /// <name> or agent:<name>, declared in <agents dir>/<name>/agent.yaml (e.g.
+    /// mini-swe-agent, aider). A declared agent runs in its own image on top of each
+    /// task's image, built before the first trial when missing (`nab image build --agent
+    /// <name>` builds it ahead); it needs --model.
     #[arg(long)]
     agent: String,
+    /// The folder of declared agents (one sub-folder per agent, each with an agent.yaml).
+    #[arg(long, value_name = "DIR", default_value = nab_harness::agents::DEFAULT_DIR)]
+    agents: PathBuf,
     /// The model behind the trial's gateway: scripted:task | scripted:<file> |
     /// replay:<cassette-dir> | record:<cassette-dir>:<spec> |
     /// openai[<options>]:<model>[@<base_url>], options (comma-separated) stream=on|off,
@@ -92,7 +99,7 @@ pub struct Args {
 }
 
 pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let agent: AgentKind = args.agent.parse()?;
+    let agent = AgentKind::resolve(&args.agent, &args.agents)?;
     if args.trials == 0 {
         anyhow::bail!("--trials must be at least 1");
     }
@@ -126,6 +133,9 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     // The share is cut before Docker is touched: a bad --balance-from fails fast.
     let share = args.sharding.cut(&tasks, args.trials)?;
     let prepared = super::prepare_engines(&args.engines, args.jobs, &mut tasks).await?;
+    if let AgentKind::Declared(a) = &agent {
+        super::agent_images::for_run(&prepared, a, &tasks).await?;
+    }
     let (engines, image) = (prepared.connected.pool()?, prepared.image.clone());
     let run_id = args.run_id.clone().unwrap_or_else(new_run_id);
     let out = args.out.clone().unwrap_or_else(|| default_out("", &run_id));

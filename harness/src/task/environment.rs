@@ -5,7 +5,7 @@
 use super::schema::Environment;
 
 /// Problems as (field, message) pairs, every one of them.
-pub(super) fn check(env: &Environment) -> Vec<(String, String)> {
+pub(crate) fn check(env: &Environment) -> Vec<(String, String)> {
     let mut out = Vec::new();
     if env.apt.is_empty() && env.pip.is_empty() && env.setup.is_empty() {
         out.push((

@@ -164,8 +164,17 @@ pub fn load_task(folder: &Path) -> Result<Task, Vec<TaskIssue>> {
 }
 
 fn parse_spec(path: &Path, text: &str) -> Result<TaskSpec, TaskIssue> {
+    parse_yaml(path, text)
+}
+
+/// Parses a YAML file of the suite (task.yaml, an agent's agent.yaml) into `T`; the error
+/// names the file, the line and the field.
+pub(crate) fn parse_yaml<T: serde::de::DeserializeOwned>(
+    path: &Path,
+    text: &str,
+) -> Result<T, TaskIssue> {
     let de = serde_yaml::Deserializer::from_str(text);
-    serde_path_to_error::deserialize::<_, TaskSpec>(de).map_err(|e| {
+    serde_path_to_error::deserialize::<_, T>(de).map_err(|e| {
         let field = e.path().to_string();
         // serde_path_to_error says `.` (root) or `?` (unknown) when no field is involved.
         let field = if field == "?" { ".".to_owned() } else { field };

@@ -3,10 +3,10 @@
 //! Loading checks the whole suite before any container starts and reports every problem
 //! at once; each problem names the file, the field, what is wrong and what is allowed.
 
-mod environment;
+pub(crate) mod environment;
 pub mod import;
 mod issue;
-mod load;
+pub(crate) mod load;
 pub mod pinned;
 mod protected;
 mod required_call;

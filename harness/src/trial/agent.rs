@@ -3,10 +3,12 @@
 //! /nab/out (events, state); a `command:` agent given a model gets the same socket and
 //! /nab/out.
 
+use crate::agents::DeclaredAgent;
 use crate::env::sandbox::BindMount;
 use crate::task::Task;
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum AgentKind {
@@ -20,6 +22,9 @@ pub enum AgentKind {
     Command(PathBuf),
     /// This repo's agent, talking to the model through the trial's gateway.
     NabAgent,
+    /// An agent declared in `agents/<name>/agent.yaml`, run in its own image built on the
+    /// task's image (see [`crate::agents`] and [`declared`]).
+    Declared(Arc<DeclaredAgent>),
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -31,6 +36,23 @@ pub enum AgentParseError {
     Unknown(String),
     #[error("agent `command:{path}`: {why}")]
     BadCommand { path: String, why: String },
+    #[error(transparent)]
+    Declared(#[from] crate::agents::AgentDeclError),
+}
+
+impl AgentKind {
+    /// `--agent`: a built-in agent, or one declared in `agents_dir` by its name or as
+    /// `agent:<name>`. An unknown name lists the declared agents.
+    pub fn resolve(s: &str, agents_dir: &Path) -> Result<AgentKind, AgentParseError> {
+        match s.parse::<AgentKind>() {
+            Err(AgentParseError::Unknown(_)) => {
+                let name = s.strip_prefix("agent:").unwrap_or(s);
+                let agent = crate::agents::find_agent(agents_dir, name)?;
+                Ok(AgentKind::Declared(Arc::new(agent)))
+            }
+            other => other,
+        }
+    }
 }
 
 impl std::str::FromStr for AgentKind {
@@ -77,6 +99,7 @@ impl fmt::Display for AgentKind {
             AgentKind::Wrong(n) => write!(f, "wrong:{n}"),
             AgentKind::Command(p) => write!(f, "command:{}", p.display()),
             AgentKind::NabAgent => f.write_str("nab-agent"),
+            AgentKind::Declared(a) => write!(f, "agent:{}", a.name),
         }
     }
 }
@@ -116,6 +139,10 @@ pub enum PlanError {
     NoModel,
     #[error("agent nab-agent: no nab-agent binary was located for this run")]
     NoBinary,
+    #[error("agent {0} needs a model: give --model <spec> (e.g. scripted:<trajectory file>)")]
+    DeclaredNoModel(String),
+    #[error(transparent)]
+    Launch(#[from] crate::trial::declared::LaunchError),
 }
 
 /// What the agent phase needs: extra mounts and the argv to exec (None: run nothing).
@@ -137,6 +164,7 @@ impl AgentKind {
                     .unwrap_or_default()
             ),
             AgentKind::Wrong(n) => format!("wrong-{n}"),
+            AgentKind::Declared(a) => format!("agent-{}", a.name),
             other => other.to_string(),
         }
     }
@@ -145,7 +173,7 @@ impl AgentKind {
     /// the run has a model).
     pub fn uses_model(&self, run_has_model: bool) -> bool {
         match self {
-            AgentKind::NabAgent => true,
+            AgentKind::NabAgent | AgentKind::Declared(_) => true,
             AgentKind::Command(_) => run_has_model,
             _ => false,
         }
@@ -192,7 +220,14 @@ impl AgentKind {
                 on_engine: m.out_on_engine,
             });
         }
+        let mut env = Vec::new();
         let argv = match self {
+            AgentKind::Declared(a) => {
+                let m = model.ok_or_else(|| PlanError::DeclaredNoModel(self.to_string()))?;
+                let launch = crate::trial::declared::launch(a, task, m.agent_model)?;
+                env = launch.env;
+                Some(launch.argv)
+            }
             AgentKind::NabAgent => {
                 let m = model.ok_or(PlanError::NoModel)?;
                 let bin = m.nab_agent.ok_or(PlanError::NoBinary)?;
@@ -220,11 +255,7 @@ impl AgentKind {
                 ])
             }
         };
-        Ok(AgentPlan {
-            binds,
-            argv,
-            env: Vec::new(),
-        })
+        Ok(AgentPlan { binds, argv, env })
     }
 }
 
@@ -298,6 +329,35 @@ mod tests {
         assert!(e.contains("cannot resolve"), "{e}");
         let sh = "command:/bin/sh".parse::<AgentKind>().unwrap();
         assert!(matches!(sh, AgentKind::Command(_)));
+    }
+
+    #[test]
+    fn declared_agents_resolve_by_name_or_agent_prefix_and_built_ins_come_first() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../agents");
+        for s in ["mini-swe-agent", "agent:mini-swe-agent"] {
+            let a = AgentKind::resolve(s, &dir).unwrap();
+            assert_eq!(a.to_string(), "agent:mini-swe-agent");
+            assert_eq!(a.label(), "agent-mini-swe-agent");
+            assert!(
+                a.uses_model(false),
+                "a declared agent always talks to a model"
+            );
+        }
+        assert_eq!(
+            AgentKind::resolve("oracle", &dir).unwrap(),
+            AgentKind::Oracle
+        );
+        let e = AgentKind::resolve("swe-agent", &dir)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("the declared agents are: aider, mini-swe-agent"),
+            "{e}"
+        );
+        let e = AgentKind::resolve("command:/nonexistent", &dir)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("cannot resolve"), "{e}");
     }
 
     fn task(agent: Option<crate::task::AgentOptions>) -> Task {

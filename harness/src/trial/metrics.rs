@@ -114,6 +114,17 @@ impl ModelMetrics {
     }
 }
 
+impl ModelMetrics {
+    /// For an agent that writes no events (a declared agent): each step of its loop is one
+    /// model call, so its steps are the calls the gateway served, a count it cannot forge.
+    /// Events it wrote to /nab/out/events.jsonl after all keep their own count.
+    pub(crate) fn steps_from_model_calls(&mut self) {
+        if self.behaviour.steps.is_none() {
+            self.behaviour.steps = self.usage.llm_calls;
+        }
+    }
+}
+
 /// The gateway's counts, as the record has them: cache writes only where there were some
 /// (most providers never write to a cache). Not priced yet.
 fn usage(t: &TranscriptMetrics) -> ModelUsage {
@@ -428,6 +439,10 @@ mod tests {
             Some("token_budget")
         );
         assert_eq!(m.behaviour.steps, None);
+        // A declared agent writes no events: its steps are the gateway's model calls.
+        let mut m = m;
+        m.steps_from_model_calls();
+        assert_eq!(m.behaviour.steps, Some(1));
         let m = ModelMetrics::compute("m", &[line(0, &[], None, Some("llm_calls"))], &[], false);
         assert_eq!(
             m.behaviour.agent_exit_reason.as_deref(),

@@ -5,6 +5,7 @@
 pub(crate) mod agent;
 pub(crate) mod canary;
 pub mod cost;
+pub mod declared;
 pub(crate) mod expect;
 pub(crate) mod junit;
 pub(crate) mod llm;
@@ -525,7 +526,13 @@ async fn agent_phase<'a>(
         mounts.as_ref(),
         mcp.as_ref().map(|(h, _)| h.dir()).as_deref(),
     )?;
-    let (container, env) = create_agent_container(scope, image, &volume, &plan, tar).await?;
+    // A declared agent runs in its own image on top of the task's; the MCP servers and
+    // the verifier keep the task's image.
+    let agent_image = match &job.agent {
+        AgentKind::Declared(a) => declared::image_for(a, image),
+        _ => image.to_owned(),
+    };
+    let (container, env) = create_agent_container(scope, &agent_image, &volume, &plan, tar).await?;
 
     // An agent with a model is limited in its own time: the gateway's model time is not
     // counted, up to the task's wall-clock cap (see `own_time_limit`).
@@ -1030,6 +1037,9 @@ async fn model_metrics(
         &out.events,
         exit_reason == SandboxExit::Timeout,
     );
+    if matches!(scope.job.agent, AgentKind::Declared(_)) {
+        metrics.steps_from_model_calls();
+    }
     if let Some(tier) = task.spec.agent.as_ref().and_then(|a| a.requires_compaction) {
         // Summary requests the gateway answered, to check the agent's summarize events by.
         let path = dir.join(nab_protocol::TRANSCRIPT_FILE);

@@ -64,6 +64,10 @@ pub enum PrepareError {
         "--model is for agents that talk to a model (nab-agent, command:<path>); agent {agent} does not"
     )]
     ModelUnused { agent: String },
+    #[error(
+        "agent {agent} needs a model: give --model <spec> (its own scripted trajectory is --model scripted:<file>)"
+    )]
+    NeedsModel { agent: String },
     /// Every problem of the spec, one a line.
     #[error("{}", .0.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("\n"))]
     Spec(Vec<ModelError>),
@@ -316,6 +320,12 @@ pub fn prepare(
     let spec = match spec {
         Some(spec) => spec,
         None if *agent == AgentKind::NabAgent => DEFAULT_MODEL,
+        // The suite's trajectories are nab-agent's tool calls: no default fits another agent.
+        None if matches!(agent, AgentKind::Declared(_)) => {
+            return Err(PrepareError::NeedsModel {
+                agent: agent.to_string(),
+            });
+        }
         None => return Ok(None),
     };
     if !agent.uses_model(true) {

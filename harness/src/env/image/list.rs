@@ -1,4 +1,4 @@
-//! `nab image ls|rm`: the images nab built (labelled `nab.image=base|task`), and removing
+//! `nab image ls|rm`: the images nab built (labelled `nab.image=base|task|agent`), and removing
 //! them. Only images carrying that label are ever listed or removed.
 
 use crate::env::sandbox::engine::{self, Engine as Docker, EngineError};
@@ -6,7 +6,7 @@ use crate::env::sandbox::engine::{self, Engine as Docker, EngineError};
 #[derive(Debug, Clone, PartialEq)]
 pub struct NabImage {
     pub tag: String,
-    /// `base` or `task`.
+    /// `base`, `task` or `agent` (a declared agent's image).
     pub kind: String,
     pub size_bytes: i64,
     /// Seconds since the epoch.

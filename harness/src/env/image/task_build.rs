@@ -20,7 +20,7 @@ const TAIL_LINES: usize = 25;
 #[non_exhaustive]
 pub enum TaskImageError {
     #[error(
-        "building the image {tag} for task(s) {tasks} failed at `{command}`: {message}\nlast build output:\n{tail}\n(an infrastructure error: no trial of these tasks ran)"
+        "building the image {tag} for {tasks} failed at `{command}`: {message}\nlast build output:\n{tail}\n(an infrastructure error: no trial of these tasks ran)"
     )]
     Failed {
         tag: String,
@@ -29,10 +29,10 @@ pub enum TaskImageError {
         message: String,
         tail: String,
     },
-    #[error("cannot build the image for task(s) {tasks}: {source}")]
+    #[error("cannot build the image for {tasks}: {source}")]
     Sources { tasks: String, source: SourcesError },
     #[error(
-        "cannot build the image for task(s) {tasks}: pip needs a CA bundle and none was found (looked at $PIP_CERT, /etc/pip.conf's `cert`, {SYSTEM_CA}); set PIP_CERT to the bundle this machine's pip uses"
+        "cannot build the image for {tasks}: pip needs a CA bundle and none was found (looked at $PIP_CERT, /etc/pip.conf's `cert`, {SYSTEM_CA}); set PIP_CERT to the bundle this machine's pip uses"
     )]
     NoPipCa { tasks: String },
     #[error(transparent)]
@@ -42,7 +42,8 @@ pub enum TaskImageError {
 }
 
 /// Returns `recipe`'s tag, building the image first when it is missing (or `force`).
-/// `tasks` names the tasks that use it, for messages.
+/// `tasks` names the tasks that use it, for messages. A declared agent's image (see
+/// [`TaskRecipe::for_agent`]) is built the same way.
 pub async fn ensure_task_image(
     docker: &Docker,
     recipe: &TaskRecipe,
@@ -57,7 +58,10 @@ pub async fn ensure_task_image(
             built_in: None,
         });
     }
-    let names = tasks.join(", ");
+    let names = match &recipe.agent {
+        None => format!("task(s) {}", tasks.join(", ")),
+        Some(agent) => format!("agent {agent} on task(s) {}", tasks.join(", ")),
+    };
     let started = Instant::now();
     let context = build_context(recipe, &names)?;
     let instructions = recipe.instructions();

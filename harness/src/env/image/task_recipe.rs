@@ -7,9 +7,13 @@ use crate::task::Environment;
 use sha2::{Digest, Sha256};
 
 pub(super) const TASK_IMAGE_REPO: &str = "nab-task";
+/// Declared agents' images: `nab-agent-image:<agent>-<hash>`, one per agent and task image.
+pub(super) const AGENT_IMAGE_REPO: &str = "nab-agent-image";
 
 /// Bump when the rendering below changes in a way the environment does not show.
 const TASK_PROCEDURE: &str = "nab-task docker build v1";
+/// The same for a declared agent's image (its PyPI packages go to a virtual environment).
+const AGENT_PROCEDURE: &str = "nab-agent-image docker build v1";
 
 /// Where the build reads the host's apt sources from (copied in by the build context).
 pub(super) const SOURCES_IN_CONTEXT: &str = "nab-apt.list";
@@ -36,6 +40,10 @@ pub struct TaskRecipe {
     pub pip: Vec<String>,
     /// In the task's order: each command may depend on the one before.
     pub setup: Vec<String>,
+    /// A declared agent's name when this is its image on top of `base` (a task image or
+    /// the base image): its PyPI packages then go to a virtual environment at
+    /// [`crate::agents::VENV`], so the agent's libraries never change the task's Python.
+    pub agent: Option<String>,
 }
 
 impl TaskRecipe {
@@ -56,7 +64,25 @@ impl TaskRecipe {
             apt,
             pip: norm(&env.pip),
             setup: env.setup.clone(),
+            agent: None,
         }
+    }
+
+    /// The image of the declared agent `name` (its `environment:` is `env`) on top of the
+    /// task image (or base image) `base`.
+    pub fn for_agent(base: &str, name: &str, env: &Environment) -> Self {
+        let mut r = TaskRecipe::new(base, env);
+        if !r.pip.is_empty() {
+            // A virtual environment needs venv, not Debian's pip (the venv brings its own).
+            r.apt
+                .retain(|p| p != "python3-pip" || env.apt.iter().any(|a| a.trim() == p));
+            if !r.apt.iter().any(|p| p == "python3-venv") {
+                r.apt.push("python3-venv".to_owned());
+                r.apt.sort();
+            }
+        }
+        r.agent = Some(name.to_owned());
+        r
     }
 
     /// The instructions, in order, without the final label (which carries the hash).
@@ -88,24 +114,7 @@ impl TaskRecipe {
             });
         }
         if !self.pip.is_empty() {
-            let mut argv = vec![
-                "python3",
-                "-m",
-                "pip",
-                "install",
-                "--no-cache-dir",
-                "--no-input",
-                "--break-system-packages",
-                "--root-user-action=ignore",
-                "--cert",
-                PIP_CA_IN_IMAGE,
-            ];
-            argv.extend(self.pip.iter().map(String::as_str));
-            out.push(plain(format!("COPY {PIP_CA_IN_CONTEXT} {PIP_CA_IN_IMAGE}")));
-            out.push(Instruction {
-                line: format!("RUN {}", json_argv(&argv)),
-                command: Some(format!("pip install {}", self.pip.join(" "))),
-            });
+            out.extend(self.pip_instructions());
         }
         for (i, cmd) in self.setup.iter().enumerate() {
             out.push(Instruction {
@@ -119,11 +128,59 @@ impl TaskRecipe {
         out
     }
 
+    /// The PyPI packages: into the system's Python for a task (its code and tests import
+    /// them), into a virtual environment of its own for an agent.
+    fn pip_instructions(&self) -> Vec<Instruction> {
+        let venv_pip = format!("{}/bin/pip", crate::agents::VENV);
+        let mut out = vec![Instruction {
+            line: format!("COPY {PIP_CA_IN_CONTEXT} {PIP_CA_IN_IMAGE}"),
+            command: None,
+        }];
+        let mut argv = match &self.agent {
+            // As it always was, so the task images' tags do not change.
+            None => vec![
+                "python3",
+                "-m",
+                "pip",
+                "install",
+                "--no-cache-dir",
+                "--no-input",
+                "--break-system-packages",
+                "--root-user-action=ignore",
+            ],
+            Some(_) => {
+                let venv = ["python3", "-m", "venv", crate::agents::VENV];
+                out.push(Instruction {
+                    line: format!("RUN {}", json_argv(&venv)),
+                    command: Some(venv.join(" ")),
+                });
+                vec![
+                    venv_pip.as_str(),
+                    "install",
+                    "--no-cache-dir",
+                    "--no-input",
+                    "--disable-pip-version-check",
+                ]
+            }
+        };
+        argv.extend(["--cert", PIP_CA_IN_IMAGE]);
+        argv.extend(self.pip.iter().map(String::as_str));
+        out.push(Instruction {
+            line: format!("RUN {}", json_argv(&argv)),
+            command: Some(format!("pip install {}", self.pip.join(" "))),
+        });
+        out
+    }
+
     /// First 12 hex digits of SHA-256 over the procedure and every instruction.
     pub fn hash(&self) -> String {
         let mut h = Sha256::new();
         let lines: Vec<String> = self.instructions().into_iter().map(|i| i.line).collect();
-        for part in std::iter::once(TASK_PROCEDURE.to_owned()).chain(lines) {
+        let procedure = match &self.agent {
+            None => TASK_PROCEDURE.to_owned(),
+            Some(name) => format!("{AGENT_PROCEDURE} {name}"),
+        };
+        for part in std::iter::once(procedure).chain(lines) {
             h.update((part.len() as u64).to_le_bytes());
             h.update(part.as_bytes());
         }
@@ -131,7 +188,10 @@ impl TaskRecipe {
     }
 
     pub fn tag(&self) -> String {
-        format!("{TASK_IMAGE_REPO}:{}", self.hash())
+        match &self.agent {
+            None => format!("{TASK_IMAGE_REPO}:{}", self.hash()),
+            Some(name) => format!("{AGENT_IMAGE_REPO}:{name}-{}", self.hash()),
+        }
     }
 
     /// The whole Dockerfile, ending with labels `nab image ls` reads.
@@ -141,8 +201,12 @@ impl TaskRecipe {
             .into_iter()
             .map(|i| i.line + "\n")
             .collect();
+        let kind = match &self.agent {
+            None => "task".to_owned(),
+            Some(name) => format!("agent nab.agent={name}"),
+        };
         text.push_str(&format!(
-            "LABEL nab.image=task nab.recipe={} nab.base={}\n",
+            "LABEL nab.image={kind} nab.recipe={} nab.base={}\n",
             self.hash(),
             self.base
         ));

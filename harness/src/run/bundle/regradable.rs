@@ -25,6 +25,9 @@ pub fn why_not(record: &TrialRecord, trial_dir: &Path, redacted: bool) -> Option
         AgentKind::Command(_) => Some(
             "a command: agent: what it does is not a function of its model answers alone".into(),
         ),
+        AgentKind::Declared(_) => {
+            Some("a declared agent: re-running it is `nab run --agent` with a replay: model".into())
+        }
         AgentKind::NabAgent => {
             if redacted {
                 return Some("a secret was redacted from its transcript".into());
