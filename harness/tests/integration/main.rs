@@ -12,6 +12,7 @@ mod cli_docs;
 mod cli_evaluation;
 mod cli_run;
 mod cli_run_judged;
+mod declared_agents;
 mod engine_pool;
 mod host_checks;
 mod host_permissions;
