@@ -3,7 +3,7 @@
 //! Docker containers, verifies with hidden tests in a fresh container, and records results.
 //! The `nab` binary (`main.rs`, `cli/`) parses arguments, calls this library and prints.
 //!
-//! The library is six areas. Each uses only the areas listed before it (`exit` is used by
+//! The library is seven areas. Each uses only the areas listed before it (`exit` is used by
 //! none), so the list reads bottom up:
 //!
 //! - [`exit`]: `nab`'s exit codes, in one place (`exit::FAILED`, `exit::HELP`, …).
@@ -11,12 +11,14 @@
 //!   and the suite checker, the protected globs (`task::Protected`), the pinned test ids of
 //!   `tasks/tests.lock` (`task::pinned`, recorded by `nab validate`) and `nab import harbor`
 //!   (`task::import`). No Docker.
+//! - [`agents`]: declared agents (`agents/<name>/agent.yaml`): the format, loading and its
+//!   checks, the command line's placeholders. No Docker.
 //! - [`env`](mod@env): where a trial runs: the sandbox (`env::sandbox`, the only code that talks to
 //!   Docker, behind a backend trait; engines, disk quotas, host permissions), the base and
-//!   task images (`env::image`), the workspace archives in and out and their diff, and
+//!   task images and the declared agents' images (`env::image`), the workspace archives in and out and their diff, and
 //!   reading what the agent left (no links, no blocking, capped).
 //! - [`trial`]: one trial end to end, with cleanup on every path: the agent
-//!   (`trial::AgentKind`), its gateway and the model spec (`trial::model`), the MCP host,
+//!   (`trial::AgentKind`, a declared one's launch in `trial::declared`), its gateway and the model spec (`trial::model`), the MCP host,
 //!   the verifier phase with its junit reports, canaries, host-side expectations, tamper
 //!   flags and task requirements, and the record's metrics, own time and cost
 //!   (`trial::cost`).

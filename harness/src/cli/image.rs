@@ -75,28 +75,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
             agents,
         } => {
             let agent = agent.map(|a| declared(&a, &agents)).transpose()?;
-            let base = nab_harness::env::image::Recipe::default().tag();
-            println!("{base}");
-            if let Some(dir) = tasks {
-                let Some(mut tasks) = super::common::load_or_report(&dir, &[]) else {
-                    return Ok(nab_harness::exit::exit(nab_harness::exit::BAD_INPUT));
-                };
-                for img in nab_harness::env::image::suite_images(&base, &tasks) {
-                    println!("{}  {}", img.recipe.tag(), img.tasks.join(","));
-                    for t in tasks
-                        .iter_mut()
-                        .filter(|t| img.tasks.iter().any(|i| i == t.id()))
-                    {
-                        std::sync::Arc::make_mut(t).image = Some(img.recipe.tag());
-                    }
-                }
-                for img in agent
-                    .iter()
-                    .flat_map(|a| nab_harness::env::image::agent_images(&base, a, &tasks))
-                {
-                    println!("{}  {}", img.recipe.tag(), img.tasks.join(","));
-                }
-            }
+            tag(tasks, agent)
         }
         Action::Build {
             force,
@@ -107,55 +86,105 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         } => {
             // A wrong agent name fails before any image is built.
             let agent = agent.map(|a| declared(&a, &agents)).transpose()?;
-            let docker = nab_harness::env::sandbox::connect().await?;
-            let tag = super::ensure_image(&docker, force).await?;
-            println!("{tag}");
-            if let Some(dir) = tasks {
-                let Some(mut tasks) = super::common::load_or_report(&dir, &ids) else {
-                    return Ok(nab_harness::exit::exit(nab_harness::exit::BAD_INPUT));
-                };
-                for (img, e) in super::ensure_task_images(&docker, &tag, &mut tasks, force).await? {
-                    println!("{}  {}", e.tag, img.tasks.join(","));
-                }
-                if let Some(agent) = &agent {
-                    let built = super::agent_images::ensure(&docker, &tag, agent, &tasks, force);
-                    for (img, e) in built.await? {
-                        println!("{}  {}", e.tag, img.tasks.join(","));
-                    }
-                }
+            build(force, tasks, agent, &ids).await
+        }
+        Action::Ls => ls().await,
+        Action::Rm { tags } => rm(&tags).await,
+    }
+}
+
+/// `nab image tag`: the base image's tag, each task image's, and the agent's images'.
+fn tag(
+    tasks: Option<PathBuf>,
+    agent: Option<nab_harness::agents::DeclaredAgent>,
+) -> anyhow::Result<ExitCode> {
+    let base = nab_harness::env::image::Recipe::default().tag();
+    println!("{base}");
+    let Some(dir) = tasks else {
+        return Ok(ExitCode::SUCCESS);
+    };
+    let Some(mut tasks) = super::common::load_or_report(&dir, &[]) else {
+        return Ok(nab_harness::exit::exit(nab_harness::exit::BAD_INPUT));
+    };
+    for img in nab_harness::env::image::suite_images(&base, &tasks) {
+        println!("{}  {}", img.recipe.tag(), img.tasks.join(","));
+        for t in tasks
+            .iter_mut()
+            .filter(|t| img.tasks.iter().any(|i| i == t.id()))
+        {
+            std::sync::Arc::make_mut(t).image = Some(img.recipe.tag());
+        }
+    }
+    for img in agent
+        .iter()
+        .flat_map(|a| nab_harness::env::image::agent_images(&base, a, &tasks))
+    {
+        println!("{}  {}", img.recipe.tag(), img.tasks.join(","));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `nab image build`: the base image, the tasks' images, the agent's images on them.
+async fn build(
+    force: bool,
+    tasks: Option<PathBuf>,
+    agent: Option<nab_harness::agents::DeclaredAgent>,
+    ids: &[String],
+) -> anyhow::Result<ExitCode> {
+    let docker = nab_harness::env::sandbox::connect().await?;
+    let tag = super::ensure_image(&docker, force).await?;
+    println!("{tag}");
+    let Some(dir) = tasks else {
+        return Ok(ExitCode::SUCCESS);
+    };
+    let Some(mut tasks) = super::common::load_or_report(&dir, ids) else {
+        return Ok(nab_harness::exit::exit(nab_harness::exit::BAD_INPUT));
+    };
+    for (img, e) in super::ensure_task_images(&docker, &tag, &mut tasks, force).await? {
+        println!("{}  {}", e.tag, img.tasks.join(","));
+    }
+    if let Some(agent) = &agent {
+        let built = super::agent_images::ensure(&docker, &tag, agent, &tasks, force);
+        for (img, e) in built.await? {
+            println!("{}  {}", e.tag, img.tasks.join(","));
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `nab image ls`.
+async fn ls() -> anyhow::Result<ExitCode> {
+    let docker = nab_harness::env::sandbox::connect().await?;
+    let images = nab_harness::env::image::list_images(&docker).await?;
+    let w = images.iter().map(|i| i.tag.len()).max().unwrap_or(3).max(3);
+    println!("{:<w$}  {:<5}  {:>9}  built on", "tag", "kind", "size");
+    for i in &images {
+        println!(
+            "{:<w$}  {:<5}  {:>6.1} MB  {}",
+            i.tag,
+            i.kind,
+            i.size_bytes as f64 / 1e6,
+            i.base.as_deref().unwrap_or("-")
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `nab image rm`: removes each tag nab built; any refusal makes the exit code FAILED.
+async fn rm(tags: &[String]) -> anyhow::Result<ExitCode> {
+    let docker = nab_harness::env::sandbox::connect().await?;
+    let mut failed = 0;
+    for t in tags {
+        match nab_harness::env::image::remove_image(&docker, t).await {
+            Ok(()) => println!("removed {t}"),
+            Err(e) => {
+                eprintln!("{e}");
+                failed += 1;
             }
         }
-        Action::Ls => {
-            let docker = nab_harness::env::sandbox::connect().await?;
-            let images = nab_harness::env::image::list_images(&docker).await?;
-            let w = images.iter().map(|i| i.tag.len()).max().unwrap_or(3).max(3);
-            println!("{:<w$}  {:<5}  {:>9}  built on", "tag", "kind", "size");
-            for i in &images {
-                println!(
-                    "{:<w$}  {:<5}  {:>6.1} MB  {}",
-                    i.tag,
-                    i.kind,
-                    i.size_bytes as f64 / 1e6,
-                    i.base.as_deref().unwrap_or("-")
-                );
-            }
-        }
-        Action::Rm { tags } => {
-            let docker = nab_harness::env::sandbox::connect().await?;
-            let mut failed = 0;
-            for t in &tags {
-                match nab_harness::env::image::remove_image(&docker, t).await {
-                    Ok(()) => println!("removed {t}"),
-                    Err(e) => {
-                        eprintln!("{e}");
-                        failed += 1;
-                    }
-                }
-            }
-            if failed > 0 {
-                return Ok(nab_harness::exit::exit(nab_harness::exit::FAILED));
-            }
-        }
+    }
+    if failed > 0 {
+        return Ok(nab_harness::exit::exit(nab_harness::exit::FAILED));
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -49,7 +49,8 @@ enum Command {
     Run(run::Args),
     /// Remove containers and volumes left behind by nab (found by label).
     Clean(clean::Args),
-    /// Manage nab's images: the base image and the task images built from `environment:`.
+    /// Manage nab's images: the base image, the task images built from `environment:` and
+    /// the declared agents' images.
     Image(image::Args),
     /// Convert tasks written in another harness's format into nab tasks.
     Import(import::Args),
