@@ -31,7 +31,7 @@ pub enum AgentKind {
 #[non_exhaustive]
 pub enum AgentParseError {
     #[error(
-        "unknown agent `{0}`; allowed: nab-agent, oracle, null, wrong:<name>, command:<path to an executable>"
+        "unknown agent `{0}`; allowed: nab-agent, oracle, null, wrong:<name>, command:<path to an executable>, or an agent declared in agents/<name>/agent.yaml (`nab run --agent <name>`)"
     )]
     Unknown(String),
     #[error("agent `command:{path}`: {why}")]
