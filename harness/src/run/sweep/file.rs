@@ -3,7 +3,8 @@
 //! touched, and every problem is reported at once with the file, the field and the value.
 //!
 //! ```yaml
-//! agents: [nab-agent]                  # as `nab run --agent` takes them
+//! agents: [nab-agent, mini-swe-agent]  # as `nab run --agent` takes them
+//! agents_dir: agents                   # optional: the declared agents' folder (default agents)
 //! models:                              # as `nab run --model` takes them
 //!   - scripted:task
 //!   - openai:deepseek-chat@https://api.deepseek.com/v1
@@ -23,7 +24,7 @@
 //!     api_key_env: DEEPSEEK_API_KEY    # the host variable with the key
 //! ```
 //!
-//! Paths (tasks.dir, `command:` agents, cassette and trajectory paths in model specs) are
+//! Paths (tasks.dir, agents_dir, `command:` agents, cassette and trajectory paths in model specs) are
 //! relative to the current folder, as on the command line.
 
 use crate::trial::agent::AgentKind;
@@ -42,6 +43,9 @@ pub(super) const MAX_RETRIES_LIMIT: u32 = 20;
 #[serde(deny_unknown_fields)]
 pub struct SweepFile {
     pub agents: Vec<String>,
+    /// Where declared agents (`agents/<name>/agent.yaml`) are looked for.
+    #[serde(default = "default_agents_dir")]
+    pub agents_dir: PathBuf,
     #[serde(default)]
     pub models: Vec<String>,
     pub tasks: TaskSelection,
@@ -57,6 +61,10 @@ pub struct SweepFile {
     /// `models:` lists it (recorded as each run's `label` in run.json).
     #[serde(default)]
     pub aliases: BTreeMap<String, String>,
+}
+
+fn default_agents_dir() -> PathBuf {
+    PathBuf::from(crate::agents::DEFAULT_DIR)
 }
 
 fn one() -> u32 {
@@ -269,7 +277,7 @@ fn check_agents(f: &SweepFile, push: &mut impl FnMut(String, String)) -> Vec<Age
     let mut agents: Vec<AgentKind> = Vec::new();
     let mut seen: Vec<(String, usize)> = Vec::new();
     for (i, a) in f.agents.iter().enumerate() {
-        match a.parse::<AgentKind>() {
+        match AgentKind::resolve(a, &f.agents_dir) {
             Ok(kind) => {
                 let name = kind.to_string();
                 if let Some((_, j)) = seen.iter().find(|(n, _)| *n == name) {
@@ -290,7 +298,8 @@ fn check_agents(f: &SweepFile, push: &mut impl FnMut(String, String)) -> Vec<Age
     agents
 }
 
-/// `models:`: each a provider spec, none twice, and at least one when nab-agent runs.
+/// `models:`: each a provider spec, none twice, and at least one when nab-agent or a
+/// declared agent runs.
 fn check_models(f: &SweepFile, agents: &[AgentKind], push: &mut impl FnMut(String, String)) {
     for (i, m) in f.models.iter().enumerate() {
         if let Err(e) = nab_gateway::ProviderSpec::parse(m) {
@@ -306,7 +315,9 @@ fn check_models(f: &SweepFile, agents: &[AgentKind], push: &mut impl FnMut(Strin
         }
     }
     if f.models.is_empty()
-        && let Some(a) = agents.iter().find(|a| **a == AgentKind::NabAgent)
+        && let Some(a) = agents
+            .iter()
+            .find(|a| matches!(a, AgentKind::NabAgent | AgentKind::Declared(_)))
     {
         push(
             "models".into(),
@@ -434,6 +445,38 @@ mod tests {
         let s = parse(&text).unwrap();
         assert_eq!(s.file.tasks.ids.len(), 3);
         assert_eq!(s.provider_key("scripted:task"), Some("scripted:"));
+    }
+
+    #[test]
+    fn declared_agents_come_from_agents_dir_and_need_a_model() {
+        let d = suite();
+        let agents = Path::new(env!("CARGO_MANIFEST_DIR")).join("../agents");
+        let head = format!(
+            "agents_dir: {}
+tasks: {{dir: {}}}
+",
+            agents.display(),
+            d.path().display()
+        );
+        let s = parse(&format!(
+            "{head}agents: [aider, 'agent:mini-swe-agent']
+models: [scripted:task]
+"
+        ))
+        .unwrap();
+        let names: Vec<String> = s.agents.iter().map(|a| a.to_string()).collect();
+        assert_eq!(names, ["agent:aider", "agent:mini-swe-agent"]);
+        let e = parse(&format!(
+            "{head}agents: [aider, 'agent:aider', swe]
+"
+        ))
+        .unwrap_err();
+        assert!(e.contains("agent agent:aider needs a model"), "{e}");
+        assert!(e.contains("also agents[0]"), "the same agent twice: {e}");
+        assert!(
+            e.contains("the declared agents are: aider, mini-swe-agent"),
+            "{e}"
+        );
     }
 
     #[test]
