@@ -72,3 +72,17 @@ pub(crate) async fn for_run(
         .spread_images(&tags, prepared.progress.as_ref())
         .await
 }
+
+/// [`for_run`] for each declared agent of `agents` (a sweep's), one after the other.
+pub(crate) async fn for_agents(
+    prepared: &super::Prepared,
+    agents: &[nab_harness::trial::AgentKind],
+    tasks: &[Arc<Task>],
+) -> anyhow::Result<()> {
+    for agent in agents {
+        if let nab_harness::trial::AgentKind::Declared(a) = agent {
+            for_run(prepared, a, tasks).await?;
+        }
+    }
+    Ok(())
+}

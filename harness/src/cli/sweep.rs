@@ -75,14 +75,9 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         .clone()
         .unwrap_or_else(|| default_out("sweep-", &sweep_id));
     let mut index = open_index(&args, &sweep, &plan, share.as_ref(), &out)?;
-
     let jobs = args.jobs.unwrap_or(f.jobs as usize);
     let prepared = super::prepare_with_images(&args.engines, jobs, &mut tasks).await?;
-    for agent in &sweep.agents {
-        if let nab_harness::trial::AgentKind::Declared(a) = agent {
-            super::agent_images::for_run(&prepared, a, &tasks).await?;
-        }
-    }
+    super::agent_images::for_agents(&prepared, &sweep.agents, &tasks).await?;
     let (engines, image) = (prepared.connected.pool()?, prepared.image.clone());
     index.write(&out)?;
     let run_ids: Vec<String> = (0..plan.runs.len())
