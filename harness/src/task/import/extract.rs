@@ -61,7 +61,8 @@ pub(super) fn unpack(archive: impl Read, root: &Path, limit: u64) -> Result<(), 
         match kind {
             tar::EntryType::Directory => std::fs::create_dir_all(&target)?,
             tar::EntryType::Regular | tar::EntryType::Continuous => {
-                let size = entry.header().size()?;
+                // The entry's size, not the header's field: past 8 GiB it is in a PAX record.
+                let size = entry.size();
                 total = total.saturating_add(size);
                 if total > limit {
                     return Err(ExtractError::TooLarge { limit });

@@ -8,8 +8,8 @@
 //! built once, kept as files a reader can inspect, and the same for every trial.
 //!
 //! The Dockerfile is untrusted input. Its steps run only in a throwaway container of the
-//! task's own environment image (built as `nab validate` builds it, so the packages the
-//! step needs are there), with nab's lockdown: no network, read-only root file system,
+//! task's packages image (built as `nab validate` builds task images, from the packages
+//! alone: set-up commands never run at import, see `image`), with nab's lockdown: no network, read-only root file system,
 //! every capability dropped, the sandbox user (uid 1000, not root), memory, processor and
 //! process limits, the working directory a disk quota of its own at `/workspace` (the
 //! Dockerfile's working directory is rewritten to `/workspace` in the steps, as in every
@@ -135,13 +135,20 @@ impl Builder {
         result
     }
 
-    /// The task's environment image (the base image when it has no environment).
+    /// The task's environment image without its set-up commands (the base image when it
+    /// installs no package). Set-up commands are the Dockerfile's other `RUN` text: Docker's
+    /// builder runs them as root with a network, so the import never does; they run when
+    /// nab builds the task's image, as for every task. Package names are checked names,
+    /// installed by nab's own commands.
     async fn image(&self, docker: &Engine, base: &str, job: &Job<'_>) -> Result<String, String> {
-        let env = &job.env;
-        if env.apt.is_empty() && env.pip.is_empty() && env.setup.is_empty() {
+        let env = Environment {
+            setup: Vec::new(),
+            ..job.env.clone()
+        };
+        if env.apt.is_empty() && env.pip.is_empty() {
             return Ok(base.to_owned());
         }
-        let recipe = TaskRecipe::new(base, env);
+        let recipe = TaskRecipe::new(base, &env);
         eprintln!(
             "import: ensuring the environment image {} of {} ...",
             recipe.tag(),
@@ -321,11 +328,15 @@ async fn copy_out(
     let what = "the working directory the steps built";
     match tokio::time::timeout(COPY_DEADLINE, both).await {
         Err(_) => Err(format!("{what} took over {COPY_DEADLINE:?} to copy out")),
-        // The reader's own refusal explains best (it stops reading at the first).
-        Ok((_, Ok(Err(e)))) => Err(format!("{what} {e}")),
+        // The reader's own refusal explains best (it stops reading at the first); a read
+        // cut short is the copy's doing, which says why.
+        Ok((_, Ok(Err(e)))) if !matches!(e, extract::ExtractError::Io(_)) => {
+            Err(format!("{what} {e}"))
+        }
         Ok((Err(SandboxError::TooLarge { limit }), _)) => Err(format!(
             "{what} is larger than {limit} bytes as an archive (the import keeps at most {mb} MiB)"
         )),
+        Ok((_, Ok(Err(e)))) => Err(format!("{what} {e}")),
         Ok((Err(e), _)) => Err(format!("{what} could not be copied out: {e}")),
         Ok((Ok(()), Err(e))) => Err(format!("{what} could not be read: {e}")),
         Ok((Ok(()), Ok(Ok(())))) => Ok(()),
