@@ -18,13 +18,15 @@ enum Format {
     ///
     /// `RUN` steps that build files in the Dockerfile's working directory (e.g. `sqlite3
     /// /app/shop.db < /app/shop.sql`) run at import, in order with its COPYs, in a
-    /// throwaway container of the task's environment image (built here if missing, on the
-    /// local Docker engine) with nab's lockdown: no network, read-only root file system,
-    /// uid 1000, the task's memory and processor limits, the working directory (as
-    /// /workspace) a disk quota of the task's storage (default 256 MiB, at most 1 GiB).
-    /// What they leave becomes the task's workspace/. A step that fails, times out, or
-    /// leaves a link out of the folder, a special file or too much, refuses the task and
-    /// says which step and why.
+    /// throwaway container of the task's packages image (its apt and pip packages on nab's
+    /// base image, built here if missing, on the local Docker engine; the Dockerfile's
+    /// other RUN steps never run at import) with nab's lockdown: no network, read-only root
+    /// file system, uid 1000, the task's memory and processor limits, the working
+    /// directory (as /workspace) a disk quota of the task's storage (default 256 MiB, at
+    /// most 1 GiB). What they leave becomes the task's workspace/. A step that fails, times
+    /// out, or leaves a link out of the folder, a special file or too much, refuses the
+    /// task and says which step (and Dockerfile line) and why. See the book: Writing a
+    /// task, "Tasks that build their data".
     Harbor {
         /// One Harbor task folder, or a folder of them.
         src: PathBuf,

@@ -261,6 +261,23 @@ mod tests {
         let e = unpack(&tar[..], dir.path(), 1024).unwrap_err().to_string();
         assert!(e.contains("`fifo` is a fifo"), "{e}");
         assert_eq!(std::fs::read_to_string(&victim).unwrap(), "safe");
+        // Past 8 GiB, Docker's archive gives a file's size in a PAX record and 0 in the
+        // header: the record's size is what counts.
+        let mut pax = tar::Header::new_ustar();
+        pax.set_entry_type(tar::EntryType::XHeader);
+        pax.set_size(13);
+        pax.set_cksum();
+        let mut big = tar::Header::new_ustar();
+        big.set_path("workspace/huge").unwrap();
+        big.set_size(0);
+        big.set_cksum();
+        let tar = archive(|b| {
+            b.append(&pax, &b"13 size=2048\n"[..]).unwrap();
+            b.append(&big, &[0u8; 2048][..]).unwrap();
+        });
+        let dir = tempfile::tempdir().unwrap();
+        let e = unpack(&tar[..], dir.path(), 1024).unwrap_err().to_string();
+        assert!(e.contains("more than 1024 bytes"), "{e}");
         assert!(relative(b"/etc/passwd").is_none());
         assert!(relative(b"workspace/../../x").is_none());
     }

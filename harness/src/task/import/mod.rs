@@ -1,6 +1,8 @@
 //! `nab import harbor`: converts Harbor-format task folders (the format Terminal-Bench 2
 //! uses) into nab tasks, or refuses each with its reasons when the stricter sandbox cannot
 //! honour it. See `convert` for the rules; each refusal names what it found and where.
+//! Dockerfile steps that build the working directory run at import in a locked-down
+//! container (`workdir_build`), their result read back safely (`extract`).
 
 mod convert;
 mod dockerfile;
