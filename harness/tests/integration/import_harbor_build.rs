@@ -74,9 +74,11 @@ fn a_dockerfile_that_builds_its_data_converts_and_passes_nab_validate() {
     let o = import(&fixture(), &out, &state, &[]);
     let table = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success(), "{o:?}");
+    let r = row(&table, "shop-db");
+    assert!(r.contains("converted"), "{table}\n{o:?}");
     assert!(
-        row(&table, "shop-db").contains("converted"),
-        "{table}\n{o:?}"
+        r.contains("`RUN sqlite3 /app/shop.db < /app/shop.sql && rm /app/shop.sql` (Dockerfile line 7) runs at import"),
+        "{r}"
     );
     assert!(leftovers("shop-db", &state).is_empty());
 

@@ -190,6 +190,9 @@ fn sort_runs(raw_runs: Vec<RawRun>, copy_seqs: &[usize], plan: &mut DockerPlan) 
                 .unwrap_or("")
                 .trim_start_matches('/')
                 .to_owned();
+            plan.notes.push(format!(
+                "`RUN {cmd}` (Dockerfile line {line}) runs at import: what it builds is in workspace/"
+            ));
             plan.workdir_runs.push(WorkdirRun {
                 script: cmd,
                 cwd,
