@@ -293,12 +293,19 @@ impl Builder {
     }
 }
 
-/// The last [`OUTPUT_SHOWN`] characters of a step's output, on one line.
+/// The last [`OUTPUT_SHOWN`] characters of a step's output, on one line, without control
+/// characters (the step's output goes to the user's terminal).
 fn tail(text: &str) -> String {
     let t = text.trim();
     let skip = t.chars().count().saturating_sub(OUTPUT_SHOWN);
-    let shown: String = t.chars().skip(skip).collect();
-    let shown = shown.replace('\n', " | ");
+    let mut shown = String::new();
+    for c in t.chars().skip(skip) {
+        match c {
+            '\n' => shown.push_str(" | "),
+            c if c.is_control() => shown.push('\u{fffd}'),
+            c => shown.push(c),
+        }
+    }
     if shown.is_empty() {
         "no output".to_owned()
     } else {
@@ -365,5 +372,17 @@ async fn cleanup(backend: &DockerBackend, made: Made) {
             Ok(Err(e)) => tracing::warn!("removing disk quota {}: {e}", q.describe()),
             Err(_) => tracing::warn!("removing disk quota {} timed out", q.describe()),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::tail;
+
+    #[test]
+    fn a_steps_output_is_shown_on_one_line_without_terminal_controls() {
+        assert_eq!(tail("a|b\nb\x1b[2Jc\n"), "a|b | b\u{fffd}[2Jc");
+        assert_eq!(tail("  \n"), "no output");
+        assert_eq!(tail(&"x".repeat(5000)).len(), super::OUTPUT_SHOWN);
     }
 }
