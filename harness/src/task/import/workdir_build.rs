@@ -19,7 +19,7 @@
 //! import ends; a leftover of a killed import carries `nab.role=import` for `nab clean`.
 
 use super::extract;
-use crate::env::image::{Recipe, TaskRecipe, ensure_base_image, ensure_task_image};
+use crate::env::image::{Recipe, TaskRecipe, ensure_base_image, ensure_task_image, image_exists};
 use crate::env::sandbox::{
     ChunkReader, ContainerId, ContainerSpec, DiskQuota, DockerBackend, Engine, ExecRequest,
     ExecUser, Labels, Lockdown, SANDBOX_UID, SandboxBackend, SandboxError, VolumeId, quota,
@@ -97,7 +97,15 @@ impl Builder {
                     .map_err(|e| e.to_string())?;
                 let recipe = Recipe::default();
                 let pb = indicatif::ProgressBar::hidden();
-                eprintln!("import: ensuring nab's base image {} ...", recipe.tag());
+                if !image_exists(&docker, &recipe.tag())
+                    .await
+                    .map_err(|e| e.to_string())?
+                {
+                    eprintln!(
+                        "import: building nab's base image {} (once; takes a few minutes) ...",
+                        recipe.tag()
+                    );
+                }
                 let base = ensure_base_image(&docker, &recipe, false, &pb)
                     .await
                     .map_err(|e| e.to_string())?
@@ -149,11 +157,16 @@ impl Builder {
             return Ok(base.to_owned());
         }
         let recipe = TaskRecipe::new(base, &env);
-        eprintln!(
-            "import: ensuring the environment image {} of {} ...",
-            recipe.tag(),
-            job.task
-        );
+        if !image_exists(docker, &recipe.tag())
+            .await
+            .map_err(|e| e.to_string())?
+        {
+            eprintln!(
+                "import: building the packages image {} of {} ...",
+                recipe.tag(),
+                job.task
+            );
+        }
         let pb = indicatif::ProgressBar::hidden();
         ensure_task_image(docker, &recipe, &[job.task.to_owned()], false, &pb)
             .await
