@@ -18,6 +18,7 @@ mod host_permissions;
 mod hostile_output;
 mod image_import;
 mod import_harbor;
+mod import_harbor_build;
 mod loopback;
 mod model_gateway;
 mod model_time;
