@@ -94,6 +94,7 @@ mod tests {
             seq: 0,
             provider: "p".into(),
             stream: false,
+            api: None,
             request: serde_json::json!({}),
             response: None,
             usage,

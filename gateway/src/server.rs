@@ -397,6 +397,7 @@ impl Exchange {
             seq: self.seq,
             provider: self.state.describe.clone(),
             stream: self.stream,
+            api: Some(self.api.name().to_owned()),
             request: std::mem::take(&mut self.request),
             response,
             usage,
@@ -439,7 +440,7 @@ async fn accept(
         Ok(i) => i,
         Err(r) => {
             let body = error_body("invalid_request_error", r.code, &r.message);
-            refused(state, started, r.bytes, false, r.code, r.message);
+            refused(state, api, started, r.bytes, false, r.code, r.message);
             return Err(reply_error(api, r.status, body));
         }
     };
@@ -451,6 +452,7 @@ async fn accept(
                 "message": e.to_string(), "param": e.param}});
             refused(
                 state,
+                api,
                 started,
                 Some(intake.bytes),
                 stream,
@@ -467,6 +469,7 @@ async fn accept(
         drop(intake.request);
         refused(
             state,
+            api,
             started,
             Some(bytes),
             stream,
@@ -820,6 +823,7 @@ fn refused_summary(bytes: Option<u64>) -> Value {
 /// Records a request the gateway refused before any budget or provider: one short line.
 fn refused(
     state: &State,
+    api: AgentApi,
     started: Instant,
     bytes: Option<u64>,
     stream: bool,
@@ -832,6 +836,7 @@ fn refused(
         seq: state.seq.fetch_add(1, Ordering::SeqCst),
         provider: state.describe.clone(),
         stream,
+        api: Some(api.name().to_owned()),
         request: refused_summary(bytes),
         response: None,
         usage: None,

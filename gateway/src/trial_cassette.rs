@@ -180,6 +180,7 @@ mod tests {
             seq,
             provider: "openai:m@http://x".into(),
             stream: false,
+            api: None,
             request,
             response: Some(json!({
                 "object": "chat.completion",

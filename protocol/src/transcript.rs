@@ -21,6 +21,12 @@ pub struct TranscriptLine {
     pub provider: String,
     /// Whether the agent asked for a streamed answer.
     pub stream: bool,
+    /// The API the agent spoke: `chat_completions` (OpenAI), `messages` (Anthropic) or
+    /// `responses` (OpenAI). `request` and `response` are always in the chat-completions
+    /// form the gateway translates every request into. Absent in lines written before it
+    /// existed (all chat completions).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub api: Option<String>,
     /// The request body as the agent sent it (the gateway adds credentials only in headers).
     pub request: serde_json::Value,
     /// The full response; for a stream, the chunks reassembled into one
@@ -108,6 +114,8 @@ struct WithoutRequest {
     seq: u64,
     provider: String,
     stream: bool,
+    #[serde(default)]
+    api: Option<String>,
     #[allow(dead_code)]
     #[serde(default)]
     request: serde::de::IgnoredAny,
@@ -186,6 +194,7 @@ impl WithoutRequest {
             seq: w.seq,
             provider: w.provider,
             stream: w.stream,
+            api: w.api,
             request: serde_json::Value::Null,
             response: w.response,
             usage: w.usage,
@@ -213,6 +222,7 @@ mod tests {
             seq: 7,
             provider: "p".into(),
             stream: true,
+            api: Some("messages".into()),
             request: serde_json::json!({"messages": [{"role": "user", "content": "long history"}]}),
             response: Some(serde_json::json!({"choices": []})),
             usage: Some(Usage {
@@ -264,6 +274,7 @@ mod tests {
             seq,
             provider: "p".into(),
             stream: true,
+            api: None,
             request,
             response: answered.then(|| serde_json::json!({"choices": []})),
             usage: None,

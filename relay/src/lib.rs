@@ -11,6 +11,11 @@
 //! Everything on the socket side is the code under test: connections are capped, and a
 //! client that stops reading stalls only its own trial (the harness ends the relay with
 //! the container).
+//!
+//! Its other mode, [`loopback`], serves the gateway at an HTTP base URL on the container's
+//! loopback, on every engine.
+
+pub mod loopback;
 
 use nab_protocol::{FrameBuffer, FrameKind, MAX_PAYLOAD, encode_frame};
 use std::collections::HashMap;
@@ -20,9 +25,9 @@ use std::os::unix::fs::PermissionsExt;
 use std::os::unix::net::{UnixListener, UnixStream};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 
-/// Connections open at once over all listeners; more are closed as they arrive.
+/// Connections open at once over all listeners; more wait until one is removed.
 pub const MAX_CONNECTIONS: usize = 64;
 
 type Conns = Mutex<HashMap<u32, Arc<UnixStream>>>;
@@ -31,6 +36,8 @@ type Conns = Mutex<HashMap<u32, Arc<UnixStream>>>;
 struct Shared {
     out: Mutex<Box<dyn Write + Send>>,
     conns: Conns,
+    /// Signalled when a connection is removed: one past the cap waits for it.
+    freed: Condvar,
     next: AtomicU32,
 }
 
@@ -50,7 +57,9 @@ impl Shared {
 
     fn remove(&self, conn: u32) -> Option<Arc<UnixStream>> {
         let mut conns = self.conns.lock().unwrap_or_else(PoisonError::into_inner);
-        conns.remove(&conn)
+        let removed = conns.remove(&conn);
+        self.freed.notify_all();
+        removed
     }
 }
 
@@ -65,6 +74,7 @@ pub fn run(
     let shared = Arc::new(Shared {
         out: Mutex::new(Box::new(output)),
         conns: Mutex::new(HashMap::new()),
+        freed: Condvar::new(),
         next: AtomicU32::new(1),
     });
     let mut listeners = Vec::new();
@@ -93,8 +103,13 @@ fn accept(shared: &Arc<Shared>, listener: &UnixListener, index: u32) {
         let stream = Arc::new(stream);
         let id = {
             let mut conns = shared.conns.lock().unwrap_or_else(PoisonError::into_inner);
-            if conns.len() >= MAX_CONNECTIONS {
-                continue;
+            // At the cap, this one waits until another is removed (its client's connect
+            // already succeeded; it is served late, not refused).
+            while conns.len() >= MAX_CONNECTIONS {
+                conns = shared
+                    .freed
+                    .wait(conns)
+                    .unwrap_or_else(PoisonError::into_inner);
             }
             let id = shared.next.fetch_add(1, Ordering::Relaxed);
             conns.insert(id, stream.clone());

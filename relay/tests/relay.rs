@@ -81,23 +81,54 @@ fn a_connection_travels_both_ways_and_closes() {
 }
 
 #[test]
-fn connections_past_the_cap_are_closed_at_once() {
+fn a_connection_past_the_cap_waits_until_one_is_removed() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("llm.sock");
-    let mut h = Harness::start(vec![path.clone()]);
-    assert_eq!(h.next().0, FrameKind::Ready);
+    let Harness {
+        mut to_relay,
+        mut from_relay,
+        mut frames,
+        relay: _relay,
+    } = Harness::start(vec![path.clone()]);
+    // Every frame the relay sends, on a channel, so the test can wait with a timeout.
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        loop {
+            while let Some((h, p)) = frames.next_frame().unwrap() {
+                if tx.send((h.kind, h.conn, p)).is_err() {
+                    return;
+                }
+            }
+            let mut buf = [0u8; 4096];
+            match from_relay.read(&mut buf) {
+                Ok(0) | Err(_) => return,
+                Ok(n) => frames.push(&buf[..n]),
+            }
+        }
+    });
+    let next = || rx.recv_timeout(std::time::Duration::from_secs(10)).unwrap();
+    assert_eq!(next().0, FrameKind::Ready);
     let mut held = Vec::new();
+    let mut ids = Vec::new();
     for _ in 0..nab_relay::MAX_CONNECTIONS {
         held.push(UnixStream::connect(&path).unwrap());
-        assert_eq!(h.next().0, FrameKind::Open);
+        let (kind, conn, _) = next();
+        assert_eq!(kind, FrameKind::Open);
+        ids.push(conn);
     }
-    let mut extra = UnixStream::connect(&path).unwrap();
-    let mut buf = [0u8; 1];
-    assert_eq!(
-        extra.read(&mut buf).unwrap(),
-        0,
-        "the extra connection is closed"
-    );
+    let mut late = UnixStream::connect(&path).unwrap();
+    late.write_all(b"late").unwrap();
+    // Nothing of it reaches the harness while every slot is taken ...
+    let early = rx.recv_timeout(std::time::Duration::from_millis(300));
+    assert!(early.is_err(), "served past the cap: {early:?}");
+    // ... until the harness closes one: then it is opened and carried.
+    to_relay
+        .write_all(&encode_frame(FrameKind::Close, ids[0], &[]))
+        .unwrap();
+    let (kind, conn, _) = next();
+    assert_eq!(kind, FrameKind::Open);
+    assert!(!ids.contains(&conn));
+    assert_eq!(next(), (FrameKind::Data, conn, b"late".to_vec()));
 }
 
 #[test]

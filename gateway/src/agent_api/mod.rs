@@ -41,6 +41,15 @@ pub fn bad(param: impl Into<String>, message: impl Into<String>) -> BadRequest {
 }
 
 impl AgentApi {
+    /// The name a transcript line records (`TranscriptLine::api`).
+    pub fn name(self) -> &'static str {
+        match self {
+            AgentApi::ChatCompletions => "chat_completions",
+            AgentApi::Messages => "messages",
+            AgentApi::Responses => "responses",
+        }
+    }
+
     /// The API served at `path` (with or without the `/v1` prefix).
     pub fn at(path: &str) -> Option<AgentApi> {
         match path.strip_prefix("/v1").unwrap_or(path) {

@@ -4,7 +4,9 @@
 
 CLIENT is `anthropic` (Messages), `responses` (OpenAI Responses) or `chat` (OpenAI chat
 completions); MODE is `whole` or `stream` (the libraries' own stream helpers). The client
-talks to the gateway's Unix socket. The model is expected to call `read_file` first; the
+talks to the gateway's Unix socket, or, when SOCKET is `env`, to the base URL and key the
+environment gives (OPENAI_BASE_URL, ANTHROPIC_BASE_URL and their keys, read by the
+libraries themselves, as in nab's sandbox). The model is expected to call `read_file` first; the
 tool's result is sent back and the model's final text read. One JSON line is printed per
 turn: {"text", "calls": [[id, name, arguments]], "stop", "usage": {...}} with the usage as
 the library reports it. Any error exits non-zero with the library's message.
@@ -28,6 +30,14 @@ def http_client(sock):
     return httpx.Client(transport=httpx.HTTPTransport(uds=sock), timeout=30)
 
 
+def connection(sock, path):
+    """The client's arguments for reaching the gateway: none with `env` (the library reads
+    its own variables), else the socket, with `path` as the base URL's path."""
+    if sock == "env":
+        return {}
+    return dict(api_key="unused", base_url="http://gateway" + path, http_client=http_client(sock))
+
+
 def report(text, calls, stop, usage):
     print(json.dumps({"text": text, "calls": calls, "stop": stop, "usage": usage}), flush=True)
 
@@ -35,9 +45,7 @@ def report(text, calls, stop, usage):
 def anthropic_turns(sock, stream):
     import anthropic
 
-    client = anthropic.Anthropic(
-        api_key="unused", base_url="http://gateway", http_client=http_client(sock), max_retries=0
-    )
+    client = anthropic.Anthropic(max_retries=0, **connection(sock, ""))
     tools = [{"name": "read_file", "description": "Reads a file.", "input_schema": SCHEMA}]
     messages = [{"role": "user", "content": QUESTION}]
 
@@ -67,9 +75,7 @@ def anthropic_turns(sock, stream):
 def responses_turns(sock, stream):
     import openai
 
-    client = openai.OpenAI(
-        api_key="unused", base_url="http://gateway/v1", http_client=http_client(sock), max_retries=0
-    )
+    client = openai.OpenAI(max_retries=0, **connection(sock, "/v1"))
     tools = [{"type": "function", "name": "read_file", "description": "Reads a file.",
               "parameters": SCHEMA, "strict": False}]
     items = [{"role": "user", "content": QUESTION}]
@@ -96,9 +102,7 @@ def responses_turns(sock, stream):
 def chat_turns(sock, stream):
     import openai
 
-    client = openai.OpenAI(
-        api_key="unused", base_url="http://gateway/v1", http_client=http_client(sock), max_retries=0
-    )
+    client = openai.OpenAI(max_retries=0, **connection(sock, "/v1"))
     tools = [{"type": "function", "function": {"name": "read_file", "description": "Reads a file.",
                                                "parameters": SCHEMA}}]
     messages = [{"role": "system", "content": SYSTEM}, {"role": "user", "content": QUESTION}]

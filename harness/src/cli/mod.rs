@@ -177,7 +177,7 @@ impl Cli {
             Command::Run(a) => run::run(a).await,
             Command::Clean(a) => clean::run(a).await,
             Command::Image(a) => image::run(a).await,
-            Command::Import(a) => import::run(a),
+            Command::Import(a) => import::run(a).await,
             Command::Judge(a) => judge::run(a).await,
             Command::Review(a) => review::run(a),
             Command::Merge(a) => merge::run(a),

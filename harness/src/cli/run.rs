@@ -37,7 +37,9 @@ pub struct Args {
     /// stable prompt prefix marked for prompt caching unless cache=off; key
     /// ANTHROPIC_API_KEY unless --api-key-env; default base URL https://api.anthropic.com).
     /// nab-agent without one gets scripted:task (each task's scripted trajectory: no key,
-    /// no network); a command: agent given one may use /nab/llm.sock.
+    /// no network); a command: agent given one may use /nab/llm.sock, or the same gateway
+    /// at $OPENAI_BASE_URL / $ANTHROPIC_BASE_URL (http://127.0.0.1:47611, the container's
+    /// own loopback; the keys it is given are placeholders).
     #[arg(long)]
     model: Option<String>,
     /// The host variable holding the provider's API key (default NAB_API_KEY;

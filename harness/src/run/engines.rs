@@ -409,6 +409,13 @@ mod tests {
         ) -> Result<crate::env::sandbox::AttachedProcess, SandboxError> {
             unreachable!()
         }
+        async fn attach_helper(
+            &self,
+            _: &ContainerId,
+            _: &[String],
+        ) -> Result<crate::env::sandbox::AttachedProcess, SandboxError> {
+            unreachable!()
+        }
         async fn copy_out(
             &self,
             _: &ContainerId,

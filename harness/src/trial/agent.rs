@@ -130,6 +130,9 @@ pub struct ModelMounts<'a> {
     pub nab_agent: Option<&'a Path>,
     /// The `--model` nab-agent is given.
     pub agent_model: &'a str,
+    /// The nab-relay binary on the host (needed by agents that reach the gateway at an
+    /// HTTP base URL on the loopback, see [`AgentKind::uses_loopback`]).
+    pub relay: Option<&'a Path>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -143,6 +146,10 @@ pub enum PlanError {
     DeclaredNoModel(String),
     #[error(transparent)]
     Launch(#[from] crate::trial::declared::LaunchError),
+    #[error(
+        "agent {0}: no nab-relay binary was located for this run (it serves the gateway on the loopback)"
+    )]
+    RelayMissing(String),
 }
 
 /// What the agent phase needs: extra mounts and the argv to exec (None: run nothing).
@@ -151,6 +158,8 @@ pub struct AgentPlan {
     pub binds: Vec<BindMount>,
     pub argv: Option<Vec<String>>,
     pub env: Vec<String>,
+    /// Start the gateway's loopback relay before the agent (see `trial::loopback`).
+    pub loopback: bool,
 }
 
 impl AgentKind {
@@ -177,6 +186,12 @@ impl AgentKind {
             AgentKind::Command(_) => run_has_model,
             _ => false,
         }
+    }
+
+    /// Agents that reach the gateway at an HTTP base URL on the container's loopback
+    /// (nab-agent speaks to the socket itself).
+    pub fn uses_loopback(&self) -> bool {
+        matches!(self, AgentKind::Command(_) | AgentKind::Declared(_))
     }
 
     /// Mounts and argv for the agent phase. `model` is given for agents that use the
@@ -210,22 +225,16 @@ impl AgentKind {
         {
             binds.push(ro(task.mcp_dir(), MCP_DATA_PATH));
         }
-        if let Some(m) = model.filter(|_| self.uses_model(true)) {
-            // The socket may be read-only: connecting needs no write access to the mount.
-            binds.push(ro(m.socket.to_owned(), SOCKET_PATH));
-            binds.push(BindMount {
-                host: m.out_dir.to_owned(),
-                container: OUT_PATH.into(),
-                read_only: false,
-                on_engine: m.out_on_engine,
-            });
-        }
-        let mut env = Vec::new();
+        let (mut env, loopback) = match model.filter(|_| self.uses_model(true)) {
+            Some(m) => self.model_binds(m, &mut binds)?,
+            None => (Vec::new(), false),
+        };
         let argv = match self {
             AgentKind::Declared(a) => {
                 let m = model.ok_or_else(|| PlanError::DeclaredNoModel(self.to_string()))?;
                 let launch = crate::trial::declared::launch(a, task, m.agent_model)?;
-                env = launch.env;
+                // After the relay's variables: the declaration's own names and values.
+                env.extend(launch.env);
                 Some(launch.argv)
             }
             AgentKind::NabAgent => {
@@ -255,7 +264,44 @@ impl AgentKind {
                 ])
             }
         };
-        Ok(AgentPlan { binds, argv, env })
+        Ok(AgentPlan {
+            binds,
+            argv,
+            env,
+            loopback,
+        })
+    }
+}
+
+impl AgentKind {
+    /// The gateway's socket and /nab/out, and for agents that take a base URL the loopback
+    /// relay: the variables they get, and whether the relay is to be started.
+    fn model_binds(
+        &self,
+        m: &ModelMounts,
+        binds: &mut Vec<BindMount>,
+    ) -> Result<(Vec<String>, bool), PlanError> {
+        // The socket may be read-only: connecting needs no write access to the mount.
+        binds.push(BindMount {
+            host: m.socket.to_owned(),
+            container: SOCKET_PATH.to_owned(),
+            read_only: true,
+            on_engine: false,
+        });
+        binds.push(BindMount {
+            host: m.out_dir.to_owned(),
+            container: OUT_PATH.into(),
+            read_only: false,
+            on_engine: m.out_on_engine,
+        });
+        if !self.uses_loopback() {
+            return Ok((Vec::new(), false));
+        }
+        let relay = m
+            .relay
+            .ok_or_else(|| PlanError::RelayMissing(self.to_string()))?;
+        binds.push(crate::trial::loopback::relay_bind(relay));
+        Ok((crate::trial::loopback::env(), true))
     }
 }
 
@@ -387,6 +433,7 @@ mod tests {
             out_on_engine: false,
             nab_agent: Some(Path::new("/build/nab-agent")),
             agent_model: "scripted",
+            relay: Some(Path::new("/build/nab-relay")),
         };
         let plan = AgentKind::NabAgent.plan(&t, Some(&m), None).unwrap();
         let argv = plan.argv.unwrap().join(" ");
@@ -416,6 +463,27 @@ mod tests {
             .plan(&t, Some(&m), None)
             .unwrap();
         assert!(cmd.binds.iter().any(|b| b.container == SOCKET_PATH));
+        // ... or the loopback relay's base URL, with the relay mounted read-only.
+        assert!(cmd.loopback && !oracle.loopback);
+        assert!(
+            cmd.env
+                .iter()
+                .any(|v| v.starts_with("OPENAI_BASE_URL=http://127.0.0.1:"))
+        );
+        let relay = cmd
+            .binds
+            .iter()
+            .find(|b| b.host == Path::new("/build/nab-relay"));
+        assert!(relay.is_some_and(|b| b.read_only), "{:?}", cmd.binds);
+        // Without a relay binary, a command agent's plan says what is missing.
+        let bare = ModelMounts {
+            relay: None,
+            ..m.clone()
+        };
+        let e = AgentKind::Command(PathBuf::from("/bin/true"))
+            .plan(&t, Some(&bare), None)
+            .unwrap_err();
+        assert!(e.to_string().contains("no nab-relay binary"), "{e}");
     }
 
     #[test]
@@ -434,6 +502,7 @@ mod tests {
             out_on_engine: false,
             nab_agent: Some(Path::new("/build/nab-agent")),
             agent_model: "scripted",
+            relay: Some(Path::new("/build/nab-relay")),
         };
         let sockets = Path::new("/tmp/nab-mcp-x");
         let agent = AgentKind::NabAgent

@@ -169,6 +169,7 @@ mod tests {
             agent_model: agent_model.into(),
             api_key_env: None,
             nab_agent: None,
+            relay: None,
             pace: None,
             max_retries: None,
             price: None,

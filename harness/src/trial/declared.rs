@@ -8,11 +8,6 @@ use crate::agents::{DeclaredAgent, InstructionVia};
 use crate::env::image::TaskRecipe;
 use crate::task::Task;
 
-/// The relay's address inside every agent container that has a model: a loopback HTTP
-/// listener that carries each request to the gateway's socket.
-pub(crate) const RELAY_URL: &str = "http://127.0.0.1:47611";
-/// What a declared agent's key variables hold: the gateway holds the real key.
-pub(crate) const API_KEY_PLACEHOLDER: &str = "nab-gateway-holds-the-key";
 /// The instruction file, as every agent sees it.
 const INSTRUCTION_FILE: &str = "/nab/instruction.md";
 /// The longest single argument Linux passes to a program (MAX_ARG_STRLEN).
@@ -100,12 +95,13 @@ pub(crate) fn launch(
         .iter()
         .map(|(k, v)| format!("{k}={}", placeholders::fill(v, value)))
         .collect();
-    let base_url = spec.api.base_url(RELAY_URL);
+    // The loopback relay's address (see `loopback`), in the form the agent's API expects.
+    let base_url = spec.api.base_url(&super::loopback::base_url());
     env.extend(spec.base_url_env.iter().map(|k| format!("{k}={base_url}")));
     env.extend(
         spec.api_key_env
             .iter()
-            .map(|k| format!("{k}={API_KEY_PLACEHOLDER}")),
+            .map(|k| format!("{k}={}", super::loopback::PLACEHOLDER_KEY)),
     );
     Ok(Launch { argv, env })
 }
@@ -180,7 +176,7 @@ mod tests {
             [
                 "LITELLM_X=m=scripted",
                 "OPENAI_API_BASE=http://127.0.0.1:47611/v1",
-                &format!("OPENAI_API_KEY={API_KEY_PLACEHOLDER}"),
+                &format!("OPENAI_API_KEY={}", crate::trial::loopback::PLACEHOLDER_KEY),
             ]
         );
         let a = agent(

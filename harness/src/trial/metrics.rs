@@ -314,6 +314,7 @@ mod tests {
             seq,
             provider: "scripted:x".into(),
             stream: true,
+            api: None,
             request: json!({}),
             response: budget.is_none().then(|| {
                 json!({"choices": [{"index": 0, "message": {"role": "assistant", "tool_calls": calls}}]})

@@ -9,6 +9,7 @@ pub mod declared;
 pub(crate) mod expect;
 pub(crate) mod junit;
 pub(crate) mod llm;
+pub(crate) mod loopback;
 pub(crate) mod mcp_host;
 pub(crate) mod metrics;
 pub mod model;
@@ -105,6 +106,8 @@ pub enum TrialError {
     Llm(#[from] llm::LlmError),
     #[error(transparent)]
     McpHost(#[from] mcp_host::McpHostError),
+    #[error(transparent)]
+    Loopback(#[from] loopback::LoopbackError),
     #[error("trial files in {dir}: {source}")]
     Files {
         dir: PathBuf,
@@ -145,7 +148,9 @@ impl TrialError {
     pub fn error_kind(&self) -> Option<ErrorKind> {
         match self {
             TrialError::Cancelled => None,
-            TrialError::Sandbox(_) | TrialError::Unsupported(_) => Some(ErrorKind::Sandbox),
+            TrialError::Sandbox(_) | TrialError::Unsupported(_) | TrialError::Loopback(_) => {
+                Some(ErrorKind::Sandbox)
+            }
             TrialError::Provider(_) | TrialError::ProviderConfig(_) => Some(ErrorKind::Provider),
             TrialError::ReplayMiss(_) => Some(ErrorKind::ReplayMiss),
             TrialError::Plan(_)
@@ -519,6 +524,7 @@ async fn agent_phase<'a>(
         out_on_engine: out_on_engine.is_some(),
         nab_agent: m.nab_agent.as_deref(),
         agent_model: &m.agent_model,
+        relay: m.relay.as_deref(),
     });
     let mcp = start_mcp_servers(scope, image).await?;
     let plan = job.agent.plan(
@@ -533,6 +539,10 @@ async fn agent_phase<'a>(
         _ => image.to_owned(),
     };
     let (container, env) = create_agent_container(scope, &agent_image, &volume, &plan, tar).await?;
+    let loopback = match plan.loopback {
+        true => Some(loopback::start(ctx.backend.as_ref(), &container, agent::SOCKET_PATH).await?),
+        false => None,
+    };
 
     // An agent with a model is limited in its own time: the gateway's model time is not
     // counted, up to the task's wall-clock cap (see `own_time_limit`).
@@ -556,6 +566,7 @@ async fn agent_phase<'a>(
     let model_s = clock.map(|c| c.total().as_secs_f64().min(agent_s));
     // Stop everything the agent started before reading its workspace.
     ctx.backend.kill(&container).await?;
+    drop(loopback);
     let remote = !ctx.backend.capabilities().live_binds;
     if let Some((_, s)) = session.as_mut().filter(|_| remote) {
         let refused = out_copy::copy_back_events(ctx.backend.as_ref(), &container, s.out_dir());

@@ -24,6 +24,8 @@ pub struct ModelSetup {
     pub api_key_env: Option<String>,
     /// The nab-agent binary mounted at /nab/agent (for `--agent nab-agent`).
     pub nab_agent: Option<PathBuf>,
+    /// The nab-relay binary, for agents that reach the gateway on the loopback.
+    pub relay: Option<PathBuf>,
     /// The pace every trial's gateway shares with the other trials of this provider
     /// (`nab sweep`'s `providers:` rpm and cool-downs after 429s); None: unpaced.
     pub pace: Option<Arc<nab_gateway::Pace>>,
@@ -126,6 +128,7 @@ impl ModelSetup {
             agent_model,
             api_key_env,
             nab_agent: None,
+            relay: None,
             pace: None,
             max_retries: None,
             price: None,
@@ -156,6 +159,7 @@ impl ModelSetup {
             agent_model,
             api_key_env: None,
             nab_agent: None,
+            relay: None,
             pace: None,
             max_retries: None,
             price: None,
@@ -336,6 +340,9 @@ pub fn prepare(
     let mut setup = ModelSetup::new(spec, api_key_env, tasks).map_err(PrepareError::Spec)?;
     if *agent == AgentKind::NabAgent {
         setup.nab_agent = Some(locate_nab_agent()?);
+    }
+    if agent.uses_loopback() {
+        setup.relay = Some(locate_binary("nab-relay")?);
     }
     Ok(Some(setup))
 }

@@ -94,6 +94,7 @@ mod tests {
             seq,
             provider: "openai:m@http://127.0.0.1:9/v1".into(),
             stream: true,
+            api: None,
             request: serde_json::Value::Null,
             response: error.is_none().then(|| serde_json::json!({"choices": []})),
             usage: None,

@@ -1,7 +1,7 @@
 //! What a running trial keeps on the host is out of other local users' reach (issue 34):
 //! the gateway's socket (it spends the run's key), the MCP servers' sockets and /nab/out
 //! live in folders only nab's user can enter, and, with nab as root, each socket belongs to
-//! the sandbox user alone. Checked while a trial runs (its agent waits), with an attack
+//! the sandbox user and its group (0660). Checked while a trial runs (its agent waits), with an attack
 //! from another uid that tries to connect.
 
 use crate::common;
@@ -98,7 +98,8 @@ async fn a_running_trials_sockets_and_out_folder_are_private_to_nab_and_the_sand
     assert_eq!(mode(&gw), 0o700, "{gw:?}");
     assert_eq!(mode(&mcp), 0o700, "{mcp:?}");
     for s in [&gw_sock, &mcp_sock] {
-        assert_eq!((uid(s), mode(s) & 0o777), (1000, 0o600), "{s:?}");
+        let gid = std::fs::metadata(s).unwrap().gid();
+        assert_eq!((uid(s), gid, mode(s) & 0o777), (1000, 1000, 0o660), "{s:?}");
     }
     if let Some(o) = &outdir {
         // Quotas off: a private temporary folder; quotas on: the quota's own mount.

@@ -19,6 +19,8 @@ mod host_permissions;
 mod hostile_output;
 mod image_import;
 mod import_harbor;
+mod import_harbor_build;
+mod loopback;
 mod model_gateway;
 mod model_time;
 mod podman_run;

@@ -34,8 +34,9 @@ pub enum ExportKind {
     /// Each trial's trajectory in ATIF (Harbor's Agent Trajectory Interchange Format), one
     /// JSON file per trial: `nab export --format atif`.
     ///
-    /// Writes <task>/<trial>.json into each run's atif/ folder (which the run's report links
-    /// once `nab report` rewrites it), or into --out for one run. Steps: the system prompt,
+    /// Writes <task>/<trial>.json into each run's atif/ folder (which the run's report links;
+    /// `nab run` writes it at the end of each run, this rewrites it), or into --out for one
+    /// run. Steps: the system prompt,
     /// the task's instruction, one agent step per model call (message, reasoning, tool calls
     /// with their arguments and results, tokens, time); nab's trial record (verdict, tests,
     /// timings) in extra.nab. A trial whose files are refused (a link, a FIFO, too large) is

@@ -16,6 +16,7 @@ fn line(seq: u64, request: Value, response: Option<Value>, usage: Option<Usage>)
         seq,
         provider: "openai:m-1".into(),
         stream: false,
+        api: None,
         request,
         response,
         usage,

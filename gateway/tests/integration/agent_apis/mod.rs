@@ -102,8 +102,14 @@ async fn round_trip(api: Api, up: Upstream, stream: bool) {
     );
     let lines = transcript(&dir.path().join(nab_protocol::TRANSCRIPT_FILE));
     assert_eq!(lines.len(), 2, "{case}");
+    let spoken = match api {
+        Api::Chat => "chat_completions",
+        Api::Messages => "messages",
+        Api::Responses => "responses",
+    };
     for l in &lines {
         assert_eq!(l.stream, stream, "{case}");
+        assert_eq!(l.api.as_deref(), Some(spoken), "{case}");
         assert_eq!(l.usage.unwrap().prompt_tokens, FRESH + CACHED, "{case}");
         assert!(l.error.is_none(), "{case}: {:?}", l.error);
     }

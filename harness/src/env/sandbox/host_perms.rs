@@ -1,9 +1,11 @@
 //! Who on the host may reach what a trial keeps there. A gateway socket spends the run's API
 //! key, and an MCP socket serves the task's data, so neither may be reachable by another
 //! local user: each lives in a folder only nab's user can enter (0700), and when nab runs
-//! as root, the socket itself belongs to the sandbox user alone (0600), the one uid that
-//! connects to it from inside the container. (Not as root, nab cannot give a file away;
-//! the private folder is then what keeps other users out.)
+//! as root, the socket itself belongs to the sandbox user and its group (0660): the sandbox
+//! user connects to it from inside the container, and so does nab's loopback relay, which
+//! runs as root in that group (root without capabilities is bound by the mode like anyone).
+//! (Not as root, nab cannot give a file away; the private folder is then what keeps other
+//! users out.)
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
@@ -19,7 +21,7 @@ pub(crate) fn sandbox_socket(path: &Path) -> std::io::Result<()> {
         let uid = nix::unistd::Uid::from_raw(super::SANDBOX_UID);
         let gid = nix::unistd::Gid::from_raw(super::SANDBOX_UID);
         nix::unistd::chown(path, Some(uid), Some(gid)).map_err(std::io::Error::from)?;
-        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o660))
     } else {
         std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o666))
     }
@@ -43,8 +45,8 @@ mod tests {
         let meta = std::fs::metadata(&sock).unwrap();
         if nix::unistd::geteuid().is_root() {
             assert_eq!(
-                (meta.uid(), meta.mode() & 0o777),
-                (super::super::SANDBOX_UID, 0o600)
+                (meta.uid(), meta.gid(), meta.mode() & 0o777),
+                (super::super::SANDBOX_UID, super::super::SANDBOX_UID, 0o660)
             );
         } else {
             assert_eq!(meta.mode() & 0o777, 0o666);

@@ -202,6 +202,16 @@ pub trait SandboxBackend: Send + Sync {
         argv: &[String],
         env: &[String],
     ) -> Result<AttachedProcess, SandboxError>;
+    /// Starts a helper program of nab's own (argv, e.g. the gateway's loopback relay) as
+    /// root in the sandbox user's group (it reaches that user's sockets), with no
+    /// capability, its standard input and output attached: the sandbox user can neither
+    /// signal it nor replace it. It ends when its input is closed, or with its
+    /// container.
+    async fn attach_helper(
+        &self,
+        c: &ContainerId,
+        argv: &[String],
+    ) -> Result<AttachedProcess, SandboxError>;
     /// Streams `path` out as a tar archive, chunk by chunk, into `into` (at most `limit`
     /// bytes; past it, [`SandboxError::TooLarge`]). A receiver that hangs up ends the
     /// copy without an error: the reader has seen enough.

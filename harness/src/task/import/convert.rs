@@ -2,10 +2,12 @@
 //!
 //! Rules:
 //! - `environment/Dockerfile`: `apt-get install`/`pip install` → `environment:` (pins
-//!   required for pip); files copied into the working directory → `workspace/`; other
-//!   `RUN` steps → set-up commands; the final `WORKDIR` is rewritten to `/workspace` in the
-//!   instruction, tests, solution and workspace text files (and `/tests/` → `/nab/tests/`,
-//!   `/solution/` → `/nab/solution/`).
+//!   required for pip); files copied into the working directory → `workspace/`; `RUN`
+//!   steps that build files there run at import, in order with those copies, in a
+//!   locked-down container of the task's image, and what they leave is `workspace/`
+//!   (`workdir_build`); other `RUN` steps → set-up commands; the final `WORKDIR` is
+//!   rewritten to `/workspace` in the instruction, tests, solution, workspace text files and
+//!   workspace steps (and `/tests/` → `/nab/tests/`, `/solution/` → `/nab/solution/`).
 //! - The converted task says `verifier: shared`: Harbor's tests read and run the code under
 //!   test in their own process, so they run beside it as the sandbox user, and each trial's
 //!   record says the verdict was within that code's reach (`verdict_reachable`).
@@ -22,12 +24,14 @@
 use super::dockerfile;
 use super::harbor_toml;
 use super::scripts;
+use super::workdir_build::{Builder, Job, Step};
 use super::{Outcome, Row};
+use crate::task::Environment;
 use std::path::{Path, PathBuf};
 
 const JUNIT: &str = "/nab/verify/junit.xml";
 
-pub fn convert_one(folder: &Path, out: &Path) -> Row {
+pub async fn convert_one(folder: &Path, out: &Path, builder: &Builder) -> Row {
     let source = folder
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -35,7 +39,7 @@ pub fn convert_one(folder: &Path, out: &Path) -> Row {
     let id = task_id(&source);
     let outcome = match plan(folder, &id, out) {
         Err(reasons) => Outcome::Refused { reasons },
-        Ok(p) => match write(folder, out, &id, &p) {
+        Ok(p) => match write(folder, out, &id, &p, builder).await {
             Ok(()) => Outcome::Converted { notes: p.notes },
             Err(reasons) => Outcome::Refused { reasons },
         },
@@ -223,9 +227,19 @@ fn check_test_files(folder: &Path, refusals: &mut Vec<String>) {
     }
 }
 
-fn write(folder: &Path, out: &Path, id: &str, p: &Plan) -> Result<(), Vec<String>> {
+async fn write(
+    folder: &Path,
+    out: &Path,
+    id: &str,
+    p: &Plan,
+    builder: &Builder,
+) -> Result<(), Vec<String>> {
     let tmp = out.join(format!(".{id}.importing-{}", std::process::id()));
-    let result = write_into(folder, &tmp, id, p).and_then(|()| {
+    let mut result = write_into(folder, &tmp, id, p);
+    if result.is_ok() && !p.docker.workdir_runs.is_empty() {
+        result = build_workspace(folder, &tmp, id, p, builder).await;
+    }
+    let result = result.and_then(|()| {
         crate::task::load_task(&rename_target(&tmp, out, id)?)
             .map(|_| ())
             .map_err(|issues| {
@@ -240,6 +254,67 @@ fn write(folder: &Path, out: &Path, id: &str, p: &Plan) -> Result<(), Vec<String
         let _ = std::fs::remove_dir_all(out.join(id));
     }
     result
+}
+
+/// Runs the Dockerfile's workspace steps, with its copies between them in order, in an
+/// import container (`workdir_build`), and unpacks what they leave into `workspace/`.
+async fn build_workspace(
+    folder: &Path,
+    dest: &Path,
+    id: &str,
+    p: &Plan,
+    builder: &Builder,
+) -> Result<(), Vec<String>> {
+    let stage = dest.join(".import-stage");
+    let steps = workspace_steps(folder, &stage, p);
+    let _ = std::fs::remove_dir_all(&stage);
+    let job = Job {
+        task: id,
+        env: Environment {
+            apt: p.apt.clone(),
+            pip: p.pip.clone(),
+            setup: p.docker.setup.clone(),
+        },
+        cpus: p.toml.cpus,
+        memory_mb: p.toml.memory_mb,
+        storage_mb: p.toml.storage_mb,
+        steps: steps?,
+        into: &dest.join("workspace"),
+    };
+    builder.build(job).await.map_err(|e| vec![e])
+}
+
+/// The copies and workspace steps in the Dockerfile's order; each copy packed from a
+/// folder of its own under `stage` (text rewritten as in every other file of the task).
+fn workspace_steps(folder: &Path, stage: &Path, p: &Plan) -> Result<Vec<Step>, Vec<String>> {
+    let rewrite = |t: &str| match &p.docker.workdir {
+        Some(w) => replace_path(t, w, "/workspace"),
+        None => t.to_owned(),
+    };
+    let env_dir = folder.join("environment");
+    let mut steps = Vec::new();
+    for i in 0..=p.docker.copies.len() {
+        for r in p.docker.workdir_runs.iter().filter(|r| r.after_copies == i) {
+            steps.push(Step::Run {
+                what: format!("`RUN {}` (Dockerfile line {})", r.script, r.line),
+                script: rewrite(&r.script),
+                cwd: r.cwd.clone(),
+            });
+        }
+        if let Some((src, rel)) = p.docker.copies.get(i) {
+            let root = stage.join(i.to_string());
+            std::fs::create_dir_all(&root)
+                .map_err(|e| vec![format!("staging `COPY {src}`: {e}")])?;
+            place_copy(&env_dir, src, rel, &root, &rewrite)?;
+            let tar = crate::env::workspace::pack_dir(&root)
+                .map_err(|e| vec![format!("packing `COPY {src}`: {e}")])?;
+            steps.push(Step::Copy {
+                what: format!("`COPY {src}`"),
+                tar,
+            });
+        }
+    }
+    Ok(steps)
 }
 
 /// Renames the finished folder into place and returns its path.
@@ -267,25 +342,14 @@ fn write_into(folder: &Path, dest: &Path, id: &str, p: &Plan) -> Result<(), Vec<
         t
     };
     std::fs::create_dir_all(dest.join("workspace")).map_err(io("workspace/"))?;
-    let env_dir = folder.join("environment");
-    for (src, rel) in &p.docker.copies {
-        let from = env_dir.join(src.trim_end_matches('/'));
-        let target = if from.is_dir() || rel.is_empty() || rel.ends_with('/') {
-            dest.join("workspace").join(rel.trim_end_matches('/'))
-        } else {
-            dest.join("workspace").join(rel)
-        };
-        let target = if from.is_file() && (rel.is_empty() || rel.ends_with('/')) {
-            target.join(from.file_name().unwrap_or_default())
-        } else {
-            target
-        };
-        if !from.exists() {
-            return Err(vec![format!(
-                "`COPY {src}`: environment/{src} does not exist"
-            )]);
+    // With workspace steps, the copies go in between them, in the import container.
+    if p.docker.workdir_runs.is_empty() {
+        let env_dir = folder.join("environment");
+        for (src, rel) in &p.docker.copies {
+            place_copy(&env_dir, src, rel, &dest.join("workspace"), &|t| {
+                rewrite(t, &[])
+            })?;
         }
-        copy_tree(&from, &target, &|t| rewrite(t, &[]))?;
     }
     copy_tree(&folder.join("solution"), &dest.join("solution"), &|t| {
         rewrite(t, &[("/solution", "/nab/solution")])
@@ -300,6 +364,34 @@ fn write_into(folder: &Path, dest: &Path, id: &str, p: &Plan) -> Result<(), Vec<
         .map_err(io("instruction.md"))?;
     std::fs::write(dest.join("task.yaml"), task_yaml(id, folder, p)).map_err(io("task.yaml"))?;
     Ok(())
+}
+
+/// One COPY of the Dockerfile: `src` (under `env_dir`) to `rel` under `ws`, as Docker
+/// places it (a file copied to a folder keeps its name).
+fn place_copy(
+    env_dir: &Path,
+    src: &str,
+    rel: &str,
+    ws: &Path,
+    rewrite: &dyn Fn(&str) -> String,
+) -> Result<(), Vec<String>> {
+    let from = env_dir.join(src.trim_end_matches('/'));
+    let target = if from.is_dir() || rel.is_empty() || rel.ends_with('/') {
+        ws.join(rel.trim_end_matches('/'))
+    } else {
+        ws.join(rel)
+    };
+    let target = if from.is_file() && (rel.is_empty() || rel.ends_with('/')) {
+        target.join(from.file_name().unwrap_or_default())
+    } else {
+        target
+    };
+    if !from.exists() {
+        return Err(vec![format!(
+            "`COPY {src}`: environment/{src} does not exist"
+        )]);
+    }
+    copy_tree(&from, &target, rewrite)
 }
 
 /// Copies a file or a folder (no links followed), rewriting UTF-8 text with `rewrite`.

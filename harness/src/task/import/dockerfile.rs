@@ -1,9 +1,11 @@
 //! A Harbor task's `environment/Dockerfile` turned into what nab can build: the Debian and
 //! PyPI packages of `apt-get install`/`pip install` become `environment:`, files copied into
-//! the working directory become `workspace/`, other `RUN` steps become set-up commands, and
-//! the final `WORKDIR` is the folder mapped to `/workspace`. Whatever the sandbox cannot
-//! honour (a service, a prebuilt or multi-stage image, downloads, files outside the
-//! working directory) is a refusal with its reason. Parsed with the `dockerfile-parser` crate.
+//! the working directory become `workspace/`, `RUN` steps that build files in the working
+//! directory become workspace steps (run at import, see `workdir_build`), other `RUN` steps
+//! become set-up commands, and the final `WORKDIR` is the folder mapped to `/workspace`.
+//! Whatever the sandbox cannot honour (a service, a prebuilt or multi-stage image,
+//! downloads, files outside the working directory) is a refusal with its reason. Parsed
+//! with the `dockerfile-parser` crate.
 
 use crate::task::{debian_name, pinned_requirement};
 use dockerfile_parser::{
@@ -46,14 +48,35 @@ pub(super) struct DockerPlan {
     pub setup: Vec<String>,
     /// (source under environment/, destination relative to the working directory).
     pub copies: Vec<(String, String)>,
+    /// `RUN` steps that build files in the working directory, in order: each runs at
+    /// import after the first `after_copies` entries of `copies` are in place.
+    pub workdir_runs: Vec<WorkdirRun>,
     /// The final WORKDIR (the path rewritten to /workspace), when there is one.
     pub workdir: Option<String>,
     pub notes: Vec<String>,
     pub refusals: Vec<String>,
 }
 
-/// A COPY or ADD before its destination is checked: (source, absolute destination, unused).
+/// A `RUN` step that works in the working directory, run at import (see `workdir_build`).
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct WorkdirRun {
+    /// The step's shell text as the Dockerfile has it (apt and pip parts taken out).
+    pub script: String,
+    /// The folder it runs in, relative to the working directory ("" for the folder itself).
+    pub cwd: String,
+    /// Its line in the Dockerfile, for messages.
+    pub line: usize,
+    /// How many of the plan's copies come before it.
+    pub after_copies: usize,
+}
+
+/// A COPY or ADD before its destination is checked: (source, absolute destination, its
+/// place among the Dockerfile's instructions).
 type RawCopy = (String, String, usize);
+
+/// A `RUN` step's kept commands before they are sorted into set-up and workspace steps:
+/// (place among the instructions, line, WORKDIR at the time, text).
+type RawRun = (usize, usize, String, String);
 
 pub(super) fn analyse(text: &str, env_dir: &Path) -> DockerPlan {
     let mut plan = DockerPlan::default();
@@ -70,7 +93,8 @@ pub(super) fn analyse(text: &str, env_dir: &Path) -> DockerPlan {
     // COPY destinations are resolved against the WORKDIR of their time and checked
     // against the final one, once it is known.
     let mut raw_copies: Vec<RawCopy> = Vec::new();
-    for ins in &df.instructions {
+    let mut raw_runs: Vec<RawRun> = Vec::new();
+    for (seq, ins) in df.instructions.iter().enumerate() {
         match ins {
             Instruction::From(f) => {
                 froms += 1;
@@ -81,7 +105,10 @@ pub(super) fn analyse(text: &str, env_dir: &Path) -> DockerPlan {
                     ShellOrExecExpr::Shell(s) => s.to_string(),
                     ShellOrExecExpr::Exec(a) => shlex::try_join(a.as_str_vec()).unwrap_or_default(),
                 };
-                run_step(script.trim(), &cwd, env_dir, &mut plan);
+                if let Some(kept) = run_step(script.trim(), env_dir, &mut plan) {
+                    let line = text[..r.span.start.min(text.len())].matches('\n').count() + 1;
+                    raw_runs.push((seq, line, cwd.clone(), kept));
+                }
             }
             Instruction::Copy(c) => {
                 if c.flags.iter().any(|f| f.name.content == "from") {
@@ -93,7 +120,7 @@ pub(super) fn analyse(text: &str, env_dir: &Path) -> DockerPlan {
                     raw_copies.push((
                         s.content.clone(),
                         absolute(&cwd, &c.destination.content, c.sources.len() > 1),
-                        0,
+                        seq,
                     ));
                 }
             }
@@ -105,7 +132,7 @@ pub(super) fn analyse(text: &str, env_dir: &Path) -> DockerPlan {
             Instruction::Cmd(c) => service_check("CMD", &c.expr, &mut plan),
             Instruction::Entrypoint(c) => service_check("ENTRYPOINT", &c.expr, &mut plan),
             Instruction::Label(_) | Instruction::Arg(_) => {}
-            Instruction::Misc(m) => misc_step(m, &mut cwd, &mut raw_copies, &mut plan),
+            Instruction::Misc(m) => misc_step(m, seq, &mut cwd, &mut raw_copies, &mut plan),
         }
     }
     if froms > 1 {
@@ -117,9 +144,9 @@ pub(super) fn analyse(text: &str, env_dir: &Path) -> DockerPlan {
             .push("environment/Dockerfile has no FROM".to_owned());
     }
     let workdir = (cwd != "/").then(|| cwd.clone());
-    place_copies(raw_copies, workdir.as_deref(), &mut plan);
+    let copy_seqs = place_copies(raw_copies, workdir.as_deref(), &mut plan);
     plan.workdir = workdir;
-    refuse_setup_in_workdir(&mut plan);
+    sort_runs(raw_runs, &copy_seqs, &mut plan);
     plan.apt.sort();
     plan.apt.dedup();
     plan.pip.sort();
@@ -136,18 +163,60 @@ fn env_var(key: &str, plan: &mut DockerPlan) {
     }
 }
 
-/// A set-up command that writes into the working directory would be hidden by the
-/// workspace nab mounts there: its files must come from COPY.
-fn refuse_setup_in_workdir(plan: &mut DockerPlan) {
-    if let Some(w) = &plan.workdir {
-        for s in &plan.setup {
-            if mentions_path(s, w) {
-                plan.refusals.push(format!(
-                    "`RUN {s}` works in the working directory {w}, which nab replaces with the task's workspace; ship those files instead"
-                ));
-            }
+/// Each `RUN` step's kept commands become a set-up command (built into the image) or, when
+/// they work in the working directory, a workspace step run at import: a step is one when
+/// it names the working directory's path, or runs inside it and names a file or folder
+/// copied there before it. The workspace nab mounts would hide what an image-time step
+/// wrote there; the import runs such steps and keeps what they leave. A workspace step
+/// that runs in another folder than the working directory (or `/`) is refused.
+fn sort_runs(raw_runs: Vec<RawRun>, copy_seqs: &[usize], plan: &mut DockerPlan) {
+    for (seq, line, cwd, cmd) in raw_runs {
+        let Some(w) = plan.workdir.clone() else {
+            plan.setup.push(cmd);
+            continue;
+        };
+        let after_copies = copy_seqs.iter().filter(|s| **s < seq).count();
+        let inside = cwd == w || cwd.starts_with(&format!("{w}/"));
+        let names_a_copy = inside
+            && plan.copies[..after_copies]
+                .iter()
+                .filter_map(|(src, rel)| top_name(src, rel))
+                .any(|n| mentions_path(&cmd, &n));
+        if !mentions_path(&cmd, &w) && !names_a_copy {
+            plan.setup.push(cmd);
+        } else if inside || cwd == "/" {
+            let cwd = cwd
+                .strip_prefix(&w)
+                .unwrap_or("")
+                .trim_start_matches('/')
+                .to_owned();
+            plan.notes.push(format!(
+                "`RUN {cmd}` (Dockerfile line {line}) runs at import: what it builds is in workspace/"
+            ));
+            plan.workdir_runs.push(WorkdirRun {
+                script: cmd,
+                cwd,
+                line,
+                after_copies,
+            });
+        } else {
+            plan.refusals.push(format!(
+                "`RUN {cmd}` (Dockerfile line {line}) works in the working directory {w} but runs in {cwd}; nab runs such steps in the working directory only"
+            ));
         }
     }
+}
+
+/// The first part of where a copy lands in the working directory (`data` for `data/`,
+/// `gen.py` for a file copied to the folder itself).
+fn top_name(src: &str, rel: &str) -> Option<String> {
+    let path = if rel.is_empty() || rel.ends_with('/') {
+        format!("{rel}{}", src.trim_end_matches('/').rsplit('/').next()?)
+    } else {
+        rel.to_owned()
+    };
+    let first = path.trim_start_matches("./").split('/').next()?;
+    (!first.is_empty() && first != ".").then(|| first.to_owned())
 }
 
 /// `FROM`: a stock Debian-like base is nab's base image; anything else is refused.
@@ -179,6 +248,7 @@ fn from_step(f: &FromInstruction, plan: &mut DockerPlan) {
 /// a copy, services and unknown instructions are refused, the rest noted or ignored.
 fn misc_step(
     m: &MiscInstruction,
+    seq: usize,
     cwd: &mut String,
     raw_copies: &mut Vec<RawCopy>,
     plan: &mut DockerPlan,
@@ -197,7 +267,7 @@ fn misc_step(
                 } else if [".tar", ".tgz", ".gz", ".xz", ".bz2", ".zst"].iter().any(|x| s.ends_with(x)) {
                     plan.refusals.push(format!("`ADD {s}` unpacks an archive; unpack it into the task's files instead"));
                 } else {
-                    raw_copies.push((s, absolute(cwd, &dest, true), 0));
+                    raw_copies.push((s, absolute(cwd, &dest, true), seq));
                 }
             }
         }
@@ -213,8 +283,14 @@ fn misc_step(
 
 /// Each copy's destination made relative to the final working directory (which becomes
 /// /workspace); copies outside it, without one, or from outside environment/ are refused.
-fn place_copies(raw_copies: Vec<RawCopy>, workdir: Option<&str>, plan: &mut DockerPlan) {
-    for (src, dest, _) in raw_copies {
+/// Returns the place among the instructions of each copy kept.
+fn place_copies(
+    raw_copies: Vec<RawCopy>,
+    workdir: Option<&str>,
+    plan: &mut DockerPlan,
+) -> Vec<usize> {
+    let mut seqs = Vec::new();
+    for (src, dest, seq) in raw_copies {
         let rel = match workdir {
             Some(w) if dest == w || dest == format!("{w}/") => String::new(),
             Some(w) => match dest.strip_prefix(&format!("{w}/")) {
@@ -239,7 +315,9 @@ fn place_copies(raw_copies: Vec<RawCopy>, workdir: Option<&str>, plan: &mut Dock
             continue;
         }
         plan.copies.push((src, rel));
+        seqs.push(seq);
     }
+    seqs
 }
 
 /// `dest` made absolute against `cwd`; a destination naming a folder keeps its `/`.
@@ -275,8 +353,9 @@ fn mentions_path(text: &str, path: &str) -> bool {
     false
 }
 
-/// One `RUN`: split at `&&`/`;` into commands, each sorted into apt, pip, dropped or set-up.
-fn run_step(script: &str, _cwd: &str, env_dir: &Path, plan: &mut DockerPlan) {
+/// One `RUN`: split at `&&`/`;` into commands, each sorted into apt, pip or dropped; the
+/// rest, joined again, is returned (a set-up or workspace step, see `sort_runs`).
+fn run_step(script: &str, env_dir: &Path, plan: &mut DockerPlan) -> Option<String> {
     let mut kept = Vec::new();
     for cmd in split_commands(script) {
         let words = shlex::split(&cmd).unwrap_or_default();
@@ -323,9 +402,7 @@ fn run_step(script: &str, _cwd: &str, env_dir: &Path, plan: &mut DockerPlan) {
             }
         }
     }
-    if !kept.is_empty() {
-        plan.setup.push(kept.join(" && "));
-    }
+    (!kept.is_empty()).then(|| kept.join(" && "))
 }
 
 fn mentions_word(text: &str, word: &str) -> bool {
@@ -504,8 +581,8 @@ mod tests {
                 "outside the working directory",
             ),
             (
-                "FROM debian\nWORKDIR /app\nRUN echo x > /app/data.txt\n",
-                "works in the working directory",
+                "FROM debian\nWORKDIR /app\nWORKDIR /opt\nRUN cp x /app/data.txt\nWORKDIR /app\n",
+                "(Dockerfile line 4) works in the working directory /app but runs in /opt",
             ),
             ("FROM debian\nENV SECRET_MODE=1\n", "ENV SECRET_MODE"),
             (
@@ -520,6 +597,42 @@ mod tests {
                 p.refusals
             );
         }
+    }
+
+    #[test]
+    fn steps_that_build_the_working_directory_run_at_import_in_order() {
+        let p = plan(
+            "FROM debian:bookworm\nWORKDIR /app\nCOPY shop.sql /app/\n\
+             RUN apt-get update && apt-get install -y sqlite3 && sqlite3 /app/shop.db < /app/shop.sql && rm /app/shop.sql\n\
+             RUN mkdir -p /opt/tool\nCOPY gen.py ./\nCOPY data/ ./data/\nRUN python3 gen.py > out.txt\n\
+             RUN useradd bob\n",
+        );
+        assert_eq!(p.refusals, Vec::<String>::new());
+        assert_eq!(p.apt, ["sqlite3"]);
+        assert_eq!(p.setup, ["mkdir -p /opt/tool", "useradd bob"]);
+        assert_eq!(
+            p.workdir_runs,
+            [
+                WorkdirRun {
+                    script: "sqlite3 /app/shop.db < /app/shop.sql && rm /app/shop.sql".into(),
+                    cwd: String::new(),
+                    line: 4,
+                    after_copies: 1,
+                },
+                WorkdirRun {
+                    script: "python3 gen.py > out.txt".into(),
+                    cwd: String::new(),
+                    line: 8,
+                    after_copies: 3,
+                },
+            ]
+        );
+        // A step in a folder below the working directory runs there.
+        let p = plan("FROM debian\nWORKDIR /app/sub\nRUN touch /app/sub/x\nWORKDIR /app\n");
+        assert_eq!(p.workdir_runs[0].cwd, "sub");
+        assert_eq!(top_name("data/", "data/").as_deref(), Some("data"));
+        assert_eq!(top_name("shop.sql", "").as_deref(), Some("shop.sql"));
+        assert_eq!(top_name("x/gen.py", "tools/").as_deref(), Some("tools"));
     }
 
     #[test]

@@ -1,13 +1,18 @@
 //! `nab import harbor`: converts Harbor-format task folders (the format Terminal-Bench 2
 //! uses) into nab tasks, or refuses each with its reasons when the stricter sandbox cannot
 //! honour it. See `convert` for the rules; each refusal names what it found and where.
+//! Dockerfile steps that build the working directory run at import in a locked-down
+//! container (`workdir_build`), their result read back safely (`extract`).
 
 mod convert;
 mod dockerfile;
+mod extract;
 mod harbor_toml;
 mod scripts;
+mod workdir_build;
 
 pub use convert::convert_one;
+pub use workdir_build::Builder;
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -36,8 +41,14 @@ pub enum ImportError {
 }
 
 /// Converts `src` (one Harbor task folder, or a folder of them) into `out`. Existing task
-/// folders in `out` are never overwritten: such a task is refused.
-pub fn import_harbor(src: &Path, out: &Path) -> Result<Vec<Row>, ImportError> {
+/// folders in `out` are never overwritten: such a task is refused. A task whose Dockerfile
+/// builds files in its working directory has those steps run by `builder` (Docker, reached
+/// only then).
+pub async fn import_harbor(
+    src: &Path,
+    out: &Path,
+    builder: &Builder,
+) -> Result<Vec<Row>, ImportError> {
     let src_err = |message: String| ImportError::Source {
         path: src.to_owned(),
         message,
@@ -72,7 +83,11 @@ pub fn import_harbor(src: &Path, out: &Path) -> Result<Vec<Row>, ImportError> {
         path: out.to_owned(),
         message: format!("cannot create the output folder: {e}"),
     })?;
-    Ok(folders.iter().map(|f| convert_one(f, out)).collect())
+    let mut rows = Vec::new();
+    for f in &folders {
+        rows.push(convert_one(f, out, builder).await);
+    }
+    Ok(rows)
 }
 
 /// The table `nab import harbor` prints: one line per task and a count.
