@@ -532,13 +532,7 @@ async fn agent_phase<'a>(
         mounts.as_ref(),
         mcp.as_ref().map(|(h, _)| h.dir()).as_deref(),
     )?;
-    // A declared agent runs in its own image on top of the task's; the MCP servers and
-    // the verifier keep the task's image.
-    let agent_image = match &job.agent {
-        AgentKind::Declared(a) => declared::image_for(a, image),
-        _ => image.to_owned(),
-    };
-    let (container, env) = create_agent_container(scope, &agent_image, &volume, &plan, tar).await?;
+    let (container, env) = create_agent_container(scope, image, &volume, &plan, tar).await?;
     let loopback = match plan.loopback {
         true => Some(loopback::start(ctx.backend.as_ref(), &container, agent::SOCKET_PATH).await?),
         false => None,
@@ -643,7 +637,8 @@ async fn stop_mcp_servers(
 }
 
 /// The agent's container, locked down, on the workspace volume, with the task's workspace
-/// copied in. Returns it and the environment the agent's command runs with.
+/// copied in: on the task's `image`, or a declared agent's image on top of it. Returns it
+/// and the environment the agent's command runs with.
 async fn create_agent_container(
     scope: &Scope<'_>,
     image: &str,
@@ -652,6 +647,12 @@ async fn create_agent_container(
     tar: Vec<u8>,
 ) -> Result<(ContainerId, Vec<String>), TrialError> {
     let (ctx, task) = (scope.ctx, &scope.job.task);
+    // A declared agent runs in its own image on top of the task's (`image`); the MCP
+    // servers and the verifier keep the task's image.
+    let image = match &scope.job.agent {
+        AgentKind::Declared(a) => declared::image_for(a, image),
+        _ => image.to_owned(),
+    };
     // Python writes no byte code into the workspace: byte code there is a tamper flag, and
     // an honest agent that runs the visible tests must not raise one.
     let mut env = vec![
@@ -661,7 +662,7 @@ async fn create_agent_container(
     ];
     env.extend(plan.env.iter().cloned());
     let agent_spec = ContainerSpec {
-        image: image.to_owned(),
+        image,
         labels: scope.labels("agent"),
         limits: lockdown(task),
         workspace: Some(volume.clone()),
