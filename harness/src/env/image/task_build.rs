@@ -20,8 +20,9 @@ const TAIL_LINES: usize = 25;
 #[non_exhaustive]
 pub enum TaskImageError {
     #[error(
-        "building the image {tag} for {tasks} failed at `{command}`: {message}\nlast build output:\n{tail}\n(an infrastructure error: no trial of these tasks ran)"
+        "building the image {tag} for task(s) {tasks} failed at `{command}`: {message}\nlast build output:\n{tail}\n(an infrastructure error: no trial of these tasks ran)"
     )]
+    /// (A declared agent's image says whose it is in its tag.)
     Failed {
         tag: String,
         tasks: String,
@@ -29,12 +30,16 @@ pub enum TaskImageError {
         message: String,
         tail: String,
     },
-    #[error("cannot build the image for {tasks}: {source}")]
-    Sources { tasks: String, source: SourcesError },
+    #[error("cannot build the image for {what} {tasks}: {source}")]
+    Sources {
+        what: String,
+        tasks: String,
+        source: SourcesError,
+    },
     #[error(
-        "cannot build the image for {tasks}: pip needs a CA bundle and none was found (looked at $PIP_CERT, /etc/pip.conf's `cert`, {SYSTEM_CA}); set PIP_CERT to the bundle this machine's pip uses"
+        "cannot build the image for {what} {tasks}: pip needs a CA bundle and none was found (looked at $PIP_CERT, /etc/pip.conf's `cert`, {SYSTEM_CA}); set PIP_CERT to the bundle this machine's pip uses"
     )]
-    NoPipCa { tasks: String },
+    NoPipCa { what: String, tasks: String },
     #[error(transparent)]
     Docker(#[from] BuildError),
     #[error("cannot pack the build context: {0}")]
@@ -58,12 +63,13 @@ pub async fn ensure_task_image(
             built_in: None,
         });
     }
-    let names = match &recipe.agent {
-        None => format!("task(s) {}", tasks.join(", ")),
-        Some(agent) => format!("agent {agent} on task(s) {}", tasks.join(", ")),
+    let names = tasks.join(", ");
+    let what = match &recipe.agent {
+        None => "task(s)".to_owned(),
+        Some(agent) => format!("agent {agent} on task(s)"),
     };
     let started = Instant::now();
-    let context = build_context(recipe, &names)?;
+    let context = build_context(recipe, &what, &names)?;
     let instructions = recipe.instructions();
     let events = engine::build_image(docker, &tag, context);
     let Watched {
@@ -97,12 +103,13 @@ pub async fn ensure_task_image(
 
 /// The build context: the recipe's Dockerfile, with the host's apt sources when it
 /// installs Debian packages and the host's CA bundle when it installs PyPI ones.
-fn build_context(recipe: &TaskRecipe, names: &str) -> Result<Vec<u8>, TaskImageError> {
+fn build_context(recipe: &TaskRecipe, what: &str, names: &str) -> Result<Vec<u8>, TaskImageError> {
     let sources = if recipe.apt.is_empty() {
         String::new()
     } else {
         host_sources_for(Recipe::default().suite)
             .map_err(|source| TaskImageError::Sources {
+                what: what.to_owned(),
                 tasks: names.to_owned(),
                 source,
             })?
@@ -114,6 +121,7 @@ fn build_context(recipe: &TaskRecipe, names: &str) -> Result<Vec<u8>, TaskImageE
         String::new()
     } else {
         host_pip_ca().ok_or_else(|| TaskImageError::NoPipCa {
+            what: what.to_owned(),
             tasks: names.to_owned(),
         })?
     };
