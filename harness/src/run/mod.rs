@@ -516,14 +516,14 @@ pub(crate) async fn execute(
     let (last, tried) = match ready {
         Ok(()) => attempt(ctx, &tj, max_attempts, cancel).await?,
         // Interrupted while it waited: not recorded, as any trial that never started.
-        Err(failed) => (Last::Error(failed?), Tried::default()),
+        Err(failed) => (Last::Error(Box::new(failed?)), Tried::default()),
     };
     let (mut outcome, model, mut usage, behaviour, answers) = match last {
         Last::Verdict(p) => (p.outcome, p.model, p.usage, p.behaviour, Some(p.provider)),
         // An errored trial still names the model it was for (its progress line, a sweep's
         // records).
         Last::Error(e) => (
-            e,
+            *e,
             ctx.model
                 .as_ref()
                 .filter(|_| job.agent.uses_model(true))
@@ -608,7 +608,7 @@ enum Last {
     /// The trial reached its verdict.
     Verdict(Box<TrialParts>),
     /// An infrastructure error: the outcome says which.
-    Error(TrialOutcome),
+    Error(Box<TrialOutcome>),
 }
 
 /// Runs the attempts of one trial until one reaches a verdict, an error is not worth
@@ -681,7 +681,7 @@ async fn attempt(
         }
     }
     // Every way out of the loop above follows an attempt that ended in an error.
-    Some((Last::Error(error?), tried))
+    Some((Last::Error(Box::new(error?)), tried))
 }
 
 /// The outcome of `attempt`, which ended in infrastructure error `e`, and whether its

@@ -13,6 +13,7 @@ pub(crate) mod metrics;
 pub mod model;
 pub(crate) mod out_copy;
 pub(crate) mod own_time;
+pub(crate) mod phases;
 pub(crate) mod provider_answers;
 pub(crate) mod requirements;
 pub(crate) mod tamper;
@@ -33,8 +34,9 @@ use metrics::ModelMetrics;
 use model::ModelSetup;
 use nab_gateway::ModelClock;
 use nab_protocol::{AGENT_LOG_FILE, DIFF_FILE, TEST_IDS_FILE, TRANSCRIPT_FILE, VERIFY_LOG_FILE};
-use nab_protocol::{AgentBehaviour, ModelUsage, TrialOutcome, TrialStatus};
+use nab_protocol::{AgentBehaviour, ModelUsage, TrialOutcome, TrialPhase, TrialStatus};
 use nab_protocol::{ErrorKind, FailureReason, SandboxExit};
+use phases::PhaseClock;
 use requirements::Compaction;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -180,11 +182,12 @@ pub async fn run_trial(
     cancel: &CancellationToken,
 ) -> Result<TrialParts, TrialError> {
     let created = Mutex::new(Created::default());
+    let clock = PhaseClock::start();
     // Cancellation ends the trial wherever it is, not only inside an exec: whatever the
     // agent left behind (a FIFO, a huge workspace) cannot keep a step from being dropped.
     // Blocking work already handed to a thread has its own deadline.
     let result = tokio::select! {
-        r = run_inner(ctx, job, cancel, &created) => r,
+        r = run_inner(ctx, job, cancel, &created, &clock) => r,
         _ = cancel.cancelled() => Err(TrialError::Cancelled),
     };
     let created = created.into_inner().unwrap_or_else(|p| p.into_inner());
@@ -218,7 +221,11 @@ pub async fn run_trial(
             Err(_) => tracing::warn!("removing disk quota {} timed out", q.describe()),
         }
     }
-    result
+    clock.lap(TrialPhase::Cleanup);
+    result.map(|mut parts| {
+        parts.outcome.phase_ms = clock.times();
+        parts
+    })
 }
 
 /// Creates a `mb` MiB disk quota for `labels` where the engine binds it (`image`: the
@@ -242,6 +249,7 @@ async fn make_quota(
         .create_quota(&labels, mb, owner, image)
         .await?;
     scope.created().quotas.push(q.clone());
+    scope.clock.lap(TrialPhase::Quota);
     Ok(Some(q))
 }
 
@@ -322,6 +330,8 @@ struct Scope<'a> {
     job: &'a TrialJob,
     cancel: &'a CancellationToken,
     created: &'a Mutex<Created>,
+    /// Where the trial's time goes, phase by phase.
+    clock: &'a PhaseClock,
 }
 
 impl Scope<'_> {
@@ -437,12 +447,14 @@ async fn run_inner(
     job: &TrialJob,
     cancel: &CancellationToken,
     created: &Mutex<Created>,
+    clock: &PhaseClock,
 ) -> Result<TrialParts, TrialError> {
     let scope = Scope {
         ctx,
         job,
         cancel,
         created,
+        clock,
     };
     let reachable = job.task.spec.verifier == VerifierMode::Shared;
     let prepared = prepare(&scope).await?;
@@ -489,6 +501,7 @@ async fn prepare(scope: &Scope<'_>) -> Result<Prepared, TrialError> {
     .await
     .map_err(|e| files_err(dir)(std::io::Error::other(e)))?
     .map_err(files_err(dir))?;
+    scope.clock.lap(TrialPhase::Prepare);
     Ok(Prepared {
         image,
         original,
@@ -520,6 +533,7 @@ async fn agent_phase<'a>(
         agent_model: &m.agent_model,
     });
     let mcp = start_mcp_servers(scope, image).await?;
+    scope.clock.lap(TrialPhase::AgentStart);
     let plan = job.agent.plan(
         task,
         mounts.as_ref(),
@@ -546,6 +560,7 @@ async fn agent_phase<'a>(
         }
     };
     let agent_s = agent_started.elapsed().as_secs_f64();
+    scope.clock.lap(TrialPhase::Agent);
     let model_s = clock.map(|c| c.total().as_secs_f64().min(agent_s));
     // Stop everything the agent started before reading its workspace.
     ctx.backend.kill(&container).await?;
@@ -558,6 +573,7 @@ async fn agent_phase<'a>(
         Some((host, sidecar)) => Some(stop_mcp_servers(scope, host, &sidecar).await?),
         None => None,
     };
+    scope.clock.lap(TrialPhase::AgentStop);
     Ok(AgentRun {
         container,
         volume,
@@ -654,7 +670,9 @@ async fn create_agent_container(
     };
     let container = ctx.backend.create(&agent_spec).await?;
     scope.created().containers.push(container.clone());
+    scope.clock.lap(TrialPhase::AgentStart);
     ctx.backend.copy_in(&container, "/workspace", tar).await?;
+    scope.clock.lap(TrialPhase::WorkspaceIn);
     Ok((container, env))
 }
 
@@ -783,6 +801,7 @@ async fn collect(
         read_workspace(scope, &agent.container, original, ws_full, !full.is_empty()).await?;
     scope.ctx.backend.destroy(&agent.container).await?;
     drop(agent.mcp);
+    scope.clock.lap(TrialPhase::Cleanup);
     // The gateway and /nab/out outlive the agent's container: Docker needs every bind
     // source to exist while it copies the workspace out.
     let metrics = match agent.session {
@@ -813,6 +832,7 @@ async fn collect(
     if let Some(f) = unmet.failure {
         failure.get_or_insert(f);
     }
+    scope.clock.lap(TrialPhase::Metrics);
     Ok(Collected {
         failure,
         violations: unmet.violations,
@@ -878,9 +898,18 @@ fn judged_compaction(
     })
 }
 
-/// What the blocking reader of the agent's workspace returns: the workspace as it was
-/// left, diff.patch's text, the tamper flags and the files `expect_file` steps compare.
-type WorkspaceRead = (Snapshot, String, Vec<String>, Picks);
+/// What the blocking reader of the agent's workspace returns.
+struct WorkspaceRead {
+    /// diff.patch's text.
+    patch: String,
+    /// Protected paths the diff touched.
+    flags: Vec<String>,
+    /// The files `expect_file` steps compare.
+    picks: Picks,
+    /// How long the diff and the tamper scan took, of the reader's time.
+    diff: Duration,
+    tamper: Duration,
+}
 
 /// The blocking thread that parses the workspace archive as `rx` streams it in, and diffs
 /// it against `original`.
@@ -910,9 +939,18 @@ fn spawn_reader(
             &mut picks,
         )
         .map(|after| {
+            let started = Instant::now();
             let patch = workspace::diff(&original, &after);
+            let diff = started.elapsed();
             let flags = tamper::touched(&protected, &original, &after);
-            (after, patch, flags, picks)
+            let tamper = started.elapsed() - diff;
+            WorkspaceRead {
+                patch,
+                flags,
+                picks,
+                diff,
+                tamper,
+            }
         })
     }))
 }
@@ -970,12 +1008,14 @@ async fn read_workspace(
     }
     let mut tamper_flags = Vec::new();
     let mut picks = Picks::default();
+    let mut parts = Vec::new();
     if failure.is_none() {
         let why = match read {
-            Ok(Ok(Ok((_, patch, flags, picked)))) => {
-                std::fs::write(dir.join(DIFF_FILE), patch).map_err(files_err(dir))?;
-                tamper_flags = flags;
-                picks = picked;
+            Ok(Ok(Ok(r))) => {
+                std::fs::write(dir.join(DIFF_FILE), r.patch).map_err(files_err(dir))?;
+                tamper_flags = r.flags;
+                picks = r.picks;
+                parts = vec![(TrialPhase::Diff, r.diff), (TrialPhase::Tamper, r.tamper)];
                 None
             }
             Ok(Ok(Err(e))) => Some(format!("the workspace archive could not be read: {e}")),
@@ -990,6 +1030,7 @@ async fn read_workspace(
             failure = Some(FailureReason::BadAgentOutput);
         }
     }
+    scope.clock.lap_split(TrialPhase::WorkspaceOut, &parts);
     Ok((failure, tamper_flags, picks))
 }
 
@@ -1093,10 +1134,12 @@ async fn verify_phase(
     .await
     .map_err(|e| files_err(&task.tests_dir())(std::io::Error::other(e)))?
     .map_err(files_err(&task.tests_dir()))?;
+    scope.clock.lap(TrialPhase::VerifyStage);
     let verify_spec = verifier_spec(scope, image, collected, shared);
     let verify_started = Instant::now();
     let verifier = ctx.backend.create(&verify_spec).await?;
     scope.created().containers.push(verifier.clone());
+    scope.clock.lap(TrialPhase::VerifierStart);
     let v = verify::run_steps(
         ctx.backend.as_ref(),
         &verifier,
@@ -1105,6 +1148,7 @@ async fn verify_phase(
             nab_tree,
             picks: &collected.picks,
             canary: &canary,
+            clock: scope.clock,
         },
         scope.cancel,
     )
@@ -1119,6 +1163,7 @@ async fn verify_phase(
     ids.dedup();
     let ids = serde_json::to_string_pretty(&ids).map_err(|e| files_err(dir)(e.into()))?;
     std::fs::write(dir.join(TEST_IDS_FILE), ids + "\n").map_err(files_err(dir))?;
+    scope.clock.lap(TrialPhase::Tests);
     Ok(Verified {
         failure: v.failure,
         tests_passed: v.tests_passed,

@@ -20,6 +20,7 @@ mod image_import;
 mod import_harbor;
 mod model_gateway;
 mod model_time;
+mod phase_times;
 mod podman_run;
 mod provider_failure;
 mod regrade;

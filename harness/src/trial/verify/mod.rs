@@ -186,6 +186,8 @@ pub(crate) struct Inputs<'a> {
     /// The canaries planted in this trial's /nab/tests: every JUnit report must show them
     /// failing, and such a step is judged by its other tests.
     pub canary: &'a Canary,
+    /// The trial's clock: copying the tests in is a phase of its own.
+    pub clock: &'a crate::trial::phases::PhaseClock,
 }
 
 /// Puts `/nab` in place, then runs every verify step in order in container `c`; stops at
@@ -203,6 +205,7 @@ pub(crate) async fn run_steps(
         nab_tree,
         picks,
         canary,
+        clock,
     } = inputs;
     let mut result = VerifyResult::default();
     let budget = Duration::from_secs_f64(task.spec.timeouts.verify_s);
@@ -216,7 +219,9 @@ pub(crate) async fn run_steps(
         shared: task.spec.verifier == VerifierMode::Shared,
         cancel,
     };
-    if !steps.stage(nab_tree, &mut result).await? {
+    let staged = steps.stage(nab_tree, &mut result).await?;
+    clock.lap(nab_protocol::TrialPhase::TestsIn);
+    if !staged {
         return Ok(result);
     }
     for (i, step) in task.spec.verify.iter().enumerate() {
