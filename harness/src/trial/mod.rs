@@ -4,6 +4,7 @@
 
 pub(crate) mod agent;
 pub(crate) mod canary;
+mod cleanup;
 pub mod cost;
 pub(crate) mod expect;
 pub(crate) mod junit;
@@ -18,6 +19,7 @@ pub(crate) mod provider_answers;
 pub(crate) mod requirements;
 pub(crate) mod tamper;
 pub(crate) mod verify;
+mod workspace_in;
 
 pub use agent::AgentKind;
 
@@ -167,14 +169,7 @@ impl From<SandboxError> for TrialError {
     }
 }
 
-/// What must be removed when the trial ends, whichever way it ends.
-#[derive(Default)]
-struct Created {
-    containers: Vec<ContainerId>,
-    volumes: Vec<VolumeId>,
-    /// Disk quotas (workspace, /nab/out): removed last, once nothing binds them.
-    quotas: Vec<DiskQuota>,
-}
+use cleanup::Created;
 
 pub async fn run_trial(
     ctx: &TrialContext,
@@ -191,36 +186,7 @@ pub async fn run_trial(
         _ = cancel.cancelled() => Err(TrialError::Cancelled),
     };
     let created = created.into_inner().unwrap_or_else(|p| p.into_inner());
-    // Cleanup is not cancellable: it must finish even after Ctrl-C. Each removal has a
-    // deadline, so an engine that hangs cannot keep the run from exiting (the end-of-run
-    // sweep and `nab clean` remove what is left).
-    for c in created.containers.iter().rev() {
-        match tokio::time::timeout(CLEANUP_DEADLINE, ctx.backend.destroy(c)).await {
-            Ok(Ok(())) => {}
-            Ok(Err(e)) => tracing::warn!("could not remove container {}: {e}", c.0),
-            Err(_) => tracing::warn!("removing container {} timed out", c.0),
-        }
-    }
-    for v in &created.volumes {
-        match tokio::time::timeout(CLEANUP_DEADLINE, ctx.backend.destroy_volume(v)).await {
-            Ok(Ok(())) => {}
-            Ok(Err(e)) => tracing::warn!("could not remove volume {}: {e}", v.0),
-            Err(_) => tracing::warn!("removing volume {} timed out", v.0),
-        }
-    }
-    for q in created.quotas {
-        // A helper container on a remote engine takes longer than an unmount here.
-        let deadline = if q.on_engine() {
-            QUOTA_HELPER_DEADLINE
-        } else {
-            CLEANUP_DEADLINE
-        };
-        match tokio::time::timeout(deadline, ctx.backend.remove_quota(&q)).await {
-            Ok(Ok(())) => {}
-            Ok(Err(e)) => tracing::warn!("removing disk quota {}: {e}", q.describe()),
-            Err(_) => tracing::warn!("removing disk quota {} timed out", q.describe()),
-        }
-    }
+    cleanup::remove_all(ctx.backend.as_ref(), created).await;
     clock.lap(TrialPhase::Cleanup);
     result.map(|mut parts| {
         parts.outcome.phase_ms = clock.times();
@@ -278,10 +244,7 @@ async fn full_quotas(
     (notes, first_full)
 }
 
-/// How long one container or volume removal may take at the end of a trial.
-const CLEANUP_DEADLINE: Duration = Duration::from_secs(5);
-/// How long removing a disk quota on a remote engine may take (a helper container).
-const QUOTA_HELPER_DEADLINE: Duration = Duration::from_secs(30);
+use cleanup::CLEANUP_DEADLINE;
 
 fn files_err(dir: &Path) -> impl FnOnce(std::io::Error) -> TrialError + '_ {
     move |source| TrialError::Files {
@@ -360,12 +323,11 @@ struct Prepared {
 /// The agent's container after it stopped, with what outlives it until the workspace is read.
 struct AgentRun<'a> {
     container: ContainerId,
-    volume: VolumeId,
     ws_quota: Option<DiskQuota>,
     out_quota: Option<DiskQuota>,
     session: Option<(&'a Arc<ModelSetup>, LlmSession)>,
     /// The MCP servers' host, stopped; its socket folder is a bind source of the agent's
-    /// container, so it lives until that container is gone.
+    /// container, so it lives until the workspace was copied out of it.
     mcp: Option<McpHost>,
     exit_reason: SandboxExit,
     agent_exit_code: Option<i64>,
@@ -381,7 +343,6 @@ struct Collected {
     tamper_flags: Vec<String>,
     picks: Picks,
     metrics: Option<ModelMetrics>,
-    volume: VolumeId,
     exit_reason: SandboxExit,
     agent_exit_code: Option<i64>,
     agent_s: f64,
@@ -458,17 +419,32 @@ async fn run_inner(
     };
     let reachable = job.task.spec.verifier == VerifierMode::Shared;
     let prepared = prepare(&scope).await?;
-    let agent = agent_phase(&scope, &prepared.image, prepared.tar).await?;
+    let (agent, verifier) = agent_phase(&scope, &prepared.image, prepared.tar).await?;
+    let agent_c = agent.container.clone();
     let collected = collect(&scope, agent, prepared.original).await?;
+    // The agent's container is done with: removed while the verifier works.
+    let removed = remove_early(&scope, agent_c);
     if matches!(
         collected.failure,
         Some(FailureReason::WorkspaceTooLarge | FailureReason::DiskQuota)
     ) {
         // The verifier would have to take that workspace in: the verdict is already in.
+        removed.await;
         return Ok(collected.parts(None, reachable));
     }
-    let verified = verify_phase(&scope, &prepared.image, &collected).await?;
-    Ok(collected.parts(Some(verified), reachable))
+    let (verified, ()) =
+        futures::future::join(verify_phase(&scope, &verifier, &collected), removed).await;
+    Ok(collected.parts(Some(verified?), reachable))
+}
+
+/// Removes container `c` now, not at the trial's end; left for the end (which tries again)
+/// when the engine refuses or takes too long.
+async fn remove_early(scope: &Scope<'_>, c: ContainerId) {
+    match tokio::time::timeout(CLEANUP_DEADLINE, scope.ctx.backend.destroy(&c)).await {
+        Ok(Ok(())) => scope.created().containers.retain(|x| *x != c),
+        Ok(Err(e)) => tracing::warn!("could not remove container {}: {e}", c.0),
+        Err(_) => tracing::warn!("removing container {} timed out", c.0),
+    }
 }
 
 /// Checks the backend can run the trial, creates its folder, and packs the task's workspace.
@@ -510,17 +486,55 @@ async fn prepare(scope: &Scope<'_>) -> Result<Prepared, TrialError> {
 }
 
 /// Runs the agent in its container on a fresh workspace volume, writes agent.log, and
-/// stops everything the agent started.
+/// stops everything the agent started. The verifier's container is made meanwhile, on the
+/// same volume, and returned too: it runs nothing but its keeper until the agent has
+/// stopped and its workspace was read, and nothing of it is in the agent's reach (its own
+/// processes, its own /nab; the hidden tests go in only after the agent stopped).
 async fn agent_phase<'a>(
     scope: &Scope<'a>,
     image: &str,
     tar: Vec<u8>,
-) -> Result<AgentRun<'a>, TrialError> {
-    let (ctx, job, task, dir) = (scope.ctx, scope.job, &scope.job.task, &scope.job.dir);
+) -> Result<(AgentRun<'a>, ContainerId), TrialError> {
     // The workspace is a disk quota of its own (the verifier gets the same file system),
     // and so is /nab/out: writes past them fail in the container, not on the host.
+    let disk_mb = scope.job.task.spec.limits.disk_mb;
+    let (ws_quota, volume, tar) = workspace_volume(scope, disk_mb, image, tar).await?;
+    // Both are awaited to the end: a container being made is never dropped halfway (it
+    // would be made without being recorded for removal).
+    let (agent, verifier) = futures::future::join(
+        run_agent_box(scope, image, tar, ws_quota, volume.clone()),
+        make_verifier(scope, image, &volume),
+    )
+    .await;
+    let (agent, verifier) = (agent?, verifier?);
+    scope.clock.lap(TrialPhase::VerifierStart);
+    Ok((agent, verifier))
+}
+
+/// The verifier's container, made and recorded for removal.
+async fn make_verifier(
+    scope: &Scope<'_>,
+    image: &str,
+    volume: &VolumeId,
+) -> Result<ContainerId, TrialError> {
+    let shared = scope.job.task.spec.verifier == VerifierMode::Shared;
+    let spec = verifier_spec(scope, image, volume, shared);
+    let verifier = scope.ctx.backend.create(&spec).await?;
+    scope.created().containers.push(verifier.clone());
+    Ok(verifier)
+}
+
+/// The agent's side of [`agent_phase`]: its gateway, MCP servers and container, the run,
+/// and everything it started stopped.
+async fn run_agent_box<'a>(
+    scope: &Scope<'a>,
+    image: &str,
+    tar: Option<Vec<u8>>,
+    ws_quota: Option<DiskQuota>,
+    volume: VolumeId,
+) -> Result<AgentRun<'a>, TrialError> {
+    let (ctx, job, task, dir) = (scope.ctx, scope.job, &scope.job.task, &scope.job.dir);
     let disk_mb = task.spec.limits.disk_mb;
-    let (ws_quota, volume) = workspace_volume(scope, disk_mb, image).await?;
     // A gateway for agents that talk to a model; it lives until the agent has stopped.
     let (out_quota, mut session) = start_session(scope, disk_mb, image).await?;
     let out_on_engine = out_quota.as_ref().filter(|q| q.on_engine());
@@ -576,7 +590,6 @@ async fn agent_phase<'a>(
     scope.clock.lap(TrialPhase::AgentStop);
     Ok(AgentRun {
         container,
-        volume,
         ws_quota,
         out_quota,
         session,
@@ -609,23 +622,45 @@ async fn start_session<'a>(
     }
 }
 
-/// The workspace volume, on a disk quota of its own when quotas are on.
+/// The workspace volume, on a disk quota of its own when quotas are on. A quota on this
+/// machine is filled with the task's workspace (`tar`) from the host, while the volume is
+/// made (see `workspace_in`); otherwise `tar` is returned, for the agent's container.
 async fn workspace_volume(
     scope: &Scope<'_>,
     disk_mb: i64,
     image: &str,
-) -> Result<(Option<DiskQuota>, VolumeId), TrialError> {
+    tar: Vec<u8>,
+) -> Result<(Option<DiskQuota>, VolumeId, Option<Vec<u8>>), TrialError> {
     let ws_quota = make_quota(scope, "workspace", disk_mb, image).await?;
-    let volume = scope
-        .ctx
-        .backend
-        .create_volume(
-            &scope.labels("workspace"),
-            ws_quota.as_ref().map(|q| q.mount_path()).as_deref(),
-        )
-        .await?;
-    scope.created().volumes.push(volume.clone());
-    Ok((ws_quota, volume))
+    let (fill, tar) = match &ws_quota {
+        Some(DiskQuota::Host(q)) => (Some(workspace_in::unpack_on_host(q.path(), tar)), None),
+        _ => (None, Some(tar)),
+    };
+    let volume = async {
+        let v = scope
+            .ctx
+            .backend
+            .create_volume(
+                &scope.labels("workspace"),
+                ws_quota.as_ref().map(|q| q.mount_path()).as_deref(),
+            )
+            .await?;
+        scope.created().volumes.push(v.clone());
+        Ok::<_, TrialError>(v)
+    };
+    let filled = async {
+        match fill {
+            Some(f) => f.await.map_err(files_err(&scope.job.task.workspace_dir())),
+            None => Ok(()),
+        }
+    };
+    let (volume, filled) = tokio::join!(volume, filled);
+    let volume = volume?;
+    filled?;
+    if tar.is_none() {
+        scope.clock.lap(TrialPhase::WorkspaceIn);
+    }
+    Ok((ws_quota, volume, tar))
 }
 
 /// Stops the MCP servers' host and kills their sidecar; the host is returned, since its
@@ -647,7 +682,7 @@ async fn create_agent_container(
     image: &str,
     volume: &VolumeId,
     plan: &AgentPlan,
-    tar: Vec<u8>,
+    tar: Option<Vec<u8>>,
 ) -> Result<(ContainerId, Vec<String>), TrialError> {
     let (ctx, task) = (scope.ctx, &scope.job.task);
     // Python writes no byte code into the workspace: byte code there is a tamper flag, and
@@ -671,8 +706,10 @@ async fn create_agent_container(
     let container = ctx.backend.create(&agent_spec).await?;
     scope.created().containers.push(container.clone());
     scope.clock.lap(TrialPhase::AgentStart);
-    ctx.backend.copy_in(&container, "/workspace", tar).await?;
-    scope.clock.lap(TrialPhase::WorkspaceIn);
+    if let Some(tar) = tar {
+        ctx.backend.copy_in(&container, "/workspace", tar).await?;
+        scope.clock.lap(TrialPhase::WorkspaceIn);
+    }
     Ok((container, env))
 }
 
@@ -799,11 +836,10 @@ async fn collect(
     }
     let (mut failure, tamper_flags, picks) =
         read_workspace(scope, &agent.container, original, ws_full, !full.is_empty()).await?;
-    scope.ctx.backend.destroy(&agent.container).await?;
+    // Docker needed every bind source of the agent's container while it copied the
+    // workspace out; the container itself is removed while the verifier works.
     drop(agent.mcp);
-    scope.clock.lap(TrialPhase::Cleanup);
-    // The gateway and /nab/out outlive the agent's container: Docker needs every bind
-    // source to exist while it copies the workspace out.
+    // The gateway and /nab/out outlived the copy for the same reason.
     let metrics = match agent.session {
         Some((m, s)) => Some(model_metrics(scope, m, s, agent.exit_reason, &mut failure).await?),
         None => None,
@@ -840,7 +876,6 @@ async fn collect(
         tamper_flags,
         picks,
         metrics,
-        volume: agent.volume,
         exit_reason: agent.exit_reason,
         agent_exit_code: agent.agent_exit_code,
         agent_s: agent.agent_s,
@@ -1110,7 +1145,7 @@ async fn model_metrics(
 /// survives into it. Writes verify.log and the test ids.
 async fn verify_phase(
     scope: &Scope<'_>,
-    image: &str,
+    verifier: &ContainerId,
     collected: &Collected,
 ) -> Result<Verified, TrialError> {
     let (ctx, task, dir) = (scope.ctx, &scope.job.task, &scope.job.dir);
@@ -1135,14 +1170,10 @@ async fn verify_phase(
     .map_err(|e| files_err(&task.tests_dir())(std::io::Error::other(e)))?
     .map_err(files_err(&task.tests_dir()))?;
     scope.clock.lap(TrialPhase::VerifyStage);
-    let verify_spec = verifier_spec(scope, image, collected, shared);
     let verify_started = Instant::now();
-    let verifier = ctx.backend.create(&verify_spec).await?;
-    scope.created().containers.push(verifier.clone());
-    scope.clock.lap(TrialPhase::VerifierStart);
     let v = verify::run_steps(
         ctx.backend.as_ref(),
-        &verifier,
+        verifier,
         task,
         verify::Inputs {
             nab_tree,
@@ -1178,7 +1209,7 @@ async fn verify_phase(
 fn verifier_spec(
     scope: &Scope<'_>,
     image: &str,
-    collected: &Collected,
+    volume: &VolumeId,
     shared: bool,
 ) -> ContainerSpec {
     let task = &scope.job.task;
@@ -1186,7 +1217,7 @@ fn verifier_spec(
         image: image.to_owned(),
         labels: scope.labels("verify"),
         limits: lockdown(task),
-        workspace: Some(collected.volume.clone()),
+        workspace: Some(volume.clone()),
         binds: vec![],
         scratch_volumes: vec!["/nab".into()],
         tmpfs: vec![

@@ -263,8 +263,16 @@ impl Steps<'_> {
         result: &mut VerifyResult,
     ) -> Result<bool, SandboxError> {
         let (backend, c) = (self.backend, self.c);
-        let copied = backend.copy_in(c, "/nab", nab_tree).await;
-        if unless_gone(backend, c, copied).await?.is_none() {
+        // Both at once: the copy writes /nab, the sandbox user's chmod /workspace.
+        let copy = async { unless_gone(backend, c, backend.copy_in(c, "/nab", nab_tree).await).await };
+        let close = async {
+            if self.shared {
+                return Ok(Some(true));
+            }
+            close_workspace(backend, c, &mut result.log, self.cancel).await
+        };
+        let (copied, closed) = tokio::join!(copy, close);
+        if copied?.is_none() {
             let _ = writeln!(
                 result.log,
                 "[nab] the verifier container stopped before the hidden tests were in place\n"
@@ -277,10 +285,7 @@ impl Steps<'_> {
                 result.log,
                 "[nab] this task's hidden tests run beside the code under test (`verifier: shared`): that code could reach this verdict\n"
             );
-        } else if close_workspace(backend, c, &mut result.log, self.cancel)
-            .await?
-            .is_none()
-        {
+        } else if closed?.is_none() {
             // The tests are copied in but not yet protected: the log says why no step ran.
             let _ = writeln!(
                 result.log,
