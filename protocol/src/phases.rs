@@ -18,7 +18,8 @@ pub enum TrialPhase {
     /// The workspace volume, the gateway, the MCP sidecar and the agent's container made
     /// and started.
     AgentStart,
-    /// The task's workspace copied into the agent's container.
+    /// The task's workspace copied into the agent's container, or written from the host
+    /// into a workspace quota on the harness's machine.
     WorkspaceIn,
     /// The agent's command, from start to exit or deadline (`agent_s`).
     Agent,
@@ -43,7 +44,8 @@ pub enum TrialPhase {
     TestsIn,
     /// The verify steps: broker, commands, reports, canaries, the pinned test set.
     Tests,
-    /// Containers, volumes and quotas removed.
+    /// Containers, volumes and quotas removed (what the trial waited for: a runner may
+    /// finish them in the background).
     Cleanup,
 }
 

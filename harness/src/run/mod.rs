@@ -152,6 +152,9 @@ pub struct RunContext {
     pub guard: Arc<ProviderGuard>,
     /// The task images still being built.
     pub images: Arc<TaskImages>,
+    /// Removals trials hand over (see [`crate::trial::Reaper`]); the run waits for them
+    /// before its end-of-run sweep.
+    pub reaper: Option<crate::trial::Reaper>,
 }
 
 impl RunContext {
@@ -162,6 +165,7 @@ impl RunContext {
             image: self.image.clone(),
             run_id: self.run_id.clone(),
             model: self.model.clone(),
+            reaper: self.reaper.clone(),
         }
     }
 }
@@ -276,6 +280,7 @@ pub async fn run_jobs_within(
         model: cfg.model.clone(),
         guard: guard.clone(),
         images: cfg.images.clone(),
+        reaper: Some(crate::trial::Reaper::default()),
     };
     let (tx, rx) = mpsc::channel::<Ended>(pending.len().max(1));
     let mut executors = spawn_in_order(&cfg, &ctx, pending, &cancel, cost_limit.as_ref(), tx);
@@ -294,6 +299,9 @@ pub async fn run_jobs_within(
     )
     .await?;
     while executors.join_next().await.is_some() {}
+    if let Some(r) = &ctx.reaper {
+        r.wait().await;
+    }
     // Trials still held (too few 400s to call it the configuration) are scored as usual.
     for rec in guard.finish() {
         if let Err(e) = file.append(&rec) {

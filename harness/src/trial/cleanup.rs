@@ -56,3 +56,32 @@ pub(crate) async fn remove_all(backend: &dyn SandboxBackend, created: Created) {
     }))
     .await;
 }
+
+/// Removals handed over by trials that reached their record, finished in the background
+/// while the run goes on (the next trial need not wait for the last one's containers to
+/// go); the runner waits for them all before its end-of-run sweep. Dropped before that
+/// (a second Ctrl-C), they stop where they are and `nab clean` removes what is left.
+#[derive(Clone, Default)]
+pub struct Reaper {
+    pending: std::sync::Arc<std::sync::Mutex<tokio::task::JoinSet<()>>>,
+}
+
+impl Reaper {
+    fn set(&self) -> std::sync::MutexGuard<'_, tokio::task::JoinSet<()>> {
+        self.pending.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Removes `created` in the background.
+    pub(crate) fn defer(&self, backend: std::sync::Arc<dyn SandboxBackend>, created: Created) {
+        let mut set = self.set();
+        // Forget the ones already done, so a long run does not keep them all.
+        while set.try_join_next().is_some() {}
+        set.spawn(async move { remove_all(backend.as_ref(), created).await });
+    }
+
+    /// Waits until every removal handed over so far has finished.
+    pub async fn wait(&self) {
+        let mut set = std::mem::take(&mut *self.set());
+        while set.join_next().await.is_some() {}
+    }
+}

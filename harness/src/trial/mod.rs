@@ -1,6 +1,9 @@
 //! One trial, end to end: agent container → copy the workspace out → fresh verifier.
 //! Every container, volume and disk quota it creates is recorded as it is created and
-//! removed on every path out (success, failure, infrastructure error, interruption).
+//! removed on every path out (success, failure, infrastructure error, interruption): before
+//! the trial returns, or after it by the run's [`Reaper`] once the verdict is in.
+//! What runs at once (the verifier's container beside the agent's, removals beside the
+//! verifier) is in the book's trial lifecycle page; each phase's time is in the record.
 
 pub(crate) mod agent;
 pub(crate) mod canary;
@@ -63,6 +66,9 @@ pub struct TrialContext {
     pub run_id: String,
     /// The run's model (`--model`), for agents that use the gateway.
     pub model: Option<Arc<ModelSetup>>,
+    /// Where a trial that reached its record hands its removals, to be done while the run
+    /// goes on; without one, a trial removes what it made before it returns.
+    pub reaper: Option<Reaper>,
 }
 
 #[derive(Debug, Clone)]
@@ -170,6 +176,7 @@ impl From<SandboxError> for TrialError {
 }
 
 use cleanup::Created;
+pub use cleanup::Reaper;
 
 pub async fn run_trial(
     ctx: &TrialContext,
@@ -186,7 +193,12 @@ pub async fn run_trial(
         _ = cancel.cancelled() => Err(TrialError::Cancelled),
     };
     let created = created.into_inner().unwrap_or_else(|p| p.into_inner());
-    cleanup::remove_all(ctx.backend.as_ref(), created).await;
+    match (&ctx.reaper, &result) {
+        // The verdict is in and nothing of the trial runs any more (every container
+        // stopped or removed): the rest of the removal needs no waiting for.
+        (Some(reaper), Ok(_)) => reaper.defer(ctx.backend.clone(), created),
+        _ => cleanup::remove_all(ctx.backend.as_ref(), created).await,
+    }
     clock.lap(TrialPhase::Cleanup);
     result.map(|mut parts| {
         parts.outcome.phase_ms = clock.times();
@@ -342,6 +354,8 @@ struct Collected {
     compaction: Option<nab_protocol::CompactionCheck>,
     tamper_flags: Vec<String>,
     picks: Picks,
+    /// /workspace was made private to its owner from the host (see `close_on_host`).
+    workspace_closed: bool,
     metrics: Option<ModelMetrics>,
     exit_reason: SandboxExit,
     agent_exit_code: Option<i64>,
@@ -839,6 +853,7 @@ async fn collect(
     // Docker needed every bind source of the agent's container while it copied the
     // workspace out; the container itself is removed while the verifier works.
     drop(agent.mcp);
+    let workspace_closed = close_on_host(task, agent.ws_quota.as_ref()).await;
     // The gateway and /nab/out outlived the copy for the same reason.
     let metrics = match agent.session {
         Some((m, s)) => Some(model_metrics(scope, m, s, agent.exit_reason, &mut failure).await?),
@@ -875,12 +890,34 @@ async fn collect(
         compaction: compaction_check,
         tamper_flags,
         picks,
+        workspace_closed,
         metrics,
         exit_reason: agent.exit_reason,
         agent_exit_code: agent.agent_exit_code,
         agent_s: agent.agent_s,
         model_s: agent.model_s,
     })
+}
+
+/// Makes the workspace's root private to its owner (mode 0700) from the host, when it is a
+/// disk quota on this machine (the file system's root, which the agent cannot replace) and
+/// the verifier keeps its users apart; the verifier then needs no command for it (see
+/// `verify::close_workspace`). The agent's processes are gone: nothing can undo it. `false`
+/// when it was not done here.
+async fn close_on_host(task: &Task, quota: Option<&DiskQuota>) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    let Some(DiskQuota::Host(q)) = quota else {
+        return false;
+    };
+    if task.spec.verifier == VerifierMode::Shared {
+        return false;
+    }
+    let root = q.path();
+    let closed = tokio::task::spawn_blocking(move || {
+        std::fs::set_permissions(&root, std::fs::Permissions::from_mode(0o700))
+    })
+    .await;
+    matches!(closed, Ok(Ok(())))
 }
 
 /// The trial's end is not the agent's to be scored on when the model's side failed it: a
@@ -1180,6 +1217,7 @@ async fn verify_phase(
             picks: &collected.picks,
             canary: &canary,
             clock: scope.clock,
+            workspace_closed: collected.workspace_closed,
         },
         scope.cancel,
     )
@@ -1206,12 +1244,7 @@ async fn verify_phase(
 /// The verifier's container: locked down like the agent's, on the agent's workspace volume,
 /// with /nab a scratch volume of its own and tmpfs folders for its scratch space (the
 /// verifier user's alone, unless the task's verifier is `shared`) and the broker's socket.
-fn verifier_spec(
-    scope: &Scope<'_>,
-    image: &str,
-    volume: &VolumeId,
-    shared: bool,
-) -> ContainerSpec {
+fn verifier_spec(scope: &Scope<'_>, image: &str, volume: &VolumeId, shared: bool) -> ContainerSpec {
     let task = &scope.job.task;
     ContainerSpec {
         image: image.to_owned(),

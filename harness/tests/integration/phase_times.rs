@@ -90,3 +90,57 @@ async fn a_trial_records_each_phase_and_they_add_up_to_its_time() {
         .len();
     assert_eq!(keys, TrialPhase::ALL.len(), "{line}");
 }
+
+/// The verifier is made while the agent runs and the workspace is closed from the host
+/// after it: an agent that opens /workspace to everyone (and leaves a process behind)
+/// still has it closed to the verifier user when the tests run, and the trial's
+/// containers, volumes and quotas are all gone by the end of the run.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_workspace_the_agent_opened_is_closed_before_the_tests() {
+    let image = common::base_image().await;
+    let root = common::agent_root();
+    let d = root.path().join("suite/opened");
+    // As the verifier user: /workspace must not list.
+    write(
+        &d.join("task.yaml"),
+        &common::task_yaml(
+            "opened",
+            "terminal",
+            r#"["sh", "-c", "if ls /workspace; then echo OPEN; exit 1; fi; echo CLOSED"]"#,
+            "",
+        ),
+    );
+    write(&d.join("instruction.md"), "Open the workspace.");
+    write(&d.join("workspace/file.txt"), "hello\n");
+    write(&d.join("tests/README"), "the step checks /workspace\n");
+    write(&d.join("solution/solve.sh"), "true\n");
+    let agent = root.path().join("agent.sh");
+    common::write_exec(
+        &agent,
+        "#!/bin/sh\nchmod 0777 /workspace\nchmod 0666 /workspace/file.txt\nnohup sleep 600 >/dev/null 2>&1 &\necho opened\n",
+    );
+    let tasks = load_suite(&root.path().join("suite"), &[]).unwrap_or_else(|e| panic!("{e}"));
+    let jobs = tasks
+        .into_iter()
+        .map(|t| Job {
+            task: Arc::new(t),
+            agent: AgentKind::Command(agent.clone()),
+            trial: 0,
+            dir_name: "0".into(),
+        })
+        .collect();
+    let (run_id, _sweep, out) = common::run_slot(root.path(), "opened");
+    let docker = nab_harness::env::sandbox::connect().await.unwrap();
+    let cfg = common::quiet_run_config(docker, image, out.clone(), &run_id);
+    let report = run_jobs(cfg, jobs, CancellationToken::new()).await.unwrap();
+    let r = &report.records[0];
+    let log = std::fs::read_to_string(out.join("trials/opened/0/verify.log")).unwrap();
+    assert_eq!(r.outcome.status, TrialStatus::Passed, "{r:?}\n{log}");
+    assert!(log.contains("CLOSED") && !log.contains("OPEN\n"), "{log}");
+    // The removals handed to the background are done before the run's sweep.
+    assert_eq!(report.leftovers, 0);
+    assert_eq!(
+        common::labelled(&format!("nab.run={run_id}")),
+        (vec![], vec![])
+    );
+}

@@ -10,8 +10,8 @@
 //!   run. The workspace is made 0700 to it before any step, so the runner cannot even load
 //!   workspace code by mistake.
 //!
-//! Before each verifier step nab starts the broker (`/nab/lib/broker.py`) as the sandbox
-//! user, from outside; after each step every process of the sandbox user is killed before
+//! With each verifier step nab starts the broker (`/nab/lib/broker.py`) as the sandbox
+//! user, from outside (beside the step, whose side waits for its socket); after each step every process of the sandbox user is killed before
 //! anything of the step is read. JUnit reports are read as the verifier user and judged with
 //! the trial's canaries set apart ([`crate::trial::canary`], [`crate::trial::junit`]); when they all
 //! passed, their test ids must be the task's pinned set ([`crate::task::pinned`]). Host-side
@@ -188,6 +188,9 @@ pub(crate) struct Inputs<'a> {
     pub canary: &'a Canary,
     /// The trial's clock: copying the tests in is a phase of its own.
     pub clock: &'a crate::trial::phases::PhaseClock,
+    /// /workspace was already made private to its owner, from the host, after the agent
+    /// stopped (a disk quota on this machine is the workspace's file system).
+    pub workspace_closed: bool,
 }
 
 /// Puts `/nab` in place, then runs every verify step in order in container `c`; stops at
@@ -206,6 +209,7 @@ pub(crate) async fn run_steps(
         picks,
         canary,
         clock,
+        workspace_closed,
     } = inputs;
     let mut result = VerifyResult::default();
     let budget = Duration::from_secs_f64(task.spec.timeouts.verify_s);
@@ -217,6 +221,7 @@ pub(crate) async fn run_steps(
         picks,
         canary,
         shared: task.spec.verifier == VerifierMode::Shared,
+        workspace_closed,
         cancel,
     };
     let staged = steps.stage(nab_tree, &mut result).await?;
@@ -251,6 +256,8 @@ struct Steps<'a> {
     canary: &'a Canary,
     /// `verifier: shared`: every step runs as the sandbox user, beside the code under test.
     shared: bool,
+    /// /workspace is already private to its owner ([`Inputs::workspace_closed`]).
+    workspace_closed: bool,
     cancel: &'a CancellationToken,
 }
 
@@ -264,9 +271,10 @@ impl Steps<'_> {
     ) -> Result<bool, SandboxError> {
         let (backend, c) = (self.backend, self.c);
         // Both at once: the copy writes /nab, the sandbox user's chmod /workspace.
-        let copy = async { unless_gone(backend, c, backend.copy_in(c, "/nab", nab_tree).await).await };
+        let copy =
+            async { unless_gone(backend, c, backend.copy_in(c, "/nab", nab_tree).await).await };
         let close = async {
-            if self.shared {
+            if self.shared || self.workspace_closed {
                 return Ok(Some(true));
             }
             close_workspace(backend, c, &mut result.log, self.cancel).await
@@ -316,21 +324,10 @@ impl Steps<'_> {
             VerifyStep::ExpectFile(f) => return self.expect_file(i, f, result),
         };
         let user = if self.shared { StepUser::Sandbox } else { user };
-        if user == StepUser::Verifier
-            && unless_gone(backend, c, start_broker(backend, c).await)
-                .await?
-                .is_none()
-        {
-            let _ = writeln!(
-                result.log,
-                "[nab] step {i}: could not start the broker: the verifier container has stopped\n"
-            );
-            result.failure = Some(FailureReason::VerifierCrashed);
-            return Ok(false);
-        }
         let timeout = Duration::from_secs_f64(timeout_s).min(left);
         let req = exec_for(user, argv, timeout, output_cap);
-        let Some(out) = run_command(backend, c, i, &req, result, self.cancel).await? else {
+        let broker = user == StepUser::Verifier;
+        let Some(out) = run_command(backend, c, i, &req, broker, result, self.cancel).await? else {
             return Ok(false);
         };
         let mut ok = out.exit_code == Some(0);
@@ -411,13 +408,16 @@ impl Steps<'_> {
 }
 
 /// Runs one step's command and logs it, then kills every process of the sandbox user.
-/// `Ok(None)` when the trial's verdict is already in (the container stopped, the step timed
-/// out, or the sandbox user's processes could not be stopped): `result.failure` says which.
+/// With `broker`, the broker is started beside the command (whose side waits for the
+/// broker's socket); the processes are killed once both are done. `Ok(None)` when the
+/// trial's verdict is already in (the container stopped, the step timed out, or the
+/// sandbox user's processes could not be stopped): `result.failure` says which.
 async fn run_command(
     backend: &dyn SandboxBackend,
     c: &ContainerId,
     i: usize,
     req: &ExecRequest,
+    broker: bool,
     result: &mut VerifyResult,
     cancel: &CancellationToken,
 ) -> Result<Option<ExecOutcome>, SandboxError> {
@@ -430,7 +430,22 @@ async fn run_command(
         "$ {}   [as the {who} user]",
         shell_quote(&req.argv)
     );
-    let Some(out) = exec_unless_gone(backend, c, req, cancel).await? else {
+    let started = async {
+        if !broker {
+            return Ok(Some(()));
+        }
+        unless_gone(backend, c, start_broker(backend, c).await).await
+    };
+    let (started, out) = tokio::join!(started, exec_unless_gone(backend, c, req, cancel));
+    if started?.is_none() {
+        let _ = writeln!(
+            result.log,
+            "[nab] step {i}: could not start the broker: the verifier container has stopped\n"
+        );
+        result.failure = Some(FailureReason::VerifierCrashed);
+        return Ok(None);
+    }
+    let Some(out) = out? else {
         let _ = writeln!(
             result.log,
             "[nab] step {i}: could not run: the verifier container has stopped\n"
