@@ -155,6 +155,8 @@ pub struct RunContext {
     /// Removals trials hand over (see [`crate::trial::Reaper`]); the run waits for them
     /// before its end-of-run sweep.
     pub reaper: Option<crate::trial::Reaper>,
+    /// Disk quotas made ahead for the run's trials; removed, those left, at its end.
+    pub quotas: Option<Arc<crate::trial::QuotaPool>>,
 }
 
 impl RunContext {
@@ -166,6 +168,7 @@ impl RunContext {
             run_id: self.run_id.clone(),
             model: self.model.clone(),
             reaper: self.reaper.clone(),
+            quotas: self.quotas.clone(),
         }
     }
 }
@@ -281,6 +284,7 @@ pub async fn run_jobs_within(
         guard: guard.clone(),
         images: cfg.images.clone(),
         reaper: Some(crate::trial::Reaper::default()),
+        quotas: Some(Arc::default()),
     };
     let (tx, rx) = mpsc::channel::<Ended>(pending.len().max(1));
     let mut executors = spawn_in_order(&cfg, &ctx, pending, &cancel, cost_limit.as_ref(), tx);
@@ -301,6 +305,9 @@ pub async fn run_jobs_within(
     while executors.join_next().await.is_some() {}
     if let Some(r) = &ctx.reaper {
         r.wait().await;
+    }
+    if let Some(q) = &ctx.quotas {
+        q.drain().await;
     }
     // Trials still held (too few 400s to call it the configuration) are scored as usual.
     for rec in guard.finish() {

@@ -19,6 +19,7 @@ pub(crate) mod out_copy;
 pub(crate) mod own_time;
 pub(crate) mod phases;
 pub(crate) mod provider_answers;
+mod quota_pool;
 pub(crate) mod requirements;
 pub(crate) mod tamper;
 pub(crate) mod verify;
@@ -69,6 +70,9 @@ pub struct TrialContext {
     /// Where a trial that reached its record hands its removals, to be done while the run
     /// goes on; without one, a trial removes what it made before it returns.
     pub reaper: Option<Reaper>,
+    /// Disk quotas made ahead for the run's trials (used with a local engine); without
+    /// one, each quota is made when its trial needs it.
+    pub quotas: Option<Arc<QuotaPool>>,
 }
 
 #[derive(Debug, Clone)]
@@ -177,6 +181,7 @@ impl From<SandboxError> for TrialError {
 
 use cleanup::Created;
 pub use cleanup::Reaper;
+pub use quota_pool::QuotaPool;
 
 pub async fn run_trial(
     ctx: &TrialContext,
@@ -221,11 +226,20 @@ async fn make_quota(
     let mb = u64::try_from(mb).unwrap_or(0);
     let labels = scope.labels(role);
     let owner = crate::env::sandbox::SANDBOX_UID;
-    let q = scope
-        .ctx
-        .backend
-        .create_quota(&labels, mb, owner, image)
-        .await?;
+    // A local engine binds quotas made on this machine, which the run makes ahead.
+    let pool = (scope.ctx.backend.capabilities().live_binds)
+        .then_some(scope.ctx.quotas.as_ref())
+        .flatten();
+    let q = match pool {
+        Some(pool) => pool.take(&labels, mb, owner).await?,
+        None => {
+            scope
+                .ctx
+                .backend
+                .create_quota(&labels, mb, owner, image)
+                .await?
+        }
+    };
     scope.created().quotas.push(q.clone());
     scope.clock.lap(TrialPhase::Quota);
     Ok(Some(q))

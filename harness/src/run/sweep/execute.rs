@@ -126,6 +126,7 @@ fn open_run(cfg: &SweepConfig, i: usize, cancel: &CancellationToken) -> Result<R
             images: crate::run::TaskImages::present(),
             // Each trial removes what it made before it returns.
             reaper: None,
+            quotas: None,
         },
         file: ResultsFile::open_append(&results)?,
         resumed: records.len(),
