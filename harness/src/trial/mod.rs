@@ -22,6 +22,7 @@ pub(crate) mod provider_answers;
 mod quota_pool;
 pub(crate) mod requirements;
 pub(crate) mod tamper;
+mod verifier;
 pub(crate) mod verify;
 mod workspace_in;
 
@@ -29,7 +30,7 @@ pub use agent::AgentKind;
 
 use crate::env::sandbox::{
     BindMount, ContainerId, ContainerSpec, DiskQuota, ExecRequest, ExecUser, Labels, Lockdown,
-    SANDBOX_UID, SandboxBackend, SandboxError, TmpfsMount, VERIFIER_UID, VolumeId, quota,
+    SandboxBackend, SandboxError, VolumeId, quota,
 };
 use crate::env::workspace::{self, Picks, Snapshot};
 use crate::task::{EXPECTED_CAP, Task, VerifierMode, VerifyStep};
@@ -39,7 +40,7 @@ use mcp_host::McpHost;
 use metrics::ModelMetrics;
 use model::ModelSetup;
 use nab_gateway::ModelClock;
-use nab_protocol::{AGENT_LOG_FILE, DIFF_FILE, TEST_IDS_FILE, TRANSCRIPT_FILE, VERIFY_LOG_FILE};
+use nab_protocol::{AGENT_LOG_FILE, DIFF_FILE, TRANSCRIPT_FILE};
 use nab_protocol::{AgentBehaviour, ModelUsage, TrialOutcome, TrialPhase, TrialStatus};
 use nab_protocol::{ErrorKind, FailureReason, SandboxExit};
 use phases::PhaseClock;
@@ -449,7 +450,16 @@ async fn run_inner(
     let prepared = prepare(&scope).await?;
     let (agent, verifier) = agent_phase(&scope, &prepared.image, prepared.tar).await?;
     let agent_c = agent.container.clone();
-    let collected = collect(&scope, agent, prepared.original).await?;
+    let host_closes = verifier::closes_on_host(&job.task, agent.ws_quota.as_ref());
+    // The agent has stopped: the verifier's /nab goes in while its workspace is read.
+    let (collected, staged) = futures::future::join(
+        collect(&scope, agent, prepared.original),
+        verifier::stage(&scope, &verifier, host_closes),
+    )
+    .await;
+    let collected = collected?;
+    scope.clock.beside(TrialPhase::VerifyStage);
+    scope.clock.lap(TrialPhase::TestsIn);
     // The agent's container is done with: removed while the verifier works.
     let removed = remove_early(&scope, agent_c);
     if matches!(
@@ -460,8 +470,11 @@ async fn run_inner(
         removed.await;
         return Ok(collected.parts(None, reachable));
     }
-    let (verified, ()) =
-        futures::future::join(verify_phase(&scope, &verifier, &collected), removed).await;
+    let verified = async {
+        let staged = staged?;
+        verifier::verify_phase(&scope, &verifier, &collected, staged, host_closes).await
+    };
+    let (verified, ()) = futures::future::join(verified, removed).await;
     Ok(collected.parts(Some(verified?), reachable))
 }
 
@@ -531,25 +544,12 @@ async fn agent_phase<'a>(
     // would be made without being recorded for removal).
     let (agent, verifier) = futures::future::join(
         run_agent_box(scope, image, tar, ws_quota, volume.clone()),
-        make_verifier(scope, image, &volume),
+        verifier::make_verifier(scope, image, &volume),
     )
     .await;
     let (agent, verifier) = (agent?, verifier?);
     scope.clock.lap(TrialPhase::VerifierStart);
     Ok((agent, verifier))
-}
-
-/// The verifier's container, made and recorded for removal.
-async fn make_verifier(
-    scope: &Scope<'_>,
-    image: &str,
-    volume: &VolumeId,
-) -> Result<ContainerId, TrialError> {
-    let shared = scope.job.task.spec.verifier == VerifierMode::Shared;
-    let spec = verifier_spec(scope, image, volume, shared);
-    let verifier = scope.ctx.backend.create(&spec).await?;
-    scope.created().containers.push(verifier.clone());
-    Ok(verifier)
 }
 
 /// The agent's side of [`agent_phase`]: its gateway, MCP servers and container, the run,
@@ -920,12 +920,12 @@ async fn collect(
 /// when it was not done here.
 async fn close_on_host(task: &Task, quota: Option<&DiskQuota>) -> bool {
     use std::os::unix::fs::PermissionsExt;
+    if !verifier::closes_on_host(task, quota) {
+        return false;
+    }
     let Some(DiskQuota::Host(q)) = quota else {
         return false;
     };
-    if task.spec.verifier == VerifierMode::Shared {
-        return false;
-    }
     let root = q.path();
     let closed = tokio::task::spawn_blocking(move || {
         std::fs::set_permissions(&root, std::fs::Permissions::from_mode(0o700))
@@ -1190,101 +1190,4 @@ async fn model_metrics(
         append_log(dir, &notes)?;
     }
     Ok(metrics)
-}
-
-/// A fresh container runs the verify steps on the agent's workspace; nothing the agent ran
-/// survives into it. Writes verify.log and the test ids.
-async fn verify_phase(
-    scope: &Scope<'_>,
-    verifier: &ContainerId,
-    collected: &Collected,
-) -> Result<Verified, TrialError> {
-    let (ctx, task, dir) = (scope.ctx, &scope.job.task, &scope.job.dir);
-    // The hidden tests go in as this trial's copy with canaries planted under names drawn
-    // here, on the host, after the agent has stopped; see `verify::stage` for who owns what.
-    let shared = task.spec.verifier == VerifierMode::Shared;
-    let canary = canary::Canary::random(!shared);
-    let tests_dir = task.tests_dir();
-    let planted = canary.files();
-    // The MCP servers' record, written by the host from what they answered (see
-    // `mcp_host`), for the hidden tests to replay.
-    let record =
-        (!task.spec.mcp_servers.is_empty()).then(|| dir.join(nab_protocol::MCP_CALLS_FILE));
-    let nab_tree = tokio::task::spawn_blocking(move || {
-        let record = match record {
-            Some(path) => Some(read_capped(&path, mcp_host::RECORD_CAP)?),
-            None => None,
-        };
-        verify::stage::pack(&tests_dir, &planted, shared, record.as_deref())
-    })
-    .await
-    .map_err(|e| files_err(&task.tests_dir())(std::io::Error::other(e)))?
-    .map_err(files_err(&task.tests_dir()))?;
-    scope.clock.lap(TrialPhase::VerifyStage);
-    let verify_started = Instant::now();
-    let v = verify::run_steps(
-        ctx.backend.as_ref(),
-        verifier,
-        task,
-        verify::Inputs {
-            nab_tree,
-            picks: &collected.picks,
-            canary: &canary,
-            clock: scope.clock,
-            workspace_closed: collected.workspace_closed,
-        },
-        scope.cancel,
-    )
-    .await?;
-
-    let verify_s = verify_started.elapsed().as_secs_f64();
-    std::fs::write(dir.join(VERIFY_LOG_FILE), &v.log).map_err(files_err(dir))?;
-    // The ids the reports listed (canary left out), sorted: `nab validate` pins the
-    // oracle's in tests.lock.
-    let mut ids = v.test_ids.clone();
-    ids.sort();
-    ids.dedup();
-    let ids = serde_json::to_string_pretty(&ids).map_err(|e| files_err(dir)(e.into()))?;
-    std::fs::write(dir.join(TEST_IDS_FILE), ids + "\n").map_err(files_err(dir))?;
-    scope.clock.lap(TrialPhase::Tests);
-    Ok(Verified {
-        failure: v.failure,
-        tests_passed: v.tests_passed,
-        tests_total: v.tests_total,
-        verify_s,
-    })
-}
-
-/// The verifier's container: locked down like the agent's, on the agent's workspace volume,
-/// with /nab a scratch volume of its own and tmpfs folders for its scratch space (the
-/// verifier user's alone, unless the task's verifier is `shared`) and the broker's socket.
-fn verifier_spec(scope: &Scope<'_>, image: &str, volume: &VolumeId, shared: bool) -> ContainerSpec {
-    let task = &scope.job.task;
-    ContainerSpec {
-        image: image.to_owned(),
-        labels: scope.labels("verify"),
-        limits: lockdown(task),
-        workspace: Some(volume.clone()),
-        binds: vec![],
-        scratch_volumes: vec!["/nab".into()],
-        tmpfs: vec![
-            if shared {
-                TmpfsMount::shared(verify::stage::SCRATCH, VERIFY_SCRATCH_MB)
-            } else {
-                TmpfsMount {
-                    path: verify::stage::SCRATCH.into(),
-                    mb: VERIFY_SCRATCH_MB,
-                    uid: VERIFIER_UID,
-                    mode: 0o700,
-                }
-            },
-            TmpfsMount {
-                path: verify::stage::RPC.into(),
-                mb: 1,
-                uid: SANDBOX_UID,
-                mode: 0o755,
-            },
-        ],
-        env: vec!["HOME=/tmp".into(), "LANG=C.UTF-8".into()],
-    }
 }

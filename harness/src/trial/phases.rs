@@ -58,6 +58,12 @@ impl PhaseClock {
         l.mark = now;
     }
 
+    /// Notes `phase` as run beside earlier ones, with nothing left to wait for: it is in
+    /// the record, at 0 ms unless a lap adds to it.
+    pub(crate) fn beside(&self, phase: TrialPhase) {
+        self.laps().times.add(phase, 0);
+    }
+
     /// The phases timed so far.
     pub(crate) fn times(&self) -> PhaseTimes {
         self.laps().times

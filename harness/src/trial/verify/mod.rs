@@ -176,24 +176,88 @@ async fn start_broker(backend: &dyn SandboxBackend, c: &ContainerId) -> Result<(
         .await
 }
 
-/// What the verifier is given besides the task.
+/// What the verifier is given besides the task and its staged `/nab`.
 pub(crate) struct Inputs<'a> {
-    /// The archive of its `/nab` ([`stage::pack`]).
-    pub nab_tree: Vec<u8>,
     /// The workspace files `expect_file` steps compare, taken from the archive copied out
     /// when the agent stopped.
     pub picks: &'a Picks,
     /// The canaries planted in this trial's /nab/tests: every JUnit report must show them
     /// failing, and such a step is judged by its other tests.
     pub canary: &'a Canary,
-    /// The trial's clock: copying the tests in is a phase of its own.
-    pub clock: &'a crate::trial::phases::PhaseClock,
-    /// /workspace was already made private to its owner, from the host, after the agent
-    /// stopped (a disk quota on this machine is the workspace's file system).
-    pub workspace_closed: bool,
 }
 
-/// Puts `/nab` in place, then runs every verify step in order in container `c`; stops at
+/// The verifier once its `/nab` is in place ([`stage_in`]): the log so far, and whether
+/// the steps may run (`false`: the container stopped first, `result.failure` says so).
+pub(crate) struct Staged {
+    result: VerifyResult,
+    ready: bool,
+}
+
+/// Copies `/nab` (the archive [`stage::pack`] made) into the verifier `c` and, unless the
+/// verifier is shared or `workspace_closed` (done from the host), makes /workspace private
+/// to its owner; both at once (the copy writes /nab, the sandbox user's chmod /workspace).
+/// The agent has stopped: this may run while its workspace is still being read.
+pub(crate) async fn stage_in(
+    backend: &dyn SandboxBackend,
+    c: &ContainerId,
+    task: &Task,
+    nab_tree: Vec<u8>,
+    workspace_closed: bool,
+    cancel: &CancellationToken,
+) -> Result<Staged, SandboxError> {
+    let shared = task.spec.verifier == VerifierMode::Shared;
+    let mut result = VerifyResult::default();
+    let copy = async { unless_gone(backend, c, backend.copy_in(c, "/nab", nab_tree).await).await };
+    let close = async {
+        if shared || workspace_closed {
+            return Ok(Some(true));
+        }
+        close_workspace(backend, c, &mut result.log, cancel).await
+    };
+    let (copied, closed) = tokio::join!(copy, close);
+    let ready = copied?.is_some() && closed?.is_some();
+    if !ready {
+        // Copied in or not, the tests are not protected: the log says why no step ran.
+        let _ = writeln!(
+            result.log,
+            "[nab] the verifier container stopped before the hidden tests were in place\n"
+        );
+        result.failure = Some(FailureReason::VerifierCrashed);
+    } else if shared {
+        let _ = writeln!(
+            result.log,
+            "[nab] this task's hidden tests run beside the code under test (`verifier: shared`): that code could reach this verdict\n"
+        );
+    }
+    Ok(Staged { result, ready })
+}
+
+/// Makes /workspace private to its owner by a command in the verifier, for a staged
+/// verifier that counted on the host doing it when the host could not.
+pub(crate) async fn close_late(
+    backend: &dyn SandboxBackend,
+    c: &ContainerId,
+    staged: &mut Staged,
+    cancel: &CancellationToken,
+) -> Result<(), SandboxError> {
+    if !staged.ready {
+        return Ok(());
+    }
+    if close_workspace(backend, c, &mut staged.result.log, cancel)
+        .await?
+        .is_none()
+    {
+        let _ = writeln!(
+            staged.result.log,
+            "[nab] the verifier container stopped before the hidden tests were in place\n"
+        );
+        staged.result.failure = Some(FailureReason::VerifierCrashed);
+        staged.ready = false;
+    }
+    Ok(())
+}
+
+/// Runs every verify step in order in container `c`, once `/nab` is in place; stops at
 /// the first failing step. Between steps (and before a report is read) every process of
 /// the sandbox user is killed, so nothing one step starts can act during the next or
 /// rewrite a report.
@@ -202,16 +266,11 @@ pub(crate) async fn run_steps(
     c: &ContainerId,
     task: &Task,
     inputs: Inputs<'_>,
+    staged: Staged,
     cancel: &CancellationToken,
 ) -> Result<VerifyResult, SandboxError> {
-    let Inputs {
-        nab_tree,
-        picks,
-        canary,
-        clock,
-        workspace_closed,
-    } = inputs;
-    let mut result = VerifyResult::default();
+    let Inputs { picks, canary } = inputs;
+    let Staged { mut result, ready } = staged;
     let budget = Duration::from_secs_f64(task.spec.timeouts.verify_s);
     let started = std::time::Instant::now();
     let steps = Steps {
@@ -221,12 +280,9 @@ pub(crate) async fn run_steps(
         picks,
         canary,
         shared: task.spec.verifier == VerifierMode::Shared,
-        workspace_closed,
         cancel,
     };
-    let staged = steps.stage(nab_tree, &mut result).await?;
-    clock.lap(nab_protocol::TrialPhase::TestsIn);
-    if !staged {
+    if !ready {
         return Ok(result);
     }
     for (i, step) in task.spec.verify.iter().enumerate() {
@@ -256,55 +312,10 @@ struct Steps<'a> {
     canary: &'a Canary,
     /// `verifier: shared`: every step runs as the sandbox user, beside the code under test.
     shared: bool,
-    /// /workspace is already private to its owner ([`Inputs::workspace_closed`]).
-    workspace_closed: bool,
     cancel: &'a CancellationToken,
 }
 
 impl Steps<'_> {
-    /// Copies `/nab` in and (unless the verifier is shared) makes /workspace private to its
-    /// owner. `false` when the container stopped first: `result.failure` has the verdict.
-    async fn stage(
-        &self,
-        nab_tree: Vec<u8>,
-        result: &mut VerifyResult,
-    ) -> Result<bool, SandboxError> {
-        let (backend, c) = (self.backend, self.c);
-        // Both at once: the copy writes /nab, the sandbox user's chmod /workspace.
-        let copy =
-            async { unless_gone(backend, c, backend.copy_in(c, "/nab", nab_tree).await).await };
-        let close = async {
-            if self.shared || self.workspace_closed {
-                return Ok(Some(true));
-            }
-            close_workspace(backend, c, &mut result.log, self.cancel).await
-        };
-        let (copied, closed) = tokio::join!(copy, close);
-        if copied?.is_none() {
-            let _ = writeln!(
-                result.log,
-                "[nab] the verifier container stopped before the hidden tests were in place\n"
-            );
-            result.failure = Some(FailureReason::VerifierCrashed);
-            return Ok(false);
-        }
-        if self.shared {
-            let _ = writeln!(
-                result.log,
-                "[nab] this task's hidden tests run beside the code under test (`verifier: shared`): that code could reach this verdict\n"
-            );
-        } else if closed?.is_none() {
-            // The tests are copied in but not yet protected: the log says why no step ran.
-            let _ = writeln!(
-                result.log,
-                "[nab] the verifier container stopped before the hidden tests were in place\n"
-            );
-            result.failure = Some(FailureReason::VerifierCrashed);
-            return Ok(false);
-        }
-        Ok(true)
-    }
-
     /// Runs step `i` within `left` of the verify budget and counts what it shows. `false`
     /// when the steps stop here (it failed, or the verdict is in).
     async fn run(
