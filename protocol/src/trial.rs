@@ -236,7 +236,9 @@ pub struct TrialOutcome {
     /// before it existed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model_s: Option<f64>,
-    /// Seconds the verifier phase took.
+    /// Seconds the verifier phase took on the trial's path: its steps, and what was left to
+    /// wait for of its container and its `/nab` (made while the agent ran and while its
+    /// workspace was read; see `phase_ms`).
     pub verify_s: f64,
     /// Infrastructure fault only; task failures are `status: failed` with no error.
     #[serde(default)]
