@@ -171,6 +171,17 @@ impl RunContext {
             quotas: self.quotas.clone(),
         }
     }
+
+    /// Waits for the removals the trials handed over, and removes the quotas made ahead
+    /// that no trial took: what the end-of-run sweep would otherwise count as left behind.
+    pub async fn settle(&self) {
+        if let Some(r) = &self.reaper {
+            r.wait().await;
+        }
+        if let Some(q) = &self.quotas {
+            q.drain().await;
+        }
+    }
 }
 
 /// How a trial's executor ended.
@@ -303,12 +314,7 @@ pub async fn run_jobs_within(
     )
     .await?;
     while executors.join_next().await.is_some() {}
-    if let Some(r) = &ctx.reaper {
-        r.wait().await;
-    }
-    if let Some(q) = &ctx.quotas {
-        q.drain().await;
-    }
+    ctx.settle().await;
     // Trials still held (too few 400s to call it the configuration) are scored as usual.
     for rec in guard.finish() {
         if let Err(e) = file.append(&rec) {
