@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Per-trial overhead of nab against bare containers, measured in the same run:
 # N trials of a no-op task (oracle `true`, verify `true`: two containers, two execs,
-# workspace copy in/out, diff) versus N pairs of `docker run --rm --network none <image> true`.
+# workspace copy in/out, diff) versus N pairs of `docker run --rm --network none <image> true`;
+# then each phase's median time over the nab trials (the record's `phase_ms`).
+# NAB=<binary> measures another build; benches/measure-trial-overhead.sh compares two.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 NAB=${NAB:-./target/release/nab}
@@ -42,3 +44,16 @@ trial=$(echo "($(now) - $s) / $N" | bc -l)
 printf 'bare: two docker runs          %.2f s\n' "$bare"
 printf 'nab:  one trial (incl. startup) %.2f s\n' "$trial"
 printf 'ratio nab trial / two bare runs %.2f\n' "$(echo "$trial / $bare" | bc -l)"
+# Where the trials' time went: each phase's median over the N trials (`phase_ms` in the
+# record; absent from builds before it existed). RESULTS_OUT=<file> keeps the records.
+python3 - "$tmp/out/results.jsonl" <<'PY'
+import json, statistics, sys
+rows = [json.loads(l).get("phase_ms") for l in open(sys.argv[1]) if l.strip()]
+rows = [r for r in rows if r]
+if rows:
+    keys = list(dict.fromkeys(k for r in rows for k in r))
+    med = {k: statistics.median(r.get(k, 0) for r in rows) for k in keys}
+    print("phases, median ms: " + " ".join("%s=%g" % (k, v) for k, v in med.items()))
+    print("phases, median sum: %g ms" % statistics.median(sum(r.values()) for r in rows))
+PY
+if [ -n "${RESULTS_OUT:-}" ]; then cp "$tmp/out/results.jsonl" "$RESULTS_OUT"; fi

@@ -37,6 +37,7 @@ mod json;
 mod jsonl;
 pub mod logging;
 mod mcp;
+mod phases;
 mod relay;
 mod role;
 mod run;
@@ -55,6 +56,7 @@ pub use bundle::{
 pub use events::{CompactionTier, Event, EventKind, ExitReason, ToolStatus};
 pub use files::{JsonlAppender, WriteError, write_atomic, write_json_atomic, write_jsonl_atomic};
 pub use mcp::{MAX_RESULT_TEXT, MCP_CALL_VERSION, McpCall};
+pub use phases::{PhaseTimes, TrialPhase};
 pub use relay::{
     FrameBuffer, FrameError, FrameHeader, FrameKind, MAX_PAYLOAD, RELAY_HEADER, data_frames,
     decode_header, encode_frame,

@@ -1,5 +1,6 @@
 //! One line of `results.jsonl`: the record of one trial of one task.
 
+use crate::PhaseTimes;
 use serde::{Deserialize, Serialize};
 
 /// The version this crate writes. Readers accept `1..=TRIAL_VERSION`.
@@ -235,7 +236,9 @@ pub struct TrialOutcome {
     /// before it existed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model_s: Option<f64>,
-    /// Seconds the verifier phase took.
+    /// Seconds the verifier phase took on the trial's path: its steps, and what was left to
+    /// wait for of its container and its `/nab` (made while the agent ran and while its
+    /// workspace was read; see `phase_ms`).
     pub verify_s: f64,
     /// Infrastructure fault only; task failures are `status: failed` with no error.
     #[serde(default)]
@@ -266,6 +269,11 @@ pub struct TrialOutcome {
     /// When the trial's (last) attempt started, RFC 3339 UTC.
     #[serde(default)]
     pub started_at: Option<String>,
+    /// Where the trial's time went: milliseconds per phase, in the order they ran (see
+    /// [`PhaseTimes`]). Absent on an infrastructure error and in records written before
+    /// it existed.
+    #[serde(default, skip_serializing_if = "PhaseTimes::is_empty")]
+    pub phase_ms: PhaseTimes,
 }
 
 impl Default for TrialOutcome {
@@ -291,6 +299,7 @@ impl Default for TrialOutcome {
             attempts: 1,
             engine: None,
             started_at: None,
+            phase_ms: PhaseTimes::default(),
         }
     }
 }
@@ -538,7 +547,7 @@ mod tests {
         r#""error":"engine e1 became unreachable","error_kind":"sandbox","#,
         r#""failure_reason":"missing_compaction","tamper_flags":["tests/conftest.py"],"#,
         r#""verdict_reachable":true,"attempts":2,"engine":"e1","#,
-        r#""started_at":"2026-12-06T04:00:00Z","#,
+        r#""started_at":"2026-12-06T04:00:00Z","phase_ms":{"prepare":4,"agent":12500},"#,
         r#""llm_calls":7,"input_tokens":1000,"output_tokens":200,"cached_tokens":300,"#,
         r#""cache_write_tokens":50,"cost_usd":0.0125,"#,
         r#""steps":5,"tool_calls":8,"tool_failures":2,"tool_failure_rate":0.25,"#,
@@ -596,6 +605,11 @@ mod tests {
                 attempts: 2,
                 engine: Some("e1".into()),
                 started_at: Some("2026-12-06T04:00:00Z".into()),
+                phase_ms: PhaseTimes {
+                    prepare: Some(4),
+                    agent: Some(12500),
+                    ..PhaseTimes::default()
+                },
             },
             usage: ModelUsage {
                 llm_calls: Some(7),

@@ -152,6 +152,11 @@ pub struct RunContext {
     pub guard: Arc<ProviderGuard>,
     /// The task images still being built.
     pub images: Arc<TaskImages>,
+    /// Removals trials hand over (see [`crate::trial::Reaper`]); the run waits for them
+    /// before its end-of-run sweep.
+    pub reaper: Option<crate::trial::Reaper>,
+    /// Disk quotas made ahead for the run's trials; removed, those left, at its end.
+    pub quotas: Option<Arc<crate::trial::QuotaPool>>,
 }
 
 impl RunContext {
@@ -162,6 +167,19 @@ impl RunContext {
             image: self.image.clone(),
             run_id: self.run_id.clone(),
             model: self.model.clone(),
+            reaper: self.reaper.clone(),
+            quotas: self.quotas.clone(),
+        }
+    }
+
+    /// Waits for the removals the trials handed over, and removes the quotas made ahead
+    /// that no trial took: what the end-of-run sweep would otherwise count as left behind.
+    pub async fn settle(&self) {
+        if let Some(r) = &self.reaper {
+            r.wait().await;
+        }
+        if let Some(q) = &self.quotas {
+            q.drain().await;
         }
     }
 }
@@ -276,6 +294,8 @@ pub async fn run_jobs_within(
         model: cfg.model.clone(),
         guard: guard.clone(),
         images: cfg.images.clone(),
+        reaper: Some(crate::trial::Reaper::default()),
+        quotas: Some(Arc::default()),
     };
     let (tx, rx) = mpsc::channel::<Ended>(pending.len().max(1));
     let mut executors = spawn_in_order(&cfg, &ctx, pending, &cancel, cost_limit.as_ref(), tx);
@@ -294,6 +314,7 @@ pub async fn run_jobs_within(
     )
     .await?;
     while executors.join_next().await.is_some() {}
+    ctx.settle().await;
     // Trials still held (too few 400s to call it the configuration) are scored as usual.
     for rec in guard.finish() {
         if let Err(e) = file.append(&rec) {
@@ -516,14 +537,14 @@ pub(crate) async fn execute(
     let (last, tried) = match ready {
         Ok(()) => attempt(ctx, &tj, max_attempts, cancel).await?,
         // Interrupted while it waited: not recorded, as any trial that never started.
-        Err(failed) => (Last::Error(failed?), Tried::default()),
+        Err(failed) => (Last::Error(Box::new(failed?)), Tried::default()),
     };
     let (mut outcome, model, mut usage, behaviour, answers) = match last {
         Last::Verdict(p) => (p.outcome, p.model, p.usage, p.behaviour, Some(p.provider)),
         // An errored trial still names the model it was for (its progress line, a sweep's
         // records).
         Last::Error(e) => (
-            e,
+            *e,
             ctx.model
                 .as_ref()
                 .filter(|_| job.agent.uses_model(true))
@@ -608,7 +629,7 @@ enum Last {
     /// The trial reached its verdict.
     Verdict(Box<TrialParts>),
     /// An infrastructure error: the outcome says which.
-    Error(TrialOutcome),
+    Error(Box<TrialOutcome>),
 }
 
 /// Runs the attempts of one trial until one reaches a verdict, an error is not worth
@@ -681,7 +702,7 @@ async fn attempt(
         }
     }
     // Every way out of the loop above follows an attempt that ended in an error.
-    Some((Last::Error(error?), tried))
+    Some((Last::Error(Box::new(error?)), tried))
 }
 
 /// The outcome of `attempt`, which ended in infrastructure error `e`, and whether its

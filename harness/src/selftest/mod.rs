@@ -107,6 +107,8 @@ pub enum SelftestError {
     Server(std::io::Error),
     #[error(transparent)]
     Run(#[from] crate::run::RunError),
+    #[error(transparent)]
+    Locate(#[from] crate::trial::model::LocateError),
 }
 
 /// Runs `corpus`'s cases and judges each.
@@ -122,7 +124,7 @@ pub async fn run(
     let tasks = load_tasks(corpus, &files, &opts).await?;
     let all: Vec<Arc<Task>> = tasks.values().cloned().collect();
     // Every case gets a gateway and /nab/out, as a `command:` agent of a run with a model.
-    let model = crate::trial::model::ModelSetup::new(MODEL, None, &all).map_err(|errors| {
+    let mut model = crate::trial::model::ModelSetup::new(MODEL, None, &all).map_err(|errors| {
         SelftestError::Suite(
             errors
                 .iter()
@@ -131,6 +133,8 @@ pub async fn run(
                 .join("; "),
         )
     })?;
+    // The cases are `command:` agents: they get the gateway on the loopback too.
+    model.relay = Some(crate::trial::model::locate_binary("nab-relay")?);
     let (jobs, agents) = case_jobs(corpus, &files, &tasks)?;
     let cfg = RunConfig {
         engines: crate::run::EnginePool::single(opts.backend, opts.jobs),

@@ -1,9 +1,13 @@
 //! One trial, end to end: agent container → copy the workspace out → fresh verifier.
 //! Every container, volume and disk quota it creates is recorded as it is created and
-//! removed on every path out (success, failure, infrastructure error, interruption).
+//! removed on every path out (success, failure, infrastructure error, interruption): before
+//! the trial returns, or after it by the run's [`Reaper`] once the verdict is in.
+//! What runs at once (the verifier's container beside the agent's, removals beside the
+//! verifier) is in the book's trial lifecycle page; each phase's time is in the record.
 
 pub(crate) mod agent;
 pub(crate) mod canary;
+mod cleanup;
 pub mod cost;
 pub mod declared;
 pub(crate) mod expect;
@@ -15,16 +19,20 @@ pub(crate) mod metrics;
 pub mod model;
 pub(crate) mod out_copy;
 pub(crate) mod own_time;
+pub(crate) mod phases;
 pub(crate) mod provider_answers;
+mod quota_pool;
 pub(crate) mod requirements;
 pub(crate) mod tamper;
+mod verifier;
 pub(crate) mod verify;
+mod workspace_in;
 
 pub use agent::AgentKind;
 
 use crate::env::sandbox::{
     BindMount, ContainerId, ContainerSpec, DiskQuota, ExecRequest, ExecUser, Labels, Lockdown,
-    SANDBOX_UID, SandboxBackend, SandboxError, TmpfsMount, VERIFIER_UID, VolumeId, quota,
+    SandboxBackend, SandboxError, VolumeId, quota,
 };
 use crate::env::workspace::{self, Picks, Snapshot};
 use crate::task::{EXPECTED_CAP, Task, VerifierMode, VerifyStep};
@@ -34,9 +42,10 @@ use mcp_host::McpHost;
 use metrics::ModelMetrics;
 use model::ModelSetup;
 use nab_gateway::ModelClock;
-use nab_protocol::{AGENT_LOG_FILE, DIFF_FILE, TEST_IDS_FILE, TRANSCRIPT_FILE, VERIFY_LOG_FILE};
-use nab_protocol::{AgentBehaviour, ModelUsage, TrialOutcome, TrialStatus};
+use nab_protocol::{AGENT_LOG_FILE, DIFF_FILE, TRANSCRIPT_FILE};
+use nab_protocol::{AgentBehaviour, ModelUsage, TrialOutcome, TrialPhase, TrialStatus};
 use nab_protocol::{ErrorKind, FailureReason, SandboxExit};
+use phases::PhaseClock;
 use requirements::Compaction;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -61,6 +70,12 @@ pub struct TrialContext {
     pub run_id: String,
     /// The run's model (`--model`), for agents that use the gateway.
     pub model: Option<Arc<ModelSetup>>,
+    /// Where a trial that reached its record hands its removals, to be done while the run
+    /// goes on; without one, a trial removes what it made before it returns.
+    pub reaper: Option<Reaper>,
+    /// Disk quotas made ahead for the run's trials (used with a local engine); without
+    /// one, each quota is made when its trial needs it.
+    pub quotas: Option<Arc<QuotaPool>>,
 }
 
 #[derive(Debug, Clone)]
@@ -171,14 +186,9 @@ impl From<SandboxError> for TrialError {
     }
 }
 
-/// What must be removed when the trial ends, whichever way it ends.
-#[derive(Default)]
-struct Created {
-    containers: Vec<ContainerId>,
-    volumes: Vec<VolumeId>,
-    /// Disk quotas (workspace, /nab/out): removed last, once nothing binds them.
-    quotas: Vec<DiskQuota>,
-}
+use cleanup::Created;
+pub use cleanup::Reaper;
+pub use quota_pool::QuotaPool;
 
 pub async fn run_trial(
     ctx: &TrialContext,
@@ -186,45 +196,26 @@ pub async fn run_trial(
     cancel: &CancellationToken,
 ) -> Result<TrialParts, TrialError> {
     let created = Mutex::new(Created::default());
+    let clock = PhaseClock::start();
     // Cancellation ends the trial wherever it is, not only inside an exec: whatever the
     // agent left behind (a FIFO, a huge workspace) cannot keep a step from being dropped.
     // Blocking work already handed to a thread has its own deadline.
     let result = tokio::select! {
-        r = run_inner(ctx, job, cancel, &created) => r,
+        r = run_inner(ctx, job, cancel, &created, &clock) => r,
         _ = cancel.cancelled() => Err(TrialError::Cancelled),
     };
     let created = created.into_inner().unwrap_or_else(|p| p.into_inner());
-    // Cleanup is not cancellable: it must finish even after Ctrl-C. Each removal has a
-    // deadline, so an engine that hangs cannot keep the run from exiting (the end-of-run
-    // sweep and `nab clean` remove what is left).
-    for c in created.containers.iter().rev() {
-        match tokio::time::timeout(CLEANUP_DEADLINE, ctx.backend.destroy(c)).await {
-            Ok(Ok(())) => {}
-            Ok(Err(e)) => tracing::warn!("could not remove container {}: {e}", c.0),
-            Err(_) => tracing::warn!("removing container {} timed out", c.0),
-        }
+    match (&ctx.reaper, &result) {
+        // The verdict is in and nothing of the trial runs any more (every container
+        // stopped or removed): the rest of the removal needs no waiting for.
+        (Some(reaper), Ok(_)) => reaper.defer(ctx.backend.clone(), created),
+        _ => cleanup::remove_all(ctx.backend.as_ref(), created).await,
     }
-    for v in &created.volumes {
-        match tokio::time::timeout(CLEANUP_DEADLINE, ctx.backend.destroy_volume(v)).await {
-            Ok(Ok(())) => {}
-            Ok(Err(e)) => tracing::warn!("could not remove volume {}: {e}", v.0),
-            Err(_) => tracing::warn!("removing volume {} timed out", v.0),
-        }
-    }
-    for q in created.quotas {
-        // A helper container on a remote engine takes longer than an unmount here.
-        let deadline = if q.on_engine() {
-            QUOTA_HELPER_DEADLINE
-        } else {
-            CLEANUP_DEADLINE
-        };
-        match tokio::time::timeout(deadline, ctx.backend.remove_quota(&q)).await {
-            Ok(Ok(())) => {}
-            Ok(Err(e)) => tracing::warn!("removing disk quota {}: {e}", q.describe()),
-            Err(_) => tracing::warn!("removing disk quota {} timed out", q.describe()),
-        }
-    }
-    result
+    clock.lap(TrialPhase::Cleanup);
+    result.map(|mut parts| {
+        parts.outcome.phase_ms = clock.times();
+        parts
+    })
 }
 
 /// Creates a `mb` MiB disk quota for `labels` where the engine binds it (`image`: the
@@ -242,12 +233,22 @@ async fn make_quota(
     let mb = u64::try_from(mb).unwrap_or(0);
     let labels = scope.labels(role);
     let owner = crate::env::sandbox::SANDBOX_UID;
-    let q = scope
-        .ctx
-        .backend
-        .create_quota(&labels, mb, owner, image)
-        .await?;
+    // A local engine binds quotas made on this machine, which the run makes ahead.
+    let pool = (scope.ctx.backend.capabilities().live_binds)
+        .then_some(scope.ctx.quotas.as_ref())
+        .flatten();
+    let q = match pool {
+        Some(pool) => pool.take(&labels, mb, owner).await?,
+        None => {
+            scope
+                .ctx
+                .backend
+                .create_quota(&labels, mb, owner, image)
+                .await?
+        }
+    };
     scope.created().quotas.push(q.clone());
+    scope.clock.lap(TrialPhase::Quota);
     Ok(Some(q))
 }
 
@@ -276,10 +277,7 @@ async fn full_quotas(
     (notes, first_full)
 }
 
-/// How long one container or volume removal may take at the end of a trial.
-const CLEANUP_DEADLINE: Duration = Duration::from_secs(5);
-/// How long removing a disk quota on a remote engine may take (a helper container).
-const QUOTA_HELPER_DEADLINE: Duration = Duration::from_secs(30);
+use cleanup::CLEANUP_DEADLINE;
 
 fn files_err(dir: &Path) -> impl FnOnce(std::io::Error) -> TrialError + '_ {
     move |source| TrialError::Files {
@@ -328,6 +326,8 @@ struct Scope<'a> {
     job: &'a TrialJob,
     cancel: &'a CancellationToken,
     created: &'a Mutex<Created>,
+    /// Where the trial's time goes, phase by phase.
+    clock: &'a PhaseClock,
 }
 
 impl Scope<'_> {
@@ -356,12 +356,11 @@ struct Prepared {
 /// The agent's container after it stopped, with what outlives it until the workspace is read.
 struct AgentRun<'a> {
     container: ContainerId,
-    volume: VolumeId,
     ws_quota: Option<DiskQuota>,
     out_quota: Option<DiskQuota>,
     session: Option<(&'a Arc<ModelSetup>, LlmSession)>,
     /// The MCP servers' host, stopped; its socket folder is a bind source of the agent's
-    /// container, so it lives until that container is gone.
+    /// container, so it lives until the workspace was copied out of it.
     mcp: Option<McpHost>,
     exit_reason: SandboxExit,
     agent_exit_code: Option<i64>,
@@ -376,8 +375,9 @@ struct Collected {
     compaction: Option<nab_protocol::CompactionCheck>,
     tamper_flags: Vec<String>,
     picks: Picks,
+    /// /workspace was made private to its owner from the host (see `close_on_host`).
+    workspace_closed: bool,
     metrics: Option<ModelMetrics>,
-    volume: VolumeId,
     exit_reason: SandboxExit,
     agent_exit_code: Option<i64>,
     agent_s: f64,
@@ -443,26 +443,55 @@ async fn run_inner(
     job: &TrialJob,
     cancel: &CancellationToken,
     created: &Mutex<Created>,
+    clock: &PhaseClock,
 ) -> Result<TrialParts, TrialError> {
     let scope = Scope {
         ctx,
         job,
         cancel,
         created,
+        clock,
     };
     let reachable = job.task.spec.verifier == VerifierMode::Shared;
     let prepared = prepare(&scope).await?;
-    let agent = agent_phase(&scope, &prepared.image, prepared.tar).await?;
-    let collected = collect(&scope, agent, prepared.original).await?;
+    let (agent, verifier) = agent_phase(&scope, &prepared.image, prepared.tar).await?;
+    let agent_c = agent.container.clone();
+    let host_closes = verifier::closes_on_host(&job.task, agent.ws_quota.as_ref());
+    // The agent has stopped: the verifier's /nab goes in while its workspace is read.
+    let (collected, staged) = futures::future::join(
+        collect(&scope, agent, prepared.original),
+        verifier::stage(&scope, &verifier, host_closes),
+    )
+    .await;
+    let collected = collected?;
+    scope.clock.beside(TrialPhase::VerifyStage);
+    scope.clock.lap(TrialPhase::TestsIn);
+    // The agent's container is done with: removed while the verifier works.
+    let removed = remove_early(&scope, agent_c);
     if matches!(
         collected.failure,
         Some(FailureReason::WorkspaceTooLarge | FailureReason::DiskQuota)
     ) {
         // The verifier would have to take that workspace in: the verdict is already in.
+        removed.await;
         return Ok(collected.parts(None, reachable));
     }
-    let verified = verify_phase(&scope, &prepared.image, &collected).await?;
-    Ok(collected.parts(Some(verified), reachable))
+    let verified = async {
+        let staged = staged?;
+        verifier::verify_phase(&scope, &verifier, &collected, staged, host_closes).await
+    };
+    let (verified, ()) = futures::future::join(verified, removed).await;
+    Ok(collected.parts(Some(verified?), reachable))
+}
+
+/// Removes container `c` now, not at the trial's end; left for the end (which tries again)
+/// when the engine refuses or takes too long.
+async fn remove_early(scope: &Scope<'_>, c: ContainerId) {
+    match tokio::time::timeout(CLEANUP_DEADLINE, scope.ctx.backend.destroy(&c)).await {
+        Ok(Ok(())) => scope.created().containers.retain(|x| *x != c),
+        Ok(Err(e)) => tracing::warn!("could not remove container {}: {e}", c.0),
+        Err(_) => tracing::warn!("removing container {} timed out", c.0),
+    }
 }
 
 /// Checks the backend can run the trial, creates its folder, and packs the task's workspace.
@@ -495,6 +524,7 @@ async fn prepare(scope: &Scope<'_>) -> Result<Prepared, TrialError> {
     .await
     .map_err(|e| files_err(dir)(std::io::Error::other(e)))?
     .map_err(files_err(dir))?;
+    scope.clock.lap(TrialPhase::Prepare);
     Ok(Prepared {
         image,
         original,
@@ -503,17 +533,42 @@ async fn prepare(scope: &Scope<'_>) -> Result<Prepared, TrialError> {
 }
 
 /// Runs the agent in its container on a fresh workspace volume, writes agent.log, and
-/// stops everything the agent started.
+/// stops everything the agent started. The verifier's container is made meanwhile, on the
+/// same volume, and returned too: it runs nothing but its keeper until the agent has
+/// stopped and its workspace was read, and nothing of it is in the agent's reach (its own
+/// processes, its own /nab; the hidden tests go in only after the agent stopped).
 async fn agent_phase<'a>(
     scope: &Scope<'a>,
     image: &str,
     tar: Vec<u8>,
-) -> Result<AgentRun<'a>, TrialError> {
-    let (ctx, job, task, dir) = (scope.ctx, scope.job, &scope.job.task, &scope.job.dir);
+) -> Result<(AgentRun<'a>, ContainerId), TrialError> {
     // The workspace is a disk quota of its own (the verifier gets the same file system),
     // and so is /nab/out: writes past them fail in the container, not on the host.
+    let disk_mb = scope.job.task.spec.limits.disk_mb;
+    let (ws_quota, volume, tar) = workspace_volume(scope, disk_mb, image, tar).await?;
+    // Both are awaited to the end: a container being made is never dropped halfway (it
+    // would be made without being recorded for removal).
+    let (agent, verifier) = futures::future::join(
+        run_agent_box(scope, image, tar, ws_quota, volume.clone()),
+        verifier::make_verifier(scope, image, &volume),
+    )
+    .await;
+    let (agent, verifier) = (agent?, verifier?);
+    scope.clock.lap(TrialPhase::VerifierStart);
+    Ok((agent, verifier))
+}
+
+/// The agent's side of [`agent_phase`]: its gateway, MCP servers and container, the run,
+/// and everything it started stopped.
+async fn run_agent_box<'a>(
+    scope: &Scope<'a>,
+    image: &str,
+    tar: Option<Vec<u8>>,
+    ws_quota: Option<DiskQuota>,
+    volume: VolumeId,
+) -> Result<AgentRun<'a>, TrialError> {
+    let (ctx, job, task, dir) = (scope.ctx, scope.job, &scope.job.task, &scope.job.dir);
     let disk_mb = task.spec.limits.disk_mb;
-    let (ws_quota, volume) = workspace_volume(scope, disk_mb, image).await?;
     // A gateway for agents that talk to a model; it lives until the agent has stopped.
     let (out_quota, mut session) = start_session(scope, disk_mb, image).await?;
     let out_on_engine = out_quota.as_ref().filter(|q| q.on_engine());
@@ -527,6 +582,7 @@ async fn agent_phase<'a>(
         relay: m.relay.as_deref(),
     });
     let mcp = start_mcp_servers(scope, image).await?;
+    scope.clock.lap(TrialPhase::AgentStart);
     let plan = job.agent.plan(
         task,
         mounts.as_ref(),
@@ -557,6 +613,7 @@ async fn agent_phase<'a>(
         }
     };
     let agent_s = agent_started.elapsed().as_secs_f64();
+    scope.clock.lap(TrialPhase::Agent);
     let model_s = clock.map(|c| c.total().as_secs_f64().min(agent_s));
     // Stop everything the agent started before reading its workspace.
     ctx.backend.kill(&container).await?;
@@ -570,9 +627,9 @@ async fn agent_phase<'a>(
         Some((host, sidecar)) => Some(stop_mcp_servers(scope, host, &sidecar).await?),
         None => None,
     };
+    scope.clock.lap(TrialPhase::AgentStop);
     Ok(AgentRun {
         container,
-        volume,
         ws_quota,
         out_quota,
         session,
@@ -605,23 +662,45 @@ async fn start_session<'a>(
     }
 }
 
-/// The workspace volume, on a disk quota of its own when quotas are on.
+/// The workspace volume, on a disk quota of its own when quotas are on. A quota on this
+/// machine is filled with the task's workspace (`tar`) from the host, while the volume is
+/// made (see `workspace_in`); otherwise `tar` is returned, for the agent's container.
 async fn workspace_volume(
     scope: &Scope<'_>,
     disk_mb: i64,
     image: &str,
-) -> Result<(Option<DiskQuota>, VolumeId), TrialError> {
+    tar: Vec<u8>,
+) -> Result<(Option<DiskQuota>, VolumeId, Option<Vec<u8>>), TrialError> {
     let ws_quota = make_quota(scope, "workspace", disk_mb, image).await?;
-    let volume = scope
-        .ctx
-        .backend
-        .create_volume(
-            &scope.labels("workspace"),
-            ws_quota.as_ref().map(|q| q.mount_path()).as_deref(),
-        )
-        .await?;
-    scope.created().volumes.push(volume.clone());
-    Ok((ws_quota, volume))
+    let (fill, tar) = match &ws_quota {
+        Some(DiskQuota::Host(q)) => (Some(workspace_in::unpack_on_host(q.path(), tar)), None),
+        _ => (None, Some(tar)),
+    };
+    let volume = async {
+        let v = scope
+            .ctx
+            .backend
+            .create_volume(
+                &scope.labels("workspace"),
+                ws_quota.as_ref().map(|q| q.mount_path()).as_deref(),
+            )
+            .await?;
+        scope.created().volumes.push(v.clone());
+        Ok::<_, TrialError>(v)
+    };
+    let filled = async {
+        match fill {
+            Some(f) => f.await.map_err(files_err(&scope.job.task.workspace_dir())),
+            None => Ok(()),
+        }
+    };
+    let (volume, filled) = tokio::join!(volume, filled);
+    let volume = volume?;
+    filled?;
+    if tar.is_none() {
+        scope.clock.lap(TrialPhase::WorkspaceIn);
+    }
+    Ok((ws_quota, volume, tar))
 }
 
 /// Stops the MCP servers' host and kills their sidecar; the host is returned, since its
@@ -644,7 +723,7 @@ async fn create_agent_container(
     image: &str,
     volume: &VolumeId,
     plan: &AgentPlan,
-    tar: Vec<u8>,
+    tar: Option<Vec<u8>>,
 ) -> Result<(ContainerId, Vec<String>), TrialError> {
     let (ctx, task) = (scope.ctx, &scope.job.task);
     // A declared agent runs in its own image on top of the task's (`image`); the MCP
@@ -673,7 +752,11 @@ async fn create_agent_container(
     };
     let container = ctx.backend.create(&agent_spec).await?;
     scope.created().containers.push(container.clone());
-    ctx.backend.copy_in(&container, "/workspace", tar).await?;
+    scope.clock.lap(TrialPhase::AgentStart);
+    if let Some(tar) = tar {
+        ctx.backend.copy_in(&container, "/workspace", tar).await?;
+        scope.clock.lap(TrialPhase::WorkspaceIn);
+    }
     Ok((container, env))
 }
 
@@ -800,10 +883,11 @@ async fn collect(
     }
     let (mut failure, tamper_flags, picks) =
         read_workspace(scope, &agent.container, original, ws_full, !full.is_empty()).await?;
-    scope.ctx.backend.destroy(&agent.container).await?;
+    // Docker needed every bind source of the agent's container while it copied the
+    // workspace out; the container itself is removed while the verifier works.
     drop(agent.mcp);
-    // The gateway and /nab/out outlive the agent's container: Docker needs every bind
-    // source to exist while it copies the workspace out.
+    let workspace_closed = close_on_host(task, agent.ws_quota.as_ref()).await;
+    // The gateway and /nab/out outlived the copy for the same reason.
     let metrics = match agent.session {
         Some((m, s)) => Some(model_metrics(scope, m, s, agent.exit_reason, &mut failure).await?),
         None => None,
@@ -832,19 +916,41 @@ async fn collect(
     if let Some(f) = unmet.failure {
         failure.get_or_insert(f);
     }
+    scope.clock.lap(TrialPhase::Metrics);
     Ok(Collected {
         failure,
         violations: unmet.violations,
         compaction: compaction_check,
         tamper_flags,
         picks,
+        workspace_closed,
         metrics,
-        volume: agent.volume,
         exit_reason: agent.exit_reason,
         agent_exit_code: agent.agent_exit_code,
         agent_s: agent.agent_s,
         model_s: agent.model_s,
     })
+}
+
+/// Makes the workspace's root private to its owner (mode 0700) from the host, when it is a
+/// disk quota on this machine (the file system's root, which the agent cannot replace) and
+/// the verifier keeps its users apart; the verifier then needs no command for it (see
+/// `verify::close_workspace`). The agent's processes are gone: nothing can undo it. `false`
+/// when it was not done here.
+async fn close_on_host(task: &Task, quota: Option<&DiskQuota>) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    if !verifier::closes_on_host(task, quota) {
+        return false;
+    }
+    let Some(DiskQuota::Host(q)) = quota else {
+        return false;
+    };
+    let root = q.path();
+    let closed = tokio::task::spawn_blocking(move || {
+        std::fs::set_permissions(&root, std::fs::Permissions::from_mode(0o700))
+    })
+    .await;
+    matches!(closed, Ok(Ok(())))
 }
 
 /// The trial's end is not the agent's to be scored on when the model's side failed it: a
@@ -897,9 +1003,18 @@ fn judged_compaction(
     })
 }
 
-/// What the blocking reader of the agent's workspace returns: the workspace as it was
-/// left, diff.patch's text, the tamper flags and the files `expect_file` steps compare.
-type WorkspaceRead = (Snapshot, String, Vec<String>, Picks);
+/// What the blocking reader of the agent's workspace returns.
+struct WorkspaceRead {
+    /// diff.patch's text.
+    patch: String,
+    /// Protected paths the diff touched.
+    flags: Vec<String>,
+    /// The files `expect_file` steps compare.
+    picks: Picks,
+    /// How long the diff and the tamper scan took, of the reader's time.
+    diff: Duration,
+    tamper: Duration,
+}
 
 /// The blocking thread that parses the workspace archive as `rx` streams it in, and diffs
 /// it against `original`.
@@ -929,9 +1044,18 @@ fn spawn_reader(
             &mut picks,
         )
         .map(|after| {
+            let started = Instant::now();
             let patch = workspace::diff(&original, &after);
+            let diff = started.elapsed();
             let flags = tamper::touched(&protected, &original, &after);
-            (after, patch, flags, picks)
+            let tamper = started.elapsed() - diff;
+            WorkspaceRead {
+                patch,
+                flags,
+                picks,
+                diff,
+                tamper,
+            }
         })
     }))
 }
@@ -989,12 +1113,14 @@ async fn read_workspace(
     }
     let mut tamper_flags = Vec::new();
     let mut picks = Picks::default();
+    let mut parts = Vec::new();
     if failure.is_none() {
         let why = match read {
-            Ok(Ok(Ok((_, patch, flags, picked)))) => {
-                std::fs::write(dir.join(DIFF_FILE), patch).map_err(files_err(dir))?;
-                tamper_flags = flags;
-                picks = picked;
+            Ok(Ok(Ok(r))) => {
+                std::fs::write(dir.join(DIFF_FILE), r.patch).map_err(files_err(dir))?;
+                tamper_flags = r.flags;
+                picks = r.picks;
+                parts = vec![(TrialPhase::Diff, r.diff), (TrialPhase::Tamper, r.tamper)];
                 None
             }
             Ok(Ok(Err(e))) => Some(format!("the workspace archive could not be read: {e}")),
@@ -1009,6 +1135,7 @@ async fn read_workspace(
             failure = Some(FailureReason::BadAgentOutput);
         }
     }
+    scope.clock.lap_split(TrialPhase::WorkspaceOut, &parts);
     Ok((failure, tamper_flags, picks))
 }
 
@@ -1085,105 +1212,4 @@ async fn model_metrics(
         append_log(dir, &notes)?;
     }
     Ok(metrics)
-}
-
-/// A fresh container runs the verify steps on the agent's workspace; nothing the agent ran
-/// survives into it. Writes verify.log and the test ids.
-async fn verify_phase(
-    scope: &Scope<'_>,
-    image: &str,
-    collected: &Collected,
-) -> Result<Verified, TrialError> {
-    let (ctx, task, dir) = (scope.ctx, &scope.job.task, &scope.job.dir);
-    // The hidden tests go in as this trial's copy with canaries planted under names drawn
-    // here, on the host, after the agent has stopped; see `verify::stage` for who owns what.
-    let shared = task.spec.verifier == VerifierMode::Shared;
-    let canary = canary::Canary::random(!shared);
-    let tests_dir = task.tests_dir();
-    let planted = canary.files();
-    // The MCP servers' record, written by the host from what they answered (see
-    // `mcp_host`), for the hidden tests to replay.
-    let record =
-        (!task.spec.mcp_servers.is_empty()).then(|| dir.join(nab_protocol::MCP_CALLS_FILE));
-    let nab_tree = tokio::task::spawn_blocking(move || {
-        let record = match record {
-            Some(path) => Some(read_capped(&path, mcp_host::RECORD_CAP)?),
-            None => None,
-        };
-        verify::stage::pack(&tests_dir, &planted, shared, record.as_deref())
-    })
-    .await
-    .map_err(|e| files_err(&task.tests_dir())(std::io::Error::other(e)))?
-    .map_err(files_err(&task.tests_dir()))?;
-    let verify_spec = verifier_spec(scope, image, collected, shared);
-    let verify_started = Instant::now();
-    let verifier = ctx.backend.create(&verify_spec).await?;
-    scope.created().containers.push(verifier.clone());
-    let v = verify::run_steps(
-        ctx.backend.as_ref(),
-        &verifier,
-        task,
-        verify::Inputs {
-            nab_tree,
-            picks: &collected.picks,
-            canary: &canary,
-        },
-        scope.cancel,
-    )
-    .await?;
-
-    let verify_s = verify_started.elapsed().as_secs_f64();
-    std::fs::write(dir.join(VERIFY_LOG_FILE), &v.log).map_err(files_err(dir))?;
-    // The ids the reports listed (canary left out), sorted: `nab validate` pins the
-    // oracle's in tests.lock.
-    let mut ids = v.test_ids.clone();
-    ids.sort();
-    ids.dedup();
-    let ids = serde_json::to_string_pretty(&ids).map_err(|e| files_err(dir)(e.into()))?;
-    std::fs::write(dir.join(TEST_IDS_FILE), ids + "\n").map_err(files_err(dir))?;
-    Ok(Verified {
-        failure: v.failure,
-        tests_passed: v.tests_passed,
-        tests_total: v.tests_total,
-        verify_s,
-    })
-}
-
-/// The verifier's container: locked down like the agent's, on the agent's workspace volume,
-/// with /nab a scratch volume of its own and tmpfs folders for its scratch space (the
-/// verifier user's alone, unless the task's verifier is `shared`) and the broker's socket.
-fn verifier_spec(
-    scope: &Scope<'_>,
-    image: &str,
-    collected: &Collected,
-    shared: bool,
-) -> ContainerSpec {
-    let task = &scope.job.task;
-    ContainerSpec {
-        image: image.to_owned(),
-        labels: scope.labels("verify"),
-        limits: lockdown(task),
-        workspace: Some(collected.volume.clone()),
-        binds: vec![],
-        scratch_volumes: vec!["/nab".into()],
-        tmpfs: vec![
-            if shared {
-                TmpfsMount::shared(verify::stage::SCRATCH, VERIFY_SCRATCH_MB)
-            } else {
-                TmpfsMount {
-                    path: verify::stage::SCRATCH.into(),
-                    mb: VERIFY_SCRATCH_MB,
-                    uid: VERIFIER_UID,
-                    mode: 0o700,
-                }
-            },
-            TmpfsMount {
-                path: verify::stage::RPC.into(),
-                mb: 1,
-                uid: SANDBOX_UID,
-                mode: 0o755,
-            },
-        ],
-        env: vec!["HOME=/tmp".into(), "LANG=C.UTF-8".into()],
-    }
 }

@@ -23,6 +23,7 @@ mod import_harbor_build;
 mod loopback;
 mod model_gateway;
 mod model_time;
+mod phase_times;
 mod podman_run;
 mod provider_failure;
 mod regrade;

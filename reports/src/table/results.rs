@@ -3,7 +3,7 @@
 //! starts from these same columns.
 
 use super::values::{Columns, Values, col};
-use nab_protocol::{SandboxExit, TrialRecord, TrialStatus};
+use nab_protocol::{SandboxExit, TrialPhase, TrialRecord, TrialStatus};
 
 fn status_str(s: TrialStatus) -> &'static str {
     match s {
@@ -25,8 +25,40 @@ fn exit_str(s: SandboxExit) -> &'static str {
 pub(crate) fn columns(r: &[TrialRecord]) -> Columns {
     let mut all = outcome_columns(r);
     all.extend(usage_columns(r));
+    all.extend(phase_columns(r));
     all
 }
+
+/// Milliseconds per phase of the trial (`phase_ms`), one column per phase in the order
+/// they run, named `<phase>_ms`; null where the phase did not run or was not recorded.
+fn phase_columns(r: &[TrialRecord]) -> Columns {
+    TrialPhase::ALL
+        .into_iter()
+        .map(|p| {
+            let name: &'static str = PHASE_COLUMNS[p as usize];
+            (name, Values::U64(col(r, |t| t.outcome.phase_ms.get(p))))
+        })
+        .collect()
+}
+
+/// The column of each [`TrialPhase`], in [`TrialPhase::ALL`]'s order.
+const PHASE_COLUMNS: [&str; 15] = [
+    "prepare_ms",
+    "quota_ms",
+    "agent_start_ms",
+    "workspace_in_ms",
+    "agent_ms",
+    "agent_stop_ms",
+    "workspace_out_ms",
+    "diff_ms",
+    "tamper_ms",
+    "metrics_ms",
+    "verify_stage_ms",
+    "verifier_start_ms",
+    "tests_in_ms",
+    "tests_ms",
+    "cleanup_ms",
+];
 
 /// A string column of `f` of each record.
 pub(crate) fn strs(r: &[TrialRecord], f: fn(&TrialRecord) -> Option<&str>) -> Values {
@@ -147,4 +179,17 @@ fn usage_columns(r: &[TrialRecord]) -> Columns {
             })),
         ),
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_phase_has_its_column_in_order() {
+        for (i, p) in TrialPhase::ALL.into_iter().enumerate() {
+            assert_eq!(PHASE_COLUMNS[i], format!("{}_ms", p.as_str()));
+            assert_eq!(p as usize, i);
+        }
+    }
 }

@@ -4,7 +4,7 @@
 
 mod capture;
 mod chunks;
-mod disk_quota;
+pub(crate) mod disk_quota;
 mod docker;
 pub mod engine;
 pub(crate) mod host_perms;

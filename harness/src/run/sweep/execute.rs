@@ -124,6 +124,9 @@ fn open_run(cfg: &SweepConfig, i: usize, cancel: &CancellationToken) -> Result<R
             model: cfg.models.get(i).cloned().flatten(),
             guard: Arc::new(crate::run::ProviderGuard::new(cancel.clone())),
             images: crate::run::TaskImages::present(),
+            // Each trial removes what it made before it returns.
+            reaper: None,
+            quotas: None,
         },
         file: ResultsFile::open_append(&results)?,
         resumed: records.len(),

@@ -10,8 +10,8 @@
 //!   run. The workspace is made 0700 to it before any step, so the runner cannot even load
 //!   workspace code by mistake.
 //!
-//! Before each verifier step nab starts the broker (`/nab/lib/broker.py`) as the sandbox
-//! user, from outside; after each step every process of the sandbox user is killed before
+//! With each verifier step nab starts the broker (`/nab/lib/broker.py`) as the sandbox
+//! user, from outside (beside the step, whose side waits for its socket); after each step every process of the sandbox user is killed before
 //! anything of the step is read. JUnit reports are read as the verifier user and judged with
 //! the trial's canaries set apart ([`crate::trial::canary`], [`crate::trial::junit`]); when they all
 //! passed, their test ids must be the task's pinned set ([`crate::task::pinned`]). Host-side
@@ -176,10 +176,8 @@ async fn start_broker(backend: &dyn SandboxBackend, c: &ContainerId) -> Result<(
         .await
 }
 
-/// What the verifier is given besides the task.
+/// What the verifier is given besides the task and its staged `/nab`.
 pub(crate) struct Inputs<'a> {
-    /// The archive of its `/nab` ([`stage::pack`]).
-    pub nab_tree: Vec<u8>,
     /// The workspace files `expect_file` steps compare, taken from the archive copied out
     /// when the agent stopped.
     pub picks: &'a Picks,
@@ -188,7 +186,78 @@ pub(crate) struct Inputs<'a> {
     pub canary: &'a Canary,
 }
 
-/// Puts `/nab` in place, then runs every verify step in order in container `c`; stops at
+/// The verifier once its `/nab` is in place ([`stage_in`]): the log so far, and whether
+/// the steps may run (`false`: the container stopped first, `result.failure` says so).
+pub(crate) struct Staged {
+    result: VerifyResult,
+    ready: bool,
+}
+
+/// Copies `/nab` (the archive [`stage::pack`] made) into the verifier `c` and, unless the
+/// verifier is shared or `workspace_closed` (done from the host), makes /workspace private
+/// to its owner; both at once (the copy writes /nab, the sandbox user's chmod /workspace).
+/// The agent has stopped: this may run while its workspace is still being read.
+pub(crate) async fn stage_in(
+    backend: &dyn SandboxBackend,
+    c: &ContainerId,
+    task: &Task,
+    nab_tree: Vec<u8>,
+    workspace_closed: bool,
+    cancel: &CancellationToken,
+) -> Result<Staged, SandboxError> {
+    let shared = task.spec.verifier == VerifierMode::Shared;
+    let mut result = VerifyResult::default();
+    let copy = async { unless_gone(backend, c, backend.copy_in(c, "/nab", nab_tree).await).await };
+    let close = async {
+        if shared || workspace_closed {
+            return Ok(Some(true));
+        }
+        close_workspace(backend, c, &mut result.log, cancel).await
+    };
+    let (copied, closed) = tokio::join!(copy, close);
+    let ready = copied?.is_some() && closed?.is_some();
+    if !ready {
+        // Copied in or not, the tests are not protected: the log says why no step ran.
+        let _ = writeln!(
+            result.log,
+            "[nab] the verifier container stopped before the hidden tests were in place\n"
+        );
+        result.failure = Some(FailureReason::VerifierCrashed);
+    } else if shared {
+        let _ = writeln!(
+            result.log,
+            "[nab] this task's hidden tests run beside the code under test (`verifier: shared`): that code could reach this verdict\n"
+        );
+    }
+    Ok(Staged { result, ready })
+}
+
+/// Makes /workspace private to its owner by a command in the verifier, for a staged
+/// verifier that counted on the host doing it when the host could not.
+pub(crate) async fn close_late(
+    backend: &dyn SandboxBackend,
+    c: &ContainerId,
+    staged: &mut Staged,
+    cancel: &CancellationToken,
+) -> Result<(), SandboxError> {
+    if !staged.ready {
+        return Ok(());
+    }
+    if close_workspace(backend, c, &mut staged.result.log, cancel)
+        .await?
+        .is_none()
+    {
+        let _ = writeln!(
+            staged.result.log,
+            "[nab] the verifier container stopped before the hidden tests were in place\n"
+        );
+        staged.result.failure = Some(FailureReason::VerifierCrashed);
+        staged.ready = false;
+    }
+    Ok(())
+}
+
+/// Runs every verify step in order in container `c`, once `/nab` is in place; stops at
 /// the first failing step. Between steps (and before a report is read) every process of
 /// the sandbox user is killed, so nothing one step starts can act during the next or
 /// rewrite a report.
@@ -197,14 +266,11 @@ pub(crate) async fn run_steps(
     c: &ContainerId,
     task: &Task,
     inputs: Inputs<'_>,
+    staged: Staged,
     cancel: &CancellationToken,
 ) -> Result<VerifyResult, SandboxError> {
-    let Inputs {
-        nab_tree,
-        picks,
-        canary,
-    } = inputs;
-    let mut result = VerifyResult::default();
+    let Inputs { picks, canary } = inputs;
+    let Staged { mut result, ready } = staged;
     let budget = Duration::from_secs_f64(task.spec.timeouts.verify_s);
     let started = std::time::Instant::now();
     let steps = Steps {
@@ -216,7 +282,7 @@ pub(crate) async fn run_steps(
         shared: task.spec.verifier == VerifierMode::Shared,
         cancel,
     };
-    if !steps.stage(nab_tree, &mut result).await? {
+    if !ready {
         return Ok(result);
     }
     for (i, step) in task.spec.verify.iter().enumerate() {
@@ -250,43 +316,6 @@ struct Steps<'a> {
 }
 
 impl Steps<'_> {
-    /// Copies `/nab` in and (unless the verifier is shared) makes /workspace private to its
-    /// owner. `false` when the container stopped first: `result.failure` has the verdict.
-    async fn stage(
-        &self,
-        nab_tree: Vec<u8>,
-        result: &mut VerifyResult,
-    ) -> Result<bool, SandboxError> {
-        let (backend, c) = (self.backend, self.c);
-        let copied = backend.copy_in(c, "/nab", nab_tree).await;
-        if unless_gone(backend, c, copied).await?.is_none() {
-            let _ = writeln!(
-                result.log,
-                "[nab] the verifier container stopped before the hidden tests were in place\n"
-            );
-            result.failure = Some(FailureReason::VerifierCrashed);
-            return Ok(false);
-        }
-        if self.shared {
-            let _ = writeln!(
-                result.log,
-                "[nab] this task's hidden tests run beside the code under test (`verifier: shared`): that code could reach this verdict\n"
-            );
-        } else if close_workspace(backend, c, &mut result.log, self.cancel)
-            .await?
-            .is_none()
-        {
-            // The tests are copied in but not yet protected: the log says why no step ran.
-            let _ = writeln!(
-                result.log,
-                "[nab] the verifier container stopped before the hidden tests were in place\n"
-            );
-            result.failure = Some(FailureReason::VerifierCrashed);
-            return Ok(false);
-        }
-        Ok(true)
-    }
-
     /// Runs step `i` within `left` of the verify budget and counts what it shows. `false`
     /// when the steps stop here (it failed, or the verdict is in).
     async fn run(
@@ -306,21 +335,10 @@ impl Steps<'_> {
             VerifyStep::ExpectFile(f) => return self.expect_file(i, f, result),
         };
         let user = if self.shared { StepUser::Sandbox } else { user };
-        if user == StepUser::Verifier
-            && unless_gone(backend, c, start_broker(backend, c).await)
-                .await?
-                .is_none()
-        {
-            let _ = writeln!(
-                result.log,
-                "[nab] step {i}: could not start the broker: the verifier container has stopped\n"
-            );
-            result.failure = Some(FailureReason::VerifierCrashed);
-            return Ok(false);
-        }
         let timeout = Duration::from_secs_f64(timeout_s).min(left);
         let req = exec_for(user, argv, timeout, output_cap);
-        let Some(out) = run_command(backend, c, i, &req, result, self.cancel).await? else {
+        let broker = user == StepUser::Verifier;
+        let Some(out) = run_command(backend, c, i, &req, broker, result, self.cancel).await? else {
             return Ok(false);
         };
         let mut ok = out.exit_code == Some(0);
@@ -401,13 +419,16 @@ impl Steps<'_> {
 }
 
 /// Runs one step's command and logs it, then kills every process of the sandbox user.
-/// `Ok(None)` when the trial's verdict is already in (the container stopped, the step timed
-/// out, or the sandbox user's processes could not be stopped): `result.failure` says which.
+/// With `broker`, the broker is started beside the command (whose side waits for the
+/// broker's socket); the processes are killed once both are done. `Ok(None)` when the
+/// trial's verdict is already in (the container stopped, the step timed out, or the
+/// sandbox user's processes could not be stopped): `result.failure` says which.
 async fn run_command(
     backend: &dyn SandboxBackend,
     c: &ContainerId,
     i: usize,
     req: &ExecRequest,
+    broker: bool,
     result: &mut VerifyResult,
     cancel: &CancellationToken,
 ) -> Result<Option<ExecOutcome>, SandboxError> {
@@ -420,7 +441,22 @@ async fn run_command(
         "$ {}   [as the {who} user]",
         shell_quote(&req.argv)
     );
-    let Some(out) = exec_unless_gone(backend, c, req, cancel).await? else {
+    let started = async {
+        if !broker {
+            return Ok(Some(()));
+        }
+        unless_gone(backend, c, start_broker(backend, c).await).await
+    };
+    let (started, out) = tokio::join!(started, exec_unless_gone(backend, c, req, cancel));
+    if started?.is_none() {
+        let _ = writeln!(
+            result.log,
+            "[nab] step {i}: could not start the broker: the verifier container has stopped\n"
+        );
+        result.failure = Some(FailureReason::VerifierCrashed);
+        return Ok(None);
+    }
+    let Some(out) = out? else {
         let _ = writeln!(
             result.log,
             "[nab] step {i}: could not run: the verifier container has stopped\n"
