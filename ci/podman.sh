@@ -17,7 +17,9 @@ fi
 answers() { podman --remote --url "unix://$sock" version >/dev/null 2>&1; }
 if ! answers; then
   mkdir -p "$(dirname "$sock")"
-  nohup podman system service --time=0 "unix://$sock" >/tmp/nab-podman-service.log 2>&1 &
+  # From /: the service outlives this checkout, and conmon cannot start a container from a
+  # deleted working folder ("Failed to get working directory").
+  (cd / && nohup podman system service --time=0 "unix://$sock" >/tmp/nab-podman-service.log 2>&1 &)
   for _ in $(seq 1 60); do answers && break; sleep 0.5; done
   answers || { echo "podman system service did not answer at $sock:" >&2; cat /tmp/nab-podman-service.log >&2; exit 1; }
 fi

@@ -21,6 +21,8 @@ start)
     # Paths nab uses on this machine, hidden from the engine (an empty tmpfs over each).
     HIDE="/tmp /var/lib/nab /root $(git rev-parse --show-toplevel 2>/dev/null || pwd) ${CARGO_TARGET_DIR:-}"
     export DIR SOCK HIDE
+    # From /: the engine outlives this checkout (see ci/podman.sh).
+    cd /
     setsid unshare --mount --net --propagation private sh -c '
         set -e
         # Shared inside this namespace only: disk-quota mounts made by a helper container
