@@ -125,10 +125,15 @@ fn a_connection_past_the_cap_waits_until_one_is_removed() {
     to_relay
         .write_all(&encode_frame(FrameKind::Close, ids[0], &[]))
         .unwrap();
-    let (kind, conn, _) = next();
+    // (The closed one's own end may be reported on the way: frames of the held ones are
+    // passed over.)
+    let mut late_frames = std::iter::from_fn(|| Some(next())).filter(|f| !ids.contains(&f.1));
+    let (kind, conn, _) = late_frames.next().unwrap();
     assert_eq!(kind, FrameKind::Open);
-    assert!(!ids.contains(&conn));
-    assert_eq!(next(), (FrameKind::Data, conn, b"late".to_vec()));
+    assert_eq!(
+        late_frames.next().unwrap(),
+        (FrameKind::Data, conn, b"late".to_vec())
+    );
 }
 
 #[test]
