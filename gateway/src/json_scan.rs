@@ -37,27 +37,24 @@ impl Shape {
 
 /// Scans `body` once. It does not validate the JSON (the parser does that afterwards); it
 /// only needs to be right about bytes inside and outside strings.
+///
+/// Most of a chat request's bytes are inside strings (messages, tool output), so a string's
+/// contents are skipped a block at a time (`memchr2` to the next quote or backslash) rather
+/// than byte by byte: the byte loop took about 8 µs of a 6 KB request's 50 µs in the gateway.
 pub fn scan(body: &[u8]) -> Shape {
     let mut shape = Shape::default();
     let mut depth: u32 = 0;
-    let mut in_string = false;
-    let mut escaped = false;
     let mut started = false;
-    for &b in body {
-        if in_string {
-            if escaped {
-                escaped = false;
-            } else if b == b'\\' {
-                escaped = true;
-            } else if b == b'"' {
-                in_string = false;
-            }
-            continue;
+    let mut i = 0;
+    while i < body.len() {
+        let b = body[i];
+        i += 1;
+        if !started && !b.is_ascii_whitespace() {
+            started = true;
+            shape.values += 1;
         }
         match b {
-            b'"' => {
-                in_string = true;
-            }
+            b'"' => i = string_end(body, i),
             b'{' | b'[' => {
                 shape.containers += 1;
                 depth = depth.saturating_add(1);
@@ -68,14 +65,24 @@ pub fn scan(body: &[u8]) -> Shape {
             b',' | b':' => shape.values += 1,
             _ => {}
         }
-        if !started && !b.is_ascii_whitespace() {
-            started = true;
-            shape.values += 1;
-        }
     }
     // An opening bracket starts a container whose first element has no separator before it.
     shape.values += shape.containers;
     shape
+}
+
+/// Where the string whose contents start at `from` ends: just past its closing quote (a
+/// quote after a backslash is part of the string), or the body's end when it is not closed.
+fn string_end(body: &[u8], mut from: usize) -> usize {
+    while let Some(at) = memchr::memchr2(b'"', b'\\', &body[from.min(body.len())..]) {
+        let at = from + at;
+        if body[at] == b'"' {
+            return at + 1;
+        }
+        // A backslash escapes the byte after it, whatever it is.
+        from = at + 2;
+    }
+    body.len()
 }
 
 #[cfg(test)]
@@ -93,6 +100,73 @@ mod tests {
         assert_eq!(s.values, 10);
         assert_eq!(scan(b"  ").values, 0);
         assert_eq!(scan(b"[[[[]]]]").depth, 4);
+    }
+
+    /// The byte-by-byte scan `scan` replaced, kept as the reference it must agree with.
+    fn scan_bytewise(body: &[u8]) -> Shape {
+        let mut shape = Shape::default();
+        let (mut depth, mut in_string, mut escaped, mut started) = (0u32, false, false, false);
+        for &b in body {
+            if in_string {
+                if escaped {
+                    escaped = false;
+                } else if b == b'\\' {
+                    escaped = true;
+                } else if b == b'"' {
+                    in_string = false;
+                }
+                continue;
+            }
+            match b {
+                b'"' => in_string = true,
+                b'{' | b'[' => {
+                    shape.containers += 1;
+                    depth = depth.saturating_add(1);
+                    shape.depth = shape.depth.max(depth);
+                }
+                b'}' | b']' => depth = depth.saturating_sub(1),
+                b',' | b':' => shape.values += 1,
+                _ => {}
+            }
+            if !started && !b.is_ascii_whitespace() {
+                started = true;
+                shape.values += 1;
+            }
+        }
+        shape.values += shape.containers;
+        shape
+    }
+
+    /// Skipping strings a block at a time counts what the byte loop counted, on every cut
+    /// of bodies full of escapes, quotes and brackets inside and outside strings, and on
+    /// unterminated strings and a backslash as the last byte.
+    #[test]
+    fn skipping_strings_in_blocks_agrees_with_the_byte_loop() {
+        let bodies: [&[u8]; 7] = [
+            br#"{"a": [1, 2, {"b": "x,y:[{"}], "c": "\"]", "d": "\\", "e": "\\\"{"}"#,
+            br#"  "only a string, with [brackets] and \"quotes\" inside""#,
+            br#"["\u0041\n\t", "\\", "\\\\", "a\\\"b", {"k": ["[", "]", "{"]}]"#,
+            br#"{"unterminated": "abc, [ { :"#,
+            b"\"\\",
+            br#"{"x":"\"#,
+            b"   [ 1 , \"\\\\\" , [ ] ] ",
+        ];
+        for body in bodies {
+            for end in 0..=body.len() {
+                for start in 0..=end.min(3) {
+                    let cut = &body[start..end];
+                    assert_eq!(
+                        scan(cut),
+                        scan_bytewise(cut),
+                        "{:?}",
+                        String::from_utf8_lossy(cut)
+                    );
+                }
+            }
+        }
+        let chat = serde_json::json!({"messages": [{"role": "user", "content": "a \"quoted\" \\ path\n{[,:]}"}]});
+        let chat = chat.to_string();
+        assert_eq!(scan(chat.as_bytes()), scan_bytewise(chat.as_bytes()));
     }
 
     struct Counting;

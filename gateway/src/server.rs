@@ -391,7 +391,7 @@ impl Exchange {
         if let Some(r) = self.reservation.take() {
             r.settle(usage.as_ref());
         }
-        self.state.recorder.record(TranscriptLine {
+        let line = self.state.recorder.record(TranscriptLine {
             v: TRANSCRIPT_VERSION,
             ts: nab_protocol::now_rfc3339(),
             seq: self.seq,
@@ -410,6 +410,20 @@ impl Exchange {
             replay_drift: self.replay_drift.take(),
             refused: None,
         });
+        // The request and answer as parsed are freed once the answer is on its way, and
+        // their share of the parsed-request pool with them.
+        drop_later((line, self._parsed));
+    }
+}
+
+/// Frees `garbage` after the answer in hand is written: a parsed request is hundreds of
+/// allocations, and freeing them took some 4 µs of a 6 KB request's path. The task, spawned
+/// from the connection's worker, waits in that worker's next-task slot and runs once the
+/// connection's task yields, which is after hyper has written the answer.
+fn drop_later<T: Send + 'static>(garbage: T) {
+    match tokio::runtime::Handle::try_current() {
+        Ok(rt) => drop(rt.spawn(async move { drop(garbage) })),
+        Err(_) => drop(garbage),
     }
 }
 
@@ -830,7 +844,7 @@ fn refused(
     code: &str,
     message: String,
 ) {
-    state.recorder.record(TranscriptLine {
+    let _ = state.recorder.record(TranscriptLine {
         v: TRANSCRIPT_VERSION,
         ts: nab_protocol::now_rfc3339(),
         seq: state.seq.fetch_add(1, Ordering::SeqCst),
