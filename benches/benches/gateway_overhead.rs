@@ -3,7 +3,11 @@
 //! in-process at once, against calling that provider directly. What is left is the
 //! gateway's own cost: HTTP parsing, budget check, JSON handling, the transcript line.
 //!
-//! Besides criterion's figures, a plain loop prints p50/p99 of the added latency.
+//! Besides criterion's figures, a plain loop prints p50/p99 of the added latency. Its
+//! second line measures the same client against a bare HTTP server on a Unix socket (it
+//! reads the body and sends back the answer's bytes, nothing else): the floor of HTTP over a
+//! socket and the tasks' wake-ups under the first line's figure, which the gateway's own
+//! work (parsing, checks, budget, transcript) comes on top of.
 
 // Test code: a panic is how it reports a failure.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -15,6 +19,7 @@ use hyper::client::conn::http1::SendRequest;
 use hyper_util::rt::TokioIo;
 use nab_gateway::{FixedAnswer, Gateway, GatewayConfig, Provider};
 use serde_json::{Value, json};
+use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -41,6 +46,35 @@ fn agent_request() -> Value {
         messages.push(json!({"role": "user", "content": format!("step {i}: {}", "some tool output line\n".repeat(20))}));
     }
     json!({"model": "m", "stream": false, "messages": messages, "tools": tools})
+}
+
+/// Serves `answer` to every request on `sock` after reading its body: no parsing, no
+/// checks, no transcript.
+async fn bare_server(sock: &Path, answer: Bytes) {
+    let listener = tokio::net::UnixListener::bind(sock).expect("bind");
+    tokio::spawn(async move {
+        loop {
+            let (stream, _) = listener.accept().await.expect("accept");
+            let answer = answer.clone();
+            let svc =
+                hyper::service::service_fn(move |req: hyper::Request<hyper::body::Incoming>| {
+                    let answer = answer.clone();
+                    async move {
+                        let _ = req.into_body().collect().await?.to_bytes();
+                        let mut resp = hyper::Response::new(Full::new(answer));
+                        resp.headers_mut().insert(
+                            "content-type",
+                            hyper::header::HeaderValue::from_static("application/json"),
+                        );
+                        Ok::<_, hyper::Error>(resp)
+                    }
+                });
+            tokio::spawn(
+                hyper::server::conn::http1::Builder::new()
+                    .serve_connection(TokioIo::new(stream), svc),
+            );
+        }
+    });
 }
 
 async fn connect(sock: &std::path::Path) -> SendRequest<Full<Bytes>> {
@@ -89,12 +123,19 @@ fn bench(c: &mut Criterion) {
     let mut sender = rt.block_on(connect(gw.socket_path()));
     let request = agent_request();
     let body = Bytes::from(request.to_string());
+    let bare_sock = dir.path().join("bare.sock");
+    let mut bare = rt.block_on(async {
+        bare_server(&bare_sock, Bytes::from(answer().to_string())).await;
+        connect(&bare_sock).await
+    });
 
-    // Plain loop: p50/p99 of gateway round trip minus direct provider call.
-    let (mut direct, mut gateway) = (Vec::new(), Vec::new());
+    // Plain loop: p50/p99 of gateway round trip minus direct provider call; and of the same
+    // round trip to the bare server.
+    let (mut direct, mut gateway, mut floor) = (Vec::new(), Vec::new(), Vec::new());
     rt.block_on(async {
         for _ in 0..200 {
             via_gateway(&mut sender, &body).await;
+            via_gateway(&mut bare, &body).await;
         }
         for _ in 0..3000 {
             let t = Instant::now();
@@ -103,10 +144,14 @@ fn bench(c: &mut Criterion) {
             let t = Instant::now();
             via_gateway(&mut sender, &body).await;
             gateway.push(t.elapsed());
+            let t = Instant::now();
+            via_gateway(&mut bare, &body).await;
+            floor.push(t.elapsed());
         }
     });
     direct.sort();
     gateway.sort();
+    floor.sort();
     let d50 = percentile(&direct, 0.5);
     eprintln!(
         "gateway_overhead: request {} bytes; direct provider p50 {:?}; via gateway p50 {:?} p99 {:?}; added latency p50 {:?} p99 {:?}",
@@ -116,6 +161,13 @@ fn bench(c: &mut Criterion) {
         percentile(&gateway, 0.99),
         percentile(&gateway, 0.5).saturating_sub(d50),
         percentile(&gateway, 0.99).saturating_sub(percentile(&direct, 0.99)),
+    );
+    eprintln!(
+        "gateway_overhead: bare HTTP server on a Unix socket p50 {:?} p99 {:?}; the gateway over it p50 {:?} p99 {:?}",
+        percentile(&floor, 0.5),
+        percentile(&floor, 0.99),
+        percentile(&gateway, 0.5).saturating_sub(percentile(&floor, 0.5)),
+        percentile(&gateway, 0.99).saturating_sub(percentile(&floor, 0.99)),
     );
 
     let mut group = c.benchmark_group("gateway_overhead");
