@@ -32,8 +32,9 @@ fn bench(c: &mut Criterion) {
             .expect("render");
         let raw: u64 = walk_size(&dirs[0].join(nab_protocol::TRIALS_DIR));
         eprintln!(
-            "reports: report.html {:.2} MiB for 280 trials ({:.1} MiB of trial artifacts), compare.html {} KiB",
+            "reports: report.html {:.2} MiB ({} bytes) for 280 trials ({:.1} MiB of trial artifacts), compare.html {} KiB",
             html.len() as f64 / 1048576.0,
+            html.len(),
             raw as f64 / 1048576.0,
             cmp.len() / 1024
         );

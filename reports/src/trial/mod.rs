@@ -11,6 +11,7 @@
 //!   the failure is).
 
 pub mod diff;
+mod pruned;
 pub mod text;
 pub mod trajectory;
 

@@ -26,8 +26,8 @@ impl Text {
         if n <= MAX_TEXT {
             return Text::whole(s.to_owned(), 0);
         }
-        let head: String = s.chars().take(MAX_TEXT * 3 / 4).collect();
-        let tail: String = s.chars().skip(n - MAX_TEXT / 4).collect();
+        let head = &s[..char_start(s, MAX_TEXT * 3 / 4)];
+        let tail = &s[char_start(s, n - MAX_TEXT / 4)..];
         let omitted = n - MAX_TEXT * 3 / 4 - MAX_TEXT / 4;
         Text::whole(
             format!("{head}\n… {omitted} characters omitted …\n{tail}"),
@@ -42,7 +42,7 @@ impl Text {
             return Text::whole(s.to_owned(), 0);
         }
         let omitted = n - max;
-        let tail: String = s.chars().skip(omitted).collect();
+        let tail = &s[char_start(s, omitted)..];
         Text::whole(
             format!("… {omitted} earlier characters omitted …\n{tail}"),
             omitted,
@@ -66,6 +66,12 @@ impl Text {
     }
 }
 
+/// The byte offset of the `k`th character (0-based), or the end of `s`: a slice at a
+/// character boundary, copied once, rather than a string rebuilt character by character.
+fn char_start(s: &str, k: usize) -> usize {
+    s.char_indices().nth(k).map_or(s.len(), |(i, _)| i)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -82,5 +88,14 @@ mod tests {
         assert!(many_lines.collapsed);
         let log = Text::tail("0123456789", 4);
         assert!(log.text.ends_with("6789") && log.omitted == 6);
+        // Cut at characters, not bytes: multi-byte text keeps whole characters.
+        let wide = "é".repeat(MAX_TEXT + 10);
+        let t = Text::new(&wide);
+        assert_eq!(t.omitted, 10);
+        let head: String = wide.chars().take(MAX_TEXT * 3 / 4).collect();
+        let tail: String = wide.chars().skip(MAX_TEXT + 10 - MAX_TEXT / 4).collect();
+        assert_eq!(t.text, format!("{head}\n… 10 characters omitted …\n{tail}"));
+        let log = Text::tail("ééé", 2);
+        assert_eq!(log.text, "… 1 earlier characters omitted …\néé");
     }
 }

@@ -175,55 +175,9 @@ fn pretty_args(raw: &str) -> String {
         .unwrap_or_else(|| raw.to_owned())
 }
 
-/// Reads the transcript as a stream, keeping of each request only what
-/// [`Trajectory::from_transcript`] shows: every tool result the first time it appears
-/// (by `seq`), and the system and user messages of the earliest request. Each request
-/// repeats the whole history so far, so keeping them all would grow with the square of
-/// the trial's length.
-fn load_pruned(path: &Path) -> Vec<TranscriptLine> {
-    let mut lines: Vec<TranscriptLine> = Vec::new();
-    let mut first_seen: HashMap<String, u64> = HashMap::new();
-    let mut earliest = u64::MAX;
-    let _ = nab_protocol::for_each_line(path, nab_protocol::READ_LINE_LIMIT, |_, text, _| {
-        let Ok(mut line) = serde_json::from_str::<TranscriptLine>(text) else {
-            return;
-        };
-        let keep_prompt = line.seq < earliest;
-        earliest = earliest.min(line.seq);
-        let messages = line
-            .request
-            .get_mut("messages")
-            .and_then(Value::as_array_mut)
-            .map(std::mem::take)
-            .unwrap_or_default();
-        let kept: Vec<Value> = messages
-            .into_iter()
-            .filter(|m| match m.get("role").and_then(Value::as_str) {
-                Some("system" | "user") => keep_prompt,
-                Some("tool") => {
-                    let Some(id) = m.get("tool_call_id").and_then(Value::as_str) else {
-                        return false;
-                    };
-                    match first_seen.get(id) {
-                        Some(seq) if *seq <= line.seq => false,
-                        _ => {
-                            first_seen.insert(id.to_owned(), line.seq);
-                            true
-                        }
-                    }
-                }
-                _ => false,
-            })
-            .collect();
-        line.request = serde_json::json!({ "messages": kept });
-        lines.push(line);
-    });
-    lines
-}
-
 impl Trajectory {
     pub fn load(transcript: &Path, events: &[Event]) -> Trajectory {
-        let lines = load_pruned(transcript);
+        let lines = super::pruned::load_pruned(transcript);
         if !lines.is_empty() {
             return Trajectory::from_transcript(lines, events);
         }
