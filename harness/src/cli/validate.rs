@@ -16,7 +16,7 @@ use tokio_util::sync::CancellationToken;
 pub struct Args {
     #[arg(long, default_value = "tasks")]
     tasks: PathBuf,
-    /// Checks at once (default: one per processor, as many as the available memory holds
+    /// Checks at once (default: two per processor, as many as the available memory holds
     /// at the largest task's memory limit). The slowest tasks' checks start first.
     #[arg(short = 'j', long = "jobs")]
     jobs: Option<usize>,

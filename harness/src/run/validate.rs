@@ -44,9 +44,13 @@ pub fn jobs(tasks: &[Arc<Task>], repeat: u32) -> Vec<Job> {
     jobs
 }
 
-/// `nab validate`'s `-j` when none is given: a check per processor, as many as the
+/// `nab validate`'s `-j` when none is given: two checks per processor, as many as the
 /// memory available holds at the largest task's memory limit (each check runs one
-/// container at a time under that limit), and at least one.
+/// container at a time under that limit), and at least one. Two, because a check is not
+/// busy all its time: containers are made and removed, tests wait on the MCP servers'
+/// rate limits and on the broker, and each container is held to its `cpus:` limit; a
+/// second check per processor fills those gaps (three tasks' 37 checks took 209 s at -j 4
+/// against 281 s at -j 2 on 2 idle cores, every verdict the same; benches/README.md).
 pub fn default_jobs(tasks: &[Arc<Task>]) -> usize {
     let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
     let need_mb = tasks
@@ -54,9 +58,13 @@ pub fn default_jobs(tasks: &[Arc<Task>]) -> usize {
         .map(|t| t.spec.limits.memory_mb.max(1) as u64)
         .max()
         .unwrap_or(1);
-    let fit = available_memory_mb().map_or(cpus, |mb| (mb / need_mb) as usize);
-    cpus.min(fit).max(1)
+    let width = cpus * CHECKS_PER_PROCESSOR;
+    let fit = available_memory_mb().map_or(width, |mb| (mb / need_mb) as usize);
+    width.min(fit).max(1)
 }
+
+/// Checks run at once per processor by default (see [`default_jobs`]).
+pub const CHECKS_PER_PROCESSOR: usize = 2;
 
 /// MemAvailable from /proc/meminfo, in MiB (none where there is no such file).
 fn available_memory_mb() -> Option<u64> {
@@ -221,7 +229,12 @@ mod tests {
         assert!(order.windows(2).all(|w| w[0] >= w[1]), "{order:?}");
         let j = default_jobs(&tasks);
         let cpus = std::thread::available_parallelism().unwrap().get();
-        assert!(j >= 1 && j <= cpus, "{j} of {cpus}");
+        assert!(j >= 1 && j <= cpus * CHECKS_PER_PROCESSOR, "{j} of {cpus}");
+        // This machine's memory holds more than two checks per processor at these tasks'
+        // limits (2 GiB at most), so the default is exactly two per processor.
+        if available_memory_mb().is_some_and(|mb| mb >= 4096 * cpus as u64) {
+            assert_eq!(j, cpus * CHECKS_PER_PROCESSOR);
+        }
     }
 
     #[test]
