@@ -261,6 +261,7 @@ fn jobs_of(tasks: &[Arc<Task>], agent: &AgentKind, trials: u32, share: Option<&S
                 agent: agent.clone(),
                 trial: i,
                 dir_name: i.to_string(),
+                stop_at_first_failure: false,
             })
         })
         .filter(|j| share.is_none_or(|s| s.has(j.task.id(), j.trial)))

@@ -31,6 +31,12 @@ pub struct Args {
     /// verdict is not the same in all N runs (unstable).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100))]
     repeat: u32,
+    /// Run every hidden test of the checks that must fail (null, known-wrong) too. By
+    /// default they stop at their first failing test: one failure settles their verdict,
+    /// and a wrong solution that passes every test still runs them all. Use it to see
+    /// every test that catches each wrong solution.
+    #[arg(long)]
+    all_tests: bool,
     /// Only check fields and files; start no container.
     #[arg(long)]
     static_only: bool,
@@ -58,7 +64,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     let out = args
         .out
         .unwrap_or_else(|| default_out("validate-", &run_id));
-    let jobs = validate::jobs(&tasks, args.repeat);
+    let jobs = validate::jobs(&tasks, args.repeat, args.all_tests);
     eprintln!(
         "validate: {} task(s), {} check(s), {width} at once{}",
         tasks.len(),

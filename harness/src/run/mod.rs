@@ -46,6 +46,10 @@ pub struct Job {
     pub trial: u32,
     /// Folder under `<out>/trials/<task>/`.
     pub dir_name: String,
+    /// The hidden tests stop at the first real failure (see
+    /// [`crate::trial::TrialJob::stop_at_first_failure`]): only for `nab validate`'s checks
+    /// that must fail, whose verdict one failing test settles.
+    pub stop_at_first_failure: bool,
 }
 
 pub struct RunConfig {
@@ -529,6 +533,7 @@ pub(crate) async fn execute(
         task: task.clone(),
         agent: job.agent.clone(),
         trial: job.trial,
+        stop_at_first_failure: job.stop_at_first_failure,
         dir: RunPaths::new(out_dir)
             .trial(task.id(), &job.dir_name)
             .path()

@@ -15,7 +15,11 @@ use std::sync::Arc;
 /// check's time is mostly its verification (building and running the hidden tests), so
 /// tasks are ordered by their verify timeout, longest first, and the long checks start
 /// while the short ones fill the other slots instead of trailing at the end.
-pub fn jobs(tasks: &[Arc<Task>], repeat: u32) -> Vec<Job> {
+///
+/// The checks that must fail (null, wrong) stop at their first failing test unless
+/// `all_tests`: one failure settles their verdict, and a solution that passes every test
+/// still runs them all, so the verdicts are the ones a full run gives.
+pub fn jobs(tasks: &[Arc<Task>], repeat: u32, all_tests: bool) -> Vec<Job> {
     let mut by_cost: Vec<&Arc<Task>> = tasks.iter().collect();
     by_cost.sort_by(|a, b| {
         let cost = |t: &Task| t.spec.timeouts.verify_s + t.spec.timeouts.agent_s / 10.0;
@@ -35,6 +39,7 @@ pub fn jobs(tasks: &[Arc<Task>], repeat: u32) -> Vec<Job> {
                 jobs.push(Job {
                     task: t.clone(),
                     dir_name,
+                    stop_at_first_failure: !all_tests && a != AgentKind::Oracle,
                     agent: a.clone(),
                     trial,
                 });
@@ -222,11 +227,23 @@ mod tests {
         .iter()
         .map(|id| Arc::new(crate::task::load_task(&tasks_dir.join(id)).unwrap()))
         .collect();
-        let order: Vec<f64> = jobs(&tasks, 1)
+        let checks = jobs(&tasks, 1, false);
+        let order: Vec<f64> = checks
             .iter()
             .map(|j| j.task.spec.timeouts.verify_s)
             .collect();
         assert!(order.windows(2).all(|w| w[0] >= w[1]), "{order:?}");
+        // Only the checks that must fail stop at their first failing test, and none with
+        // --all-tests.
+        for j in &checks {
+            let must_fail = j.agent != AgentKind::Oracle;
+            assert_eq!(j.stop_at_first_failure, must_fail, "{}", j.dir_name);
+        }
+        assert!(
+            jobs(&tasks, 2, true)
+                .iter()
+                .all(|j| !j.stop_at_first_failure)
+        );
         let j = default_jobs(&tasks);
         let cpus = std::thread::available_parallelism().unwrap().get();
         assert!(j >= 1 && j <= cpus * CHECKS_PER_PROCESSOR, "{j} of {cpus}");

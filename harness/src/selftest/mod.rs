@@ -249,6 +249,7 @@ fn case_jobs(
             agent,
             trial: 0,
             dir_name: case.id.clone(),
+            stop_at_first_failure: false,
         });
     }
     Ok((jobs, agents))

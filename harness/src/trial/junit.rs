@@ -99,7 +99,7 @@ pub(crate) enum Verdict {
 /// Judges a step's report: the canaries must be in it and fail. The other tests are the
 /// verdict. A pytest report must list both pytest canaries (pytest collects every
 /// `test_*.py`); another runner's, at least its own.
-pub(crate) fn judge(cases: &[Case], canary: &Canary) -> Verdict {
+pub(crate) fn judge(cases: &[Case], canary: &Canary, stopped_early: bool) -> Verdict {
     let (planted, rest): (Vec<&Case>, Vec<&Case>) =
         cases.iter().partition(|c| canary.matches(&c.name));
     if let Some(c) = planted.iter().find(|c| c.passed) {
@@ -107,6 +107,11 @@ pub(crate) fn judge(cases: &[Case], canary: &Canary) -> Verdict {
             "the planted canary test `{}`, which must fail, is reported as passed",
             c.name
         ));
+    }
+    // A runner told to stop at its first real failure may stop before it reaches a canary;
+    // the report then shows a real failure, and only a failure can be judged from it.
+    if stopped_early && rest.iter().any(|c| !c.passed) {
+        return judged(&rest);
     }
     if planted.is_empty() {
         return Verdict::Incomplete(
@@ -121,6 +126,11 @@ pub(crate) fn judge(cases: &[Case], canary: &Canary) -> Verdict {
             "one of the two planted pytest canaries is missing from the report: the runner did not run every test".into(),
         );
     }
+    judged(&rest)
+}
+
+/// The counts of the cases that are not canaries.
+fn judged(rest: &[&Case]) -> Verdict {
     let passed = rest.iter().filter(|c| c.passed).count();
     Verdict::Judged {
         passed: u32::try_from(passed).unwrap_or(u32::MAX),
@@ -187,6 +197,11 @@ mod tests {
         );
     }
 
+    /// A runner that ran every test.
+    fn judge_all(cases: &[Case], canary: &Canary) -> Verdict {
+        judge(cases, canary, false)
+    }
+
     fn cases(spec: &[(&str, bool)]) -> Vec<Case> {
         spec.iter()
             .map(|(n, p)| Case {
@@ -202,7 +217,7 @@ mod tests {
         let c = Canary::random(true);
         let [first, second]: [String; 2] = c.pytest_names().try_into().unwrap();
         let both = [(first.as_str(), false), (second.as_str(), false)];
-        let v = judge(&cases(&[("a", true), both[0], ("b", true), both[1]]), &c);
+        let v = judge_all(&cases(&[("a", true), both[0], ("b", true), both[1]]), &c);
         assert_eq!(
             v,
             Verdict::Judged {
@@ -211,7 +226,7 @@ mod tests {
                 ids: vec!["k::a".into(), "k::b".into()]
             }
         );
-        let v = judge(&cases(&[("a", false), both[0], both[1]]), &c);
+        let v = judge_all(&cases(&[("a", false), both[0], both[1]]), &c);
         assert!(matches!(
             v,
             Verdict::Judged {
@@ -223,18 +238,18 @@ mod tests {
         // A canary reported as passing is evidence of tampering.
         for passing in [&first, &second] {
             let spec = [("a", true), both[0], both[1], (passing.as_str(), true)];
-            assert!(matches!(judge(&cases(&spec), &c), Verdict::Tampered(_)));
+            assert!(matches!(judge_all(&cases(&spec), &c), Verdict::Tampered(_)));
         }
         // A missing one is an incomplete run: a failure, not an accusation.
         for spec in [vec![("a", true)], vec![("a", true), both[0]], vec![both[1]]] {
             assert!(
-                matches!(judge(&cases(&spec), &c), Verdict::Incomplete(_)),
+                matches!(judge_all(&cases(&spec), &c), Verdict::Incomplete(_)),
                 "{spec:?}"
             );
         }
         // Another runner's report lists its own canary (the first token) alone.
         let java = format!("{}_java", c.token());
-        let v = judge(&cases(&[("a", true), (java.as_str(), false)]), &c);
+        let v = judge_all(&cases(&[("a", true), (java.as_str(), false)]), &c);
         assert!(
             matches!(
                 v,
@@ -246,5 +261,37 @@ mod tests {
             ),
             "{v:?}"
         );
+    }
+
+    #[test]
+    fn a_runner_told_to_stop_early_may_miss_a_canary_only_once_a_real_test_failed() {
+        let c = Canary::random(true);
+        let [first, second]: [String; 2] = c.pytest_names().try_into().unwrap();
+        // It stopped at a real failure before it reached the canaries: judged, a failure.
+        for spec in [
+            vec![("a", true), ("b", false)],
+            vec![(first.as_str(), false), ("b", false)],
+        ] {
+            let v = judge(&cases(&spec), &c, true);
+            let failed = matches!(v, Verdict::Judged { passed, total, .. } if passed < total);
+            assert!(failed, "{spec:?}: {v:?}");
+        }
+        // Every real test passed yet a canary is missing: no runner stops on passes, so
+        // that is still an incomplete run, and never a pass.
+        for spec in [
+            vec![("a", true)],
+            vec![("a", true), (second.as_str(), false)],
+        ] {
+            assert!(
+                matches!(judge(&cases(&spec), &c, true), Verdict::Incomplete(_)),
+                "{spec:?}"
+            );
+        }
+        // A canary that passed is tampering, stopped early or not.
+        let spec = [("b", false), (first.as_str(), true)];
+        assert!(matches!(
+            judge(&cases(&spec), &c, true),
+            Verdict::Tampered(_)
+        ));
     }
 }

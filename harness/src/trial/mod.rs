@@ -85,6 +85,12 @@ pub struct TrialJob {
     pub trial: u32,
     /// `<out>/trials/<task>/<name>/`: agent.log, verify.log, diff.patch.
     pub dir: PathBuf,
+    /// Each test-runner step (one that declares `junit`) stops at its first failing test
+    /// that is not a canary: pytest is given `--maxfail` one above the planted canaries.
+    /// A trial that fails still fails, and one that passes runs every test, so only a
+    /// verdict of `failed` comes sooner. Never for a trial that is scored: its test counts
+    /// would be partial.
+    pub stop_at_first_failure: bool,
 }
 
 /// A trial that reached its verdict: the parts of its [`nab_protocol::TrialRecord`] it

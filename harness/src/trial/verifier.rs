@@ -88,6 +88,7 @@ pub(super) async fn verify_phase(
         verify::Inputs {
             picks: &collected.picks,
             canary: &canary,
+            stop_at_first_failure: scope.job.stop_at_first_failure,
         },
         staged,
         scope.cancel,

@@ -58,6 +58,16 @@ async fn validate_flags_a_known_wrong_solution_that_passes() {
     write(&bad.join("task.yaml"), &yaml);
     std::fs::remove_dir_all(bad.join("wrong")).unwrap();
     copy_dir(&bad.join("solution"), &bad.join("wrong/actually-right"));
+    // The same in a pytest task, whose checks that must fail stop at their first failing
+    // test: a "wrong" solution that passes every test still runs them all and is caught.
+    let py = suite.join("py-bad-wrong");
+    copy_dir(&repo_tasks().join("py-pagination-offbyone"), &py);
+    let yaml = std::fs::read_to_string(py.join("task.yaml"))
+        .unwrap()
+        .replace("id: py-pagination-offbyone", "id: py-bad-wrong");
+    write(&py.join("task.yaml"), &yaml);
+    std::fs::remove_dir_all(py.join("wrong")).unwrap();
+    copy_dir(&py.join("solution"), &py.join("wrong/actually-right"));
 
     let run_id = common::unique("validate");
     let _sweep = common::SweepOnDrop(run_id.clone());
@@ -91,6 +101,14 @@ async fn validate_flags_a_known_wrong_solution_that_passes() {
         bad_row.contains("PROBLEM: wrong/actually-right pass (must fail)"),
         "{stdout}"
     );
+    let py_row = stdout
+        .lines()
+        .find(|l| l.starts_with("py-bad-wrong "))
+        .unwrap();
+    assert!(
+        py_row.contains("PROBLEM: wrong/actually-right pass (must fail)"),
+        "{stdout}"
+    );
     // Test counts: each of the task's three host-side checks counts as one test.
     let recs = records(&root.path().join("out"));
     let oracle = recs
@@ -106,6 +124,26 @@ async fn validate_flags_a_known_wrong_solution_that_passes() {
         .find(|r| r.task_id == "term-log-report" && r.agent == "null")
         .unwrap();
     assert_eq!(null.outcome.tests_passed, Some(0));
+    // The pytest task's null agent stopped at its first failures; its oracle and the
+    // passing "wrong" solution ran every test.
+    let py = |agent: &str| {
+        recs.iter()
+            .find(|r| r.task_id == "py-bad-wrong" && r.agent == agent)
+            .unwrap()
+    };
+    let all = py("oracle").outcome.tests_total.unwrap();
+    assert!(all > 100, "{all}");
+    assert_eq!(py("wrong:actually-right").outcome.tests_total, Some(all));
+    let null = &py("null").outcome;
+    assert_eq!(null.status, TrialStatus::Failed);
+    assert!(null.tests_total.unwrap() < all / 2, "{null:?}");
+    let log = std::fs::read_to_string(
+        root.path()
+            .join("out/trials/py-bad-wrong/null")
+            .join(nab_protocol::VERIFY_LOG_FILE),
+    )
+    .unwrap();
+    assert!(log.contains("stopped at its first failing test"), "{log}");
     assert_eq!(
         common::labelled(&format!("nab.run={run_id}")),
         (vec![], vec![])

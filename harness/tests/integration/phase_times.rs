@@ -37,6 +37,7 @@ async fn a_trial_records_each_phase_and_they_add_up_to_its_time() {
             agent: AgentKind::Oracle,
             trial: 0,
             dir_name: "0".into(),
+            stop_at_first_failure: false,
         })
         .collect();
     let (run_id, _sweep, out) = common::run_slot(root.path(), "phases");
@@ -127,6 +128,7 @@ async fn a_workspace_the_agent_opened_is_closed_before_the_tests() {
             agent: AgentKind::Command(agent.clone()),
             trial: 0,
             dir_name: "0".into(),
+            stop_at_first_failure: false,
         })
         .collect();
     let (run_id, _sweep, out) = common::run_slot(root.path(), "opened");

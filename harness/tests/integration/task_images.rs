@@ -155,6 +155,7 @@ async fn a_task_image_is_built_once_shared_cached_and_locked_down_like_the_base(
             agent: AgentKind::Oracle,
             trial: 0,
             dir_name: "oracle".into(),
+            stop_at_first_failure: false,
         })
         .collect();
     jobs.push(Job {
@@ -162,6 +163,7 @@ async fn a_task_image_is_built_once_shared_cached_and_locked_down_like_the_base(
         agent: AgentKind::Null,
         trial: 0,
         dir_name: "null".into(),
+        stop_at_first_failure: false,
     });
     let out = root.path().join("out");
     let report = run_jobs(
@@ -213,6 +215,7 @@ async fn a_task_image_is_built_once_shared_cached_and_locked_down_like_the_base(
             agent: AgentKind::Oracle,
             trial: 0,
             dir_name: "0".into(),
+            stop_at_first_failure: false,
         }],
         CancellationToken::new(),
     )

@@ -91,6 +91,7 @@ echo done
             agent: kind.clone(),
             trial: 0,
             dir_name: "0".into(),
+            stop_at_first_failure: false,
         })
         .collect();
     let (run_id, _sweep, out) = common::run_slot(root.path(), "isolation");

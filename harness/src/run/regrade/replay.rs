@@ -53,6 +53,7 @@ pub async fn replay_run(
                 agent: agent.clone(),
                 trial: p.trial,
                 dir_name: p.trial.to_string(),
+                stop_at_first_failure: false,
             })
         })
         .collect::<anyhow::Result<Vec<Job>>>()?;

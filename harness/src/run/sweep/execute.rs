@@ -222,6 +222,7 @@ async fn run_units(
                 agent: plan.runs[u.run].agent.clone(),
                 trial: u.trial,
                 dir_name: u.trial.to_string(),
+                stop_at_first_failure: false,
             };
             let cancel = cancel.clone();
             let limit = cfg.cost_limit.clone();

@@ -184,6 +184,8 @@ pub(crate) struct Inputs<'a> {
     /// The canaries planted in this trial's /nab/tests: every JUnit report must show them
     /// failing, and such a step is judged by its other tests.
     pub canary: &'a Canary,
+    /// Test runners stop at their first real failure ([`crate::trial::TrialJob::stop_at_first_failure`]).
+    pub stop_at_first_failure: bool,
 }
 
 /// The verifier once its `/nab` is in place ([`stage_in`]): the log so far, and whether
@@ -269,7 +271,11 @@ pub(crate) async fn run_steps(
     staged: Staged,
     cancel: &CancellationToken,
 ) -> Result<VerifyResult, SandboxError> {
-    let Inputs { picks, canary } = inputs;
+    let Inputs {
+        picks,
+        canary,
+        stop_at_first_failure,
+    } = inputs;
     let Staged { mut result, ready } = staged;
     let budget = Duration::from_secs_f64(task.spec.timeouts.verify_s);
     let started = std::time::Instant::now();
@@ -280,6 +286,7 @@ pub(crate) async fn run_steps(
         picks,
         canary,
         shared: task.spec.verifier == VerifierMode::Shared,
+        stop_at_first_failure,
         cancel,
     };
     if !ready {
@@ -312,6 +319,7 @@ struct Steps<'a> {
     canary: &'a Canary,
     /// `verifier: shared`: every step runs as the sandbox user, beside the code under test.
     shared: bool,
+    stop_at_first_failure: bool,
     cancel: &'a CancellationToken,
 }
 
@@ -336,7 +344,11 @@ impl Steps<'_> {
         };
         let user = if self.shared { StepUser::Sandbox } else { user };
         let timeout = Duration::from_secs_f64(timeout_s).min(left);
-        let req = exec_for(user, argv, timeout, output_cap);
+        let mut req = exec_for(user, argv, timeout, output_cap);
+        let runner = matches!(step, VerifyStep::Command(cmd) if cmd.junit.is_some());
+        if runner && self.stop_at_first_failure {
+            req.env.push(stop_after_first_real_failure(self.canary));
+        }
         let broker = user == StepUser::Verifier;
         let Some(out) = run_command(backend, c, i, &req, broker, result, self.cancel).await? else {
             return Ok(false);
@@ -346,7 +358,10 @@ impl Steps<'_> {
             VerifyStep::Command(cmd) => {
                 if let Some(junit) = &cmd.junit {
                     match read_junit(backend, c, junit, self.cancel).await? {
-                        Ok(report) => ok = count_junit(result, i, junit, report, self.canary),
+                        Ok(report) => {
+                            let stop = self.stop_at_first_failure;
+                            ok = count_junit(result, i, junit, report, self.canary, stop);
+                        }
                         Err(Gone) => {
                             let _ = writeln!(
                                 result.log,
@@ -519,6 +534,18 @@ fn log_text(output: &crate::env::sandbox::Capture) -> String {
     s
 }
 
+/// The environment that makes pytest stop at the first failing test that is not a canary:
+/// the planted pytest canaries always fail, so `--maxfail` is one above their number, and a
+/// runner that stops has seen at least one real failure. PYTEST_ADDOPTS comes before the
+/// step's own arguments, so a task that sets `--maxfail` itself keeps its setting; other
+/// runners ignore it and run every test.
+fn stop_after_first_real_failure(canary: &Canary) -> String {
+    format!(
+        "PYTEST_ADDOPTS=--maxfail={}",
+        canary.pytest_names().len() + 1
+    )
+}
+
 /// Adds one test to the counts.
 fn count_test(result: &mut VerifyResult, passed: bool) {
     result.tests_total = Some(result.tests_total.unwrap_or(0) + 1);
@@ -543,12 +570,14 @@ fn count_check(result: &mut VerifyResult, i: usize, checked: expect::Checked) ->
 
 /// Judges a step's JUnit report with the canaries set apart and adds its counts; `false`
 /// when the step failed (`result.failure` is set to `tampered` when a canary passed).
+/// `stopped_early`: the runner was told to stop at its first real failure.
 fn count_junit(
     result: &mut VerifyResult,
     i: usize,
     path: &str,
     report: Option<Vec<junit::Case>>,
     canary: &Canary,
+    stopped_early: bool,
 ) -> bool {
     let Some(cases) = report else {
         let _ = writeln!(
@@ -557,7 +586,7 @@ fn count_junit(
         );
         return false;
     };
-    match junit::judge(&cases, canary) {
+    match junit::judge(&cases, canary, stopped_early) {
         Verdict::Tampered(why) => {
             let _ = writeln!(result.log, "[nab] step {i}: TAMPERED: {why}\n");
             result.failure = Some(FailureReason::Tampered);
@@ -575,6 +604,12 @@ fn count_junit(
                 result.log,
                 "[nab] step {i}: {passed}/{total} tests passed (the planted canaries failed, as they must)\n"
             );
+            if stopped_early && passed < total {
+                let _ = writeln!(
+                    result.log,
+                    "[nab] step {i}: the runner stopped at its first failing test: this check must fail, and one failure settles it (`nab validate --all-tests` runs every test)\n"
+                );
+            }
             total > 0 && passed == total
         }
     }
