@@ -28,7 +28,7 @@ const IDLE: [&str; 2] = ["sleep", "infinity"];
 /// it can do nothing but idle, yet the sandbox user cannot signal it (that needs CAP_KILL
 /// or the same uid).
 const KEEPER_USER: &str = "0:0";
-/// Rounds of "kill the sandbox user's processes, look again" before giving up.
+/// Reaper runs (each kills and looks again for about a second) before giving up.
 const REAP_ROUNDS: usize = 5;
 
 fn sandbox_user() -> String {
@@ -580,25 +580,12 @@ impl SandboxBackend for DockerBackend {
         c: &ContainerId,
         cancel: &CancellationToken,
     ) -> Result<bool, SandboxError> {
-        // pkill and pgrep run as the sandbox user and never match themselves; their
-        // binaries are on the read-only root file system, out of the agent's reach.
-        let uid = super::SANDBOX_UID.to_string();
-        let run = |argv: &[&str]| ExecRequest {
-            argv: argv.iter().map(|s| s.to_string()).collect(),
-            user: super::ExecUser::Sandbox,
-            env: vec![],
-            workdir: "/".into(),
-            timeout: std::time::Duration::from_secs(20),
-            output_cap: 4096,
-        };
+        // One exec per round (see `reaper`); another round when it could not say all were
+        // gone (it was killed itself, or some outlived its second of retries).
+        let req = super::reaper::request(super::SANDBOX_UID);
         for _ in 0..REAP_ROUNDS {
-            self.exec(c, &run(&["/usr/bin/pkill", "-KILL", "-U", &uid]), cancel)
-                .await?;
-            let left = self
-                .exec(c, &run(&["/usr/bin/pgrep", "-U", &uid]), cancel)
-                .await?;
-            // pgrep: 1 = nothing matched.
-            if left.exit_code == Some(1) {
+            let done = self.exec(c, &req, cancel).await?;
+            if done.exit_code == Some(super::reaper::ALL_GONE) {
                 return Ok(true);
             }
             if !self.is_running(c).await? {

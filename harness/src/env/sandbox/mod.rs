@@ -10,6 +10,7 @@ pub mod engine;
 pub(crate) mod host_perms;
 mod podman;
 pub(crate) mod quota;
+mod reaper;
 pub mod remote;
 mod seccomp;
 mod spec;
