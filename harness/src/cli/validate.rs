@@ -66,13 +66,18 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         .unwrap_or_else(|| default_out("validate-", &run_id));
     let jobs = validate::jobs(&tasks, args.repeat, args.all_tests);
     eprintln!(
-        "validate: {} task(s), {} check(s), {width} at once{}",
+        "validate: {} task(s), {} check(s), {width} at once{}; {}",
         tasks.len(),
         jobs.len(),
         if args.jobs.is_none() {
             " (-j from the processors and memory here)"
         } else {
             ""
+        },
+        if args.all_tests {
+            "every check runs every test"
+        } else {
+            "the checks that must fail stop at their first failing test (--all-tests: every test)"
         }
     );
     let cfg = RunConfig {

@@ -101,6 +101,11 @@ async fn validate_flags_a_known_wrong_solution_that_passes() {
         bad_row.contains("PROBLEM: wrong/actually-right pass (must fail)"),
         "{stdout}"
     );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("the checks that must fail stop at their first failing test"),
+        "{stderr}"
+    );
     let py_row = stdout
         .lines()
         .find(|l| l.starts_with("py-bad-wrong "))
