@@ -11,15 +11,20 @@
 //!
 //! It is a bash script passed by argv (`--norc --noprofile`, builtins only: no process of
 //! its own that the next round would kill), run from the read-only root, so nothing the
-//! code under test wrote is loaded. bash is ready in a millisecond or two, so a process of
-//! the user has that long, not a Python start-up's 15 ms, to find the reaper and trace it
-//! (the same uid may `ptrace` it) before everything of the user is killed. A process of the
-//! user can still kill the reaper (the same uid); the exec then does not exit 0, the caller
-//! tries again, and after its rounds counts the step's processes as not stopped: the
-//! trial's own failure (selftest's `reaper-killer`).
+//! code under test wrote is loaded. Its shell is [`SHELL`], a copy of bash that no one may
+//! read (the base image's set-up makes it): the kernel makes a process started from a file
+//! its user cannot read non-dumpable, and a non-dumpable process cannot be traced by
+//! another process of its user. So the code under test cannot `ptrace` the reaper and make
+//! it report "all gone" while it lives on (selftest's `reaper-tracer`; with a readable bash
+//! it won). A process of the user can still kill the reaper (the same uid); the exec then
+//! does not exit 0, the caller tries again, and after its rounds counts the step's
+//! processes as not stopped: the trial's own failure (selftest's `reaper-killer`).
 
 use super::{ExecRequest, ExecUser};
 use std::time::Duration;
+
+/// The reaper's shell: bash, mode 0111 (harness/image/setup.sh).
+pub(crate) const SHELL: &str = "/usr/lib/nab/reaper-bash";
 
 /// Exit code of a reaper that found every other process of the user gone.
 pub(crate) const ALL_GONE: i64 = 0;
@@ -52,7 +57,7 @@ exit 3
 pub(crate) fn request(uid: u32) -> ExecRequest {
     ExecRequest {
         argv: vec![
-            "/bin/bash".into(),
+            SHELL.into(),
             "--norc".into(),
             "--noprofile".into(),
             "-c".into(),
