@@ -68,6 +68,24 @@ async fn validate_flags_a_known_wrong_solution_that_passes() {
     write(&py.join("task.yaml"), &yaml);
     std::fs::remove_dir_all(py.join("wrong")).unwrap();
     copy_dir(&py.join("solution"), &py.join("wrong/actually-right"));
+    // Its tests' file sorts before the planted canaries' (`test_<random>.py`), and a second
+    // wrong solution fails exactly one test, the fourth (it clamps a page past the end to
+    // the last page): the canaries still run first, so its check stops at that failure,
+    // not at the canaries after every other test.
+    std::fs::rename(
+        py.join("tests/test_pagination.py"),
+        py.join("tests/test_aaa_pagination.py"),
+    )
+    .unwrap();
+    let clamps = py.join("wrong/clamps-past-the-end");
+    copy_dir(&py.join("solution"), &clamps);
+    let paginate = std::fs::read_to_string(clamps.join("paginate.py")).unwrap();
+    let clamped = paginate.replace(
+        "    start, end = page_bounds(page, per_page)\n",
+        "    page = min(page, max(total_pages(len(items), per_page), 1))\n    start, end = page_bounds(page, per_page)\n",
+    );
+    assert_ne!(paginate, clamped);
+    write(&clamps.join("paginate.py"), &clamped);
 
     let run_id = common::unique("validate");
     let _sweep = common::SweepOnDrop(run_id.clone());
@@ -141,7 +159,13 @@ async fn validate_flags_a_known_wrong_solution_that_passes() {
     assert_eq!(py("wrong:actually-right").outcome.tests_total, Some(all));
     let null = &py("null").outcome;
     assert_eq!(null.status, TrialStatus::Failed);
-    assert!(null.tests_total.unwrap() < all / 2, "{null:?}");
+    assert!(null.tests_total.unwrap() < all / 10, "{null:?}");
+    let clamps = &py("wrong:clamps-past-the-end").outcome;
+    assert_eq!(clamps.status, TrialStatus::Failed);
+    assert_eq!(
+        (clamps.tests_passed, clamps.tests_total),
+        (Some(3), Some(4))
+    );
     let log = std::fs::read_to_string(
         root.path()
             .join("out/trials/py-bad-wrong/null")

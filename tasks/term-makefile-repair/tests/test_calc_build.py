@@ -134,13 +134,104 @@ def tmp_path():
     return fs.scratch()
 
 
-def test_repeated_clean_parallel_builds(proj):
-    for _ in range(3):
-        make(proj, "-j8")
-        k = fs.kinds(proj, [f"build/bin/{p}" for p in PROGS] + ["build/include/calc/ops.h"])
-        assert all(v == "file" for v in k.values()), k
-        make(proj, "clean")
-        assert not exists(proj, "build")
+def expected_install():
+    files = {f"bin/{p}": 0o755 for p in PROGS}
+    files["lib/libcalc.a"] = 0o644
+    for h in sorted(set(HEADERS) | {"ops.h"}):
+        files[f"include/calc/{h}"] = 0o644
+    files["share/man/man1/calc.1"] = 0o644
+    return files
+
+
+# The tests run in this order so that a Makefile that misses a rule meets a cheap test that
+# catches it early (`nab validate` stops a known-wrong solution at its first failing test):
+# the rebuild checks on one shared build first, the slow ones (clean trees built again and
+# again, every header touched in turn) last. Each test stands alone: the shared build's
+# tests set every mtime themselves (settle), the others start from a fresh copy.
+
+
+def test_second_make_does_nothing(built):
+    t0 = settle(built)
+    assert make(built, "-q", check=False).exit == 0, "make -q says something is out of date"
+    make(built)
+    times = fs.product_mtimes(built)
+    assert times and all(t == t0 + 100 for t in times.values()), sorted(k for k, t in times.items() if t != t0 + 100)
+
+
+def test_static_library_holds_every_lib_object(built):
+    r = run(built, ["ar", "t", "build/lib/libcalc.a"])
+    assert r.ok, r.describe()
+    assert sorted(r.stdout.split()) == sorted(f"{m}.o" for m in MODS)
+
+
+def test_programs_work(built):
+    r = run(built, ["build/bin/calc", "5"], timeout=10)
+    assert r.stdout.strip() == "15"
+    r = run(built, ["build/bin/calc-ops"], timeout=10)
+    assert r.stdout.split() == ["add", "sub", "mul", "div", "neg"]
+
+
+def test_source_change_rebuilds_one_object(built):
+    t0 = settle(built, touched=["lib/fmt.c"])
+    make(built, "-j8")
+    assert rebuilt(built, t0) == {"lib/fmt.c"}
+    assert newer(built, "build/lib/libcalc.a", t0)
+    assert all(newer(built, f"build/bin/{p}", t0) for p in PROGS)
+
+
+@pytest.mark.parametrize("prefix", [None, "/opt/calc"])
+def test_install_layout_under_destdir(proj, tmp_path, prefix):
+    dest = tmp_path + "/stage"
+    args = ["-j8", "install", f"DESTDIR={dest}"] + ([f"PREFIX={prefix}"] if prefix else [])
+    make(proj, *args)
+    root = (prefix or "/usr/local").lstrip("/")
+    assert fs.modes(dest) == {os.path.join(root, k): v for k, v in expected_install().items()}
+    r = nv.run([f"{dest}/{root}/bin/calc", "1"], cwd="/tmp", env=ENV, timeout=10)
+    assert r.stdout.strip() == "11"
+
+
+def test_check_fails_when_a_test_fails(proj):
+    make(proj, "-j8")
+    assert fs.replace(proj, "lib/sort.c", "return x +", "return 1000 + x +") >= 1
+    r = make(proj, "-j8", "check", check=False)
+    assert r.exit != 0
+    assert "FAIL t_sort" in r.stdout + r.stderr
+
+
+def test_generated_header_content_change(proj):
+    make(proj, "-j8")
+    fs.append(proj, "lib/ops.def", "mod % 2\n")
+    make(proj, "-j8")
+    r = run(proj, ["build/bin/calc-ops"], timeout=10)
+    assert r.stdout.split()[-1] == "mod"
+
+
+@pytest.mark.parametrize("source", ["tools/mkops.awk", "lib/ops.def"])
+def test_generated_header_follows_its_sources(built, source):
+    users = includers(built)["build/include/calc/ops.h"]
+    assert len(users) >= 3
+    t0 = settle(built, touched=[source])
+    make(built, "-j8")
+    assert newer(built, "build/include/calc/ops.h", t0)
+    assert rebuilt(built, t0) == users
+
+
+def test_targets_run_despite_stray_files(proj, tmp_path):
+    for stray in ("all", "check", "install", "clean"):
+        fs.write(proj, stray, "stray\n")
+    make(proj, "all")
+    assert is_file(proj, "build/bin/calc")
+    assert "PASS t_buf" in make(proj, "check").stdout
+    make(proj, "install", f"DESTDIR={tmp_path}/stage")
+    assert fs.kinds(tmp_path, ["stage/usr/local/bin/calc"])["stage/usr/local/bin/calc"] == "file"
+    make(proj, "clean")
+    assert not exists(proj, "build")
+
+
+def test_check_runs_every_test(proj):
+    r = make(proj, "-j8", "check")
+    for t in TESTS:
+        assert f"PASS {t}" in r.stdout
 
 
 def test_outputs_only_under_build(proj):
@@ -163,95 +254,13 @@ def test_single_target_from_clean_tree(proj, target):
     assert is_file(proj, target)
 
 
-def test_static_library_holds_every_lib_object(built):
-    r = run(built, ["ar", "t", "build/lib/libcalc.a"])
-    assert r.ok, r.describe()
-    assert sorted(r.stdout.split()) == sorted(f"{m}.o" for m in MODS)
-
-
-def test_programs_work(built):
-    r = run(built, ["build/bin/calc", "5"], timeout=10)
-    assert r.stdout.strip() == "15"
-    r = run(built, ["build/bin/calc-ops"], timeout=10)
-    assert r.stdout.split() == ["add", "sub", "mul", "div", "neg"]
-
-
-def test_second_make_does_nothing(built):
-    t0 = settle(built)
-    assert make(built, "-q", check=False).exit == 0, "make -q says something is out of date"
-    make(built)
-    times = fs.product_mtimes(built)
-    assert times and all(t == t0 + 100 for t in times.values()), sorted(k for k, t in times.items() if t != t0 + 100)
-
-
-def test_source_change_rebuilds_one_object(built):
-    t0 = settle(built, touched=["lib/fmt.c"])
-    make(built, "-j8")
-    assert rebuilt(built, t0) == {"lib/fmt.c"}
-    assert newer(built, "build/lib/libcalc.a", t0)
-    assert all(newer(built, f"build/bin/{p}", t0) for p in PROGS)
-
-
-def test_each_header_rebuilds_exactly_its_dependents(built):
-    users = includers(built)
-    headers = sorted(h for h in users if h.startswith("include/"))
-    assert len(headers) >= 15
-    for h in headers:
-        t0 = settle(built, touched=[h])
-        make(built, "-j8")
-        assert rebuilt(built, t0) == users[h], h
-
-
-@pytest.mark.parametrize("source", ["lib/ops.def", "tools/mkops.awk"])
-def test_generated_header_follows_its_sources(built, source):
-    users = includers(built)["build/include/calc/ops.h"]
-    assert len(users) >= 3
-    t0 = settle(built, touched=[source])
-    make(built, "-j8")
-    assert newer(built, "build/include/calc/ops.h", t0)
-    assert rebuilt(built, t0) == users
-
-
-def test_generated_header_content_change(proj):
-    make(proj, "-j8")
-    fs.append(proj, "lib/ops.def", "mod % 2\n")
-    make(proj, "-j8")
-    r = run(proj, ["build/bin/calc-ops"], timeout=10)
-    assert r.stdout.split()[-1] == "mod"
-
-
-def test_check_runs_every_test(proj):
-    r = make(proj, "-j8", "check")
-    for t in TESTS:
-        assert f"PASS {t}" in r.stdout
-
-
-def test_check_fails_when_a_test_fails(proj):
-    make(proj, "-j8")
-    assert fs.replace(proj, "lib/sort.c", "return x +", "return 1000 + x +") >= 1
-    r = make(proj, "-j8", "check", check=False)
-    assert r.exit != 0
-    assert "FAIL t_sort" in r.stdout + r.stderr
-
-
-def expected_install():
-    files = {f"bin/{p}": 0o755 for p in PROGS}
-    files["lib/libcalc.a"] = 0o644
-    for h in sorted(set(HEADERS) | {"ops.h"}):
-        files[f"include/calc/{h}"] = 0o644
-    files["share/man/man1/calc.1"] = 0o644
-    return files
-
-
-@pytest.mark.parametrize("prefix", [None, "/opt/calc"])
-def test_install_layout_under_destdir(proj, tmp_path, prefix):
-    dest = tmp_path + "/stage"
-    args = ["-j8", "install", f"DESTDIR={dest}"] + ([f"PREFIX={prefix}"] if prefix else [])
-    make(proj, *args)
-    root = (prefix or "/usr/local").lstrip("/")
-    assert fs.modes(dest) == {os.path.join(root, k): v for k, v in expected_install().items()}
-    r = nv.run([f"{dest}/{root}/bin/calc", "1"], cwd="/tmp", env=ENV, timeout=10)
-    assert r.stdout.strip() == "11"
+def test_repeated_clean_parallel_builds(proj):
+    for _ in range(3):
+        make(proj, "-j8")
+        k = fs.kinds(proj, [f"build/bin/{p}" for p in PROGS] + ["build/include/calc/ops.h"])
+        assert all(v == "file" for v in k.values()), k
+        make(proj, "clean")
+        assert not exists(proj, "build")
 
 
 def test_clean_leaves_nothing(proj, tmp_path):
@@ -263,13 +272,11 @@ def test_clean_leaves_nothing(proj, tmp_path):
     assert fs.snapshot(proj) == before
 
 
-def test_targets_run_despite_stray_files(proj, tmp_path):
-    for stray in ("all", "check", "install", "clean"):
-        fs.write(proj, stray, "stray\n")
-    make(proj, "all")
-    assert is_file(proj, "build/bin/calc")
-    assert "PASS t_buf" in make(proj, "check").stdout
-    make(proj, "install", f"DESTDIR={tmp_path}/stage")
-    assert fs.kinds(tmp_path, ["stage/usr/local/bin/calc"])["stage/usr/local/bin/calc"] == "file"
-    make(proj, "clean")
-    assert not exists(proj, "build")
+def test_each_header_rebuilds_exactly_its_dependents(built):
+    users = includers(built)
+    headers = sorted(h for h in users if h.startswith("include/"))
+    assert len(headers) >= 15
+    for h in headers:
+        t0 = settle(built, touched=[h])
+        make(built, "-j8")
+        assert rebuilt(built, t0) == users[h], h

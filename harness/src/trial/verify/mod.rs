@@ -347,7 +347,9 @@ impl Steps<'_> {
         let mut req = exec_for(user, argv, timeout, output_cap);
         let runner = matches!(step, VerifyStep::Command(cmd) if cmd.junit.is_some());
         if runner && self.stop_at_first_failure {
-            req.env.push(stop_after_first_real_failure(self.canary));
+            let canaries_first = user == StepUser::Verifier;
+            req.env
+                .extend(stop_after_first_real_failure(self.canary, canaries_first));
         }
         let broker = user == StepUser::Verifier;
         let Some(out) = run_command(backend, c, i, &req, broker, result, self.cancel).await? else {
@@ -536,14 +538,23 @@ fn log_text(output: &crate::env::sandbox::Capture) -> String {
 
 /// The environment that makes pytest stop at the first failing test that is not a canary:
 /// the planted pytest canaries always fail, so `--maxfail` is one above their number, and a
-/// runner that stops has seen at least one real failure. PYTEST_ADDOPTS comes before the
-/// step's own arguments, so a task that sets `--maxfail` itself keeps its setting; other
-/// runners ignore it and run every test.
-fn stop_after_first_real_failure(canary: &Canary) -> String {
-    format!(
-        "PYTEST_ADDOPTS=--maxfail={}",
-        canary.pytest_names().len() + 1
-    )
+/// runner that stops has seen at least one real failure. With `canaries_first` (a runner
+/// of the verifier user's, whose PYTHONPATH is nab's library) the plugin
+/// `nab_canaries_first` runs the canaries before the task's tests, so the stop comes at the
+/// first real failure wherever the canaries' files sort; without it, pytest stops only
+/// once every canary has run. PYTEST_ADDOPTS comes before the step's own arguments, so a
+/// task that sets `--maxfail` itself keeps its setting; other runners ignore it and run
+/// every test.
+fn stop_after_first_real_failure(canary: &Canary, canaries_first: bool) -> Vec<String> {
+    let names = canary.pytest_names();
+    let maxfail = format!("--maxfail={}", names.len() + 1);
+    if !canaries_first {
+        return vec![format!("PYTEST_ADDOPTS={maxfail}")];
+    }
+    vec![
+        format!("PYTEST_ADDOPTS={maxfail} -p nab_canaries_first"),
+        format!("NAB_CANARIES={}", names.join(",")),
+    ]
 }
 
 /// Adds one test to the counts.
