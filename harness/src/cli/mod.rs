@@ -44,6 +44,9 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Check every task: fields, files, oracle passes, null agent and known-wrong solutions fail.
+    ///
+    /// Each check reads its task's files when it starts: a task whose folder changed while its
+    /// checks ran is reported as a problem, and nothing of it is recorded in tests.lock.
     Validate(validate::Args),
     /// Run an agent on tasks and record one result per trial.
     Run(run::Args),

@@ -54,6 +54,9 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         println!("{} task(s): every field and file is valid", tasks.len());
         return Ok(ExitCode::SUCCESS);
     }
+    // Each task's files as they were loaded: a check reads its task's files when it starts,
+    // so an edit made while the run goes on would judge later checks on other files.
+    let before = validate::TaskFiles::hash(&tasks)?;
     let width = args
         .jobs
         .unwrap_or_else(|| validate::default_jobs(&tasks))
@@ -87,8 +90,14 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let started = std::time::Instant::now();
     let report = run_jobs(cfg, jobs, CancellationToken::new()).await?;
+    let changed = before.changed(&tasks);
     let v = validate::verdicts(&tasks, &report.records);
     print!("{}", v.table);
+    for id in &changed {
+        println!(
+            "PROBLEM: {id}: its folder changed while its checks ran, so they did not all check the same files; nothing of it is recorded in tests.lock: run it again"
+        );
+    }
     if args.repeat > 1 {
         if v.unstable.is_empty() {
             println!("{} run(s) each: every verdict stable", args.repeat);
@@ -101,11 +110,17 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     }
     // The oracles that passed pin their tasks' test sets in tests.lock.
-    let recorded = nab_harness::task::pinned::record(&args.tasks, &tasks, &report.records, &out)?;
+    let unchanged: Vec<_> = tasks
+        .iter()
+        .filter(|t| !changed.iter().any(|id| id == t.id()))
+        .cloned()
+        .collect();
+    let recorded =
+        nab_harness::task::pinned::record(&args.tasks, &unchanged, &report.records, &out)?;
     for n in &recorded.notes {
         println!("{n}");
     }
-    let problems = v.problems + recorded.problems;
+    let problems = v.problems + recorded.problems + changed.len();
     println!(
         "{} task(s) in {:.1} s; logs in {}",
         tasks.len(),
