@@ -347,7 +347,7 @@ impl Steps<'_> {
         let mut req = exec_for(user, argv, timeout, output_cap);
         let runner = matches!(step, VerifyStep::Command(cmd) if cmd.junit.is_some());
         if runner && self.stop_at_first_failure {
-            let canaries_first = user == StepUser::Verifier;
+            let canaries_first = user == StepUser::Verifier && !ignores_pythonpath(argv);
             req.env
                 .extend(stop_after_first_real_failure(self.canary, canaries_first));
         }
@@ -557,6 +557,24 @@ fn stop_after_first_real_failure(canary: &Canary, canaries_first: bool) -> Vec<S
     ]
 }
 
+/// Whether the runner's interpreter is told to ignore `PYTHONPATH` (`python3 -I` or `-E`,
+/// alone or among other one-letter options before the script or `-m`): it could not load
+/// the plugin from nab's library, and pytest would stop on that import error instead of a
+/// test, so such a runner gets `--maxfail` alone.
+fn ignores_pythonpath(argv: &[String]) -> bool {
+    let python = argv.first().is_some_and(|a| {
+        std::path::Path::new(a)
+            .file_name()
+            .is_some_and(|n| n.to_string_lossy().starts_with("python"))
+    });
+    python
+        && argv
+            .iter()
+            .skip(1)
+            .take_while(|a| a.starts_with('-') && a.as_str() != "-m" && a.as_str() != "-c")
+            .any(|a| !a.starts_with("--") && (a.contains('I') || a.contains('E')))
+}
+
 /// Adds one test to the counts.
 fn count_test(result: &mut VerifyResult, passed: bool) {
     result.tests_total = Some(result.tests_total.unwrap_or(0) + 1);
@@ -672,6 +690,28 @@ fn shell_quote(argv: &[String]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_runner_told_to_ignore_pythonpath_gets_no_plugin_it_could_not_load() {
+        let argv = |a: &str| a.split(' ').map(String::from).collect::<Vec<_>>();
+        for isolated in [
+            "python3 -I -m pytest -q /nab/tests",
+            "python3 -E -m pytest",
+            "python3 -bIB -m pytest",
+            "/usr/bin/python3.11 -I -m pytest",
+        ] {
+            assert!(ignores_pythonpath(&argv(isolated)), "{isolated}");
+        }
+        for plain in [
+            "python3 -m pytest -q -I /nab/tests",
+            "python3 -B -m pytest -E",
+            "pytest -q /nab/tests",
+            "pytest -rE /nab/tests",
+            "python3 /nab/tests/run.py -I",
+        ] {
+            assert!(!ignores_pythonpath(&argv(plain)), "{plain}");
+        }
+    }
 
     #[test]
     fn argv_is_quoted_as_a_person_would_type_it() {
