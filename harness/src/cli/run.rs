@@ -108,15 +108,9 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     let Some(mut tasks) = load_or_report(&args.tasks, &args.ids) else {
         return Ok(exit(BAD_INPUT));
     };
-    if let AgentKind::Wrong(name) = &agent
-        && let Some(t) = tasks.iter().find(|t| !t.wrong.contains(name))
-    {
-        anyhow::bail!(
-            "agent wrong:{name}: task {} has no wrong/{name}/ (it has: {:?})",
-            t.id(),
-            t.wrong
-        );
-    }
+    // Each task's files as they were loaded: a trial reads its task's files when it starts.
+    let files = nab_harness::run::task_files::TaskFiles::hash(&tasks)?;
+    every_task_has(&agent, &tasks)?;
     let prices = args
         .prices
         .as_deref()
@@ -167,6 +161,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         return Ok(super::common::provider_config_stop(why, &resume));
     }
     print_end(&out, meta, &report);
+    warn_if_changed(&files, &tasks);
     let errors = report
         .records
         .iter()
@@ -178,6 +173,32 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         cost_limit.as_deref(),
         &resume,
     ))
+}
+
+/// `--agent wrong:NAME` needs that known-wrong solution in every task of the run.
+fn every_task_has(agent: &AgentKind, tasks: &[Arc<Task>]) -> anyhow::Result<()> {
+    if let AgentKind::Wrong(name) = agent
+        && let Some(t) = tasks.iter().find(|t| !t.wrong.contains(name))
+    {
+        anyhow::bail!(
+            "agent wrong:{name}: task {} has no wrong/{name}/ (it has: {:?})",
+            t.id(),
+            t.wrong
+        );
+    }
+    Ok(())
+}
+
+/// Names the tasks whose files changed while the run went on: their later trials ran on
+/// other files than run.json's hashes say.
+fn warn_if_changed(files: &nab_harness::run::task_files::TaskFiles, tasks: &[Arc<Task>]) {
+    let changed = files.changed(tasks);
+    if !changed.is_empty() {
+        eprintln!(
+            "warning: task(s) changed while the run went on: {}. run.json's task hashes are those of the start, and the trials that started after the change ran on the new files: run these tasks again",
+            changed.join(", ")
+        );
+    }
 }
 
 /// run.json, written before the first trial: the run's specs, suite and share, and its

@@ -56,33 +56,20 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     // Each task's files as they were loaded: a check reads its task's files when it starts,
     // so an edit made while the run goes on would judge later checks on other files.
-    let before = validate::TaskFiles::hash(&tasks)?;
+    let before = nab_harness::run::task_files::TaskFiles::hash(&tasks)?;
     let width = args
         .jobs
         .unwrap_or_else(|| validate::default_jobs(&tasks))
         .max(1);
     let prepared = super::prepare_engines(&args.engines, width, &mut tasks).await?;
     let (engines, image) = (prepared.connected.pool()?, prepared.image.clone());
-    let run_id = args.run_id.unwrap_or_else(new_run_id);
+    let run_id = args.run_id.clone().unwrap_or_else(new_run_id);
     let out = args
         .out
+        .clone()
         .unwrap_or_else(|| default_out("validate-", &run_id));
     let jobs = validate::jobs(&tasks, args.repeat, args.all_tests);
-    eprintln!(
-        "validate: {} task(s), {} check(s), {width} at once{}; {}",
-        tasks.len(),
-        jobs.len(),
-        if args.jobs.is_none() {
-            " (-j from the processors and memory here)"
-        } else {
-            ""
-        },
-        if args.all_tests {
-            "every check runs every test"
-        } else {
-            "the checks that must fail stop at their first failing test (--all-tests: every test)"
-        }
-    );
+    announce(&args, tasks.len(), jobs.len(), width);
     let cfg = RunConfig {
         images: prepared.images.clone(),
         progress: prepared.progress.clone(),
@@ -91,24 +78,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     let started = std::time::Instant::now();
     let report = run_jobs(cfg, jobs, CancellationToken::new()).await?;
     let changed = before.changed(&tasks);
-    let v = validate::verdicts(&tasks, &report.records);
-    print!("{}", v.table);
-    for id in &changed {
-        println!(
-            "PROBLEM: {id}: its folder changed while its checks ran, so they did not all check the same files; nothing of it is recorded in tests.lock: run it again"
-        );
-    }
-    if args.repeat > 1 {
-        if v.unstable.is_empty() {
-            println!("{} run(s) each: every verdict stable", args.repeat);
-        } else {
-            println!(
-                "{} run(s) each: unstable task(s): {}",
-                args.repeat,
-                v.unstable.join(", ")
-            );
-        }
-    }
+    let verdict_problems = print_verdicts(args.repeat, &tasks, &report.records, &changed);
     // The oracles that passed pin their tasks' test sets in tests.lock.
     let unchanged: Vec<_> = tasks
         .iter()
@@ -120,7 +90,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     for n in &recorded.notes {
         println!("{n}");
     }
-    let problems = v.problems + recorded.problems + changed.len();
+    let problems = verdict_problems + recorded.problems;
     println!(
         "{} task(s) in {:.1} s; logs in {}",
         tasks.len(),
@@ -136,4 +106,52 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     println!("all tasks valid");
     Ok(ExitCode::SUCCESS)
+}
+
+/// The line a run starts with: how many checks, how many at once, and whether they stop early.
+fn announce(args: &Args, tasks: usize, checks: usize, width: usize) {
+    eprintln!(
+        "validate: {} task(s), {} check(s), {width} at once{}; {}",
+        tasks,
+        checks,
+        if args.jobs.is_none() {
+            " (-j from the processors and memory here)"
+        } else {
+            ""
+        },
+        if args.all_tests {
+            "every check runs every test"
+        } else {
+            "the checks that must fail stop at their first failing test (--all-tests: every test)"
+        }
+    );
+}
+
+/// Prints the verdicts' table, the tasks whose folders changed while their checks ran and,
+/// with `--repeat`, the unstable ones; returns the number of problems among them.
+fn print_verdicts(
+    repeat: u32,
+    tasks: &[std::sync::Arc<nab_harness::task::Task>],
+    records: &[nab_protocol::TrialRecord],
+    changed: &[String],
+) -> usize {
+    let v = validate::verdicts(tasks, records);
+    print!("{}", v.table);
+    for id in changed {
+        println!(
+            "PROBLEM: {id}: its folder changed while its checks ran, so they did not all check the same files; nothing of it is recorded in tests.lock: run it again"
+        );
+    }
+    if repeat > 1 {
+        if v.unstable.is_empty() {
+            println!("{} run(s) each: every verdict stable", repeat);
+        } else {
+            println!(
+                "{} run(s) each: unstable task(s): {}",
+                repeat,
+                v.unstable.join(", ")
+            );
+        }
+    }
+    v.problems + changed.len()
 }

@@ -16,6 +16,7 @@ pub mod regrade;
 mod results;
 pub mod shard;
 pub mod sweep;
+pub mod task_files;
 pub mod task_images;
 pub mod validate;
 
