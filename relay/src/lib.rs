@@ -122,8 +122,49 @@ fn accept(shared: &Arc<Shared>, listener: &UnixListener, index: u32) {
             return;
         }
         let shared = shared.clone();
-        std::thread::spawn(move || read_client(&shared, id, &stream));
+        spawn_when_possible(move || read_client(&shared, id, &stream));
     }
+}
+
+/// How long to wait before trying again to start a thread.
+const THREAD_RETRY: std::time::Duration = std::time::Duration::from_millis(10);
+
+/// Runs `work` on a thread of its own (with a small stack: each only copies bytes through
+/// a buffer), waiting until one can be made.
+///
+/// The threads count against the container's process limit, which the code under test
+/// shares and may have spent. A connection then waits, as it does past the cap, and is
+/// served once the agent lets go: it must neither end the relay (a failed
+/// `std::thread::spawn` panics, which took the listener with it) nor be dropped.
+pub(crate) fn spawn_when_possible(work: impl FnOnce() + Send + 'static) {
+    spawn_with(work, |attempt| small_thread().spawn(attempt).map(drop));
+}
+
+/// [`spawn_when_possible`] with the spawning given: `spawn` drops what it could not start,
+/// so `work` waits in a slot of its own between attempts.
+fn spawn_with<F: FnOnce() + Send + 'static>(
+    work: F,
+    mut spawn: impl FnMut(Box<dyn FnOnce() + Send>) -> io::Result<()>,
+) {
+    let work = Arc::new(Mutex::new(Some(work)));
+    loop {
+        let slot = work.clone();
+        let attempt = Box::new(move || {
+            let taken = slot.lock().unwrap_or_else(PoisonError::into_inner).take();
+            if let Some(work) = taken {
+                work();
+            }
+        });
+        if spawn(attempt).is_ok() {
+            return;
+        }
+        std::thread::sleep(THREAD_RETRY);
+    }
+}
+
+/// A thread with a small stack.
+pub(crate) fn small_thread() -> std::thread::Builder {
+    std::thread::Builder::new().stack_size(64 * 1024)
 }
 
 /// Sends what the client writes, then `Eof` when it stops writing.
@@ -192,4 +233,32 @@ fn apply(shared: &Shared, kind: FrameKind, conn: u32, payload: &[u8]) -> io::Res
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::mpsc;
+
+    #[test]
+    fn work_whose_thread_cannot_be_made_waits_and_runs_once_one_can() {
+        let (done_tx, done) = mpsc::channel();
+        let mut tries = 0;
+        spawn_with(
+            move || done_tx.send("ran").unwrap(),
+            |attempt| {
+                tries += 1;
+                if tries <= 3 {
+                    // Dropped unstarted, as a failed spawn drops its closure.
+                    return Err(io::Error::from(io::ErrorKind::WouldBlock));
+                }
+                std::thread::spawn(attempt);
+                Ok(())
+            },
+        );
+        assert_eq!(tries, 4);
+        let ran = done.recv_timeout(std::time::Duration::from_secs(10));
+        assert_eq!(ran, Ok("ran"));
+        assert!(done.try_recv().is_err(), "ran twice");
+    }
 }

@@ -99,24 +99,20 @@ fn accept(listener: &TcpListener, socket: &Path) {
             continue;
         };
         let (slots_here, socket) = (slots.clone(), socket.to_owned());
-        // The threads count against the container's process limit, which the agent shares:
-        // when none can be made, the connection is dropped, and the relay goes on.
-        let spawned = small_thread().spawn(move || {
+        // With no thread to be had (the agent spent the container's process limit), this
+        // client waits here, as past the cap, and nothing else is accepted meanwhile.
+        crate::spawn_when_possible(move || {
             join(client, &socket);
             slots_here.give_back();
         });
-        if spawned.is_err() {
-            slots.give_back();
-        }
     }
 }
 
-/// A thread with a small stack: each only copies bytes through a buffer of its own.
-fn small_thread() -> std::thread::Builder {
-    std::thread::Builder::new().stack_size(64 * 1024)
-}
-
 /// Carries one connection both ways until both sides have stopped writing.
+///
+/// Its second thread is not waited for: this one already holds a connection to the
+/// gateway, and threads that each held one while waiting could wait on each other for
+/// good. Without it the connection is dropped (the agent spent the process limit).
 fn join(client: TcpStream, socket: &PathBuf) {
     let Ok(server) = UnixStream::connect(socket) else {
         let _ = client.shutdown(Shutdown::Both);
@@ -126,7 +122,7 @@ fn join(client: TcpStream, socket: &PathBuf) {
     let (Ok(client_w), Ok(server_r)) = (client.try_clone(), server.try_clone()) else {
         return;
     };
-    let upstream = small_thread().spawn(move || {
+    let upstream = crate::small_thread().spawn(move || {
         let _ = io::copy(&mut &client, &mut &server);
         let _ = server.shutdown(Shutdown::Write);
     });

@@ -102,7 +102,7 @@ fn written(out_trial: &Path, file: &str) -> String {
 /// Calls the gateway in two dialects by the variables alone, then attacks the relay: kill
 /// it, take its port, hold more connections than it allows, and reach past it.
 const PROBE: &str = r#"#!/usr/bin/env python3
-import errno, json, os, signal, socket, urllib.request
+import errno, http.client, json, os, signal, socket, time, urllib.error, urllib.request
 found = {"env": {k: os.environ.get(k) for k in
          ("OPENAI_BASE_URL", "ANTHROPIC_BASE_URL", "NAB_LLM_BASE_URL", "OPENAI_API_KEY")}}
 
@@ -150,9 +150,18 @@ try:
     socket.create_connection(("10.0.0.1", 80), timeout=3); found["outside"] = "reached"
 except OSError as e:
     found["outside"] = "refused"
-last = post(os.environ["OPENAI_BASE_URL"] + "/chat/completions",
-            {"model": "m", "messages": [{"role": "user", "content": "three"}]}, {})
+# The held connections' threads spent the sandbox's process limit; while they wind down a
+# connection can still be dropped (the agent's own doing), so this retries as the official
+# clients do. A relay that died would refuse every try.
+for tries in range(1, 11):
+    try:
+        last = post(os.environ["OPENAI_BASE_URL"] + "/chat/completions",
+                    {"model": "m", "messages": [{"role": "user", "content": "three"}]}, {})
+        break
+    except (ConnectionError, http.client.RemoteDisconnected, urllib.error.URLError):
+        time.sleep(1)
 found["after"] = last["choices"][0]["message"]["content"]
+found["after_tries"] = tries
 open("/workspace/probe.json", "w").write(json.dumps(found, sort_keys=True) + "\n")
 "#;
 

@@ -79,6 +79,43 @@ touch /nab/out/events.jsonl 2>/dev/null && echo out_w=writable || echo out_w=rea
 pid=$(pgrep -x nab-relay); echo "relay_pid=$pid"
 kill -KILL $pid 2>/dev/null && echo relay_kill=done || echo relay_kill=refused; sleep 0.2
 echo "echo=$(python3 -c 'import socket; s = socket.socket(socket.AF_UNIX); s.connect("/nab/echo.sock"); s.sendall(b"ping"); print(s.recv(16).decode())')"
+python3 - <<'PY'
+# Spend the container's process limit on idle threads, then connect: the relay can start
+# no thread for these connections. Once everything is let go, it must serve again.
+import socket, threading, time
+stop, idle, refused = threading.Event(), [], 0
+while refused < 5:
+    t = threading.Thread(target=stop.wait)
+    try:
+        t.start()
+        idle.append(t)
+    except RuntimeError:
+        refused += 1
+        time.sleep(0.05)
+held = []
+for _ in range(16):
+    c = socket.socket(socket.AF_UNIX)
+    c.connect("/nab/echo.sock")
+    held.append(c)
+print("threads_spent=%d" % len(idle))
+stop.set()
+for t in idle:
+    t.join()
+for c in held:
+    c.close()
+answer, deadline = "", time.time() + 20
+while answer != "again" and time.time() < deadline:
+    try:
+        s = socket.socket(socket.AF_UNIX)
+        s.settimeout(5)
+        s.connect("/nab/echo.sock")
+        s.sendall(b"again")
+        answer = s.recv(16).decode()
+    except OSError as e:
+        answer = type(e).__name__
+        time.sleep(0.5)
+print("echo_after_spent=" + answer)
+PY
 "#;
 
 fn value<'a>(out: &'a str, key: &str) -> &'a str {
@@ -294,6 +331,13 @@ async fn probe_a_container(engine: &nab_harness::env::sandbox::Engine, image: &s
     assert_ne!(value(&out, "relay_pid"), "", "no relay seen: {out}");
     assert_eq!(value(&out, "relay_kill"), "refused", "{out}");
     assert_eq!(value(&out, "echo"), "ping", "{out}");
+    // The code under test spent the process limit while it connected: the relay waited for
+    // threads rather than end, and served once they were let go.
+    assert!(
+        value(&out, "threads_spent").parse::<u32>().unwrap() > 30,
+        "{out}"
+    );
+    assert_eq!(value(&out, "echo_after_spent"), "again", "{out}");
 }
 
 /// Runs three agents on three tasks there; returns the run ids.

@@ -173,43 +173,61 @@ async fn route(
     Ok(())
 }
 
-/// One connection: the host socket's bytes go to the relay, the relay's to the socket.
+/// One connection: the host socket's bytes go to the relay, the relay's to the socket;
+/// then its `Close`.
+///
+/// The connection's slot is given back (its receiver dropped, which [`route`] counts by)
+/// before the `Close` is sent: the relay frees its own slot on that `Close` and may announce
+/// the next connection at once, which must not find this one still counted here (it would
+/// be refused, and its client see the connection closed without an answer).
 async fn pump(
     conn: u32,
     target: PathBuf,
-    mut from_relay: mpsc::Receiver<ToConn>,
+    from_relay: mpsc::Receiver<ToConn>,
     to_relay: mpsc::Sender<Vec<u8>>,
 ) {
-    let close = encode_frame(FrameKind::Close, conn, &[]);
-    let Ok(stream) = UnixStream::connect(&target).await else {
-        let _ = to_relay.send(close).await;
-        return;
+    if carry_one(conn, &target, from_relay, &to_relay).await {
+        let _ = to_relay
+            .send(encode_frame(FrameKind::Close, conn, &[]))
+            .await;
+    }
+}
+
+/// Carries the bytes until either side ends; `false` when the relay's stream is gone (no
+/// `Close` is then owed). Takes `from_relay` so that returning drops it.
+async fn carry_one(
+    conn: u32,
+    target: &PathBuf,
+    mut from_relay: mpsc::Receiver<ToConn>,
+    to_relay: &mpsc::Sender<Vec<u8>>,
+) -> bool {
+    let Ok(stream) = UnixStream::connect(target).await else {
+        return true;
     };
     let (mut read, mut write) = stream.into_split();
     let mut buf = vec![0u8; MAX_PAYLOAD];
     loop {
         tokio::select! {
             n = read.read(&mut buf) => match n {
-                Ok(0) | Err(_) => break,
+                Ok(0) | Err(_) => return true,
                 Ok(n) => {
                     if to_relay.send(data_frames(conn, &buf[..n])).await.is_err() {
-                        return;
+                        return false;
                     }
                 }
             },
             msg = from_relay.recv() => match msg {
                 Some(ToConn::Data(bytes)) => {
                     if write.write_all(&bytes).await.is_err() {
-                        break;
+                        return true;
                     }
                 }
                 Some(ToConn::Eof) => {
                     let _ = write.shutdown().await;
                 }
                 // The relay closed its side (or the trial is over).
-                None => break,
+                None => return true,
             },
         }
     }
-    let _ = to_relay.send(close).await;
 }
