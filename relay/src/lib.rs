@@ -10,7 +10,9 @@
 //!
 //! Everything on the socket side is the code under test: connections are capped, and a
 //! client that stops reading stalls only its own trial (the harness ends the relay with
-//! the container).
+//! the container). Every connection is served by one thread, on a single-threaded runtime:
+//! the container's process limit is the agent's too, and one that has spent it (or holds
+//! many connections) must still reach its model.
 //!
 //! Its other mode, [`loopback`], serves the gateway at an HTTP base URL on the container's
 //! loopback, on every engine.
@@ -20,46 +22,51 @@ pub mod loopback;
 use nab_protocol::{FrameBuffer, FrameKind, MAX_PAYLOAD, encode_frame};
 use std::collections::HashMap;
 use std::io::{self, Read, Write};
-use std::net::Shutdown;
 use std::os::unix::fs::PermissionsExt;
-use std::os::unix::net::{UnixListener, UnixStream};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::{Arc, Condvar, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{UnixListener, UnixStream};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc, oneshot};
 
 /// Connections open at once over all listeners; more wait until one is removed.
 pub const MAX_CONNECTIONS: usize = 64;
 
-type Conns = Mutex<HashMap<u32, Arc<UnixStream>>>;
+/// What a connection's task is told by the harness.
+enum ToConn {
+    Data(Vec<u8>),
+    Eof,
+}
 
-/// The state the listeners, the readers and the dispatcher share.
+/// The state the listeners, the connections and the dispatcher share.
 struct Shared {
-    out: Mutex<Box<dyn Write + Send>>,
-    conns: Conns,
-    /// Signalled when a connection is removed: one past the cap waits for it.
-    freed: Condvar,
+    /// Frames for the harness, written in order by a thread of their own.
+    out: mpsc::Sender<Vec<u8>>,
+    /// The open connections; the harness's `Close` removes one, which ends its task.
+    conns: Mutex<HashMap<u32, mpsc::Sender<ToConn>>>,
+    slots: Arc<Semaphore>,
     next: AtomicU32,
 }
 
 impl Shared {
-    /// Writes one frame; an error means the harness went away (the program then ends when
+    /// Queues one frame; an error means the harness went away (the program then ends when
     /// its input does).
-    fn send(&self, kind: FrameKind, conn: u32, payload: &[u8]) -> io::Result<()> {
-        let frame = encode_frame(kind, conn, payload);
-        let mut out = self.out.lock().unwrap_or_else(PoisonError::into_inner);
-        out.write_all(&frame).and_then(|()| out.flush())
+    async fn send(&self, kind: FrameKind, conn: u32, payload: &[u8]) -> Result<(), ()> {
+        self.out
+            .send(encode_frame(kind, conn, payload))
+            .await
+            .map_err(drop)
     }
 
-    fn get(&self, conn: u32) -> Option<Arc<UnixStream>> {
+    fn get(&self, conn: u32) -> Option<mpsc::Sender<ToConn>> {
         let conns = self.conns.lock().unwrap_or_else(PoisonError::into_inner);
         conns.get(&conn).cloned()
     }
 
-    fn remove(&self, conn: u32) -> Option<Arc<UnixStream>> {
+    fn remove(&self, conn: u32) -> Option<mpsc::Sender<ToConn>> {
         let mut conns = self.conns.lock().unwrap_or_else(PoisonError::into_inner);
-        let removed = conns.remove(&conn);
-        self.freed.notify_all();
-        removed
+        conns.remove(&conn)
     }
 }
 
@@ -69,121 +76,144 @@ impl Shared {
 pub fn run(
     paths: &[PathBuf],
     mut input: impl Read,
-    output: impl Write + Send + 'static,
+    mut output: impl Write + Send + 'static,
 ) -> io::Result<()> {
-    let shared = Arc::new(Shared {
-        out: Mutex::new(Box::new(output)),
-        conns: Mutex::new(HashMap::new()),
-        freed: Condvar::new(),
-        next: AtomicU32::new(1),
-    });
     let mut listeners = Vec::new();
     for path in paths {
         match std::fs::remove_file(path) {
             Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
             _ => {}
         }
-        let listener = UnixListener::bind(path)
+        let listener = std::os::unix::net::UnixListener::bind(path)
             .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
         std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o666))?;
+        listener.set_nonblocking(true)?;
         listeners.push(listener);
     }
-    shared.send(FrameKind::Ready, 0, &[])?;
-    for (index, listener) in listeners.into_iter().enumerate() {
-        let shared = shared.clone();
-        std::thread::spawn(move || accept(&shared, &listener, index as u32));
-    }
-    dispatch(&shared, &mut input)
+    // Everything the relay needs is made before `Ready`: nothing the agent does later (it
+    // may spend the container's process limit) can keep it from serving.
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_io()
+        .enable_time()
+        .build()?;
+    let (out, frames_out) = mpsc::channel::<Vec<u8>>(64);
+    output.write_all(&encode_frame(FrameKind::Ready, 0, &[]))?;
+    output.flush()?;
+    std::thread::Builder::new().spawn(move || write_frames(frames_out, output))?;
+    let shared = Arc::new(Shared {
+        out,
+        conns: Mutex::new(HashMap::new()),
+        slots: Arc::new(Semaphore::new(MAX_CONNECTIONS)),
+        next: AtomicU32::new(1),
+    });
+    let (stop, stopped) = oneshot::channel::<()>();
+    let serving = shared.clone();
+    let server = std::thread::Builder::new().spawn(move || {
+        runtime.block_on(async move {
+            for (index, listener) in listeners.into_iter().enumerate() {
+                tokio::spawn(accept(serving.clone(), listener, index as u32));
+            }
+            let _ = stopped.await;
+        });
+        // Dropping the runtime here ends every connection's task.
+    })?;
+    let result = dispatch(&shared, &mut input);
+    drop(stop);
+    let _ = server.join();
+    result
 }
 
-/// Accepts connections on one listener, announcing each and starting its reader.
-fn accept(shared: &Arc<Shared>, listener: &UnixListener, index: u32) {
-    for stream in listener.incoming() {
-        let Ok(stream) = stream else { continue };
-        let stream = Arc::new(stream);
-        let id = {
-            let mut conns = shared.conns.lock().unwrap_or_else(PoisonError::into_inner);
-            // At the cap, this one waits until another is removed (its client's connect
-            // already succeeded; it is served late, not refused).
-            while conns.len() >= MAX_CONNECTIONS {
-                conns = shared
-                    .freed
-                    .wait(conns)
-                    .unwrap_or_else(PoisonError::into_inner);
-            }
-            let id = shared.next.fetch_add(1, Ordering::Relaxed);
-            conns.insert(id, stream.clone());
-            id
-        };
-        if shared
-            .send(FrameKind::Open, id, &index.to_be_bytes())
+/// Writes the frames for the harness as they come, until it goes away.
+fn write_frames(mut frames: mpsc::Receiver<Vec<u8>>, mut output: impl Write) {
+    while let Some(frame) = frames.blocking_recv() {
+        if output
+            .write_all(&frame)
+            .and_then(|()| output.flush())
             .is_err()
         {
             return;
         }
-        let shared = shared.clone();
-        spawn_when_possible(move || read_client(&shared, id, &stream));
     }
 }
 
-/// How long to wait before trying again to start a thread.
-const THREAD_RETRY: std::time::Duration = std::time::Duration::from_millis(10);
-
-/// Runs `work` on a thread of its own (with a small stack: each only copies bytes through
-/// a buffer), waiting until one can be made.
-///
-/// The threads count against the container's process limit, which the code under test
-/// shares and may have spent. A connection then waits, as it does past the cap, and is
-/// served once the agent lets go: it must neither end the relay (a failed
-/// `std::thread::spawn` panics, which took the listener with it) nor be dropped.
-pub(crate) fn spawn_when_possible(work: impl FnOnce() + Send + 'static) {
-    spawn_with(work, |attempt| small_thread().spawn(attempt).map(drop));
-}
-
-/// [`spawn_when_possible`] with the spawning given: `spawn` drops what it could not start,
-/// so `work` waits in a slot of its own between attempts.
-fn spawn_with<F: FnOnce() + Send + 'static>(
-    work: F,
-    mut spawn: impl FnMut(Box<dyn FnOnce() + Send>) -> io::Result<()>,
-) {
-    let work = Arc::new(Mutex::new(Some(work)));
+/// Accepts connections on one listener, announcing each and starting its task.
+async fn accept(shared: Arc<Shared>, listener: std::os::unix::net::UnixListener, index: u32) {
+    let Ok(listener) = UnixListener::from_std(listener) else {
+        return;
+    };
     loop {
-        let slot = work.clone();
-        let attempt = Box::new(move || {
-            let taken = slot.lock().unwrap_or_else(PoisonError::into_inner).take();
-            if let Some(work) = taken {
-                work();
-            }
-        });
-        if spawn(attempt).is_ok() {
+        // At the cap, the next waits in the listener's backlog until one is removed (its
+        // client's connect already succeeded; it is served late, not refused).
+        let Ok(slot) = shared.slots.clone().acquire_owned().await else {
             return;
-        }
-        std::thread::sleep(THREAD_RETRY);
-    }
-}
-
-/// A thread with a small stack.
-pub(crate) fn small_thread() -> std::thread::Builder {
-    std::thread::Builder::new().stack_size(64 * 1024)
-}
-
-/// Sends what the client writes, then `Eof` when it stops writing.
-fn read_client(shared: &Shared, id: u32, stream: &UnixStream) {
-    let mut buf = vec![0u8; MAX_PAYLOAD];
-    loop {
-        let sent = match (&*stream).read(&mut buf) {
-            Ok(0) => return drop(shared.send(FrameKind::Eof, id, &[])),
-            Ok(n) => shared.send(FrameKind::Data, id, &buf[..n]),
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => Ok(()),
-            Err(_) => {
-                shared.remove(id);
-                return drop(shared.send(FrameKind::Close, id, &[]));
-            }
         };
-        if sent.is_err() {
+        let Ok((stream, _)) = listener.accept().await else {
+            // Out of descriptors, say: wait rather than spin.
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+            continue;
+        };
+        let id = shared.next.fetch_add(1, Ordering::Relaxed);
+        let (to_conn, from_harness) = mpsc::channel(8);
+        shared
+            .conns
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(id, to_conn);
+        if shared
+            .send(FrameKind::Open, id, &index.to_be_bytes())
+            .await
+            .is_err()
+        {
             return;
         }
+        tokio::spawn(carry(shared.clone(), id, stream, from_harness, slot));
     }
+}
+
+/// One connection: what the client writes goes to the harness (then `Eof` when it stops
+/// writing), what the harness sends goes to the client, until the harness closes it or
+/// the client's side fails (then the harness is told `Close`).
+async fn carry(
+    shared: Arc<Shared>,
+    id: u32,
+    stream: UnixStream,
+    mut from_harness: mpsc::Receiver<ToConn>,
+    _slot: OwnedSemaphorePermit,
+) {
+    let (mut read, mut write) = stream.into_split();
+    let mut buf = vec![0u8; MAX_PAYLOAD];
+    let mut reading = true;
+    loop {
+        tokio::select! {
+            n = read.read(&mut buf), if reading => {
+                let sent = match n {
+                    Ok(0) => {
+                        reading = false;
+                        shared.send(FrameKind::Eof, id, &[]).await
+                    }
+                    Ok(n) => shared.send(FrameKind::Data, id, &buf[..n]).await,
+                    Err(_) => break,
+                };
+                if sent.is_err() {
+                    return;
+                }
+            }
+            msg = from_harness.recv() => match msg {
+                Some(ToConn::Data(bytes)) => {
+                    if write.write_all(&bytes).await.is_err() {
+                        break;
+                    }
+                }
+                Some(ToConn::Eof) => {
+                    let _ = write.shutdown().await;
+                }
+                // The harness closed it (and removed it).
+                None => return,
+            },
+        }
+    }
+    shared.remove(id);
+    let _ = shared.send(FrameKind::Close, id, &[]).await;
 }
 
 /// Applies the harness's frames to the connections until its stream ends.
@@ -199,32 +229,27 @@ fn dispatch(shared: &Shared, input: &mut impl Read) -> io::Result<()> {
         };
         frames.push(&buf[..n]);
         while let Some((header, payload)) = frames.next_frame().map_err(io::Error::other)? {
-            apply(shared, header.kind, header.conn, &payload)?;
+            apply(shared, header.kind, header.conn, payload)?;
         }
     }
 }
 
-fn apply(shared: &Shared, kind: FrameKind, conn: u32, payload: &[u8]) -> io::Result<()> {
+/// Hands one frame to its connection's task. A client that stops reading fills its task's
+/// channel and stalls this loop, so its own trial (as a blocking write did).
+fn apply(shared: &Shared, kind: FrameKind, conn: u32, payload: Vec<u8>) -> io::Result<()> {
     match kind {
-        FrameKind::Data => {
-            let Some(stream) = shared.get(conn) else {
-                return Ok(());
+        FrameKind::Data | FrameKind::Eof => {
+            let msg = match kind {
+                FrameKind::Data => ToConn::Data(payload),
+                _ => ToConn::Eof,
             };
-            if (&*stream).write_all(payload).is_err() {
-                shared.remove(conn);
-                let _ = stream.shutdown(Shutdown::Both);
-                shared.send(FrameKind::Close, conn, &[])?;
-            }
-        }
-        FrameKind::Eof => {
-            if let Some(stream) = shared.get(conn) {
-                let _ = stream.shutdown(Shutdown::Write);
+            if let Some(task) = shared.get(conn) {
+                // A task that ended has sent its `Close`, or the harness's is on the way.
+                let _ = task.blocking_send(msg);
             }
         }
         FrameKind::Close => {
-            if let Some(stream) = shared.remove(conn) {
-                let _ = stream.shutdown(Shutdown::Both);
-            }
+            shared.remove(conn);
         }
         other => {
             return Err(io::Error::other(format!(
@@ -233,32 +258,4 @@ fn apply(shared: &Shared, kind: FrameKind, conn: u32, payload: &[u8]) -> io::Res
         }
     }
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use std::sync::mpsc;
-
-    #[test]
-    fn work_whose_thread_cannot_be_made_waits_and_runs_once_one_can() {
-        let (done_tx, done) = mpsc::channel();
-        let mut tries = 0;
-        spawn_with(
-            move || done_tx.send("ran").unwrap(),
-            |attempt| {
-                tries += 1;
-                if tries <= 3 {
-                    // Dropped unstarted, as a failed spawn drops its closure.
-                    return Err(io::Error::from(io::ErrorKind::WouldBlock));
-                }
-                std::thread::spawn(attempt);
-                Ok(())
-            },
-        );
-        assert_eq!(tries, 4);
-        let ran = done.recv_timeout(std::time::Duration::from_secs(10));
-        assert_eq!(ran, Ok("ran"));
-        assert!(done.try_recv().is_err(), "ran twice");
-    }
 }

@@ -9,13 +9,17 @@
 //! address is bound, and ends it by closing its standard input.
 //!
 //! Everything on the TCP side is the code under test: connections are capped (more wait
-//! their turn), and a client that stops reading stalls only its own connection.
+//! their turn), and a client that stops reading stalls only its own connection. Every
+//! connection is served by one thread, on a single-threaded runtime: the container's process
+//! limit is the agent's too, and one that has spent it (or holds many connections) must
+//! still reach its model.
 
 use std::io::{self, BufRead, Read, Write};
-use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream};
-use std::os::unix::net::UnixStream;
+use std::net::{SocketAddr, TcpListener};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Condvar, Mutex, PoisonError};
+use std::sync::Arc;
+use tokio::net::{TcpStream, UnixStream};
+use tokio::sync::Semaphore;
 
 /// Connections served at once; more wait until one ends.
 pub const MAX_CONNECTIONS: usize = 64;
@@ -39,10 +43,16 @@ pub fn run(
     }
     let listener =
         TcpListener::bind(addr).map_err(|e| io::Error::new(e.kind(), format!("{addr}: {e}")))?;
+    listener.set_nonblocking(true)?;
+    // Made before `ready`: nothing the agent does later can keep the relay from starting.
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_io()
+        .enable_time()
+        .build()?;
+    let socket = socket.to_owned();
+    std::thread::Builder::new().spawn(move || runtime.block_on(serve(listener, socket)))?;
     writeln!(ready, "{READY_LINE}")?;
     ready.flush()?;
-    let socket = socket.to_owned();
-    std::thread::Builder::new().spawn(move || accept(&listener, &socket))?;
     wait_for_end(input);
     Ok(())
 }
@@ -61,83 +71,47 @@ fn wait_for_end(input: impl Read) {
     }
 }
 
-/// Connections open now; at the cap, the next is accepted only when one ends (it waits in
-/// the listener's backlog meanwhile), so a client that holds connections stalls only
-/// itself and one that lets them go is served again.
-#[derive(Default)]
-struct Slots {
-    open: Mutex<usize>,
-    freed: Condvar,
-}
-
-impl Slots {
-    fn take(&self) {
-        let mut open = self.open.lock().unwrap_or_else(PoisonError::into_inner);
-        while *open >= MAX_CONNECTIONS {
-            open = self
-                .freed
-                .wait(open)
-                .unwrap_or_else(PoisonError::into_inner);
-        }
-        *open += 1;
-    }
-
-    fn give_back(&self) {
-        *self.open.lock().unwrap_or_else(PoisonError::into_inner) -= 1;
-        self.freed.notify_one();
-    }
-}
-
-fn accept(listener: &TcpListener, socket: &Path) {
-    let slots = Arc::new(Slots::default());
+/// Accepts connections and joins each to `socket`. At the cap, the next is accepted only
+/// when one ends (it waits in the listener's backlog meanwhile), so a client that holds
+/// connections stalls only itself and one that lets them go is served again.
+async fn serve(listener: TcpListener, socket: PathBuf) -> io::Result<()> {
+    let listener = tokio::net::TcpListener::from_std(listener)?;
+    let slots = Arc::new(Semaphore::new(MAX_CONNECTIONS));
+    let socket: Arc<Path> = socket.into();
     loop {
-        slots.take();
-        let Ok((client, _)) = listener.accept() else {
-            // Out of descriptors, say: wait rather than spin.
-            slots.give_back();
-            std::thread::sleep(std::time::Duration::from_millis(10));
-            continue;
+        let Ok(slot) = slots.clone().acquire_owned().await else {
+            return Ok(());
         };
-        let (slots_here, socket) = (slots.clone(), socket.to_owned());
-        // With no thread to be had (the agent spent the container's process limit), this
-        // client waits here, as past the cap, and nothing else is accepted meanwhile.
-        crate::spawn_when_possible(move || {
-            join(client, &socket);
-            slots_here.give_back();
+        let client = match listener.accept().await {
+            Ok((client, _)) => client,
+            Err(_) => {
+                // Out of descriptors, say: wait rather than spin.
+                tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+                continue;
+            }
+        };
+        let socket = socket.clone();
+        tokio::spawn(async move {
+            join(client, &socket).await;
+            drop(slot);
         });
     }
 }
 
-/// Carries one connection both ways until both sides have stopped writing.
-///
-/// Its second thread is not waited for: this one already holds a connection to the
-/// gateway, and threads that each held one while waiting could wait on each other for
-/// good. Without it the connection is dropped (the agent spent the process limit).
-fn join(client: TcpStream, socket: &PathBuf) {
-    let Ok(server) = UnixStream::connect(socket) else {
-        let _ = client.shutdown(Shutdown::Both);
+/// Carries one connection both ways until both sides have stopped writing (each side's end
+/// of writing is passed on to the other as it comes).
+async fn join(mut client: TcpStream, socket: &Path) {
+    let Ok(mut server) = UnixStream::connect(socket).await else {
         return;
     };
     let _ = client.set_nodelay(true);
-    let (Ok(client_w), Ok(server_r)) = (client.try_clone(), server.try_clone()) else {
-        return;
-    };
-    let upstream = crate::small_thread().spawn(move || {
-        let _ = io::copy(&mut &client, &mut &server);
-        let _ = server.shutdown(Shutdown::Write);
-    });
-    let Ok(upstream) = upstream else {
-        let _ = client_w.shutdown(Shutdown::Both);
-        return;
-    };
-    let _ = io::copy(&mut &server_r, &mut &client_w);
-    let _ = client_w.shutdown(Shutdown::Write);
-    let _ = upstream.join();
+    let _ = tokio::io::copy_bidirectional(&mut client, &mut server).await;
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::net::{Shutdown, TcpStream};
     use std::os::unix::net::UnixListener;
 
     /// A server on a Unix socket that answers each connection with what it read, upper-cased.

@@ -102,7 +102,7 @@ fn written(out_trial: &Path, file: &str) -> String {
 /// Calls the gateway in two dialects by the variables alone, then attacks the relay: kill
 /// it, take its port, hold more connections than it allows, and reach past it.
 const PROBE: &str = r#"#!/usr/bin/env python3
-import errno, http.client, json, os, signal, socket, time, urllib.error, urllib.request
+import errno, json, os, signal, socket, threading, time, urllib.request
 found = {"env": {k: os.environ.get(k) for k in
          ("OPENAI_BASE_URL", "ANTHROPIC_BASE_URL", "NAB_LLM_BASE_URL", "OPENAI_API_KEY")}}
 
@@ -150,18 +150,30 @@ try:
     socket.create_connection(("10.0.0.1", 80), timeout=3); found["outside"] = "reached"
 except OSError as e:
     found["outside"] = "refused"
-# The held connections' threads spent the sandbox's process limit; while they wind down a
-# connection can still be dropped (the agent's own doing), so this retries as the official
-# clients do. A relay that died would refuse every try.
-for tries in range(1, 11):
-    try:
-        last = post(os.environ["OPENAI_BASE_URL"] + "/chat/completions",
-                    {"model": "m", "messages": [{"role": "user", "content": "three"}]}, {})
-        break
-    except (ConnectionError, http.client.RemoteDisconnected, urllib.error.URLError):
-        time.sleep(1)
+last = post(os.environ["OPENAI_BASE_URL"] + "/chat/completions",
+            {"model": "m", "messages": [{"role": "user", "content": "three"}]}, {})
 found["after"] = last["choices"][0]["message"]["content"]
-found["after_tries"] = tries
+# Spend the container's process limit on idle threads: the relays need none per connection,
+# so the model is still reached.
+stop, idle, refused = threading.Event(), [], 0
+while refused < 5:
+    t = threading.Thread(target=stop.wait)
+    try:
+        t.start()
+        idle.append(t)
+    except RuntimeError:
+        refused += 1
+        time.sleep(0.05)
+found["threads_spent"] = len(idle)
+try:
+    spent = post(os.environ["OPENAI_BASE_URL"] + "/chat/completions",
+                 {"model": "m", "messages": [{"role": "user", "content": "four"}]}, {})
+    found["while_spent"] = spent["choices"][0]["message"]["content"]
+except OSError as e:
+    found["while_spent"] = repr(e)
+stop.set()
+for t in idle:
+    t.join()
 open("/workspace/probe.json", "w").write(json.dumps(found, sort_keys=True) + "\n")
 "#;
 
@@ -189,7 +201,7 @@ fn probe_the_loopback(engine: Option<&str>) {
     let model = root.path().join("turns.yaml");
     write(
         &model,
-        "turns:\n  - content: first answer\n  - content: second answer\n  - content: third answer\n",
+        "turns:\n  - content: first answer\n  - content: second answer\n  - content: third answer\n  - content: fourth answer\n",
     );
     let (r, trial) = run(root.path(), &suite, &agent, &model, engine);
     let found: Value = serde_json::from_str(&written(&trial, "probe.json")).unwrap();
@@ -203,14 +215,18 @@ fn probe_the_loopback(engine: Option<&str>) {
     assert!(found["relay_seen"].as_u64().unwrap() >= 1, "{found}");
     assert_eq!(found["kill"], serde_json::json!(["EPERM"]), "{found}");
     assert_eq!(found["bind"], "EADDRINUSE", "{found}");
-    // ... holding connections gets it no more than the relay's cap (the rest are closed
-    // as they arrive, or never accepted), nothing lies beyond the loopback, and once let
-    // go the relay serves again.
+    // ... holding connections gets it no more than the relay's cap (the rest wait in the
+    // listener's backlog), nothing lies beyond the loopback, and once let go the relay
+    // serves again.
     assert!(found["held"].as_u64().unwrap() >= 64, "{found}");
     assert_eq!(found["outside"], "refused", "{found}");
     assert_eq!(found["after"], "third answer", "{found}");
-    // The gateway counted all three calls.
-    assert_eq!(r.usage.llm_calls, Some(3), "{:?}", r.usage);
+    // With the sandbox's process limit spent by the agent, the relays (one thread for every
+    // connection) still carry its call.
+    assert!(found["threads_spent"].as_u64().unwrap() > 50, "{found}");
+    assert_eq!(found["while_spent"], "fourth answer", "{found}");
+    // The gateway counted all four calls.
+    assert_eq!(r.usage.llm_calls, Some(4), "{:?}", r.usage);
 }
 
 /// The gateway's Python client script (gateway/tests/python), run with `env`: each client
