@@ -76,7 +76,7 @@ impl Shared {
 pub fn run(
     paths: &[PathBuf],
     mut input: impl Read,
-    mut output: impl Write + Send + 'static,
+    output: impl Write + Send + 'static,
 ) -> io::Result<()> {
     let mut listeners = Vec::new();
     for path in paths {
@@ -90,16 +90,16 @@ pub fn run(
         listener.set_nonblocking(true)?;
         listeners.push(listener);
     }
-    // Everything the relay needs is made before `Ready`: nothing the agent does later (it
-    // may spend the container's process limit) can keep it from serving.
+    // Everything the relay needs is made before `Ready` reaches the harness: nothing the
+    // agent does later (it may spend the container's process limit) can keep it from
+    // serving. `Ready` is queued first, so no other frame goes before it.
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_io()
         .enable_time()
         .build()?;
     let (out, frames_out) = mpsc::channel::<Vec<u8>>(64);
-    output.write_all(&encode_frame(FrameKind::Ready, 0, &[]))?;
-    output.flush()?;
-    std::thread::Builder::new().spawn(move || write_frames(frames_out, output))?;
+    out.try_send(encode_frame(FrameKind::Ready, 0, &[]))
+        .map_err(io::Error::other)?;
     let shared = Arc::new(Shared {
         out,
         conns: Mutex::new(HashMap::new()),
@@ -117,6 +117,7 @@ pub fn run(
         });
         // Dropping the runtime here ends every connection's task.
     })?;
+    std::thread::Builder::new().spawn(move || write_frames(frames_out, output))?;
     let result = dispatch(&shared, &mut input);
     drop(stop);
     let _ = server.join();

@@ -107,10 +107,11 @@ fn the_socket_relay_carries_held_connections_on_the_same_threads() {
         }
     };
     assert_eq!(next(), FrameKind::Ready);
-    // One connection announced: the relay's threads are all started.
+    // Its threads are all started before it says it is ready: an agent that spends the
+    // process limit from then on cannot keep it from serving.
+    let idle = threads(relay.id());
     let first = UnixStream::connect(&sock).unwrap();
     assert_eq!(next(), FrameKind::Open);
-    let idle = threads(relay.id());
     let held: Vec<UnixStream> = (0..40)
         .map(|_| {
             let c = UnixStream::connect(&sock).unwrap();
