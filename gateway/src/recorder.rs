@@ -1,5 +1,6 @@
-//! Writing `transcript.jsonl`: one line per exchange, written and flushed at once so a
-//! crash loses at most the exchange in flight, within two caps:
+//! Writing `transcript.jsonl`: one line per exchange, written with one unbuffered `write`
+//! as soon as the exchange's answer is on its way (the gateway's shutdown waits for it), so
+//! a crash loses at most the exchanges in flight, within two caps:
 //! - a line longer than the line cap has its request (then, if need be, its response)
 //!   replaced by an [`Omitted`] summary with the original size and SHA-256;
 //! - past the file cap, lines are written without request (and without a response over
@@ -8,7 +9,7 @@
 //!   are counted ([`Recorder::dropped_lines`]); the in-memory metrics count every line.
 //!
 //! A line is serialized once, into a buffer that stops at the line cap, and written with
-//! one `write` when its exchange ends (it used to be serialized twice: once to measure it,
+//! one `write` just after its exchange ends (it used to be serialized twice: once to measure it,
 //! once into the file through a buffered writer). The buffer holds at most the line cap, or
 //! a line whose request and response were summed up; while it is filled, the exchange still
 //! holds its request's share of the parsed-request pool, which counts the body's bytes

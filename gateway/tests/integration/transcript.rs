@@ -1,7 +1,8 @@
 //! A transcript flood over a real Unix socket: huge requests, thousands of refused ones,
 //! and more calls than the file has room for. Every line stays under the line cap, the
 //! file under its cap plus the reserve, refused requests are one-line summaries, and the
-//! usage of every call stays on record.
+//! usage of every call stays on record. A line is written just after its answer is sent,
+//! and shutdown returns only once every answered call's line is in the file.
 
 use crate::common;
 
@@ -130,4 +131,48 @@ async fn a_transcript_flood_stays_within_its_caps_and_keeps_every_calls_usage() 
     assert_eq!(from_file.llm_calls, 90);
     assert_eq!(from_file.input_tokens, in_memory.input_tokens);
     assert_eq!(from_file.output_tokens, in_memory.output_tokens);
+}
+
+/// Lines are written after their answers: a gateway shut down the moment its last answers
+/// arrive still has every call in its file and its metrics, each line once, with its
+/// request and usage.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn shutdown_right_after_the_answers_finds_every_line_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(nab_protocol::TRANSCRIPT_FILE);
+    let cfg = GatewayConfig::new(dir.path().join("llm.sock"), &path);
+    let gw = Gateway::start(cfg, Arc::new(FixedAnswer(completion("ok", 7, 3))))
+        .await
+        .unwrap();
+    let sock = gw.socket_path().to_owned();
+    let mut calls = tokio::task::JoinSet::new();
+    for i in 0..64 {
+        let sock = sock.clone();
+        calls.spawn(async move {
+            chat(
+                &sock,
+                &request("sys", &format!("call {i} {}", "x".repeat(4096)), false),
+            )
+            .await
+            .0
+        });
+    }
+    while let Some(status) = calls.join_next().await {
+        assert_eq!(status.unwrap(), 200);
+    }
+    let in_memory = gw.shutdown().await;
+
+    let lines = transcript(&path);
+    assert_eq!(lines.len(), 64);
+    let mut seqs: Vec<u64> = lines.iter().map(|l| l.seq).collect();
+    seqs.sort_unstable();
+    assert_eq!(seqs, (0..64).collect::<Vec<u64>>());
+    for l in &lines {
+        let user = l.request["messages"][1]["content"].as_str().unwrap();
+        assert!(user.starts_with("call ") && user.len() > 4096, "{user:.20}");
+        assert_eq!(l.usage.as_ref().map(|u| u.total()), Some(10));
+        assert!(!l.ts.is_empty());
+    }
+    assert_eq!(in_memory.llm_calls, 64);
+    assert_eq!(in_memory.input_tokens, 64 * 7);
 }
