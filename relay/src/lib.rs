@@ -9,8 +9,8 @@
 //! container still has no network: the bytes travel through the engine's exec stream.
 //!
 //! Everything on the socket side is the code under test: connections are capped, and a
-//! client that stops reading stalls only its own trial (the harness ends the relay with
-//! the container). Every connection is served by one thread, on a single-threaded runtime:
+//! client that stops reading is closed once [`CONN_BACKLOG`] bytes wait for it, so it holds
+//! up no other connection (the agent's model calls and MCP calls go on). Every connection is served by one thread, on a single-threaded runtime:
 //! the container's process limit is the agent's too, and one that has spent it (or holds
 //! many connections) must still reach its model.
 //!
@@ -24,14 +24,21 @@ use std::collections::HashMap;
 use std::io::{self, Read, Write};
 use std::os::unix::fs::PermissionsExt;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{UnixListener, UnixStream};
-use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc, oneshot};
+use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore, mpsc, oneshot};
 
 /// Connections open at once over all listeners; more wait until one is removed.
 pub const MAX_CONNECTIONS: usize = 64;
+
+/// Bytes from the harness that may wait for one client to read them. Past this the client
+/// is taken to have stopped reading, and its connection is closed (the harness is told
+/// `Close`) rather than left to hold up the frames of every other connection. A client that
+/// reads as it goes never comes near it: a model's whole answer, or an MCP result, is far
+/// less. The memory it bounds is the container's, which the agent shares.
+pub const CONN_BACKLOG: usize = 8 << 20;
 
 /// What a connection's task is told by the harness.
 enum ToConn {
@@ -44,7 +51,7 @@ struct Shared {
     /// Frames for the harness, written in order by a thread of their own.
     out: mpsc::Sender<Vec<u8>>,
     /// The open connections; the harness's `Close` removes one, which ends its task.
-    conns: Mutex<HashMap<u32, mpsc::Sender<ToConn>>>,
+    conns: Mutex<HashMap<u32, Conn>>,
     slots: Arc<Semaphore>,
     next: AtomicU32,
 }
@@ -59,15 +66,33 @@ impl Shared {
             .map_err(drop)
     }
 
-    fn get(&self, conn: u32) -> Option<mpsc::Sender<ToConn>> {
+    fn get(&self, conn: u32) -> Option<Conn> {
         let conns = self.conns.lock().unwrap_or_else(PoisonError::into_inner);
         conns.get(&conn).cloned()
     }
 
-    fn remove(&self, conn: u32) -> Option<mpsc::Sender<ToConn>> {
+    fn remove(&self, conn: u32) -> Option<Conn> {
         let mut conns = self.conns.lock().unwrap_or_else(PoisonError::into_inner);
         conns.remove(&conn)
     }
+}
+
+/// One open connection, as the dispatcher sees it: its task's queue, and how many bytes in
+/// it the client has not taken yet.
+#[derive(Clone)]
+struct Conn {
+    to_task: mpsc::UnboundedSender<ToConn>,
+    backlog: Arc<AtomicUsize>,
+    /// Told when the dispatcher closes the connection: its task ends at once, without
+    /// writing what is still queued for a client that does not read.
+    closed: Arc<Notify>,
+}
+
+/// A connection's task's side of its [`Conn`].
+struct Queue {
+    from_harness: mpsc::UnboundedReceiver<ToConn>,
+    backlog: Arc<AtomicUsize>,
+    closed: Arc<Notify>,
 }
 
 /// Binds every path (anyone in the container may connect), says `Ready`, then carries
@@ -154,12 +179,22 @@ async fn accept(shared: Arc<Shared>, listener: std::os::unix::net::UnixListener,
             continue;
         };
         let id = shared.next.fetch_add(1, Ordering::Relaxed);
-        let (to_conn, from_harness) = mpsc::channel(8);
+        let (to_task, from_harness) = mpsc::unbounded_channel();
+        let queue = Queue {
+            from_harness,
+            backlog: Arc::new(AtomicUsize::new(0)),
+            closed: Arc::new(Notify::new()),
+        };
+        let conn = Conn {
+            to_task,
+            backlog: queue.backlog.clone(),
+            closed: queue.closed.clone(),
+        };
         shared
             .conns
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .insert(id, to_conn);
+            .insert(id, conn);
         if shared
             .send(FrameKind::Open, id, &index.to_be_bytes())
             .await
@@ -167,7 +202,7 @@ async fn accept(shared: Arc<Shared>, listener: std::os::unix::net::UnixListener,
         {
             return;
         }
-        tokio::spawn(carry(shared.clone(), id, stream, from_harness, slot));
+        tokio::spawn(carry(shared.clone(), id, stream, queue, slot));
     }
 }
 
@@ -178,7 +213,7 @@ async fn carry(
     shared: Arc<Shared>,
     id: u32,
     stream: UnixStream,
-    mut from_harness: mpsc::Receiver<ToConn>,
+    mut queue: Queue,
     _slot: OwnedSemaphorePermit,
 ) {
     let (mut read, mut write) = stream.into_split();
@@ -186,6 +221,8 @@ async fn carry(
     let mut reading = true;
     loop {
         tokio::select! {
+            // The dispatcher closed it (and told the harness).
+            () = queue.closed.notified() => return,
             n = read.read(&mut buf), if reading => {
                 let sent = match n {
                     Ok(0) => {
@@ -199,11 +236,15 @@ async fn carry(
                     return;
                 }
             }
-            msg = from_harness.recv() => match msg {
+            msg = queue.from_harness.recv() => match msg {
                 Some(ToConn::Data(bytes)) => {
-                    if write.write_all(&bytes).await.is_err() {
-                        break;
+                    tokio::select! {
+                        written = write.write_all(&bytes) => if written.is_err() {
+                            break;
+                        },
+                        () = queue.closed.notified() => return,
                     }
+                    queue.backlog.fetch_sub(bytes.len(), Ordering::Relaxed);
                 }
                 Some(ToConn::Eof) => {
                     let _ = write.shutdown().await;
@@ -213,8 +254,10 @@ async fn carry(
             },
         }
     }
-    shared.remove(id);
-    let _ = shared.send(FrameKind::Close, id, &[]).await;
+    // Unless the dispatcher closed it first (and told the harness so).
+    if shared.remove(id).is_some() {
+        let _ = shared.send(FrameKind::Close, id, &[]).await;
+    }
 }
 
 /// Applies the harness's frames to the connections until its stream ends.
@@ -235,19 +278,31 @@ fn dispatch(shared: &Shared, input: &mut impl Read) -> io::Result<()> {
     }
 }
 
-/// Hands one frame to its connection's task. A client that stops reading fills its task's
-/// channel and stalls this loop, so its own trial (as a blocking write did).
+/// Hands one frame to its connection's task, without waiting: a client that stops reading
+/// would otherwise hold up every connection's frames behind its own. Once
+/// [`CONN_BACKLOG`] bytes wait for it, its connection is closed and the harness told so.
 fn apply(shared: &Shared, kind: FrameKind, conn: u32, payload: Vec<u8>) -> io::Result<()> {
     match kind {
         FrameKind::Data | FrameKind::Eof => {
+            // A task that ended has sent its `Close`, or the harness's is on the way.
+            let Some(task) = shared.get(conn) else {
+                return Ok(());
+            };
+            let waiting = task.backlog.fetch_add(payload.len(), Ordering::Relaxed);
+            if waiting + payload.len() > CONN_BACKLOG {
+                if let Some(closed) = shared.remove(conn) {
+                    closed.closed.notify_one();
+                    let _ = shared
+                        .out
+                        .blocking_send(encode_frame(FrameKind::Close, conn, &[]));
+                }
+                return Ok(());
+            }
             let msg = match kind {
                 FrameKind::Data => ToConn::Data(payload),
                 _ => ToConn::Eof,
             };
-            if let Some(task) = shared.get(conn) {
-                // A task that ended has sent its `Close`, or the harness's is on the way.
-                let _ = task.blocking_send(msg);
-            }
+            let _ = task.to_task.send(msg);
         }
         FrameKind::Close => {
             shared.remove(conn);

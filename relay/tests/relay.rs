@@ -145,3 +145,79 @@ fn a_forged_frame_from_the_harness_side_ends_the_relay_with_an_error() {
     let err = h.relay.join().unwrap().unwrap_err();
     assert!(err.to_string().contains("unknown kind 42"), "{err}");
 }
+
+/// A client that stops reading is closed once `CONN_BACKLOG` bytes wait for it, and the
+/// harness is told; meanwhile, and after, the other connections' frames go through (they
+/// used to wait behind it: the dispatcher blocked on its full queue).
+#[test]
+fn a_client_that_stops_reading_is_closed_and_holds_up_no_other_connection() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("llm.sock");
+    let Harness {
+        mut to_relay,
+        mut from_relay,
+        mut frames,
+        relay: _relay,
+    } = Harness::start(vec![path.clone()]);
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        loop {
+            while let Some((h, p)) = frames.next_frame().unwrap() {
+                if tx.send((h.kind, h.conn, p)).is_err() {
+                    return;
+                }
+            }
+            let mut buf = [0u8; 4096];
+            match from_relay.read(&mut buf) {
+                Ok(0) | Err(_) => return,
+                Ok(n) => frames.push(&buf[..n]),
+            }
+        }
+    });
+    let next = || rx.recv_timeout(std::time::Duration::from_secs(20)).unwrap();
+    assert_eq!(next().0, FrameKind::Ready);
+    let stalled = UnixStream::connect(&path).unwrap();
+    let (kind, stalled_id, _) = next();
+    assert_eq!(kind, FrameKind::Open);
+    let mut other = UnixStream::connect(&path).unwrap();
+    let (kind, other_id, _) = next();
+    assert_eq!(kind, FrameKind::Open);
+
+    // The harness floods the client that never reads, then answers the other one; its own
+    // writes may block while the relay catches up, so they run on a thread of their own.
+    let chunk = vec![b'x'; nab_protocol::MAX_PAYLOAD];
+    let flood = nab_relay::CONN_BACKLOG / chunk.len() + 16;
+    let writer = std::thread::spawn(move || {
+        for _ in 0..flood {
+            to_relay
+                .write_all(&encode_frame(FrameKind::Data, stalled_id, &chunk))
+                .unwrap();
+        }
+        to_relay
+            .write_all(&encode_frame(FrameKind::Data, other_id, b"still here"))
+            .unwrap();
+        to_relay
+    });
+    other
+        .set_read_timeout(Some(std::time::Duration::from_secs(20)))
+        .unwrap();
+    let mut got = [0u8; 10];
+    other
+        .read_exact(&mut got)
+        .expect("the other connection's answer, past the stalled one");
+    assert_eq!(&got, b"still here");
+    assert_eq!(next(), (FrameKind::Close, stalled_id, Vec::new()));
+    let _to_relay = writer.join().unwrap();
+
+    // The stalled client finds its connection closed once it reads, its socket's buffer
+    // drained; the other one is still open and carried.
+    let mut stalled = stalled;
+    stalled
+        .set_read_timeout(Some(std::time::Duration::from_secs(20)))
+        .unwrap();
+    let mut rest = Vec::new();
+    stalled.read_to_end(&mut rest).unwrap();
+    assert!(rest.len() < nab_relay::CONN_BACKLOG, "{} bytes", rest.len());
+    other.write_all(b"next").unwrap();
+    assert_eq!(next(), (FrameKind::Data, other_id, b"next".to_vec()));
+}
