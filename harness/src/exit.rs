@@ -20,7 +20,7 @@ pub const COST_LIMIT: u8 = 3;
 /// `gate`: no rule failed, but no rule that compares pass rates could run (too few tasks or
 /// trials): neither a pass nor a failure.
 pub const INCONCLUSIVE: u8 = 4;
-/// Interrupted by Ctrl-C (128 + SIGINT); what finished is kept.
+/// Interrupted by Ctrl-C or SIGTERM (128 + SIGINT, for both); what finished is kept.
 pub const INTERRUPTED: u8 = 130;
 
 /// The exit codes, as `nab --help` shows them.
@@ -36,7 +36,7 @@ Exit codes:
        and not recorded (--resume runs them); 1 takes precedence when a trial errored
   4    inconclusive (gate): no rule failed, but no rule comparing pass rates could run (too few
        tasks or trials)
-  130  interrupted (Ctrl-C); finished trials are kept";
+  130  interrupted (Ctrl-C or SIGTERM); finished trials are kept";
 
 /// `code` as the process's exit status.
 pub fn exit(code: u8) -> ExitCode {

@@ -437,17 +437,14 @@ fn print_runs(plan: &Plan, report: &SweepReport, metas: Vec<RunMeta>) -> usize {
     errors
 }
 
-/// The first Ctrl-C stops the sweep (running trials are stopped and cleaned up, finished
-/// ones kept); this returns on a second one, when the sweep must end at once, and never
-/// otherwise.
+/// The first Ctrl-C or SIGTERM stops the sweep (running trials are stopped and cleaned up,
+/// finished ones kept); this returns on a second one, when the sweep must end at once, and
+/// never otherwise.
 async fn interrupted_twice(cancel: CancellationToken) {
-    if tokio::signal::ctrl_c().await.is_err() {
-        return std::future::pending().await;
-    }
+    let mut stop = nab_harness::run::stop_signals::StopSignals::listen();
+    stop.next().await;
     eprintln!("\ninterrupted: stopping trials and removing their containers ...");
     cancel.cancel();
-    if tokio::signal::ctrl_c().await.is_err() {
-        return std::future::pending().await;
-    }
+    stop.next().await;
     eprintln!("\ninterrupted again: exiting now; `nab clean` removes what is left");
 }

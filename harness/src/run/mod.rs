@@ -15,6 +15,7 @@ mod provider_guard;
 pub mod regrade;
 mod results;
 pub mod shard;
+pub mod stop_signals;
 pub mod sweep;
 pub mod task_files;
 pub mod task_images;
@@ -457,15 +458,15 @@ fn spawn_in_order(
 
 /// How the dispatcher's loop ended.
 struct Received {
-    /// By a first Ctrl-C.
+    /// By a first Ctrl-C or SIGTERM.
     interrupted: bool,
     /// The first failure to append to results.jsonl (the run was cancelled on it).
     write_error: Option<RunError>,
 }
 
 /// The dispatcher's loop: each trial's end reported and its record appended to
-/// results.jsonl, until every executor is done. A first Ctrl-C cancels the run; a second
-/// returns [`RunError::Abandoned`] at once.
+/// results.jsonl, until every executor is done. A first Ctrl-C or SIGTERM cancels the run;
+/// a second returns [`RunError::Abandoned`] at once.
 async fn receive(
     mut rx: mpsc::Receiver<Ended>,
     guard: &ProviderGuard,
@@ -477,6 +478,7 @@ async fn receive(
 ) -> Result<Received, RunError> {
     let mut interrupted = false;
     let mut write_error = None;
+    let mut stop = stop_signals::StopSignals::listen();
     loop {
         tokio::select! {
             msg = rx.recv() => match msg {
@@ -495,9 +497,9 @@ async fn receive(
                 }
                 None => break,
             },
-            _ = tokio::signal::ctrl_c() => {
+            () = stop.next() => {
                 if interrupted {
-                    // A second Ctrl-C: the user will not wait for the cleanup.
+                    // A second signal: the user will not wait for the cleanup.
                     eprintln!("\ninterrupted again: exiting now; `nab clean --run {run_id}` removes what is left");
                     return Err(RunError::Abandoned);
                 }

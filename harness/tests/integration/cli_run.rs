@@ -389,6 +389,22 @@ async fn a_second_sigint_ends_nab_at_once_with_the_interrupted_code() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn sigint_stops_the_run_and_leaves_nothing_labelled() {
+    stops_the_run_and_leaves_nothing_labelled(nix::sys::signal::Signal::SIGINT, 2).await;
+}
+
+/// SIGTERM (`kill`, `docker stop`, a CI runner's cancel, Slurm at a job's time limit) stops
+/// a run as Ctrl-C does: it used to end nab where it stood, its containers left running.
+#[tokio::test(flavor = "multi_thread")]
+async fn sigterm_stops_the_run_and_leaves_nothing_labelled() {
+    stops_the_run_and_leaves_nothing_labelled(nix::sys::signal::Signal::SIGTERM, 1).await;
+}
+
+/// Starts `trials` trials of an agent that sleeps, sends `signal` once they all run, and
+/// checks that nab stops, removes every container and volume, and records nothing.
+async fn stops_the_run_and_leaves_nothing_labelled(
+    signal: nix::sys::signal::Signal,
+    trials: usize,
+) {
     common::base_image().await;
     let root = common::agent_root();
     let suite = root.path().join("suite");
@@ -398,10 +414,11 @@ async fn sigint_stops_the_run_and_leaves_nothing_labelled() {
     );
     let agent = root.path().join("slow-agent.sh");
     common::write_exec(&agent, "#!/bin/sh\nsleep 500 &\nexec sleep 400\n");
-    let (run_id, _sweep, out) = common::run_slot(root.path(), "sigint");
+    let (run_id, _sweep, out) = common::run_slot(root.path(), &signal.as_str().to_lowercase());
+    let n = trials.to_string();
     let mut child = nab()
         .args([
-            "run", "--trials", "2", "-j", "2", "--run-id", &run_id, "--tasks",
+            "run", "--trials", &n, "-j", &n, "--run-id", &run_id, "--tasks",
         ])
         .arg(&suite)
         .arg(format!("--agent=command:{}", agent.display()))
@@ -411,11 +428,11 @@ async fn sigint_stops_the_run_and_leaves_nothing_labelled() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    // Wait until both agents are running in their containers.
+    // Wait until every agent is running in its container.
     let started = Instant::now();
     loop {
         let (containers, _) = common::labelled(&format!("nab.run={run_id}"));
-        if containers.len() >= 2 {
+        if containers.len() >= trials {
             break;
         }
         assert!(
@@ -425,11 +442,7 @@ async fn sigint_stops_the_run_and_leaves_nothing_labelled() {
         std::thread::sleep(Duration::from_millis(300));
     }
     std::thread::sleep(Duration::from_secs(1));
-    nix::sys::signal::kill(
-        nix::unistd::Pid::from_raw(child.id() as i32),
-        nix::sys::signal::Signal::SIGINT,
-    )
-    .unwrap();
+    nix::sys::signal::kill(nix::unistd::Pid::from_raw(child.id() as i32), signal).unwrap();
     let waited = Instant::now();
     let status = loop {
         if let Some(s) = child.try_wait().unwrap() {
@@ -437,7 +450,7 @@ async fn sigint_stops_the_run_and_leaves_nothing_labelled() {
         }
         if waited.elapsed() > Duration::from_secs(90) {
             let _ = child.kill();
-            panic!("nab did not stop after SIGINT");
+            panic!("nab did not stop after {signal}");
         }
         std::thread::sleep(Duration::from_millis(200));
     };
@@ -448,7 +461,7 @@ async fn sigint_stops_the_run_and_leaves_nothing_labelled() {
     assert_eq!(
         common::labelled(&format!("nab.run={run_id}")),
         (vec![], vec![]),
-        "leftovers after SIGINT"
+        "leftovers after {signal}"
     );
     // Interrupted trials are not recorded, so --resume runs them again.
     assert!(records(&out).is_empty());
