@@ -887,8 +887,15 @@ async fn collect(
     if !full.is_empty() {
         append_log(dir, &full.concat())?;
     }
-    let (mut failure, tamper_flags, picks) =
-        read_workspace(scope, &agent.container, original, ws_full, !full.is_empty()).await?;
+    let (mut failure, tamper_flags, picks) = read_workspace(
+        scope,
+        &agent.container,
+        agent.ws_quota.as_ref(),
+        original,
+        ws_full,
+        !full.is_empty(),
+    )
+    .await?;
     // Docker needed every bind source of the agent's container while it copied the
     // workspace out; the container itself is removed while the verifier works.
     drop(agent.mcp);
@@ -1066,12 +1073,49 @@ fn spawn_reader(
     }))
 }
 
+/// Sends the agent's workspace to `tx` as an archive: made here from its disk quota when
+/// that is mounted on this machine (no round trip through the engine, which would walk the
+/// same folder; see [`workspace::host_archive`]), else copied out by the engine. A quota
+/// that cannot be walked here is copied by the engine.
+async fn workspace_out(
+    scope: &Scope<'_>,
+    agent_c: &ContainerId,
+    quota: Option<&DiskQuota>,
+    tx: tokio::sync::mpsc::Sender<bytes::Bytes>,
+) -> Result<(), SandboxError> {
+    use workspace::host_archive::{self, HostArchiveError};
+    if let Some(DiskQuota::Host(q)) = quota {
+        let (root, into) = (q.path(), tx.clone());
+        let sent = tokio::task::spawn_blocking(move || {
+            host_archive::send(&root, "workspace", into, WORKSPACE_LIMIT)
+        })
+        .await
+        .map_err(std::io::Error::other)?;
+        match sent {
+            Ok(()) => return Ok(()),
+            Err(HostArchiveError::TooLarge { limit }) => {
+                return Err(SandboxError::TooLarge { limit });
+            }
+            Err(HostArchiveError::Stream(e)) => return Err(SandboxError::Io(e)),
+            Err(e @ HostArchiveError::Walk { .. }) => {
+                tracing::warn!("{e}; copying the workspace through the engine instead");
+            }
+        }
+    }
+    scope
+        .ctx
+        .backend
+        .copy_out(agent_c, "/workspace", tx, WORKSPACE_LIMIT)
+        .await
+}
+
 /// Copies the agent's workspace out and diffs it against the original, writing diff.patch.
 /// Returns the failure so far (a full quota, a workspace too large or unreadable), the
 /// tamper flags and the files `expect_file` steps compare.
 async fn read_workspace(
     scope: &Scope<'_>,
     agent_c: &ContainerId,
+    quota: Option<&DiskQuota>,
     original: Snapshot,
     ws_full: bool,
     quota_full: bool,
@@ -1090,14 +1134,7 @@ async fn read_workspace(
         drop(tx);
         Ok(Ok(()))
     } else {
-        tokio::time::timeout_at(
-            post_deadline,
-            scope
-                .ctx
-                .backend
-                .copy_out(agent_c, "/workspace", tx, WORKSPACE_LIMIT),
-        )
-        .await
+        tokio::time::timeout_at(post_deadline, workspace_out(scope, agent_c, quota, tx)).await
     };
     let read = tokio::time::timeout_at(post_deadline, reader).await;
     let mut failure = match copied {

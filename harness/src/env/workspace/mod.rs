@@ -1,7 +1,8 @@
 //! Workspace archives. Files go into the sandbox as a tar the harness builds (symlinks
-//! stay symlinks), and come out as the tar Docker produces, read in memory-bounded
-//! pieces. Nothing is ever unpacked on the host, so a symlink the agent planted can
-//! never make the harness read or write a host file.
+//! stay symlinks), and come out as the tar Docker produces (or, from a disk quota on this
+//! machine, the same tar made here: [`host_archive`]), read in memory-bounded pieces.
+//! Nothing is ever unpacked on the host, and no link is followed, so a symlink the agent
+//! planted can never make the harness read or write a host file.
 
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
@@ -11,6 +12,7 @@ use std::path::Path;
 
 mod compiled;
 mod diff;
+pub(crate) mod host_archive;
 mod pick;
 mod quote;
 
