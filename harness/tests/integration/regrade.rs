@@ -46,6 +46,13 @@ fn regrade(bundle: &Path) -> (Option<i32>, String) {
     (o.status.code(), text)
 }
 
+/// What `nab regrade` wrote about each trial that diverged, for a failing assertion.
+fn regrade_details(bundle: &Path) -> String {
+    let mut md = bundle.as_os_str().to_owned();
+    md.push(".regrade/regrade.md");
+    std::fs::read_to_string(&md).unwrap_or_else(|e| format!("(no {md:?}: {e})"))
+}
+
 /// `nab leaderboard BUNDLE`: what its one row says about re-grading (the pages go beside
 /// the bundle).
 fn regraded_row(bundle: &Path) -> Option<String> {
@@ -148,7 +155,7 @@ async fn a_bundle_regrades_identically_and_each_forgery_is_caught_with_its_trial
 
     // The honest bundle: every trial identical, the outcome kept beside the bundle.
     let (code, said) = regrade(&bundle);
-    assert_eq!(code, Some(0), "{said}");
+    assert_eq!(code, Some(0), "{said}\n{}", regrade_details(&bundle));
     assert!(said.contains("2 trial(s) identical, 0 diverged"), "{said}");
     let outcome: nab_protocol::RegradeOutcome = serde_json::from_str(
         &std::fs::read_to_string(nab_protocol::RegradeOutcome::path_for(&bundle)).unwrap(),
@@ -260,10 +267,14 @@ async fn a_bundle_regrades_identically_and_each_forgery_is_caught_with_its_trial
     let (code, said) = regrade(&unplayable);
     assert_eq!(code, Some(1), "{said}");
     assert!(
+        said.contains("1 trial(s) identical"),
+        "{said}\n{}",
+        regrade_details(&unplayable)
+    );
+    assert!(
         said.contains(&format!("1 recorded pass(es) nobody can check: {TASK}/0")),
         "{said}"
     );
-    assert!(said.contains("1 trial(s) identical"), "{said}");
     let row = regraded_row(&unplayable).unwrap();
     assert!(row.contains("passes nobody can check"), "{row}");
 

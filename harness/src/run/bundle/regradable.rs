@@ -45,8 +45,14 @@ pub fn why_not(record: &TrialRecord, trial_dir: &Path, redacted: bool) -> Option
     }
 }
 
-/// Every line of a trial's transcript; a missing file is an error (a model trial with no
-/// recorded answers cannot be replayed).
+/// Every line of a trial's transcript, in the order its calls were made; a missing file is
+/// an error (a model trial with no recorded answers cannot be replayed).
+///
+/// The file's order is when each line was written, after its answer went out, and two
+/// lines can come out swapped: the gateway writes a line on the worker that answered, and
+/// a loaded machine can hold that worker back past the agent's next call. `seq` is given
+/// when a call is admitted, so it is the calls' order; a replay keyed by occurrence, and a
+/// comparison call by call, need that one.
 pub fn read_transcript(path: &Path) -> Result<Vec<TranscriptLine>, String> {
     if !path.is_file() {
         return Err(format!(
@@ -54,9 +60,11 @@ pub fn read_transcript(path: &Path) -> Result<Vec<TranscriptLine>, String> {
             nab_protocol::TRANSCRIPT_FILE
         ));
     }
-    read_jsonl::<TranscriptLine>(path)
+    let mut lines = read_jsonl::<TranscriptLine>(path)
         .map(|r| r.records)
-        .map_err(|e| format!("its transcript cannot be read: {e}"))
+        .map_err(|e| format!("its transcript cannot be read: {e}"))?;
+    lines.sort_by_key(|l| l.seq);
+    Ok(lines)
 }
 
 #[cfg(test)]
@@ -96,6 +104,48 @@ mod tests {
             why("nab-agent", TrialStatus::Passed, true)
                 .unwrap()
                 .contains("redacted")
+        );
+    }
+
+    fn line(seq: u64, said: &str) -> String {
+        serde_json::json!({
+            "v": 1, "ts": "2026-12-07T00:00:00.000Z", "seq": seq, "provider": "scripted:task",
+            "latency_ms": 1,
+            "stream": false,
+            "request": {"model": "m", "messages": [{"role": "user", "content": said}]},
+            "response": {"choices": [{"index": 0, "finish_reason": "stop",
+                "message": {"role": "assistant", "content": format!("answer to {said}")}}]},
+        })
+        .to_string()
+            + "\n"
+    }
+
+    /// Two lines written in the other order (their answers went out close together on a
+    /// loaded machine) are read in the calls' order, so a replay of the trial compares
+    /// equal to its record call by call.
+    #[test]
+    fn a_transcript_is_read_in_the_calls_order_whatever_order_its_lines_were_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let in_order = dir.path().join("a.jsonl");
+        let swapped = dir.path().join("b.jsonl");
+        std::fs::write(
+            &in_order,
+            [line(0, "one"), line(1, "two"), line(2, "three")].concat(),
+        )
+        .unwrap();
+        std::fs::write(
+            &swapped,
+            [line(0, "one"), line(2, "three"), line(1, "two")].concat(),
+        )
+        .unwrap();
+        let a = read_transcript(&in_order).unwrap();
+        let b = read_transcript(&swapped).unwrap();
+        let seqs: Vec<u64> = b.iter().map(|l| l.seq).collect();
+        assert_eq!(seqs, [0, 1, 2]);
+        let normalizer = Normalizer::default();
+        assert_eq!(
+            nab_gateway::trial_cassette::first_divergence(&a, &b, &normalizer),
+            None
         );
     }
 }
