@@ -70,7 +70,10 @@ pub fn trajectory_files(dir: &TrialDir) -> (Vec<Event>, Vec<TranscriptLine>) {
             );
         }
     }
-    (events.records, transcript.records)
+    // In the calls' order: two lines written close together can be in the file swapped.
+    let mut lines = transcript.records;
+    lines.sort_by_key(|l| l.seq);
+    (events.records, lines)
 }
 
 fn read(path: &Path) -> Result<String, JudgeError> {
@@ -78,4 +81,45 @@ fn read(path: &Path) -> Result<String, JudgeError> {
         path: path.to_owned(),
         source,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(seq: u64, content: &str, calls_a_tool: bool) -> String {
+        let calls = match calls_a_tool {
+            true => serde_json::json!([{"id": "c", "type": "function",
+                "function": {"name": "read_file", "arguments": "{}"}}]),
+            false => serde_json::json!([]),
+        };
+        serde_json::json!({
+            "v": 1, "ts": "2026-12-07T00:00:00.000Z", "seq": seq, "provider": "p",
+            "stream": false, "latency_ms": 1, "request": {},
+            "response": {"choices": [{"index": 0, "finish_reason": "stop",
+                "message": {"role": "assistant", "content": content, "tool_calls": calls}}]},
+        })
+        .to_string()
+            + "\n"
+    }
+
+    /// The last call's line written before the one ahead of it (both answers went out
+    /// close together; the one ahead is a text answer the agent was told to go on from):
+    /// the trajectory is still in the calls' order and its final answer is the last call's.
+    #[test]
+    fn the_trajectory_follows_the_calls_order_not_the_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let trial = TrialDir::new(dir.path());
+        let text = [
+            line(0, "looking", true),
+            line(2, "Fixed the bound.", false),
+            line(1, "I think it is done.", false),
+        ]
+        .concat();
+        std::fs::write(trial.transcript(), text).unwrap();
+        let (_, lines) = trajectory_files(&trial);
+        assert_eq!(lines.iter().map(|l| l.seq).collect::<Vec<_>>(), [0, 1, 2]);
+        let summary = TrajectorySummary::from_trial(&[], &lines);
+        assert_eq!(summary.final_answer.as_deref(), Some("Fixed the bound."));
+    }
 }
