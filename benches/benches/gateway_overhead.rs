@@ -3,6 +3,11 @@
 //! in-process at once, against calling that provider directly. What is left is the
 //! gateway's own cost: HTTP parsing, budget check, JSON handling, the transcript line.
 //!
+//! The gateway serves on a runtime like nab's (two workers); the client runs on a runtime
+//! of its own on another thread, as the agent does in its own process. A client on the
+//! gateway's workers would wait for them to finish what the gateway does after an answer
+//! has gone out (the transcript line), which no agent waits for.
+//!
 //! Besides criterion's figures, a plain loop prints p50/p99 of the added latency. Its
 //! second line measures the same client against a bare HTTP server on a Unix socket (it
 //! reads the body and sends back the answer's bytes, nothing else): the floor of HTTP over a
@@ -106,11 +111,17 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
 }
 
 fn bench(c: &mut Criterion) {
+    // The servers' runtime, shaped as nab's on two processors.
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
         .expect("runtime");
+    // The agent's side: another thread with its own I/O driver, as another process.
+    let client_rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("client runtime");
     let dir = tempfile::tempdir().expect("tempdir");
     let provider: Arc<dyn Provider> = Arc::new(FixedAnswer(answer()));
     let cfg = GatewayConfig::new(
@@ -120,19 +131,17 @@ fn bench(c: &mut Criterion) {
     let gw = rt
         .block_on(Gateway::start(cfg, provider.clone()))
         .expect("gateway");
-    let mut sender = rt.block_on(connect(gw.socket_path()));
+    let bare_sock = dir.path().join("bare.sock");
+    rt.block_on(bare_server(&bare_sock, Bytes::from(answer().to_string())));
     let request = agent_request();
     let body = Bytes::from(request.to_string());
-    let bare_sock = dir.path().join("bare.sock");
-    let mut bare = rt.block_on(async {
-        bare_server(&bare_sock, Bytes::from(answer().to_string())).await;
-        connect(&bare_sock).await
-    });
+    let (mut sender, mut bare) =
+        client_rt.block_on(async { (connect(gw.socket_path()).await, connect(&bare_sock).await) });
 
     // Plain loop: p50/p99 of gateway round trip minus direct provider call; and of the same
     // round trip to the bare server.
     let (mut direct, mut gateway, mut floor) = (Vec::new(), Vec::new(), Vec::new());
-    rt.block_on(async {
+    client_rt.block_on(async {
         for _ in 0..200 {
             via_gateway(&mut sender, &body).await;
             via_gateway(&mut bare, &body).await;
@@ -172,12 +181,12 @@ fn bench(c: &mut Criterion) {
 
     let mut group = c.benchmark_group("gateway_overhead");
     group.bench_function("direct_provider_call", |b| {
-        b.to_async(&rt)
+        b.to_async(&client_rt)
             .iter(|| async { provider.send(&request).await.expect("answer") })
     });
     let sender = tokio::sync::Mutex::new(sender);
     group.bench_function("via_unix_socket_gateway", |b| {
-        b.to_async(&rt)
+        b.to_async(&client_rt)
             .iter(|| async { via_gateway(&mut *sender.lock().await, &body).await })
     });
     group.finish();
