@@ -34,6 +34,7 @@ mod runner_hygiene;
 mod sandbox_lockdown;
 mod selftest;
 mod shards;
+mod stop_signals;
 mod suite_errors;
 mod suite_shape;
 mod sweep;
