@@ -11,11 +11,16 @@
 # work counts, so run it with nothing else running), then the suite's floor: the checks
 # `nab validate TASKS_DIR` runs (an oracle, a null and each wrong solution per task) times
 # that, and the wall time it takes on this machine's processors when they are all busy.
-# NAB=path/to/nab measures another build (default: target/release/nab); N trials (10).
+# NAB=path/to/nab measures another build (default: target/release/nab, built first); N
+# trials (10).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tasks="${1:-tasks}"
-NAB=${NAB:-./target/release/nab}
+[ -d "$tasks" ] || { echo "measure-check-floor: no task folder at $tasks" >&2; exit 2; }
+if [[ -z "${NAB:-}" ]]; then
+    cargo build --release --quiet -p nab-harness --bin nab
+    NAB=./target/release/nab
+fi
 N=${N:-10}
 "$NAB" image build >/dev/null
 tmp=$(mktemp -d)
